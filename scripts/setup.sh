@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs whatever is missing to build, serve and test Barrierscope on Debian with rustup.
+# Idempotent: every step checks first and is skipped fast when already done.
+set -euo pipefail
+
+TRUNK_VERSION=0.21.14
+BINARYEN_VERSION=132
+TOOLS="${BARRIERSCOPE_TOOLS:-$HOME/.local/share/barrierscope-tools}"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# The wasm-bindgen CLI must match the library version pinned in Cargo.toml exactly.
+WASM_BINDGEN_VERSION="$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p' "$ROOT/Cargo.toml")"
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+export PATH="$HOME/.cargo/bin:$TOOLS/node_modules/.bin:$PATH"
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (about 11 minutes on 2 cores)"
+  cargo install --locked "trunk@$TRUNK_VERSION"
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+  cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+if [ ! -x "$TOOLS/node_modules/.bin/wasm-opt" ]; then
+  say "installing wasm-opt (npm binaryen@$BINARYEN_VERSION) into $TOOLS"
+  command -v npm >/dev/null || { apt-get update && apt-get install -y nodejs npm; }
+  mkdir -p "$TOOLS"
+  (cd "$TOOLS" && npm install --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION" "playwright-core@1")
+fi
+if [ ! -d "$TOOLS/node_modules/playwright-core" ]; then
+  (cd "$TOOLS" && npm install --no-audit --no-fund --silent "playwright-core@1")
+fi
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "installing Debian chromium and chromium-driver"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium chromium-driver
+fi
+
+say "toolchain ready: $(trunk --version), $(wasm-bindgen --version), wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version)"

@@ -1,0 +1,133 @@
+//! Actions and events. Every change to a run is a serializable [`Action`] (the learner's click,
+//! a scenario script line, or the scheduler's seeded choice) and every step reports what happened
+//! as typed [`Event`]s: at once the UI's narration, the runner's log and the determinism
+//! fingerprint.
+
+use serde::{Deserialize, Serialize};
+
+use super::ids::{ChannelId, CheckpointId, RecordId, TaskId, TxnId};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "kebab-case")]
+pub enum Action {
+    /// Deliver the head of this channel (a record or a barrier) to its consumer, which processes it.
+    Deliver { channel: ChannelId },
+    /// Let a source read its next record from the log and emit it.
+    Read { task: TaskId },
+    /// Ask the CheckpointCoordinator to trigger a checkpoint.
+    Checkpoint,
+    /// Fire one task's snapshot timer (strategy `timers`).
+    Timer { task: TaskId },
+    /// Fire every task's snapshot timer at the same moment.
+    AllTimers,
+    /// The whole cluster dies: every task's volatile state and every in-flight record are lost.
+    Crash,
+    /// One task fails; the job fails over (all tasks restart from the last save).
+    CrashTask { task: TaskId },
+    /// The JobManager fails: pending checkpoints are lost, completed ones survive in storage.
+    CrashJobManager,
+    /// The (new) JobManager restores every task and the job goes on.
+    Restore,
+    /// The scheduler draws one enabled delivery or read (or restore) from the seeded PRNG.
+    Auto,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SnapshotKind {
+    /// A task's own timer fired.
+    Timer,
+    /// Aligned: the last barrier arrived.
+    Aligned,
+    /// Unaligned: the first barrier arrived and overtook.
+    Unaligned,
+    /// Barrier tracker (at-least-once): barriers from all inputs counted, nothing blocked.
+    Tracker,
+    /// Triggered at a source by the CheckpointCoordinator.
+    Source,
+    /// Stop-the-world: everything drained.
+    StopTheWorld,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AbortReason {
+    /// A newer checkpoint completed first, or a newer barrier arrived during alignment.
+    Subsumed,
+    /// The checkpoint timeout passed.
+    Expired,
+    /// A task failed.
+    TaskFailure,
+    /// The JobManager failed and its pending checkpoints with it.
+    JobManagerFailure,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CrashScope {
+    Cluster,
+    Task(TaskId),
+    JobManager,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "from")]
+pub enum RestoreFrom {
+    /// Every task from this completed checkpoint.
+    Checkpoint { checkpoint: CheckpointId },
+    /// No completed checkpoint: every task starts empty, sources from offset 0.
+    Nothing,
+    /// Timers: each task from its own latest save (or empty).
+    OwnSaves,
+    /// Strategy none: tasks empty, sources from the start or from the newest read position.
+    Policy,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "event")]
+pub enum Event {
+    /// A source read the record at `offset` and emitted it; `replayed` if it had been read before.
+    Read { task: TaskId, record: RecordId, offset: u32, replayed: bool },
+    /// A source has nothing more to read.
+    SourceExhausted { task: TaskId },
+    /// A task processed a record from a channel. `value` is the new count or sum for stateful
+    /// operators; `emitted` how many channels it went out on.
+    Processed { task: TaskId, channel: ChannelId, record: RecordId, value: Option<i64>, emitted: u16, filtered: bool },
+    /// A sink wrote a record to the external system (into transaction `txn` for two-phase commit).
+    SinkWrite { task: TaskId, record: RecordId, txn: Option<TxnId>, overwrote: bool },
+    /// A record was delivered during unaligned recording and saved as in-flight data.
+    InFlightRecorded { task: TaskId, channel: ChannelId, record: RecordId },
+    CheckpointTriggered { checkpoint: CheckpointId },
+    /// The trigger was refused: too many checkpoints pending.
+    CheckpointRefused { pending: u32 },
+    /// A task put a barrier on its outputs; `overtook` records it jumped (unaligned).
+    BarrierEmitted { task: TaskId, checkpoint: CheckpointId, overtook: u32 },
+    /// A barrier arrived; `waiting` inputs still have to deliver theirs.
+    BarrierReceived { task: TaskId, channel: ChannelId, checkpoint: CheckpointId, first: bool, waiting: u16 },
+    /// A barrier of a checkpoint the task has already handled or that was aborted: dropped.
+    BarrierIgnored { task: TaskId, channel: ChannelId, checkpoint: CheckpointId },
+    ChannelBlocked { channel: ChannelId, checkpoint: CheckpointId },
+    ChannelUnblocked { channel: ChannelId },
+    /// Aligned checkpoint exceeded the alignment timeout and turned unaligned at this task.
+    AlignmentTimedOut { task: TaskId, checkpoint: CheckpointId },
+    /// A task dropped its alignment for a checkpoint that was aborted or subsumed.
+    AlignmentAborted { task: TaskId, checkpoint: CheckpointId },
+    SnapshotTaken { task: TaskId, checkpoint: Option<CheckpointId>, kind: SnapshotKind },
+    Acknowledged { task: TaskId, checkpoint: CheckpointId, acked: u16, total: u16 },
+    /// An acknowledgement for a checkpoint that is no longer pending.
+    AckDiscarded { task: TaskId, checkpoint: CheckpointId },
+    CheckpointCompleted { checkpoint: CheckpointId, duration: u64 },
+    CheckpointAborted { checkpoint: CheckpointId, reason: AbortReason },
+    TxnPreCommitted { task: TaskId, txn: TxnId, checkpoint: CheckpointId },
+    TxnCommitted { task: TaskId, txn: TxnId, rows: u32 },
+    TxnAborted { task: TaskId, txn: TxnId, rows: u32 },
+    /// Stop-the-world: sources paused until every channel is empty.
+    SourcesPaused { checkpoint: CheckpointId },
+    SourcesResumed { checkpoint: CheckpointId, stall: u64 },
+    Crashed { scope: CrashScope, lost_in_flight: u32 },
+    Restored { from: RestoreFrom },
+    /// A source was rewound to `offset` on restore.
+    Rewound { task: TaskId, offset: u32 },
+    /// An in-flight record stored in the checkpoint was put back on its channel on restore.
+    Replayed { channel: ChannelId, record: RecordId },
+}

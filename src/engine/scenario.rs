@@ -1,0 +1,263 @@
+//! Scenario files: a documented serde JSON format holding everything a run is (topology, input
+//! log, strategy and settings, sink mode, seed, action script), so a run can be replayed, shared
+//! and tested. Tasks and channels are named as the job graph names them ("Count",
+//! "Source[0]->Count[1]"). See the README for the format.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::{Action, Event};
+use super::error::ScenarioError;
+use super::settings::Settings;
+use super::sim::Sim;
+use super::topology::{builtin, InputSpec, JobGraph, JobSpec, BUILTIN_NAMES};
+
+pub const FORMAT_VERSION: u32 = 1;
+/// At most this many steps in one script, auto steps included.
+pub const MAX_SCRIPT_STEPS: usize = 2_000_000;
+/// At most this many bytes of scenario text.
+pub const MAX_SCENARIO_BYTES: usize = 8 << 20;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum JobRef {
+    Builtin(String),
+    Custom(JobSpec),
+}
+
+/// One line of an action script, naming tasks and channels.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScriptAction {
+    Deliver(String),
+    Read(String),
+    Checkpoint,
+    Timer(String),
+    AllTimers,
+    Crash,
+    CrashTask(String),
+    CrashJobManager,
+    Restore,
+    /// Up to this many seeded scheduler steps (each a delivery, a read, or a restore when down);
+    /// stops early when nothing is left to do.
+    Auto(u32),
+    /// Every remaining record through, then a final checkpoint (see [`Sim::run_to_end`]).
+    RunToEnd,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default = "version")]
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    pub job: JobRef,
+    /// Required for a custom job; a built-in job has a default input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<InputSpec>,
+    #[serde(default)]
+    pub settings: Settings,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub actions: Vec<ScriptAction>,
+}
+
+fn version() -> u32 {
+    FORMAT_VERSION
+}
+
+/// The outcome of playing a scenario.
+pub struct Played {
+    pub sim: Sim,
+    /// The concrete actions applied, one per step.
+    pub actions: Vec<Action>,
+    /// Per step, its events.
+    pub events: Vec<Vec<Event>>,
+}
+
+impl Scenario {
+    /// Parses scenario JSON, checking size and version first so each failure names its problem.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.len() > MAX_SCENARIO_BYTES {
+            return Err(ScenarioError::Json(format!(
+                "it is {} bytes; at most {MAX_SCENARIO_BYTES} are allowed",
+                text.len()
+            )));
+        }
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json(e.to_string()))?;
+        let obj = value.as_object().ok_or_else(|| ScenarioError::Json("the top level must be an object".into()))?;
+        if let Some(v) = obj.get("version") {
+            let v = v.as_u64().ok_or_else(|| ScenarioError::Json("\"version\" must be a whole number".into()))?;
+            if v != FORMAT_VERSION as u64 {
+                return Err(ScenarioError::Version(v.min(u32::MAX as u64) as u32));
+            }
+        }
+        serde_json::from_value(value).map_err(|e| ScenarioError::Json(e.to_string()))
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a scenario always serializes")
+    }
+
+    /// A scenario for a built-in job with its default input.
+    pub fn builtin(job: &str, settings: Settings, seed: u64) -> Scenario {
+        Scenario {
+            version: FORMAT_VERSION,
+            name: String::new(),
+            description: String::new(),
+            job: JobRef::Builtin(job.into()),
+            input: None,
+            settings,
+            seed,
+            actions: vec![],
+        }
+    }
+
+    pub fn graph(&self) -> Result<JobGraph, ScenarioError> {
+        let (spec, default_input) = match &self.job {
+            JobRef::Builtin(name) => {
+                let b = builtin(name).ok_or_else(|| {
+                    ScenarioError::Topology(format!(
+                        "no built-in job is called {name:?}; the built-in jobs are {}",
+                        BUILTIN_NAMES.join(", ")
+                    ))
+                })?;
+                (b.spec, Some(b.input))
+            }
+            JobRef::Custom(spec) => (spec.clone(), None),
+        };
+        let input = match (&self.input, default_input) {
+            (Some(i), _) => i.clone(),
+            (None, Some(d)) => d,
+            (None, None) => return Err(ScenarioError::Input("a custom job needs an \"input\" log for each source".into())),
+        };
+        JobGraph::build(&spec, &input)
+    }
+
+    /// A fresh simulation of this scenario, before any action.
+    pub fn sim(&self) -> Result<Sim, ScenarioError> {
+        Sim::new(self.graph()?, self.settings.clone(), self.seed)
+    }
+
+    /// Resolves one script line against the current state into concrete actions.
+    pub fn resolve(sim: &Sim, a: &ScriptAction) -> Result<Vec<Action>, String> {
+        let g = &sim.graph;
+        let task = |name: &str| {
+            g.task_by_name(name).ok_or_else(|| {
+                format!(
+                    "no task is named {name:?}; the tasks are {}",
+                    g.tasks.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
+                )
+            })
+        };
+        Ok(match a {
+            ScriptAction::Deliver(name) => vec![Action::Deliver {
+                channel: g.channel_by_name(name).ok_or_else(|| {
+                    format!(
+                        "no channel is named {name:?}; the channels are {}",
+                        g.channels.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+                    )
+                })?,
+            }],
+            ScriptAction::Read(name) => vec![Action::Read { task: task(name)? }],
+            ScriptAction::Checkpoint => vec![Action::Checkpoint],
+            ScriptAction::Timer(name) => vec![Action::Timer { task: task(name)? }],
+            ScriptAction::AllTimers => vec![Action::AllTimers],
+            ScriptAction::Crash => vec![Action::Crash],
+            ScriptAction::CrashTask(name) => vec![Action::CrashTask { task: task(name)? }],
+            ScriptAction::CrashJobManager => vec![Action::CrashJobManager],
+            ScriptAction::Restore => vec![Action::Restore],
+            ScriptAction::Auto(n) => vec![Action::Auto; *n as usize],
+            ScriptAction::RunToEnd => vec![],
+        })
+    }
+
+    /// Plays the whole script. An unknown name or an action that is not enabled stops it with an
+    /// error naming the script line.
+    pub fn play(&self) -> Result<Played, ScenarioError> {
+        let mut sim = self.sim()?;
+        let mut actions = Vec::new();
+        let mut events = Vec::new();
+        for (index, line) in self.actions.iter().enumerate() {
+            let bad = |message: String| ScenarioError::Action { index, message };
+            if let ScriptAction::RunToEnd = line {
+                let mut out = Vec::new();
+                let budget = MAX_SCRIPT_STEPS.saturating_sub(actions.len());
+                let before = actions.len();
+                let done = sim.run_to_end(budget, &mut out);
+                // run_to_end applies actions itself; replay them one by one to split events per step.
+                let mut replay = self.sim()?;
+                for a in &actions {
+                    replay.apply(*a, &mut Vec::new()).expect("replaying a valid history");
+                }
+                for a in done {
+                    let mut ev = Vec::new();
+                    replay.apply(a, &mut ev).expect("replaying a valid history");
+                    actions.push(a);
+                    events.push(ev);
+                }
+                debug_assert_eq!(actions.len() - before, events.len() - before);
+                continue;
+            }
+            if let ScriptAction::Auto(n) = line {
+                for _ in 0..*n {
+                    if sim.check(Action::Auto).is_err() || actions.len() >= MAX_SCRIPT_STEPS {
+                        break;
+                    }
+                    let mut ev = Vec::new();
+                    sim.apply(Action::Auto, &mut ev).expect("checked");
+                    actions.push(Action::Auto);
+                    events.push(ev);
+                }
+                continue;
+            }
+            let resolved = Scenario::resolve(&sim, line).map_err(bad)?;
+            if actions.len() + resolved.len() > MAX_SCRIPT_STEPS {
+                return Err(bad(format!("the script runs past {MAX_SCRIPT_STEPS} steps")));
+            }
+            for a in resolved {
+                let mut ev = Vec::new();
+                sim.apply(a, &mut ev).map_err(|e| bad(format!("{}: {e}", describe(&sim, &a))))?;
+                actions.push(a);
+                events.push(ev);
+            }
+        }
+        Ok(Played { sim, actions, events })
+    }
+}
+
+/// A short human name for an action ("deliver Source->Map").
+pub fn describe(sim: &Sim, a: &Action) -> String {
+    let g = &sim.graph;
+    let name = |t: super::ids::TaskId| g.tasks.get(t.index()).map_or("?", |t| t.name.as_str()).to_string();
+    match *a {
+        Action::Deliver { channel } => {
+            format!("deliver {}", g.channels.get(channel.index()).map_or("?", |c| c.name.as_str()))
+        }
+        Action::Read { task } => format!("read {}", name(task)),
+        Action::Checkpoint => "checkpoint".into(),
+        Action::Timer { task } => format!("timer {}", name(task)),
+        Action::AllTimers => "all timers".into(),
+        Action::Crash => "crash the cluster".into(),
+        Action::CrashTask { task } => format!("crash {}", name(task)),
+        Action::CrashJobManager => "crash the JobManager".into(),
+        Action::Restore => "restore".into(),
+        Action::Auto => "auto step".into(),
+    }
+}
+
+/// A 64-bit FNV-1a fingerprint of a run's events: equal runs give equal fingerprints, natively and
+/// in wasm.
+pub fn fingerprint<'a>(events: impl IntoIterator<Item = &'a Event>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for e in events {
+        for b in serde_json::to_string(e).expect("events serialize").bytes().chain([b'\n']) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}

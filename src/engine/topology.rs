@@ -1,0 +1,663 @@
+//! The job graph. A job is a topology of operators with parallelism, as a user writes it
+//! ([`JobSpec`]); [`JobGraph::build`] expands it into tasks (operator subtasks) and channels: one
+//! FIFO channel per producer/consumer subtask pair, chosen by the edge's partitioning
+//! (forward, hash-by-key, rebalance, broadcast), just as Flink's JobGraph becomes an
+//! ExecutionGraph. Sources get their replayable input log here, one partition per subtask.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::error::ScenarioError;
+use super::ids::{ChannelId, KeyId, OperatorId, RecordId, TaskId};
+
+/// Limits that keep a scenario teachable and a hostile file harmless.
+pub const MAX_OPERATORS: usize = 32;
+pub const MAX_PARALLELISM: u16 = 8;
+pub const MAX_TASKS: usize = 64;
+pub const MAX_CHANNELS: usize = 512;
+pub const MAX_RECORDS: usize = 200_000;
+pub const MAX_NAME_LEN: usize = 40;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum OperatorKind {
+    /// Reads a replayable log by offset; its state is the next offset to read.
+    Source,
+    /// Stateless: passes every record on unchanged.
+    Map,
+    /// Stateless: passes on only records whose key is listed.
+    Filter { keep_keys: Vec<String> },
+    /// Keyed count: per key, the records that contributed (count(x) = 3 from {a, b, c}).
+    /// Emits each updated count downstream.
+    Count,
+    /// Keyed sum of record values, keeping the contributing records too.
+    Sum,
+    /// Writes to an external system outside the job that survives crashes.
+    Sink,
+}
+
+impl OperatorKind {
+    pub fn is_stateful(&self) -> bool {
+        matches!(self, OperatorKind::Count | OperatorKind::Sum)
+    }
+    pub fn label(&self) -> &'static str {
+        match self {
+            OperatorKind::Source => "source",
+            OperatorKind::Map => "map",
+            OperatorKind::Filter { .. } => "filter",
+            OperatorKind::Count => "keyed count",
+            OperatorKind::Sum => "keyed sum",
+            OperatorKind::Sink => "sink",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Partitioning {
+    /// Subtask i sends to subtask i; both sides need the same parallelism.
+    #[default]
+    Forward,
+    /// keyBy: each record goes to the subtask its key hashes to.
+    Hash,
+    /// Round robin over the consumer subtasks.
+    Rebalance,
+    /// Every record to every consumer subtask.
+    Broadcast,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OperatorSpec {
+    pub name: String,
+    #[serde(flatten)]
+    pub kind: OperatorKind,
+    #[serde(default = "one")]
+    pub parallelism: u16,
+}
+
+fn one() -> u16 {
+    1
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EdgeSpec {
+    pub from: String,
+    pub to: String,
+    #[serde(default)]
+    pub partitioning: Partitioning,
+}
+
+/// A topology as written in a scenario file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobSpec {
+    pub operators: Vec<OperatorSpec>,
+    pub edges: Vec<EdgeSpec>,
+}
+
+/// One entry of a source's input log: `"a:x"` (label a, key x, value 1), `"a:x=5"`, or an object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum LogEntry {
+    Short(String),
+    Full {
+        label: String,
+        key: String,
+        #[serde(default = "one_i64")]
+        value: i64,
+    },
+}
+
+fn one_i64() -> i64 {
+    1
+}
+
+impl LogEntry {
+    pub fn parse(&self) -> Result<(String, String, i64), String> {
+        match self {
+            LogEntry::Full { label, key, value } => Ok((label.clone(), key.clone(), *value)),
+            LogEntry::Short(s) => {
+                let (label, rest) = s
+                    .split_once(':')
+                    .ok_or_else(|| format!("log entry {s:?} is not \"label:key\" or \"label:key=value\""))?;
+                let (key, value) = match rest.split_once('=') {
+                    Some((k, v)) => (
+                        k,
+                        v.trim()
+                            .parse::<i64>()
+                            .map_err(|_| format!("log entry {s:?}: value {v:?} is not an integer"))?,
+                    ),
+                    None => (rest, 1),
+                };
+                Ok((label.trim().to_string(), key.trim().to_string(), value))
+            }
+        }
+    }
+}
+
+/// The input logs: per source operator, either one list (parallelism 1) or one list per partition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SourceInput {
+    Partitions(Vec<Vec<LogEntry>>),
+    Single(Vec<LogEntry>),
+}
+
+pub type InputSpec = BTreeMap<String, SourceInput>;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordInfo {
+    pub label: String,
+    pub key: KeyId,
+    pub value: i64,
+    pub source: TaskId,
+    pub offset: u32,
+}
+
+/// The outgoing channels of one task for one outgoing edge.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutputGroup {
+    pub partitioning: Partitioning,
+    pub channels: Vec<ChannelId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskInfo {
+    pub name: String,
+    pub operator: OperatorId,
+    pub subtask: u16,
+    pub kind: OperatorKind,
+    pub inputs: Vec<ChannelId>,
+    pub outputs: Vec<OutputGroup>,
+    /// Every output channel, in order (the union of `outputs`).
+    pub out_channels: Vec<ChannelId>,
+    /// For a filter: the kept keys.
+    pub keep: Vec<KeyId>,
+    /// For a source: its input log partition.
+    pub log: Vec<RecordId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChannelInfo {
+    pub name: String,
+    pub from: TaskId,
+    pub to: TaskId,
+    /// Position of this channel among the consumer's inputs.
+    pub input_index: usize,
+    /// Position of this channel among the producer's `out_channels`.
+    pub output_index: usize,
+}
+
+/// The expanded, immutable job: tasks, channels, records and keys.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobGraph {
+    pub spec: JobSpec,
+    pub tasks: Vec<TaskInfo>,
+    pub channels: Vec<ChannelInfo>,
+    pub records: Vec<RecordInfo>,
+    pub keys: Vec<String>,
+    /// Tasks in topological order (sources first).
+    pub topo_order: Vec<TaskId>,
+}
+
+fn check_name(what: &str, name: &str) -> Result<(), ScenarioError> {
+    if name.is_empty() || name.chars().count() > MAX_NAME_LEN {
+        return Err(ScenarioError::Topology(format!(
+            "{what} name {name:?} must be 1 to {MAX_NAME_LEN} characters"
+        )));
+    }
+    if name.chars().any(|c| c.is_control() || matches!(c, '[' | ']' | '>' | '"')) {
+        return Err(ScenarioError::Topology(format!(
+            "{what} name {name:?} may not contain control characters, brackets, '>' or quotes"
+        )));
+    }
+    Ok(())
+}
+
+impl JobGraph {
+    /// Validates the topology and the input and expands them into tasks and channels.
+    pub fn build(spec: &JobSpec, input: &InputSpec) -> Result<JobGraph, ScenarioError> {
+        let topo = |m: String| ScenarioError::Topology(m);
+        if spec.operators.is_empty() {
+            return Err(topo("the job has no operators".into()));
+        }
+        if spec.operators.len() > MAX_OPERATORS {
+            return Err(topo(format!(
+                "the job has {} operators; at most {MAX_OPERATORS} are allowed",
+                spec.operators.len()
+            )));
+        }
+        let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, op) in spec.operators.iter().enumerate() {
+            check_name("operator", &op.name)?;
+            if index.insert(op.name.as_str(), i).is_some() {
+                return Err(topo(format!("two operators are named {:?}", op.name)));
+            }
+            if op.parallelism == 0 || op.parallelism > MAX_PARALLELISM {
+                return Err(topo(format!(
+                    "operator {:?} has parallelism {}; it must be 1 to {MAX_PARALLELISM}",
+                    op.name, op.parallelism
+                )));
+            }
+        }
+        let total_tasks: usize = spec.operators.iter().map(|o| o.parallelism as usize).sum();
+        if total_tasks > MAX_TASKS {
+            return Err(topo(format!("the job expands to {total_tasks} tasks; at most {MAX_TASKS} are allowed")));
+        }
+        let op_of = |name: &str, side: &str| -> Result<usize, ScenarioError> {
+            index
+                .get(name)
+                .copied()
+                .ok_or_else(|| ScenarioError::Topology(format!("edge {side} {name:?}: no operator has that name")))
+        };
+        let mut edges = Vec::new();
+        let mut seen_edges = BTreeSet::new();
+        for e in &spec.edges {
+            let (f, t) = (op_of(&e.from, "from")?, op_of(&e.to, "to")?);
+            if f == t {
+                return Err(topo(format!("edge {:?} -> {:?} is a self-loop; jobs must be acyclic", e.from, e.to)));
+            }
+            if !seen_edges.insert((f, t)) {
+                return Err(topo(format!("edge {:?} -> {:?} appears twice", e.from, e.to)));
+            }
+            let (fo, to) = (&spec.operators[f], &spec.operators[t]);
+            if matches!(to.kind, OperatorKind::Source) {
+                return Err(topo(format!("edge {:?} -> {:?}: a source can't have inputs", e.from, e.to)));
+            }
+            if matches!(fo.kind, OperatorKind::Sink) {
+                return Err(topo(format!("edge {:?} -> {:?}: a sink can't have outputs", e.from, e.to)));
+            }
+            if e.partitioning == Partitioning::Forward && fo.parallelism != to.parallelism {
+                return Err(topo(format!(
+                    "edge {:?} -> {:?} is forward but the parallelisms differ ({} and {}); use hash, rebalance or broadcast",
+                    e.from, e.to, fo.parallelism, to.parallelism
+                )));
+            }
+            edges.push((f, t, e.partitioning));
+        }
+        for (i, op) in spec.operators.iter().enumerate() {
+            let has_in = edges.iter().any(|&(_, t, _)| t == i);
+            if !matches!(op.kind, OperatorKind::Source) && !has_in {
+                return Err(topo(format!("operator {:?} has no input; only sources may have none", op.name)));
+            }
+        }
+        // Kahn's algorithm: acyclic check and a topological order of operators.
+        let mut indeg = vec![0usize; spec.operators.len()];
+        for &(_, t, _) in &edges {
+            indeg[t] += 1;
+        }
+        let mut ready: Vec<usize> = (0..spec.operators.len()).filter(|&i| indeg[i] == 0).collect();
+        let mut op_order = Vec::new();
+        while let Some(i) = ready.first().copied() {
+            ready.remove(0);
+            op_order.push(i);
+            for &(f, t, _) in &edges {
+                if f == i {
+                    indeg[t] -= 1;
+                    if indeg[t] == 0 {
+                        ready.push(t);
+                    }
+                }
+            }
+        }
+        if op_order.len() != spec.operators.len() {
+            return Err(topo("the job has a cycle; barriers in this simulator need an acyclic job".into()));
+        }
+
+        // Inputs and keys.
+        for name in input.keys() {
+            match index.get(name.as_str()) {
+                None => return Err(ScenarioError::Input(format!("input for {name:?}: no operator has that name"))),
+                Some(&i) if !matches!(spec.operators[i].kind, OperatorKind::Source) => {
+                    return Err(ScenarioError::Input(format!("input for {name:?}: that operator is not a source")))
+                }
+                _ => {}
+            }
+        }
+        let mut parsed: BTreeMap<usize, Vec<Vec<(String, String, i64)>>> = BTreeMap::new();
+        let mut keyset = BTreeSet::new();
+        let mut labels = BTreeSet::new();
+        let mut total = 0usize;
+        for (i, op) in spec.operators.iter().enumerate() {
+            if !matches!(op.kind, OperatorKind::Source) {
+                continue;
+            }
+            let src = input
+                .get(&op.name)
+                .ok_or_else(|| ScenarioError::Input(format!("source {:?} has no input log", op.name)))?;
+            let parts: Vec<&Vec<LogEntry>> = match src {
+                SourceInput::Single(v) => vec![v],
+                SourceInput::Partitions(p) => p.iter().collect(),
+            };
+            if parts.len() != op.parallelism as usize {
+                return Err(ScenarioError::Input(format!(
+                    "source {:?} has parallelism {} but its input has {} partition(s)",
+                    op.name,
+                    op.parallelism,
+                    parts.len()
+                )));
+            }
+            let mut out = Vec::new();
+            for p in parts {
+                total += p.len();
+                if total > MAX_RECORDS {
+                    return Err(ScenarioError::Input(format!("the input logs hold more than {MAX_RECORDS} records")));
+                }
+                let mut v = Vec::new();
+                for e in p {
+                    let (label, key, value) = e.parse().map_err(ScenarioError::Input)?;
+                    if label.is_empty() || label.chars().count() > 12 {
+                        return Err(ScenarioError::Input(format!("record label {label:?} must be 1 to 12 characters")));
+                    }
+                    if key.is_empty() || key.chars().count() > 12 {
+                        return Err(ScenarioError::Input(format!("record {label:?}: key {key:?} must be 1 to 12 characters")));
+                    }
+                    if !labels.insert(label.clone()) {
+                        return Err(ScenarioError::Input(format!("two records are labelled {label:?}; labels must be unique")));
+                    }
+                    keyset.insert(key.clone());
+                    v.push((label, key, value));
+                }
+                out.push(v);
+            }
+            parsed.insert(i, out);
+        }
+        for op in &spec.operators {
+            if let OperatorKind::Filter { keep_keys } = &op.kind {
+                for k in keep_keys {
+                    keyset.insert(k.clone());
+                }
+            }
+        }
+        if keyset.len() > u16::MAX as usize {
+            return Err(ScenarioError::Input("too many distinct keys".into()));
+        }
+        let keys: Vec<String> = keyset.into_iter().collect();
+        let key_id = |k: &str| KeyId(keys.binary_search_by(|x| x.as_str().cmp(k)).expect("key collected") as u16);
+
+        // Tasks, in operator order.
+        let mut first_task = vec![0usize; spec.operators.len()];
+        let mut tasks: Vec<TaskInfo> = Vec::new();
+        let mut records = Vec::new();
+        for (i, op) in spec.operators.iter().enumerate() {
+            first_task[i] = tasks.len();
+            for s in 0..op.parallelism {
+                let name = if op.parallelism == 1 { op.name.clone() } else { format!("{}[{}]", op.name, s) };
+                let keep = match &op.kind {
+                    OperatorKind::Filter { keep_keys } => keep_keys.iter().map(|k| key_id(k)).collect(),
+                    _ => vec![],
+                };
+                let tid = TaskId(tasks.len() as u16);
+                let mut log = Vec::new();
+                if let Some(parts) = parsed.get(&i) {
+                    for (off, (label, key, value)) in parts[s as usize].iter().enumerate() {
+                        log.push(RecordId(records.len() as u32));
+                        records.push(RecordInfo {
+                            label: label.clone(),
+                            key: key_id(key),
+                            value: *value,
+                            source: tid,
+                            offset: off as u32,
+                        });
+                    }
+                }
+                tasks.push(TaskInfo {
+                    name,
+                    operator: OperatorId(i as u16),
+                    subtask: s,
+                    kind: op.kind.clone(),
+                    inputs: vec![],
+                    outputs: vec![],
+                    out_channels: vec![],
+                    keep,
+                    log,
+                });
+            }
+        }
+        // Channels, edge by edge.
+        let mut channels: Vec<ChannelInfo> = Vec::new();
+        for &(f, t, part) in &edges {
+            let (pf, pt) = (spec.operators[f].parallelism as usize, spec.operators[t].parallelism as usize);
+            for s in 0..pf {
+                let from = first_task[f] + s;
+                let targets: Vec<usize> = if part == Partitioning::Forward { vec![s] } else { (0..pt).collect() };
+                let mut group = OutputGroup { partitioning: part, channels: vec![] };
+                for d in targets {
+                    let to = first_task[t] + d;
+                    if channels.len() >= MAX_CHANNELS {
+                        return Err(topo(format!("the job expands to more than {MAX_CHANNELS} channels")));
+                    }
+                    let cid = ChannelId(channels.len() as u16);
+                    channels.push(ChannelInfo {
+                        name: format!("{}->{}", tasks[from].name, tasks[to].name),
+                        from: TaskId(from as u16),
+                        to: TaskId(to as u16),
+                        input_index: tasks[to].inputs.len(),
+                        output_index: tasks[from].out_channels.len(),
+                    });
+                    tasks[to].inputs.push(cid);
+                    tasks[from].out_channels.push(cid);
+                    group.channels.push(cid);
+                }
+                tasks[from].outputs.push(group);
+            }
+        }
+        let topo_order = op_order
+            .iter()
+            .flat_map(|&i| (0..spec.operators[i].parallelism as usize).map(move |s| (i, s)))
+            .map(|(i, s)| TaskId((first_task[i] + s) as u16))
+            .collect();
+        Ok(JobGraph { spec: spec.clone(), tasks, channels, records, keys, topo_order })
+    }
+
+    pub fn task(&self, t: TaskId) -> &TaskInfo {
+        &self.tasks[t.index()]
+    }
+    pub fn channel(&self, c: ChannelId) -> &ChannelInfo {
+        &self.channels[c.index()]
+    }
+    pub fn record(&self, r: RecordId) -> &RecordInfo {
+        &self.records[r.0 as usize]
+    }
+    pub fn label(&self, r: RecordId) -> &str {
+        &self.records[r.0 as usize].label
+    }
+    pub fn key_name(&self, k: KeyId) -> &str {
+        &self.keys[k.index()]
+    }
+    pub fn task_by_name(&self, name: &str) -> Option<TaskId> {
+        self.tasks.iter().position(|t| t.name == name).map(|i| TaskId(i as u16))
+    }
+    pub fn channel_by_name(&self, name: &str) -> Option<ChannelId> {
+        self.channels.iter().position(|c| c.name == name).map(|i| ChannelId(i as u16))
+    }
+    pub fn sources(&self) -> impl Iterator<Item = TaskId> + '_ {
+        self.tasks
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.kind == OperatorKind::Source)
+            .map(|(i, _)| TaskId(i as u16))
+    }
+    pub fn has_sink(&self) -> bool {
+        self.tasks.iter().any(|t| t.kind == OperatorKind::Sink)
+    }
+}
+
+/// Labels a, b, ..., z, aa, ab, ... for generated logs.
+pub fn auto_label(mut i: usize) -> String {
+    let mut s = Vec::new();
+    loop {
+        s.push(b'a' + (i % 26) as u8);
+        if i < 26 {
+            break;
+        }
+        i = i / 26 - 1;
+    }
+    s.reverse();
+    String::from_utf8(s).expect("ascii")
+}
+
+/// A built-in job: its topology and a default input log.
+pub struct BuiltinJob {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub spec: JobSpec,
+    pub input: InputSpec,
+}
+
+fn op(name: &str, kind: OperatorKind, parallelism: u16) -> OperatorSpec {
+    OperatorSpec { name: name.into(), kind, parallelism }
+}
+fn edge(from: &str, to: &str, partitioning: Partitioning) -> EdgeSpec {
+    EdgeSpec { from: from.into(), to: to.into(), partitioning }
+}
+fn log(entries: &str) -> Vec<LogEntry> {
+    entries.split_whitespace().map(|s| LogEntry::Short(s.into())).collect()
+}
+
+pub const BUILTIN_NAMES: [&str; 5] = ["line", "line-sink", "two-inputs", "diamond", "keyed-shuffle"];
+
+pub fn builtin(name: &str) -> Option<BuiltinJob> {
+    use OperatorKind::*;
+    use Partitioning::*;
+    let mut input = InputSpec::new();
+    let (description, spec) = match name {
+        "line" => {
+            input.insert("Source".into(), SourceInput::Single(log("a:x b:x c:x d:y e:x f:y g:x h:y")));
+            (
+                "Source -> Map -> Count, parallelism 1: the three tasks of the a, b, c story.",
+                JobSpec {
+                    operators: vec![op("Source", Source, 1), op("Map", Map, 1), op("Count", Count, 1)],
+                    edges: vec![edge("Source", "Map", Forward), edge("Map", "Count", Forward)],
+                },
+            )
+        }
+        "line-sink" => {
+            input.insert("Source".into(), SourceInput::Single(log("a:x b:x c:x d:y e:x f:y g:x h:y")));
+            (
+                "Source -> Map -> Count -> Sink: the line with an external system at the end.",
+                JobSpec {
+                    operators: vec![
+                        op("Source", Source, 1),
+                        op("Map", Map, 1),
+                        op("Count", Count, 1),
+                        op("Sink", Sink, 1),
+                    ],
+                    edges: vec![
+                        edge("Source", "Map", Forward),
+                        edge("Map", "Count", Forward),
+                        edge("Count", "Sink", Forward),
+                    ],
+                },
+            )
+        }
+        "two-inputs" => {
+            input.insert("Left".into(), SourceInput::Single(log("a:x b:y c:x d:y e:x")));
+            input.insert("Right".into(), SourceInput::Single(log("f:y g:x h:y i:x j:y")));
+            (
+                "Two sources -> one keyed Count: the task with two inputs, where alignment matters.",
+                JobSpec {
+                    operators: vec![op("Left", Source, 1), op("Right", Source, 1), op("Count", Count, 1)],
+                    edges: vec![edge("Left", "Count", Hash), edge("Right", "Count", Hash)],
+                },
+            )
+        }
+        "diamond" => {
+            input.insert("A".into(), SourceInput::Single(log("a:x b:y c:x d:y e:x f:y")));
+            (
+                "A -> B, A -> C, B -> D, C -> D: one source fans out to a map and a filter, joined by a count.",
+                JobSpec {
+                    operators: vec![
+                        op("A", Source, 1),
+                        op("B", Map, 1),
+                        op("C", Filter { keep_keys: vec!["x".into()] }, 1),
+                        op("D", Count, 1),
+                    ],
+                    edges: vec![
+                        edge("A", "B", Forward),
+                        edge("A", "C", Forward),
+                        edge("B", "D", Forward),
+                        edge("C", "D", Forward),
+                    ],
+                },
+            )
+        }
+        "keyed-shuffle" => {
+            input.insert(
+                "Source".into(),
+                SourceInput::Partitions(vec![log("a:x b:y c:z d:x e:y f:z"), log("g:y h:x i:z j:y k:x l:z")]),
+            );
+            (
+                "Two source partitions, keyBy -> two Counts -> Sink: a shuffle with parallelism 2.",
+                JobSpec {
+                    operators: vec![op("Source", Source, 2), op("Count", Count, 2), op("Sink", Sink, 1)],
+                    edges: vec![edge("Source", "Count", Hash), edge("Count", "Sink", Rebalance)],
+                },
+            )
+        }
+        _ => return None,
+    };
+    Some(BuiltinJob { name: BUILTIN_NAMES.iter().find(|n| **n == name).copied()?, description, spec, input })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_expand() {
+        let shape = |n: &str| {
+            let b = builtin(n).unwrap();
+            let g = JobGraph::build(&b.spec, &b.input).unwrap();
+            (g.tasks.len(), g.channels.len())
+        };
+        assert_eq!(shape("line"), (3, 2));
+        assert_eq!(shape("two-inputs"), (3, 2));
+        assert_eq!(shape("diamond"), (4, 4));
+        // 2 sources x 2 counts + 2 counts x 1 sink.
+        assert_eq!(shape("keyed-shuffle"), (5, 6));
+        let b = builtin("keyed-shuffle").unwrap();
+        let g = JobGraph::build(&b.spec, &b.input).unwrap();
+        assert_eq!(g.channels[1].name, "Source[0]->Count[1]");
+        assert_eq!(g.tasks[g.channels[1].to.index()].inputs.len(), 2);
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(auto_label(0), "a");
+        assert_eq!(auto_label(25), "z");
+        assert_eq!(auto_label(26), "aa");
+        assert_eq!(auto_label(27), "ab");
+        assert_eq!(auto_label(26 + 26 * 26), "aaa");
+    }
+
+    #[test]
+    fn invalid_topologies_are_named() {
+        let b = builtin("line").unwrap();
+        let mut spec = b.spec.clone();
+        spec.edges.push(edge("Count", "Source", Partitioning::Forward));
+        let e = JobGraph::build(&spec, &b.input).unwrap_err().to_string();
+        assert!(e.contains("a source can't have inputs"), "{e}");
+
+        let mut spec = b.spec.clone();
+        spec.edges.push(edge("Count", "Map", Partitioning::Hash));
+        let e = JobGraph::build(&spec, &b.input).unwrap_err().to_string();
+        assert!(e.contains("cycle"), "{e}");
+
+        let mut spec = b.spec.clone();
+        spec.operators[1].parallelism = 2;
+        let e = JobGraph::build(&spec, &b.input).unwrap_err().to_string();
+        assert!(e.contains("forward but the parallelisms differ"), "{e}");
+
+        let mut spec = b.spec.clone();
+        spec.edges[0].to = "Nope".into();
+        let e = JobGraph::build(&spec, &b.input).unwrap_err().to_string();
+        assert!(e.contains("\"Nope\""), "{e}");
+
+        let mut input = b.input.clone();
+        input.insert("Source".into(), SourceInput::Single(log("a:x a:y")));
+        let e = JobGraph::build(&b.spec, &input).unwrap_err().to_string();
+        assert!(e.contains("labelled \"a\""), "{e}");
+    }
+}
