@@ -1,1 +1,107 @@
-fn main() {}
+//! Engine benchmarks (criterion): record deliveries per second through `line` with aligned
+//! checkpoints every 100 records and through `keyed-shuffle`, and the cost of returning to an
+//! earlier step of a 100,000-step run (time travel). Run: `cargo bench --bench engine`.
+
+use std::hint::black_box;
+
+use barrierscope::engine::topology::{auto_label, LogEntry, SourceInput};
+use barrierscope::engine::*;
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+
+fn log(n: usize, offset: usize) -> Vec<LogEntry> {
+    (0..n).map(|i| LogEntry::Short(format!("{}:{}", auto_label(offset + i), ["x", "y", "z"][i % 3]))).collect()
+}
+
+fn line_sim(records: usize) -> Sim {
+    let mut sc = Scenario::builtin("line", Settings::new(Strategy::Aligned), 1);
+    sc.input = Some([("Source".to_string(), SourceInput::Single(log(records, 0)))].into());
+    sc.sim().unwrap()
+}
+
+fn shuffle_sim(records: usize) -> Sim {
+    let mut sc = Scenario::builtin("keyed-shuffle", Settings::new(Strategy::Aligned), 1);
+    sc.input = Some(
+        [("Source".to_string(), SourceInput::Partitions(vec![log(records / 2, 0), log(records / 2, records / 2)]))].into(),
+    );
+    sc.sim().unwrap()
+}
+
+/// `line`, one record at a time through both channels, a checkpoint every 100 records.
+/// Returns the number of record deliveries.
+fn drive_line(sim: &mut Sim, out: &mut Vec<Event>) -> u64 {
+    let (s, sm, mc) = (TaskId(0), ChannelId(0), ChannelId(1));
+    let n = sim.graph.task(s).log.len();
+    let mut delivered = 0;
+    for i in 0..n {
+        out.clear();
+        if i % 100 == 99 {
+            sim.apply(Action::Checkpoint, out).unwrap();
+        }
+        sim.apply(Action::Read { task: s }, out).unwrap();
+        for c in [sm, mc] {
+            while !sim.queue(c).is_empty() {
+                sim.apply(Action::Deliver { channel: c }, out).unwrap();
+            }
+        }
+        delivered += out.iter().filter(|e| matches!(e, Event::Processed { .. })).count() as u64;
+    }
+    delivered
+}
+
+/// `keyed-shuffle` driven by the seeded scheduler until everything is through.
+fn drive_auto(sim: &mut Sim, out: &mut Vec<Event>) -> u64 {
+    let mut delivered = 0;
+    while sim.apply(Action::Auto, out).is_ok() {
+        delivered += out.iter().filter(|e| matches!(e, Event::Processed { .. })).count() as u64;
+        out.clear();
+    }
+    delivered
+}
+
+fn deliveries(c: &mut Criterion) {
+    const N: usize = 20_000;
+    let mut g = c.benchmark_group("deliveries");
+    let line = line_sim(N);
+    let mut probe = line.clone();
+    let per_run = drive_line(&mut probe, &mut Vec::new());
+    assert_eq!(probe.stats.counts().completed, (N / 100) as u32);
+    g.throughput(Throughput::Elements(per_run));
+    g.bench_function("line, aligned checkpoint every 100 records", |b| {
+        b.iter_batched(|| line.clone(), |mut sim| black_box(drive_line(&mut sim, &mut Vec::with_capacity(64))), BatchSize::LargeInput)
+    });
+    let shuffle = shuffle_sim(N);
+    let mut probe = shuffle.clone();
+    let per_run = drive_auto(&mut probe, &mut Vec::new());
+    g.throughput(Throughput::Elements(per_run));
+    g.bench_function("keyed-shuffle, seeded scheduler", |b| {
+        b.iter_batched(|| shuffle.clone(), |mut sim| black_box(drive_auto(&mut sim, &mut Vec::with_capacity(64))), BatchSize::LargeInput)
+    });
+    g.finish();
+}
+
+fn time_travel(c: &mut Criterion) {
+    // A 100,000-step run of keyed-shuffle with a checkpoint every 100 steps.
+    let mut sc = Scenario::builtin("keyed-shuffle", Settings::new(Strategy::Aligned), 3);
+    sc.settings.checkpoint_interval = Some(100);
+    sc.input = Some([("Source".to_string(), SourceInput::Partitions(vec![log(30_000, 0), log(30_000, 30_000)]))].into());
+    let mut tl = Timeline::new(sc.sim().unwrap());
+    while tl.len() < 100_000 {
+        if tl.apply(Action::Auto).is_err() {
+            // Everything is through: crash and restore to keep the run going.
+            tl.apply(Action::Crash).unwrap();
+            tl.apply(Action::Restore).unwrap();
+        }
+    }
+    let n = tl.len();
+    println!("time travel: a {n}-step run holds {} keyframes", tl.keyframes());
+    let mut g = c.benchmark_group("time travel");
+    // The worst case: the step just before the next keyframe.
+    let worst = (n / 2 / tl.keyframe_every()) * tl.keyframe_every() + tl.keyframe_every() - 1;
+    for (name, step) in [("seek to step 0", 0), ("seek to the middle, worst case", worst), ("seek to the last step", n - 1)] {
+        g.bench_function(name, |b| b.iter(|| black_box(tl.seek(step)).len()));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, deliveries, time_travel);
+criterion_main!(benches);

@@ -1,1 +1,209 @@
-fn main() {}
+//! The headless runner: plays a scenario file and prints the ledger verdict and the checkpoint
+//! statistics, as a table or as JSON.
+//!
+//!     barrierscope run scenario.json [--json] [--events]
+//!     barrierscope jobs
+//!     barrierscope example JOB
+
+use std::process::ExitCode;
+
+use barrierscope::engine::scenario::Played;
+use barrierscope::engine::*;
+
+const USAGE: &str = "usage:
+  barrierscope run SCENARIO.json [--json] [--events]   play a scenario, print verdict and checkpoint statistics
+  barrierscope jobs                                    list the built-in jobs
+  barrierscope example JOB                             print an example scenario for a built-in job";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<String, String> {
+    match args.first().map(String::as_str) {
+        Some("run") => {
+            let mut path = None;
+            let (mut json, mut events) = (false, false);
+            for a in &args[1..] {
+                match a.as_str() {
+                    "--json" => json = true,
+                    "--events" => events = true,
+                    s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
+                    s if path.is_none() => path = Some(s.to_string()),
+                    s => return Err(format!("unexpected argument {s}\n{USAGE}")),
+                }
+            }
+            let path = path.ok_or_else(|| format!("run needs a scenario file\n{USAGE}"))?;
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("can't read {path}: {e}"))?;
+            let scenario = Scenario::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+            let played = scenario.play().map_err(|e| format!("{path}: {e}"))?;
+            Ok(if json { report_json(&scenario, &played) } else { report_table(&scenario, &played, events) })
+        }
+        Some("jobs") => {
+            let mut s = String::new();
+            for name in BUILTIN_NAMES {
+                let b = builtin(name).expect("built-in");
+                let g = JobGraph::build(&b.spec, &b.input).expect("built-ins are valid");
+                s += &format!("{name:<14} {} ({} tasks, {} channels)\n", b.description, g.tasks.len(), g.channels.len());
+            }
+            Ok(s)
+        }
+        Some("example") => {
+            let name = args.get(1).ok_or_else(|| format!("example needs a job name\n{USAGE}"))?;
+            let mut sc = Scenario::builtin(name, Settings::new(Strategy::Aligned), 7);
+            sc.graph().map_err(|e| e.to_string())?;
+            sc.name = format!("{name}: a checkpoint, a crash, a restore");
+            sc.actions = vec![
+                ScriptAction::Auto(6),
+                ScriptAction::Checkpoint,
+                ScriptAction::Auto(6),
+                ScriptAction::Crash,
+                ScriptAction::Restore,
+                ScriptAction::RunToEnd,
+            ];
+            Ok(sc.to_json() + "\n")
+        }
+        Some("-h" | "--help" | "help") => Ok(format!("{USAGE}\n")),
+        Some(other) => Err(format!("unknown command {other:?}\n{USAGE}")),
+        None => Err(USAGE.to_string()),
+    }
+}
+
+fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::ExactlyOnce => "exactly once",
+        Verdict::Lost => "LOST",
+        Verdict::Duplicated => "DUPLICATED",
+        Verdict::Pending => "pending",
+    }
+}
+
+fn tally(t: &Tally) -> String {
+    format!("{} exactly once, {} lost, {} duplicated, {} pending", t.exactly_once, t.lost, t.duplicated, t.pending)
+}
+
+fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
+    let sim = &p.sim;
+    let g = &sim.graph;
+    let mut s = String::new();
+    if !sc.name.is_empty() {
+        s += &format!("{}\n", sc.name);
+    }
+    s += &format!(
+        "strategy {}, sink {}, seed {}, {} steps, fingerprint {:016x}\n",
+        sim.strategy().id(),
+        sim.settings.sink.id(),
+        sim.seed,
+        p.actions.len(),
+        fingerprint(p.events.iter().flatten())
+    );
+    if with_events {
+        s += "\nEvents\n";
+        for (i, (a, evs)) in p.actions.iter().zip(&p.events).enumerate() {
+            s += &format!("{:>5}  {}\n", i + 1, scenario::describe(sim, a));
+            for e in evs {
+                s += &format!("       {}\n", narrate(e, g));
+            }
+        }
+    }
+    let l = sim.ledger();
+    s += &format!("\nVerdict\n  state:    {} -> {}\n", tally(&l.state), verdict_word(l.state.headline()));
+    if let Some(e) = &l.external {
+        s += &format!("  external: {} -> {}\n", tally(e), verdict_word(e.headline()));
+    }
+    s += "\nLedger (times reflected / in the failure-free run)\n";
+    s += &format!("  {:<8} {:<6} {:>7}  {:<13}", "record", "key", "state", "");
+    if l.external.is_some() {
+        s += &format!(" {:>8}  {}", "external", "");
+    }
+    s += "\n";
+    for r in &l.rows {
+        s += &format!(
+            "  {:<8} {:<6} {:>7}  {:<13}",
+            r.label,
+            r.key,
+            format!("{}/{}", r.state, r.expected_state),
+            verdict_word(r.state_verdict)
+        );
+        if let Some(v) = r.external_verdict {
+            s += &format!(" {:>8}  {}", format!("{}/{}", r.external, r.expected_external), verdict_word(v));
+        }
+        s += "\n";
+    }
+    if sim.strategy().uses_coordinator() {
+        let c = sim.stats.counts();
+        s += &format!(
+            "\nCheckpoints: {} triggered, {} in progress, {} completed, {} failed, {} restored\n",
+            c.triggered, c.in_progress, c.completed, c.failed, c.restored
+        );
+        s += &format!(
+            "  {:>4}  {:<22} {:>6} {:>8} {:>10} {:>9} {:>10} {:>9}\n",
+            "id", "status", "acks", "trigger", "latest ack", "duration", "size (B)", "in-flight"
+        );
+        for r in &sim.stats.history {
+            let status = match r.status {
+                CheckpointStatus::InProgress => "in progress".to_string(),
+                CheckpointStatus::Completed => "completed".to_string(),
+                CheckpointStatus::Failed(reason) => format!("failed: {}", reason.id()),
+            };
+            s += &format!(
+                "  {:>4}  {:<22} {:>6} {:>8} {:>10} {:>9} {:>10} {:>9}\n",
+                r.id.0,
+                status,
+                format!("{}/{}", r.acked, r.total),
+                r.trigger_tick,
+                r.latest_ack.map_or("-".into(), |t| t.to_string()),
+                r.duration(sim.tick),
+                r.state_size,
+                r.in_flight
+            );
+            for (t, st) in r.subtasks.iter().enumerate() {
+                if st.first_barrier.is_some() || st.ack_tick.is_some() {
+                    s += &format!(
+                        "          {:<18} start delay {:>3}  alignment {:>3}  {}{}\n",
+                        g.tasks[t].name,
+                        st.start_delay.map_or("-".into(), |v| v.to_string()),
+                        st.alignment.map_or("-".into(), |v| v.to_string()),
+                        if st.unaligned { "unaligned" } else { "aligned" },
+                        if st.ack_tick.is_none() { ", not acknowledged" } else { "" }
+                    );
+                }
+            }
+        }
+    }
+    s
+}
+
+fn report_json(sc: &Scenario, p: &Played) -> String {
+    let sim = &p.sim;
+    let l = sim.ledger();
+    let v = serde_json::json!({
+        "name": sc.name,
+        "strategy": sim.strategy().id(),
+        "sink": sim.settings.sink.id(),
+        "seed": sim.seed,
+        "steps": p.actions.len(),
+        "fingerprint": format!("{:016x}", fingerprint(p.events.iter().flatten())),
+        "verdict": {
+            "state": l.state.headline().id(),
+            "external": l.external.map(|e| e.headline().id()),
+        },
+        "tally": { "state": l.state, "external": l.external },
+        "ledger": l.rows,
+        "checkpoints": {
+            "counts": sim.stats.counts(),
+            "history": sim.stats.history,
+        },
+    });
+    serde_json::to_string_pretty(&v).expect("serializes") + "\n"
+}

@@ -62,6 +62,17 @@ pub enum AbortReason {
     JobManagerFailure,
 }
 
+impl AbortReason {
+    pub fn id(self) -> &'static str {
+        match self {
+            AbortReason::Subsumed => "subsumed",
+            AbortReason::Expired => "expired",
+            AbortReason::TaskFailure => "task failure",
+            AbortReason::JobManagerFailure => "JobManager failure",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CrashScope {

@@ -247,8 +247,35 @@ impl Sim {
     }
 
     fn has_work(&self) -> bool {
-        (0..self.channels.len()).any(|c| self.check(Action::Deliver { channel: ChannelId(c as u16) }).is_ok())
-            || self.graph.sources().any(|task| self.check(Action::Read { task }).is_ok())
+        (0..self.channels.len()).any(|c| self.deliverable(ChannelId(c as u16)))
+            || self.graph.sources().any(|task| self.readable(task))
+    }
+
+    fn has_room(&self, t: TaskId) -> bool {
+        match self.settings.channel_capacity {
+            None => true,
+            Some(cap) => {
+                self.graph.task(t).out_channels.iter().all(|c| self.channels[c.index()].queue.len() < cap as usize)
+            }
+        }
+    }
+
+    /// The fast, allocation-free form of `check(Deliver)` for a running job.
+    fn deliverable(&self, c: ChannelId) -> bool {
+        let ch = &self.channels[c.index()];
+        match ch.queue.front() {
+            None => false,
+            Some(_) if ch.blocked => false,
+            Some(Item::Barrier(_)) => true,
+            Some(Item::Record { .. }) => self.has_room(self.graph.channel(c).to),
+        }
+    }
+
+    /// The fast form of `check(Read)` for a source of a running job.
+    fn readable(&self, t: TaskId) -> bool {
+        self.coordinator.stop_the_world.is_none()
+            && (self.source_offset(t) as usize) < self.graph.task(t).log.len()
+            && self.has_room(t)
     }
 
     /// The deliveries and reads the scheduler may draw from now, in a fixed order.
@@ -259,15 +286,14 @@ impl Sim {
             return;
         }
         for c in 0..self.channels.len() {
-            let a = Action::Deliver { channel: ChannelId(c as u16) };
-            if self.check(a).is_ok() {
-                out.push(a);
+            let channel = ChannelId(c as u16);
+            if self.deliverable(channel) {
+                out.push(Action::Deliver { channel });
             }
         }
         for task in self.graph.sources() {
-            let a = Action::Read { task };
-            if self.check(a).is_ok() {
-                out.push(a);
+            if self.readable(task) {
+                out.push(Action::Read { task });
             }
         }
     }
@@ -290,14 +316,18 @@ impl Sim {
 
     /// Applies `a`, appending its events to `out`. On error nothing changed.
     pub fn apply(&mut self, a: Action, out: &mut Vec<Event>) -> Result<(), ActionError> {
-        self.check(a)?;
         let a = if a == Action::Auto {
             let mut choices = std::mem::take(&mut self.scratch);
             self.enabled_steps(&mut choices);
+            if choices.is_empty() {
+                self.scratch = choices;
+                return self.check(Action::Auto);
+            }
             let pick = choices[self.rng.below(choices.len() as u64) as usize];
             self.scratch = choices;
             pick
         } else {
+            self.check(a)?;
             a
         };
         match a {

@@ -1,26 +1,29 @@
 //! Time travel. A run is (scenario, seed, actions), and the simulation is deterministic, so any
 //! earlier step can be rebuilt by replaying. Keyframes (a copy of the run every
-//! [`KEYFRAME_EVERY`] steps) bound the replay: returning to any step costs one copy plus fewer
-//! than `KEYFRAME_EVERY` steps. Acting at an earlier step forks the run from there.
+//! [`KEYFRAME_EVERY`] steps, the spacing doubling whenever more than [`MAX_KEYFRAMES`] would be
+//! kept) bound both the replay and the memory: returning to any step costs one copy plus fewer
+//! steps than the spacing. Acting at an earlier step forks the run from there.
 
 use super::action::{Action, Event};
 use super::error::ActionError;
 use super::sim::Sim;
 
 pub const KEYFRAME_EVERY: usize = 256;
+pub const MAX_KEYFRAMES: usize = 128;
 
 #[derive(Clone, Debug)]
 pub struct Timeline {
     actions: Vec<Action>,
-    /// keyframes[i]: the state after i * KEYFRAME_EVERY actions.
+    /// keyframes[i]: the state after i * every actions.
     keyframes: Vec<Sim>,
+    every: usize,
     current: Sim,
     position: usize,
 }
 
 impl Timeline {
     pub fn new(start: Sim) -> Timeline {
-        Timeline { actions: vec![], keyframes: vec![start.clone()], current: start, position: 0 }
+        Timeline { actions: vec![], keyframes: vec![start.clone()], every: KEYFRAME_EVERY, current: start, position: 0 }
     }
 
     /// Builds a timeline from a history, stopping at the first action that is not enabled.
@@ -51,6 +54,12 @@ impl Timeline {
     pub fn is_empty(&self) -> bool {
         self.actions.is_empty()
     }
+    pub fn keyframes(&self) -> usize {
+        self.keyframes.len()
+    }
+    pub fn keyframe_every(&self) -> usize {
+        self.every
+    }
     pub fn actions(&self) -> &[Action] {
         &self.actions
     }
@@ -67,12 +76,20 @@ impl Timeline {
         self.current.apply(a, out)?;
         if self.position < self.actions.len() {
             self.actions.truncate(self.position);
-            self.keyframes.truncate(self.position / KEYFRAME_EVERY + 1);
+            self.keyframes.truncate(self.position / self.every + 1);
         }
         self.actions.push(a);
         self.position += 1;
-        if self.position % KEYFRAME_EVERY == 0 {
+        if self.position % self.every == 0 {
             self.keyframes.push(self.current.clone());
+            if self.keyframes.len() > MAX_KEYFRAMES {
+                let mut i = 0;
+                self.keyframes.retain(|_| {
+                    i += 1;
+                    i % 2 == 1
+                });
+                self.every *= 2;
+            }
         }
         Ok(())
     }
@@ -81,13 +98,12 @@ impl Timeline {
     /// that last step.
     pub fn seek(&mut self, step: usize) -> Vec<Event> {
         let step = step.min(self.actions.len());
-        let k = (step / KEYFRAME_EVERY).min(self.keyframes.len() - 1);
+        let k = (step / self.every).min(self.keyframes.len() - 1);
         let mut sim = self.keyframes[k].clone();
         let mut out = Vec::new();
-        for (i, a) in self.actions[k * KEYFRAME_EVERY..step].iter().enumerate() {
+        for a in &self.actions[k * self.every..step] {
             out.clear();
             sim.apply(*a, &mut out).expect("a recorded history replays");
-            let _ = i;
         }
         self.current = sim;
         self.position = step;
@@ -98,10 +114,10 @@ impl Timeline {
     pub fn events_between(&self, from: usize, to: usize) -> Vec<(usize, Vec<Event>)> {
         let to = to.min(self.actions.len());
         let from = from.min(to);
-        let k = (from / KEYFRAME_EVERY).min(self.keyframes.len() - 1);
+        let k = (from / self.every).min(self.keyframes.len() - 1);
         let mut sim = self.keyframes[k].clone();
         let mut res = Vec::new();
-        for i in k * KEYFRAME_EVERY..to {
+        for i in k * self.every..to {
             let mut out = Vec::new();
             sim.apply(self.actions[i], &mut out).expect("a recorded history replays");
             if i >= from {

@@ -1,0 +1,130 @@
+//! The headless runner, as a user calls it: scenario files give the verdicts the articles tell,
+//! and every kind of bad input gets one clear error naming the problem, never a panic.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::Command;
+
+fn runner(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_barrierscope")).args(args).output().expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn verdict(file: &str) -> serde_json::Value {
+    let (code, out, err) = runner(&["run", &format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR")), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("JSON output")
+}
+
+#[test]
+fn scenario_files_tell_the_stories() {
+    let v = verdict("abc-timers-lost.json");
+    assert_eq!(v["verdict"]["state"], "lost");
+    let lost: Vec<&str> = v["ledger"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["state_verdict"] == "lost")
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(lost, ["a", "b", "c"]);
+    assert_eq!(verdict("abc-timers-duplicated.json")["verdict"]["state"], "duplicated");
+    assert_eq!(verdict("abc-barriers-exactly-once.json")["verdict"]["state"], "exactly-once");
+    assert_eq!(verdict("two-inputs-at-least-once.json")["verdict"]["state"], "duplicated");
+    let v = verdict("two-inputs-unaligned.json");
+    assert_eq!(v["verdict"]["state"], "exactly-once");
+    assert_eq!(v["checkpoints"]["history"][0]["in_flight"], 4);
+    let v = verdict("sink-two-phase-commit.json");
+    assert_eq!(v["verdict"]["external"], "exactly-once");
+}
+
+#[test]
+fn the_table_shows_verdict_ledger_and_checkpoints() {
+    let path = format!("{}/scenarios/abc-barriers-exactly-once.json", env!("CARGO_MANIFEST_DIR"));
+    let (code, out, _) = runner(&["run", &path, "--events"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("state:    8 exactly once, 0 lost, 0 duplicated, 0 pending -> exactly once"), "{out}");
+    assert!(out.contains("Checkpoints: 2 triggered, 0 in progress, 2 completed, 0 failed, 1 restored"), "{out}");
+    assert!(out.contains("Count has barrier 1 from every input") || out.contains("Count received barrier 1."), "{out}");
+    assert!(out.contains("Restored every task from completed checkpoint 1."), "{out}");
+}
+
+#[test]
+fn example_scenarios_round_trip_through_the_runner() {
+    for job in ["line", "line-sink", "two-inputs", "diamond", "keyed-shuffle"] {
+        let (code, text, err) = runner(&["example", job]);
+        assert_eq!(code, 0, "{err}");
+        let path = std::env::temp_dir().join(format!("barrierscope-example-{job}-{}.json", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let (code, out, err) = runner(&["run", path.to_str().unwrap(), "--json"]);
+        std::fs::remove_file(&path).ok();
+        assert_eq!(code, 0, "{job}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["verdict"]["state"], "exactly-once", "{job}");
+    }
+}
+
+/// (scenario text, words the error must contain)
+const BAD: &[(&str, &str)] = &[
+    ("{ not json", "not valid JSON"),
+    ("[1, 2]", "top level must be an object"),
+    (r#"{"version": 9, "job": "line"}"#, "format version 9"),
+    (r#"{"version": "one", "job": "line"}"#, "\"version\" must be a whole number"),
+    (r#"{"job": "triangle"}"#, "no built-in job is called \"triangle\""),
+    (r#"{"job": "line", "colour": "red"}"#, "unknown field `colour`"),
+    (r#"{"job": "line", "actions": [{"deliver": "Map->Nowhere"}]}"#, "no channel is named \"Map->Nowhere\""),
+    (r#"{"job": "line", "actions": [{"timer": "Ghost"}]}"#, "no task is named \"Ghost\""),
+    (r#"{"job": "line", "actions": [{"deliver": "Source->Map"}]}"#, "action #1 of the script: deliver Source->Map: channel Source->Map is empty"),
+    (r#"{"job": "line", "actions": ["restore"]}"#, "the job is running; there is nothing to restore"),
+    (r#"{"job": "line", "actions": ["all-timers"]}"#, "snapshot timers belong to strategy timers"),
+    (r#"{"job": "line", "actions": ["crash", {"read": "Source"}]}"#, "the job is down; restore it first"),
+    (r#"{"job": "line", "actions": [{"read": "Map"}]}"#, "Map is not a source"),
+    (r#"{"job": "line", "actions": [{"dance": "Map"}]}"#, "unknown variant `dance`"),
+    (r#"{"job": {"operators": [{"name": "S", "kind": "source"}, {"name": "M", "kind": "map"}], "edges": [{"from": "M", "to": "S"}]}, "input": {"S": ["a:x"]}}"#, "a source can't have inputs"),
+    (r#"{"job": {"operators": [{"name": "S", "kind": "source"}, {"name": "M", "kind": "map"}, {"name": "N", "kind": "map"}], "edges": [{"from": "S", "to": "M"}, {"from": "M", "to": "N"}, {"from": "N", "to": "M"}]}, "input": {"S": ["a:x"]}}"#, "cycle"),
+    (r#"{"job": {"operators": [{"name": "S", "kind": "source", "parallelism": 1000}], "edges": []}, "input": {"S": []}}"#, "parallelism 1000"),
+    (r#"{"job": {"operators": [{"name": "S", "kind": "source"}], "edges": []}}"#, "needs an \"input\" log"),
+    (r#"{"job": "line", "input": {"Source": ["a:x", "a:y"]}}"#, "labelled \"a\""),
+    (r#"{"job": "line", "input": {"Source": ["ax"]}}"#, "is not \"label:key\""),
+    (r#"{"job": "line", "settings": {"strategy": "timers", "checkpoint-interval": 5}}"#, "checkpoint-interval needs a checkpointing strategy"),
+    (r#"{"job": "line", "settings": {"max-concurrent-checkpoints": 4000000000}}"#, "max-concurrent-checkpoints must be 1 to 16"),
+    (r#"{"job": "line", "settings": {"strategy": "sometimes"}}"#, "unknown variant `sometimes`"),
+    (r#"{"job": "line-sink", "settings": {"strategy": "timers", "sink": "two-phase-commit"}}"#, "needs a checkpointing strategy"),
+    (r#"{"job": "line", "actions": [{"auto": 99999999999}]}"#, "not valid JSON"),
+];
+
+#[test]
+fn bad_input_gets_one_clear_error_and_no_panic() {
+    let dir = std::env::temp_dir();
+    for (i, (text, words)) in BAD.iter().enumerate() {
+        let path = dir.join(format!("barrierscope-bad-{i}-{}.json", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let (code, out, err) = runner(&["run", path.to_str().unwrap()]);
+        std::fs::remove_file(&path).ok();
+        assert_eq!(code, 2, "case {i}: {text}\n{out}{err}");
+        assert!(!err.contains("panicked"), "case {i}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "case {i}: one line: {err}");
+        assert!(err.starts_with("error: ") && err.contains(words), "case {i}: expected {words:?} in {err}");
+    }
+    let (code, _, err) = runner(&["run", "/no/such/file.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("can't read /no/such/file.json"), "{err}");
+    let (code, _, err) = runner(&["fly"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown command \"fly\""), "{err}");
+}
+
+#[test]
+fn absurd_sizes_are_refused() {
+    let big: Vec<String> = (0..200_001).map(|i| format!("\"{}:k\"", barrierscope::engine::topology::auto_label(i))).collect();
+    let text = format!(r#"{{"job": "line", "input": {{"Source": [{}]}}}}"#, big.join(","));
+    let path = std::env::temp_dir().join(format!("barrierscope-big-{}.json", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let (code, _, err) = runner(&["run", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, 2);
+    assert!(err.contains("more than 200000 records"), "{err}");
+}
