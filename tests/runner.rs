@@ -94,6 +94,10 @@ const BAD: &[(&str, &str)] = &[
     (r#"{"job": "line", "settings": {"strategy": "sometimes"}}"#, "unknown variant `sometimes`"),
     (r#"{"job": "line-sink", "settings": {"strategy": "timers", "sink": "two-phase-commit"}}"#, "needs a checkpointing strategy"),
     (r#"{"job": "line", "actions": [{"auto": 99999999999}]}"#, "not valid JSON"),
+    (r#"{"job": {"operators": [{"name": "S", "kind": "source", "paralelism": 2}], "edges": []}, "input": {"S": []}}"#, "in \"job\": unknown field `paralelism`"),
+    (r#"{"job": {"operators": [{"name": "S", "kind": "sorce"}], "edges": []}, "input": {"S": []}}"#, "the kinds are source, map, filter"),
+    (r#"{"job": {"operators": [{"name": "S", "kind": "source"}, {"name": "M", "kind": "map"}], "edges": [{"from": "S", "to": "M", "partitoning": "hash"}]}, "input": {"S": []}}"#, "unknown field `partitoning`"),
+    (r#"{"job": 5}"#, "\"job\" must be a built-in job name or an object"),
 ];
 
 #[test]

@@ -324,3 +324,34 @@ fn bounded_channels_backpressure() {
     let e = sc.play().err().unwrap().to_string();
     assert!(e.contains("backpressured"), "{e}");
 }
+
+#[test]
+fn upsert_to_two_sink_subtasks_is_judged_against_upsert() {
+    // A source broadcasting to a sink of parallelism 2: each record is written by both subtasks.
+    let text = r#"{
+        "job": {
+            "operators": [
+                { "name": "S", "kind": "source" },
+                { "name": "K", "kind": "sink", "parallelism": 2 }
+            ],
+            "edges": [ { "from": "S", "to": "K", "partitioning": "broadcast" } ]
+        },
+        "input": { "S": ["a:x", "b:y"] },
+        "settings": { "strategy": "aligned", "sink": "upsert" },
+        "actions": [ "run-to-end" ]
+    }"#;
+    let run = Scenario::from_json(text).unwrap().play().unwrap();
+    let l = run.sim.ledger();
+    assert_eq!(l.external.unwrap().exactly_once, 2, "{:?}", l.rows);
+    // And an empty log for a single source is just empty.
+    let text = r#"{"job": {"operators": [{"name": "S", "kind": "source"}], "edges": []}, "input": {"S": []}}"#;
+    assert!(Scenario::from_json(text).unwrap().sim().unwrap().graph.records.is_empty());
+}
+
+#[test]
+fn while_the_job_is_down_the_restore_decides() {
+    let mut script = THREE_READS.to_vec();
+    script.extend(["timers", "crash"]);
+    let run = play("line", Settings::new(Strategy::Timers), &script);
+    assert_eq!(run.sim.ledger().state.pending, 8, "nothing is judged before the restore");
+}

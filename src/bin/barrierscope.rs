@@ -38,12 +38,12 @@ fn run(args: &[String]) -> Result<String, String> {
                 match a.as_str() {
                     "--json" => json = true,
                     "--events" => events = true,
-                    s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
+                    s if s.starts_with('-') => return Err(format!("unknown option {s}; run `barrierscope help` for usage")),
                     s if path.is_none() => path = Some(s.to_string()),
-                    s => return Err(format!("unexpected argument {s}\n{USAGE}")),
+                    s => return Err(format!("unexpected argument {s}; run `barrierscope help` for usage")),
                 }
             }
-            let path = path.ok_or_else(|| format!("run needs a scenario file\n{USAGE}"))?;
+            let path = path.ok_or_else(|| "run needs a scenario file: barrierscope run SCENARIO.json".to_string())?;
             let text = std::fs::read_to_string(&path).map_err(|e| format!("can't read {path}: {e}"))?;
             let scenario = Scenario::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
             let played = scenario.play().map_err(|e| format!("{path}: {e}"))?;
@@ -59,7 +59,7 @@ fn run(args: &[String]) -> Result<String, String> {
             Ok(s)
         }
         Some("example") => {
-            let name = args.get(1).ok_or_else(|| format!("example needs a job name\n{USAGE}"))?;
+            let name = args.get(1).ok_or_else(|| format!("example needs a job name: one of {}", BUILTIN_NAMES.join(", ")))?;
             let mut sc = Scenario::builtin(name, Settings::new(Strategy::Aligned), 7);
             sc.graph().map_err(|e| e.to_string())?;
             sc.name = format!("{name}: a checkpoint, a crash, a restore");
@@ -74,8 +74,8 @@ fn run(args: &[String]) -> Result<String, String> {
             Ok(sc.to_json() + "\n")
         }
         Some("-h" | "--help" | "help") => Ok(format!("{USAGE}\n")),
-        Some(other) => Err(format!("unknown command {other:?}\n{USAGE}")),
-        None => Err(USAGE.to_string()),
+        Some(other) => Err(format!("unknown command {other:?}; run `barrierscope help` for usage")),
+        None => Err("no command given; run `barrierscope help` for usage".to_string()),
     }
 }
 
@@ -167,14 +167,23 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
                 r.state_size,
                 r.in_flight
             );
+            if let Some(stall) = r.stall {
+                s += &format!("          sources paused {stall} step(s) (stop-the-world)\n");
+            }
+            let mode = |unaligned: bool| match sim.strategy() {
+                _ if unaligned => "unaligned",
+                Strategy::Aligned => "aligned",
+                Strategy::AtLeastOnce => "not blocking (at-least-once)",
+                _ => "",
+            };
             for (t, st) in r.subtasks.iter().enumerate() {
-                if st.first_barrier.is_some() || st.ack_tick.is_some() {
+                if st.first_barrier.is_some() || (st.ack_tick.is_some() && sim.strategy().uses_barriers()) {
                     s += &format!(
                         "          {:<18} start delay {:>3}  alignment {:>3}  {}{}\n",
                         g.tasks[t].name,
                         st.start_delay.map_or("-".into(), |v| v.to_string()),
                         st.alignment.map_or("-".into(), |v| v.to_string()),
-                        if st.unaligned { "unaligned" } else { "aligned" },
+                        mode(st.unaligned),
                         if st.ack_tick.is_none() { ", not acknowledged" } else { "" }
                     );
                 }

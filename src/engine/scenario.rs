@@ -17,11 +17,27 @@ pub const MAX_SCRIPT_STEPS: usize = 2_000_000;
 /// At most this many bytes of scenario text.
 pub const MAX_SCENARIO_BYTES: usize = 8 << 20;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A built-in job by name, or a custom topology.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum JobRef {
     Builtin(String),
     Custom(JobSpec),
+}
+
+impl<'de> Deserialize<'de> for JobRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) => Ok(JobRef::Builtin(s)),
+            v @ serde_json::Value::Object(_) => {
+                serde_json::from_value(v).map(JobRef::Custom).map_err(|e| D::Error::custom(format!("in \"job\": {e}")))
+            }
+            _ => Err(D::Error::custom(
+                "\"job\" must be a built-in job name or an object with \"operators\" and \"edges\"",
+            )),
+        }
+    }
 }
 
 /// One line of an action script, naming tasks and channels.

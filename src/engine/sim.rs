@@ -60,7 +60,7 @@ impl Sim {
     pub fn new(graph: JobGraph, settings: Settings, seed: u64) -> Result<Sim, ScenarioError> {
         settings.validate(&graph)?;
         let graph = Rc::new(graph);
-        let expected = Rc::new(Sim::reference_counts(&graph));
+        let expected = Rc::new(Sim::reference_counts(&graph, settings.sink));
         Ok(Sim::with_expected(graph, settings, seed, expected))
     }
 
@@ -93,10 +93,14 @@ impl Sim {
         sim
     }
 
-    /// The failure-free run: no snapshots, no crashes, every record drained through.
-    fn reference_counts(graph: &Rc<JobGraph>) -> Expected {
+    /// The failure-free run: no snapshots, no crashes, every record drained through. Its sink
+    /// writes as the run's does, except that two-phase commit counts every write as committed
+    /// (as the final checkpoint at the end of input would make it).
+    fn reference_counts(graph: &Rc<JobGraph>, sink: SinkMode) -> Expected {
         let placeholder = Rc::new(Expected { state: vec![], external: vec![] });
-        let mut sim = Sim::with_expected(graph.clone(), Settings::new(Strategy::None), 0, placeholder);
+        let sink = if sink == SinkMode::Upsert { SinkMode::Upsert } else { SinkMode::Append };
+        let settings = Settings::new(Strategy::None).with_sink(sink);
+        let mut sim = Sim::with_expected(graph.clone(), settings, 0, placeholder);
         let mut out = Vec::new();
         loop {
             out.clear();
@@ -998,6 +1002,9 @@ impl Sim {
                 }
             },
         };
+        if matches!(from, RestoreFrom::Checkpoint { .. }) {
+            self.stats.restored += 1;
+        }
         out.push(Event::Restored { from });
         // Unaligned in-flight data goes back on its channels before any new upstream data.
         in_flight.sort_by_key(|(c, seq, _)| (*c, *seq));
@@ -1008,7 +1015,6 @@ impl Sim {
             ch.next_seq += 1;
             out.push(Event::Replayed { channel: c, record: rec.id });
         }
-        self.stats.restored += 1;
         for s in self.graph.sources().collect::<Vec<_>>() {
             out.push(Event::Rewound { task: s, offset: self.source_offset(s) });
         }
@@ -1059,11 +1065,12 @@ impl Sim {
         v
     }
 
-    /// Records still on their way: unread by a running source, or queued in a channel.
+    /// Records still on their way: unread by a running source, or queued in a channel. While the
+    /// job is down every record is: the restore decides what becomes of it.
     pub fn on_its_way(&self) -> Vec<bool> {
         let mut v = vec![false; self.graph.records.len()];
         if self.down.is_some() {
-            return v;
+            return vec![true; self.graph.records.len()];
         }
         for s in self.graph.sources() {
             for r in &self.graph.task(s).log[self.source_offset(s) as usize..] {

@@ -68,12 +68,61 @@ pub enum Partitioning {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawOperator", into = "RawOperator")]
 pub struct OperatorSpec {
     pub name: String,
-    #[serde(flatten)]
     pub kind: OperatorKind,
-    #[serde(default = "one")]
     pub parallelism: u16,
+}
+
+/// An operator as spelled in a scenario file:
+/// `{"name": "C", "kind": "filter", "keep-keys": ["x"], "parallelism": 2}`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawOperator {
+    name: String,
+    kind: String,
+    #[serde(default = "one")]
+    parallelism: u16,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    keep_keys: Option<Vec<String>>,
+}
+
+impl TryFrom<RawOperator> for OperatorSpec {
+    type Error = String;
+    fn try_from(r: RawOperator) -> Result<Self, String> {
+        let kind = match (r.kind.as_str(), r.keep_keys) {
+            ("filter", Some(keep_keys)) => OperatorKind::Filter { keep_keys },
+            ("filter", None) => return Err(format!("filter {:?} needs \"keep-keys\"", r.name)),
+            (_, Some(_)) => return Err(format!("operator {:?}: only a filter has \"keep-keys\"", r.name)),
+            ("source", None) => OperatorKind::Source,
+            ("map", None) => OperatorKind::Map,
+            ("count", None) => OperatorKind::Count,
+            ("sum", None) => OperatorKind::Sum,
+            ("sink", None) => OperatorKind::Sink,
+            (other, None) => {
+                return Err(format!(
+                    "operator {:?} has kind {other:?}; the kinds are source, map, filter, count, sum, sink",
+                    r.name
+                ))
+            }
+        };
+        Ok(OperatorSpec { name: r.name, kind, parallelism: r.parallelism })
+    }
+}
+
+impl From<OperatorSpec> for RawOperator {
+    fn from(o: OperatorSpec) -> Self {
+        let (kind, keep_keys) = match o.kind {
+            OperatorKind::Source => ("source", None),
+            OperatorKind::Map => ("map", None),
+            OperatorKind::Filter { keep_keys } => ("filter", Some(keep_keys)),
+            OperatorKind::Count => ("count", None),
+            OperatorKind::Sum => ("sum", None),
+            OperatorKind::Sink => ("sink", None),
+        };
+        RawOperator { name: o.name, kind: kind.into(), parallelism: o.parallelism, keep_keys }
+    }
 }
 
 fn one() -> u16 {
@@ -81,6 +130,7 @@ fn one() -> u16 {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EdgeSpec {
     pub from: String,
     pub to: String,
@@ -326,8 +376,11 @@ impl JobGraph {
             let src = input
                 .get(&op.name)
                 .ok_or_else(|| ScenarioError::Input(format!("source {:?} has no input log", op.name)))?;
+            let empty = Vec::new();
             let parts: Vec<&Vec<LogEntry>> = match src {
                 SourceInput::Single(v) => vec![v],
+                // `[]` parses as zero partitions; for one subtask it means an empty log.
+                SourceInput::Partitions(p) if p.is_empty() && op.parallelism == 1 => vec![&empty],
                 SourceInput::Partitions(p) => p.iter().collect(),
             };
             if parts.len() != op.parallelism as usize {

@@ -1,0 +1,44 @@
+// Shared by the end-to-end test and the browser benchmark: a static server for dist/ on
+// 127.0.0.1 and Debian's Chromium driven by playwright-core (which never downloads a browser).
+import { createRequire } from 'node:module';
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { homedir } from 'node:os';
+
+const tools = process.env.BARRIERSCOPE_TOOLS || join(homedir(), '.local/share/barrierscope-tools');
+const require = createRequire(join(tools, 'node_modules', 'noop.js'));
+export const { chromium } = require('playwright-core');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
+};
+
+/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. */
+export async function serve(dir) {
+  const root = normalize(dir);
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = normalize(join(root, path));
+    if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}

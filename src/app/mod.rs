@@ -1,0 +1,430 @@
+//! The browser app: a thin Yew layer over [`crate::session::Session`]. One reducer owns the
+//! session; every click and key becomes a [`Msg`]; the canvas and panels are drawn from the
+//! current simulation state on every change.
+
+pub mod canvas;
+pub mod panels;
+pub mod text;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_timers::callback::Interval;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
+use yew::prelude::*;
+
+use crate::engine::{Action, CheckpointId, RestartPolicy, Settings, SinkMode, Strategy, BUILTIN_NAMES};
+use crate::session::{Command, RunConfig, Session};
+use text::{job_name, sink_name, strategy_name, Lang};
+
+/// Play speeds: milliseconds between steps.
+pub const SPEEDS: [u32; 8] = [1200, 800, 500, 320, 200, 120, 70, 35];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Narration,
+    Checkpoints,
+    External,
+}
+
+#[derive(Clone)]
+pub struct UiState {
+    pub session: Rc<RefCell<Session>>,
+    pub version: u64,
+    pub playing: bool,
+    pub speed: usize,
+    pub tab: Tab,
+    pub lang: Lang,
+}
+
+impl PartialEq for UiState {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.session, &other.session)
+            && self.version == other.version
+            && self.playing == other.playing
+            && self.speed == other.speed
+            && self.tab == other.tab
+            && self.lang == other.lang
+    }
+}
+
+pub enum Msg {
+    Cmd(Command),
+    TogglePlay,
+    Tick,
+    Speed(usize),
+    Tab(Tab),
+    Lang(Lang),
+}
+
+impl UiState {
+    pub fn new(config: RunConfig) -> UiState {
+        let session = Session::new(config).unwrap_or_else(|_| Session::new(RunConfig::default()).expect("default runs"));
+        UiState { session: Rc::new(RefCell::new(session)), version: 0, playing: false, speed: 3, tab: Tab::Narration, lang: Lang::En }
+    }
+}
+
+impl Reducible for UiState {
+    type Action = Msg;
+
+    fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match msg {
+            Msg::Cmd(cmd) => {
+                let reconfig = matches!(cmd, Command::Configure(_) | Command::Reset);
+                let acted = matches!(cmd, Command::Act(_));
+                let ok = next.session.borrow_mut().handle(cmd);
+                if reconfig || (acted && !ok) {
+                    next.playing = false;
+                }
+            }
+            Msg::TogglePlay => {
+                if next.playing {
+                    next.playing = false;
+                } else {
+                    let mut s = next.session.borrow_mut();
+                    if s.at_end() && s.sim().check(Action::Auto).is_err() {
+                        s.notice = Some("Nothing left to play: every record is through. Crash, restore, or reset.".into());
+                    } else {
+                        s.notice = None;
+                        next.playing = true;
+                    }
+                }
+            }
+            Msg::Tick => {
+                if !next.playing {
+                    return self;
+                }
+                if !next.session.borrow_mut().handle(Command::Tick) {
+                    next.playing = false;
+                }
+            }
+            Msg::Speed(s) => next.speed = s.min(SPEEDS.len() - 1),
+            Msg::Tab(t) => next.tab = t,
+            Msg::Lang(l) => next.lang = l,
+        }
+        next.version += 1;
+        Rc::new(next)
+    }
+}
+
+/// Mounts the app on the page, replacing the loading notice.
+pub fn start() {
+    let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
+    if let Some(boot) = doc.get_element_by_id("boot") {
+        boot.remove();
+    }
+    let root = doc.create_element("div").expect("div");
+    root.set_id("app-root");
+    doc.body().expect("body").append_child(&root).expect("append");
+    yew::Renderer::<App>::with_root(root).render();
+}
+
+fn is_typing(e: &KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| {
+            let tag = el.tag_name().to_ascii_lowercase();
+            (tag == "input" && el.get_attribute("type").as_deref() != Some("range")) || tag == "select" || tag == "textarea"
+        })
+        .unwrap_or(false)
+}
+
+/// The keyboard shortcuts, as (key, message).
+fn shortcut(e: &KeyboardEvent) -> Option<Msg> {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() || is_typing(e) {
+        return None;
+    }
+    Some(match e.key().as_str() {
+        " " => Msg::TogglePlay,
+        "ArrowRight" => Msg::Cmd(Command::Forward),
+        "ArrowLeft" => Msg::Cmd(Command::Back),
+        "c" | "C" => Msg::Cmd(Command::Act(Action::Checkpoint)),
+        "t" | "T" => Msg::Cmd(Command::Act(Action::AllTimers)),
+        "x" | "X" => Msg::Cmd(Command::Act(Action::Crash)),
+        "j" | "J" => Msg::Cmd(Command::Act(Action::CrashJobManager)),
+        "r" | "R" => Msg::Cmd(Command::Act(Action::Restore)),
+        _ => return None,
+    })
+}
+
+#[component]
+pub fn App() -> Html {
+    let state = use_reducer(|| UiState::new(RunConfig::default()));
+    let dispatcher = state.dispatcher();
+
+    // Keyboard control on the whole page.
+    {
+        let dispatcher = dispatcher.clone();
+        use_effect_with((), move |_| {
+            let window = web_sys::window().expect("window");
+            let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+                if let Some(msg) = shortcut(&e) {
+                    e.prevent_default();
+                    dispatcher.dispatch(msg);
+                }
+            });
+            window
+                .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
+                .expect("listen");
+            move || {
+                let _ = window.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+                drop(listener);
+            }
+        });
+    }
+    // Play: one step per interval, dropped when paused or the speed changes.
+    {
+        let dispatcher = dispatcher.clone();
+        use_effect_with((state.playing, state.speed), move |&(playing, speed)| {
+            let interval = playing.then(|| Interval::new(SPEEDS[speed], move || dispatcher.dispatch(Msg::Tick)));
+            move || drop(interval)
+        });
+    }
+
+    let l = state.lang;
+    let session = state.session.borrow();
+    let sim = session.sim();
+    let send = |m: fn() -> Msg| {
+        let d = dispatcher.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(m()))
+    };
+    let act = {
+        let d = dispatcher.clone();
+        Callback::from(move |a: Action| d.dispatch(Msg::Cmd(Command::Act(a))))
+    };
+    let handlers = canvas::Handlers { act: act.clone() };
+    let button = |id: &'static str, label: String, key: &'static str, msg: fn() -> Msg, enabled: Result<(), String>, extra: Option<&'static str>| {
+        let disabled = enabled.is_err();
+        let title = match &enabled {
+            Ok(()) if key.is_empty() => label.clone(),
+            Ok(()) => format!("{label} ({key})"),
+            Err(why) => format!("{label}: {why}"),
+        };
+        html! {
+            <button id={id} class={classes!("tool", extra)} onclick={send(msg)} disabled={disabled} title={title}
+                aria-keyshortcuts={(!key.is_empty()).then_some(key)}>
+                { label }{ if key.is_empty() { html!{} } else { html!{ <kbd>{ key }</kbd> } } }
+            </button>
+        }
+    };
+    let check = |a: Action| sim.check(a).map_err(|e| e.to_string());
+    let at_end = session.at_end();
+    let pos = session.timeline.position();
+    let len = session.timeline.len();
+    let can_step = if !at_end { Ok(()) } else { check(Action::Auto) };
+    let can_back = if pos > 0 { Ok(()) } else { Err(l.t("already at the first step", "已在第一步").to_string()) };
+
+    let config = session.config.clone();
+    let on_job = {
+        let d = dispatcher.clone();
+        let config = config.clone();
+        Callback::from(move |e: web_sys::Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let mut c = config.clone();
+            c.job = v;
+            if !c.has_sink() && c.settings.sink == SinkMode::TwoPhaseCommit {
+                c.settings.sink = SinkMode::Append;
+            }
+            d.dispatch(Msg::Cmd(Command::Configure(c)));
+        })
+    };
+    let on_strategy = {
+        let d = dispatcher.clone();
+        let config = config.clone();
+        Callback::from(move |e: web_sys::Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let mut c = config.clone();
+            let strategy = Strategy::from_id(&v).unwrap_or_default();
+            let mut s = Settings::new(strategy);
+            s.sink = if !strategy.uses_coordinator() && c.settings.sink == SinkMode::TwoPhaseCommit { SinkMode::Append } else { c.settings.sink };
+            s.channel_capacity = c.settings.channel_capacity;
+            if strategy.uses_coordinator() {
+                s.checkpoint_interval = c.settings.checkpoint_interval;
+            }
+            c.settings = s;
+            d.dispatch(Msg::Cmd(Command::Configure(c)));
+        })
+    };
+    let on_sink = {
+        let d = dispatcher.clone();
+        let config = config.clone();
+        Callback::from(move |e: web_sys::Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let mut c = config.clone();
+            c.settings.sink = SinkMode::from_id(&v).unwrap_or_default();
+            d.dispatch(Msg::Cmd(Command::Configure(c)));
+        })
+    };
+    let number_setting = |apply: fn(&mut RunConfig, Option<u64>)| {
+        let d = dispatcher.clone();
+        let config = config.clone();
+        Callback::from(move |e: web_sys::Event| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            let mut c = config.clone();
+            let n = v.trim().parse::<u64>().ok().filter(|n| *n > 0);
+            apply(&mut c, n);
+            d.dispatch(Msg::Cmd(Command::Configure(c)));
+        })
+    };
+    let on_interval = number_setting(|c, n| c.settings.checkpoint_interval = n);
+    let on_capacity = number_setting(|c, n| c.settings.channel_capacity = n.map(|n| n.min(100_000) as u32));
+    let on_align_timeout = number_setting(|c, n| c.settings.alignment_timeout = n.map(|n| n - 1));
+    let on_seed = number_setting(|c, n| c.seed = n.unwrap_or(0));
+    let on_restart = {
+        let d = dispatcher.clone();
+        let config = config.clone();
+        Callback::from(move |e: web_sys::Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let mut c = config.clone();
+            c.settings.restart = if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning };
+            d.dispatch(Msg::Cmd(Command::Configure(c)));
+        })
+    };
+    let on_timeline = {
+        let d = dispatcher.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            if let Ok(step) = v.parse::<usize>() {
+                d.dispatch(Msg::Cmd(Command::Seek(step)));
+            }
+        })
+    };
+    let on_speed = {
+        let d = dispatcher.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            if let Ok(s) = v.parse::<usize>() {
+                d.dispatch(Msg::Speed(s));
+            }
+        })
+    };
+    let tab_button = |t: Tab, id: &'static str, label: &'static str| {
+        let d = dispatcher.clone();
+        let selected = state.tab == t;
+        html! {
+            <button role="tab" id={id} aria-selected={selected.to_string()} class={classes!("tab", selected.then_some("selected"))}
+                onclick={Callback::from(move |_| d.dispatch(Msg::Tab(t)))}>{ label }</button>
+        }
+    };
+    let select_checkpoint = {
+        let d = dispatcher.clone();
+        Callback::from(move |id: CheckpointId| d.dispatch(Msg::Cmd(Command::SelectCheckpoint(id))))
+    };
+    let lang_toggle = {
+        let d = dispatcher.clone();
+        let next = if l == Lang::En { Lang::Zh } else { Lang::En };
+        Callback::from(move |_| d.dispatch(Msg::Lang(next)))
+    };
+    let dismiss = {
+        let d = dispatcher.clone();
+        Callback::from(move |_| d.dispatch(Msg::Cmd(Command::Dismiss)))
+    };
+    let strategy = config.settings.strategy;
+    let has_sink = config.has_sink();
+
+    html! {
+        <div id="app" class={classes!("app", state.playing.then_some("playing"))} data-ready="true" lang={if l == Lang::Zh { "zh-Hans" } else { "en" }}
+             data-step={pos.to_string()} data-steps={len.to_string()}>
+            <header class="topbar">
+                <h1><span class="logo" aria-hidden="true">{"▍"}</span>{ "Barrierscope" }</h1>
+                <p class="tagline">{ l.t("How stream processors survive failure", "流处理系统如何在故障中幸存") }</p>
+                <div class="config" role="group" aria-label={l.t("Run configuration", "运行配置")}>
+                    <label>{ l.t("Job", "作业") }
+                        <select id="sel-job" onchange={on_job} aria-label={l.t("Job", "作业")}>
+                            { for BUILTIN_NAMES.iter().map(|j| html!{ <option value={*j} selected={config.job == *j}>{ job_name(l, j) }</option> }) }
+                        </select></label>
+                    <label>{ l.t("Snapshots", "快照策略") }
+                        <select id="sel-strategy" onchange={on_strategy} aria-label={l.t("Snapshot strategy", "快照策略")}>
+                            { for Strategy::ALL.iter().map(|s| html!{ <option value={s.id()} selected={strategy == *s}>{ strategy_name(l, *s) }</option> }) }
+                        </select></label>
+                    <label title={if has_sink { "" } else { l.t("This job has no sink", "此作业没有输出端") }}>{ l.t("Sink", "输出端") }
+                        <select id="sel-sink" onchange={on_sink} disabled={!has_sink} aria-label={l.t("Sink mode", "输出模式")}>
+                            { for SinkMode::ALL.iter().map(|s| {
+                                let off = *s == SinkMode::TwoPhaseCommit && !strategy.uses_coordinator();
+                                html!{ <option value={s.id()} selected={config.settings.sink == *s} disabled={off}>{ sink_name(l, *s) }</option> }
+                            }) }
+                        </select></label>
+                    <details class="more-settings">
+                        <summary>{ l.t("Settings", "设置") }</summary>
+                        <div class="settings-grid">
+                            <label>{ l.t("Seed", "随机种子") }<input id="inp-seed" type="number" min="0" value={config.seed.to_string()} onchange={on_seed} /></label>
+                            <label>{ l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）") }
+                                <input id="inp-interval" type="number" min="1" disabled={!strategy.uses_coordinator()}
+                                    value={config.settings.checkpoint_interval.map(|v| v.to_string()).unwrap_or_default()} onchange={on_interval} /></label>
+                            <label>{ l.t("Alignment timeout (steps, empty = off)", "对齐超时（步，留空=关闭）") }
+                                <input id="inp-align-timeout" type="number" min="1" disabled={strategy != Strategy::Aligned}
+                                    value={config.settings.alignment_timeout.map(|v| (v + 1).to_string()).unwrap_or_default()} onchange={on_align_timeout} /></label>
+                            <label>{ l.t("Channel capacity (empty = unbounded)", "通道容量（留空=无界）") }
+                                <input id="inp-capacity" type="number" min="1" value={config.settings.channel_capacity.map(|v| v.to_string()).unwrap_or_default()} onchange={on_capacity} /></label>
+                            <label>{ l.t("Without snapshots, sources restart", "不做快照时，源从何处重启") }
+                                <select id="sel-restart" disabled={strategy != Strategy::None} onchange={on_restart}>
+                                    <option value="from-beginning" selected={config.settings.restart == RestartPolicy::FromBeginning}>{ l.t("from the beginning (at least once)", "从头开始（至少一次）") }</option>
+                                    <option value="from-latest" selected={config.settings.restart == RestartPolicy::FromLatest}>{ l.t("after the newest read (at most once)", "从最新读取处（最多一次）") }</option>
+                                </select></label>
+                        </div>
+                    </details>
+                    <button id="btn-lang" class="tool lang" onclick={lang_toggle} aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
+                </div>
+            </header>
+            <nav class="toolbar" aria-label={l.t("Simulation controls", "模拟控制")}>
+                <div class="group">
+                    { button("btn-reset", l.t("⟲ Reset", "⟲ 重置").into(), "", || Msg::Cmd(Command::Reset), Ok(()), None) }
+                    { button("btn-back", l.t("◀ Back", "◀ 后退").into(), "←", || Msg::Cmd(Command::Back), can_back, None) }
+                    { button("btn-step", l.t("Step ▶", "单步 ▶").into(), "→", || Msg::Cmd(Command::Forward), can_step.clone(), Some("primary")) }
+                    { button("btn-play", if state.playing { l.t("❚❚ Pause", "❚❚ 暂停").into() } else { l.t("▶▶ Play", "▶▶ 播放").into() }, "Space",
+                        || Msg::TogglePlay, if state.playing { Ok(()) } else { can_step }, None) }
+                    <label class="speed">{ l.t("Speed", "速度") }
+                        <input id="inp-speed" type="range" min="0" max={(SPEEDS.len() - 1).to_string()} value={state.speed.to_string()} oninput={on_speed}
+                            aria-valuetext={format!("{} ms", SPEEDS[state.speed])} /></label>
+                </div>
+                <div class="group">
+                    { button("btn-checkpoint", l.t("⚑ Checkpoint", "⚑ 检查点").into(), "C", || Msg::Cmd(Command::Act(Action::Checkpoint)), check(Action::Checkpoint), None) }
+                    { button("btn-timers", l.t("◷ All timers", "◷ 全部定时器").into(), "T", || Msg::Cmd(Command::Act(Action::AllTimers)), check(Action::AllTimers), None) }
+                </div>
+                <div class="group">
+                    { button("btn-crash", l.t("✖ Crash cluster", "✖ 集群崩溃").into(), "X", || Msg::Cmd(Command::Act(Action::Crash)), check(Action::Crash), Some("danger")) }
+                    { button("btn-crash-jm", l.t("✖ Crash JobManager", "✖ JobManager 崩溃").into(), "J", || Msg::Cmd(Command::Act(Action::CrashJobManager)), check(Action::CrashJobManager), Some("danger")) }
+                    { button("btn-restore", l.t("⟳ Restore", "⟳ 恢复").into(), "R", || Msg::Cmd(Command::Act(Action::Restore)), check(Action::Restore), Some("good")) }
+                </div>
+                <div class="group timeline">
+                    <label for="inp-timeline">{ format!("{} {} / {}", l.t("Step", "步"), pos, len) }</label>
+                    <input id="inp-timeline" type="range" min="0" max={len.to_string()} value={pos.to_string()} oninput={on_timeline}
+                        aria-label={l.t("Timeline: drag to any earlier step", "时间线：拖到任意之前的步")}
+                        aria-valuetext={format!("{} {} / {}", l.t("step", "步"), pos, len)} />
+                </div>
+            </nav>
+            <div id="notice" class={classes!("notice", session.notice.is_some().then_some("shown"))} role="alert">
+                { session.notice.clone().map(|n| html!{ <>
+                    <span>{ n }</span>
+                    <button class="dismiss" onclick={dismiss} aria-label={l.t("Dismiss", "关闭")}>{"×"}</button>
+                </> }).unwrap_or_default() }
+            </div>
+            <main class="workspace">
+                <div class="stage">
+                    <div class="canvas-wrap">{ canvas::canvas(sim, l, &handlers) }</div>
+                    <div class="tabs">
+                        <div role="tablist" aria-label={l.t("Details", "详情")}>
+                            { tab_button(Tab::Narration, "tab-narration", l.t("What happened", "发生了什么")) }
+                            { tab_button(Tab::Checkpoints, "tab-checkpoints", l.t("Checkpoints", "检查点")) }
+                            { tab_button(Tab::External, "tab-external", l.t("External system", "外部系统")) }
+                        </div>
+                        <div role="tabpanel" class="tab-body">
+                            { match state.tab {
+                                Tab::Narration => panels::narration_panel(&session, l),
+                                Tab::Checkpoints => panels::checkpoints_panel(&session, l, select_checkpoint),
+                                Tab::External => panels::external_panel(sim, l),
+                            } }
+                        </div>
+                    </div>
+                </div>
+                <aside class="sidebar">
+                    { panels::verdict_panel(sim, l) }
+                    { panels::storage_panel(sim, l) }
+                </aside>
+            </main>
+        </div>
+    }
+}

@@ -1,0 +1,280 @@
+//! The panels beside and under the canvas: the verdict (per-record ledger), the narration, the
+//! Flink-style Checkpoints tab, checkpoint storage and the external system as a reader sees it.
+
+use yew::prelude::*;
+
+use super::text::{verdict_mark, Lang};
+use crate::engine::narrate::narrate;
+use crate::engine::*;
+use crate::session::Session;
+
+fn verdict_class(v: Verdict) -> &'static str {
+    v.id()
+}
+
+pub fn verdict_panel(sim: &Sim, l: Lang) -> Html {
+    let ledger = sim.ledger();
+    let g = &sim.graph;
+    let head = |t: &Tally| {
+        let v = t.headline();
+        let (sym, word) = verdict_mark(l, v);
+        html! { <span class={classes!("headline", verdict_class(v))}>{ format!("{sym} {word}") }</span> }
+    };
+    let tally = |t: &Tally| {
+        format!(
+            "{} {} · {} {} · {} {} · {} {}",
+            t.exactly_once,
+            l.t("exactly once", "精确一次"),
+            t.lost,
+            l.t("lost", "丢失"),
+            t.duplicated,
+            l.t("duplicated", "重复"),
+            t.pending,
+            l.t("on the way", "处理中")
+        )
+    };
+    let has_ext = ledger.external.is_some();
+    html! {
+        <section id="verdict" class="panel verdict" aria-labelledby="verdict-title">
+            <h2 id="verdict-title">{ l.t("Verdict: every record", "判定：每条记录") }</h2>
+            <p class="tally" id="tally-state"><span class="tally-label">{ l.t("State", "状态") }</span>{ head(&ledger.state) }
+                <span class="tally-count">{ tally(&ledger.state) }</span></p>
+            { ledger.external.map(|e| html! {
+                <p class="tally" id="tally-external"><span class="tally-label">{ l.t("Output", "输出") }</span>{ head(&e) }
+                    <span class="tally-count">{ tally(&e) }</span></p>
+            }).unwrap_or_default() }
+            <div class="ledger-scroll">
+            <table id="ledger" class="ledger">
+                <caption class="sr-only">{ l.t("Per-record ledger against the failure-free run", "与无故障运行对比的逐条记录账本") }</caption>
+                <thead><tr>
+                    <th scope="col">{ l.t("record", "记录") }</th>
+                    <th scope="col">{ l.t("key", "键") }</th>
+                    <th scope="col" title={l.t("times reflected in operator state / in the failure-free run", "在算子状态中出现的次数 / 无故障运行中")}>{ l.t("in state", "状态中") }</th>
+                    { if has_ext { html!{ <th scope="col" title={l.t("times a reader sees it / in the failure-free run", "读者看到的次数 / 无故障运行中")}>{ l.t("in output", "输出中") }</th> } } else { html!{} } }
+                </tr></thead>
+                <tbody>
+                { for ledger.rows.iter().map(|r| {
+                    let (ss, sw) = verdict_mark(l, r.state_verdict);
+                    let key = g.record(r.record).key;
+                    html! {
+                        <tr data-record={r.label.clone()} data-verdict={r.state_verdict.id()}
+                            data-external={r.external_verdict.map(|v| v.id()).unwrap_or("none")}>
+                            <th scope="row"><span class="rec-dot" style={format!("background:{}", super::canvas::key_colour(key))}></span>{ r.label.clone() }</th>
+                            <td>{ r.key.clone() }</td>
+                            <td class={classes!("v", verdict_class(r.state_verdict))}>{ format!("{ss} {}/{} {sw}", r.state, r.expected_state) }</td>
+                            { match r.external_verdict {
+                                Some(v) => { let (es, ew) = verdict_mark(l, v); html!{
+                                    <td class={classes!("v", verdict_class(v))}>{ format!("{es} {}/{} {ew}", r.external, r.expected_external) }</td> } }
+                                None => html!{},
+                            } }
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </section>
+    }
+}
+
+pub fn narration_panel(session: &Session, l: Lang) -> Html {
+    let sim = session.sim();
+    let g = &sim.graph;
+    html! {
+        <ol id="narration" class="narration" reversed=true aria-live="polite">
+            { if session.narration.is_empty() {
+                html!{ <li class="hint">{ l.t(
+                    "Nothing has happened yet. Click a source's Read button, a channel, or press → to step.",
+                    "尚未发生任何事。点击数据源的“读取”、某个通道，或按 → 单步执行。") }</li> }
+              } else { html!{} } }
+            { for session.narration.iter().rev().map(|s| html! {
+                <li data-step={s.step.to_string()}>
+                    <span class="step-no">{ format!("{} {}", l.t("Step", "第"), s.step) }{ l.t("", " 步") }</span>
+                    <span class="step-action">{ s.action.clone() }</span>
+                    <ul>{ for s.events.iter().map(|e| html!{ <li>{ narrate(e, g) }</li> }) }</ul>
+                </li>
+            }) }
+        </ol>
+    }
+}
+
+fn status_text(l: Lang, s: CheckpointStatus) -> String {
+    match s {
+        CheckpointStatus::InProgress => l.t("in progress", "进行中").into(),
+        CheckpointStatus::Completed => l.t("✓ completed", "✓ 已完成").into(),
+        CheckpointStatus::Failed(r) => format!("{} {}", l.t("✗ failed:", "✗ 失败："), r.id()),
+    }
+}
+
+pub fn checkpoints_panel(session: &Session, l: Lang, select: Callback<CheckpointId>) -> Html {
+    let sim = session.sim();
+    if !sim.strategy().uses_coordinator() {
+        return html! { <p class="hint" id="checkpoints">{ l.t(
+            "This strategy takes no checkpoints. Choose aligned, at-least-once, unaligned or stop-the-world to see the CheckpointCoordinator at work.",
+            "此策略不做检查点。选择对齐、至少一次、非对齐或全局暂停，即可看到检查点协调器的工作。") }</p> };
+    }
+    let c = sim.stats.counts();
+    let selected = session.selected.and_then(|id| sim.stats.history.iter().find(|r| r.id == id));
+    let g = &sim.graph;
+    html! {
+        <div id="checkpoints" class="checkpoints">
+            <p class="counts">{ format!("{} {} · {} {} · {} {} · {} {} · {} {}",
+                l.t("triggered", "已触发"), c.triggered, l.t("in progress", "进行中"), c.in_progress,
+                l.t("completed", "已完成"), c.completed, l.t("failed", "失败"), c.failed, l.t("restored", "已恢复"), c.restored) }</p>
+            <table class="history">
+                <thead><tr>
+                    <th scope="col">{"ID"}</th><th scope="col">{ l.t("status", "状态") }</th><th scope="col">{ l.t("acknowledged", "已确认") }</th>
+                    <th scope="col">{ l.t("trigger step", "触发步") }</th><th scope="col">{ l.t("latest ack", "最后确认") }</th>
+                    <th scope="col">{ l.t("end to end (steps)", "端到端（步）") }</th><th scope="col">{ l.t("state size (B)", "状态大小（字节）") }</th>
+                    <th scope="col">{ l.t("persisted in-flight", "持久化在途记录") }</th><th scope="col">{ l.t("stall", "停顿") }</th>
+                </tr></thead>
+                <tbody>
+                { for sim.stats.history.iter().rev().take(10).map(|r| {
+                    let id = r.id;
+                    let onclick = { let select = select.clone(); Callback::from(move |_| select.emit(id)) };
+                    let is_sel = session.selected == Some(id);
+                    html! {
+                        <tr data-checkpoint={id.0.to_string()} class={classes!(is_sel.then_some("selected"))}>
+                            <td><button class="linkish" onclick={onclick} aria-pressed={is_sel.to_string()}
+                                title={l.t("Move the timeline to this checkpoint's trigger", "把时间线移到此检查点的触发时刻")}>{ id.0 }</button></td>
+                            <td>{ status_text(l, r.status) }</td>
+                            <td>{ format!("{}/{}", r.acked, r.total) }</td>
+                            <td>{ r.trigger_tick + 1 }</td>
+                            <td>{ r.latest_ack.map_or("–".to_string(), |t| (t + 1).to_string()) }</td>
+                            <td>{ r.duration(sim.tick) }</td>
+                            <td>{ r.state_size }</td>
+                            <td>{ r.in_flight }</td>
+                            <td>{ r.stall.map_or("–".to_string(), |s| s.to_string()) }</td>
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            { selected.map(|r| html! {
+                <table class="subtasks" id="subtasks">
+                    <caption>{ format!("{} {} — {}", l.t("Checkpoint", "检查点"), r.id.0, l.t("per subtask", "各子任务")) }</caption>
+                    <thead><tr><th scope="col">{ l.t("task", "任务") }</th><th scope="col">{ l.t("acknowledged at", "确认于") }</th>
+                        <th scope="col">{ l.t("start delay", "启动延迟") }</th><th scope="col">{ l.t("alignment", "对齐耗时") }</th>
+                        <th scope="col">{ l.t("unaligned", "非对齐") }</th><th scope="col">{ l.t("state (B)", "状态（字节）") }</th>
+                        <th scope="col">{ l.t("in-flight", "在途") }</th></tr></thead>
+                    <tbody>{ for r.subtasks.iter().enumerate().map(|(i, s)| html! {
+                        <tr><th scope="row">{ g.tasks[i].name.clone() }</th>
+                            <td>{ s.ack_tick.map_or("–".to_string(), |t| (t + 1).to_string()) }</td>
+                            <td>{ s.start_delay.map_or("–".to_string(), |v| v.to_string()) }</td>
+                            <td>{ s.alignment.map_or("–".to_string(), |v| v.to_string()) }</td>
+                            <td>{ if s.unaligned { l.t("yes", "是") } else { l.t("no", "否") } }</td>
+                            <td>{ s.state_size }</td><td>{ s.in_flight }</td></tr>
+                    }) }</tbody>
+                </table>
+            }).unwrap_or_default() }
+        </div>
+    }
+}
+
+fn describe_state(sim: &Sim, s: &OpState, l: Lang) -> String {
+    let g = &sim.graph;
+    match s {
+        OpState::Source { next_offset } => format!("{} {next_offset}", l.t("offset", "偏移量")),
+        OpState::Stateless => l.t("stateless", "无状态").into(),
+        OpState::Keyed { entries } => {
+            if entries.is_empty() {
+                return l.t("empty", "空").into();
+            }
+            entries
+                .iter()
+                .map(|(k, e)| {
+                    let labels: Vec<&str> = e.contributors.iter().map(|r| g.label(*r)).collect();
+                    format!("{}={} {{{}}}", g.key_name(*k), e.contributors.len(), labels.join(" "))
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
+        OpState::Sink { pending, .. } => {
+            if pending.is_empty() {
+                l.t("no pre-committed transactions", "无预提交事务").into()
+            } else {
+                format!(
+                    "{} {}",
+                    l.t("pre-committed:", "已预提交："),
+                    pending.iter().map(|(c, t)| format!("T{}@{}", t.0, c.0)).collect::<Vec<_>>().join(" ")
+                )
+            }
+        }
+    }
+}
+
+pub fn storage_panel(sim: &Sim, l: Lang) -> Html {
+    let g = &sim.graph;
+    let snap_rows = |snaps: Vec<&TaskSnapshot>| {
+        html! { <ul class="snapshots">{ for snaps.into_iter().map(|s| {
+            let inflight: Vec<String> = s.in_flight.iter().map(|(c, _, r)| format!("{} ({})", g.label(r.id), g.channel(*c).name)).collect();
+            html! { <li><strong>{ g.task(s.task).name.clone() }</strong>{ ": " }{ describe_state(sim, &s.state, l) }
+                { if inflight.is_empty() { html!{} } else { html!{ <span class="inflight">{ format!(" · {} {}", l.t("in-flight:", "在途："), inflight.join(", ")) }</span> } } }
+            </li> }
+        }) }</ul> }
+    };
+    let body = match sim.strategy() {
+        Strategy::Timers => {
+            let any = sim.storage.saves.iter().any(|s| !s.is_empty());
+            if !any {
+                html! { <p class="hint">{ l.t("No task has saved yet. Fire a timer (◷ Save) or all timers (T).", "还没有任务保存过。触发定时器（◷ 保存）或全部定时器（T）。") }</p> }
+            } else {
+                html! { <>
+                    <p class="muted">{ l.t("Each task's latest own save (used on restore):", "各任务自己最近一次保存（恢复时使用）：") }</p>
+                    { snap_rows(sim.storage.saves.iter().filter_map(|s| s.last()).collect()) }
+                    <ul class="snapshots">{ for sim.storage.saves.iter().enumerate().filter(|(_, s)| !s.is_empty()).map(|(i, s)|
+                        html!{ <li class="muted">{ format!("{} {} {}", g.tasks[i].name, l.t("saved at step", "保存于第"), s.iter().map(|x| (x.tick + 1).to_string()).collect::<Vec<_>>().join(", ")) }</li> }) }</ul>
+                </> }
+            }
+        }
+        s if s.uses_coordinator() => {
+            if sim.storage.completed.is_empty() {
+                html! { <p class="hint">{ l.t("No completed checkpoint yet. Trigger one (C) and deliver its barriers.", "还没有已完成的检查点。触发一个（C）并投递其屏障。") }</p> }
+            } else {
+                html! { <>{ for sim.storage.completed.iter().rev().map(|c| html! {
+                    <div class="stored-checkpoint" data-checkpoint={c.id.0.to_string()}>
+                        <h3>{ format!("chk-{}/_metadata · {} {}", c.id.0, l.t("completed at step", "完成于第"), c.completed_tick + 1) }</h3>
+                        { snap_rows(c.snapshots.iter().collect()) }
+                    </div>
+                }) }</> }
+            }
+        }
+        _ => html! { <p class="hint">{ l.t("Nothing is saved with this strategy: a restore starts every task empty.", "此策略不保存任何状态：恢复时每个任务都从空开始。") }</p> },
+    };
+    html! {
+        <section id="storage" class="panel storage" aria-labelledby="storage-title">
+            <h2 id="storage-title">{ l.t("Checkpoint storage (survives crashes)", "检查点存储（崩溃后仍在）") }</h2>
+            { body }
+        </section>
+    }
+}
+
+pub fn external_panel(sim: &Sim, l: Lang) -> Html {
+    let g = &sim.graph;
+    if !g.has_sink() {
+        return html! { <p class="hint" id="external">{ l.t(
+            "This job has no sink. Choose line-sink or keyed-shuffle to watch an external system.",
+            "此作业没有输出端。选择 line-sink 或 keyed-shuffle 来观察外部系统。") }</p> };
+    }
+    let visible = sim.external.visible();
+    html! {
+        <div id="external" class="external-panel">
+            <p>{ format!("{}: {} {}", super::text::sink_name(l, sim.settings.sink), visible.len(), l.t("row(s) visible to a reader", "行对读者可见")) }</p>
+            <p class="rows">{ for visible.iter().map(|r| html!{
+                <span class="row-chip" style={format!("border-color:{}", super::canvas::key_colour(g.record(r.record).key))}>{ format!("{}={}", g.label(r.record), r.value) }</span> }) }</p>
+            { if sim.external.txns.is_empty() { html!{} } else { html! {
+                <table class="txns"><thead><tr><th scope="col">{ l.t("transaction", "事务") }</th><th scope="col">{ l.t("status", "状态") }</th><th scope="col">{ l.t("rows", "行") }</th></tr></thead>
+                <tbody>{ for sim.external.txns.iter().rev().take(12).map(|t| html! {
+                    <tr data-txn={t.id.0.to_string()}><td>{ format!("T{}", t.id.0) }</td>
+                        <td>{ match t.status {
+                            TxnStatus::Open => l.t("open (invisible)", "打开（不可见）").to_string(),
+                            TxnStatus::PreCommitted(c) => format!("{} {}", l.t("pre-committed for chk", "已为检查点预提交"), c.0),
+                            TxnStatus::Committed => l.t("✓ committed (visible)", "✓ 已提交（可见）").to_string(),
+                            TxnStatus::Aborted => l.t("✗ aborted (never visible)", "✗ 已中止（永不可见）").to_string(),
+                        } }</td>
+                        <td>{ t.rows.iter().map(|r| g.label(r.record)).collect::<Vec<_>>().join(" ") }</td></tr>
+                }) }</tbody></table>
+            } } }
+        </div>
+    }
+}
