@@ -21,6 +21,8 @@ const ROW: f64 = 214.0;
 const TOP: f64 = 178.0;
 const LEFT: f64 = 24.0;
 const TOKEN_GAP: f64 = 38.0;
+const EXTERNAL_GAP: f64 = 110.0;
+const EXTERNAL_W: f64 = 270.0;
 
 /// Colours for keys; none of them is a verdict colour.
 pub const KEY_COLOURS: [&str; 6] = ["#1d4ed8", "#0f766e", "#7c3aed", "#be185d", "#a16207", "#334155"];
@@ -80,11 +82,10 @@ pub fn layout(g: &JobGraph) -> Layout {
         })
         .collect();
     let columns_n = columns.len() as f64;
-    let sinks: Vec<&(f64, f64)> =
-        g.tasks.iter().zip(&boxes).filter(|(t, _)| t.kind == OperatorKind::Sink).map(|(_, b)| b).collect();
-    let external = sinks.first().map(|_| (LEFT + columns_n * COL - 40.0, TOP + (rows * ROW - BOX_H) / 2.0));
-    let width = LEFT + columns_n * COL - (COL - BOX_W) + if external.is_some() { 300.0 } else { 0.0 } + 24.0;
-    Layout { width: width.max(760.0), height: TOP + rows * ROW, boxes, lanes, external }
+    let right = LEFT + (columns_n - 1.0) * COL + BOX_W;
+    let external = g.has_sink().then(|| (right + EXTERNAL_GAP, TOP + (rows * ROW - BOX_H) / 2.0));
+    let width = right + if external.is_some() { EXTERNAL_GAP + EXTERNAL_W } else { 0.0 } + 24.0;
+    Layout { width: width.max(760.0), height: TOP + rows * ROW - (ROW - BOX_H) + 40.0, boxes, lanes, external }
 }
 
 /// Handlers the canvas calls; each takes an action and returns a callback.
@@ -495,9 +496,17 @@ fn external_box(sim: &Sim, x: f64, y: f64, l: Lang) -> Html {
         .map(|t| t.rows.len())
         .sum();
     let tail: Vec<&str> = labels.iter().rev().take(10).rev().copied().collect();
+    // Arrows from each sink to the external system.
+    let lay = layout(g);
+    let arrows = g.tasks.iter().enumerate().filter(|(_, t)| t.kind == OperatorKind::Sink).map(|(i, _)| {
+        let (sx, sy) = lay.boxes[i];
+        html! { <line class="to-external" x1={(sx + BOX_W).to_string()} y1={(sy + BOX_H / 2.0).to_string()}
+            x2={(x - 6.0).to_string()} y2={(y + BOX_H / 2.0).to_string()} marker-end="url(#arrow)" /> }
+    });
     html! {
         <g class="external" id="external-box">
-            <rect x={x.to_string()} y={y.to_string()} width="260" height={BOX_H.to_string()} rx="12" />
+            { for arrows }
+            <rect x={x.to_string()} y={y.to_string()} width={EXTERNAL_W.to_string()} height={BOX_H.to_string()} rx="12" />
             <text class="task-name" x={(x + 14.0).to_string()} y={(y + 30.0).to_string()}>{ l.t("External system", "外部系统") }</text>
             <text class="state muted" x={(x + 14.0).to_string()} y={(y + 56.0).to_string()}>{ super::text::sink_name(l, mode) }</text>
             <text class="state main" x={(x + 14.0).to_string()} y={(y + 84.0).to_string()}>

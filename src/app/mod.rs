@@ -403,27 +403,23 @@ pub fn App() -> Html {
                 </> }).unwrap_or_default() }
             </div>
             <main class="workspace">
-                <div class="stage">
-                    <div class="canvas-wrap">{ canvas::canvas(sim, l, &handlers) }</div>
-                    <div class="tabs">
-                        <div role="tablist" aria-label={l.t("Details", "详情")}>
-                            { tab_button(Tab::Narration, "tab-narration", l.t("What happened", "发生了什么")) }
-                            { tab_button(Tab::Checkpoints, "tab-checkpoints", l.t("Checkpoints", "检查点")) }
-                            { tab_button(Tab::External, "tab-external", l.t("External system", "外部系统")) }
-                        </div>
-                        <div role="tabpanel" class="tab-body">
-                            { match state.tab {
-                                Tab::Narration => panels::narration_panel(&session, l),
-                                Tab::Checkpoints => panels::checkpoints_panel(&session, l, select_checkpoint),
-                                Tab::External => panels::external_panel(sim, l),
-                            } }
-                        </div>
+                <div class="canvas-wrap">{ canvas::canvas(sim, l, &handlers) }</div>
+                <div class="tabs">
+                    <div role="tablist" aria-label={l.t("Details", "详情")}>
+                        { tab_button(Tab::Narration, "tab-narration", l.t("What happened", "发生了什么")) }
+                        { tab_button(Tab::Checkpoints, "tab-checkpoints", l.t("Checkpoints", "检查点")) }
+                        { tab_button(Tab::External, "tab-external", l.t("External system", "外部系统")) }
+                    </div>
+                    <div role="tabpanel" class="tab-body">
+                        { match state.tab {
+                            Tab::Narration => panels::narration_panel(&session, l),
+                            Tab::Checkpoints => panels::checkpoints_panel(&session, l, select_checkpoint),
+                            Tab::External => panels::external_panel(sim, l),
+                        } }
                     </div>
                 </div>
-                <aside class="sidebar">
-                    { panels::verdict_panel(sim, l) }
-                    { panels::storage_panel(sim, l) }
-                </aside>
+                { panels::verdict_panel(sim, l) }
+                { panels::storage_panel(sim, l) }
             </main>
         </div>
     }

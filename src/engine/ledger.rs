@@ -153,7 +153,8 @@ impl Sim {
         let g = &self.graph;
         let state = self.state_counts();
         let external = self.external_counts();
-        let mut way = self.on_its_way();
+        let way = self.on_its_way(true);
+        let mut way_out = self.on_its_way(false);
         let has_sink = g.has_sink();
         let mut uncommitted = vec![false; g.records.len()];
         if self.settings.sink == SinkMode::TwoPhaseCommit {
@@ -171,8 +172,8 @@ impl Sim {
             let sv = Verdict::judge(state[i], self.expected.state[i], way[i]);
             ts.add(sv);
             let ev = has_sink.then(|| {
-                way[i] |= uncommitted[i];
-                Verdict::judge(external[i], self.expected.external[i], way[i])
+                way_out[i] |= uncommitted[i];
+                Verdict::judge(external[i], self.expected.external[i], way_out[i])
             });
             if let Some(v) = ev {
                 te.add(v);

@@ -1065,19 +1065,36 @@ impl Sim {
         v
     }
 
-    /// Records still on their way: unread by a running source, or queued in a channel. While the
-    /// job is down every record is: the restore decides what becomes of it.
-    pub fn on_its_way(&self) -> Vec<bool> {
+    /// Per task: can what it emits still reach a stateful operator (`state`) or a sink (`!state`)?
+    fn feeds(&self, state: bool) -> Vec<bool> {
+        let g = &self.graph;
+        let mut v = vec![false; g.tasks.len()];
+        for t in g.topo_order.iter().rev() {
+            let info = g.task(*t);
+            let own = if state { info.kind.is_stateful() } else { info.kind == OperatorKind::Sink };
+            v[t.index()] = own || info.out_channels.iter().any(|c| v[g.channel(*c).to.index()]);
+        }
+        v
+    }
+
+    /// Records still on their way to a stateful operator (`state`) or to a sink: unread by a
+    /// running source that leads there, or queued in a channel that leads there. While the job is
+    /// down every record is: the restore decides what becomes of it.
+    pub fn on_its_way(&self, state: bool) -> Vec<bool> {
         let mut v = vec![false; self.graph.records.len()];
         if self.down.is_some() {
             return vec![true; self.graph.records.len()];
         }
-        for s in self.graph.sources() {
+        let feeds = self.feeds(state);
+        for s in self.graph.sources().filter(|s| feeds[s.index()]) {
             for r in &self.graph.task(s).log[self.source_offset(s) as usize..] {
                 v[r.0 as usize] = true;
             }
         }
-        for ch in &self.channels {
+        for (i, ch) in self.channels.iter().enumerate() {
+            if !feeds[self.graph.channels[i].to.index()] {
+                continue;
+            }
             for it in &ch.queue {
                 if let Item::Record { rec, .. } = it {
                     v[rec.id.0 as usize] = true;

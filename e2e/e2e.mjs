@@ -1,0 +1,272 @@
+// End-to-end test of the built page (dist/ from `trunk build --release`), served on 127.0.0.1 and
+// driven in Debian's headless Chromium through a user's clicks and keys. Every control is checked
+// to do what its label says; screenshots go to e2e/screenshots/. Exit code 1 on any failure.
+import { mkdir } from 'node:fs/promises';
+import { serve, launch } from './lib.mjs';
+
+const dist = new URL('../dist', import.meta.url).pathname;
+const shots = new URL('./screenshots/', import.meta.url).pathname;
+await mkdir(shots, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+const problems = [];
+async function check(name, fn) {
+  try {
+    await fn();
+    passed++;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    problems.push(name);
+    console.log(`FAIL ${name}\n     ${String(e && e.message || e).split('\n').join('\n     ')}`);
+  }
+}
+function expect(cond, msg) { if (!cond) throw new Error(msg); }
+
+const srv = await serve(dist);
+const browser = await launch();
+const errors = [];
+
+async function open(viewport = { width: 1366, height: 768 }, options = {}) {
+  const context = await browser.newContext({ viewport, ...options });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(srv.url);
+  await page.waitForSelector('#app[data-ready="true"]', { timeout: 15000 });
+  return page;
+}
+const attr = (page, sel, name) => page.getAttribute(sel, name);
+const step = async (page) => Number(await attr(page, '#app', 'data-step'));
+const steps = async (page) => Number(await attr(page, '#app', 'data-steps'));
+const verdicts = (page) => page.$$eval('#ledger tbody tr', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.record, r.dataset.verdict])));
+async function playToEnd(page) {
+  await page.fill('#inp-speed', '7');
+  await page.dispatchEvent('#inp-speed', 'input');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('#btn-step').disabled && !document.querySelector('#app').classList.contains('playing'), null, { timeout: 20000 });
+}
+
+let page;
+await check('the app mounts on the built page', async () => {
+  page = await open();
+  expect((await page.title()).startsWith('Barrierscope'), 'title');
+  expect(await page.$('#boot') === null, 'the loading notice is replaced');
+});
+
+await check('Read ▸ on the source reads a, b, c into the channel', async () => {
+  for (let i = 0; i < 3; i++) await page.click('#read-Source');
+  expect(await page.textContent('[data-task="Source"]').then((t) => t.includes('offset 3 / 8')), 'offset 3');
+  expect(await attr(page, '[data-channel="Source->Map"]', 'data-queued') === '3', 'three queued');
+  const labels = await page.$$eval('[data-channel="Source->Map"] .token', (ts) => ts.map((t) => t.dataset.record).join(''));
+  expect(labels === 'abc', `tokens ${labels}`);
+});
+
+await check('T fires every timer; the cut flags a, b, c in transit', async () => {
+  await page.keyboard.press('t');
+  expect(await page.$$eval('.snap-mark', (m) => m.length) === 3, 'three save markers');
+  const flag = await page.textContent('[data-flag="in-transit"]');
+  expect(flag.includes('a b c'), flag);
+  expect((await page.textContent('#storage')).includes('Source: offset 3'), 'storage lists the source offset');
+  await page.screenshot({ path: shots + '01-timers-abc-in-transit-1366.png' });
+});
+
+await check('✖ Crash cluster crashes every task and disables itself', async () => {
+  await page.click('#btn-crash');
+  const statuses = await page.$$eval('[data-task]', (ts) => ts.map((t) => t.dataset.status));
+  expect(statuses.every((s) => s === 'crashed'), statuses.join());
+  expect(await page.isDisabled('#btn-crash'), 'crash disabled while down');
+  expect(!(await page.isDisabled('#btn-restore')), 'restore enabled');
+  expect(await page.isVisible('#down-banner'), 'banner');
+});
+
+await check('R restores each task from its own save; play runs to the end: a, b, c lost', async () => {
+  await page.keyboard.press('r');
+  expect((await page.textContent('#narration')).includes('Restored each task from its own latest save.'), 'narration');
+  await playToEnd(page);
+  const v = await verdicts(page);
+  expect(v.a === 'lost' && v.b === 'lost' && v.c === 'lost', JSON.stringify(v));
+  expect(['d', 'e', 'f', 'g', 'h'].every((r) => v[r] === 'exactly-once'), JSON.stringify(v));
+  expect((await page.textContent('#tally-state')).includes('✗ lost'), 'headline says lost with a symbol');
+  await page.screenshot({ path: shots + '02-timers-abc-lost-1366.png' });
+});
+
+await check('← steps back, the timeline scrubs, → steps forward', async () => {
+  const end = await step(page);
+  await page.keyboard.press('ArrowLeft');
+  expect(await step(page) === end - 1, 'back one');
+  await page.fill('#inp-timeline', '3');
+  await page.dispatchEvent('#inp-timeline', 'input');
+  expect(await step(page) === 3, 'scrubbed to 3');
+  expect(await attr(page, '[data-channel="Source->Map"]', 'data-queued') === '3', 'state of step 3');
+  await page.keyboard.press('ArrowRight');
+  expect(await step(page) === 4, 'forward');
+  expect(await steps(page) === end, 'history kept while scrubbing');
+  await page.click('#btn-back');
+  expect(await step(page) === 3, 'Back button');
+  await page.click('#btn-step');
+  expect(await step(page) === 4, 'Step button');
+});
+
+await check('acting at an earlier step forks the run', async () => {
+  await page.click('#btn-crash');
+  expect(await steps(page) === 5, `history now ends at 5, got ${await steps(page)}`);
+});
+
+await check('⟲ Reset starts the run over', async () => {
+  await page.click('#btn-reset');
+  expect(await step(page) === 0 && (await steps(page)) === 0, 'empty history');
+});
+
+await check('the barrier version: checkpoint, deliver by clicking lanes, crash, restore: exactly once', async () => {
+  await page.selectOption('#sel-strategy', 'aligned');
+  for (let i = 0; i < 3; i++) await page.click('#read-Source');
+  await page.keyboard.press('c');
+  expect(await page.$('[data-channel="Source->Map"] .barrier[data-checkpoint="1"]'), 'barrier 1 in the channel');
+  for (const ch of ['Source->Map', 'Map->Count']) for (let i = 0; i < 4; i++) await page.click(`[data-channel="${ch}"] .lane-hit`);
+  expect((await page.textContent('#jm-completed')).includes('1 ✓'), 'checkpoint 1 completed');
+  await page.screenshot({ path: shots + '03-aligned-checkpoint-1366.png' });
+  await page.click('#read-Source');
+  await page.keyboard.press('x');
+  await page.click('#btn-restore');
+  await playToEnd(page);
+  const v = await verdicts(page);
+  expect(Object.values(v).length === 8 && Object.values(v).every((x) => x === 'exactly-once'), JSON.stringify(v));
+});
+
+await check('the Checkpoints tab lists checkpoints; a row moves the timeline to its trigger', async () => {
+  await page.click('#tab-checkpoints');
+  const rows = await page.$$eval('#checkpoints tr[data-checkpoint]', (r) => r.map((x) => x.dataset.checkpoint));
+  expect(rows.includes('1'), rows.join());
+  await page.click('#checkpoints tr[data-checkpoint="1"] button');
+  expect(await step(page) === 4, `trigger of checkpoint 1 was step 4, at ${await step(page)}`);
+  expect(await page.isVisible('#subtasks'), 'per-subtask table');
+  await page.click('#tab-narration');
+});
+
+await check('two inputs, aligned: the early channel is blocked and its records buffered', async () => {
+  await page.selectOption('#sel-job', 'two-inputs');
+  for (const k of ['#read-Left', '#read-Right']) await page.click(k);
+  await page.keyboard.press('c');
+  await page.click('#read-Left');
+  await page.click('[data-channel="Left->Count"] .lane-hit');
+  await page.click('[data-channel="Left->Count"] .lane-hit');
+  expect(await attr(page, '[data-channel="Left->Count"]', 'data-blocked') === 'true', 'blocked');
+  expect(await page.$('[data-channel="Left->Count"] .token.buffered'), 'buffered record');
+  expect(await page.$('[data-aligning="1"]'), 'Count shows it is aligning');
+  expect(await attr(page, '[data-channel="Left->Count"] .lane-hit', 'aria-disabled') === 'true', 'a blocked lane cannot be clicked');
+  await page.screenshot({ path: shots + '04-two-inputs-alignment-1366.png' });
+});
+
+await check('✖ Crash JobManager loses the pending checkpoint', async () => {
+  await page.click('#btn-crash-jm');
+  expect(await attr(page, '#jobmanager', 'data-up') === 'false', 'JobManager down');
+  await page.click('#tab-checkpoints');
+  expect((await page.textContent('#checkpoints')).includes('JobManager failure'), 'failed: JobManager failure');
+  await page.keyboard.press('r');
+  expect(await attr(page, '#jobmanager', 'data-up') === 'true', 'a new JobManager');
+  await page.click('#tab-narration');
+});
+
+await check('a task\'s own ✖ Crash and ◷ Save buttons', async () => {
+  await page.selectOption('#sel-job', 'line');
+  await page.selectOption('#sel-strategy', 'timers');
+  await page.click('#timer-Count');
+  expect((await page.textContent('#storage')).includes('Count: empty'), 'Count saved');
+  await page.click('#crash-Map');
+  expect(await attr(page, '[data-task="Map"]', 'data-status') === 'crashed', 'Map crashed');
+  expect(await attr(page, '[data-task="Count"]', 'data-status') === 'canceled', 'Count canceled by the failover');
+  await page.click('#btn-restore');
+});
+
+await check('sinks: two-phase commit shows transactions to an outside reader', async () => {
+  await page.selectOption('#sel-job', 'line-sink');
+  await page.selectOption('#sel-strategy', 'aligned');
+  await page.selectOption('#sel-sink', 'two-phase-commit');
+  for (let i = 0; i < 2; i++) await page.click('#read-Source');
+  for (const ch of ['Source->Map', 'Map->Count', 'Count->Sink']) for (let i = 0; i < 2; i++) await page.click(`[data-channel="${ch}"] .lane-hit`);
+  await page.click('#tab-external');
+  expect((await page.textContent('#external')).includes('open (invisible)'), 'open transaction');
+  expect((await page.textContent('#external-box')).includes('0 row(s) a reader sees'), 'nothing visible yet');
+  await page.keyboard.press('c');
+  for (const ch of ['Source->Map', 'Map->Count', 'Count->Sink']) await page.click(`[data-channel="${ch}"] .lane-hit`);
+  expect((await page.textContent('#external')).includes('committed (visible)'), 'committed at checkpoint completion');
+  expect((await page.textContent('#external-box')).includes('2 row(s) a reader sees'), 'visible after commit');
+  await page.screenshot({ path: shots + '05-two-phase-commit-1366.png' });
+  await page.click('#tab-narration');
+});
+
+await check('a refused key names its problem and changes nothing', async () => {
+  const before = await steps(page);
+  await page.keyboard.press('t');
+  const notice = await page.textContent('#notice');
+  expect(notice.includes('snapshot timers belong to strategy timers'), notice);
+  expect(await steps(page) === before, 'nothing changed');
+  await page.click('#notice .dismiss');
+  expect((await page.textContent('#notice')).trim() === '', 'dismissed');
+});
+
+await check('every control is reachable by keyboard and labelled', async () => {
+  const unlabelled = await page.$$eval('button, select, input, [role="button"]', (els) => els.filter((e) => {
+    const name = e.getAttribute('aria-label') || e.textContent.trim() || (e.labels && e.labels.length && e.labels[0].textContent.trim());
+    return !name;
+  }).map((e) => e.outerHTML.slice(0, 80)));
+  expect(unlabelled.length === 0, unlabelled.join('\n'));
+  await page.focus('#btn-reset');
+  const seen = new Set();
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    seen.add(await page.evaluate(() => document.activeElement.id || document.activeElement.getAttribute('aria-label') || document.activeElement.tagName));
+  }
+  for (const id of ['btn-step', 'btn-play', 'btn-checkpoint', 'btn-crash', 'inp-timeline', 'read-Source']) expect(seen.has(id), `Tab reaches ${id}`);
+});
+
+await check('中文 switches the language without losing the run', async () => {
+  const before = await steps(page);
+  await page.click('#btn-lang');
+  expect((await page.textContent('#btn-step')).includes('单步'), 'Chinese label');
+  expect((await page.textContent('#tally-state')).includes('状态'), 'Chinese verdict');
+  expect(await steps(page) === before, 'run kept');
+  await page.screenshot({ path: shots + '06-chinese-1366.png' });
+  await page.click('#btn-lang');
+  expect((await page.textContent('#btn-step')).includes('Step'), 'back to English');
+});
+
+await check('the projector view at 1920x1080', async () => {
+  const big = await open({ width: 1920, height: 1080 });
+  await big.selectOption('#sel-job', 'keyed-shuffle');
+  await big.selectOption('#sel-strategy', 'unaligned');
+  for (let i = 0; i < 6; i++) await big.keyboard.press('ArrowRight');
+  await big.keyboard.press('c');
+  for (let i = 0; i < 4; i++) await big.keyboard.press('ArrowRight');
+  const box = await big.$eval('#canvas', (c) => c.getBoundingClientRect().width);
+  expect(box > 1100, `canvas is ${box}px wide`);
+  await big.screenshot({ path: shots + '07-keyed-shuffle-unaligned-1920.png' });
+  await big.context().close();
+});
+
+await check('motion respects prefers-reduced-motion', async () => {
+  const calm = await open({ width: 1366, height: 768 }, { reducedMotion: 'reduce' });
+  await calm.click('#read-Source');
+  const t = await calm.$eval('.token', (el) => getComputedStyle(el).transitionDuration);
+  expect(t === '0s', `transition ${t}`);
+  const moving = await open({ width: 1366, height: 768 });
+  await moving.click('#read-Source');
+  const m = await moving.$eval('.token', (el) => getComputedStyle(el).transitionDuration);
+  expect(m !== '0s', `tokens glide: ${m}`);
+  await calm.context().close();
+  await moving.context().close();
+});
+
+await check('no errors in the page', async () => {
+  expect(errors.length === 0, errors.join('\n'));
+});
+
+await browser.close();
+await srv.close();
+console.log(`\ne2e: ${passed} passed, ${failed} failed`);
+if (failed) {
+  console.log('failed: ' + problems.join('; '));
+  process.exit(1);
+}
