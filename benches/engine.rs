@@ -76,6 +76,13 @@ fn deliveries(c: &mut Criterion) {
     g.bench_function("keyed-shuffle, seeded scheduler", |b| {
         b.iter_batched(|| shuffle.clone(), |mut sim| black_box(drive_auto(&mut sim, &mut Vec::with_capacity(64))), BatchSize::LargeInput)
     });
+    // The same workload the browser benchmark runs in wasm (e2e/bench.mjs).
+    let start = workload::start(5000);
+    let steps = workload::run(&mut start.clone());
+    g.throughput(Throughput::Elements(steps));
+    g.bench_function("engine steps, keyed-shuffle workload", |b| {
+        b.iter_batched(|| start.clone(), |mut sim| black_box(workload::run(&mut sim)), BatchSize::LargeInput)
+    });
     g.finish();
 }
 

@@ -13,7 +13,7 @@ WASM_BINDGEN_VERSION="$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 export PATH="$HOME/.cargo/bin:$TOOLS/node_modules/.bin:$PATH"
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+if ! rustup target list --installed | grep -x wasm32-unknown-unknown >/dev/null; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
@@ -32,10 +32,11 @@ if [ ! -x "$TOOLS/node_modules/.bin/wasm-opt" ]; then
   say "installing wasm-opt (npm binaryen@$BINARYEN_VERSION) into $TOOLS"
   command -v npm >/dev/null || { apt-get update && apt-get install -y nodejs npm; }
   mkdir -p "$TOOLS"
-  (cd "$TOOLS" && npm install --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION" "playwright-core@1")
+  (cd "$TOOLS" && npm install --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION" "playwright-core@1.64")
 fi
 if [ ! -d "$TOOLS/node_modules/playwright-core" ]; then
-  (cd "$TOOLS" && npm install --no-audit --no-fund --silent "playwright-core@1")
+  say "installing playwright-core into $TOOLS"
+  (cd "$TOOLS" && npm install --no-audit --no-fund --silent "playwright-core@1.64")
 fi
 
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
@@ -45,4 +46,12 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium chromium-driver
 fi
 
-say "toolchain ready: $(trunk --version), $(wasm-bindgen --version), wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version)"
+# Fonts with CJK glyphs, so screenshots of the Chinese interface show real characters.
+if ! fc-list : family 2>/dev/null | grep "Noto Sans CJK" >/dev/null; then
+  say "installing fonts-noto-cjk for the Chinese interface in screenshots"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y fonts-noto-cjk
+fi
+
+say "toolchain ready: $(trunk --version), $(wasm-bindgen --version), wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version 2>/dev/null)"

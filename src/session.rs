@@ -17,17 +17,27 @@ pub struct RunConfig {
     pub job: String,
     pub settings: Settings,
     pub seed: u64,
+    /// Generated input with this many records per source partition; None: the job's own story.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records: Option<u32>,
 }
+
+/// At most this many generated records per source partition.
+pub const MAX_GENERATED: u32 = 5000;
 
 impl Default for RunConfig {
     fn default() -> Self {
-        RunConfig { job: "line".into(), settings: Settings::new(Strategy::Timers), seed: 1 }
+        RunConfig { job: "line".into(), settings: Settings::new(Strategy::Timers), seed: 1, records: None }
     }
 }
 
 impl RunConfig {
     pub fn scenario(&self) -> Scenario {
-        Scenario::builtin(&self.job, self.settings.clone(), self.seed)
+        let mut sc = Scenario::builtin(&self.job, self.settings.clone(), self.seed);
+        if let (Some(n), Some(b)) = (self.records, builtin(&self.job)) {
+            sc.input = Some(topology::generated_input(&b.spec, n.min(MAX_GENERATED) as usize));
+        }
+        sc
     }
     pub fn has_sink(&self) -> bool {
         builtin(&self.job).is_some_and(|b| b.spec.operators.iter().any(|o| o.kind == topology::OperatorKind::Sink))
@@ -223,7 +233,7 @@ mod tests {
 
     #[test]
     fn selecting_a_checkpoint_moves_to_its_trigger() {
-        let config = RunConfig { job: "line".into(), settings: Settings::new(Strategy::Aligned), seed: 1 };
+        let config = RunConfig { job: "line".into(), settings: Settings::new(Strategy::Aligned), seed: 1, records: None };
         let mut s = Session::new(config).unwrap();
         for _ in 0..3 {
             s.handle(Command::Act(Action::Auto));

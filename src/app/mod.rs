@@ -273,6 +273,7 @@ pub fn App() -> Html {
     let on_capacity = number_setting(|c, n| c.settings.channel_capacity = n.map(|n| n.min(100_000) as u32));
     let on_align_timeout = number_setting(|c, n| c.settings.alignment_timeout = n.map(|n| n - 1));
     let on_seed = number_setting(|c, n| c.seed = n.unwrap_or(0));
+    let on_records = number_setting(|c, n| c.records = n.map(|n| n.min(crate::session::MAX_GENERATED as u64) as u32));
     let on_restart = {
         let d = dispatcher.clone();
         let config = config.clone();
@@ -350,6 +351,9 @@ pub fn App() -> Html {
                     <details class="more-settings">
                         <summary>{ l.t("Settings", "设置") }</summary>
                         <div class="settings-grid">
+                            <label>{ l.t("Records per source partition (empty = the story's)", "每个源分区的记录数（留空=故事默认）") }
+                                <input id="inp-records" type="number" min="1" max={crate::session::MAX_GENERATED.to_string()}
+                                    value={config.records.map(|v| v.to_string()).unwrap_or_default()} onchange={on_records} /></label>
                             <label>{ l.t("Seed", "随机种子") }<input id="inp-seed" type="number" min="0" value={config.seed.to_string()} onchange={on_seed} /></label>
                             <label>{ l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）") }
                                 <input id="inp-interval" type="number" min="1" disabled={!strategy.uses_coordinator()}

@@ -13,6 +13,7 @@ pub mod sim;
 pub mod state;
 pub mod timeline;
 pub mod topology;
+pub mod workload;
 
 pub use action::{AbortReason, Action, CrashScope, Event, RestoreFrom, SnapshotKind};
 pub use error::{ActionError, ScenarioError};

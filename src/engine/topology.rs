@@ -551,6 +551,32 @@ pub fn auto_label(mut i: usize) -> String {
     String::from_utf8(s).expect("ascii")
 }
 
+/// A generated input for `spec`: every source partition gets `per_partition` records with labels
+/// a, b, ..., z, aa, ... (unique across the job) and keys cycling over x, y, z.
+pub fn generated_input(spec: &JobSpec, per_partition: usize) -> InputSpec {
+    let mut input = InputSpec::new();
+    let mut n = 0;
+    for op in spec.operators.iter().filter(|o| o.kind == OperatorKind::Source) {
+        let parts: Vec<Vec<LogEntry>> = (0..op.parallelism)
+            .map(|_| {
+                (0..per_partition)
+                    .map(|i| {
+                        n += 1;
+                        LogEntry::Short(format!("{}:{}", auto_label(n - 1), ["x", "y", "z"][i % 3]))
+                    })
+                    .collect()
+            })
+            .collect();
+        let v = if op.parallelism == 1 {
+            SourceInput::Single(parts.into_iter().next().unwrap_or_default())
+        } else {
+            SourceInput::Partitions(parts)
+        };
+        input.insert(op.name.clone(), v);
+    }
+    input
+}
+
 /// A built-in job: its topology and a default input log.
 pub struct BuiltinJob {
     pub name: &'static str,

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs whatever is missing, then runs every test layer:
+#   1. native: cargo test (unit, scenario stories, property tests, runner, determinism)
+#   2. browser: wasm-bindgen-test in headless Chromium (the real app, clicked through)
+#   3. build: trunk build --release
+#   4. end to end: the built page served on 127.0.0.1, driven in headless Chromium
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/setup.sh
+export PATH="$HOME/.cargo/bin:${BARRIERSCOPE_TOOLS:-$HOME/.local/share/barrierscope-tools}/node_modules/.bin:$PATH"
+
+echo "== 1/4 native tests: cargo test"
+cargo test
+echo "== 2/4 browser tests: wasm-bindgen-test in headless Chromium"
+CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" cargo test --target wasm32-unknown-unknown --test browser
+echo "== 3/4 build: trunk build --release"
+trunk build --release
+echo "== 4/4 end to end: node e2e/e2e.mjs"
+node e2e/e2e.mjs
