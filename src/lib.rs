@@ -6,6 +6,7 @@
 //! The Yew UI (compiled only for `wasm32`) draws it and dispatches actions.
 
 pub mod engine;
+pub mod lessons;
 pub mod session;
 
 #[cfg(target_arch = "wasm32")]
