@@ -1,15 +1,30 @@
-//! A learner's session: the run being watched (a [`Timeline`] of one scenario), the recent
-//! narration, and the notice for the last refused action. The UI turns clicks and keys into
-//! [`Command`]s and draws the session; nothing here knows of the browser, so it is tested natively.
+//! A learner's session: the run being watched (a [`Timeline`] of one configuration), the recent
+//! narration, the lesson being followed, and the notice for the last refused command. The UI
+//! turns clicks and keys into [`Command`]s and draws the session; nothing here knows of the
+//! browser, so it is tested natively. A session also saves to and loads from a [`SavedRun`]:
+//! the text behind share links, exported files and the browser's storage. Loading checks
+//! everything (size, version, job, settings, every action replayed) before the current run is
+//! replaced, so a bad link, file or stored entry names its problem and loses nothing.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::scenario::describe;
+use crate::engine::ledger::Verdict;
 use crate::engine::topology::builtin;
 use crate::engine::*;
+use crate::lessons::{actions_for, Progress, LESSONS};
 
 /// How many recent steps the narration keeps.
 pub const NARRATION_STEPS: usize = 40;
+/// At most this many generated records per source partition.
+pub const MAX_GENERATED: u32 = 5000;
+/// At most this many actions in a saved run.
+pub const MAX_SAVED_ACTIONS: usize = 200_000;
+/// At most this many bytes of saved-run text (a link, a file, a stored entry).
+pub const MAX_SAVED_BYTES: usize = 4 << 20;
+/// The saved-run format version this build writes and reads.
+pub const SAVED_VERSION: u32 = 1;
 
 /// Everything that defines a run besides its actions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,9 +36,6 @@ pub struct RunConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub records: Option<u32>,
 }
-
-/// At most this many generated records per source partition.
-pub const MAX_GENERATED: u32 = 5000;
 
 impl Default for RunConfig {
     fn default() -> Self {
@@ -48,7 +60,7 @@ impl RunConfig {
 pub enum Command {
     /// Apply an action at the current step (forking if it is earlier than the end).
     Act(Action),
-    /// Apply `Auto` only if something is left to do; stops play otherwise.
+    /// Play: move on one step (through the history, or a new seeded step at the end).
     Tick,
     Back,
     Forward,
@@ -58,13 +70,170 @@ pub enum Command {
     /// Select a checkpoint in the Checkpoints tab and move to its trigger.
     SelectCheckpoint(CheckpointId),
     Dismiss,
+    StartLesson(usize),
+    LessonNext,
+    LessonPrev,
+    /// Drop the learner's own moves and go back to where the lesson stands.
+    LessonResume,
+    LessonExit,
+    /// Mark a record's predicted fate on a predict step.
+    Predict(String, Verdict),
+}
+
+/// Where a saved run came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Link,
+    File,
+    Storage,
+}
+
+/// Why a saved run could not be opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    TooLarge(usize),
+    Encoding,
+    Json(String),
+    Version(u64),
+    Config(ScenarioError),
+    TooManyActions(usize),
+    UnknownAction { index: usize, code: String },
+    Action { index: usize, action: String, error: ActionError },
+    Playhead { at: usize, len: usize },
+    Lesson(String),
+}
+
+impl LoadError {
+    pub fn message(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        match self {
+            LoadError::TooLarge(n) => if zh {
+                format!("它有 {n} 字节，最多允许 {MAX_SAVED_BYTES} 字节")
+            } else {
+                format!("it is {n} bytes; at most {MAX_SAVED_BYTES} are allowed")
+            },
+            LoadError::Encoding => lang.t("it is not a Barrierscope link (bad encoding)", "它不是 Barrierscope 链接（编码错误）").into(),
+            LoadError::Json(e) => if zh { format!("它不是有效的 JSON 运行记录：{e}") } else { format!("it is not a valid JSON run: {e}") },
+            LoadError::Version(v) => if zh {
+                format!("它的格式版本是 {v}；此版本只能读取版本 {SAVED_VERSION}")
+            } else {
+                format!("it has format version {v}; this build reads version {SAVED_VERSION}")
+            },
+            LoadError::Config(e) => if zh { format!("它的作业或设置无效：{e}") } else { format!("its job or settings are invalid: {e}") },
+            LoadError::TooManyActions(n) => if zh {
+                format!("它有 {n} 个动作；最多允许 {MAX_SAVED_ACTIONS} 个")
+            } else {
+                format!("it has {n} actions; at most {MAX_SAVED_ACTIONS} are allowed")
+            },
+            LoadError::UnknownAction { index, code } => if zh {
+                format!("第 {} 个动作 {code:?} 无法识别", index + 1)
+            } else {
+                format!("action #{} {code:?} is not an action", index + 1)
+            },
+            LoadError::Action { index, action, error } => if zh {
+                format!("第 {} 个动作（{action}）不可执行：{}", index + 1, error.message(lang))
+            } else {
+                format!("action #{} ({action}) is not enabled: {}", index + 1, error.message(lang))
+            },
+            LoadError::Playhead { at, len } => if zh {
+                format!("它的播放位置 {at} 超出了 {len} 步的历史")
+            } else {
+                format!("its playhead {at} is past its {len} steps")
+            },
+            LoadError::Lesson(m) => if zh { format!("它的课程状态无效：{m}") } else { format!("its lesson state is invalid: {m}") },
+        }
+    }
+}
+
+/// The last notice for the learner: why something was refused, or what was opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    Refused { action: String, action_zh: String, error: ActionError },
+    AtFirstStep,
+    NothingToPlay,
+    Config(ScenarioError),
+    LoadFailed { origin: Origin, error: LoadError },
+    Opened(Origin),
+    LessonError(String),
+}
+
+impl Notice {
+    pub fn is_error(&self) -> bool {
+        !matches!(self, Notice::Opened(_))
+    }
+    pub fn message(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let origin = |o: &Origin| match (o, zh) {
+            (Origin::Link, false) => "the link",
+            (Origin::File, false) => "the file",
+            (Origin::Storage, false) => "the run saved in this browser",
+            (Origin::Link, true) => "链接",
+            (Origin::File, true) => "文件",
+            (Origin::Storage, true) => "浏览器中保存的运行",
+        };
+        match self {
+            Notice::Refused { action, action_zh, error } => if zh {
+                format!("无法{action_zh}：{}。", error.message(lang))
+            } else {
+                format!("Can't {action}: {}.", error.message(lang))
+            },
+            Notice::AtFirstStep => lang.t("Already at the first step.", "已经在第一步。").into(),
+            Notice::NothingToPlay => lang.t(
+                "Nothing left to play: every record is through. Crash, restore, or reset.",
+                "没有可播放的了：所有记录都已处理完。可以崩溃、恢复或重置。",
+            ).into(),
+            Notice::Config(e) => if zh { format!("无法使用这些设置：{e}") } else { format!("Can't use these settings: {e}") },
+            Notice::LoadFailed { origin: o, error } => if zh {
+                format!("无法打开{}：{}。当前的运行保持不变。", origin(o), error.message(lang))
+            } else {
+                format!("Couldn't open {}: {}. Your current run is unchanged.", origin(o), error.message(lang))
+            },
+            Notice::Opened(o) => if zh { format!("已打开{}，暂停在保存时的那一步。", origin(o)) } else {
+                format!("Opened {}, paused at its saved step.", origin(o))
+            },
+            Notice::LessonError(m) => m.clone(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StepLog {
     pub step: usize,
-    pub action: String,
+    pub action: Action,
     pub events: Vec<Event>,
+}
+
+/// A lesson position as saved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedLesson {
+    pub id: String,
+    pub step: usize,
+    #[serde(default)]
+    pub revealed: bool,
+    #[serde(default)]
+    pub predictions: BTreeMap<String, Verdict>,
+    #[serde(default)]
+    pub took_over: bool,
+}
+
+/// A whole run as text: configuration, actions, playhead, lesson position and language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedRun {
+    pub barrierscope: u32,
+    pub job: String,
+    pub settings: Settings,
+    pub seed: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records: Option<u32>,
+    /// Action codes separated by spaces (see [`Action::code`]).
+    pub actions: String,
+    pub at: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lesson: Option<SavedLesson>,
+    #[serde(default)]
+    pub lang: Lang,
 }
 
 #[derive(Clone, Debug)]
@@ -73,15 +242,25 @@ pub struct Session {
     pub timeline: Timeline,
     /// Narration of the most recent steps up to the current one, oldest first.
     pub narration: Vec<StepLog>,
-    /// Why the last command was refused.
-    pub notice: Option<String>,
+    pub notice: Option<Notice>,
     pub selected: Option<CheckpointId>,
+    pub lesson: Option<Progress>,
+    /// The learner acted or scrubbed during the lesson.
+    pub took_over: bool,
 }
 
 impl Session {
     pub fn new(config: RunConfig) -> Result<Session, ScenarioError> {
         let sim = config.scenario().sim()?;
-        Ok(Session { config, timeline: Timeline::new(sim), narration: vec![], notice: None, selected: None })
+        Ok(Session {
+            config,
+            timeline: Timeline::new(sim),
+            narration: vec![],
+            notice: None,
+            selected: None,
+            lesson: None,
+            took_over: false,
+        })
     }
 
     pub fn sim(&self) -> &Sim {
@@ -107,9 +286,10 @@ impl Session {
             }
             Command::Back => {
                 if self.timeline.position() == 0 {
-                    self.notice = Some("Already at the first step.".into());
+                    self.notice = Some(Notice::AtFirstStep);
                     return false;
                 }
+                self.took_over |= self.lesson.is_some();
                 self.seek(self.timeline.position() - 1);
                 true
             }
@@ -121,6 +301,7 @@ impl Session {
                 true
             }
             Command::Seek(step) => {
+                self.took_over |= self.lesson.is_some() && step != self.timeline.position();
                 self.seek(step);
                 true
             }
@@ -133,11 +314,85 @@ impl Session {
                 self.selected = Some(id);
                 if let Some(r) = self.sim().stats.history.iter().find(|r| r.id == id) {
                     let step = r.trigger_tick as usize + 1;
+                    self.took_over |= self.lesson.is_some();
                     self.seek(step);
                 }
                 true
             }
             Command::Dismiss => true,
+            Command::StartLesson(i) => {
+                if i >= LESSONS.len() {
+                    return false;
+                }
+                self.go_to_lesson(Progress::new(i))
+            }
+            Command::LessonNext => {
+                let Some(mut p) = self.lesson.clone() else { return false };
+                if p.awaiting_reveal() {
+                    p.revealed = true;
+                } else if p.step + 1 < p.lesson().steps.len() {
+                    p.step += 1;
+                    p.revealed = false;
+                    p.predictions.clear();
+                } else {
+                    return false;
+                }
+                self.go_to_lesson(p)
+            }
+            Command::LessonPrev => {
+                let Some(mut p) = self.lesson.clone() else { return false };
+                if p.current().predict.is_some() && p.revealed {
+                    p.revealed = false;
+                } else if p.step > 0 {
+                    p.step -= 1;
+                    p.revealed = p.current().predict.is_some();
+                } else {
+                    return false;
+                }
+                self.go_to_lesson(p)
+            }
+            Command::LessonResume => match self.lesson.clone() {
+                Some(p) => self.go_to_lesson(p),
+                None => false,
+            },
+            Command::LessonExit => {
+                self.lesson = None;
+                self.took_over = false;
+                true
+            }
+            Command::Predict(label, v) => match &mut self.lesson {
+                Some(p) if p.awaiting_reveal() => {
+                    p.predictions.insert(label, v);
+                    true
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// Rebuilds the run to stand where the lesson `p` stands.
+    fn go_to_lesson(&mut self, p: Progress) -> bool {
+        match actions_for(&p) {
+            Ok((config, start, actions)) => match Timeline::from_actions(start, &actions) {
+                Ok(tl) => {
+                    self.config = config;
+                    self.timeline = tl;
+                    self.selected = None;
+                    self.lesson = Some(p);
+                    self.took_over = false;
+                    let end = self.timeline.len();
+                    self.seek(end);
+                    true
+                }
+                Err((i, e)) => {
+                    self.notice = Some(Notice::LessonError(format!("lesson action #{}: {e}", i + 1)));
+                    false
+                }
+            },
+            Err(e) => {
+                self.notice = Some(Notice::LessonError(e));
+                false
+            }
         }
     }
 
@@ -148,28 +403,27 @@ impl Session {
                 true
             }
             Err(e) => {
-                self.notice = Some(e.to_string());
+                self.notice = Some(Notice::Config(e));
                 false
             }
         }
     }
 
     fn act(&mut self, a: Action) -> bool {
-        let label = describe(self.sim(), &a);
+        let (action, action_zh) = (scenario::describe(self.sim(), &a), describe_zh(self.sim(), &a));
         match self.timeline.apply(a) {
             Ok(events) => {
                 let step = self.timeline.position();
-                // Auto resolves to a concrete action: name it by what it did.
-                let action = if a == Action::Auto { format!("{label}: {}", auto_summary(&events, self.sim())) } else { label };
+                self.took_over |= self.lesson.is_some();
                 self.narration.retain(|l| l.step < step);
-                self.narration.push(StepLog { step, action, events });
+                self.narration.push(StepLog { step, action: a, events });
                 if self.narration.len() > NARRATION_STEPS {
                     self.narration.remove(0);
                 }
                 true
             }
-            Err(e) => {
-                self.notice = Some(format!("Can't {label}: {e}."));
+            Err(error) => {
+                self.notice = Some(Notice::Refused { action, action_zh, error });
                 false
             }
         }
@@ -179,32 +433,199 @@ impl Session {
         self.timeline.seek(step);
         let to = self.timeline.position();
         let from = to.saturating_sub(NARRATION_STEPS);
-        let sim = self.timeline.initial().clone();
         self.narration = self
             .timeline
             .events_between(from, to)
             .into_iter()
-            .map(|(i, events)| {
-                let a = self.timeline.actions()[i];
-                let label = describe(&sim, &a);
-                let action = if a == Action::Auto { format!("{label}: {}", auto_summary(&events, &sim)) } else { label };
-                StepLog { step: i + 1, action, events }
-            })
+            .map(|(i, events)| StepLog { step: i + 1, action: self.timeline.actions()[i], events })
             .collect();
+    }
+
+    // ----- saving and loading ----------------------------------------------------------------
+
+    pub fn save(&self, lang: Lang) -> SavedRun {
+        SavedRun {
+            barrierscope: SAVED_VERSION,
+            job: self.config.job.clone(),
+            settings: self.config.settings.clone(),
+            seed: self.config.seed,
+            records: self.config.records,
+            actions: self.timeline.actions().iter().map(Action::code).collect::<Vec<_>>().join(" "),
+            at: self.timeline.position(),
+            lesson: self.lesson.as_ref().map(|p| SavedLesson {
+                id: p.lesson().id.to_string(),
+                step: p.step,
+                revealed: p.revealed,
+                predictions: p.predictions.clone(),
+                took_over: self.took_over,
+            }),
+            lang,
+        }
+    }
+
+    /// Checks a saved run in full and builds the session it describes, paused at its playhead.
+    pub fn load(text: &str) -> Result<(Session, Lang), LoadError> {
+        if text.len() > MAX_SAVED_BYTES {
+            return Err(LoadError::TooLarge(text.len()));
+        }
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| LoadError::Json(e.to_string()))?;
+        match value.get("barrierscope").map(|v| v.as_u64()) {
+            None => return Err(LoadError::Json("the \"barrierscope\" version field is missing".into())),
+            Some(None) => return Err(LoadError::Json("\"barrierscope\" must be a whole number".into())),
+            Some(Some(v)) if v != SAVED_VERSION as u64 => return Err(LoadError::Version(v)),
+            _ => {}
+        }
+        let saved: SavedRun = serde_json::from_value(value).map_err(|e| LoadError::Json(e.to_string()))?;
+        if saved.records.is_some_and(|n| n == 0 || n > MAX_GENERATED) {
+            return Err(LoadError::Config(ScenarioError::Input(format!(
+                "records per partition must be 1 to {MAX_GENERATED}"
+            ))));
+        }
+        let config = RunConfig { job: saved.job, settings: saved.settings, seed: saved.seed, records: saved.records };
+        let mut session = Session::new(config).map_err(LoadError::Config)?;
+        let codes: Vec<&str> = saved.actions.split_whitespace().collect();
+        if codes.len() > MAX_SAVED_ACTIONS {
+            return Err(LoadError::TooManyActions(codes.len()));
+        }
+        let mut actions = Vec::with_capacity(codes.len());
+        for (index, code) in codes.iter().enumerate() {
+            let a = Action::from_code(code)
+                .ok_or_else(|| LoadError::UnknownAction { index, code: code.chars().take(20).collect() })?;
+            actions.push(a);
+        }
+        let start = session.sim().clone();
+        let timeline = Timeline::from_actions(start.clone(), &actions).map_err(|(index, error)| {
+            // Name the action against the state it was refused in.
+            let mut sim = start.clone();
+            for a in &actions[..index] {
+                let _ = sim.apply(*a, &mut Vec::new());
+            }
+            LoadError::Action { index, action: scenario::describe(&sim, &actions[index]), error }
+        })?;
+        if saved.at > timeline.len() {
+            return Err(LoadError::Playhead { at: saved.at, len: timeline.len() });
+        }
+        if let Some(l) = &saved.lesson {
+            let i = LESSONS
+                .iter()
+                .position(|x| x.id == l.id)
+                .ok_or_else(|| LoadError::Lesson(format!("no lesson is called {:?}", l.id.chars().take(40).collect::<String>())))?;
+            if l.step >= LESSONS[i].steps.len() {
+                return Err(LoadError::Lesson(format!("lesson {:?} has no step {}", l.id, l.step + 1)));
+            }
+            let labels: Vec<&str> = session.sim().graph.records.iter().map(|r| r.label.as_str()).collect();
+            if let Some(bad) = l.predictions.keys().find(|k| !labels.contains(&k.as_str())) {
+                return Err(LoadError::Lesson(format!("a prediction names record {:?}, which this job does not have", bad.chars().take(20).collect::<String>())));
+            }
+            let mut p = Progress::new(i);
+            p.step = l.step;
+            p.revealed = l.revealed && LESSONS[i].steps[l.step].predict.is_some();
+            p.predictions = l.predictions.clone();
+            session.lesson = Some(p);
+            session.took_over = l.took_over;
+        }
+        session.timeline = timeline;
+        session.seek(saved.at);
+        Ok((session, saved.lang))
     }
 }
 
-fn auto_summary(events: &[Event], sim: &Sim) -> String {
+/// The Chinese name of an action ("投递 Source->Map").
+pub fn describe_zh(sim: &Sim, a: &Action) -> String {
     let g = &sim.graph;
-    match events.first() {
-        Some(Event::Read { task, .. }) => format!("read {}", g.task(*task).name),
+    let name = |t: TaskId| g.tasks.get(t.index()).map_or("?", |t| t.name.as_str()).to_string();
+    match *a {
+        Action::Deliver { channel } => format!("投递 {}", g.channels.get(channel.index()).map_or("?", |c| c.name.as_str())),
+        Action::Read { task } => format!("让 {} 读取", name(task)),
+        Action::Checkpoint => "触发检查点".into(),
+        Action::Timer { task } => format!("触发 {} 的定时器", name(task)),
+        Action::AllTimers => "触发全部定时器".into(),
+        Action::Crash => "使集群崩溃".into(),
+        Action::CrashTask { task } => format!("使 {} 崩溃", name(task)),
+        Action::CrashJobManager => "使 JobManager 崩溃".into(),
+        Action::Restore => "恢复".into(),
+        Action::Auto => "自动单步".into(),
+    }
+}
+
+/// A step's name in the narration: what the action did (an auto step is named by its effect).
+pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
+    let g = &sim.graph;
+    let zh = lang == Lang::Zh;
+    let base = if zh { describe_zh(sim, &log.action) } else { scenario::describe(sim, &log.action) };
+    if log.action != Action::Auto {
+        return base;
+    }
+    let what = match log.events.first() {
+        Some(Event::Read { task, .. }) => {
+            if zh { format!("让 {} 读取", g.task(*task).name) } else { format!("read {}", g.task(*task).name) }
+        }
         Some(Event::Processed { channel, .. })
         | Some(Event::BarrierReceived { channel, .. })
-        | Some(Event::BarrierIgnored { channel, .. }) => format!("deliver {}", g.channel(*channel).name),
-        Some(Event::InFlightRecorded { channel, .. }) => format!("deliver {}", g.channel(*channel).name),
-        Some(Event::Restored { .. }) => "restore".into(),
-        _ => "step".into(),
+        | Some(Event::BarrierIgnored { channel, .. })
+        | Some(Event::InFlightRecorded { channel, .. }) => {
+            if zh { format!("投递 {}", g.channel(*channel).name) } else { format!("deliver {}", g.channel(*channel).name) }
+        }
+        Some(Event::Restored { .. }) => lang.t("restore", "恢复").into(),
+        _ => lang.t("step", "单步").into(),
+    };
+    format!("{base}: {what}")
+}
+
+/// Base64url without padding, for links.
+pub fn to_base64url(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut s = String::with_capacity(bytes.len() * 4 / 3 + 3);
+    for c in bytes.chunks(3) {
+        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
+        for i in 0..=c.len() {
+            s.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
     }
+    s
+}
+
+pub fn from_base64url(s: &str) -> Option<Vec<u8>> {
+    let val = |b: u8| -> Option<u32> {
+        Some(match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'-' => 62,
+            b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    if s.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    for c in s.as_bytes().chunks(4) {
+        let mut n = 0u32;
+        for (i, b) in c.iter().enumerate() {
+            n |= val(*b)? << (18 - 6 * i);
+        }
+        for i in 0..c.len() - 1 {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// The link fragment for a saved run: `run=` and the base64url of its JSON.
+pub fn to_fragment(saved: &SavedRun) -> String {
+    format!("run={}", to_base64url(serde_json::to_string(saved).expect("serializes").as_bytes()))
+}
+
+/// Decodes a link fragment (with or without the leading `#`) into saved-run JSON text.
+pub fn from_fragment(fragment: &str) -> Result<String, LoadError> {
+    let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    let body = f.strip_prefix("run=").ok_or(LoadError::Encoding)?;
+    if body.len() > MAX_SAVED_BYTES * 4 / 3 + 4 {
+        return Err(LoadError::TooLarge(body.len() * 3 / 4));
+    }
+    let bytes = from_base64url(body).ok_or(LoadError::Encoding)?;
+    String::from_utf8(bytes).map_err(|_| LoadError::Encoding)
 }
 
 #[cfg(test)]
@@ -217,12 +638,15 @@ mod tests {
         assert!(s.handle(Command::Act(Action::Read { task: TaskId(0) })));
         assert!(s.handle(Command::Act(Action::Read { task: TaskId(0) })));
         assert_eq!(s.narration.len(), 2);
-        assert!(s.narration[1].action.starts_with("read Source"));
         assert!(s.handle(Command::Back));
         assert_eq!(s.timeline.position(), 1);
         assert_eq!(s.narration.len(), 1);
         assert!(!s.handle(Command::Act(Action::Restore)));
-        assert_eq!(s.notice.as_deref(), Some("Can't restore: the job is running; there is nothing to restore."));
+        assert_eq!(
+            s.notice.as_ref().unwrap().message(Lang::En),
+            "Can't restore: the job is running; there is nothing to restore."
+        );
+        assert_eq!(s.notice.as_ref().unwrap().message(Lang::Zh), "无法恢复：作业正在运行，没有需要恢复的东西。");
         assert_eq!(s.timeline.len(), 2, "a refused action changes nothing");
         assert!(s.handle(Command::Act(Action::AllTimers)));
         assert_eq!(s.timeline.len(), 2, "acting at step 1 forked: steps 1 and the new 2");
@@ -245,5 +669,57 @@ mod tests {
         s.handle(Command::SelectCheckpoint(CheckpointId(1)));
         assert_eq!(s.timeline.position(), 4);
         assert!(matches!(s.narration.last().unwrap().events[0], Event::CheckpointTriggered { .. }));
+    }
+
+    #[test]
+    fn base64url_round_trips() {
+        for n in 0..40 {
+            let bytes: Vec<u8> = (0..n).map(|i| (i * 37 + 11) as u8).collect();
+            assert_eq!(from_base64url(&to_base64url(&bytes)).unwrap(), bytes);
+        }
+        assert_eq!(to_base64url(b"Man"), "TWFu");
+        assert!(from_base64url("a").is_none());
+        assert!(from_base64url("ab+c").is_none());
+    }
+
+    #[test]
+    fn action_codes_round_trip() {
+        for a in [
+            Action::Deliver { channel: ChannelId(12) },
+            Action::Read { task: TaskId(0) },
+            Action::Checkpoint,
+            Action::Timer { task: TaskId(3) },
+            Action::AllTimers,
+            Action::Crash,
+            Action::CrashTask { task: TaskId(1) },
+            Action::CrashJobManager,
+            Action::Restore,
+            Action::Auto,
+        ] {
+            assert_eq!(Action::from_code(&a.code()), Some(a));
+        }
+        for bad in ["", "d", "dx", "d99999999", "Xx", "q", "c1", "r-1", "é"] {
+            assert_eq!(Action::from_code(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_saved_run_restores_the_same_frame() {
+        let mut s = Session::new(RunConfig::default()).unwrap();
+        for _ in 0..3 {
+            s.handle(Command::Act(Action::Read { task: TaskId(0) }));
+        }
+        s.handle(Command::Act(Action::AllTimers));
+        s.handle(Command::Act(Action::Crash));
+        s.handle(Command::Back);
+        let saved = s.save(Lang::Zh);
+        let text = from_fragment(&to_fragment(&saved)).unwrap();
+        let (t, lang) = Session::load(&text).unwrap();
+        assert_eq!(lang, Lang::Zh);
+        assert_eq!(t.timeline.position(), 4);
+        assert_eq!(t.timeline.len(), 5);
+        assert_eq!(t.sim().channels, s.sim().channels);
+        assert_eq!(t.sim().ledger(), s.sim().ledger());
+        assert_eq!(t.save(Lang::Zh), saved);
     }
 }

@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use barrierscope::app::App;
 use barrierscope::engine::{fingerprint, Scenario};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -12,79 +11,8 @@ use web_sys::{Element, HtmlElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-/// Mounts a fresh app in its own div and returns the div.
-async fn mount() -> Element {
-    let div = document().create_element("div").unwrap();
-    document().body().unwrap().append_child(&div).unwrap();
-    yew::Renderer::<App>::with_root(div.clone()).render();
-    yew::scheduler::flush().await;
-    div
-}
-
-fn find(root: &Element, selector: &str) -> Element {
-    root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no element matches {selector}"))
-}
-
-async fn click(root: &Element, selector: &str) {
-    let el = find(root, selector);
-    let init = web_sys::MouseEventInit::new();
-    init.set_bubbles(true);
-    init.set_cancelable(true);
-    let ev = web_sys::MouseEvent::new_with_mouse_event_init_dict("click", &init).unwrap();
-    el.dispatch_event(&ev).unwrap();
-    yew::scheduler::flush().await;
-}
-
-async fn key(key: &str) {
-    let init = web_sys::KeyboardEventInit::new();
-    init.set_key(key);
-    init.set_bubbles(true);
-    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
-    web_sys::window().unwrap().dispatch_event(&ev).unwrap();
-    yew::scheduler::flush().await;
-}
-
-async fn choose(root: &Element, selector: &str, value: &str) {
-    let sel: HtmlSelectElement = find(root, selector).dyn_into().unwrap();
-    sel.set_value(value);
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    sel.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap()).unwrap();
-    yew::scheduler::flush().await;
-}
-
-fn disabled(root: &Element, selector: &str) -> bool {
-    find(root, selector).has_attribute("disabled")
-}
-
-fn verdicts(root: &Element) -> BTreeMap<String, String> {
-    let rows = root.query_selector_all("#ledger tbody tr").unwrap();
-    (0..rows.length())
-        .map(|i| {
-            let tr: Element = rows.item(i).unwrap().dyn_into().unwrap();
-            (tr.get_attribute("data-record").unwrap(), tr.get_attribute("data-verdict").unwrap())
-        })
-        .collect()
-}
-
-/// Steps until nothing is left to do.
-async fn run_to_end(root: &Element) {
-    for _ in 0..200 {
-        if disabled(root, "#btn-step") {
-            return;
-        }
-        click(root, "#btn-step").await;
-    }
-    panic!("the run did not end");
-}
-
-fn text(root: &Element, selector: &str) -> String {
-    find(root, selector).text_content().unwrap_or_default()
-}
+mod common;
+use common::*;
 
 #[wasm_bindgen_test]
 async fn timers_then_crash_then_restore_lose_abc() {
@@ -166,6 +94,75 @@ async fn keyboard_steps_back_and_forks() {
     assert!(text(&root, "#notice").contains("nothing to restore"));
     assert_eq!(app.get_attribute("data-steps").unwrap(), steps);
     let _ = root.dyn_ref::<HtmlElement>();
+}
+
+/// Walks lesson 2 (per-task timers lose a, b, c) to its predict step, marks a, b, c lost,
+/// reveals, and checks the narration, the score and the verdict.
+async fn walk_lesson_2(root: &Element, zh: bool) {
+    choose(root, "#sel-lesson", "1").await;
+    let lesson = find(root, "#lesson");
+    assert_eq!(lesson.get_attribute("data-lesson").unwrap(), "timers-lose");
+    if zh {
+        assert!(text(root, "#lesson-title").contains("各自定时保存"), "{}", text(root, "#lesson-title"));
+        assert!(text(root, "#lesson-say").contains("协调"));
+    } else {
+        assert!(text(root, "#lesson-title").contains("Per-task timers lose a, b, c"));
+    }
+    // Steps 2 and 3: the source reads a, b, c, then every timer fires.
+    click(root, "#lesson-next").await;
+    assert_eq!(find(root, "[data-channel=\"Source->Map\"]").get_attribute("data-queued").unwrap(), "3");
+    click(root, "#lesson-next").await;
+    let narration = text(root, "#narration");
+    if zh {
+        assert!(narration.contains("的定时器触发"), "{narration}");
+    } else {
+        assert!(narration.contains("timer fired: it saved its own state, uncoordinated"), "{narration}");
+    }
+    click(root, "#lesson-next").await;
+    assert!(text(root, "[data-flag=\"in-transit\"]").contains("a b c"));
+    click(root, "#lesson-next").await;
+    // The predict step: nothing has crashed yet.
+    assert!(root.query_selector("#predict").unwrap().is_some());
+    assert!(text(root, "#lesson-next").contains(if zh { "揭晓" } else { "Reveal" }));
+    for r in ["a", "b", "c"] {
+        click(root, &format!("#predict-{r}")).await;
+        assert_eq!(find(root, &format!("#predict-{r}")).get_attribute("data-prediction").unwrap(), "lost");
+    }
+    click(root, "#lesson-next").await;
+    assert_eq!(find(root, "#lesson").get_attribute("data-revealed").unwrap(), "true");
+    let score = find(root, "#score");
+    assert_eq!(score.get_attribute("data-right").unwrap(), "8");
+    assert_eq!(score.get_attribute("data-total").unwrap(), "8");
+    let say = text(root, "#lesson-say");
+    if zh {
+        assert!(say.contains("丢失的是 a、b、c"), "{say}");
+        assert!(text(root, "#score").contains("你预测对了 8 条记录中的 8 条"));
+        assert!(text(root, "#narration").contains("每个任务都从自己最近一次保存恢复。"));
+        assert!(text(root, "#tally-state").contains("丢失"));
+    } else {
+        assert!(say.contains("Lost: a, b and c"), "{say}");
+        assert!(text(root, "#score").contains("You predicted 8 of 8 records correctly."));
+        assert!(text(root, "#tally-state").contains("lost"));
+    }
+    let v = verdicts(root);
+    for r in ["a", "b", "c"] {
+        assert_eq!(v[r], "lost", "{r}");
+    }
+    assert!(["d", "e", "f", "g", "h"].iter().all(|r| v[*r] == "exactly-once"), "{v:?}");
+}
+
+#[wasm_bindgen_test]
+async fn lesson_2_in_english() {
+    let root = mount().await;
+    walk_lesson_2(&root, false).await;
+}
+
+#[wasm_bindgen_test]
+async fn lesson_2_in_chinese() {
+    let root = mount().await;
+    click(&root, "#btn-lang").await;
+    assert_eq!(find(&root, "#app").get_attribute("data-lang").unwrap(), "zh");
+    walk_lesson_2(&root, true).await;
 }
 
 #[wasm_bindgen_test]

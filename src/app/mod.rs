@@ -3,6 +3,7 @@
 //! current simulation state on every change.
 
 pub mod canvas;
+pub mod classroom;
 pub mod panels;
 pub mod text;
 
@@ -16,7 +17,8 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::engine::{Action, CheckpointId, RestartPolicy, Settings, SinkMode, Strategy, BUILTIN_NAMES};
-use crate::session::{Command, RunConfig, Session};
+use crate::lessons::LESSONS;
+use crate::session::{Command, LoadError, Notice, Origin, RunConfig, Session};
 use text::{job_name, sink_name, strategy_name, Lang};
 
 /// Play speeds: milliseconds between steps.
@@ -37,6 +39,9 @@ pub struct UiState {
     pub speed: usize,
     pub tab: Tab,
     pub lang: Lang,
+    pub presenter: bool,
+    /// The link made by the Share button, shown for copying.
+    pub link: Option<String>,
 }
 
 impl PartialEq for UiState {
@@ -47,6 +52,8 @@ impl PartialEq for UiState {
             && self.speed == other.speed
             && self.tab == other.tab
             && self.lang == other.lang
+            && self.presenter == other.presenter
+            && self.link == other.link
     }
 }
 
@@ -57,12 +64,53 @@ pub enum Msg {
     Speed(usize),
     Tab(Tab),
     Lang(Lang),
+    Presenter(bool),
+    /// Open a saved run (from a link, a file or storage); the current run stays if it is bad.
+    Load(Origin, Result<String, LoadError>),
+    Share,
+    Export,
 }
 
 impl UiState {
     pub fn new(config: RunConfig) -> UiState {
         let session = Session::new(config).unwrap_or_else(|_| Session::new(RunConfig::default()).expect("default runs"));
-        UiState { session: Rc::new(RefCell::new(session)), version: 0, playing: false, speed: 3, tab: Tab::Narration, lang: Lang::En }
+        UiState {
+            session: Rc::new(RefCell::new(session)),
+            version: 0,
+            playing: false,
+            speed: 3,
+            tab: Tab::Narration,
+            lang: Lang::En,
+            presenter: false,
+            link: None,
+        }
+    }
+
+    /// The first state of the page: the run in the link, else the last run kept in this browser,
+    /// else the a, b, c story. A bad link or stored entry says why and leaves the story.
+    pub fn initial() -> UiState {
+        let mut state = UiState::new(RunConfig::default());
+        if let Some(text) = classroom::link_text() {
+            state.open(Origin::Link, text);
+        } else if let Some(text) = classroom::stored_text() {
+            state.open(Origin::Storage, Ok(text));
+            if matches!(state.session.borrow().notice, Some(Notice::Opened(_))) {
+                state.session.borrow_mut().notice = None;
+            }
+        }
+        state
+    }
+
+    fn open(&mut self, origin: Origin, text: Result<String, LoadError>) {
+        match text.and_then(|t| Session::load(&t)) {
+            Ok((mut session, lang)) => {
+                session.notice = Some(Notice::Opened(origin));
+                self.session = Rc::new(RefCell::new(session));
+                self.lang = lang;
+                self.playing = false;
+            }
+            Err(error) => self.session.borrow_mut().notice = Some(Notice::LoadFailed { origin, error }),
+        }
     }
 }
 
@@ -71,6 +119,7 @@ impl Reducible for UiState {
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut next = (*self).clone();
+        let msg_kind = if matches!(msg, Msg::Share) { Kind::Share } else { Kind::Other };
         match msg {
             Msg::Cmd(cmd) => {
                 let reconfig = matches!(cmd, Command::Configure(_) | Command::Reset);
@@ -86,7 +135,7 @@ impl Reducible for UiState {
                 } else {
                     let mut s = next.session.borrow_mut();
                     if s.at_end() && s.sim().check(Action::Auto).is_err() {
-                        s.notice = Some("Nothing left to play: every record is through. Crash, restore, or reset.".into());
+                        s.notice = Some(Notice::NothingToPlay);
                     } else {
                         s.notice = None;
                         next.playing = true;
@@ -104,10 +153,22 @@ impl Reducible for UiState {
             Msg::Speed(s) => next.speed = s.min(SPEEDS.len() - 1),
             Msg::Tab(t) => next.tab = t,
             Msg::Lang(l) => next.lang = l,
+            Msg::Presenter(on) => next.presenter = on,
+            Msg::Load(origin, text) => next.open(origin, text),
+            Msg::Share => next.link = Some(classroom::share_link(&next.session.borrow(), next.lang)),
+            Msg::Export => classroom::export(&next.session.borrow(), next.lang),
+        }
+        if !matches!(msg_kind, Kind::Share) {
+            next.link = None;
         }
         next.version += 1;
         Rc::new(next)
     }
+}
+
+enum Kind {
+    Share,
+    Other,
 }
 
 /// Mounts the app on the page, replacing the loading notice.
@@ -132,12 +193,18 @@ fn is_typing(e: &KeyboardEvent) -> bool {
         .unwrap_or(false)
 }
 
-/// The keyboard shortcuts, as (key, message).
-fn shortcut(e: &KeyboardEvent) -> Option<Msg> {
+/// The keyboard shortcuts. With a lesson open, PageDown/PageUp (a presenter's clicker) step the
+/// lesson, and so do the arrows in presenter mode.
+fn shortcut(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Msg> {
     if e.ctrl_key() || e.meta_key() || e.alt_key() || is_typing(e) {
         return None;
     }
+    let lesson_keys = lesson && presenter;
     Some(match e.key().as_str() {
+        "PageDown" if lesson => Msg::Cmd(Command::LessonNext),
+        "PageUp" if lesson => Msg::Cmd(Command::LessonPrev),
+        "ArrowRight" if lesson_keys => Msg::Cmd(Command::LessonNext),
+        "ArrowLeft" if lesson_keys => Msg::Cmd(Command::LessonPrev),
         " " => Msg::TogglePlay,
         "ArrowRight" => Msg::Cmd(Command::Forward),
         "ArrowLeft" => Msg::Cmd(Command::Back),
@@ -146,32 +213,55 @@ fn shortcut(e: &KeyboardEvent) -> Option<Msg> {
         "x" | "X" => Msg::Cmd(Command::Act(Action::Crash)),
         "j" | "J" => Msg::Cmd(Command::Act(Action::CrashJobManager)),
         "r" | "R" => Msg::Cmd(Command::Act(Action::Restore)),
+        "p" | "P" => Msg::Presenter(!presenter),
+        "Escape" if presenter => Msg::Presenter(false),
         _ => return None,
     })
 }
 
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| UiState::new(RunConfig::default()));
+    let state = use_reducer(UiState::initial);
     let dispatcher = state.dispatcher();
+    // What the keyboard listener needs to know, kept current without re-registering it.
+    let modes = use_mut_ref(|| (false, false));
+    *modes.borrow_mut() = (state.session.borrow().lesson.is_some(), state.presenter);
 
-    // Keyboard control on the whole page.
+    // Keyboard control on the whole page, and links opened while the page is open.
     {
         let dispatcher = dispatcher.clone();
+        let modes = modes.clone();
         use_effect_with((), move |_| {
             let window = web_sys::window().expect("window");
-            let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-                if let Some(msg) = shortcut(&e) {
+            let d = dispatcher.clone();
+            let keys = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+                let (lesson, presenter) = *modes.borrow();
+                if let Some(msg) = shortcut(&e, lesson, presenter) {
                     e.prevent_default();
-                    dispatcher.dispatch(msg);
+                    d.dispatch(msg);
                 }
             });
-            window
-                .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
-                .expect("listen");
+            let hash = Closure::<dyn Fn(web_sys::HashChangeEvent)>::new(move |_| {
+                if let Some(text) = classroom::link_text() {
+                    dispatcher.dispatch(Msg::Load(Origin::Link, text));
+                }
+            });
+            window.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref()).expect("listen");
+            window.add_event_listener_with_callback("hashchange", hash.as_ref().unchecked_ref()).expect("listen");
             move || {
-                let _ = window.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-                drop(listener);
+                let _ = window.remove_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref());
+                let _ = window.remove_event_listener_with_callback("hashchange", hash.as_ref().unchecked_ref());
+                drop(keys);
+                drop(hash);
+            }
+        });
+    }
+    // Keep the last run in this browser (not on every step while playing).
+    {
+        let state = state.clone();
+        use_effect_with((state.version, state.playing), move |&(_, playing)| {
+            if !playing {
+                classroom::store(&state.session.borrow(), state.lang);
             }
         });
     }
@@ -325,9 +415,38 @@ pub fn App() -> Html {
     };
     let strategy = config.settings.strategy;
     let has_sink = config.has_sink();
+    let send_cmd = {
+        let d = dispatcher.clone();
+        Callback::from(move |c: Command| d.dispatch(Msg::Cmd(c)))
+    };
+    let on_lesson = {
+        let d = dispatcher.clone();
+        Callback::from(move |e: web_sys::Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            match v.parse::<usize>() {
+                Ok(i) => d.dispatch(Msg::Cmd(Command::StartLesson(i))),
+                Err(_) => d.dispatch(Msg::Cmd(Command::LessonExit)),
+            }
+        })
+    };
+    let presenter_toggle = {
+        let d = dispatcher.clone();
+        let on = state.presenter;
+        Callback::from(move |_| d.dispatch(Msg::Presenter(!on)))
+    };
+    let on_import = {
+        let d = dispatcher.clone();
+        Callback::from(move |e: web_sys::Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            let d = d.clone();
+            classroom::import(&input, Callback::from(move |(origin, text)| d.dispatch(Msg::Load(origin, text))));
+        })
+    };
+    let lesson_index = session.lesson.as_ref().map(|p| p.lesson);
 
     html! {
-        <div id="app" class={classes!("app", state.playing.then_some("playing"))} data-ready="true" lang={if l == Lang::Zh { "zh-Hans" } else { "en" }}
+        <div id="app" class={classes!("app", state.playing.then_some("playing"), state.presenter.then_some("presenter"))} data-ready="true"
+             lang={if l == Lang::Zh { "zh-Hans" } else { "en" }} data-lang={l.id()} data-presenter={state.presenter.to_string()}
              data-step={pos.to_string()} data-steps={len.to_string()}>
             <header class="topbar">
                 <h1><span class="logo" aria-hidden="true">{"▍"}</span>{ "Barrierscope" }</h1>
@@ -400,12 +519,32 @@ pub fn App() -> Html {
                         aria-valuetext={format!("{} {} / {}", l.t("step", "步"), pos, len)} />
                 </div>
             </nav>
-            <div id="notice" class={classes!("notice", session.notice.is_some().then_some("shown"))} role="alert">
-                { session.notice.clone().map(|n| html!{ <>
-                    <span>{ n }</span>
+            <div class="sharebar" role="group" aria-label={l.t("Lessons and sharing", "课程与分享")}>
+                <label>{ l.t("Lesson", "课程") }
+                    <select id="sel-lesson" onchange={on_lesson} aria-label={l.t("Guided lesson", "引导课程")}>
+                        <option value="none" selected={lesson_index.is_none()}>{ l.t("Free play (no lesson)", "自由操作（无课程）") }</option>
+                        { for LESSONS.iter().enumerate().map(|(i, x)| html!{
+                            <option value={i.to_string()} selected={lesson_index == Some(i)}>{ if l == Lang::Zh { x.title.zh } else { x.title.en } }</option> }) }
+                    </select></label>
+                <button id="btn-presenter" class={classes!("tool", state.presenter.then_some("on"))} onclick={presenter_toggle}
+                    aria-pressed={state.presenter.to_string()} aria-keyshortcuts="P" title={l.t("Presenter mode: large type, high contrast (P, Esc to leave)", "演示模式：大字号、高对比度（P，Esc 退出）")}>
+                    { l.t("▣ Presenter", "▣ 演示模式") }</button>
+                <button id="btn-share" class="tool" onclick={send(|| Msg::Share)} title={l.t("Put the whole run in a link", "把整个运行放进一个链接")}>{ l.t("🔗 Share link", "🔗 分享链接") }</button>
+                <button id="btn-export" class="tool" onclick={send(|| Msg::Export)} title={l.t("Download the run as a JSON file", "把运行下载为 JSON 文件")}>{ l.t("⭳ Export", "⭳ 导出") }</button>
+                <label class="tool import" title={l.t("Open a run from a JSON file", "从 JSON 文件打开运行")}>{ l.t("⭱ Import", "⭱ 导入") }
+                    <input id="inp-import" type="file" accept=".json,application/json" onchange={on_import} aria-label={l.t("Import a run file", "导入运行文件")} /></label>
+                { state.link.clone().map(|url| html!{
+                    <input id="share-url" class="share-url" type="text" readonly=true value={url} aria-label={l.t("Link to this run", "此运行的链接")} />
+                }).unwrap_or_default() }
+            </div>
+            <div id="notice" class={classes!("notice", session.notice.is_some().then_some("shown"),
+                    session.notice.as_ref().is_some_and(|n| !n.is_error()).then_some("info"))} role="alert">
+                { session.notice.as_ref().map(|n| html!{ <>
+                    <span>{ n.message(l) }</span>
                     <button class="dismiss" onclick={dismiss} aria-label={l.t("Dismiss", "关闭")}>{"×"}</button>
                 </> }).unwrap_or_default() }
             </div>
+            { classroom::lesson_bar(&session, l, &send_cmd) }
             <main class="workspace">
                 <div class="canvas-wrap">{ canvas::canvas(sim, l, &handlers) }</div>
                 <div class="tabs">

@@ -90,8 +90,8 @@ pub fn narration_panel(session: &Session, l: Lang) -> Html {
             { for session.narration.iter().rev().map(|s| html! {
                 <li data-step={s.step.to_string()}>
                     <span class="step-no">{ format!("{} {}", l.t("Step", "第"), s.step) }{ l.t("", " 步") }</span>
-                    <span class="step-action">{ s.action.clone() }</span>
-                    <ul>{ for s.events.iter().map(|e| html!{ <li>{ narrate(e, g) }</li> }) }</ul>
+                    <span class="step-action">{ crate::session::step_title(sim, s, l) }</span>
+                    <ul>{ for s.events.iter().map(|e| html!{ <li>{ narrate(e, g, l) }</li> }) }</ul>
                 </li>
             }) }
         </ol>

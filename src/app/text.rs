@@ -2,37 +2,8 @@
 //! (检查点 checkpoint, 屏障 barrier, 对齐 alignment, 精确一次 exactly once, 至少一次 at least once,
 //! 最多一次 at most once, 端到端 end to end).
 
+pub use crate::engine::Lang;
 use crate::engine::{SinkMode, Strategy, Verdict};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
-}
-
-impl Lang {
-    pub fn id(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh",
-        }
-    }
-    pub fn from_id(s: &str) -> Option<Lang> {
-        match s {
-            "en" => Some(Lang::En),
-            "zh" => Some(Lang::Zh),
-            _ => None,
-        }
-    }
-    /// Picks the phrase for this language.
-    pub fn t(self, en: &'static str, zh: &'static str) -> &'static str {
-        match self {
-            Lang::En => en,
-            Lang::Zh => zh,
-        }
-    }
-}
 
 pub fn strategy_name(l: Lang, s: Strategy) -> &'static str {
     match s {

@@ -112,7 +112,7 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
         for (i, (a, evs)) in p.actions.iter().zip(&p.events).enumerate() {
             s += &format!("{:>5}  {}\n", i + 1, scenario::describe(sim, a));
             for e in evs {
-                s += &format!("       {}\n", narrate(e, g));
+                s += &format!("       {}\n", narrate(e, g, Lang::En));
             }
         }
     }

@@ -32,6 +32,51 @@ pub enum Action {
     Auto,
 }
 
+impl Action {
+    /// A compact code for links and saved runs: `d3` deliver channel 3, `r0` read task 0, `c`
+    /// checkpoint, `t2` timer of task 2, `T` all timers, `X` crash, `k1` crash task 1, `J` crash
+    /// the JobManager, `R` restore, `a` auto.
+    pub fn code(&self) -> String {
+        match *self {
+            Action::Deliver { channel } => format!("d{}", channel.0),
+            Action::Read { task } => format!("r{}", task.0),
+            Action::Checkpoint => "c".into(),
+            Action::Timer { task } => format!("t{}", task.0),
+            Action::AllTimers => "T".into(),
+            Action::Crash => "X".into(),
+            Action::CrashTask { task } => format!("k{}", task.0),
+            Action::CrashJobManager => "J".into(),
+            Action::Restore => "R".into(),
+            Action::Auto => "a".into(),
+        }
+    }
+
+    /// Parses [`Action::code`]; None if it is not one.
+    pub fn from_code(s: &str) -> Option<Action> {
+        let (head, rest) = s.split_at(s.char_indices().nth(1).map_or(s.len(), |(i, _)| i));
+        let n = || -> Option<u16> {
+            if rest.is_empty() || rest.len() > 5 || !rest.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            rest.parse().ok()
+        };
+        Some(match head {
+            "d" => Action::Deliver { channel: ChannelId(n()?) },
+            "r" => Action::Read { task: TaskId(n()?) },
+            "t" => Action::Timer { task: TaskId(n()?) },
+            "k" => Action::CrashTask { task: TaskId(n()?) },
+            _ if !rest.is_empty() => return None,
+            "c" => Action::Checkpoint,
+            "T" => Action::AllTimers,
+            "X" => Action::Crash,
+            "J" => Action::CrashJobManager,
+            "R" => Action::Restore,
+            "a" => Action::Auto,
+            _ => return None,
+        })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SnapshotKind {

@@ -16,7 +16,7 @@ pub mod topology;
 pub mod workload;
 
 pub use action::{AbortReason, Action, CrashScope, Event, RestoreFrom, SnapshotKind};
-pub use error::{ActionError, ScenarioError};
+pub use error::{ActionError, Lang, ScenarioError};
 pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnId};
 pub use ledger::{CutReport, Ledger, Tally, Verdict};
 pub use narrate::narrate;

@@ -52,8 +52,8 @@ pub struct Sim {
     scratch: Vec<Action>,
 }
 
-fn err<T>(m: String) -> Result<T, ActionError> {
-    Err(ActionError(m))
+fn err<T>(e: ActionError) -> Result<T, ActionError> {
+    Err(e)
 }
 
 impl Sim {
@@ -156,11 +156,11 @@ impl Sim {
         if let Some(cap) = self.settings.channel_capacity {
             for c in &self.graph.task(t).out_channels {
                 if self.channels[c.index()].queue.len() >= cap as usize {
-                    return err(format!(
-                        "{} is backpressured: its output channel {} is full ({cap} items)",
-                        self.graph.task(t).name,
-                        self.graph.channel(*c).name
-                    ));
+                    return err(ActionError::Backpressured {
+                        task: self.graph.task(t).name.clone(),
+                        channel: self.graph.channel(*c).name.clone(),
+                        capacity: cap,
+                    });
                 }
             }
         }
@@ -170,7 +170,7 @@ impl Sim {
     fn need_running(&self) -> Result<(), ActionError> {
         match self.down {
             None => Ok(()),
-            Some(_) => err("the job is down; restore it first".into()),
+            Some(_) => err(ActionError::JobDown),
         }
     }
 
@@ -179,72 +179,71 @@ impl Sim {
         match a {
             Action::Deliver { channel } => {
                 let Some(info) = self.graph.channels.get(channel.index()) else {
-                    return err(format!("there is no channel #{}", channel.0));
+                    return err(ActionError::NoSuchChannel(channel.0));
                 };
                 self.need_running()?;
                 let ch = &self.channels[channel.index()];
                 match ch.queue.front() {
-                    None => err(format!("channel {} is empty", info.name)),
-                    Some(_) if ch.blocked => err(format!(
-                        "channel {} is blocked: {} is aligning barriers and buffers what comes after the barrier",
-                        info.name,
-                        self.graph.task(info.to).name
-                    )),
+                    None => err(ActionError::ChannelEmpty { channel: info.name.clone() }),
+                    Some(_) if ch.blocked => err(ActionError::ChannelBlocked {
+                        channel: info.name.clone(),
+                        task: self.graph.task(info.to).name.clone(),
+                    }),
                     Some(Item::Barrier(_)) => Ok(()),
                     Some(Item::Record { .. }) => self.room(info.to),
                 }
             }
             Action::Read { task } => {
                 let Some(info) = self.graph.tasks.get(task.index()) else {
-                    return err(format!("there is no task #{}", task.0));
+                    return err(ActionError::NoSuchTask(task.0));
                 };
                 if info.kind != OperatorKind::Source {
-                    return err(format!("{} is not a source", info.name));
+                    return err(ActionError::NotASource { task: info.name.clone() });
                 }
                 self.need_running()?;
                 if let Some((id, _)) = self.coordinator.stop_the_world {
-                    return err(format!("sources are paused until stop-the-world checkpoint {} completes", id.0));
+                    return err(ActionError::SourcesPaused { checkpoint: id.0 });
                 }
                 let off = self.source_offset(task);
                 if off as usize >= info.log.len() {
-                    return err(format!("{} has read its whole log ({} records)", info.name, info.log.len()));
+                    return err(ActionError::LogExhausted { task: info.name.clone(), records: info.log.len() });
                 }
                 self.room(task)
             }
             Action::Checkpoint => {
                 if !self.strategy().uses_coordinator() {
-                    return err(format!("strategy {} takes no checkpoints", self.strategy().id()));
+                    return err(ActionError::NoCheckpoints { strategy: self.strategy().id() });
                 }
                 self.need_running()
             }
             Action::Timer { task } => {
                 if task.index() >= self.tasks.len() {
-                    return err(format!("there is no task #{}", task.0));
+                    return err(ActionError::NoSuchTask(task.0));
                 }
                 self.check(Action::AllTimers)
             }
             Action::AllTimers => {
                 if self.strategy() != Strategy::Timers {
-                    return err(format!("snapshot timers belong to strategy timers, not {}", self.strategy().id()));
+                    return err(ActionError::NotTimers { strategy: self.strategy().id() });
                 }
                 self.need_running()
             }
             Action::Crash | Action::CrashJobManager => self.need_running(),
             Action::CrashTask { task } => {
                 if task.index() >= self.tasks.len() {
-                    return err(format!("there is no task #{}", task.0));
+                    return err(ActionError::NoSuchTask(task.0));
                 }
                 self.need_running()
             }
             Action::Restore => match self.down {
                 Some(_) => Ok(()),
-                None => err("the job is running; there is nothing to restore".into()),
+                None => err(ActionError::JobRunning),
             },
             Action::Auto => {
                 if self.down.is_some() || self.has_work() {
                     Ok(())
                 } else {
-                    err("nothing left to do: every log is read and every channel is empty or blocked".into())
+                    err(ActionError::NothingToDo)
                 }
             }
         }

@@ -1,0 +1,127 @@
+//! Sharing: a run encodes into a link, a file and a stored entry, and opens paused at the same
+//! frame. Malformed or hostile text (bad JSON, unknown version, huge sizes, actions that are not
+//! enabled, ...) from any of the three is refused with a message naming the problem, in both
+//! languages, and never panics.
+#![cfg(not(target_arch = "wasm32"))]
+
+use barrierscope::engine::{Action, Lang, TaskId};
+use barrierscope::session::*;
+
+fn story() -> Session {
+    let mut s = Session::new(RunConfig::default()).unwrap();
+    for _ in 0..3 {
+        s.handle(Command::Act(Action::Read { task: TaskId(0) }));
+    }
+    s.handle(Command::Act(Action::AllTimers));
+    s.handle(Command::Act(Action::Crash));
+    s
+}
+
+fn good_json() -> serde_json::Value {
+    serde_json::to_value(story().save(Lang::En)).unwrap()
+}
+
+fn with(field: &str, v: serde_json::Value) -> String {
+    let mut j = good_json();
+    j[field] = v;
+    j.to_string()
+}
+
+/// (text, words the English message must contain)
+fn bad_texts() -> Vec<(String, &'static str)> {
+    use serde_json::json;
+    vec![
+        ("".into(), "not a valid JSON run"),
+        ("{ nope".into(), "not a valid JSON run"),
+        ("[1,2,3]".into(), "\"barrierscope\" version field is missing"),
+        ("{}".into(), "\"barrierscope\" version field is missing"),
+        (with("barrierscope", json!(2)), "format version 2"),
+        (with("barrierscope", json!("1")), "must be a whole number"),
+        (with("barrierscope", json!(-1)), "must be a whole number"),
+        (with("job", json!("triangle")), "no built-in job is called \"triangle\""),
+        (with("job", json!(42)), "not a valid JSON run"),
+        (with("seed", json!(-5)), "not a valid JSON run"),
+        (with("records", json!(10_000_000)), "records per partition must be 1 to 5000"),
+        (with("settings", json!({"strategy": "sometimes"})), "unknown variant `sometimes`"),
+        (with("settings", json!({"strategy": "timers", "checkpoint-interval": 3})), "checkpoint-interval needs a checkpointing strategy"),
+        (with("settings", json!({"max-concurrent-checkpoints": 0})), "max-concurrent-checkpoints must be 1 to 16"),
+        (with("actions", json!("r0 r0 zz")), "action #3 \"zz\" is not an action"),
+        (with("actions", json!("R")), "action #1 (restore) is not enabled: the job is running"),
+        (with("actions", json!("d0")), "action #1 (deliver Source->Map) is not enabled: channel Source->Map is empty"),
+        (with("actions", json!("d99")), "action #1 (deliver ?) is not enabled: there is no channel #99"),
+        (with("actions", json!("X r0")), "the job is down; restore it first"),
+        (with("actions", json!(["r0"])), "not a valid JSON run"),
+        (with("actions", json!("a ".repeat(MAX_SAVED_ACTIONS + 1))), "at most 200000 are allowed"),
+        (with("at", json!(99)), "playhead 99 is past its 5 steps"),
+        (with("at", json!(-1)), "not a valid JSON run"),
+        (with("lesson", json!({"id": "no-such-lesson", "step": 0})), "no lesson is called \"no-such-lesson\""),
+        (with("lesson", json!({"id": "state", "step": 999})), "has no step 1000"),
+        (with("lesson", json!({"id": "state", "step": 0, "predictions": {"zz": "lost"}})), "names record \"zz\""),
+        (with("lesson", json!({"id": "state", "step": 0, "predictions": {"a": "maybe"}})), "not a valid JSON run"),
+        (with("lang", json!("fr")), "not a valid JSON run"),
+        (with("colour", json!("red")), "unknown field `colour`"),
+        ("x".repeat(MAX_SAVED_BYTES + 1), "at most 4194304 are allowed"),
+    ]
+}
+
+#[test]
+fn a_run_round_trips_through_link_and_file_and_storage() {
+    let s = story();
+    let saved = s.save(Lang::Zh);
+    let link = to_fragment(&saved);
+    assert!(link.starts_with("run="));
+    let (t, lang) = Session::load(&from_fragment(&format!("#{link}")).unwrap()).unwrap();
+    assert_eq!(lang, Lang::Zh);
+    assert_eq!(t.save(Lang::Zh), saved);
+    let file = serde_json::to_string_pretty(&saved).unwrap();
+    let (u, _) = Session::load(&file).unwrap();
+    assert_eq!(u.timeline.position(), s.timeline.position());
+    assert_eq!(u.sim().ledger(), s.sim().ledger());
+}
+
+#[test]
+fn malformed_files_and_stored_entries_name_their_problem() {
+    let bad = bad_texts();
+    assert!(bad.len() >= 20);
+    for (text, words) in &bad {
+        let err = Session::load(text).err().unwrap_or_else(|| panic!("accepted: {}", &text[..text.len().min(200)]));
+        let en = err.message(Lang::En);
+        let zh = err.message(Lang::Zh);
+        assert!(en.contains(words), "expected {words:?} in {en:?}");
+        assert_ne!(en, zh, "the Chinese message differs from the English one");
+        let notice = Notice::LoadFailed { origin: Origin::Storage, error: err };
+        assert!(notice.message(Lang::En).ends_with("Your current run is unchanged."));
+        assert!(notice.message(Lang::Zh).contains("当前的运行保持不变"));
+    }
+}
+
+#[test]
+fn malformed_links_name_their_problem() {
+    let cases: Vec<(String, &str)> = vec![
+        ("#".into(), "not a Barrierscope link"),
+        ("#view=1".into(), "not a Barrierscope link"),
+        ("#run=***".into(), "not a Barrierscope link"),
+        ("#run=a".into(), "not a Barrierscope link"),
+        (format!("#run={}", to_base64url(&[0xff, 0xfe, 0x00])), "not a Barrierscope link"),
+        (format!("#run={}", "A".repeat(MAX_SAVED_BYTES * 2)), "at most 4194304 are allowed"),
+        (format!("#run={}", to_base64url(b"{\"barrierscope\": 7}")), "format version 7"),
+        (format!("#run={}", to_base64url(with("actions", serde_json::json!("R")).as_bytes())), "is not enabled"),
+    ];
+    for (link, words) in cases {
+        let err = from_fragment(&link).and_then(|t| Session::load(&t).map(|_| ())).err().expect("refused");
+        assert!(err.message(Lang::En).contains(words), "{link:.60}: expected {words:?} in {:?}", err.message(Lang::En));
+    }
+}
+
+#[test]
+fn the_lesson_position_is_part_of_the_run() {
+    let mut s = Session::new(RunConfig::default()).unwrap();
+    assert!(s.handle(Command::StartLesson(0)));
+    assert!(s.handle(Command::LessonNext));
+    assert!(s.handle(Command::LessonNext));
+    let saved = s.save(Lang::En);
+    let (t, _) = Session::load(&serde_json::to_string(&saved).unwrap()).unwrap();
+    assert_eq!(t.lesson.as_ref().unwrap().step, 2);
+    assert_eq!(t.timeline.position(), s.timeline.position());
+    assert!(!t.took_over);
+}
