@@ -259,6 +259,128 @@ await check('motion respects prefers-reduced-motion', async () => {
   await moving.context().close();
 });
 
+async function lessonToPredict(pg, index) {
+  await pg.selectOption('#sel-lesson', String(index));
+  for (let i = 0; i < 12 && !(await pg.$('#predict')); i++) await pg.keyboard.press('PageDown');
+  expect(await pg.$('#predict'), 'reached the predict step');
+}
+
+await check('presenter mode at 1920x1080, lesson 2 in English: predict, reveal, score', async () => {
+  const pres = await open({ width: 1920, height: 1080 });
+  await pres.keyboard.press('p');
+  expect(await attr(pres, '#app', 'data-presenter') === 'true', 'presenter on');
+  expect(!(await pres.isVisible('#storage')) && !(await pres.isVisible('.tabs')), 'secondary panels hidden');
+  await lessonToPredict(pres, 1);
+  for (const r of ['a', 'b', 'c']) await pres.click(`#predict-${r}`);
+  await pres.screenshot({ path: shots + '08-presenter-lesson2-predict-en-1920.png' });
+  await pres.keyboard.press('ArrowRight');
+  expect(await attr(pres, '#lesson', 'data-revealed') === 'true', 'the arrow key revealed (clicker)');
+  expect(await attr(pres, '#score', 'data-right') === '8', 'all eight right');
+  expect((await pres.textContent('#lesson-say')).includes('Lost: a, b and c'), 'reveal text');
+  await pres.screenshot({ path: shots + '09-presenter-lesson2-reveal-en-1920.png' });
+  await pres.keyboard.press('PageUp');
+  expect(await attr(pres, '#lesson', 'data-revealed') === 'false', 'PageUp goes back before the reveal');
+  await pres.keyboard.press('PageDown');
+  await pres.click('#btn-lang');
+  expect((await pres.textContent('#lesson-say')).includes('丢失的是 a、b、c'), 'Chinese reveal');
+  expect((await pres.textContent('#score')).includes('你预测对了'), 'Chinese score');
+  await pres.screenshot({ path: shots + '10-presenter-lesson2-reveal-zh-1920.png' });
+  await pres.keyboard.press('Escape');
+  expect(await attr(pres, '#app', 'data-presenter') === 'false', 'Escape leaves presenter mode');
+  await pres.context().close();
+});
+
+await check('presenter mode in Chinese at 1920x1080: lesson 5, alignment', async () => {
+  const pres = await open({ width: 1920, height: 1080 });
+  await pres.click('#btn-lang');
+  await pres.click('#btn-presenter');
+  await pres.selectOption('#sel-lesson', '4');
+  for (let i = 0; i < 3; i++) await pres.keyboard.press('PageDown');
+  expect((await pres.textContent('#lesson-title')).includes('5.'), 'lesson 5');
+  await pres.screenshot({ path: shots + '11-presenter-lesson5-zh-1920.png' });
+  await pres.context().close();
+});
+
+await check('taking over a lesson and coming back to it', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-lesson', '3');
+  await pg.keyboard.press('PageDown');
+  const lessonStep = await step(pg);
+  await pg.click('#btn-crash');
+  expect(await pg.isVisible('#took-over'), 'the lesson says the learner took over');
+  await pg.click('#lesson-resume');
+  expect(await step(pg) === lessonStep && !(await pg.$('#took-over')), 'back where the lesson stands');
+  await pg.click('#lesson-exit');
+  expect(!(await pg.$('#lesson')), 'left the lesson');
+  await pg.context().close();
+});
+
+await check('a shared link opens paused at the same frame', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-strategy', 'aligned');
+  for (let i = 0; i < 2; i++) await pg.click('#read-Source');
+  await pg.keyboard.press('c');
+  await pg.keyboard.press('ArrowRight');
+  await pg.keyboard.press('ArrowRight');
+  await pg.keyboard.press('ArrowLeft');
+  await pg.click('#btn-share');
+  const url = await pg.inputValue('#share-url');
+  const at = await step(pg);
+  const v = await verdicts(pg);
+  const fresh = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
+  fresh.on('pageerror', (e) => errors.push(e.message));
+  await fresh.goto(url);
+  await fresh.waitForSelector('#app[data-ready="true"]');
+  expect(await step(fresh) === at, `step ${await step(fresh)} instead of ${at}`);
+  expect(await steps(fresh) === at + 1, 'the history after the playhead is kept');
+  expect(JSON.stringify(await verdicts(fresh)) === JSON.stringify(v), 'same verdict');
+  expect(!(await fresh.$('#app.playing')), 'paused');
+  expect((await fresh.textContent('#notice')).includes('Opened the link'), 'says it opened the link');
+  await fresh.context().close();
+  await pg.context().close();
+});
+
+await check('export, then import the file: the same run', async () => {
+  const pg = await open();
+  for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+  await pg.keyboard.press('t');
+  const [download] = await Promise.all([pg.waitForEvent('download'), pg.click('#btn-export')]);
+  const file = await download.path();
+  const other = await open();
+  await other.setInputFiles('#inp-import', file);
+  await other.waitForFunction(() => document.querySelector('#app').dataset.steps === '4');
+  expect((await other.textContent('#notice')).includes('Opened the file'), 'opened the file');
+  expect(await page.evaluate(() => true), 'alive');
+  await pg.context().close();
+  await other.context().close();
+});
+
+await check('malformed links and files name their problem and keep the current run', async () => {
+  const cases = [
+    ['link', '#run=not*base64', 'not a Barrierscope link'],
+    ['link', '#run=' + Buffer.from('{"barrierscope": 9}').toString('base64url'), 'format version 9'],
+    ['link', '#run=' + Buffer.from('{"barrierscope":1,"job":"line","settings":{},"seed":1,"actions":"d0","at":0}').toString('base64url'), 'action #1 (deliver Source->Map) is not enabled'],
+    ['file', '{ this is not json', 'not a valid JSON run'],
+    ['file', '{"barrierscope": 1, "job": "moon", "settings": {}, "seed": 1, "actions": "", "at": 0}', 'no built-in job is called "moon"'],
+    ['file', '{"barrierscope": 1, "job": "line", "settings": {}, "seed": 1, "actions": "r0", "at": 50}', 'playhead 50 is past its 1 steps'],
+    ['file', 'x'.repeat(5 * 1024 * 1024), 'at most 4194304 are allowed'],
+  ];
+  for (const [kind, payload, words] of cases) {
+    const pg = await open();
+    await pg.click('#read-Source');
+    if (kind === 'link') {
+      await pg.evaluate((h) => { location.hash = h; }, payload);
+    } else {
+      await pg.setInputFiles('#inp-import', { name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(payload) });
+    }
+    await pg.waitForFunction(() => document.querySelector('#notice').textContent.length > 0);
+    const notice = await pg.textContent('#notice');
+    expect(notice.includes(words) && notice.includes('Your current run is unchanged.'), `${kind}: ${notice}`);
+    expect(await steps(pg) === 1, `${kind}: the run is untouched`);
+    await pg.context().close();
+  }
+});
+
 await check('no errors in the page', async () => {
   expect(errors.length === 0, errors.join('\n'));
 });

@@ -127,7 +127,7 @@ pub fn lesson_bar(session: &Session, l: Lang, send: &Callback<Command>) -> Html 
         html! {
             <div class="predict" id="predict" role="group" aria-label={l.t("Your prediction", "你的预测")}>
                 <p class="predict-help">{ format!("{} {} — {}", l.t("Predict each record's fate", "预测每条记录的命运"), judge_word,
-                    l.t("click a record to cycle ✓ exactly once → ✗ lost → ⧉ duplicated.", "点击记录切换：✓ 精确一次 → ✗ 丢失 → ⧉ 重复。")) }</p>
+                    l.t("click a record to cycle ✓ exactly once → ✗ lost → ⊕ duplicated.", "点击记录切换：✓ 精确一次 → ✗ 丢失 → ⊕ 重复。")) }</p>
                 <div class="predict-records">
                 { for sim.graph.records.iter().map(|r| {
                     let v = p.predictions.get(&r.label).copied().unwrap_or(Verdict::ExactlyOnce);

@@ -40,7 +40,7 @@ pub fn verdict_mark(l: Lang, v: Verdict) -> (&'static str, &'static str) {
     match v {
         Verdict::ExactlyOnce => ("✓", l.t("exactly once", "精确一次")),
         Verdict::Lost => ("✗", l.t("lost", "丢失")),
-        Verdict::Duplicated => ("⧉", l.t("duplicated", "重复")),
+        Verdict::Duplicated => ("⊕", l.t("duplicated", "重复")),
         Verdict::Pending => ("…", l.t("on its way", "处理中")),
     }
 }
