@@ -21,7 +21,8 @@ fn line_sim(records: usize) -> Sim {
 fn shuffle_sim(records: usize) -> Sim {
     let mut sc = Scenario::builtin("keyed-shuffle", Settings::new(Strategy::Aligned), 1);
     sc.input = Some(
-        [("Source".to_string(), SourceInput::Partitions(vec![log(records / 2, 0), log(records / 2, records / 2)]))].into(),
+        [("Source".to_string(), SourceInput::Partitions(vec![log(records / 2, 0), log(records / 2, records / 2)]))]
+            .into(),
     );
     sc.sim().unwrap()
 }
@@ -67,14 +68,22 @@ fn deliveries(c: &mut Criterion) {
     assert_eq!(probe.stats.counts().completed, (N / 100) as u32);
     g.throughput(Throughput::Elements(per_run));
     g.bench_function("line, aligned checkpoint every 100 records", |b| {
-        b.iter_batched(|| line.clone(), |mut sim| black_box(drive_line(&mut sim, &mut Vec::with_capacity(64))), BatchSize::LargeInput)
+        b.iter_batched(
+            || line.clone(),
+            |mut sim| black_box(drive_line(&mut sim, &mut Vec::with_capacity(64))),
+            BatchSize::LargeInput,
+        )
     });
     let shuffle = shuffle_sim(N);
     let mut probe = shuffle.clone();
     let per_run = drive_auto(&mut probe, &mut Vec::new());
     g.throughput(Throughput::Elements(per_run));
     g.bench_function("keyed-shuffle, seeded scheduler", |b| {
-        b.iter_batched(|| shuffle.clone(), |mut sim| black_box(drive_auto(&mut sim, &mut Vec::with_capacity(64))), BatchSize::LargeInput)
+        b.iter_batched(
+            || shuffle.clone(),
+            |mut sim| black_box(drive_auto(&mut sim, &mut Vec::with_capacity(64))),
+            BatchSize::LargeInput,
+        )
     });
     // The same workload the browser benchmark runs in wasm (e2e/bench.mjs).
     let start = workload::start(5000);
@@ -90,7 +99,8 @@ fn time_travel(c: &mut Criterion) {
     // A 100,000-step run of keyed-shuffle with a checkpoint every 100 steps.
     let mut sc = Scenario::builtin("keyed-shuffle", Settings::new(Strategy::Aligned), 3);
     sc.settings.checkpoint_interval = Some(100);
-    sc.input = Some([("Source".to_string(), SourceInput::Partitions(vec![log(30_000, 0), log(30_000, 30_000)]))].into());
+    sc.input =
+        Some([("Source".to_string(), SourceInput::Partitions(vec![log(30_000, 0), log(30_000, 30_000)]))].into());
     let mut tl = Timeline::new(sc.sim().unwrap());
     while tl.len() < 100_000 {
         if tl.apply(Action::Auto).is_err() {
@@ -104,7 +114,9 @@ fn time_travel(c: &mut Criterion) {
     let mut g = c.benchmark_group("time travel");
     // The worst case: the step just before the next keyframe.
     let worst = (n / 2 / tl.keyframe_every()) * tl.keyframe_every() + tl.keyframe_every() - 1;
-    for (name, step) in [("seek to step 0", 0), ("seek to the middle, worst case", worst), ("seek to the last step", n - 1)] {
+    for (name, step) in
+        [("seek to step 0", 0), ("seek to the middle, worst case", worst), ("seek to the last step", n - 1)]
+    {
         g.bench_function(name, |b| b.iter(|| black_box(tl.seek(step)).len()));
     }
     g.finish();

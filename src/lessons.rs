@@ -168,13 +168,18 @@ pub fn actions_for(progress: &Progress) -> Result<(RunConfig, Sim, Vec<Action>),
         if i == progress.step && step.predict.is_some() && !progress.revealed {
             break;
         }
-        actions.extend(play_lines(&mut sim, step.play).map_err(|e| format!("lesson {} step {}: {e}", lesson.id, i + 1))?);
+        actions
+            .extend(play_lines(&mut sim, step.play).map_err(|e| format!("lesson {} step {}: {e}", lesson.id, i + 1))?);
     }
     Ok((config, start, actions))
 }
 
 /// The score of a prediction: per record (label, predicted, actual), and how many were right.
-pub fn score(sim: &Sim, judge: Judge, predictions: &BTreeMap<String, Verdict>) -> (Vec<(String, Verdict, Verdict)>, usize) {
+pub fn score(
+    sim: &Sim,
+    judge: Judge,
+    predictions: &BTreeMap<String, Verdict>,
+) -> (Vec<(String, Verdict, Verdict)>, usize) {
     let ledger = sim.ledger();
     let rows: Vec<(String, Verdict, Verdict)> = ledger
         .rows
@@ -566,26 +571,62 @@ pub static LESSONS: &[Lesson] = &[
 
 /// Lesson 9 up to checkpoint 1: a, b, c and barrier 1 through every task to the sink.
 const SINK_BEFORE_CHECKPOINT: &[&str] = &[
-    "read Source", "read Source", "read Source", "checkpoint",
-    "deliver Source->Map", "deliver Source->Map", "deliver Source->Map", "deliver Source->Map",
-    "deliver Map->Count", "deliver Map->Count", "deliver Map->Count", "deliver Map->Count",
-    "deliver Count->Sink", "deliver Count->Sink", "deliver Count->Sink", "deliver Count->Sink",
+    "read Source",
+    "read Source",
+    "read Source",
+    "checkpoint",
+    "deliver Source->Map",
+    "deliver Source->Map",
+    "deliver Source->Map",
+    "deliver Source->Map",
+    "deliver Map->Count",
+    "deliver Map->Count",
+    "deliver Map->Count",
+    "deliver Map->Count",
+    "deliver Count->Sink",
+    "deliver Count->Sink",
+    "deliver Count->Sink",
+    "deliver Count->Sink",
 ];
 
 /// Lesson 9 after checkpoint 1: d and e written by the sink.
 const SINK_AFTER_CHECKPOINT: &[&str] = &[
-    "read Source", "read Source", "deliver Source->Map", "deliver Source->Map",
-    "deliver Map->Count", "deliver Map->Count", "deliver Count->Sink", "deliver Count->Sink",
+    "read Source",
+    "read Source",
+    "deliver Source->Map",
+    "deliver Source->Map",
+    "deliver Map->Count",
+    "deliver Map->Count",
+    "deliver Count->Sink",
+    "deliver Count->Sink",
 ];
 
 /// Both, in one step (the `sink_story` script of tests/stories.rs up to the crash).
 const SINK_STORY: &[&str] = &[
-    "read Source", "read Source", "read Source", "checkpoint",
-    "deliver Source->Map", "deliver Source->Map", "deliver Source->Map", "deliver Source->Map",
-    "deliver Map->Count", "deliver Map->Count", "deliver Map->Count", "deliver Map->Count",
-    "deliver Count->Sink", "deliver Count->Sink", "deliver Count->Sink", "deliver Count->Sink",
-    "read Source", "read Source", "deliver Source->Map", "deliver Source->Map",
-    "deliver Map->Count", "deliver Map->Count", "deliver Count->Sink", "deliver Count->Sink",
+    "read Source",
+    "read Source",
+    "read Source",
+    "checkpoint",
+    "deliver Source->Map",
+    "deliver Source->Map",
+    "deliver Source->Map",
+    "deliver Source->Map",
+    "deliver Map->Count",
+    "deliver Map->Count",
+    "deliver Map->Count",
+    "deliver Map->Count",
+    "deliver Count->Sink",
+    "deliver Count->Sink",
+    "deliver Count->Sink",
+    "deliver Count->Sink",
+    "read Source",
+    "read Source",
+    "deliver Source->Map",
+    "deliver Source->Map",
+    "deliver Map->Count",
+    "deliver Map->Count",
+    "deliver Count->Sink",
+    "deliver Count->Sink",
 ];
 // LESSONS-END
 

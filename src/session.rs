@@ -107,40 +107,72 @@ impl LoadError {
     pub fn message(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         match self {
-            LoadError::TooLarge(n) => if zh {
-                format!("它有 {n} 字节，最多允许 {MAX_SAVED_BYTES} 字节")
-            } else {
-                format!("it is {n} bytes; at most {MAX_SAVED_BYTES} are allowed")
-            },
-            LoadError::Encoding => lang.t("it is not a Barrierscope link (bad encoding)", "它不是 Barrierscope 链接（编码错误）").into(),
-            LoadError::Json(e) => if zh { format!("它不是有效的 JSON 运行记录：{e}") } else { format!("it is not a valid JSON run: {e}") },
-            LoadError::Version(v) => if zh {
-                format!("它的格式版本是 {v}；此版本只能读取版本 {SAVED_VERSION}")
-            } else {
-                format!("it has format version {v}; this build reads version {SAVED_VERSION}")
-            },
-            LoadError::Config(e) => if zh { format!("它的作业或设置无效：{e}") } else { format!("its job or settings are invalid: {e}") },
-            LoadError::TooManyActions(n) => if zh {
-                format!("它有 {n} 个动作；最多允许 {MAX_SAVED_ACTIONS} 个")
-            } else {
-                format!("it has {n} actions; at most {MAX_SAVED_ACTIONS} are allowed")
-            },
-            LoadError::UnknownAction { index, code } => if zh {
-                format!("第 {} 个动作 {code:?} 无法识别", index + 1)
-            } else {
-                format!("action #{} {code:?} is not an action", index + 1)
-            },
-            LoadError::Action { index, action, error } => if zh {
-                format!("第 {} 个动作（{action}）不可执行：{}", index + 1, error.message(lang))
-            } else {
-                format!("action #{} ({action}) is not enabled: {}", index + 1, error.message(lang))
-            },
-            LoadError::Playhead { at, len } => if zh {
-                format!("它的播放位置 {at} 超出了 {len} 步的历史")
-            } else {
-                format!("its playhead {at} is past its {len} steps")
-            },
-            LoadError::Lesson(m) => if zh { format!("它的课程状态无效：{m}") } else { format!("its lesson state is invalid: {m}") },
+            LoadError::TooLarge(n) => {
+                if zh {
+                    format!("它有 {n} 字节，最多允许 {MAX_SAVED_BYTES} 字节")
+                } else {
+                    format!("it is {n} bytes; at most {MAX_SAVED_BYTES} are allowed")
+                }
+            }
+            LoadError::Encoding => {
+                lang.t("it is not a Barrierscope link (bad encoding)", "它不是 Barrierscope 链接（编码错误）").into()
+            }
+            LoadError::Json(e) => {
+                if zh {
+                    format!("它不是有效的 JSON 运行记录：{e}")
+                } else {
+                    format!("it is not a valid JSON run: {e}")
+                }
+            }
+            LoadError::Version(v) => {
+                if zh {
+                    format!("它的格式版本是 {v}；此版本只能读取版本 {SAVED_VERSION}")
+                } else {
+                    format!("it has format version {v}; this build reads version {SAVED_VERSION}")
+                }
+            }
+            LoadError::Config(e) => {
+                if zh {
+                    format!("它的作业或设置无效：{e}")
+                } else {
+                    format!("its job or settings are invalid: {e}")
+                }
+            }
+            LoadError::TooManyActions(n) => {
+                if zh {
+                    format!("它有 {n} 个动作；最多允许 {MAX_SAVED_ACTIONS} 个")
+                } else {
+                    format!("it has {n} actions; at most {MAX_SAVED_ACTIONS} are allowed")
+                }
+            }
+            LoadError::UnknownAction { index, code } => {
+                if zh {
+                    format!("第 {} 个动作 {code:?} 无法识别", index + 1)
+                } else {
+                    format!("action #{} {code:?} is not an action", index + 1)
+                }
+            }
+            LoadError::Action { index, action, error } => {
+                if zh {
+                    format!("第 {} 个动作（{action}）不可执行：{}", index + 1, error.message(lang))
+                } else {
+                    format!("action #{} ({action}) is not enabled: {}", index + 1, error.message(lang))
+                }
+            }
+            LoadError::Playhead { at, len } => {
+                if zh {
+                    format!("它的播放位置 {at} 超出了 {len} 步的历史")
+                } else {
+                    format!("its playhead {at} is past its {len} steps")
+                }
+            }
+            LoadError::Lesson(m) => {
+                if zh {
+                    format!("它的课程状态无效：{m}")
+                } else {
+                    format!("its lesson state is invalid: {m}")
+                }
+            }
         }
     }
 }
@@ -172,25 +204,41 @@ impl Notice {
             (Origin::Storage, true) => "浏览器中保存的运行",
         };
         match self {
-            Notice::Refused { action, action_zh, error } => if zh {
-                format!("无法{action_zh}：{}。", error.message(lang))
-            } else {
-                format!("Can't {action}: {}.", error.message(lang))
-            },
+            Notice::Refused { action, action_zh, error } => {
+                if zh {
+                    format!("无法{action_zh}：{}。", error.message(lang))
+                } else {
+                    format!("Can't {action}: {}.", error.message(lang))
+                }
+            }
             Notice::AtFirstStep => lang.t("Already at the first step.", "已经在第一步。").into(),
-            Notice::NothingToPlay => lang.t(
-                "Nothing left to play: every record is through. Crash, restore, or reset.",
-                "没有可播放的了：所有记录都已处理完。可以崩溃、恢复或重置。",
-            ).into(),
-            Notice::Config(e) => if zh { format!("无法使用这些设置：{e}") } else { format!("Can't use these settings: {e}") },
-            Notice::LoadFailed { origin: o, error } => if zh {
-                format!("无法打开{}：{}。当前的运行保持不变。", origin(o), error.message(lang))
-            } else {
-                format!("Couldn't open {}: {}. Your current run is unchanged.", origin(o), error.message(lang))
-            },
-            Notice::Opened(o) => if zh { format!("已打开{}，暂停在保存时的那一步。", origin(o)) } else {
-                format!("Opened {}, paused at its saved step.", origin(o))
-            },
+            Notice::NothingToPlay => lang
+                .t(
+                    "Nothing left to play: every record is through. Crash, restore, or reset.",
+                    "没有可播放的了：所有记录都已处理完。可以崩溃、恢复或重置。",
+                )
+                .into(),
+            Notice::Config(e) => {
+                if zh {
+                    format!("无法使用这些设置：{e}")
+                } else {
+                    format!("Can't use these settings: {e}")
+                }
+            }
+            Notice::LoadFailed { origin: o, error } => {
+                if zh {
+                    format!("无法打开{}：{}。当前的运行保持不变。", origin(o), error.message(lang))
+                } else {
+                    format!("Couldn't open {}: {}. Your current run is unchanged.", origin(o), error.message(lang))
+                }
+            }
+            Notice::Opened(o) => {
+                if zh {
+                    format!("已打开{}，暂停在保存时的那一步。", origin(o))
+                } else {
+                    format!("Opened {}, paused at its saved step.", origin(o))
+                }
+            }
             Notice::LessonError(m) => m.clone(),
         }
     }
@@ -506,16 +554,18 @@ impl Session {
             return Err(LoadError::Playhead { at: saved.at, len: timeline.len() });
         }
         if let Some(l) = &saved.lesson {
-            let i = LESSONS
-                .iter()
-                .position(|x| x.id == l.id)
-                .ok_or_else(|| LoadError::Lesson(format!("no lesson is called {:?}", l.id.chars().take(40).collect::<String>())))?;
+            let i = LESSONS.iter().position(|x| x.id == l.id).ok_or_else(|| {
+                LoadError::Lesson(format!("no lesson is called {:?}", l.id.chars().take(40).collect::<String>()))
+            })?;
             if l.step >= LESSONS[i].steps.len() {
                 return Err(LoadError::Lesson(format!("lesson {:?} has no step {}", l.id, l.step + 1)));
             }
             let labels: Vec<&str> = session.sim().graph.records.iter().map(|r| r.label.as_str()).collect();
             if let Some(bad) = l.predictions.keys().find(|k| !labels.contains(&k.as_str())) {
-                return Err(LoadError::Lesson(format!("a prediction names record {:?}, which this job does not have", bad.chars().take(20).collect::<String>())));
+                return Err(LoadError::Lesson(format!(
+                    "a prediction names record {:?}, which this job does not have",
+                    bad.chars().take(20).collect::<String>()
+                )));
             }
             let mut p = Progress::new(i);
             p.step = l.step;
@@ -535,7 +585,9 @@ pub fn describe_zh(sim: &Sim, a: &Action) -> String {
     let g = &sim.graph;
     let name = |t: TaskId| g.tasks.get(t.index()).map_or("?", |t| t.name.as_str()).to_string();
     match *a {
-        Action::Deliver { channel } => format!("投递 {}", g.channels.get(channel.index()).map_or("?", |c| c.name.as_str())),
+        Action::Deliver { channel } => {
+            format!("投递 {}", g.channels.get(channel.index()).map_or("?", |c| c.name.as_str()))
+        }
         Action::Read { task } => format!("让 {} 读取", name(task)),
         Action::Checkpoint => "触发检查点".into(),
         Action::Timer { task } => format!("触发 {} 的定时器", name(task)),
@@ -558,13 +610,21 @@ pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
     }
     let what = match log.events.first() {
         Some(Event::Read { task, .. }) => {
-            if zh { format!("让 {} 读取", g.task(*task).name) } else { format!("read {}", g.task(*task).name) }
+            if zh {
+                format!("让 {} 读取", g.task(*task).name)
+            } else {
+                format!("read {}", g.task(*task).name)
+            }
         }
         Some(Event::Processed { channel, .. })
         | Some(Event::BarrierReceived { channel, .. })
         | Some(Event::BarrierIgnored { channel, .. })
         | Some(Event::InFlightRecorded { channel, .. }) => {
-            if zh { format!("投递 {}", g.channel(*channel).name) } else { format!("deliver {}", g.channel(*channel).name) }
+            if zh {
+                format!("投递 {}", g.channel(*channel).name)
+            } else {
+                format!("deliver {}", g.channel(*channel).name)
+            }
         }
         Some(Event::Restored { .. }) => lang.t("restore", "恢复").into(),
         _ => lang.t("step", "单步").into(),
@@ -657,7 +717,8 @@ mod tests {
 
     #[test]
     fn selecting_a_checkpoint_moves_to_its_trigger() {
-        let config = RunConfig { job: "line".into(), settings: Settings::new(Strategy::Aligned), seed: 1, records: None };
+        let config =
+            RunConfig { job: "line".into(), settings: Settings::new(Strategy::Aligned), seed: 1, records: None };
         let mut s = Session::new(config).unwrap();
         for _ in 0..3 {
             s.handle(Command::Act(Action::Auto));

@@ -54,7 +54,11 @@ async fn a_link_restores_the_same_frame_and_a_bad_link_changes_nothing() {
     // A broken link: the app says why and shows the story, untouched.
     web_sys::window().unwrap().location().set_hash("run=bm90IGpzb24").unwrap();
     let broken = mount().await;
-    assert!(text(&broken, "#notice").contains("Couldn't open the link: it is not a valid JSON run"), "{}", text(&broken, "#notice"));
+    assert!(
+        text(&broken, "#notice").contains("Couldn't open the link: it is not a valid JSON run"),
+        "{}",
+        text(&broken, "#notice")
+    );
     assert_eq!(steps(&broken), "0");
     // The same broken link arriving while a run is open leaves that run as it was.
     click(&broken, "#read-Source").await;
@@ -78,7 +82,10 @@ async fn the_last_run_survives_a_reload_and_a_bad_entry_is_named() {
     for (bad, words) in [
         ("{\"barrierscope\": 3}", "format version 3"),
         ("not json at all", "not a valid JSON run"),
-        ("{\"barrierscope\":1,\"job\":\"line\",\"settings\":{},\"seed\":1,\"actions\":\"R\",\"at\":0}", "action #1 (restore) is not enabled"),
+        (
+            "{\"barrierscope\":1,\"job\":\"line\",\"settings\":{},\"seed\":1,\"actions\":\"R\",\"at\":0}",
+            "action #1 (restore) is not enabled",
+        ),
     ] {
         storage().set_item("barrierscope.run", bad).unwrap();
         let app = mount_keeping_storage().await;
@@ -88,4 +95,3 @@ async fn the_last_run_survives_a_reload_and_a_bad_entry_is_named() {
     }
     storage().clear().unwrap();
 }
-

@@ -77,26 +77,56 @@ const BAD: &[(&str, &str)] = &[
     (r#"{"job": "line", "colour": "red"}"#, "unknown field `colour`"),
     (r#"{"job": "line", "actions": [{"deliver": "Map->Nowhere"}]}"#, "no channel is named \"Map->Nowhere\""),
     (r#"{"job": "line", "actions": [{"timer": "Ghost"}]}"#, "no task is named \"Ghost\""),
-    (r#"{"job": "line", "actions": [{"deliver": "Source->Map"}]}"#, "action #1 of the script: deliver Source->Map: channel Source->Map is empty"),
+    (
+        r#"{"job": "line", "actions": [{"deliver": "Source->Map"}]}"#,
+        "action #1 of the script: deliver Source->Map: channel Source->Map is empty",
+    ),
     (r#"{"job": "line", "actions": ["restore"]}"#, "the job is running; there is nothing to restore"),
     (r#"{"job": "line", "actions": ["all-timers"]}"#, "snapshot timers belong to strategy timers"),
     (r#"{"job": "line", "actions": ["crash", {"read": "Source"}]}"#, "the job is down; restore it first"),
     (r#"{"job": "line", "actions": [{"read": "Map"}]}"#, "Map is not a source"),
     (r#"{"job": "line", "actions": [{"dance": "Map"}]}"#, "unknown variant `dance`"),
-    (r#"{"job": {"operators": [{"name": "S", "kind": "source"}, {"name": "M", "kind": "map"}], "edges": [{"from": "M", "to": "S"}]}, "input": {"S": ["a:x"]}}"#, "a source can't have inputs"),
-    (r#"{"job": {"operators": [{"name": "S", "kind": "source"}, {"name": "M", "kind": "map"}, {"name": "N", "kind": "map"}], "edges": [{"from": "S", "to": "M"}, {"from": "M", "to": "N"}, {"from": "N", "to": "M"}]}, "input": {"S": ["a:x"]}}"#, "cycle"),
-    (r#"{"job": {"operators": [{"name": "S", "kind": "source", "parallelism": 1000}], "edges": []}, "input": {"S": []}}"#, "parallelism 1000"),
+    (
+        r#"{"job": {"operators": [{"name": "S", "kind": "source"}, {"name": "M", "kind": "map"}], "edges": [{"from": "M", "to": "S"}]}, "input": {"S": ["a:x"]}}"#,
+        "a source can't have inputs",
+    ),
+    (
+        r#"{"job": {"operators": [{"name": "S", "kind": "source"}, {"name": "M", "kind": "map"}, {"name": "N", "kind": "map"}], "edges": [{"from": "S", "to": "M"}, {"from": "M", "to": "N"}, {"from": "N", "to": "M"}]}, "input": {"S": ["a:x"]}}"#,
+        "cycle",
+    ),
+    (
+        r#"{"job": {"operators": [{"name": "S", "kind": "source", "parallelism": 1000}], "edges": []}, "input": {"S": []}}"#,
+        "parallelism 1000",
+    ),
     (r#"{"job": {"operators": [{"name": "S", "kind": "source"}], "edges": []}}"#, "needs an \"input\" log"),
     (r#"{"job": "line", "input": {"Source": ["a:x", "a:y"]}}"#, "labelled \"a\""),
     (r#"{"job": "line", "input": {"Source": ["ax"]}}"#, "is not \"label:key\""),
-    (r#"{"job": "line", "settings": {"strategy": "timers", "checkpoint-interval": 5}}"#, "checkpoint-interval needs a checkpointing strategy"),
-    (r#"{"job": "line", "settings": {"max-concurrent-checkpoints": 4000000000}}"#, "max-concurrent-checkpoints must be 1 to 16"),
+    (
+        r#"{"job": "line", "settings": {"strategy": "timers", "checkpoint-interval": 5}}"#,
+        "checkpoint-interval needs a checkpointing strategy",
+    ),
+    (
+        r#"{"job": "line", "settings": {"max-concurrent-checkpoints": 4000000000}}"#,
+        "max-concurrent-checkpoints must be 1 to 16",
+    ),
     (r#"{"job": "line", "settings": {"strategy": "sometimes"}}"#, "unknown variant `sometimes`"),
-    (r#"{"job": "line-sink", "settings": {"strategy": "timers", "sink": "two-phase-commit"}}"#, "needs a checkpointing strategy"),
+    (
+        r#"{"job": "line-sink", "settings": {"strategy": "timers", "sink": "two-phase-commit"}}"#,
+        "needs a checkpointing strategy",
+    ),
     (r#"{"job": "line", "actions": [{"auto": 99999999999}]}"#, "not valid JSON"),
-    (r#"{"job": {"operators": [{"name": "S", "kind": "source", "paralelism": 2}], "edges": []}, "input": {"S": []}}"#, "in \"job\": unknown field `paralelism`"),
-    (r#"{"job": {"operators": [{"name": "S", "kind": "sorce"}], "edges": []}, "input": {"S": []}}"#, "the kinds are source, map, filter"),
-    (r#"{"job": {"operators": [{"name": "S", "kind": "source"}, {"name": "M", "kind": "map"}], "edges": [{"from": "S", "to": "M", "partitoning": "hash"}]}, "input": {"S": []}}"#, "unknown field `partitoning`"),
+    (
+        r#"{"job": {"operators": [{"name": "S", "kind": "source", "paralelism": 2}], "edges": []}, "input": {"S": []}}"#,
+        "in \"job\": unknown field `paralelism`",
+    ),
+    (
+        r#"{"job": {"operators": [{"name": "S", "kind": "sorce"}], "edges": []}, "input": {"S": []}}"#,
+        "the kinds are source, map, filter",
+    ),
+    (
+        r#"{"job": {"operators": [{"name": "S", "kind": "source"}, {"name": "M", "kind": "map"}], "edges": [{"from": "S", "to": "M", "partitoning": "hash"}]}, "input": {"S": []}}"#,
+        "unknown field `partitoning`",
+    ),
     (r#"{"job": 5}"#, "\"job\" must be a built-in job name or an object"),
 ];
 
@@ -123,7 +153,8 @@ fn bad_input_gets_one_clear_error_and_no_panic() {
 
 #[test]
 fn absurd_sizes_are_refused() {
-    let big: Vec<String> = (0..200_001).map(|i| format!("\"{}:k\"", barrierscope::engine::topology::auto_label(i))).collect();
+    let big: Vec<String> =
+        (0..200_001).map(|i| format!("\"{}:k\"", barrierscope::engine::topology::auto_label(i))).collect();
     let text = format!(r#"{{"job": "line", "input": {{"Source": [{}]}}}}"#, big.join(","));
     let path = std::env::temp_dir().join(format!("barrierscope-big-{}.json", std::process::id()));
     std::fs::write(&path, text).unwrap();

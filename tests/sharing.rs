@@ -43,7 +43,10 @@ fn bad_texts() -> Vec<(String, &'static str)> {
         (with("seed", json!(-5)), "not a valid JSON run"),
         (with("records", json!(10_000_000)), "records per partition must be 1 to 5000"),
         (with("settings", json!({"strategy": "sometimes"})), "unknown variant `sometimes`"),
-        (with("settings", json!({"strategy": "timers", "checkpoint-interval": 3})), "checkpoint-interval needs a checkpointing strategy"),
+        (
+            with("settings", json!({"strategy": "timers", "checkpoint-interval": 3})),
+            "checkpoint-interval needs a checkpointing strategy",
+        ),
         (with("settings", json!({"max-concurrent-checkpoints": 0})), "max-concurrent-checkpoints must be 1 to 16"),
         (with("actions", json!("r0 r0 zz")), "action #3 \"zz\" is not an action"),
         (with("actions", json!("R")), "action #1 (restore) is not enabled: the job is running"),
@@ -108,7 +111,7 @@ fn malformed_links_name_their_problem() {
         (format!("#run={}", to_base64url(with("actions", serde_json::json!("R")).as_bytes())), "is not enabled"),
     ];
     for (link, words) in cases {
-        let err = from_fragment(&link).and_then(|t| Session::load(&t).map(|_| ())).err().expect("refused");
+        let err = from_fragment(&link).and_then(|t| Session::load(&t).map(|_| ())).expect_err("refused");
         assert!(err.message(Lang::En).contains(words), "{link:.60}: expected {words:?} in {:?}", err.message(Lang::En));
     }
 }

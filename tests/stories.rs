@@ -53,10 +53,21 @@ fn timers_together_after_the_source_sent_abc_lose_abc() {
 #[test]
 fn timers_the_other_way_round_duplicate_abc() {
     let script = [
-        "timer Source", "read Source", "read Source", "read Source",
-        "deliver Source->Map", "deliver Source->Map", "deliver Source->Map",
-        "deliver Map->Count", "deliver Map->Count", "deliver Map->Count",
-        "timer Map", "timer Count", "crash", "restore", "end",
+        "timer Source",
+        "read Source",
+        "read Source",
+        "read Source",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "timer Map",
+        "timer Count",
+        "crash",
+        "restore",
+        "end",
     ];
     let run = play("line", Settings::new(Strategy::Timers), &script);
     let l = run.sim.ledger();
@@ -68,8 +79,15 @@ fn timers_the_other_way_round_duplicate_abc() {
 #[test]
 fn orphans_are_flagged_when_the_receiver_saved_after_the_sender() {
     let script = [
-        "timer Source", "read Source", "read Source", "deliver Source->Map", "deliver Source->Map",
-        "deliver Map->Count", "deliver Map->Count", "timer Map", "timer Count",
+        "timer Source",
+        "read Source",
+        "read Source",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "timer Map",
+        "timer Count",
     ];
     let run = play("line", Settings::new(Strategy::Timers), &script);
     let cut = run.sim.latest_cut().unwrap();
@@ -82,10 +100,23 @@ fn orphans_are_flagged_when_the_receiver_saved_after_the_sender() {
 fn the_same_story_with_aligned_barriers_is_exactly_once() {
     // The barrier follows a, b, c; the checkpoint completes only once every task has seen them.
     let script = [
-        "read Source", "read Source", "read Source", "checkpoint",
-        "deliver Source->Map", "deliver Source->Map", "deliver Source->Map", "deliver Source->Map",
-        "deliver Map->Count", "deliver Map->Count", "deliver Map->Count", "deliver Map->Count",
-        "read Source", "deliver Source->Map", "crash", "restore", "end",
+        "read Source",
+        "read Source",
+        "read Source",
+        "checkpoint",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "read Source",
+        "deliver Source->Map",
+        "crash",
+        "restore",
+        "end",
     ];
     let run = play("line", Settings::new(Strategy::Aligned), &script);
     assert_eq!(run.sim.stats.counts().completed, 2, "checkpoint 1 and the final one");
@@ -104,9 +135,7 @@ fn the_same_story_with_aligned_barriers_is_exactly_once() {
 
 #[test]
 fn completed_checkpoints_form_a_consistent_cut() {
-    let script = [
-        "read Source", "read Source", "checkpoint", "read Source", "auto 30",
-    ];
+    let script = ["read Source", "read Source", "checkpoint", "read Source", "auto 30"];
     let run = play("line", Settings::new(Strategy::Aligned), &script);
     let cut = run.sim.latest_cut().unwrap();
     assert!(cut.consistent(), "{cut:?}");
@@ -115,8 +144,14 @@ fn completed_checkpoints_form_a_consistent_cut() {
 /// Left sends a, the barrier, then b; Right sends f and its barrier. Count sees Left's barrier
 /// first, then b, then Right's barrier.
 const TWO_INPUTS: [&str; 8] = [
-    "read Left", "read Right", "checkpoint", "read Left",
-    "deliver Left->Count", "deliver Left->Count", "deliver Left->Count", "deliver Right->Count",
+    "read Left",
+    "read Right",
+    "checkpoint",
+    "read Left",
+    "deliver Left->Count",
+    "deliver Left->Count",
+    "deliver Left->Count",
+    "deliver Right->Count",
 ];
 
 #[test]
@@ -138,9 +173,18 @@ fn aligned_two_inputs_block_the_early_channel() {
     assert!(e.contains("action #7") && e.contains("blocked"), "{e}");
     // Aligned, the same run delivers b only after the alignment: exactly once.
     let script = [
-        "read Left", "read Right", "checkpoint", "read Left",
-        "deliver Left->Count", "deliver Left->Count", "deliver Right->Count", "deliver Right->Count",
-        "deliver Left->Count", "crash", "restore", "end",
+        "read Left",
+        "read Right",
+        "checkpoint",
+        "read Left",
+        "deliver Left->Count",
+        "deliver Left->Count",
+        "deliver Right->Count",
+        "deliver Right->Count",
+        "deliver Left->Count",
+        "crash",
+        "restore",
+        "end",
     ];
     let run = play("two-inputs", Settings::new(Strategy::Aligned), &script);
     let sub = &run.sim.stats.history[0].subtasks[2];
@@ -151,9 +195,19 @@ fn aligned_two_inputs_block_the_early_channel() {
 #[test]
 fn unaligned_checkpoints_store_in_flight_records_and_are_exactly_once() {
     let script = [
-        "read Left", "read Left", "read Right", "read Right", "checkpoint",
-        "deliver Left->Count", "deliver Right->Count", "deliver Left->Count",
-        "read Left", "deliver Left->Count", "crash", "restore", "end",
+        "read Left",
+        "read Left",
+        "read Right",
+        "read Right",
+        "checkpoint",
+        "deliver Left->Count",
+        "deliver Right->Count",
+        "deliver Left->Count",
+        "read Left",
+        "deliver Left->Count",
+        "crash",
+        "restore",
+        "end",
     ];
     let run = play("two-inputs", Settings::new(Strategy::Unaligned), &script);
     let cp = &run.sim.stats.history[0];
@@ -169,9 +223,18 @@ fn alignment_timeout_turns_the_checkpoint_unaligned() {
     let mut s = Settings::new(Strategy::Aligned);
     s.alignment_timeout = Some(1);
     let script = [
-        "read Left", "read Right", "read Right", "checkpoint", "read Left",
-        "deliver Left->Count", "deliver Left->Count", "deliver Right->Count",
-        "auto 20", "crash", "restore", "end",
+        "read Left",
+        "read Right",
+        "read Right",
+        "checkpoint",
+        "read Left",
+        "deliver Left->Count",
+        "deliver Left->Count",
+        "deliver Right->Count",
+        "auto 20",
+        "crash",
+        "restore",
+        "end",
     ];
     let run = play("two-inputs", s, &script);
     let cp = &run.sim.stats.history[0];
@@ -183,13 +246,33 @@ fn alignment_timeout_turns_the_checkpoint_unaligned() {
 
 fn sink_story(mode: SinkMode) -> ledger::Ledger {
     let script = [
-        "read Source", "read Source", "read Source", "checkpoint",
-        "deliver Source->Map", "deliver Source->Map", "deliver Source->Map", "deliver Source->Map",
-        "deliver Map->Count", "deliver Map->Count", "deliver Map->Count", "deliver Map->Count",
-        "deliver Count->Sink", "deliver Count->Sink", "deliver Count->Sink", "deliver Count->Sink",
-        "read Source", "read Source", "deliver Source->Map", "deliver Source->Map",
-        "deliver Map->Count", "deliver Map->Count", "deliver Count->Sink", "deliver Count->Sink",
-        "crash", "restore", "end",
+        "read Source",
+        "read Source",
+        "read Source",
+        "checkpoint",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "deliver Count->Sink",
+        "deliver Count->Sink",
+        "deliver Count->Sink",
+        "deliver Count->Sink",
+        "read Source",
+        "read Source",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "deliver Count->Sink",
+        "deliver Count->Sink",
+        "crash",
+        "restore",
+        "end",
     ];
     let run = play("line-sink", Settings::new(Strategy::Aligned).with_sink(mode), &script);
     assert_eq!(run.sim.stats.history[0].status, CheckpointStatus::Completed);
@@ -244,8 +327,17 @@ fn stop_the_world_drains_then_snapshots_and_measures_the_stall() {
 #[test]
 fn no_snapshots_give_at_least_once_or_at_most_once() {
     let script = [
-        "read Source", "read Source", "read Source", "deliver Source->Map", "deliver Source->Map",
-        "deliver Map->Count", "deliver Map->Count", "deliver Count->Sink", "crash", "restore", "end",
+        "read Source",
+        "read Source",
+        "read Source",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "deliver Count->Sink",
+        "crash",
+        "restore",
+        "end",
     ];
     // From the beginning: state is recomputed from scratch (exactly once, like a batch re-run),
     // but the external output got a again: at-least-once end to end.
@@ -266,8 +358,15 @@ fn no_snapshots_give_at_least_once_or_at_most_once() {
 #[test]
 fn jobmanager_failure_loses_pending_checkpoints_not_completed_ones() {
     let script = [
-        "read Source", "checkpoint", "deliver Source->Map", "deliver Source->Map", "deliver Map->Count",
-        "deliver Map->Count", "read Source", "checkpoint", "crash-jm",
+        "read Source",
+        "checkpoint",
+        "deliver Source->Map",
+        "deliver Source->Map",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "read Source",
+        "checkpoint",
+        "crash-jm",
     ];
     let run = play("line", Settings::new(Strategy::Aligned), &script);
     let h = &run.sim.stats.history;
@@ -354,4 +453,22 @@ fn while_the_job_is_down_the_restore_decides() {
     script.extend(["timers", "crash"]);
     let run = play("line", Settings::new(Strategy::Timers), &script);
     assert_eq!(run.sim.ledger().state.pending, 8, "nothing is judged before the restore");
+}
+
+#[test]
+fn every_builtin_job_is_expressible_as_a_custom_job_in_the_format() {
+    for name in BUILTIN_NAMES {
+        let b = builtin(name).unwrap();
+        let text = serde_json::json!({
+            "version": 1,
+            "job": serde_json::to_value(&b.spec).unwrap(),
+            "input": serde_json::to_value(&b.input).unwrap(),
+            "settings": { "strategy": "aligned" },
+            "actions": ["run-to-end"],
+        })
+        .to_string();
+        let custom = Scenario::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+        assert_eq!(custom.graph().unwrap(), JobGraph::build(&b.spec, &b.input).unwrap(), "{name}");
+        assert_eq!(custom.play().unwrap().sim.ledger().state.lost, 0);
+    }
 }

@@ -124,12 +124,24 @@ fn trunc(labels: &[&str], max: usize) -> String {
 }
 
 /// A small button drawn inside a task box.
-fn chip(act: &Callback<Action>, a: Action, enabled: Result<(), ActionError>, x: f64, y: f64, w: f64, label: &str, aria: String, id: String) -> Html {
+#[allow(clippy::too_many_arguments)]
+fn chip(
+    act: &Callback<Action>,
+    a: Action,
+    enabled: Result<(), ActionError>,
+    x: f64,
+    y: f64,
+    w: f64,
+    label: &str,
+    aria: String,
+    id: String,
+    l: Lang,
+) -> Html {
     let (onclick, onkeydown) = press(act, a);
     let disabled = enabled.is_err();
     let title = match &enabled {
         Ok(()) => aria.clone(),
-        Err(e) => format!("{aria} — {e}"),
+        Err(e) => format!("{aria} — {}", e.message(l)),
     };
     html! {
         <g class={classes!("chip", disabled.then_some("disabled"))} role="button" tabindex={if disabled { "-1" } else { "0" }}
@@ -241,7 +253,7 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Optio
     let aria = format!("{} {} ({})", l.t("Deliver the head of", "投递通道队首："), info.name, head_label);
     let title = match &enabled {
         Ok(()) => aria.clone(),
-        Err(e) => format!("{} — {e}", info.name),
+        Err(e) => format!("{} — {}", info.name, e.message(l)),
     };
     let n = ch.queue.len();
     let shown = n.min(capacity);
@@ -336,7 +348,9 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
         html! { <text class={classes!("state", class)} x={(x + 14.0).to_string()} y={(y + 62.0 + i as f64 * 24.0).to_string()}>{ text }</text> }
     };
     match (&rt.status, &rt.state) {
-        (TaskStatus::Crashed, _) => lines.push(line(0, l.t("✖ crashed: state lost", "✖ 崩溃：状态丢失").into(), "lost")),
+        (TaskStatus::Crashed, _) => {
+            lines.push(line(0, l.t("✖ crashed: state lost", "✖ 崩溃：状态丢失").into(), "lost"))
+        }
         (_, OpState::Source { next_offset }) => {
             lines.push(line(0, format!("{} {} / {}", l.t("offset", "偏移量"), next_offset, info.log.len()), "main"));
         }
@@ -359,7 +373,9 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
             lines.push(line(
                 0,
                 match open {
-                    Some(x) => format!("{} T{}: {} {}", l.t("open txn", "打开的事务"), x.0, open_rows, l.t("row(s)", "行")),
+                    Some(x) => {
+                        format!("{} T{}: {} {}", l.t("open txn", "打开的事务"), x.0, open_rows, l.t("row(s)", "行"))
+                    }
                     None => l.t("no open transaction", "无打开的事务").into(),
                 },
                 "main",
@@ -420,16 +436,49 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
     let mut cx = x + 10.0;
     if info.kind == OperatorKind::Source {
         let a = Action::Read { task: t };
-        chips.push(chip(&h.act, a, sim.check(a), cx, cy, 72.0, l.t("Read ▸", "读取 ▸"), format!("{} {}", l.t("Read the next record into", "读取下一条记录："), info.name), format!("read-{}", info.name)));
+        chips.push(chip(
+            &h.act,
+            a,
+            sim.check(a),
+            cx,
+            cy,
+            72.0,
+            l.t("Read ▸", "读取 ▸"),
+            format!("{} {}", l.t("Read the next record into", "读取下一条记录："), info.name),
+            format!("read-{}", info.name),
+            l,
+        ));
         cx += 78.0;
     }
     if sim.strategy() == Strategy::Timers {
         let a = Action::Timer { task: t };
-        chips.push(chip(&h.act, a, sim.check(a), cx, cy, 78.0, l.t("◷ Save", "◷ 保存"), format!("{} {}", l.t("Fire the snapshot timer of", "触发定时快照："), info.name), format!("timer-{}", info.name)));
+        chips.push(chip(
+            &h.act,
+            a,
+            sim.check(a),
+            cx,
+            cy,
+            78.0,
+            l.t("◷ Save", "◷ 保存"),
+            format!("{} {}", l.t("Fire the snapshot timer of", "触发定时快照："), info.name),
+            format!("timer-{}", info.name),
+            l,
+        ));
         cx += 84.0;
     }
     let a = Action::CrashTask { task: t };
-    chips.push(chip(&h.act, a, sim.check(a), cx, cy, 72.0, l.t("✖ Crash", "✖ 崩溃"), format!("{} {}", l.t("Crash the task", "使任务崩溃："), info.name), format!("crash-{}", info.name)));
+    chips.push(chip(
+        &h.act,
+        a,
+        sim.check(a),
+        cx,
+        cy,
+        72.0,
+        l.t("✖ Crash", "✖ 崩溃"),
+        format!("{} {}", l.t("Crash the task", "使任务崩溃："), info.name),
+        format!("crash-{}", info.name),
+        l,
+    ));
     let snap_mark = saved.map(|s| {
         html! { <g class="snap-mark" data-snapshot-step={s.tick.to_string()}>
             <title>{ format!("{} {}", l.t("Saved at step", "保存于第几步："), s.tick + 1) }</title>
@@ -501,7 +550,7 @@ fn external_box(sim: &Sim, x: f64, y: f64, l: Lang) -> Html {
     let arrows = g.tasks.iter().enumerate().filter(|(_, t)| t.kind == OperatorKind::Sink).map(|(i, _)| {
         let (sx, sy) = lay.boxes[i];
         html! { <line class="to-external" x1={(sx + BOX_W).to_string()} y1={(sy + BOX_H / 2.0).to_string()}
-            x2={(x - 6.0).to_string()} y2={(y + BOX_H / 2.0).to_string()} marker-end="url(#arrow)" /> }
+        x2={(x - 6.0).to_string()} y2={(y + BOX_H / 2.0).to_string()} marker-end="url(#arrow)" /> }
     });
     html! {
         <g class="external" id="external-box">
@@ -523,8 +572,13 @@ fn external_box(sim: &Sim, x: f64, y: f64, l: Lang) -> Html {
 fn down_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
     let why = match sim.down {
         Some(CrashScope::Cluster) => l.t("The cluster crashed. Press Restore (R).", "集群崩溃。按“恢复”（R）。"),
-        Some(CrashScope::Task(_)) => l.t("A task crashed; the job must fail over. Press Restore (R).", "任务崩溃，作业需要故障转移。按“恢复”（R）。"),
-        Some(CrashScope::JobManager) => l.t("The JobManager crashed. Press Restore (R).", "JobManager 崩溃。按“恢复”（R）。"),
+        Some(CrashScope::Task(_)) => l.t(
+            "A task crashed; the job must fail over. Press Restore (R).",
+            "任务崩溃，作业需要故障转移。按“恢复”（R）。",
+        ),
+        Some(CrashScope::JobManager) => {
+            l.t("The JobManager crashed. Press Restore (R).", "JobManager 崩溃。按“恢复”（R）。")
+        }
         None => "",
     };
     let x = 688.0;

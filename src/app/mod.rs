@@ -73,7 +73,8 @@ pub enum Msg {
 
 impl UiState {
     pub fn new(config: RunConfig) -> UiState {
-        let session = Session::new(config).unwrap_or_else(|_| Session::new(RunConfig::default()).expect("default runs"));
+        let session =
+            Session::new(config).unwrap_or_else(|_| Session::new(RunConfig::default()).expect("default runs"));
         UiState {
             session: Rc::new(RefCell::new(session)),
             version: 0,
@@ -188,7 +189,9 @@ fn is_typing(e: &KeyboardEvent) -> bool {
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
         .map(|el| {
             let tag = el.tag_name().to_ascii_lowercase();
-            (tag == "input" && el.get_attribute("type").as_deref() != Some("range")) || tag == "select" || tag == "textarea"
+            (tag == "input" && el.get_attribute("type").as_deref() != Some("range"))
+                || tag == "select"
+                || tag == "textarea"
         })
         .unwrap_or(false)
 }
@@ -286,7 +289,12 @@ pub fn App() -> Html {
         Callback::from(move |a: Action| d.dispatch(Msg::Cmd(Command::Act(a))))
     };
     let handlers = canvas::Handlers { act: act.clone() };
-    let button = |id: &'static str, label: String, key: &'static str, msg: fn() -> Msg, enabled: Result<(), String>, extra: Option<&'static str>| {
+    let button = |id: &'static str,
+                  label: String,
+                  key: &'static str,
+                  msg: fn() -> Msg,
+                  enabled: Result<(), String>,
+                  extra: Option<&'static str>| {
         let disabled = enabled.is_err();
         let title = match &enabled {
             Ok(()) if key.is_empty() => label.clone(),
@@ -300,7 +308,7 @@ pub fn App() -> Html {
             </button>
         }
     };
-    let check = |a: Action| sim.check(a).map_err(|e| e.to_string());
+    let check = |a: Action| sim.check(a).map_err(|e| e.message(l));
     let at_end = session.at_end();
     let pos = session.timeline.position();
     let len = session.timeline.len();
@@ -329,7 +337,11 @@ pub fn App() -> Html {
             let mut c = config.clone();
             let strategy = Strategy::from_id(&v).unwrap_or_default();
             let mut s = Settings::new(strategy);
-            s.sink = if !strategy.uses_coordinator() && c.settings.sink == SinkMode::TwoPhaseCommit { SinkMode::Append } else { c.settings.sink };
+            s.sink = if !strategy.uses_coordinator() && c.settings.sink == SinkMode::TwoPhaseCommit {
+                SinkMode::Append
+            } else {
+                c.settings.sink
+            };
             s.channel_capacity = c.settings.channel_capacity;
             if strategy.uses_coordinator() {
                 s.checkpoint_interval = c.settings.checkpoint_interval;
@@ -370,7 +382,8 @@ pub fn App() -> Html {
         Callback::from(move |e: web_sys::Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
             let mut c = config.clone();
-            c.settings.restart = if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning };
+            c.settings.restart =
+                if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning };
             d.dispatch(Msg::Cmd(Command::Configure(c)));
         })
     };

@@ -98,11 +98,25 @@ pub fn narration_panel(session: &Session, l: Lang) -> Html {
     }
 }
 
+fn abort_reason_short_zh(r: crate::engine::AbortReason) -> &'static str {
+    use crate::engine::AbortReason::*;
+    match r {
+        Subsumed => "被取代",
+        Expired => "超时",
+        TaskFailure => "任务失败",
+        JobManagerFailure => "JobManager 故障",
+    }
+}
+
 fn status_text(l: Lang, s: CheckpointStatus) -> String {
     match s {
         CheckpointStatus::InProgress => l.t("in progress", "进行中").into(),
         CheckpointStatus::Completed => l.t("✓ completed", "✓ 已完成").into(),
-        CheckpointStatus::Failed(r) => format!("{} {}", l.t("✗ failed:", "✗ 失败："), r.id()),
+        CheckpointStatus::Failed(r) => format!(
+            "{} {}",
+            l.t("✗ failed:", "✗ 失败："),
+            if l == Lang::Zh { abort_reason_short_zh(r) } else { r.id() }
+        ),
     }
 }
 
@@ -110,8 +124,8 @@ pub fn checkpoints_panel(session: &Session, l: Lang, select: Callback<Checkpoint
     let sim = session.sim();
     if !sim.strategy().uses_coordinator() {
         return html! { <p class="hint" id="checkpoints">{ l.t(
-            "This strategy takes no checkpoints. Choose aligned, at-least-once, unaligned or stop-the-world to see the CheckpointCoordinator at work.",
-            "此策略不做检查点。选择对齐、至少一次、非对齐或全局暂停，即可看到检查点协调器的工作。") }</p> };
+        "This strategy takes no checkpoints. Choose aligned, at-least-once, unaligned or stop-the-world to see the CheckpointCoordinator at work.",
+        "此策略不做检查点。选择对齐、至少一次、非对齐或全局暂停，即可看到检查点协调器的工作。") }</p> };
     }
     let c = sim.stats.counts();
     let selected = session.selected.and_then(|id| sim.stats.history.iter().find(|r| r.id == id));
@@ -239,7 +253,9 @@ pub fn storage_panel(sim: &Sim, l: Lang) -> Html {
                 }) }</> }
             }
         }
-        _ => html! { <p class="hint">{ l.t("Nothing is saved with this strategy: a restore starts every task empty.", "此策略不保存任何状态：恢复时每个任务都从空开始。") }</p> },
+        _ => {
+            html! { <p class="hint">{ l.t("Nothing is saved with this strategy: a restore starts every task empty.", "此策略不保存任何状态：恢复时每个任务都从空开始。") }</p> }
+        }
     };
     html! {
         <section id="storage" class="panel storage" aria-labelledby="storage-title">
@@ -253,8 +269,8 @@ pub fn external_panel(sim: &Sim, l: Lang) -> Html {
     let g = &sim.graph;
     if !g.has_sink() {
         return html! { <p class="hint" id="external">{ l.t(
-            "This job has no sink. Choose line-sink or keyed-shuffle to watch an external system.",
-            "此作业没有输出端。选择 line-sink 或 keyed-shuffle 来观察外部系统。") }</p> };
+        "This job has no sink. Choose line-sink or keyed-shuffle to watch an external system.",
+        "此作业没有输出端。选择 line-sink 或 keyed-shuffle 来观察外部系统。") }</p> };
     }
     let visible = sim.external.visible();
     html! {

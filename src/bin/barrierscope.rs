@@ -38,7 +38,9 @@ fn run(args: &[String]) -> Result<String, String> {
                 match a.as_str() {
                     "--json" => json = true,
                     "--events" => events = true,
-                    s if s.starts_with('-') => return Err(format!("unknown option {s}; run `barrierscope help` for usage")),
+                    s if s.starts_with('-') => {
+                        return Err(format!("unknown option {s}; run `barrierscope help` for usage"))
+                    }
                     s if path.is_none() => path = Some(s.to_string()),
                     s => return Err(format!("unexpected argument {s}; run `barrierscope help` for usage")),
                 }
@@ -54,12 +56,14 @@ fn run(args: &[String]) -> Result<String, String> {
             for name in BUILTIN_NAMES {
                 let b = builtin(name).expect("built-in");
                 let g = JobGraph::build(&b.spec, &b.input).expect("built-ins are valid");
-                s += &format!("{name:<14} {} ({} tasks, {} channels)\n", b.description, g.tasks.len(), g.channels.len());
+                s +=
+                    &format!("{name:<14} {} ({} tasks, {} channels)\n", b.description, g.tasks.len(), g.channels.len());
             }
             Ok(s)
         }
         Some("example") => {
-            let name = args.get(1).ok_or_else(|| format!("example needs a job name: one of {}", BUILTIN_NAMES.join(", ")))?;
+            let name =
+                args.get(1).ok_or_else(|| format!("example needs a job name: one of {}", BUILTIN_NAMES.join(", ")))?;
             let mut sc = Scenario::builtin(name, Settings::new(Strategy::Aligned), 7);
             sc.graph().map_err(|e| e.to_string())?;
             sc.name = format!("{name}: a checkpoint, a crash, a restore");

@@ -143,47 +143,145 @@ pub enum RestoreFrom {
 #[serde(rename_all = "kebab-case", tag = "event")]
 pub enum Event {
     /// A source read the record at `offset` and emitted it; `replayed` if it had been read before.
-    Read { task: TaskId, record: RecordId, offset: u32, replayed: bool },
+    Read {
+        task: TaskId,
+        record: RecordId,
+        offset: u32,
+        replayed: bool,
+    },
     /// A source has nothing more to read.
-    SourceExhausted { task: TaskId },
+    SourceExhausted {
+        task: TaskId,
+    },
     /// A task processed a record from a channel. `value` is the new count or sum for stateful
     /// operators; `emitted` how many channels it went out on.
-    Processed { task: TaskId, channel: ChannelId, record: RecordId, value: Option<i64>, emitted: u16, filtered: bool },
+    Processed {
+        task: TaskId,
+        channel: ChannelId,
+        record: RecordId,
+        value: Option<i64>,
+        emitted: u16,
+        filtered: bool,
+    },
     /// A sink wrote a record to the external system (into transaction `txn` for two-phase commit).
-    SinkWrite { task: TaskId, record: RecordId, txn: Option<TxnId>, overwrote: bool },
+    SinkWrite {
+        task: TaskId,
+        record: RecordId,
+        txn: Option<TxnId>,
+        overwrote: bool,
+    },
     /// A record was delivered during unaligned recording and saved as in-flight data.
-    InFlightRecorded { task: TaskId, channel: ChannelId, record: RecordId },
-    CheckpointTriggered { checkpoint: CheckpointId },
+    InFlightRecorded {
+        task: TaskId,
+        channel: ChannelId,
+        record: RecordId,
+    },
+    CheckpointTriggered {
+        checkpoint: CheckpointId,
+    },
     /// The trigger was refused: too many checkpoints pending.
-    CheckpointRefused { pending: u32 },
+    CheckpointRefused {
+        pending: u32,
+    },
     /// A task put a barrier on its outputs; `overtook` records it jumped (unaligned).
-    BarrierEmitted { task: TaskId, checkpoint: CheckpointId, overtook: u32 },
+    BarrierEmitted {
+        task: TaskId,
+        checkpoint: CheckpointId,
+        overtook: u32,
+    },
     /// A barrier arrived; `waiting` inputs still have to deliver theirs.
-    BarrierReceived { task: TaskId, channel: ChannelId, checkpoint: CheckpointId, first: bool, waiting: u16 },
+    BarrierReceived {
+        task: TaskId,
+        channel: ChannelId,
+        checkpoint: CheckpointId,
+        first: bool,
+        waiting: u16,
+    },
     /// A barrier of a checkpoint the task has already handled or that was aborted: dropped.
-    BarrierIgnored { task: TaskId, channel: ChannelId, checkpoint: CheckpointId },
-    ChannelBlocked { channel: ChannelId, checkpoint: CheckpointId },
-    ChannelUnblocked { channel: ChannelId },
+    BarrierIgnored {
+        task: TaskId,
+        channel: ChannelId,
+        checkpoint: CheckpointId,
+    },
+    ChannelBlocked {
+        channel: ChannelId,
+        checkpoint: CheckpointId,
+    },
+    ChannelUnblocked {
+        channel: ChannelId,
+    },
     /// Aligned checkpoint exceeded the alignment timeout and turned unaligned at this task.
-    AlignmentTimedOut { task: TaskId, checkpoint: CheckpointId },
+    AlignmentTimedOut {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
     /// A task dropped its alignment for a checkpoint that was aborted or subsumed.
-    AlignmentAborted { task: TaskId, checkpoint: CheckpointId },
-    SnapshotTaken { task: TaskId, checkpoint: Option<CheckpointId>, kind: SnapshotKind },
-    Acknowledged { task: TaskId, checkpoint: CheckpointId, acked: u16, total: u16 },
+    AlignmentAborted {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
+    SnapshotTaken {
+        task: TaskId,
+        checkpoint: Option<CheckpointId>,
+        kind: SnapshotKind,
+    },
+    Acknowledged {
+        task: TaskId,
+        checkpoint: CheckpointId,
+        acked: u16,
+        total: u16,
+    },
     /// An acknowledgement for a checkpoint that is no longer pending.
-    AckDiscarded { task: TaskId, checkpoint: CheckpointId },
-    CheckpointCompleted { checkpoint: CheckpointId, duration: u64 },
-    CheckpointAborted { checkpoint: CheckpointId, reason: AbortReason },
-    TxnPreCommitted { task: TaskId, txn: TxnId, checkpoint: CheckpointId },
-    TxnCommitted { task: TaskId, txn: TxnId, rows: u32 },
-    TxnAborted { task: TaskId, txn: TxnId, rows: u32 },
+    AckDiscarded {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
+    CheckpointCompleted {
+        checkpoint: CheckpointId,
+        duration: u64,
+    },
+    CheckpointAborted {
+        checkpoint: CheckpointId,
+        reason: AbortReason,
+    },
+    TxnPreCommitted {
+        task: TaskId,
+        txn: TxnId,
+        checkpoint: CheckpointId,
+    },
+    TxnCommitted {
+        task: TaskId,
+        txn: TxnId,
+        rows: u32,
+    },
+    TxnAborted {
+        task: TaskId,
+        txn: TxnId,
+        rows: u32,
+    },
     /// Stop-the-world: sources paused until every channel is empty.
-    SourcesPaused { checkpoint: CheckpointId },
-    SourcesResumed { checkpoint: CheckpointId, stall: u64 },
-    Crashed { scope: CrashScope, lost_in_flight: u32 },
-    Restored { from: RestoreFrom },
+    SourcesPaused {
+        checkpoint: CheckpointId,
+    },
+    SourcesResumed {
+        checkpoint: CheckpointId,
+        stall: u64,
+    },
+    Crashed {
+        scope: CrashScope,
+        lost_in_flight: u32,
+    },
+    Restored {
+        from: RestoreFrom,
+    },
     /// A source was rewound to `offset` on restore.
-    Rewound { task: TaskId, offset: u32 },
+    Rewound {
+        task: TaskId,
+        offset: u32,
+    },
     /// An in-flight record stored in the checkpoint was put back on its channel on restore.
-    Replayed { channel: ChannelId, record: RecordId },
+    Replayed {
+        channel: ChannelId,
+        record: RecordId,
+    },
 }

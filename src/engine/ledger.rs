@@ -205,14 +205,10 @@ impl Sim {
             let ch = &self.channels[ci];
             let sent = s.out_pos[info.output_index];
             let received = r.in_pos[info.input_index];
-            let stored_seqs: BTreeSet<u64> = s
-                .in_flight
-                .iter()
-                .chain(&r.in_flight)
-                .filter(|(x, _, _)| *x == c)
-                .map(|(_, seq, _)| *seq)
-                .collect();
-            let mut cut = ChannelCut { channel: c, sent, received, orphans: vec![], in_transit: vec![], stored: vec![] };
+            let stored_seqs: BTreeSet<u64> =
+                s.in_flight.iter().chain(&r.in_flight).filter(|(x, _, _)| *x == c).map(|(_, seq, _)| *seq).collect();
+            let mut cut =
+                ChannelCut { channel: c, sent, received, orphans: vec![], in_transit: vec![], stored: vec![] };
             if received > sent {
                 for (seq, rec, fate) in &ch.history {
                     if (sent..received).contains(seq) && *fate == Fate::Delivered {

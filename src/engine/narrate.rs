@@ -131,16 +131,12 @@ pub fn narrate_zh(e: &Event, g: &JobGraph) -> String {
             (SnapshotKind::Aligned, Some(c)) => {
                 format!("{} 已从每个输入收到屏障 {}：它保存了状态（对齐）。", t(task), c.0)
             }
-            (SnapshotKind::Unaligned, Some(c)) => format!(
-                "{} 立即为检查点 {} 保存了状态（非对齐），并记录在途输入，直到所有屏障到达。",
-                t(task),
-                c.0
-            ),
-            (SnapshotKind::Tracker, Some(c)) => format!(
-                "{} 数到了每个输入的屏障 {} 并保存了状态，没有阻塞任何输入（至少一次）。",
-                t(task),
-                c.0
-            ),
+            (SnapshotKind::Unaligned, Some(c)) => {
+                format!("{} 立即为检查点 {} 保存了状态（非对齐），并记录在途输入，直到所有屏障到达。", t(task), c.0)
+            }
+            (SnapshotKind::Tracker, Some(c)) => {
+                format!("{} 数到了每个输入的屏障 {} 并保存了状态，没有阻塞任何输入（至少一次）。", t(task), c.0)
+            }
             (SnapshotKind::StopTheWorld, Some(c)) => format!("{} 为全局暂停检查点 {} 保存了状态。", t(task), c.0),
             (_, None) => format!("{} 保存了它的状态。", t(task)),
         },
@@ -156,16 +152,15 @@ pub fn narrate_zh(e: &Event, g: &JobGraph) -> String {
         Event::CheckpointAborted { checkpoint, reason } => {
             format!("检查点 {} 被中止：{}。", checkpoint.0, abort_reason_zh(reason))
         }
-        Event::TxnPreCommitted { task, txn, checkpoint } => format!(
-            "{} 为检查点 {} 预提交了事务 T{}；检查点完成时它才提交。",
-            t(task),
-            checkpoint.0,
-            txn.0
-        ),
+        Event::TxnPreCommitted { task, txn, checkpoint } => {
+            format!("{} 为检查点 {} 预提交了事务 T{}；检查点完成时它才提交。", t(task), checkpoint.0, txn.0)
+        }
         Event::TxnCommitted { task, txn, rows } => {
             format!("{} 提交了事务 T{}：{rows} 行对读者可见。", t(task), txn.0)
         }
-        Event::TxnAborted { task, txn, rows } => format!("{} 中止了事务 T{}：它的 {rows} 行永远不会被看到。", t(task), txn.0),
+        Event::TxnAborted { task, txn, rows } => {
+            format!("{} 中止了事务 T{}：它的 {rows} 行永远不会被看到。", t(task), txn.0)
+        }
         Event::SourcesPaused { checkpoint } => {
             format!("全局暂停检查点 {}：数据源暂停，直到每个通道排空。", checkpoint.0)
         }

@@ -148,7 +148,9 @@ impl Scenario {
         let input = match (&self.input, default_input) {
             (Some(i), _) => i.clone(),
             (None, Some(d)) => d,
-            (None, None) => return Err(ScenarioError::Input("a custom job needs an \"input\" log for each source".into())),
+            (None, None) => {
+                return Err(ScenarioError::Input("a custom job needs an \"input\" log for each source".into()))
+            }
         };
         JobGraph::build(&spec, &input)
     }

@@ -196,7 +196,10 @@ impl Settings {
                 return bad(format!("checkpoint-interval must be 1 to {MAX_STEPS_SETTING} steps"));
             }
             if !self.strategy.uses_coordinator() {
-                return bad(format!("checkpoint-interval needs a checkpointing strategy, not {:?}", self.strategy.id()));
+                return bad(format!(
+                    "checkpoint-interval needs a checkpointing strategy, not {:?}",
+                    self.strategy.id()
+                ));
             }
         }
         if self.checkpoint_timeout == 0 || self.checkpoint_timeout > MAX_STEPS_SETTING {

@@ -65,11 +65,7 @@ impl Sim {
     }
 
     fn with_expected(graph: Rc<JobGraph>, settings: Settings, seed: u64, expected: Rc<Expected>) -> Sim {
-        let timers = graph
-            .tasks
-            .iter()
-            .map(|t| settings.timers.get(&t.name).copied().unwrap_or_default())
-            .collect();
+        let timers = graph.tasks.iter().map(|t| settings.timers.get(&t.name).copied().unwrap_or_default()).collect();
         let mut sim = Sim {
             tasks: Vec::new(),
             channels: vec![Channel { retain_from: u64::MAX, ..Channel::default() }; graph.channels.len()],
@@ -532,7 +528,13 @@ impl Sim {
     }
 
     /// Snapshot, forward the barrier, and (unless still collecting in-flight data) acknowledge.
-    fn snapshot_and_forward(&mut self, t: TaskId, id: CheckpointId, kind: SnapshotKind, out: &mut Vec<Event>) -> TaskSnapshot {
+    fn snapshot_and_forward(
+        &mut self,
+        t: TaskId,
+        id: CheckpointId,
+        kind: SnapshotKind,
+        out: &mut Vec<Event>,
+    ) -> TaskSnapshot {
         let mut snap = self.take_snapshot(t, Some(id), out);
         let overtake = kind == SnapshotKind::Unaligned || (kind == SnapshotKind::Source && self.unaligned());
         self.emit_barrier(t, id, if overtake { Some(&mut snap) } else { None }, out);
@@ -563,7 +565,13 @@ impl Sim {
                 let count = task.tracker.entry(id).or_insert(0);
                 *count += 1;
                 let (first, seen) = (*count == 1, *count);
-                out.push(Event::BarrierReceived { task: t, channel: c, checkpoint: id, first, waiting: n as u16 - seen });
+                out.push(Event::BarrierReceived {
+                    task: t,
+                    channel: c,
+                    checkpoint: id,
+                    first,
+                    waiting: n as u16 - seen,
+                });
                 if seen as usize == n {
                     self.tasks[t.index()].tracker.remove(&id);
                     self.tasks[t.index()].last_checkpoint = Some(id);
@@ -696,7 +704,12 @@ impl Sim {
         let id = CheckpointId(self.coordinator.next_id);
         self.coordinator.next_id += 1;
         let n = self.tasks.len();
-        self.coordinator.pending.push(PendingCheckpoint { id, trigger_tick: self.tick, snapshots: vec![None; n], acked: 0 });
+        self.coordinator.pending.push(PendingCheckpoint {
+            id,
+            trigger_tick: self.tick,
+            snapshots: vec![None; n],
+            acked: 0,
+        });
         self.stats.history.push(CheckpointRecord {
             id,
             status: CheckpointStatus::InProgress,
@@ -774,8 +787,7 @@ impl Sim {
             r.end_tick = Some(tick);
         }
         out.push(Event::CheckpointCompleted { checkpoint: id, duration: tick - p.trigger_tick });
-        let older: Vec<CheckpointId> =
-            self.coordinator.pending.iter().filter(|p| p.id < id).map(|p| p.id).collect();
+        let older: Vec<CheckpointId> = self.coordinator.pending.iter().filter(|p| p.id < id).map(|p| p.id).collect();
         for o in older {
             self.abort(o, AbortReason::Subsumed, out);
         }
@@ -851,13 +863,8 @@ impl Sim {
             }
         }
         let timeout = self.settings.checkpoint_timeout;
-        let expired: Vec<CheckpointId> = self
-            .coordinator
-            .pending
-            .iter()
-            .filter(|p| tick - p.trigger_tick >= timeout)
-            .map(|p| p.id)
-            .collect();
+        let expired: Vec<CheckpointId> =
+            self.coordinator.pending.iter().filter(|p| tick - p.trigger_tick >= timeout).map(|p| p.id).collect();
         for id in expired {
             self.abort(id, AbortReason::Expired, out);
         }
@@ -905,10 +912,7 @@ impl Sim {
         self.storage.completed.iter().flat_map(|c| &c.snapshots).for_each(&mut note);
         self.storage.saves.iter().flatten().for_each(&mut note);
         self.coordinator.pending.iter().flat_map(|p| p.snapshots.iter().flatten()).for_each(&mut note);
-        self.tasks
-            .iter()
-            .filter_map(|t| t.alignment.as_ref()?.unaligned.as_deref())
-            .for_each(&mut note);
+        self.tasks.iter().filter_map(|t| t.alignment.as_ref()?.unaligned.as_deref()).for_each(&mut note);
         for (c, f) in self.channels.iter_mut().zip(from) {
             c.retain_from = f;
             while c.history.front().is_some_and(|h| h.0 < f) {

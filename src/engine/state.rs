@@ -77,11 +77,18 @@ pub struct KeyedEntry {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum OpState {
     /// The next offset to read (Arroyo's and Kafka's "offset + 1").
-    Source { next_offset: u32 },
+    Source {
+        next_offset: u32,
+    },
     Stateless,
-    Keyed { entries: BTreeMap<KeyId, KeyedEntry> },
+    Keyed {
+        entries: BTreeMap<KeyId, KeyedEntry>,
+    },
     /// Two-phase-commit sink: the open transaction and the pre-committed ones awaiting commit.
-    Sink { open: Option<TxnId>, pending: Vec<(CheckpointId, TxnId)> },
+    Sink {
+        open: Option<TxnId>,
+        pending: Vec<(CheckpointId, TxnId)>,
+    },
 }
 
 impl OpState {

@@ -253,9 +253,7 @@ pub struct JobGraph {
 
 fn check_name(what: &str, name: &str) -> Result<(), ScenarioError> {
     if name.is_empty() || name.chars().count() > MAX_NAME_LEN {
-        return Err(ScenarioError::Topology(format!(
-            "{what} name {name:?} must be 1 to {MAX_NAME_LEN} characters"
-        )));
+        return Err(ScenarioError::Topology(format!("{what} name {name:?} must be 1 to {MAX_NAME_LEN} characters")));
     }
     if name.chars().any(|c| c.is_control() || matches!(c, '[' | ']' | '>' | '"')) {
         return Err(ScenarioError::Topology(format!(
@@ -365,7 +363,9 @@ impl JobGraph {
                 _ => {}
             }
         }
-        let mut parsed: BTreeMap<usize, Vec<Vec<(String, String, i64)>>> = BTreeMap::new();
+        // Per source operator, per partition: (label, key, value).
+        type Partitions = Vec<Vec<(String, String, i64)>>;
+        let mut parsed: BTreeMap<usize, Partitions> = BTreeMap::new();
         let mut keyset = BTreeSet::new();
         let mut labels = BTreeSet::new();
         let mut total = 0usize;
@@ -404,10 +404,14 @@ impl JobGraph {
                         return Err(ScenarioError::Input(format!("record label {label:?} must be 1 to 12 characters")));
                     }
                     if key.is_empty() || key.chars().count() > 12 {
-                        return Err(ScenarioError::Input(format!("record {label:?}: key {key:?} must be 1 to 12 characters")));
+                        return Err(ScenarioError::Input(format!(
+                            "record {label:?}: key {key:?} must be 1 to 12 characters"
+                        )));
                     }
                     if !labels.insert(label.clone()) {
-                        return Err(ScenarioError::Input(format!("two records are labelled {label:?}; labels must be unique")));
+                        return Err(ScenarioError::Input(format!(
+                            "two records are labelled {label:?}; labels must be unique"
+                        )));
                     }
                     keyset.insert(key.clone());
                     v.push((label, key, value));
@@ -526,11 +530,7 @@ impl JobGraph {
         self.channels.iter().position(|c| c.name == name).map(|i| ChannelId(i as u16))
     }
     pub fn sources(&self) -> impl Iterator<Item = TaskId> + '_ {
-        self.tasks
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.kind == OperatorKind::Source)
-            .map(|(i, _)| TaskId(i as u16))
+        self.tasks.iter().enumerate().filter(|(_, t)| t.kind == OperatorKind::Source).map(|(i, _)| TaskId(i as u16))
     }
     pub fn has_sink(&self) -> bool {
         self.tasks.iter().any(|t| t.kind == OperatorKind::Sink)

@@ -91,4 +91,3 @@ pub async fn run_to_end(root: &Element) {
 pub fn text(root: &Element, selector: &str) -> String {
     find(root, selector).text_content().unwrap_or_default()
 }
-
