@@ -482,8 +482,8 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
     let snap_mark = saved.map(|s| {
         html! { <g class="snap-mark" data-snapshot-step={s.tick.to_string()}>
             <title>{ format!("{} {}", l.t("Saved at step", "保存于第几步："), s.tick + 1) }</title>
-            <rect x={(x + BOX_W - 76.0).to_string()} y={(y - 14.0).to_string()} width="72" height="26" rx="13" />
-            <text x={(x + BOX_W - 40.0).to_string()} y={(y + 4.0).to_string()} text-anchor="middle">{ format!("◉ {}", s.tick + 1) }</text>
+            <rect x={(x + BOX_W - 76.0).to_string()} y={(y - 22.0).to_string()} width="72" height="26" rx="13" />
+            <text x={(x + BOX_W - 40.0).to_string()} y={(y - 4.0).to_string()} text-anchor="middle">{ format!("◉ {}", s.tick + 1) }</text>
         </g> }
     });
     html! {
@@ -516,7 +516,7 @@ fn cut_line(_sim: &Sim, lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) 
     let mut pts: Vec<(f64, f64)> = saved
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| s.map(|_| (lay.boxes[i].0 + BOX_W - 40.0, lay.boxes[i].1 - 1.0)))
+        .filter_map(|(i, s)| s.map(|_| (lay.boxes[i].0 + BOX_W - 40.0, lay.boxes[i].1 - 9.0)))
         .collect();
     if pts.len() < 2 {
         return html! {};

@@ -543,8 +543,8 @@ pub fn App() -> Html {
                     aria-pressed={state.presenter.to_string()} aria-keyshortcuts="P" title={l.t("Presenter mode: large type, high contrast (P, Esc to leave)", "演示模式：大字号、高对比度（P，Esc 退出）")}>
                     { l.t("▣ Presenter", "▣ 演示模式") }</button>
                 <button id="btn-share" class="tool" onclick={send(|| Msg::Share)} title={l.t("Put the whole run in a link", "把整个运行放进一个链接")}>{ l.t("🔗 Share link", "🔗 分享链接") }</button>
-                <button id="btn-export" class="tool" onclick={send(|| Msg::Export)} title={l.t("Download the run as a JSON file", "把运行下载为 JSON 文件")}>{ l.t("⭳ Export", "⭳ 导出") }</button>
-                <label class="tool import" title={l.t("Open a run from a JSON file", "从 JSON 文件打开运行")}>{ l.t("⭱ Import", "⭱ 导入") }
+                <button id="btn-export" class="tool" onclick={send(|| Msg::Export)} title={l.t("Download the run as a JSON file", "把运行下载为 JSON 文件")}>{ l.t("↓ Export", "↓ 导出") }</button>
+                <label class="tool import" title={l.t("Open a run from a JSON file", "从 JSON 文件打开运行")}>{ l.t("↑ Import", "↑ 导入") }
                     <input id="inp-import" type="file" accept=".json,application/json" onchange={on_import} aria-label={l.t("Import a run file", "导入运行文件")} /></label>
                 { state.link.clone().map(|url| html!{
                     <input id="share-url" class="share-url" type="text" readonly=true value={url} aria-label={l.t("Link to this run", "此运行的链接")} />
