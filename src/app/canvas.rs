@@ -157,9 +157,9 @@ fn chip(
 pub fn canvas(sim: &Sim, lang: Lang, h: &Handlers) -> Html {
     let g = &sim.graph;
     let lay = layout(g);
-    let cut = sim.latest_cut();
-    let running = sim.running();
     let saved: Vec<Option<&TaskSnapshot>> = sim.restore_point();
+    let cut = saved.iter().any(|s| s.is_some()).then(|| sim.cut_check(&saved));
+    let running = sim.running();
     let aria = lang.t(
         "The dataflow job: tasks as boxes, channels as lanes carrying records and barriers",
         "数据流作业：任务为方框，通道为承载记录和屏障的管道",

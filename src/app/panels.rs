@@ -8,6 +8,9 @@ use crate::engine::narrate::narrate;
 use crate::engine::*;
 use crate::session::Session;
 
+/// The ledger lists at most this many records unless more are lost or duplicated.
+const LEDGER_ROWS: usize = 100;
+
 fn verdict_class(v: Verdict) -> &'static str {
     v.id()
 }
@@ -34,6 +37,24 @@ pub fn verdict_panel(sim: &Sim, l: Lang) -> Html {
         )
     };
     let has_ext = ledger.external.is_some();
+    // A big generated input: list every lost or duplicated record, then others up to the cap.
+    let notable = |r: &&crate::engine::ledger::LedgerRow| {
+        matches!(r.state_verdict, Verdict::Lost | Verdict::Duplicated)
+            || matches!(r.external_verdict, Some(Verdict::Lost | Verdict::Duplicated))
+    };
+    let mut room = LEDGER_ROWS.saturating_sub(ledger.rows.iter().filter(notable).count());
+    let shown: Vec<&crate::engine::ledger::LedgerRow> = ledger
+        .rows
+        .iter()
+        .filter(|r| {
+            notable(r) || {
+                let keep = room > 0;
+                room = room.saturating_sub(1);
+                keep
+            }
+        })
+        .collect();
+    let hidden = ledger.rows.len() - shown.len();
     html! {
         <section id="verdict" class="panel verdict" aria-labelledby="verdict-title">
             <h2 id="verdict-title">{ l.t("Verdict: every record", "判定：每条记录") }</h2>
@@ -53,7 +74,7 @@ pub fn verdict_panel(sim: &Sim, l: Lang) -> Html {
                     { if has_ext { html!{ <th scope="col" title={l.t("times a reader sees it / in the failure-free run", "读者看到的次数 / 无故障运行中")}>{ l.t("in output", "输出中") }</th> } } else { html!{} } }
                 </tr></thead>
                 <tbody>
-                { for ledger.rows.iter().map(|r| {
+                { for shown.iter().map(|r| {
                     let (ss, sw) = verdict_mark(l, r.state_verdict);
                     let key = g.record(r.record).key;
                     html! {
@@ -72,6 +93,11 @@ pub fn verdict_panel(sim: &Sim, l: Lang) -> Html {
                 }) }
                 </tbody>
             </table>
+            { if hidden > 0 { html!{ <p class="muted" id="ledger-more">{ if l == Lang::Zh {
+                format!("另有 {hidden} 条记录未列出（精确一次或处理中）；丢失和重复的记录全部列出。")
+              } else {
+                format!("{hidden} more records not listed (exactly once or on their way); every lost or duplicated record is listed.")
+              } }</p> } } else { html!{} } }
             </div>
         </section>
     }
