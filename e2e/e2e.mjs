@@ -381,6 +381,21 @@ await check('malformed links and files name their problem and keep the current r
   }
 });
 
+await check('Settings: a generated input of 150 records per partition; the ledger lists 100 and says so', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-job', 'keyed-shuffle');
+  await pg.click('.more-settings summary');
+  await pg.fill('#inp-records', '150');
+  await pg.dispatchEvent('#inp-records', 'change');
+  expect((await pg.textContent('[data-task="Source[0]"]')).includes('0 / 150'), 'Source[0] has 150 records');
+  expect(await pg.$$eval('#ledger tbody tr', (r) => r.length) === 100, 'capped at 100 rows');
+  expect((await pg.textContent('#ledger-more')).includes('200 more records'), 'says how many are not listed');
+  await pg.fill('#inp-records', '');
+  await pg.dispatchEvent('#inp-records', 'change');
+  expect((await pg.textContent('[data-task="Source[0]"]')).includes('0 / 6'), 'back to the story input');
+  await pg.context().close();
+});
+
 await check('no errors in the page', async () => {
   expect(errors.length === 0, errors.join('\n'));
 });
