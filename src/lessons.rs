@@ -8,7 +8,8 @@
 //! A step's actions use the script words of the scenario tests: `read Source`,
 //! `deliver Source->Map`, `timer Count`, `timers`, `checkpoint`, `crash`, `crash-task Count`,
 //! `crash-jm`, `restore`, `auto 5` (up to five seeded scheduler steps) and `end` (run to the end,
-//! with a final checkpoint where the strategy takes them).
+//! with a final checkpoint where the strategy takes them). A trailing `x3` repeats a line three
+//! times.
 
 use std::collections::BTreeMap;
 
@@ -94,11 +95,22 @@ pub fn parse_line(s: &str) -> Result<ScriptAction, String> {
     })
 }
 
+/// Splits a trailing repeat count: `"deliver Source->Map x4"` is that line four times.
+fn repeats(line: &str) -> (&str, usize) {
+    match line.rsplit_once(" x") {
+        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => (head, n.parse().unwrap_or(1)),
+        _ => (line, 1),
+    }
+}
+
 /// Applies script lines to `sim`, returning the concrete actions taken.
 pub fn play_lines(sim: &mut Sim, lines: &[&str]) -> Result<Vec<Action>, String> {
     let mut done = Vec::new();
     let mut out = Vec::new();
-    for line in lines {
+    for line in lines.iter().flat_map(|l| {
+        let (line, n) = repeats(l);
+        std::iter::repeat_n(line, n)
+    }) {
         match parse_line(line)? {
             ScriptAction::RunToEnd => done.extend(sim.run_to_end(100_000, &mut out)),
             ScriptAction::Auto(n) => {
@@ -271,7 +283,7 @@ pub static LESSONS: &[Lesson] = &[
             step(&["deliver Source->Map", "deliver Map->Count"], t(
                 "a reached Count: count(x) = 1, and Count remembers that a contributed. Map holds no state at all.",
                 "a 到达了 Count：count(x) = 1，Count 记得是 a 贡献的。Map 完全没有状态。")),
-            step(&["read Source", "read Source", "deliver Source->Map", "deliver Source->Map", "deliver Map->Count", "deliver Map->Count"], t(
+            step(&["read Source x2", "deliver Source->Map x2", "deliver Map->Count x2"], t(
                 "After b and c: count(x) = 3 from {a, b, c}, and Source's offset is 3. To survive a crash, these values must be saved — and restored together.",
                 "b 和 c 之后：count(x) = 3，来自 {a, b, c}；Source 的偏移量是 3。要在崩溃后幸存，这些值必须被保存，并且一起恢复。")),
         ],
@@ -286,7 +298,7 @@ pub static LESSONS: &[Lesson] = &[
             step(&[], t(
                 "The same three tasks, but now each saves its own state with a timer thread, as a single-machine program would. Nobody coordinates the saves: this is the first idea the article tries for a distributed job.",
                 "还是这三个任务，但现在每个任务都像单机程序那样，用一个定时线程保存自己的状态。这些保存之间没有任何协调：这正是文章为分布式作业设想的第一个方案。")),
-            step(&["read Source", "read Source", "read Source"], t(
+            step(&["read Source x3"], t(
                 "Source read a, b and c and sent them into the network: they sit in channel Source->Map and have not reached Map yet. Source's offset is now 3.",
                 "Source 读取了 a、b、c 并把它们发进网络：它们还在通道 Source->Map 里，尚未到达 Map。Source 的偏移量现在是 3。")),
             step(&["timers"], t(
@@ -316,10 +328,10 @@ pub static LESSONS: &[Lesson] = &[
             step(&["timer Source"], t(
                 "Source's timer fires before it has read anything: it saves offset 0.",
                 "Source 的定时器在它读取任何数据之前就触发了：它保存的偏移量是 0。")),
-            step(&["read Source", "read Source", "read Source", "deliver Source->Map", "deliver Source->Map", "deliver Source->Map"], t(
+            step(&["read Source x3", "deliver Source->Map x3"], t(
                 "Source reads a, b and c, and Map passes them on: they now wait in channel Map->Count.",
                 "Source 读取了 a、b、c，Map 把它们转发出去：它们现在在通道 Map->Count 中等待。")),
-            step(&["deliver Map->Count", "deliver Map->Count", "deliver Map->Count"], t(
+            step(&["deliver Map->Count x3"], t(
                 "Count counts a, b and c: count(x) = 3.",
                 "Count 计入了 a、b、c：count(x) = 3。")),
             step(&["timer Map", "timer Count"], t(
@@ -343,16 +355,16 @@ pub static LESSONS: &[Lesson] = &[
             step(&[], t(
                 "No timers now. The CheckpointCoordinator on the JobManager triggers a checkpoint at the source, and a checkpoint barrier, a special marker, flows downstream with the records. Each task saves its state when the barrier passes it.",
                 "这次不用定时器。JobManager 上的检查点协调器（CheckpointCoordinator）在数据源触发检查点，检查点屏障（一种特殊的标记）随数据一起流向下游。每个任务在屏障经过时保存自己的状态。")),
-            step(&["read Source", "read Source", "read Source"], t(
+            step(&["read Source x3"], t(
                 "The same start as before: Source reads a, b and c, and they wait in channel Source->Map.",
                 "开头和之前一样：Source 读取了 a、b、c，它们在通道 Source->Map 中等待。")),
             step(&["checkpoint"], t(
                 "The coordinator triggers checkpoint 1, now pending. Source saves offset 3, sends barrier 1 behind c, and acknowledges: 1 of 3 tasks.",
                 "协调器触发了检查点 1，它现在处于进行中。Source 保存偏移量 3，把屏障 1 跟在 c 后面发出，并向协调器确认：3 个任务中的第 1 个。")),
-            step(&["deliver Source->Map", "deliver Source->Map", "deliver Source->Map", "deliver Source->Map"], t(
+            step(&["deliver Source->Map x4"], t(
                 "Map processes a, b and c, then meets barrier 1: it saves its state, forwards the barrier and acknowledges (2/3). Channels are first in, first out, so a barrier never passes a record.",
                 "Map 处理了 a、b、c，然后遇到屏障 1：它保存状态、转发屏障并确认（2/3）。通道是先进先出的，屏障永远不会越过数据。")),
-            step(&["deliver Map->Count", "deliver Map->Count", "deliver Map->Count", "deliver Map->Count"], t(
+            step(&["deliver Map->Count x4"], t(
                 "Count counts a, b and c, then barrier 1 arrives: it saves count(x) = 3 and acknowledges (3/3). Every task has acknowledged, so checkpoint 1 is completed: a consistent cut, where a, b, c are both before Source's saved offset and in Count's saved state.",
                 "Count 计入了 a、b、c，然后屏障 1 到达：它保存 count(x) = 3 并确认（3/3）。所有任务都已确认，检查点 1 完成：这是一个一致的切面：a、b、c 既在 Source 保存的偏移量之前，也在 Count 保存的状态里。")),
             step(&["read Source", "deliver Source->Map"], t(
@@ -379,10 +391,10 @@ pub static LESSONS: &[Lesson] = &[
             step(&["read Left", "read Right", "checkpoint", "read Left"], t(
                 "Left sent a and Right sent f; then checkpoint 1 was triggered, and both sources saved their offsets and sent barrier 1. Left then read b, which sits behind the barrier in Left->Count.",
                 "Left 发出了 a，Right 发出了 f；随后检查点 1 被触发，两个数据源都保存了偏移量并发出屏障 1。之后 Left 又读取了 b，它在 Left->Count 中排在屏障后面。")),
-            step(&["deliver Left->Count", "deliver Left->Count"], t(
+            step(&["deliver Left->Count x2"], t(
                 "Count counts a, then gets barrier 1 from Left first. It blocks Left->Count: b, behind the barrier, stays buffered, because it belongs after the checkpoint.",
                 "Count 计入了 a，然后首先从 Left 收到屏障 1。它阻塞了 Left->Count：屏障后面的 b 被缓存起来，因为它属于检查点之后。")),
-            step(&["deliver Right->Count", "deliver Right->Count"], t(
+            step(&["deliver Right->Count x2"], t(
                 "Right's input keeps flowing: Count counts f, then barrier 1 arrives from Right, the last one it waited for. Count is aligned: it saves its state, unblocks Left->Count and acknowledges, and checkpoint 1 is completed.",
                 "Right 这一路照常处理：Count 计入了 f，然后屏障 1 从 Right 到达，这是它等待的最后一个。Count 完成了对齐：它保存状态、解除 Left->Count 的阻塞并确认，检查点 1 完成。")),
             step(&["deliver Left->Count"], t(
@@ -415,10 +427,10 @@ pub static LESSONS: &[Lesson] = &[
             step(&["read Left", "read Right", "checkpoint", "read Left"], t(
                 "As before: Left sent a, barrier 1 and b; Right sent f and barrier 1. Both sources saved their offsets for checkpoint 1: Left's is 1, before b.",
                 "和之前一样：Left 发出了 a、屏障 1 和 b；Right 发出了 f 和屏障 1。两个数据源都为检查点 1 保存了偏移量：Left 的是 1，在 b 之前。")),
-            step(&["deliver Left->Count", "deliver Left->Count", "deliver Left->Count"], t(
+            step(&["deliver Left->Count x3"], t(
                 "Count counts a, notes barrier 1 from Left, and keeps going: b, which belongs after the checkpoint, is counted at once.",
                 "Count 计入了 a，记下来自 Left 的屏障 1，然后继续处理：本属于检查点之后的 b 被立即计入。")),
-            step(&["deliver Right->Count", "deliver Right->Count"], t(
+            step(&["deliver Right->Count x2"], t(
                 "Count counts f, then barrier 1 from Right completes the count: Count saves its state and checkpoint 1 is completed. That snapshot already holds b, yet Left's saved offset is before b: the cut shows b as an orphan.",
                 "Count 计入了 f，然后来自 Right 的屏障 1 凑齐了数目：Count 保存状态，检查点 1 完成。这个快照里已经有 b，可 Left 保存的偏移量却在 b 之前：切面显示 b 是孤儿数据。")),
             predict(&["crash", "restore", "end"], t(
@@ -439,7 +451,7 @@ pub static LESSONS: &[Lesson] = &[
             step(&[], t(
                 "Alignment waits, and under backpressure a barrier can wait a long time behind full buffers. Unaligned checkpoints let the barrier overtake the records instead, and store the overtaken records in the checkpoint.",
                 "对齐需要等待，而在反压下，屏障可能要在满满的缓冲区后面等很久。非对齐检查点则让屏障越过这些数据，并把被越过的数据存进检查点。")),
-            step(&["read Left", "read Left", "read Right", "read Right"], t(
+            step(&["read Left x2", "read Right x2"], t(
                 "Left sent a and b, Right sent f and g: four records queue in front of Count.",
                 "Left 发出了 a 和 b，Right 发出了 f 和 g：四条数据在 Count 前面排队。")),
             step(&["checkpoint"], t(
@@ -472,7 +484,7 @@ pub static LESSONS: &[Lesson] = &[
             step(&[], t(
                 "The article's simplest idea: pause all input, let every task process what it has received, save every task's state, then resume. Hadoop and Spark follow it for batches: a failed Hadoop task is re-run on the persisted outputs of the tasks before it, and Spark recomputes a lost partition from its RDD lineage.",
                 "文章里最朴素的想法：暂停所有数据的接收，让每个任务处理完已经接收的数据，持久化所有任务的状态，然后恢复接收。Hadoop 和 Spark 的批处理正是这一思想：Hadoop 的任务失败了就利用前面任务已持久化的输出重跑，Spark 则按 RDD 的血统关系（lineage）重新计算丢失的分区。")),
-            step(&["read Source", "read Source"], t(
+            step(&["read Source x2"], t(
                 "Source reads a and b; they are on their way to Count.",
                 "Source 读取了 a 和 b，它们正在流向 Count。")),
             step(&["checkpoint"], t(
@@ -547,7 +559,7 @@ pub static LESSONS: &[Lesson] = &[
             step(&["read Source", "checkpoint"], t(
                 "Source reads a, then checkpoint 1 is triggered and barrier 1 follows a. Source has saved offset 1 and acknowledged (1/3).",
                 "Source 读取了 a，随后检查点 1 被触发，屏障 1 跟在 a 后面。Source 保存了偏移量 1 并确认（1/3）。")),
-            step(&["deliver Source->Map", "deliver Source->Map", "deliver Map->Count", "deliver Map->Count"], t(
+            step(&["deliver Source->Map x2", "deliver Map->Count x2"], t(
                 "a and barrier 1 pass Map and Count; both acknowledge, and checkpoint 1 is completed with count(x) = 1. It is now in durable storage.",
                 "a 和屏障 1 经过 Map 和 Count；两者都确认，检查点 1 完成，count(x) = 1。它现在保存在持久化存储中。")),
             step(&["read Source", "checkpoint"], t(
@@ -570,63 +582,24 @@ pub static LESSONS: &[Lesson] = &[
 ];
 
 /// Lesson 9 up to checkpoint 1: a, b, c and barrier 1 through every task to the sink.
-const SINK_BEFORE_CHECKPOINT: &[&str] = &[
-    "read Source",
-    "read Source",
-    "read Source",
-    "checkpoint",
-    "deliver Source->Map",
-    "deliver Source->Map",
-    "deliver Source->Map",
-    "deliver Source->Map",
-    "deliver Map->Count",
-    "deliver Map->Count",
-    "deliver Map->Count",
-    "deliver Map->Count",
-    "deliver Count->Sink",
-    "deliver Count->Sink",
-    "deliver Count->Sink",
-    "deliver Count->Sink",
-];
+const SINK_BEFORE_CHECKPOINT: &[&str] =
+    &["read Source x3", "checkpoint", "deliver Source->Map x4", "deliver Map->Count x4", "deliver Count->Sink x4"];
 
 /// Lesson 9 after checkpoint 1: d and e written by the sink.
-const SINK_AFTER_CHECKPOINT: &[&str] = &[
-    "read Source",
-    "read Source",
-    "deliver Source->Map",
-    "deliver Source->Map",
-    "deliver Map->Count",
-    "deliver Map->Count",
-    "deliver Count->Sink",
-    "deliver Count->Sink",
-];
+const SINK_AFTER_CHECKPOINT: &[&str] =
+    &["read Source x2", "deliver Source->Map x2", "deliver Map->Count x2", "deliver Count->Sink x2"];
 
 /// Both, in one step (the `sink_story` script of tests/stories.rs up to the crash).
 const SINK_STORY: &[&str] = &[
-    "read Source",
-    "read Source",
-    "read Source",
+    "read Source x3",
     "checkpoint",
-    "deliver Source->Map",
-    "deliver Source->Map",
-    "deliver Source->Map",
-    "deliver Source->Map",
-    "deliver Map->Count",
-    "deliver Map->Count",
-    "deliver Map->Count",
-    "deliver Map->Count",
-    "deliver Count->Sink",
-    "deliver Count->Sink",
-    "deliver Count->Sink",
-    "deliver Count->Sink",
-    "read Source",
-    "read Source",
-    "deliver Source->Map",
-    "deliver Source->Map",
-    "deliver Map->Count",
-    "deliver Map->Count",
-    "deliver Count->Sink",
-    "deliver Count->Sink",
+    "deliver Source->Map x4",
+    "deliver Map->Count x4",
+    "deliver Count->Sink x4",
+    "read Source x2",
+    "deliver Source->Map x2",
+    "deliver Map->Count x2",
+    "deliver Count->Sink x2",
 ];
 // LESSONS-END
 
@@ -666,6 +639,15 @@ mod tests {
         let l = sim.ledger();
         assert_eq!(l.row("a").unwrap().state, 1);
         assert_eq!(sim.source_offset(crate::engine::TaskId(0)), 3);
+    }
+
+    #[test]
+    fn a_trailing_count_repeats_a_line() {
+        assert_eq!(repeats("deliver Source->Map x4"), ("deliver Source->Map", 4));
+        assert_eq!(repeats("auto 5"), ("auto 5", 1));
+        assert_eq!(repeats("read Source"), ("read Source", 1));
+        let mut sim = LESSONS[0].config().scenario().sim().unwrap();
+        assert_eq!(play_lines(&mut sim, &["read Source x3"]).unwrap().len(), 3);
     }
 
     #[test]
