@@ -293,7 +293,10 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Optio
     // Flags from the cut: records in transit (lost on restore) or orphans (counted twice).
     let flag = cut.and_then(|cut| cut.channels.iter().find(|cc| cc.channel == c)).and_then(|cc| {
         let names = |v: &Vec<RecordId>| v.iter().map(|r| g.label(*r)).collect::<Vec<_>>();
-        let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0 + 42.0);
+        // Beside the lane, on the side away from where it heads, so a flag never sits on a
+        // neighbouring lane of the same consumer.
+        let side = if y2 > y1 + 1.0 { -58.0 } else { 42.0 };
+        let (mx, my) = ((x1 + x2) / 2.0 - if y2 > y1 + 1.0 { 20.0 } else { 0.0 }, (y1 + y2) / 2.0 + side);
         let two = |class: &'static str, flag: &'static str, first: String, second: &'static str| html! {
             <text class={classes!("flag", class)} x={mx.to_string()} y={my.to_string()} text-anchor="middle" data-flag={flag}>
                 <tspan x={mx.to_string()}>{ first }</tspan>
