@@ -409,7 +409,7 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
         let text = if a.unaligned.is_some() {
             format!("{} {}: {}", l.t("● recording in-flight for chk", "● 记录在途数据，检查点"), a.checkpoint.0, a.waiting())
         } else {
-            format!("{} {}: {} {}", l.t("⧗ aligning chk", "⧗ 对齐检查点"), a.checkpoint.0, a.waiting(), l.t("input(s) to go", "个输入未到"))
+            format!("{} {}: {} {}", l.t("◐ aligning chk", "◐ 对齐检查点"), a.checkpoint.0, a.waiting(), l.t("input(s) to go", "个输入未到"))
         };
         html! { <text class="badge" x={(x + 14.0).to_string()} y={(y + BOX_H + 22.0).to_string()} data-aligning={a.checkpoint.0.to_string()}>{ text }</text> }
     });
