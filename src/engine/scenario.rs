@@ -202,22 +202,11 @@ impl Scenario {
         for (index, line) in self.actions.iter().enumerate() {
             let bad = |message: String| ScenarioError::Action { index, message };
             if let ScriptAction::RunToEnd = line {
-                let mut out = Vec::new();
                 let budget = MAX_SCRIPT_STEPS.saturating_sub(actions.len());
-                let before = actions.len();
-                let done = sim.run_to_end(budget, &mut out);
-                // run_to_end applies actions itself; replay them one by one to split events per step.
-                let mut replay = self.sim()?;
-                for a in &actions {
-                    replay.apply(*a, &mut Vec::new()).expect("replaying a valid history");
-                }
-                for a in done {
-                    let mut ev = Vec::new();
-                    replay.apply(a, &mut ev).expect("replaying a valid history");
+                sim.run_to_end_each(budget, |a, ev| {
                     actions.push(a);
-                    events.push(ev);
-                }
-                debug_assert_eq!(actions.len() - before, events.len() - before);
+                    events.push(ev.to_vec());
+                });
                 continue;
             }
             if let ScriptAction::Auto(n) = line {

@@ -1112,28 +1112,43 @@ impl Sim {
     /// ends. Each step is an ordinary `Auto` or `Checkpoint` action; returns them all.
     pub fn run_to_end(&mut self, limit: usize, out: &mut Vec<Event>) -> Vec<Action> {
         let mut done = Vec::new();
-        let drain = |sim: &mut Sim, done: &mut Vec<Action>, out: &mut Vec<Event>| {
-            while done.len() < limit && sim.check(Action::Auto).is_ok() {
-                sim.apply(Action::Auto, out).expect("checked");
-                done.push(Action::Auto);
+        self.run_to_end_each(limit, |a, events| {
+            done.push(a);
+            out.extend_from_slice(events);
+        });
+        done
+    }
+
+    /// [`Sim::run_to_end`], handing each step's action and events to `each`; returns the number
+    /// of steps taken.
+    pub fn run_to_end_each(&mut self, limit: usize, mut each: impl FnMut(Action, &[Event])) -> usize {
+        let mut taken = 0;
+        let mut events = Vec::new();
+        let mut step = |sim: &mut Sim, a: Action, taken: &mut usize| {
+            events.clear();
+            sim.apply(a, &mut events).expect("enabled");
+            each(a, &events);
+            *taken += 1;
+        };
+        let drain = |sim: &mut Sim, taken: &mut usize, step: &mut dyn FnMut(&mut Sim, Action, &mut usize)| {
+            while *taken < limit && sim.check(Action::Auto).is_ok() {
+                step(sim, Action::Auto, taken);
             }
         };
-        drain(self, &mut done, out);
+        drain(self, &mut taken, &mut step);
         if self.strategy().uses_coordinator() && self.running() {
-            while !self.coordinator.pending.is_empty() && done.len() < limit {
+            while !self.coordinator.pending.is_empty() && taken < limit {
                 // Nothing left to deliver but a checkpoint still pending: let time pass until it
                 // expires (its barriers were lost).
-                self.apply(Action::Checkpoint, out).expect("running");
-                done.push(Action::Checkpoint);
-                drain(self, &mut done, out);
+                step(self, Action::Checkpoint, &mut taken);
+                drain(self, &mut taken, &mut step);
             }
-            if done.len() < limit {
-                self.apply(Action::Checkpoint, out).expect("running");
-                done.push(Action::Checkpoint);
-                drain(self, &mut done, out);
+            if taken < limit {
+                step(self, Action::Checkpoint, &mut taken);
+                drain(self, &mut taken, &mut step);
             }
         }
-        done
+        taken
     }
 
     /// The channel an item of a task's output goes out on, for drawing: the queue's items.
