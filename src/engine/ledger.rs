@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::ids::{ChannelId, RecordId, TaskId};
+use super::ids::{ChannelId, RecordId};
 use super::settings::{SinkMode, Strategy};
 use super::sim::Sim;
 use super::state::{Fate, TaskSnapshot, TxnStatus};
@@ -247,9 +247,5 @@ impl Sim {
     pub fn latest_cut(&self) -> Option<CutReport> {
         let snaps = self.restore_point();
         snaps.iter().any(|s| s.is_some()).then(|| self.cut_check(&snaps))
-    }
-
-    pub fn task_has_save(&self, t: TaskId) -> bool {
-        !self.storage.saves[t.index()].is_empty()
     }
 }

@@ -47,9 +47,6 @@ pub struct Channel {
 }
 
 impl Channel {
-    pub fn records_queued(&self) -> usize {
-        self.queue.iter().filter(|i| matches!(i, Item::Record { .. })).count()
-    }
     pub fn retain(&mut self, seq: u64, rec: Record, fate: Fate) {
         if seq >= self.retain_from {
             self.history.push_back((seq, rec, fate));
