@@ -4,24 +4,9 @@
 
 use barrierscope::engine::*;
 
-/// "read Source", "deliver Map->Count", "timer Count", "checkpoint", "timers", "crash",
-/// "crash-task Count", "crash-jm", "restore", "auto 5", "end".
+/// A script line in the words lessons use: "read Source", "deliver Map->Count", "timers", "end", ...
 fn line(s: &str) -> ScriptAction {
-    let (verb, arg) = s.split_once(' ').unwrap_or((s, ""));
-    match verb {
-        "read" => ScriptAction::Read(arg.into()),
-        "deliver" => ScriptAction::Deliver(arg.into()),
-        "timer" => ScriptAction::Timer(arg.into()),
-        "timers" => ScriptAction::AllTimers,
-        "checkpoint" => ScriptAction::Checkpoint,
-        "crash" => ScriptAction::Crash,
-        "crash-task" => ScriptAction::CrashTask(arg.into()),
-        "crash-jm" => ScriptAction::CrashJobManager,
-        "restore" => ScriptAction::Restore,
-        "auto" => ScriptAction::Auto(arg.parse().unwrap()),
-        "end" => ScriptAction::RunToEnd,
-        _ => panic!("unknown script verb {verb}"),
-    }
+    barrierscope::lessons::parse_line(s).unwrap()
 }
 
 fn play(job: &str, settings: Settings, script: &[&str]) -> scenario::Played {
