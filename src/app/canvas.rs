@@ -128,7 +128,7 @@ fn trunc(labels: &[&str], max: usize) -> String {
 fn chip(
     act: &Callback<Action>,
     a: Action,
-    enabled: Result<(), ActionError>,
+    sim: &Sim,
     x: f64,
     y: f64,
     w: f64,
@@ -137,6 +137,7 @@ fn chip(
     id: String,
     l: Lang,
 ) -> Html {
+    let enabled = sim.check(a);
     let (onclick, onkeydown) = press(act, a);
     let disabled = enabled.is_err();
     let title = match &enabled {
@@ -442,7 +443,7 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
         chips.push(chip(
             &h.act,
             a,
-            sim.check(a),
+            sim,
             cx,
             cy,
             72.0,
@@ -458,7 +459,7 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
         chips.push(chip(
             &h.act,
             a,
-            sim.check(a),
+            sim,
             cx,
             cy,
             78.0,
@@ -473,7 +474,7 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
     chips.push(chip(
         &h.act,
         a,
-        sim.check(a),
+        sim,
         cx,
         cy,
         72.0,
