@@ -316,50 +316,38 @@ pub fn App() -> Html {
     let can_back = if pos > 0 { Ok(()) } else { Err(l.t("already at the first step", "已在第一步").to_string()) };
 
     let config = session.config.clone();
-    let on_job = {
+    // Each select turns its value into a new run configuration.
+    let select_setting = |apply: fn(&mut RunConfig, &str)| {
         let d = dispatcher.clone();
         let config = config.clone();
         Callback::from(move |e: web_sys::Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
             let mut c = config.clone();
-            c.job = v;
-            if !c.has_sink() && c.settings.sink == SinkMode::TwoPhaseCommit {
-                c.settings.sink = SinkMode::Append;
-            }
+            apply(&mut c, &v);
             d.dispatch(Msg::Cmd(Command::Configure(c)));
         })
     };
-    let on_strategy = {
-        let d = dispatcher.clone();
-        let config = config.clone();
-        Callback::from(move |e: web_sys::Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            let mut c = config.clone();
-            let strategy = Strategy::from_id(&v).unwrap_or_default();
-            let mut s = Settings::new(strategy);
-            s.sink = if !strategy.uses_coordinator() && c.settings.sink == SinkMode::TwoPhaseCommit {
-                SinkMode::Append
-            } else {
-                c.settings.sink
-            };
-            s.channel_capacity = c.settings.channel_capacity;
-            if strategy.uses_coordinator() {
-                s.checkpoint_interval = c.settings.checkpoint_interval;
-            }
-            c.settings = s;
-            d.dispatch(Msg::Cmd(Command::Configure(c)));
-        })
-    };
-    let on_sink = {
-        let d = dispatcher.clone();
-        let config = config.clone();
-        Callback::from(move |e: web_sys::Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            let mut c = config.clone();
-            c.settings.sink = SinkMode::from_id(&v).unwrap_or_default();
-            d.dispatch(Msg::Cmd(Command::Configure(c)));
-        })
-    };
+    let on_job = select_setting(|c, v| {
+        c.job = v.to_string();
+        if !c.has_sink() && c.settings.sink == SinkMode::TwoPhaseCommit {
+            c.settings.sink = SinkMode::Append;
+        }
+    });
+    let on_strategy = select_setting(|c, v| {
+        let strategy = Strategy::from_id(v).unwrap_or_default();
+        let mut s = Settings::new(strategy);
+        s.sink = if !strategy.uses_coordinator() && c.settings.sink == SinkMode::TwoPhaseCommit {
+            SinkMode::Append
+        } else {
+            c.settings.sink
+        };
+        s.channel_capacity = c.settings.channel_capacity;
+        if strategy.uses_coordinator() {
+            s.checkpoint_interval = c.settings.checkpoint_interval;
+        }
+        c.settings = s;
+    });
+    let on_sink = select_setting(|c, v| c.settings.sink = SinkMode::from_id(v).unwrap_or_default());
     let number_setting = |apply: fn(&mut RunConfig, Option<u64>)| {
         let d = dispatcher.clone();
         let config = config.clone();
@@ -376,17 +364,9 @@ pub fn App() -> Html {
     let on_align_timeout = number_setting(|c, n| c.settings.alignment_timeout = n.map(|n| n - 1));
     let on_seed = number_setting(|c, n| c.seed = n.unwrap_or(0));
     let on_records = number_setting(|c, n| c.records = n.map(|n| n.min(crate::session::MAX_GENERATED as u64) as u32));
-    let on_restart = {
-        let d = dispatcher.clone();
-        let config = config.clone();
-        Callback::from(move |e: web_sys::Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            let mut c = config.clone();
-            c.settings.restart =
-                if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning };
-            d.dispatch(Msg::Cmd(Command::Configure(c)));
-        })
-    };
+    let on_restart = select_setting(|c, v| {
+        c.settings.restart = if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning };
+    });
     let on_timeline = {
         let d = dispatcher.clone();
         Callback::from(move |e: InputEvent| {
