@@ -846,7 +846,7 @@ mod tests {
             sim.apply(a, &mut Vec::new()).unwrap();
         }
         assert_eq!(sim.ledger().external_labels(Verdict::Pending), ["d", "e", "f", "g", "h"]);
-        assert_eq!(sim.external.visible().len(), 3);
+        assert_eq!(sim.external().visible().len(), 3);
     }
 
     #[test]

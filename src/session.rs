@@ -779,7 +779,7 @@ mod tests {
         assert_eq!(lang, Lang::Zh);
         assert_eq!(t.timeline.position(), 4);
         assert_eq!(t.timeline.len(), 5);
-        assert_eq!(t.sim().channels, s.sim().channels);
+        assert_eq!(t.sim().channels(), s.sim().channels());
         assert_eq!(t.sim().ledger(), s.sim().ledger());
         assert_eq!(t.save(Lang::Zh), saved);
     }

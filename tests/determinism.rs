@@ -81,7 +81,7 @@ fn timeline_seek_and_fork() {
         tl.seek(step);
         assert_eq!(tl.current().tick, states[step].tick);
         assert_eq!(tl.current().ledger(), states[step].ledger());
-        assert_eq!(tl.current().channels, states[step].channels);
+        assert_eq!(tl.current().channels(), states[step].channels());
     }
     // Acting at an earlier step forks: the later history is dropped.
     tl.seek(3);

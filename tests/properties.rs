@@ -124,14 +124,14 @@ fn run(c: &Case, strategy: Snapshots, moves: &[Move]) -> Sim {
             Move::Auto => Action::Auto,
             Move::Checkpoint => Action::Checkpoint,
             Move::Crash => Action::Crash,
-            Move::CrashTask(t) => Action::CrashTask { task: TaskId(t as u16 % sim.tasks.len() as u16) },
+            Move::CrashTask(t) => Action::CrashTask { task: TaskId(t as u16 % sim.tasks().len() as u16) },
             Move::CrashJobManager => Action::CrashJobManager,
             Move::Restore => Action::Restore,
             Move::AllTimers => Action::AllTimers,
         };
         let _ = sim.apply(a, &mut out);
     }
-    if sim.down.is_some() {
+    if sim.down().is_some() {
         sim.apply(Action::Restore, &mut out).unwrap();
     }
     sim.run_to_end(100_000, &mut out);

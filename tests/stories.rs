@@ -292,7 +292,7 @@ fn two_phase_commit_output_is_invisible_until_the_checkpoint_completes() {
         Settings::new(Strategy::Aligned).with_sink(SinkMode::TwoPhaseCommit),
         &["read Source", "auto 3"],
     );
-    assert!(run.sim.external.visible().is_empty());
+    assert!(run.sim.external().visible().is_empty());
     assert_eq!(run.sim.ledger().external_labels(Verdict::Pending)[0], "a");
 }
 
@@ -357,7 +357,7 @@ fn jobmanager_failure_loses_pending_checkpoints_not_completed_ones() {
     let h = &run.sim.stats.history;
     assert_eq!(h[0].status, CheckpointStatus::Completed);
     assert_eq!(h[1].status, CheckpointStatus::Failed(AbortReason::JobManagerFailure));
-    assert_eq!(run.sim.storage.completed.len(), 1);
+    assert_eq!(run.sim.storage().completed.len(), 1);
     let mut sim = run.sim;
     let ev = sim.step(Action::Restore).unwrap();
     assert!(ev.contains(&Event::Restored { from: RestoreFrom::Checkpoint { checkpoint: CheckpointId(1) } }));

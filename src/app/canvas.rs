@@ -188,12 +188,11 @@ pub fn canvas(sim: &Sim, lang: Lang, h: &Handlers) -> Html {
 }
 
 fn jobmanager(sim: &Sim, l: Lang) -> Html {
-    let up = sim.jobmanager_up;
+    let up = sim.jobmanager_up();
     let strategy = sim.strategy();
     let line2 = if strategy.uses_coordinator() {
         let pending: Vec<String> = sim
-            .coordinator
-            .pending
+            .pending()
             .iter()
             .map(|p| format!("{} {} ({}/{})", l.t("chk", "检查点"), p.id.0, p.acked, p.snapshots.len()))
             .collect();
@@ -208,7 +207,7 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
         l.t("nothing is saved", "不保存任何状态").to_string()
     };
     let line3 = if strategy.uses_coordinator() {
-        let done: Vec<String> = sim.storage.completed.iter().map(|c| format!("{} ✓", c.id.0)).collect();
+        let done: Vec<String> = sim.storage().completed.iter().map(|c| format!("{} ✓", c.id.0)).collect();
         format!(
             "{} {}",
             l.t("completed (retained):", "已完成（保留）："),
@@ -219,7 +218,7 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
     } else {
         l.t("restore: every task starts empty", "恢复：每个任务从空开始").to_string()
     };
-    let stw = sim.coordinator.stop_the_world.map(|(id, _)| {
+    let stw = sim.stop_the_world().map(|(id, _)| {
         format!("{} {}", l.t("❚❚ sources paused for stop-the-world checkpoint", "❚❚ 源已暂停，等待全局快照"), id.0)
     });
     html! {
@@ -237,7 +236,7 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
 fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Option<&CutReport>) -> Html {
     let g = &sim.graph;
     let info = g.channel(c);
-    let ch = &sim.channels[c.index()];
+    let ch = &sim.channels()[c.index()];
     let (x1, y1, x2, y2) = lay.lanes[c.index()];
     let (dx, dy) = (x2 - x1, y2 - y1);
     let len = (dx * dx + dy * dy).sqrt().max(1.0);
@@ -340,7 +339,7 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Optio
 fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Option<&TaskSnapshot>) -> Html {
     let g = &sim.graph;
     let info = g.task(t);
-    let rt = &sim.tasks[t.index()];
+    let rt = &sim.tasks()[t.index()];
     let (x, y) = lay.boxes[t.index()];
     let status = match rt.status {
         TaskStatus::Running => "running",
@@ -373,7 +372,7 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
             }
         }
         (_, OpState::Sink { open, pending }) => {
-            let open_rows = open.map(|x| sim.external.txns[x.0 as usize].rows.len()).unwrap_or(0);
+            let open_rows = open.map(|x| sim.external().txns[x.0 as usize].rows.len()).unwrap_or(0);
             lines.push(line(
                 0,
                 match open {
@@ -397,7 +396,7 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
                     info.keep.iter().map(|k| g.key_name(*k)).collect::<Vec<_>>().join(", ")
                 ),
                 OperatorKind::Sink => {
-                    let rows = sim.external.visible().iter().filter(|r| r.sink == t).count();
+                    let rows = sim.external().visible().iter().filter(|r| r.sink == t).count();
                     format!("{} {} {}", l.t("wrote", "已写出"), rows, l.t("row(s)", "行"))
                 }
                 _ => l.t("stateless: passes records on", "无状态：转发记录").into(),
@@ -538,11 +537,11 @@ fn cut_line(_sim: &Sim, lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) 
 
 fn external_box(sim: &Sim, x: f64, y: f64, l: Lang) -> Html {
     let g = &sim.graph;
-    let visible = sim.external.visible();
+    let visible = sim.external().visible();
     let labels: Vec<&str> = visible.iter().map(|r| g.label(r.record)).collect();
     let mode = sim.settings.sink;
     let open: usize = sim
-        .external
+        .external()
         .txns
         .iter()
         .filter(|t| matches!(t.status, TxnStatus::Open | TxnStatus::PreCommitted(_)))
@@ -574,7 +573,7 @@ fn external_box(sim: &Sim, x: f64, y: f64, l: Lang) -> Html {
 }
 
 fn down_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
-    let why = match sim.down {
+    let why = match sim.down() {
         Some(CrashScope::Cluster) => l.t("The cluster crashed. Press Restore (R).", "集群崩溃。按“恢复”（R）。"),
         Some(CrashScope::Task(_)) => l.t(
             "A task crashed; the job must fail over. Press Restore (R).",

@@ -255,23 +255,23 @@ pub fn storage_panel(sim: &Sim, l: Lang) -> Html {
     };
     let body = match sim.strategy() {
         Strategy::Timers => {
-            let any = sim.storage.saves.iter().any(|s| !s.is_empty());
+            let any = sim.storage().saves.iter().any(|s| !s.is_empty());
             if !any {
                 html! { <p class="hint">{ l.t("No task has saved yet. Fire a timer (◷ Save) or all timers (T).", "还没有任务保存过。触发定时器（◷ 保存）或全部定时器（T）。") }</p> }
             } else {
                 html! { <>
                     <p class="muted">{ l.t("Each task's latest own save (used on restore):", "各任务自己最近一次保存（恢复时使用）：") }</p>
-                    { snap_rows(sim.storage.saves.iter().filter_map(|s| s.last()).collect()) }
-                    <ul class="snapshots">{ for sim.storage.saves.iter().enumerate().filter(|(_, s)| !s.is_empty()).map(|(i, s)|
+                    { snap_rows(sim.storage().saves.iter().filter_map(|s| s.last()).collect()) }
+                    <ul class="snapshots">{ for sim.storage().saves.iter().enumerate().filter(|(_, s)| !s.is_empty()).map(|(i, s)|
                         html!{ <li class="muted">{ format!("{} {} {}", g.tasks[i].name, l.t("saved at step", "保存于第"), s.iter().map(|x| (x.tick + 1).to_string()).collect::<Vec<_>>().join(", ")) }</li> }) }</ul>
                 </> }
             }
         }
         s if s.uses_coordinator() => {
-            if sim.storage.completed.is_empty() {
+            if sim.storage().completed.is_empty() {
                 html! { <p class="hint">{ l.t("No completed checkpoint yet. Trigger one (C) and deliver its barriers.", "还没有已完成的检查点。触发一个（C）并投递其屏障。") }</p> }
             } else {
-                html! { <>{ for sim.storage.completed.iter().rev().map(|c| html! {
+                html! { <>{ for sim.storage().completed.iter().rev().map(|c| html! {
                     <div class="stored-checkpoint" data-checkpoint={c.id.0.to_string()}>
                         <h3>{ format!("chk-{}/_metadata · {} {}", c.id.0, l.t("completed at step", "完成于第"), c.completed_tick + 1) }</h3>
                         { snap_rows(c.snapshots.iter().collect()) }
@@ -298,15 +298,15 @@ pub fn external_panel(sim: &Sim, l: Lang) -> Html {
         "This job has no sink. Choose line-sink or keyed-shuffle to watch an external system.",
         "此作业没有输出端。选择 line-sink 或 keyed-shuffle 来观察外部系统。") }</p> };
     }
-    let visible = sim.external.visible();
+    let visible = sim.external().visible();
     html! {
         <div id="external" class="external-panel">
             <p>{ format!("{}: {} {}", super::text::sink_name(l, sim.settings.sink), visible.len(), l.t("row(s) visible to a reader", "行对读者可见")) }</p>
             <p class="rows">{ for visible.iter().map(|r| html!{
                 <span class="row-chip" style={format!("border-color:{}", super::canvas::key_colour(g.record(r.record).key))}>{ format!("{}={}", g.label(r.record), r.value) }</span> }) }</p>
-            { if sim.external.txns.is_empty() { html!{} } else { html! {
+            { if sim.external().txns.is_empty() { html!{} } else { html! {
                 <table class="txns"><thead><tr><th scope="col">{ l.t("transaction", "事务") }</th><th scope="col">{ l.t("status", "状态") }</th><th scope="col">{ l.t("rows", "行") }</th></tr></thead>
-                <tbody>{ for sim.external.txns.iter().rev().take(12).map(|t| html! {
+                <tbody>{ for sim.external().txns.iter().rev().take(12).map(|t| html! {
                     <tr data-txn={t.id.0.to_string()}><td>{ format!("T{}", t.id.0) }</td>
                         <td>{ match t.status {
                             TxnStatus::Open => l.t("open (invisible)", "打开（不可见）").to_string(),

@@ -136,6 +136,38 @@ impl Sim {
         }
     }
 
+    /// The tasks: operator state, status, and where each stands in a checkpoint (volatile).
+    pub fn tasks(&self) -> &[TaskRuntime] {
+        &self.tasks
+    }
+    /// The channels between tasks: FIFO queues of records and barriers (volatile), with the
+    /// observer's record of what was delivered or dropped.
+    pub fn channels(&self) -> &[Channel] {
+        &self.channels
+    }
+    /// Durable checkpoint storage: completed checkpoints and timer saves.
+    pub fn storage(&self) -> &CheckpointStorage {
+        &self.storage
+    }
+    /// The system the sinks write to, outside the job (durable).
+    pub fn external(&self) -> &ExternalSystem {
+        &self.external
+    }
+    /// The CheckpointCoordinator's checkpoints in progress (volatile: lost with the JobManager).
+    pub fn pending(&self) -> &[PendingCheckpoint] {
+        &self.coordinator.pending
+    }
+    /// Stop-the-world in progress: (checkpoint, the step that paused the sources).
+    pub fn stop_the_world(&self) -> Option<(CheckpointId, u64)> {
+        self.coordinator.stop_the_world
+    }
+    /// Why the job is down, if it is.
+    pub fn down(&self) -> Option<CrashScope> {
+        self.down
+    }
+    pub fn jobmanager_up(&self) -> bool {
+        self.jobmanager_up
+    }
     pub fn strategy(&self) -> Strategy {
         self.settings.strategy
     }
