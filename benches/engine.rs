@@ -4,7 +4,8 @@
 
 use std::hint::black_box;
 
-use barrierscope::engine::topology::{auto_label, LogEntry, SourceInput};
+use barrierscope::engine::auto_label;
+use barrierscope::engine::dataflow::job_graph::{LogEntry, SourceInput};
 use barrierscope::engine::*;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::ledger::Verdict;
-use crate::engine::{Action, Scenario, ScriptAction, Settings, Sim, SinkMode, Strategy};
+use crate::engine::{Action, OnRefusal, ScriptAction, ScriptError, Settings, Sim, SinkMode, Strategy};
 use crate::session::RunConfig;
 
 /// A phrase in both languages.
@@ -103,35 +103,26 @@ fn repeats(line: &str) -> (&str, usize) {
     }
 }
 
-/// Applies script lines to `sim`, returning the concrete actions taken.
+/// Applies script lines to `sim` through the script interpreter, returning the concrete actions
+/// taken.
 pub fn play_lines(sim: &mut Sim, lines: &[&str]) -> Result<Vec<Action>, String> {
     let mut done = Vec::new();
-    let mut out = Vec::new();
     for line in lines.iter().flat_map(|l| {
         let (line, n) = repeats(l);
         std::iter::repeat_n(line, n)
     }) {
-        match parse_line(line)? {
-            ScriptAction::RunToEnd => done.extend(sim.run_to_end(100_000, &mut out)),
-            ScriptAction::Auto(n) => {
-                for _ in 0..n {
-                    if sim.apply(Action::Auto, &mut out).is_err() {
-                        break;
-                    }
-                    done.push(Action::Auto);
-                }
-            }
-            other => {
-                for a in Scenario::resolve(sim, &other)? {
-                    sim.apply(a, &mut out).map_err(|e| format!("{line:?}: {e}"))?;
-                    done.push(a);
-                }
-            }
-        }
-        out.clear();
+        let parsed = parse_line(line)?;
+        sim.play_line(&parsed, LINE_BUDGET, OnRefusal::Stop, &mut |a, _| done.push(a)).map_err(|e| match e {
+            ScriptError::NoSuchName(m) => m,
+            ScriptError::Refused { error, .. } => format!("{line:?}: {error}"),
+            ScriptError::TooLong => format!("{line:?}: more than {LINE_BUDGET} steps"),
+        })?;
     }
     Ok(done)
 }
+
+/// At most this many steps for one lesson script line.
+const LINE_BUDGET: usize = 100_000;
 
 /// Where a learner stands in a lesson.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::ledger::Verdict;
-use crate::engine::topology::builtin;
 use crate::engine::*;
 use crate::lessons::{actions_for, Progress, LESSONS};
 
@@ -47,12 +46,12 @@ impl RunConfig {
     pub fn scenario(&self) -> Scenario {
         let mut sc = Scenario::builtin(&self.job, self.settings.clone(), self.seed);
         if let (Some(n), Some(b)) = (self.records, builtin(&self.job)) {
-            sc.input = Some(topology::generated_input(&b.spec, n.min(MAX_GENERATED) as usize));
+            sc.input = Some(generated_input(&b.spec, n.min(MAX_GENERATED) as usize));
         }
         sc
     }
     pub fn has_sink(&self) -> bool {
-        builtin(&self.job).is_some_and(|b| b.spec.operators.iter().any(|o| o.kind == topology::OperatorKind::Sink))
+        builtin(&self.job).is_some_and(|b| b.spec.operators.iter().any(|o| o.kind == OperatorKind::Sink))
     }
 }
 

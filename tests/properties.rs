@@ -4,9 +4,11 @@
 //! 1,000 cases per property (PROPTEST_CASES overrides).
 #![cfg(not(target_arch = "wasm32"))]
 
-use barrierscope::engine::topology::{auto_label, LogEntry, SourceInput};
+use barrierscope::engine::auto_label;
+use barrierscope::engine::dataflow::job_graph::{LogEntry, SourceInput};
 use barrierscope::engine::{
-    builtin, Action, Scenario, Settings, Sim, SinkMode, Strategy as Snapshots, TaskId, BUILTIN_NAMES,
+    builtin, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, Strategy as Snapshots,
+    BUILTIN_NAMES,
 };
 use proptest::prelude::*;
 
@@ -115,26 +117,27 @@ fn scenario(c: &Case, strategy: Snapshots) -> Scenario {
     sc
 }
 
-/// Plays the moves (skipping those not enabled), then restores if down and runs to the end.
+/// Plays the moves through the script interpreter (skipping those not enabled), then restores if
+/// down and runs to the end.
 fn run(c: &Case, strategy: Snapshots, moves: &[Move]) -> Sim {
     let mut sim = scenario(c, strategy).sim().expect("valid scenario");
-    let mut out = Vec::new();
+    let mut ignore = |_: Action, _: &[Event]| {};
     for m in moves {
-        let a = match *m {
-            Move::Auto => Action::Auto,
-            Move::Checkpoint => Action::Checkpoint,
-            Move::Crash => Action::Crash,
-            Move::CrashTask(t) => Action::CrashTask { task: TaskId(t as u16 % sim.tasks().len() as u16) },
-            Move::CrashJobManager => Action::CrashJobManager,
-            Move::Restore => Action::Restore,
-            Move::AllTimers => Action::AllTimers,
+        let line = match *m {
+            Move::Auto => ScriptAction::Auto(1),
+            Move::Checkpoint => ScriptAction::Checkpoint,
+            Move::Crash => ScriptAction::Crash,
+            Move::CrashTask(t) => ScriptAction::CrashTask(sim.graph.tasks[t as usize % sim.tasks().len()].name.clone()),
+            Move::CrashJobManager => ScriptAction::CrashJobManager,
+            Move::Restore => ScriptAction::Restore,
+            Move::AllTimers => ScriptAction::AllTimers,
         };
-        let _ = sim.apply(a, &mut out);
+        sim.play_line(&line, 1, OnRefusal::Skip, &mut ignore).expect("names come from the job");
     }
     if sim.down().is_some() {
-        sim.apply(Action::Restore, &mut out).unwrap();
+        sim.play_line(&ScriptAction::Restore, 1, OnRefusal::Stop, &mut ignore).unwrap();
     }
-    sim.run_to_end(100_000, &mut out);
+    sim.play_line(&ScriptAction::RunToEnd, 100_000, OnRefusal::Stop, &mut ignore).unwrap();
     sim
 }
 

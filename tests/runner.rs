@@ -153,8 +153,7 @@ fn bad_input_gets_one_clear_error_and_no_panic() {
 
 #[test]
 fn absurd_sizes_are_refused() {
-    let big: Vec<String> =
-        (0..200_001).map(|i| format!("\"{}:k\"", barrierscope::engine::topology::auto_label(i))).collect();
+    let big: Vec<String> = (0..200_001).map(|i| format!("\"{}:k\"", barrierscope::engine::auto_label(i))).collect();
     let text = format!(r#"{{"job": "line", "input": {{"Source": [{}]}}}}"#, big.join(","));
     let path = std::env::temp_dir().join(format!("barrierscope-big-{}.json", std::process::id()));
     std::fs::write(&path, text).unwrap();

@@ -10,8 +10,8 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::text::Lang;
-use crate::engine::ledger::CutReport;
-use crate::engine::topology::OperatorKind;
+use crate::engine::CutReport;
+use crate::engine::OperatorKind;
 use crate::engine::*;
 
 pub const BOX_W: f64 = 240.0;

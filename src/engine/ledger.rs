@@ -1,17 +1,17 @@
 //! The verdict. A per-record ledger compares how often each source record is reflected in
-//! operator state and in the sinks' external output against the failure-free run of the same input:
-//! lost, duplicated, or exactly once. And the consistent-cut check (Elnozahy et al.) over any set
-//! of saved snapshots: orphan records (receipt saved, sending not) and in-transit records (sent
-//! before the sender's snapshot, received after the receiver's, and stored nowhere).
-
-use std::collections::BTreeSet;
+//! operator state and in the sinks' external output against the failure-free run of the same input
+//! (`super::reference_run`): lost, duplicated, or exactly once. A record still on its way is
+//! pending, not lost.
 
 use serde::{Deserialize, Serialize};
 
-use super::ids::{ChannelId, RecordId};
-use super::settings::{SinkMode, Strategy};
+use super::dataflow::job_graph::OperatorKind;
+use super::dataflow::operator::OpState;
+use super::dataflow::record::Item;
+use super::dataflow::sink::TxnStatus;
+use super::ids::RecordId;
+use super::settings::SinkMode;
 use super::sim::Sim;
-use super::state::{Fate, TaskSnapshot, TxnStatus};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -113,41 +113,6 @@ impl Ledger {
     }
 }
 
-/// The cut across one channel.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChannelCut {
-    pub channel: ChannelId,
-    /// Records the sender had sent when it saved.
-    pub sent: u64,
-    /// Records the receiver had received when it saved.
-    pub received: u64,
-    /// Received before the receiver's save but sent after the sender's: counted, yet will be sent again.
-    pub orphans: Vec<RecordId>,
-    /// Sent before the sender's save, received after the receiver's, stored nowhere: lost on restore.
-    pub in_transit: Vec<RecordId>,
-    /// In transit but stored with the snapshot as in-flight data (unaligned): replayed on restore.
-    pub stored: Vec<RecordId>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CutReport {
-    /// Per task: the step its snapshot was taken at, if it has one in this cut.
-    pub taken_at: Vec<Option<u64>>,
-    pub channels: Vec<ChannelCut>,
-}
-
-impl CutReport {
-    pub fn consistent(&self) -> bool {
-        self.channels.iter().all(|c| c.orphans.is_empty() && c.in_transit.is_empty())
-    }
-    pub fn orphans(&self) -> Vec<RecordId> {
-        self.channels.iter().flat_map(|c| c.orphans.iter().copied()).collect()
-    }
-    pub fn in_transit(&self) -> Vec<RecordId> {
-        self.channels.iter().flat_map(|c| c.in_transit.iter().copied()).collect()
-    }
-}
-
 impl Sim {
     pub fn ledger(&self) -> Ledger {
         let g = &self.graph;
@@ -158,7 +123,7 @@ impl Sim {
         let has_sink = g.has_sink();
         let mut uncommitted = vec![false; g.records.len()];
         if self.settings.sink == SinkMode::TwoPhaseCommit {
-            for t in &self.external.txns {
+            for t in &self.durable.external.txns {
                 if matches!(t.status, TxnStatus::Open | TxnStatus::PreCommitted(_)) {
                     for r in &t.rows {
                         uncommitted[r.record.0 as usize] = true;
@@ -193,59 +158,66 @@ impl Sim {
         Ledger { rows, state: ts, external: has_sink.then_some(te) }
     }
 
-    /// The consistent-cut check over one snapshot per task (None: the task is not in the cut).
-    pub fn cut_check(&self, snaps: &[Option<&TaskSnapshot>]) -> CutReport {
-        let g = &self.graph;
-        let mut channels = Vec::new();
-        for (ci, info) in g.channels.iter().enumerate() {
-            let (Some(Some(s)), Some(Some(r))) = (snaps.get(info.from.index()), snaps.get(info.to.index())) else {
-                continue;
-            };
-            let c = ChannelId(ci as u16);
-            let ch = &self.channels[ci];
-            let sent = s.out_pos[info.output_index];
-            let received = r.in_pos[info.input_index];
-            let stored_seqs: BTreeSet<u64> =
-                s.in_flight.iter().chain(&r.in_flight).filter(|(x, _, _)| *x == c).map(|(_, seq, _)| *seq).collect();
-            let mut cut =
-                ChannelCut { channel: c, sent, received, orphans: vec![], in_transit: vec![], stored: vec![] };
-            if received > sent {
-                for (seq, rec, fate) in &ch.history {
-                    if (sent..received).contains(seq) && *fate == Fate::Delivered {
-                        cut.orphans.push(rec.id);
-                    }
-                }
-            } else {
-                for seq in received..sent {
-                    let Some(rec) = ch.find(seq) else { continue };
-                    if stored_seqs.contains(&seq) {
-                        cut.stored.push(rec.id);
-                    } else {
-                        cut.in_transit.push(rec.id);
+    /// Per source record: how often it is reflected in the state of stateful operators.
+    pub fn state_counts(&self) -> Vec<u32> {
+        let mut v = vec![0u32; self.graph.records.len()];
+        for t in &self.live.tasks {
+            if let OpState::Keyed { entries } = &t.state {
+                for e in entries.values() {
+                    for r in &e.contributors {
+                        v[r.0 as usize] += 1;
                     }
                 }
             }
-            channels.push(cut);
         }
-        CutReport { taken_at: snaps.iter().map(|s| s.map(|s| s.tick)).collect(), channels }
+        v
     }
 
-    /// The snapshots a restore would use now: each task's latest own save (timers) or the latest
-    /// completed checkpoint.
-    pub fn restore_point(&self) -> Vec<Option<&TaskSnapshot>> {
-        match self.strategy() {
-            Strategy::Timers => self.storage.saves.iter().map(|s| s.last()).collect(),
-            s if s.uses_coordinator() => match self.storage.completed.last() {
-                Some(cp) => cp.snapshots.iter().map(Some).collect(),
-                None => vec![None; self.tasks.len()],
-            },
-            _ => vec![None; self.tasks.len()],
+    /// Per source record: how often an outside reader sees it in the sinks' external system.
+    pub fn external_counts(&self) -> Vec<u32> {
+        let mut v = vec![0u32; self.graph.records.len()];
+        for row in self.durable.external.visible() {
+            v[row.record.0 as usize] += 1;
         }
+        v
     }
 
-    /// The cut of [`Sim::restore_point`], if at least one task has a snapshot in it.
-    pub fn latest_cut(&self) -> Option<CutReport> {
-        let snaps = self.restore_point();
-        snaps.iter().any(|s| s.is_some()).then(|| self.cut_check(&snaps))
+    /// Per task: can what it emits still reach a stateful operator (`state`) or a sink (`!state`)?
+    fn feeds(&self, state: bool) -> Vec<bool> {
+        let g = &self.graph;
+        let mut v = vec![false; g.tasks.len()];
+        for t in g.topo_order.iter().rev() {
+            let info = g.task(*t);
+            let own = if state { info.kind.is_stateful() } else { info.kind == OperatorKind::Sink };
+            v[t.index()] = own || info.out_channels.iter().any(|c| v[g.channel(*c).to.index()]);
+        }
+        v
+    }
+
+    /// Records still on their way to a stateful operator (`state`) or to a sink: unread by a
+    /// running source that leads there, or queued in a channel that leads there. While the job is
+    /// down every record is: the restore decides what becomes of it.
+    pub fn on_its_way(&self, state: bool) -> Vec<bool> {
+        let mut v = vec![false; self.graph.records.len()];
+        if self.down.is_some() {
+            return vec![true; self.graph.records.len()];
+        }
+        let feeds = self.feeds(state);
+        for s in self.graph.sources().filter(|s| feeds[s.index()]) {
+            for r in &self.graph.task(s).log[self.source_offset(s) as usize..] {
+                v[r.0 as usize] = true;
+            }
+        }
+        for (i, ch) in self.live.channels.iter().enumerate() {
+            if !feeds[self.graph.channels[i].to.index()] {
+                continue;
+            }
+            for it in &ch.queue {
+                if let Item::Record { rec, .. } = it {
+                    v[rec.id.0 as usize] = true;
+                }
+            }
+        }
+        v
     }
 }

@@ -1,28 +1,55 @@
 //! The pure simulation core. No browser, no wall clock, no hash-map iteration, one seeded PRNG:
 //! the same scenario, seed and actions give the same run natively and in wasm.
+//!
+//! - [`dataflow`]: the job as it runs: graph, tasks, channels, records, sources, operators, sinks.
+//! - [`mechanisms`]: how it survives failure, one file per mechanism, behind one seam.
+//! - [`coordinator`], [`snapshot`], [`storage`]: checkpoints, what a task saves, where it goes.
+//! - [`recovery`]: crash and restore; what a crash destroys and what survives it.
+//! - [`sim`]: one run, driven by [`Action`]s; [`script`], [`scenario`], [`timeline`] drive it.
+//! - [`reference_run`], [`ledger`], [`cut`], [`stats`]: the verdict and the measurements.
 
 pub mod action;
+pub mod coordinator;
+pub mod cut;
+pub mod dataflow;
 pub mod error;
 pub mod ids;
 pub mod ledger;
+pub mod mechanisms;
 pub mod narrate;
+pub mod recovery;
+pub mod reference_run;
 pub mod rng;
 pub mod scenario;
+pub mod script;
 pub mod settings;
 pub mod sim;
-pub mod state;
+pub mod snapshot;
+pub mod stats;
+pub mod storage;
 pub mod timeline;
-pub mod topology;
 pub mod workload;
 
 pub use action::{AbortReason, Action, CrashScope, Event, RestoreFrom, SnapshotKind};
+pub use coordinator::PendingCheckpoint;
+pub use cut::{ChannelCut, CutReport};
+pub use dataflow::builtin_jobs::{auto_label, builtin, generated_input, BuiltinJob, BUILTIN_NAMES};
+pub use dataflow::channel::{Channel, Fate};
+pub use dataflow::job_graph::{JobGraph, OperatorKind};
+pub use dataflow::operator::{KeyedEntry, OpState};
+pub use dataflow::record::{Item, Record};
+pub use dataflow::sink::{ExternalSystem, Row, Txn, TxnStatus};
+pub use dataflow::task::{TaskRuntime, TaskStatus};
 pub use error::{ActionError, Lang, ScenarioError};
 pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnId};
-pub use ledger::{CutReport, Ledger, Tally, Verdict};
+pub use ledger::{Ledger, Tally, Verdict};
+pub use mechanisms::barriers::Alignment;
 pub use narrate::narrate;
-pub use scenario::{fingerprint, Scenario, ScriptAction};
+pub use scenario::{fingerprint, Scenario};
+pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{RestartPolicy, Settings, SinkMode, Strategy, TimerSpec};
 pub use sim::Sim;
-pub use state::*;
+pub use snapshot::TaskSnapshot;
+pub use stats::{CheckpointRecord, CheckpointStats, CheckpointStatus, Counts, SubtaskStats};
+pub use storage::{CheckpointStorage, CompletedCheckpoint, SAVES_KEPT};
 pub use timeline::Timeline;
-pub use topology::{builtin, JobGraph, BUILTIN_NAMES};

@@ -2,8 +2,8 @@
 //! runner ("Count received barrier 2 on its first input; 1 input(s) still to deliver it").
 
 use super::action::{AbortReason, CrashScope, Event, RestoreFrom, SnapshotKind};
+use super::dataflow::job_graph::{JobGraph, OperatorKind};
 use super::error::Lang;
-use super::topology::{JobGraph, OperatorKind};
 
 fn ordinal(i: usize) -> &'static str {
     ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"].get(i).copied().unwrap_or("next")

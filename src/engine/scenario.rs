@@ -6,10 +6,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::{Action, Event};
+use super::dataflow::builtin_jobs::{builtin, BUILTIN_NAMES};
+use super::dataflow::job_graph::{InputSpec, JobGraph, JobSpec};
 use super::error::ScenarioError;
+use super::script::{OnRefusal, ScriptAction, ScriptError};
 use super::settings::Settings;
 use super::sim::Sim;
-use super::topology::{builtin, InputSpec, JobGraph, JobSpec, BUILTIN_NAMES};
 
 pub const FORMAT_VERSION: u32 = 1;
 /// At most this many steps in one script, auto steps included.
@@ -38,26 +40,6 @@ impl<'de> Deserialize<'de> for JobRef {
             )),
         }
     }
-}
-
-/// One line of an action script, naming tasks and channels.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ScriptAction {
-    Deliver(String),
-    Read(String),
-    Checkpoint,
-    Timer(String),
-    AllTimers,
-    Crash,
-    CrashTask(String),
-    CrashJobManager,
-    Restore,
-    /// Up to this many seeded scheduler steps (each a delivery, a read, or a restore when down);
-    /// stops early when nothing is left to do.
-    Auto(u32),
-    /// Every remaining record through, then a final checkpoint (see [`Sim::run_to_end`]).
-    RunToEnd,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,77 +142,43 @@ impl Scenario {
         Sim::new(self.graph()?, self.settings.clone(), self.seed)
     }
 
-    /// Resolves one script line against the current state into concrete actions.
-    pub fn resolve(sim: &Sim, a: &ScriptAction) -> Result<Vec<Action>, String> {
-        let g = &sim.graph;
-        let task = |name: &str| {
-            g.task_by_name(name).ok_or_else(|| {
-                format!(
-                    "no task is named {name:?}; the tasks are {}",
-                    g.tasks.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
-                )
-            })
-        };
-        Ok(match a {
-            ScriptAction::Deliver(name) => vec![Action::Deliver {
-                channel: g.channel_by_name(name).ok_or_else(|| {
-                    format!(
-                        "no channel is named {name:?}; the channels are {}",
-                        g.channels.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
-                    )
-                })?,
-            }],
-            ScriptAction::Read(name) => vec![Action::Read { task: task(name)? }],
-            ScriptAction::Checkpoint => vec![Action::Checkpoint],
-            ScriptAction::Timer(name) => vec![Action::Timer { task: task(name)? }],
-            ScriptAction::AllTimers => vec![Action::AllTimers],
-            ScriptAction::Crash => vec![Action::Crash],
-            ScriptAction::CrashTask(name) => vec![Action::CrashTask { task: task(name)? }],
-            ScriptAction::CrashJobManager => vec![Action::CrashJobManager],
-            ScriptAction::Restore => vec![Action::Restore],
-            ScriptAction::Auto(n) => vec![Action::Auto; *n as usize],
-            ScriptAction::RunToEnd => vec![],
-        })
-    }
-
-    /// Plays the whole script. An unknown name or an action that is not enabled stops it with an
-    /// error naming the script line.
+    /// Plays the whole script through the one script interpreter ([`Sim::play_line`]). An
+    /// unknown name or an action that is not enabled stops it with an error naming the script
+    /// line.
+    ///
+    /// ```
+    /// use barrierscope::engine::{Scenario, ScriptAction, Settings, Strategy, Verdict};
+    ///
+    /// let mut sc = Scenario::builtin("line", Settings::new(Strategy::Timers), 1);
+    /// sc.actions = vec![
+    ///     ScriptAction::Read("Source".into()),
+    ///     ScriptAction::AllTimers,
+    ///     ScriptAction::Crash,
+    ///     ScriptAction::Restore,
+    ///     ScriptAction::RunToEnd,
+    /// ];
+    /// let played = sc.play().unwrap();
+    /// // The source saved offset 1 before record a reached Count: a is lost.
+    /// assert_eq!(played.sim.ledger().state_labels(Verdict::Lost), vec!["a"]);
+    /// ```
     pub fn play(&self) -> Result<Played, ScenarioError> {
         let mut sim = self.sim()?;
         let mut actions = Vec::new();
         let mut events = Vec::new();
         for (index, line) in self.actions.iter().enumerate() {
-            let bad = |message: String| ScenarioError::Action { index, message };
-            if let ScriptAction::RunToEnd = line {
-                let budget = MAX_SCRIPT_STEPS.saturating_sub(actions.len());
-                sim.run_to_end_each(budget, |a, ev| {
-                    actions.push(a);
-                    events.push(ev.to_vec());
-                });
-                continue;
-            }
-            if let ScriptAction::Auto(n) = line {
-                for _ in 0..*n {
-                    if sim.check(Action::Auto).is_err() || actions.len() >= MAX_SCRIPT_STEPS {
-                        break;
-                    }
-                    let mut ev = Vec::new();
-                    sim.apply(Action::Auto, &mut ev).expect("checked");
-                    actions.push(Action::Auto);
-                    events.push(ev);
-                }
-                continue;
-            }
-            let resolved = Scenario::resolve(&sim, line).map_err(bad)?;
-            if actions.len() + resolved.len() > MAX_SCRIPT_STEPS {
-                return Err(bad(format!("the script runs past {MAX_SCRIPT_STEPS} steps")));
-            }
-            for a in resolved {
-                let mut ev = Vec::new();
-                sim.apply(a, &mut ev).map_err(|e| bad(format!("{}: {e}", describe(&sim, &a))))?;
+            let budget = MAX_SCRIPT_STEPS - actions.len();
+            sim.play_line(line, budget, OnRefusal::Stop, &mut |a, ev| {
                 actions.push(a);
-                events.push(ev);
-            }
+                events.push(ev.to_vec());
+            })
+            .map_err(|e| ScenarioError::Action {
+                index,
+                message: match e {
+                    ScriptError::NoSuchName(m) => m,
+                    ScriptError::TooLong => format!("the script runs past {MAX_SCRIPT_STEPS} steps"),
+                    ScriptError::Refused { action, error } => format!("{}: {error}", describe(&sim, &action)),
+                },
+            })?;
         }
         Ok(Played { sim, actions, events })
     }

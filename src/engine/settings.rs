@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::dataflow::job_graph::JobGraph;
 use super::error::ScenarioError;
-use super::topology::JobGraph;
 
 /// The snapshot strategy of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -2,11 +2,11 @@
 //! browser benchmark): `keyed-shuffle` with generated input, an aligned checkpoint every 100
 //! steps, driven by the seeded scheduler until every record is through.
 
-use super::action::Action;
+use super::dataflow::builtin_jobs::{builtin, generated_input};
 use super::scenario::Scenario;
+use super::script::{OnRefusal, ScriptAction};
 use super::settings::{Settings, Strategy};
 use super::sim::Sim;
-use super::topology::{builtin, generated_input};
 
 /// The simulation the workload starts from: `per_partition` records in each of the two partitions.
 pub fn start(per_partition: usize) -> Sim {
@@ -17,15 +17,11 @@ pub fn start(per_partition: usize) -> Sim {
     sc.sim().expect("the workload is valid")
 }
 
-/// Runs the workload to the end; returns the number of steps taken.
+/// Runs the workload to the end through the script interpreter (`auto` until nothing is left);
+/// returns the number of steps taken.
 pub fn run(sim: &mut Sim) -> u64 {
-    let mut out = Vec::with_capacity(64);
-    let mut steps = 0;
-    while sim.apply(Action::Auto, &mut out).is_ok() {
-        out.clear();
-        steps += 1;
-    }
-    steps
+    let until_done = ScriptAction::Auto(u32::MAX);
+    sim.play_line(&until_done, usize::MAX, OnRefusal::Stop, &mut |_, _| {}).expect("auto is never refused") as u64
 }
 
 #[cfg(test)]

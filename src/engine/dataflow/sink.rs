@@ -1,0 +1,160 @@
+//! Sinks and the external system they write to. The external system (a database, a topic) is
+//! outside the job and survives every crash. Three ways to write:
+//! - append: every write lands at once (a replay duplicates);
+//! - upsert: one row per record key, so a replay overwrites (idempotent writes);
+//! - two-phase commit, after Flink's `TwoPhaseCommitSinkFunction`: writes go into an open
+//!   transaction, `snapshotState` pre-commits it at the barrier, `notifyCheckpointComplete`
+//!   commits it, and a restore's `recoverAndCommit` commits what the restored snapshot had
+//!   pre-committed and aborts the rest. Readers see committed rows only.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::operator::OpState;
+use super::record::Record;
+use crate::engine::action::Event;
+use crate::engine::ids::{CheckpointId, RecordId, TaskId, TxnId};
+use crate::engine::settings::SinkMode;
+use crate::engine::sim::Sim;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Row {
+    pub record: RecordId,
+    pub value: i64,
+    pub sink: TaskId,
+    pub tick: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TxnStatus {
+    Open,
+    PreCommitted(CheckpointId),
+    Committed,
+    Aborted,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Txn {
+    pub id: TxnId,
+    pub sink: TaskId,
+    pub rows: Vec<Row>,
+    pub status: TxnStatus,
+}
+
+/// The system the sink writes to, outside the job: it survives every crash.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExternalSystem {
+    /// Plain append: every write, in order.
+    pub appended: Vec<Row>,
+    /// Idempotent upsert: one row per record.
+    pub table: BTreeMap<RecordId, Row>,
+    /// Two-phase commit: every transaction ever begun.
+    pub txns: Vec<Txn>,
+}
+
+impl ExternalSystem {
+    /// What an outside reader sees (committed transactions only).
+    pub fn visible(&self) -> Vec<Row> {
+        let mut v: Vec<Row> = self.appended.clone();
+        v.extend(self.table.values().copied());
+        for t in &self.txns {
+            if t.status == TxnStatus::Committed {
+                v.extend(t.rows.iter().copied());
+            }
+        }
+        v
+    }
+    pub fn txn_mut(&mut self, id: TxnId) -> &mut Txn {
+        &mut self.txns[id.0 as usize]
+    }
+}
+
+impl Sim {
+    pub(crate) fn sink_write(&mut self, t: TaskId, rec: Record, out: &mut Vec<Event>) {
+        let row = Row { record: rec.id, value: rec.value, sink: t, tick: self.tick };
+        let external = &mut self.durable.external;
+        match self.settings.sink {
+            SinkMode::Append => {
+                external.appended.push(row);
+                out.push(Event::SinkWrite { task: t, record: rec.id, txn: None, overwrote: false });
+            }
+            SinkMode::Upsert => {
+                let overwrote = external.table.insert(rec.id, row).is_some();
+                out.push(Event::SinkWrite { task: t, record: rec.id, txn: None, overwrote });
+            }
+            SinkMode::TwoPhaseCommit => {
+                let next = TxnId(external.txns.len() as u32);
+                let OpState::Sink { open, .. } = &mut self.live.tasks[t.index()].state else { unreachable!() };
+                let txn = *open.get_or_insert(next);
+                if txn == next {
+                    external.txns.push(Txn { id: txn, sink: t, rows: vec![], status: TxnStatus::Open });
+                }
+                external.txn_mut(txn).rows.push(row);
+                out.push(Event::SinkWrite { task: t, record: rec.id, txn: Some(txn), overwrote: false });
+            }
+        }
+    }
+
+    /// `snapshotState`: a two-phase-commit sink pre-commits its open transaction for checkpoint
+    /// `id` and starts a new one with its next write.
+    pub(crate) fn pre_commit(&mut self, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
+        if let OpState::Sink { open, pending } = &mut self.live.tasks[t.index()].state {
+            if let Some(txn) = open.take() {
+                pending.push((id, txn));
+                self.durable.external.txn_mut(txn).status = TxnStatus::PreCommitted(id);
+                out.push(Event::TxnPreCommitted { task: t, txn, checkpoint: id });
+            }
+        }
+    }
+
+    /// `notifyCheckpointComplete`: every running two-phase-commit sink commits its transactions
+    /// up to checkpoint `id`.
+    pub(crate) fn notify_complete(&mut self, id: CheckpointId, out: &mut Vec<Event>) {
+        for t in 0..self.live.tasks.len() {
+            let t = TaskId(t as u16);
+            let task = &mut self.live.tasks[t.index()];
+            if task.status != super::task::TaskStatus::Running {
+                continue;
+            }
+            if let OpState::Sink { pending, .. } = &mut task.state {
+                let (done, keep): (Vec<_>, Vec<_>) = pending.iter().partition(|(c, _)| *c <= id);
+                *pending = keep;
+                for (_, txn) in done {
+                    self.commit_txn(t, txn, out);
+                }
+            }
+        }
+    }
+
+    /// Restore, after Flink's `recoverAndCommit` / `recoverAndAbort`: every sink commits the
+    /// transactions its restored snapshot had pre-committed, aborts every other unfinished one of
+    /// its own, and starts with no open transaction.
+    pub(crate) fn recover_sinks(&mut self, out: &mut Vec<Event>) {
+        for t in 0..self.live.tasks.len() {
+            let t = TaskId(t as u16);
+            if let OpState::Sink { pending, .. } = &self.live.tasks[t.index()].state {
+                let pending = pending.clone();
+                for (_, txn) in &pending {
+                    self.commit_txn(t, *txn, out);
+                }
+                for x in self.durable.external.txns.iter_mut() {
+                    if x.sink == t && matches!(x.status, TxnStatus::Open | TxnStatus::PreCommitted(_)) {
+                        x.status = TxnStatus::Aborted;
+                        out.push(Event::TxnAborted { task: t, txn: x.id, rows: x.rows.len() as u32 });
+                    }
+                }
+                self.live.tasks[t.index()].state = OpState::Sink { open: None, pending: vec![] };
+            }
+        }
+    }
+
+    /// Commit is idempotent: committing a committed transaction does nothing.
+    fn commit_txn(&mut self, t: TaskId, txn: TxnId, out: &mut Vec<Event>) {
+        let x = self.durable.external.txn_mut(txn);
+        if matches!(x.status, TxnStatus::Open | TxnStatus::PreCommitted(_)) {
+            x.status = TxnStatus::Committed;
+            out.push(Event::TxnCommitted { task: t, txn, rows: x.rows.len() as u32 });
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! The fault-tolerance mechanisms, one file each, and the seam they plug in through.
+//!
+//! The dataflow (`super::dataflow`) moves records; a [`Mechanism`] decides what is saved and
+//! what a restart starts from. Exactly one mechanism runs a job, chosen by the strategy:
+//!
+//! | strategy | mechanism | follows |
+//! |---|---|---|
+//! | `none` | [`no_snapshots::NoSnapshots`] | a restart policy only |
+//! | `timers` | [`timers::PerTaskTimers`] | each task saving on its own clock |
+//! | `aligned` | [`aligned::AlignedBarriers`] | Flink's `SingleCheckpointBarrierHandler` (aligned) |
+//! | `at-least-once` | [`tracker::BarrierTracker`] | Flink's `CheckpointBarrierTracker` |
+//! | `unaligned` | [`unaligned::UnalignedBarriers`] | Flink's unaligned checkpoints (FLIP-76) |
+//! | `stop-the-world` | [`stop_the_world::StopTheWorld`] | pausing the sources and draining |
+//!
+//! [`barriers`] holds what the barrier handlers share: injecting barriers at the sources,
+//! forwarding them, and the per-task alignment state.
+
+pub mod aligned;
+pub mod barriers;
+pub mod no_snapshots;
+pub mod stop_the_world;
+pub mod timers;
+pub mod tracker;
+pub mod unaligned;
+
+use crate::engine::action::{Event, RestoreFrom};
+use crate::engine::dataflow::record::Record;
+use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::settings::Strategy;
+use crate::engine::sim::Sim;
+
+/// In-flight records a restore puts back on their channels before any new upstream data:
+/// (channel, sequence number when stored, record).
+pub type InFlight = Vec<(ChannelId, u64, Record)>;
+
+/// The seam where a fault-tolerance mechanism plugs in.
+///
+/// **What a mechanism is told.** The engine calls it, always with the whole [`Sim`], when:
+/// - the CheckpointCoordinator triggers checkpoint n ([`Mechanism::on_trigger`]);
+/// - a record is about to reach a task's operator ([`Mechanism::on_record`]);
+/// - a barrier reaches a task that has not already snapshotted or given up its checkpoint
+///   ([`Mechanism::on_barrier`]);
+/// - the coordinator aborts checkpoint n ([`Mechanism::on_abort`], Flink's
+///   `notifyCheckpointAborted`);
+/// - the logical clock ticks while the job runs ([`Mechanism::on_tick`]), after every action;
+/// - the job restarts after a crash ([`Mechanism::restore`]).
+///
+/// A crash is not a call. A mechanism keeps its per-task progress in the live part of the run
+/// (the tasks), which the crash drops whole; what it wants after a crash it must have put in
+/// durable storage, and [`Mechanism::restore`] is where it reads it back.
+///
+/// **What it may do.** Take a task's snapshot, forward barriers, block and unblock input
+/// channels, store in-flight records, acknowledge to the coordinator (or save to storage
+/// directly, for per-task timers), pause the sources, and report each as an [`Event`]. It never
+/// moves records itself: delivering and reading stay the dataflow's.
+pub trait Mechanism: Sync {
+    /// Checkpoint `id` was triggered. By default the sources snapshot their offsets and emit the
+    /// barrier (the coordinator's `triggerCheckpoint` reaching each source task).
+    fn on_trigger(&self, sim: &mut Sim, id: CheckpointId, out: &mut Vec<Event>) {
+        barriers::start_at_sources(sim, id, out);
+    }
+    /// Record number `seq` of channel `c` is about to be processed by the channel's consumer.
+    fn on_record(&self, _sim: &mut Sim, _c: ChannelId, _seq: u64, _rec: Record, _out: &mut Vec<Event>) {}
+    /// The barrier of checkpoint `id` arrived at task `t` on channel `c` (its input `input`).
+    fn on_barrier(
+        &self,
+        sim: &mut Sim,
+        t: TaskId,
+        c: ChannelId,
+        _input: usize,
+        id: CheckpointId,
+        out: &mut Vec<Event>,
+    ) {
+        let _ = sim;
+        out.push(Event::BarrierIgnored { task: t, channel: c, checkpoint: id });
+    }
+    /// The coordinator aborted checkpoint `id`: task `t` forgets its progress on it.
+    fn on_abort(&self, _sim: &mut Sim, _t: TaskId, _id: CheckpointId, _out: &mut Vec<Event>) {}
+    /// The logical clock ticked while the job runs.
+    fn on_tick(&self, _sim: &mut Sim, _out: &mut Vec<Event>) {}
+    /// The job restarts: the tasks are fresh; put back each task's saved state and say where it
+    /// came from. By default, every task from the latest completed checkpoint, and the in-flight
+    /// records stored with it.
+    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
+        sim.restore_latest_checkpoint()
+    }
+    /// Does a checkpoint of this mechanism store in-flight records (unaligned)?
+    fn stores_in_flight(&self) -> bool {
+        false
+    }
+}
+
+/// The mechanism that runs a job under `strategy`.
+pub fn for_strategy(strategy: Strategy) -> &'static dyn Mechanism {
+    match strategy {
+        Strategy::None => &no_snapshots::NoSnapshots,
+        Strategy::Timers => &timers::PerTaskTimers,
+        Strategy::Aligned => &aligned::AlignedBarriers,
+        Strategy::AtLeastOnce => &tracker::BarrierTracker,
+        Strategy::Unaligned => &unaligned::UnalignedBarriers,
+        Strategy::StopTheWorld => &stop_the_world::StopTheWorld,
+    }
+}

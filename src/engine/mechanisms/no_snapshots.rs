@@ -1,0 +1,26 @@
+//! No snapshots at all (strategy `none`): nothing is saved, and a restart follows a restart
+//! policy alone. Every task starts empty; the sources start again from the beginning of their
+//! logs (every record is processed again: duplicates downstream of anything already written) or
+//! from the newest offset they had read, as a consumer that commits offsets as it reads (whatever
+//! was in flight is skipped: lost). This is the at-most-once and at-least-once baseline the
+//! mechanisms are measured against.
+
+use super::{InFlight, Mechanism};
+use crate::engine::action::RestoreFrom;
+use crate::engine::dataflow::operator::OpState;
+use crate::engine::settings::RestartPolicy;
+use crate::engine::sim::Sim;
+
+/// No snapshots (strategy `none`).
+pub struct NoSnapshots;
+
+impl Mechanism for NoSnapshots {
+    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
+        if sim.settings.restart == RestartPolicy::FromLatest {
+            for s in sim.graph.sources().collect::<Vec<_>>() {
+                sim.live.tasks[s.index()].state = OpState::Source { next_offset: sim.read_high_water[s.index()] };
+            }
+        }
+        (RestoreFrom::Policy, vec![])
+    }
+}

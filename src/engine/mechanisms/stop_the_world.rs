@@ -1,0 +1,40 @@
+//! Stop-the-world checkpoints: the simplest consistent snapshot, and the one the barrier designs
+//! improve on. The coordinator pauses the sources, waits until every channel is empty, snapshots
+//! every task (the state then reflects exactly the records read so far, with nothing in flight),
+//! and lets the sources go again. Exactly-once, but the whole job stalls for the drain; the
+//! statistics measure the stall.
+
+use super::Mechanism;
+use crate::engine::action::{Event, SnapshotKind};
+use crate::engine::ids::CheckpointId;
+use crate::engine::sim::Sim;
+
+/// Stop-the-world (strategy `stop-the-world`).
+pub struct StopTheWorld;
+
+impl Mechanism for StopTheWorld {
+    /// No barrier: the sources pause until everything is drained.
+    fn on_trigger(&self, sim: &mut Sim, id: CheckpointId, out: &mut Vec<Event>) {
+        sim.live.coordinator.stop_the_world = Some((id, sim.tick));
+        out.push(Event::SourcesPaused { checkpoint: id });
+    }
+    /// Once every channel is empty, every task snapshots in topological order and acknowledges;
+    /// the sources resume.
+    fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
+        let Some((id, t0)) = sim.live.coordinator.stop_the_world else { return };
+        if !sim.live.channels.iter().all(|c| c.queue.is_empty()) {
+            return;
+        }
+        let tick = sim.tick;
+        sim.live.coordinator.stop_the_world = None;
+        for t in sim.graph.topo_order.clone() {
+            let snap = sim.take_snapshot(t, Some(id), out);
+            out.push(Event::SnapshotTaken { task: t, checkpoint: Some(id), kind: SnapshotKind::StopTheWorld });
+            sim.acknowledge(t, id, snap, out);
+        }
+        if let Some(r) = sim.stats.get_mut(id) {
+            r.stall = Some(tick - t0);
+        }
+        out.push(Event::SourcesResumed { checkpoint: id, stall: tick - t0 });
+    }
+}

@@ -1,0 +1,42 @@
+//! The failure-free run: the model every verdict is judged against. The same job and input, no
+//! snapshots, no crashes, every record drained through in a fixed order. Per source record it
+//! says how often the record is reflected in operator state and in the sinks' external output
+//! when nothing goes wrong; the ledger calls a record lost or duplicated by comparison with it.
+
+use std::rc::Rc;
+
+use super::dataflow::job_graph::JobGraph;
+use super::settings::{Settings, SinkMode, Strategy};
+use super::sim::Sim;
+
+/// What the failure-free run of the same input yields, per source record: how often it is
+/// reflected in operator state and in the sinks' external output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    pub state: Vec<u32>,
+    pub external: Vec<u32>,
+}
+
+impl Expected {
+    /// Runs `graph` failure-free. Its sink writes as the run's does, except that two-phase
+    /// commit counts every write as committed (as the final checkpoint at the end of input would
+    /// make it).
+    pub fn of(graph: &Rc<JobGraph>, sink: SinkMode) -> Expected {
+        let placeholder = Rc::new(Expected { state: vec![], external: vec![] });
+        let sink = if sink == SinkMode::Upsert { SinkMode::Upsert } else { SinkMode::Append };
+        let settings = Settings::new(Strategy::None).with_sink(sink);
+        let mut sim = Sim::with_expected(graph.clone(), settings, 0, placeholder);
+        let mut out = Vec::new();
+        let mut steps = Vec::new();
+        loop {
+            out.clear();
+            // The first enabled delivery, else the first enabled read.
+            sim.enabled_steps(&mut steps);
+            match steps.first() {
+                Some(&a) => sim.apply(a, &mut out).expect("enabled"),
+                None => break,
+            }
+        }
+        Expected { state: sim.state_counts(), external: sim.external_counts() }
+    }
+}

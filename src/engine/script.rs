@@ -1,0 +1,175 @@
+//! Scripts: the one interpreter that plays actions written in words ("read Source", "deliver
+//! Source->Map", "auto 5", "end"), used by scenario files, the lessons, the property tests and the
+//! benchmark workload alike. A line names tasks and channels; [`Sim::resolve`] turns it into
+//! concrete [`Action`]s against the current run; [`Sim::play_line`] applies them and hands each
+//! step's events on.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::{Action, Event};
+use super::error::ActionError;
+use super::sim::Sim;
+
+/// One line of an action script, naming tasks and channels.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScriptAction {
+    Deliver(String),
+    Read(String),
+    Checkpoint,
+    Timer(String),
+    AllTimers,
+    Crash,
+    CrashTask(String),
+    CrashJobManager,
+    Restore,
+    /// Up to this many seeded scheduler steps (each a delivery, a read, or a restore when down);
+    /// stops early when nothing is left to do.
+    Auto(u32),
+    /// Every remaining record through, then a final checkpoint (see [`Sim::run_to_end`]).
+    RunToEnd,
+}
+
+/// What a script does with an action that is not enabled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnRefusal {
+    /// Stop with [`ScriptError::Refused`] (scenario files and lessons).
+    Stop,
+    /// Skip it and go on (random schedules in the property tests).
+    Skip,
+}
+
+/// Why a script line could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScriptError {
+    /// A task or channel name the job doesn't have; the message lists the names it has.
+    NoSuchName(String),
+    /// The action was refused; the run is as it was before the action.
+    Refused { action: Action, error: ActionError },
+    /// The line would take the script past its step budget.
+    TooLong,
+}
+
+impl Sim {
+    /// Resolves one script line against the current state into concrete actions.
+    pub fn resolve(&self, a: &ScriptAction) -> Result<Vec<Action>, String> {
+        let g = &self.graph;
+        let task = |name: &str| {
+            g.task_by_name(name).ok_or_else(|| {
+                format!(
+                    "no task is named {name:?}; the tasks are {}",
+                    g.tasks.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
+                )
+            })
+        };
+        Ok(match a {
+            ScriptAction::Deliver(name) => vec![Action::Deliver {
+                channel: g.channel_by_name(name).ok_or_else(|| {
+                    format!(
+                        "no channel is named {name:?}; the channels are {}",
+                        g.channels.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+                    )
+                })?,
+            }],
+            ScriptAction::Read(name) => vec![Action::Read { task: task(name)? }],
+            ScriptAction::Checkpoint => vec![Action::Checkpoint],
+            ScriptAction::Timer(name) => vec![Action::Timer { task: task(name)? }],
+            ScriptAction::AllTimers => vec![Action::AllTimers],
+            ScriptAction::Crash => vec![Action::Crash],
+            ScriptAction::CrashTask(name) => vec![Action::CrashTask { task: task(name)? }],
+            ScriptAction::CrashJobManager => vec![Action::CrashJobManager],
+            ScriptAction::Restore => vec![Action::Restore],
+            ScriptAction::Auto(n) => vec![Action::Auto; *n as usize],
+            ScriptAction::RunToEnd => vec![],
+        })
+    }
+
+    /// Plays one script line, at most `budget` steps, handing each step's action and events to
+    /// `each`. `auto N` stops early when nothing is left to do; `end` runs to the end
+    /// ([`Sim::run_to_end`]). Returns the number of steps taken.
+    pub fn play_line(
+        &mut self,
+        line: &ScriptAction,
+        budget: usize,
+        on_refusal: OnRefusal,
+        each: &mut dyn FnMut(Action, &[Event]),
+    ) -> Result<usize, ScriptError> {
+        let mut events = Vec::new();
+        match line {
+            ScriptAction::RunToEnd => Ok(self.run_to_end_each(budget, each)),
+            ScriptAction::Auto(n) => {
+                let mut taken = 0;
+                // A refused Auto means nothing is left to do, and changes nothing.
+                while taken < (*n as usize).min(budget) && self.apply(Action::Auto, &mut events).is_ok() {
+                    each(Action::Auto, &events);
+                    events.clear();
+                    taken += 1;
+                }
+                Ok(taken)
+            }
+            other => {
+                let resolved = self.resolve(other).map_err(ScriptError::NoSuchName)?;
+                if resolved.len() > budget {
+                    return Err(ScriptError::TooLong);
+                }
+                let mut taken = 0;
+                for a in resolved {
+                    events.clear();
+                    match self.apply(a, &mut events) {
+                        Ok(()) => {
+                            each(a, &events);
+                            taken += 1;
+                        }
+                        Err(_) if on_refusal == OnRefusal::Skip => {}
+                        Err(error) => return Err(ScriptError::Refused { action: a, error }),
+                    }
+                }
+                Ok(taken)
+            }
+        }
+    }
+
+    /// Drives the run to its end: every record through, then (with a checkpointing strategy) one
+    /// final checkpoint so that two-phase-commit sinks commit, as Flink does when bounded input
+    /// ends. Each step is an ordinary `Auto` or `Checkpoint` action; returns them all.
+    pub fn run_to_end(&mut self, limit: usize, out: &mut Vec<Event>) -> Vec<Action> {
+        let mut done = Vec::new();
+        self.run_to_end_each(limit, &mut |a, events| {
+            done.push(a);
+            out.extend_from_slice(events);
+        });
+        done
+    }
+
+    /// [`Sim::run_to_end`], handing each step's action and events to `each`; returns the number
+    /// of steps taken.
+    pub fn run_to_end_each(&mut self, limit: usize, each: &mut dyn FnMut(Action, &[Event])) -> usize {
+        let mut taken = 0;
+        let mut events = Vec::new();
+        let mut step = |sim: &mut Sim, a: Action, taken: &mut usize| {
+            events.clear();
+            sim.apply(a, &mut events).expect("enabled");
+            each(a, &events);
+            *taken += 1;
+        };
+        let drain = |sim: &mut Sim, taken: &mut usize, step: &mut dyn FnMut(&mut Sim, Action, &mut usize)| {
+            while *taken < limit && sim.has_work() {
+                step(sim, Action::Auto, taken);
+            }
+        };
+        drain(self, &mut taken, &mut step);
+        if self.strategy().uses_coordinator() && self.running() {
+            while !self.live.coordinator.pending.is_empty() && taken < limit {
+                // Nothing left to deliver but a checkpoint still pending: let time pass until it
+                // expires (its barriers were lost).
+                step(self, Action::Checkpoint, &mut taken);
+                drain(self, &mut taken, &mut step);
+            }
+            if taken < limit {
+                step(self, Action::Checkpoint, &mut taken);
+                drain(self, &mut taken, &mut step);
+            }
+        }
+        taken
+    }
+}
