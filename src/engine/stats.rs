@@ -36,12 +36,17 @@ pub struct SubtaskStats {
 pub struct CheckpointRecord {
     pub id: CheckpointId,
     pub status: CheckpointStatus,
+    /// Acknowledgements so far, of `total` tasks.
     pub acked: u16,
     pub total: u16,
     pub trigger_tick: u64,
+    /// The step of the latest acknowledgement.
     pub latest_ack: Option<u64>,
+    /// The step it completed or failed.
     pub end_tick: Option<u64>,
+    /// "Checkpointed data size": the sum of the acknowledged snapshots' sizes.
     pub state_size: u64,
+    /// In-flight records stored (unaligned).
     pub in_flight: u32,
     /// Stop-the-world only: steps the sources were paused.
     pub stall: Option<u64>,

@@ -61,6 +61,19 @@ fn log(entries: &str) -> Vec<LogEntry> {
     entries.split_whitespace().map(|s| LogEntry::Short(s.into())).collect()
 }
 
+/// The line: Source -> Map -> Count, parallelism 1.
+fn line() -> (&'static str, JobSpec) {
+    use OperatorKind::*;
+    use Partitioning::*;
+    (
+        "Source -> Map -> Count, parallelism 1: the three tasks of the a, b, c story.",
+        JobSpec {
+            operators: vec![op("Source", Source, 1), op("Map", Map, 1), op("Count", Count, 1)],
+            edges: vec![edge("Source", "Map", Forward), edge("Map", "Count", Forward)],
+        },
+    )
+}
+
 pub const BUILTIN_NAMES: [&str; 5] = ["line", "line-sink", "two-inputs", "diamond", "keyed-shuffle"];
 
 pub fn builtin(name: &str) -> Option<BuiltinJob> {
@@ -70,32 +83,14 @@ pub fn builtin(name: &str) -> Option<BuiltinJob> {
     let (description, spec) = match name {
         "line" => {
             input.insert("Source".into(), SourceInput::Single(log("a:x b:x c:x d:y e:x f:y g:x h:y")));
-            (
-                "Source -> Map -> Count, parallelism 1: the three tasks of the a, b, c story.",
-                JobSpec {
-                    operators: vec![op("Source", Source, 1), op("Map", Map, 1), op("Count", Count, 1)],
-                    edges: vec![edge("Source", "Map", Forward), edge("Map", "Count", Forward)],
-                },
-            )
+            line()
         }
         "line-sink" => {
             input.insert("Source".into(), SourceInput::Single(log("a:x b:x c:x d:y e:x f:y g:x h:y")));
-            (
-                "Source -> Map -> Count -> Sink: the line with an external system at the end.",
-                JobSpec {
-                    operators: vec![
-                        op("Source", Source, 1),
-                        op("Map", Map, 1),
-                        op("Count", Count, 1),
-                        op("Sink", Sink, 1),
-                    ],
-                    edges: vec![
-                        edge("Source", "Map", Forward),
-                        edge("Map", "Count", Forward),
-                        edge("Count", "Sink", Forward),
-                    ],
-                },
-            )
+            let (_, mut spec) = line();
+            spec.operators.push(op("Sink", Sink, 1));
+            spec.edges.push(edge("Count", "Sink", Forward));
+            ("Source -> Map -> Count -> Sink: the line with an external system at the end.", spec)
         }
         "two-inputs" => {
             input.insert("Left".into(), SourceInput::Single(log("a:x b:y c:x d:y e:x")));

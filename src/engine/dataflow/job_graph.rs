@@ -214,11 +214,16 @@ pub struct OutputGroup {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskInfo {
+    /// "Count", or "Count[1]" for one subtask of a parallel operator.
     pub name: String,
+    /// The operator this task is a subtask of.
     pub operator: OperatorId,
+    /// Its index among the operator's subtasks.
     pub subtask: u16,
     pub kind: OperatorKind,
+    /// Input channels, in order: a barrier handler counts barriers per input.
     pub inputs: Vec<ChannelId>,
+    /// Output channels grouped by outgoing edge, each with its partitioning.
     pub outputs: Vec<OutputGroup>,
     /// Every output channel, in order (the union of `outputs`).
     pub out_channels: Vec<ChannelId>,
@@ -230,8 +235,11 @@ pub struct TaskInfo {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChannelInfo {
+    /// "Source->Map", or with subtask indices.
     pub name: String,
+    /// The producer.
     pub from: TaskId,
+    /// The consumer.
     pub to: TaskId,
     /// Position of this channel among the consumer's inputs.
     pub input_index: usize,
@@ -242,10 +250,15 @@ pub struct ChannelInfo {
 /// The expanded, immutable job: tasks, channels, records and keys.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobGraph {
+    /// The job as the user wrote it.
     pub spec: JobSpec,
+    /// Every subtask, by [`TaskId`].
     pub tasks: Vec<TaskInfo>,
+    /// Every channel, by [`ChannelId`].
     pub channels: Vec<ChannelInfo>,
+    /// Every source record of every log, by [`RecordId`].
     pub records: Vec<RecordInfo>,
+    /// Key names, by [`KeyId`].
     pub keys: Vec<String>,
     /// Tasks in topological order (sources first).
     pub topo_order: Vec<TaskId>,

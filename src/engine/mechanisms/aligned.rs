@@ -12,7 +12,7 @@
 //! [`super::unaligned::alignment_timed_out`]).
 
 use super::barriers::{snapshot_and_forward, unblock_inputs, Alignment};
-use super::{unaligned, Mechanism};
+use super::{unaligned, Arrival, Mechanism};
 use crate::engine::action::{Event, SnapshotKind};
 use crate::engine::dataflow::record::Record;
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
@@ -26,8 +26,8 @@ impl Mechanism for AlignedBarriers {
         // After an alignment timeout the task records in-flight input as an unaligned one does.
         unaligned::record_in_flight(sim, c, seq, rec, out);
     }
-    fn on_barrier(&self, sim: &mut Sim, t: TaskId, c: ChannelId, input: usize, id: CheckpointId, out: &mut Vec<Event>) {
-        collect_barrier(sim, t, c, input, id, false, out);
+    fn on_barrier(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
+        collect_barrier(sim, at, id, false, out);
     }
     fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
         abort_alignment(sim, t, id, out);
@@ -54,13 +54,12 @@ impl Mechanism for AlignedBarriers {
 /// snapshot it took at the first barrier with the in-flight records it recorded since.
 pub(super) fn collect_barrier(
     sim: &mut Sim,
-    t: TaskId,
-    c: ChannelId,
-    input: usize,
+    at: Arrival,
     id: CheckpointId,
     unaligned_at_first: bool,
     out: &mut Vec<Event>,
 ) {
+    let Arrival { task: t, channel: c, input } = at;
     let n = sim.live.tasks[t.index()].in_pos.len();
     if let Some(al) = &sim.live.tasks[t.index()].alignment {
         if al.checkpoint < id {

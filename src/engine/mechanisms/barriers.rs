@@ -109,6 +109,6 @@ impl Sim {
             return;
         }
         self.note_barrier(t, id);
-        self.mechanism().on_barrier(self, t, c, input, id, out);
+        self.mechanism().on_barrier(self, super::Arrival { task: t, channel: c, input }, id, out);
     }
 }

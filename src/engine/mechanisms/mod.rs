@@ -29,6 +29,14 @@ use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 
+/// Where a barrier arrived: at `task`, on `channel`, its input number `input`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrival {
+    pub task: TaskId,
+    pub channel: ChannelId,
+    pub input: usize,
+}
+
 /// In-flight records a restore puts back on their channels before any new upstream data:
 /// (channel, sequence number when stored, record).
 pub type InFlight = Vec<(ChannelId, u64, Record)>;
@@ -61,18 +69,9 @@ pub trait Mechanism: Sync {
     }
     /// Record number `seq` of channel `c` is about to be processed by the channel's consumer.
     fn on_record(&self, _sim: &mut Sim, _c: ChannelId, _seq: u64, _rec: Record, _out: &mut Vec<Event>) {}
-    /// The barrier of checkpoint `id` arrived at task `t` on channel `c` (its input `input`).
-    fn on_barrier(
-        &self,
-        sim: &mut Sim,
-        t: TaskId,
-        c: ChannelId,
-        _input: usize,
-        id: CheckpointId,
-        out: &mut Vec<Event>,
-    ) {
-        let _ = sim;
-        out.push(Event::BarrierIgnored { task: t, channel: c, checkpoint: id });
+    /// The barrier of checkpoint `id` arrived (see [`Arrival`]).
+    fn on_barrier(&self, _sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
+        out.push(Event::BarrierIgnored { task: at.task, channel: at.channel, checkpoint: id });
     }
     /// The coordinator aborted checkpoint `id`: task `t` forgets its progress on it.
     fn on_abort(&self, _sim: &mut Sim, _t: TaskId, _id: CheckpointId, _out: &mut Vec<Event>) {}

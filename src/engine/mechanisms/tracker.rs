@@ -5,24 +5,17 @@
 //! after a restore as well: duplicated in state, never lost. No alignment, no stored channels.
 
 use super::barriers::snapshot_and_forward;
-use super::Mechanism;
+use super::{Arrival, Mechanism};
 use crate::engine::action::{Event, SnapshotKind};
-use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::ids::{CheckpointId, TaskId};
 use crate::engine::sim::Sim;
 
 /// The barrier tracker (strategy `at-least-once`).
 pub struct BarrierTracker;
 
 impl Mechanism for BarrierTracker {
-    fn on_barrier(
-        &self,
-        sim: &mut Sim,
-        t: TaskId,
-        c: ChannelId,
-        _input: usize,
-        id: CheckpointId,
-        out: &mut Vec<Event>,
-    ) {
+    fn on_barrier(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
+        let (t, c) = (at.task, at.channel);
         let n = sim.live.tasks[t.index()].in_pos.len();
         let task = &mut sim.live.tasks[t.index()];
         if task.tracker.range(id..).any(|(k, _)| *k > id) {

@@ -11,7 +11,7 @@
 
 use super::aligned::{abort_alignment, collect_barrier};
 use super::barriers::{snapshot_and_forward, unblock_inputs};
-use super::Mechanism;
+use super::{Arrival, Mechanism};
 use crate::engine::action::{Event, SnapshotKind};
 use crate::engine::dataflow::record::Record;
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
@@ -24,8 +24,8 @@ impl Mechanism for UnalignedBarriers {
     fn on_record(&self, sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
         record_in_flight(sim, c, seq, rec, out);
     }
-    fn on_barrier(&self, sim: &mut Sim, t: TaskId, c: ChannelId, input: usize, id: CheckpointId, out: &mut Vec<Event>) {
-        collect_barrier(sim, t, c, input, id, true, out);
+    fn on_barrier(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
+        collect_barrier(sim, at, id, true, out);
     }
     fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
         abort_alignment(sim, t, id, out);
