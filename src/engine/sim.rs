@@ -12,19 +12,6 @@
 //!
 //! What happens to a record is the dataflow's (`super::dataflow`); what is saved and restored is
 //! the mechanism's (`super::mechanisms`), chosen by the strategy.
-//!
-//! ```
-//! use barrierscope::engine::{builtin, Action, Event, JobGraph, Settings, Sim, Strategy};
-//!
-//! let job = builtin("line").unwrap();
-//! let graph = JobGraph::build(&job.spec, &job.input).unwrap();
-//! let mut sim = Sim::new(graph, Settings::new(Strategy::Aligned), 7).unwrap();
-//! let source = sim.graph.task_by_name("Source").unwrap();
-//! let events = sim.step(Action::Read { task: source }).unwrap();
-//! assert!(matches!(events[0], Event::Read { offset: 0, .. }));
-//! // A refused action changes nothing and says why.
-//! assert!(sim.step(Action::Restore).is_err());
-//! ```
 
 use std::rc::Rc;
 
@@ -78,6 +65,19 @@ fn err<T>(e: ActionError) -> Result<T, ActionError> {
 impl Sim {
     /// A run of `graph` under `settings`, before any action; `seed` drives the scheduler's
     /// [`Action::Auto`] choices. Refuses settings that don't fit the job.
+    ///
+    /// ```
+    /// use barrierscope::engine::{builtin, Action, Event, JobGraph, Settings, Sim, Strategy};
+    ///
+    /// let job = builtin("line").unwrap();
+    /// let graph = JobGraph::build(&job.spec, &job.input).unwrap();
+    /// let mut sim = Sim::new(graph, Settings::new(Strategy::Aligned), 7).unwrap();
+    /// let source = sim.graph.task_by_name("Source").unwrap();
+    /// let events = sim.step(Action::Read { task: source }).unwrap();
+    /// assert!(matches!(events[0], Event::Read { offset: 0, .. }));
+    /// // A refused action changes nothing and says why.
+    /// assert!(sim.step(Action::Restore).is_err());
+    /// ```
     pub fn new(graph: JobGraph, settings: Settings, seed: u64) -> Result<Sim, ScenarioError> {
         settings.validate(&graph)?;
         let graph = Rc::new(graph);

@@ -95,7 +95,21 @@ impl Timeline {
     }
 
     /// Moves to the state after `step` actions (clamped to the history) and returns the events of
-    /// that last step.
+    /// that last step. The history is kept: seeking forward again replays it.
+    ///
+    /// ```
+    /// use barrierscope::engine::{Action, Scenario, Settings, Strategy, Timeline};
+    ///
+    /// let start = Scenario::builtin("line", Settings::new(Strategy::Aligned), 1).sim().unwrap();
+    /// let mut tl = Timeline::new(start);
+    /// for _ in 0..5 {
+    ///     tl.apply(Action::Auto).unwrap();
+    /// }
+    /// tl.seek(2);
+    /// assert_eq!((tl.position(), tl.current().tick), (2, 2));
+    /// tl.seek(5);
+    /// assert_eq!(tl.current().tick, 5);
+    /// ```
     pub fn seek(&mut self, step: usize) -> Vec<Event> {
         let step = step.min(self.actions.len());
         let k = (step / self.every).min(self.keyframes.len() - 1);
