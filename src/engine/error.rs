@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+pub use super::lang::Lang;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScenarioError {
     /// The text is not valid JSON, or has the wrong shape.
@@ -112,35 +114,3 @@ impl fmt::Display for ActionError {
 }
 
 impl std::error::Error for ActionError {}
-
-/// The two languages of every message, label and narration.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
-}
-
-impl Lang {
-    pub fn id(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh",
-        }
-    }
-    pub fn from_id(s: &str) -> Option<Lang> {
-        match s {
-            "en" => Some(Lang::En),
-            "zh" => Some(Lang::Zh),
-            _ => None,
-        }
-    }
-    /// Picks the phrase for this language.
-    pub fn t(self, en: &'static str, zh: &'static str) -> &'static str {
-        match self {
-            Lang::En => en,
-            Lang::Zh => zh,
-        }
-    }
-}

@@ -4,6 +4,7 @@
 pub mod action;
 pub mod error;
 pub mod ids;
+pub mod lang;
 pub mod ledger;
 pub mod narrate;
 pub mod rng;
@@ -16,8 +17,9 @@ pub mod topology;
 pub mod workload;
 
 pub use action::{AbortReason, Action, CrashScope, Event, RestoreFrom, SnapshotKind};
-pub use error::{ActionError, Lang, ScenarioError};
+pub use error::{ActionError, ScenarioError};
 pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnId};
+pub use lang::Lang;
 pub use ledger::{CutReport, Ledger, Tally, Verdict};
 pub use narrate::narrate;
 pub use scenario::{fingerprint, Scenario, ScriptAction};

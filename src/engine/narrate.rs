@@ -2,7 +2,7 @@
 //! runner ("Count received barrier 2 on its first input; 1 input(s) still to deliver it").
 
 use super::action::{AbortReason, CrashScope, Event, RestoreFrom, SnapshotKind};
-use super::error::Lang;
+use super::lang::Lang;
 use super::topology::{JobGraph, OperatorKind};
 
 fn ordinal(i: usize) -> &'static str {
