@@ -9,8 +9,8 @@ pub use super::lang::Lang;
 pub enum ScenarioError {
     /// The text is not valid JSON, or has the wrong shape.
     Json(String),
-    /// The scenario declares a format version this build can't read.
-    Version(u32),
+    /// The scenario declares a format version (`found`) other than the one this build reads.
+    Version { found: u32, reads: u32 },
     /// The topology is invalid (unknown operator, cycle, bad parallelism, ...).
     Topology(String),
     /// The input log is invalid.
@@ -25,11 +25,9 @@ impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ScenarioError::Json(m) => write!(f, "the scenario is not valid JSON for this format: {m}"),
-            ScenarioError::Version(v) => write!(
-                f,
-                "the scenario has format version {v}; this build reads version {}",
-                super::scenario::FORMAT_VERSION
-            ),
+            ScenarioError::Version { found, reads } => {
+                write!(f, "the scenario has format version {found}; this build reads version {reads}")
+            }
             ScenarioError::Topology(m) => write!(f, "invalid topology: {m}"),
             ScenarioError::Input(m) => write!(f, "invalid input log: {m}"),
             ScenarioError::Settings(m) => write!(f, "invalid settings: {m}"),

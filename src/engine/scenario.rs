@@ -108,7 +108,7 @@ impl Scenario {
         if let Some(v) = obj.get("version") {
             let v = v.as_u64().ok_or_else(|| ScenarioError::Json("\"version\" must be a whole number".into()))?;
             if v != FORMAT_VERSION as u64 {
-                return Err(ScenarioError::Version(v.min(u32::MAX as u64) as u32));
+                return Err(ScenarioError::Version { found: v.min(u32::MAX as u64) as u32, reads: FORMAT_VERSION });
             }
         }
         serde_json::from_value(value).map_err(|e| ScenarioError::Json(e.to_string()))
