@@ -458,7 +458,8 @@ impl Session {
     }
 
     fn act(&mut self, a: Action) -> bool {
-        let (action, action_zh) = (scenario::describe(self.sim(), &a), describe_zh(self.sim(), &a));
+        let g = &self.sim().graph;
+        let (action, action_zh) = (describe(g, &a, Lang::En), describe(g, &a, Lang::Zh));
         match self.timeline.apply(a) {
             Ok(events) => {
                 let step = self.timeline.position();
@@ -548,7 +549,7 @@ impl Session {
             for a in &actions[..index] {
                 let _ = sim.apply(*a, &mut Vec::new());
             }
-            LoadError::Action { index, action: scenario::describe(&sim, &actions[index]), error }
+            LoadError::Action { index, action: describe(&sim.graph, &actions[index], Lang::En), error }
         })?;
         if saved.at > timeline.len() {
             return Err(LoadError::Playhead { at: saved.at, len: timeline.len() });
@@ -580,31 +581,11 @@ impl Session {
     }
 }
 
-/// The Chinese name of an action ("投递 Source->Map").
-pub fn describe_zh(sim: &Sim, a: &Action) -> String {
-    let g = &sim.graph;
-    let name = |t: TaskId| g.tasks.get(t.index()).map_or("?", |t| t.name.as_str()).to_string();
-    match *a {
-        Action::Deliver { channel } => {
-            format!("投递 {}", g.channels.get(channel.index()).map_or("?", |c| c.name.as_str()))
-        }
-        Action::Read { task } => format!("让 {} 读取", name(task)),
-        Action::Checkpoint => "触发检查点".into(),
-        Action::Timer { task } => format!("触发 {} 的定时器", name(task)),
-        Action::AllTimers => "触发全部定时器".into(),
-        Action::Crash => "使集群崩溃".into(),
-        Action::CrashTask { task } => format!("使 {} 崩溃", name(task)),
-        Action::CrashJobManager => "使 JobManager 崩溃".into(),
-        Action::Restore => "恢复".into(),
-        Action::Auto => "自动单步".into(),
-    }
-}
-
 /// A step's name in the narration: what the action did (an auto step is named by its effect).
 pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
     let g = &sim.graph;
     let zh = lang == Lang::Zh;
-    let base = if zh { describe_zh(sim, &log.action) } else { scenario::describe(sim, &log.action) };
+    let base = describe(g, &log.action, lang);
     if log.action != Action::Auto {
         return base;
     }

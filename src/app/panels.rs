@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::text::{verdict_mark, Lang};
-use crate::engine::narrate::narrate;
+use crate::engine::narrate;
 use crate::engine::*;
 use crate::session::Session;
 

@@ -236,24 +236,10 @@ impl Scenario {
     }
 }
 
-/// A short human name for an action ("deliver Source->Map").
+/// A short English name for an action ("deliver Source->Map"), as a script error names it. Both
+/// languages: [`super::wording::describe`].
 pub fn describe(sim: &Sim, a: &Action) -> String {
-    let g = &sim.graph;
-    let name = |t: super::ids::TaskId| g.tasks.get(t.index()).map_or("?", |t| t.name.as_str()).to_string();
-    match *a {
-        Action::Deliver { channel } => {
-            format!("deliver {}", g.channels.get(channel.index()).map_or("?", |c| c.name.as_str()))
-        }
-        Action::Read { task } => format!("read {}", name(task)),
-        Action::Checkpoint => "checkpoint".into(),
-        Action::Timer { task } => format!("timer {}", name(task)),
-        Action::AllTimers => "all timers".into(),
-        Action::Crash => "crash the cluster".into(),
-        Action::CrashTask { task } => format!("crash {}", name(task)),
-        Action::CrashJobManager => "crash the JobManager".into(),
-        Action::Restore => "restore".into(),
-        Action::Auto => "auto step".into(),
-    }
+    super::wording::describe(&sim.graph, a, super::lang::Lang::En)
 }
 
 /// A 64-bit FNV-1a fingerprint of a run's events: equal runs give equal fingerprints, natively and
