@@ -13,9 +13,9 @@
 
 use std::collections::BTreeMap;
 
+use super::session::RunConfig;
 use crate::engine::ledger::Verdict;
 use crate::engine::{Action, Scenario, ScriptAction, Settings, Sim, SinkMode, Strategy};
-use crate::session::RunConfig;
 
 /// A phrase in both languages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

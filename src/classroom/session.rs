@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::lessons::{actions_for, Progress, LESSONS};
 use crate::engine::ledger::Verdict;
 use crate::engine::topology::builtin;
 use crate::engine::*;
-use crate::lessons::{actions_for, Progress, LESSONS};
 
 /// How many recent steps the narration keeps.
 pub const NARRATION_STEPS: usize = 40;

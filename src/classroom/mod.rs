@@ -1,0 +1,14 @@
+//! The classroom: a layer on top of the engine for a learner. It holds the guided lessons, the
+//! learner's session (the run being watched, its narration, the lesson being followed) and the
+//! saved-run format behind share links, exported files and the browser's storage. It knows
+//! nothing of the browser, so it is tested natively; the UI draws it and sends it commands.
+
+pub mod lessons;
+pub mod session;
+
+pub use lessons::{parse_line, play_lines, score, Judge, Lesson, Progress, Step, Text, LESSONS};
+pub use session::{
+    from_base64url, from_fragment, step_title, to_base64url, to_fragment, Command, LoadError, Notice, Origin,
+    RunConfig, SavedLesson, SavedRun, Session, StepLog, MAX_GENERATED, MAX_SAVED_ACTIONS, MAX_SAVED_BYTES,
+    NARRATION_STEPS, SAVED_VERSION,
+};
