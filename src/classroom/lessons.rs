@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use super::session::RunConfig;
+use super::run_config::RunConfig;
 use crate::engine::ledger::Verdict;
 use crate::engine::{Action, Scenario, ScriptAction, Settings, Sim, SinkMode, Strategy};
 

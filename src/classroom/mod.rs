@@ -4,11 +4,12 @@
 //! nothing of the browser, so it is tested natively; the UI draws it and sends it commands.
 
 pub mod lessons;
+pub mod run_config;
 pub mod session;
 
 pub use lessons::{parse_line, play_lines, score, Judge, Lesson, Progress, Step, Text, LESSONS};
+pub use run_config::{RunConfig, MAX_GENERATED};
 pub use session::{
     from_base64url, from_fragment, step_title, to_base64url, to_fragment, Command, LoadError, Notice, Origin,
-    RunConfig, SavedLesson, SavedRun, Session, StepLog, MAX_GENERATED, MAX_SAVED_ACTIONS, MAX_SAVED_BYTES,
-    NARRATION_STEPS, SAVED_VERSION,
+    SavedLesson, SavedRun, Session, StepLog, MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, NARRATION_STEPS, SAVED_VERSION,
 };

@@ -11,50 +11,18 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::lessons::{actions_for, Progress, LESSONS};
+use super::run_config::{RunConfig, MAX_GENERATED};
 use crate::engine::ledger::Verdict;
-use crate::engine::topology::builtin;
 use crate::engine::*;
 
 /// How many recent steps the narration keeps.
 pub const NARRATION_STEPS: usize = 40;
-/// At most this many generated records per source partition.
-pub const MAX_GENERATED: u32 = 5000;
 /// At most this many actions in a saved run.
 pub const MAX_SAVED_ACTIONS: usize = 200_000;
 /// At most this many bytes of saved-run text (a link, a file, a stored entry).
 pub const MAX_SAVED_BYTES: usize = 4 << 20;
 /// The saved-run format version this build writes and reads.
 pub const SAVED_VERSION: u32 = 1;
-
-/// Everything that defines a run besides its actions.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunConfig {
-    pub job: String,
-    pub settings: Settings,
-    pub seed: u64,
-    /// Generated input with this many records per source partition; None: the job's own story.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub records: Option<u32>,
-}
-
-impl Default for RunConfig {
-    fn default() -> Self {
-        RunConfig { job: "line".into(), settings: Settings::new(Strategy::Timers), seed: 1, records: None }
-    }
-}
-
-impl RunConfig {
-    pub fn scenario(&self) -> Scenario {
-        let mut sc = Scenario::builtin(&self.job, self.settings.clone(), self.seed);
-        if let (Some(n), Some(b)) = (self.records, builtin(&self.job)) {
-            sc.input = Some(topology::generated_input(&b.spec, n.min(MAX_GENERATED) as usize));
-        }
-        sc
-    }
-    pub fn has_sink(&self) -> bool {
-        builtin(&self.job).is_some_and(|b| b.spec.operators.iter().any(|o| o.kind == topology::OperatorKind::Sink))
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
