@@ -3,11 +3,15 @@
 //! saved-run format behind share links, exported files and the browser's storage. It knows
 //! nothing of the browser, so it is tested natively; the UI draws it and sends it commands.
 
+pub mod curriculum;
 pub mod lessons;
+pub mod progress;
 pub mod run_config;
 pub mod session;
 
-pub use lessons::{parse_line, play_lines, score, Judge, Lesson, Progress, Step, Text, LESSONS};
+pub use curriculum::LESSONS;
+pub use lessons::{parse_line, play_lines, score, Judge, Lesson, Step, Text};
+pub use progress::{actions_for, Progress};
 pub use run_config::{RunConfig, MAX_GENERATED};
 pub use session::{
     from_base64url, from_fragment, step_title, to_base64url, to_fragment, Command, LoadError, Notice, Origin,

@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::lessons::{actions_for, Progress, LESSONS};
+use super::curriculum::LESSONS;
+use super::progress::{actions_for, Progress};
 use super::run_config::{RunConfig, MAX_GENERATED};
 use crate::engine::ledger::Verdict;
 use crate::engine::*;

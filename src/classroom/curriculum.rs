@@ -1,0 +1,636 @@
+//! The ten guided lessons, in English and Simplified Chinese. They retell the two articles in
+//! `shared/seeds` with the vocabulary of `shared/reference/checkpointing-mechanisms.md`; the
+//! tests below play each one through and check what its reveals claim.
+
+use super::lessons::{Judge, Lesson, Step, Text};
+use crate::engine::{Settings, SinkMode, Strategy};
+
+const fn t(en: &'static str, zh: &'static str) -> Text {
+    Text { en, zh }
+}
+
+const fn step(play: &'static [&'static str], say: Text) -> Step {
+    Step { play, say, predict: None, reveal: None, restart: None }
+}
+
+const fn predict(play: &'static [&'static str], say: Text, judge: Judge, reveal: Text) -> Step {
+    Step { play, say, predict: Some(judge), reveal: Some(reveal), restart: None }
+}
+
+/// A step that first starts a fresh run of the lesson's job with other settings.
+const fn restart(settings: fn() -> Settings, play: &'static [&'static str], say: Text) -> Step {
+    Step { play, say, predict: None, reveal: None, restart: Some(settings) }
+}
+
+fn timers() -> Settings {
+    Settings::new(Strategy::Timers)
+}
+
+fn aligned() -> Settings {
+    Settings::new(Strategy::Aligned)
+}
+
+/// Aligned, with channels that hold at most two items: backpressure.
+fn aligned_bounded() -> Settings {
+    let mut s = Settings::new(Strategy::Aligned);
+    s.channel_capacity = Some(2);
+    s
+}
+
+fn at_least_once() -> Settings {
+    Settings::new(Strategy::AtLeastOnce)
+}
+
+fn unaligned() -> Settings {
+    Settings::new(Strategy::Unaligned)
+}
+
+fn stop_the_world() -> Settings {
+    Settings::new(Strategy::StopTheWorld)
+}
+
+fn append_sink() -> Settings {
+    Settings::new(Strategy::Aligned).with_sink(SinkMode::Append)
+}
+
+fn upsert_sink() -> Settings {
+    Settings::new(Strategy::Aligned).with_sink(SinkMode::Upsert)
+}
+
+fn two_phase_commit_sink() -> Settings {
+    Settings::new(Strategy::Aligned).with_sink(SinkMode::TwoPhaseCommit)
+}
+
+// LESSONS-BEGIN
+pub static LESSONS: &[Lesson] = &[
+    Lesson {
+        id: "state",
+        title: t("1. What state is", "1. 什么是状态"),
+        job: "line",
+        settings: timers,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "Three tasks in a row: Source reads a log by offset, Map passes records on, Count counts per key. Everything a task holds in memory at a moment is its state.",
+                "一行三个任务：Source 按偏移量读取日志，Map 转发记录，Count 按键计数。任务在某一时刻内存中的一切，就是它的状态。")),
+            step(&["read Source"], t(
+                "Source read a and sent it into the network. Its state is just a number: the next offset to read, now 1.",
+                "Source 读取了 a 并把它发进网络。它的状态只是一个数：下一个要读的偏移量，现在是 1。")),
+            step(&["deliver Source->Map", "deliver Map->Count"], t(
+                "a reached Count: count(x) = 1, and Count remembers that a contributed. Map holds no state at all.",
+                "a 到达了 Count：count(x) = 1，Count 记得是 a 贡献的。Map 完全没有状态。")),
+            step(&["read Source x2", "deliver Source->Map x2", "deliver Map->Count x2"], t(
+                "After b and c: count(x) = 3 from {a, b, c}, and Source's offset is 3. To survive a crash, these values must be saved — and restored together.",
+                "b 和 c 之后：count(x) = 3，来自 {a, b, c}；Source 的偏移量是 3。要在崩溃后幸存，这些值必须被保存，并且一起恢复。")),
+        ],
+    },
+    Lesson {
+        id: "timers-lose",
+        title: t("2. Per-task timers lose a, b, c", "2. 各自定时保存：a、b、c 丢失了"),
+        job: "line",
+        settings: timers,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "The same three tasks, but now each saves its own state with a timer thread, as a single-machine program would. Nobody coordinates the saves: this is the first idea the article tries for a distributed job.",
+                "还是这三个任务，但现在每个任务都像单机程序那样，用一个定时线程保存自己的状态。这些保存之间没有任何协调：这正是文章为分布式作业设想的第一个方案。")),
+            step(&["read Source x3"], t(
+                "Source read a, b and c and sent them into the network: they sit in channel Source->Map and have not reached Map yet. Source's offset is now 3.",
+                "Source 读取了 a、b、c 并把它们发进网络：它们还在通道 Source->Map 里，尚未到达 Map。Source 的偏移量现在是 3。")),
+            step(&["timers"], t(
+                "Every task's timer fires at the same moment (perfectly synchronized clocks). Source saves offset 3; Map and Count save their state from before a, b, c, which have not reached them.",
+                "所有任务的定时器在同一时刻触发（假设时钟完美同步）。Source 保存了偏移量 3；Map 和 Count 保存的是 a、b、c 到达之前的状态，因为这三条数据还没到它们那里。")),
+            step(&[], t(
+                "Look at the cut these saves make: a, b and c were sent before Source saved, but will be received after Map saved. They are in transit, and no save holds them.",
+                "看看这些保存构成的切面：a、b、c 在 Source 保存之前就已发出，却要在 Map 保存之后才会被接收。它们正在途中，没有任何一份保存记录了它们。")),
+            predict(&["crash", "restore", "end"], t(
+                "Now the whole cluster crashes, and every task restores its own latest save. Mark the records you think will be lost or duplicated.",
+                "现在整个集群宕机，每个任务都从自己最近一次保存恢复。请标出你认为会丢失或重复的记录。"),
+                Judge::State, t(
+                "Lost: a, b and c. Source restores offset 3 and continues after c, while Map and Count restore a state that never saw them, and the copies in the network vanished in the crash. count(x) ends at 2 instead of 5.",
+                "丢失的是 a、b、c。Source 恢复到偏移量 3，从 c 之后继续读取；而 Map 和 Count 恢复的状态从未见过它们，网络中的那几条也随崩溃消失了。最终 count(x) 是 2，而不是 5。")),
+        ],
+    },
+    Lesson {
+        id: "timers-duplicate",
+        title: t("3. The other way round: a, b, c counted twice", "3. 顺序反过来：a、b、c 被计算两次"),
+        job: "line",
+        settings: timers,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "Real clocks are never perfectly in sync, so the timers fire at different moments. This time Source saves first, and Map and Count save later.",
+                "真实的时钟不可能完全同步，定时器会在不同时刻触发。这一次 Source 先保存，Map 和 Count 后保存。")),
+            step(&["timer Source"], t(
+                "Source's timer fires before it has read anything: it saves offset 0.",
+                "Source 的定时器在它读取任何数据之前就触发了：它保存的偏移量是 0。")),
+            step(&["read Source x3", "deliver Source->Map x3"], t(
+                "Source reads a, b and c, and Map passes them on: they now wait in channel Map->Count.",
+                "Source 读取了 a、b、c，Map 把它们转发出去：它们现在在通道 Map->Count 中等待。")),
+            step(&["deliver Map->Count x3"], t(
+                "Count counts a, b and c: count(x) = 3.",
+                "Count 计入了 a、b、c：count(x) = 3。")),
+            step(&["timer Map", "timer Count"], t(
+                "Now Map's and Count's timers fire, and Count saves count(x) = 3 from {a, b, c}. The cut shows a, b and c as orphans: their receipt is saved, their sending is not.",
+                "现在 Map 和 Count 的定时器触发，Count 保存了来自 {a, b, c} 的 count(x) = 3。切面显示 a、b、c 是孤儿数据：它们的接收被保存了，它们的发送却没有。")),
+            predict(&["crash", "restore", "end"], t(
+                "The cluster crashes and each task restores its own save. Which records will be lost or duplicated? Mark them.",
+                "集群宕机，每个任务都从自己的保存恢复。哪些记录会丢失或重复？请标出来。"),
+                Judge::State, t(
+                "Duplicated: a, b and c. Source restores offset 0 and reads them again, and Count, whose saved state already holds them, counts them a second time: count(x) ends at 8 instead of 5.",
+                "重复的是 a、b、c。Source 恢复到偏移量 0，重新读取它们；而 Count 保存的状态里已经有它们，于是又计了一次：最终 count(x) 是 8，而不是 5。")),
+        ],
+    },
+    Lesson {
+        id: "barrier",
+        title: t("4. The checkpoint barrier", "4. 检查点屏障"),
+        job: "line",
+        settings: aligned,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "No timers now. The CheckpointCoordinator on the JobManager triggers a checkpoint at the source, and a checkpoint barrier, a special marker, flows downstream with the records. Each task saves its state when the barrier passes it.",
+                "这次不用定时器。JobManager 上的检查点协调器（CheckpointCoordinator）在数据源触发检查点，检查点屏障（一种特殊的标记）随数据一起流向下游。每个任务在屏障经过时保存自己的状态。")),
+            step(&["read Source x3"], t(
+                "The same start as before: Source reads a, b and c, and they wait in channel Source->Map.",
+                "开头和之前一样：Source 读取了 a、b、c，它们在通道 Source->Map 中等待。")),
+            step(&["checkpoint"], t(
+                "The coordinator triggers checkpoint 1, now pending. Source saves offset 3, sends barrier 1 behind c, and acknowledges: 1 of 3 tasks.",
+                "协调器触发了检查点 1，它现在处于进行中。Source 保存偏移量 3，把屏障 1 跟在 c 后面发出，并向协调器确认：3 个任务中的第 1 个。")),
+            step(&["deliver Source->Map x4"], t(
+                "Map processes a, b and c, then meets barrier 1: it saves its state, forwards the barrier and acknowledges (2/3). Channels are first in, first out, so a barrier never passes a record.",
+                "Map 处理了 a、b、c，然后遇到屏障 1：它保存状态、转发屏障并确认（2/3）。通道是先进先出的，屏障永远不会越过数据。")),
+            step(&["deliver Map->Count x4"], t(
+                "Count counts a, b and c, then barrier 1 arrives: it saves count(x) = 3 and acknowledges (3/3). Every task has acknowledged, so checkpoint 1 is completed: a consistent cut, where a, b, c are both before Source's saved offset and in Count's saved state.",
+                "Count 计入了 a、b、c，然后屏障 1 到达：它保存 count(x) = 3 并确认（3/3）。所有任务都已确认，检查点 1 完成：这是一个一致的切面：a、b、c 既在 Source 保存的偏移量之前，也在 Count 保存的状态里。")),
+            step(&["read Source", "deliver Source->Map"], t(
+                "The job goes on after checkpoint 1: Source reads d and Map passes it on.",
+                "检查点 1 之后作业继续运行：Source 读取了 d，Map 把它转发出去。")),
+            predict(&["crash", "restore", "end"], t(
+                "The cluster crashes now, with d in the network, and the job restores from checkpoint 1. Mark any record you think will be lost or duplicated.",
+                "此时 d 还在网络中，集群宕机了，作业从检查点 1 恢复。请标出你认为会丢失或重复的记录。"),
+                Judge::State, t(
+                "Nothing is lost or duplicated: exactly once. Source resumes at offset 3 and reads d again, and Count restarts from count(x) = 3 from {a, b, c}. Because the barrier followed a, b, c through every task, all the snapshots agree on where they are.",
+                "没有数据丢失或重复：精确一次。Source 从偏移量 3 继续并重新读取 d，Count 从来自 {a, b, c} 的 count(x) = 3 重新开始。因为屏障跟在 a、b、c 后面流经了每个任务，所有快照对它们的位置看法一致。")),
+        ],
+    },
+    Lesson {
+        id: "alignment",
+        title: t("5. Two inputs: barrier alignment", "5. 两个输入：屏障对齐"),
+        job: "two-inputs",
+        settings: aligned,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "Two sources, Left and Right, feed one Count. Barrier 1 reaches Count twice, once on each input: at which one should Count save its state?",
+                "两个数据源 Left 和 Right 都发往同一个 Count。屏障 1 会从每个输入各到达 Count 一次：Count 应该在哪一个到达时保存状态？")),
+            step(&["read Left", "read Right", "checkpoint", "read Left"], t(
+                "Left sent a and Right sent f; then checkpoint 1 was triggered, and both sources saved their offsets and sent barrier 1. Left then read b, which sits behind the barrier in Left->Count.",
+                "Left 发出了 a，Right 发出了 f；随后检查点 1 被触发，两个数据源都保存了偏移量并发出屏障 1。之后 Left 又读取了 b，它在 Left->Count 中排在屏障后面。")),
+            step(&["deliver Left->Count x2"], t(
+                "Count counts a, then gets barrier 1 from Left first. It blocks Left->Count: b, behind the barrier, stays buffered, because it belongs after the checkpoint.",
+                "Count 计入了 a，然后首先从 Left 收到屏障 1。它阻塞了 Left->Count：屏障后面的 b 被缓存起来，因为它属于检查点之后。")),
+            step(&["deliver Right->Count x2"], t(
+                "Right's input keeps flowing: Count counts f, then barrier 1 arrives from Right, the last one it waited for. Count is aligned: it saves its state, unblocks Left->Count and acknowledges, and checkpoint 1 is completed.",
+                "Right 这一路照常处理：Count 计入了 f，然后屏障 1 从 Right 到达，这是它等待的最后一个。Count 完成了对齐：它保存状态、解除 Left->Count 的阻塞并确认，检查点 1 完成。")),
+            step(&["deliver Left->Count"], t(
+                "Only now is b counted, after the snapshot. Count's snapshot holds exactly a and f, matching both sources' offsets; its alignment took 2 steps.",
+                "直到现在 b 才被计入，已在快照之后。Count 的快照恰好包含 a 和 f，与两个数据源的偏移量一致；它的对齐用了 2 步。")),
+            restart(aligned_bounded, &[
+                "read Left", "read Right", "read Right", "checkpoint", "deliver Left->Count", "deliver Left->Count",
+                "read Left", "read Left", "deliver Right->Count", "deliver Right->Count", "deliver Right->Count",
+            ], t(
+                "A fresh run where each channel holds at most 2 items. Right's channel is already full (f, g) when checkpoint 1 starts, so its barrier waits behind them, while b and c pile up on blocked Left->Count until it is full and Left must stop reading: backpressure. This time Count aligned for 5 steps.",
+                "重新开始一次运行，这次每个通道最多容纳 2 个元素。检查点 1 开始时 Right 的通道已满（f、g），它的屏障只能排在它们后面；与此同时，b 和 c 堆积在被阻塞的 Left->Count 中，直到通道满了，Left 只好停止读取：这就是反压。这一次 Count 对齐用了 5 步。")),
+            predict(&["crash", "restore", "end"], t(
+                "The cluster crashes with b and c still waiting in Left->Count, and the job restores from checkpoint 1. Mark the records that will be lost or duplicated.",
+                "b 和 c 还在 Left->Count 中等待时集群宕机了，作业从检查点 1 恢复。请标出会丢失或重复的记录。"),
+                Judge::State, t(
+                "Exactly once. The buffered b and c vanish in the crash, but they were never in Count's snapshot, and Left's saved offset is 1, so it reads them again. Alignment costs waiting time, not correctness.",
+                "精确一次。被缓存的 b 和 c 在崩溃中消失了，但它们从未进入 Count 的快照，而 Left 保存的偏移量是 1，所以会重新读取它们。对齐付出的是等待时间，而不是正确性。")),
+        ],
+    },
+    Lesson {
+        id: "at-least-once",
+        title: t("6. Barriers without alignment: at-least-once", "6. 不对齐的屏障：至少一次"),
+        job: "two-inputs",
+        settings: at_least_once,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "The same job and the same moves, but Count no longer aligns. Like Flink's at-least-once mode (its barrier tracker), it only counts barriers and never blocks an input.",
+                "同样的作业、同样的操作，但 Count 不再对齐。就像 Flink 的至少一次模式（CheckpointBarrierTracker）那样，它只清点屏障，从不阻塞任何输入。")),
+            step(&["read Left", "read Right", "checkpoint", "read Left"], t(
+                "As before: Left sent a, barrier 1 and b; Right sent f and barrier 1. Both sources saved their offsets for checkpoint 1: Left's is 1, before b.",
+                "和之前一样：Left 发出了 a、屏障 1 和 b；Right 发出了 f 和屏障 1。两个数据源都为检查点 1 保存了偏移量：Left 的是 1，在 b 之前。")),
+            step(&["deliver Left->Count x3"], t(
+                "Count counts a, notes barrier 1 from Left, and keeps going: b, which belongs after the checkpoint, is counted at once.",
+                "Count 计入了 a，记下来自 Left 的屏障 1，然后继续处理：本属于检查点之后的 b 被立即计入。")),
+            step(&["deliver Right->Count x2"], t(
+                "Count counts f, then barrier 1 from Right completes the count: Count saves its state and checkpoint 1 is completed. That snapshot already holds b, yet Left's saved offset is before b: the cut shows b as an orphan.",
+                "Count 计入了 f，然后来自 Right 的屏障 1 凑齐了数目：Count 保存状态，检查点 1 完成。这个快照里已经有 b，可 Left 保存的偏移量却在 b 之前：切面显示 b 是孤儿数据。")),
+            predict(&["crash", "restore", "end"], t(
+                "The cluster crashes and the job restores from checkpoint 1. Mark the records you expect to be lost or duplicated.",
+                "集群宕机，作业从检查点 1 恢复。请标出你预计会丢失或重复的记录。"),
+                Judge::State, t(
+                "b is duplicated: Left reads it again from offset 1, and Count counts it on top of a snapshot that already holds it. No blocking means lower latency but duplicates on tasks with several inputs; with one input per task, as in a chain of maps, this mode is effectively exactly once.",
+                "b 被重复计算：Left 从偏移量 1 重新读取它，Count 在已经包含 b 的快照之上又计了一次。不阻塞换来更低的延迟，代价是多输入的任务会出现重复；如果每个任务只有一个输入（比如一串 map 算子），这种模式实际上就是精确一次。")),
+        ],
+    },
+    Lesson {
+        id: "unaligned",
+        title: t("7. Unaligned checkpoints", "7. 非对齐检查点"),
+        job: "two-inputs",
+        settings: unaligned,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "Alignment waits, and under backpressure a barrier can wait a long time behind full buffers. Unaligned checkpoints let the barrier overtake the records instead, and store the overtaken records in the checkpoint.",
+                "对齐需要等待，而在反压下，屏障可能要在满满的缓冲区后面等很久。非对齐检查点则让屏障越过这些数据，并把被越过的数据存进检查点。")),
+            step(&["read Left x2", "read Right x2"], t(
+                "Left sent a and b, Right sent f and g: four records queue in front of Count.",
+                "Left 发出了 a 和 b，Right 发出了 f 和 g：四条数据在 Count 前面排队。")),
+            step(&["checkpoint"], t(
+                "The coordinator triggers checkpoint 1. Each source saves its offset and puts barrier 1 at the head of its output channel, overtaking its two queued records, which it stores as in-flight data: 4 records in all.",
+                "协调器触发了检查点 1。每个数据源保存偏移量，并把屏障 1 放到输出通道的最前面，越过了排队的两条数据，把它们作为在途数据保存：一共 4 条。")),
+            step(&["deliver Left->Count"], t(
+                "Barrier 1 reaches Count on Left->Count at once. On this first barrier Count saves its state right away, with nothing counted yet, and blocks no input.",
+                "屏障 1 立刻经 Left->Count 到达 Count。收到这第一个屏障时，Count 马上保存状态（此时还什么都没计入），不阻塞任何输入。")),
+            step(&["deliver Right->Count"], t(
+                "Barrier 1 from Right arrives next; Count acknowledges, and checkpoint 1 is completed after only 2 steps, before a, b, f, g were even processed.",
+                "接着来自 Right 的屏障 1 也到达了；Count 确认，检查点 1 仅用 2 步就完成了，此时 a、b、f、g 甚至还没有被处理。")),
+            step(&["deliver Left->Count", "read Left", "deliver Left->Count"], t(
+                "The job goes on: Count counts a and b, and Left reads c. These counts are not in checkpoint 1's state, but a and b are in it as in-flight data.",
+                "作业继续：Count 计入了 a 和 b，Left 读取了 c。这些计数不在检查点 1 的状态里，但 a 和 b 作为在途数据保存在检查点中。")),
+            predict(&["crash", "restore", "end"], t(
+                "The cluster crashes and the job restores from checkpoint 1. Mark the records that will be lost or duplicated.",
+                "集群宕机，作业从检查点 1 恢复。请标出会丢失或重复的记录。"),
+                Judge::State, t(
+                "Exactly once. On restore the stored in-flight a, b, f, g go back on their channels and are delivered before any new data, onto an empty count, and the sources resume after them (Left reads c again). With an alignment timeout, an aligned checkpoint that aligns too long turns unaligned in just this way.",
+                "精确一次。恢复时，保存的在途数据 a、b、f、g 被放回各自的通道，先于任何新数据投递，计入空的计数；数据源则从它们之后继续读取（Left 重新读取 c）。如果设置了对齐超时（aligned-checkpoint-timeout），对齐太久的检查点也会这样转为非对齐。")),
+        ],
+    },
+    Lesson {
+        id: "stop-the-world",
+        title: t("8. Stop the world", "8. 全局暂停"),
+        job: "line",
+        settings: stop_the_world,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "The article's simplest idea: pause all input, let every task process what it has received, save every task's state, then resume. Hadoop and Spark follow it for batches: a failed Hadoop task is re-run on the persisted outputs of the tasks before it, and Spark recomputes a lost partition from its RDD lineage.",
+                "文章里最朴素的想法：暂停所有数据的接收，让每个任务处理完已经接收的数据，持久化所有任务的状态，然后恢复接收。Hadoop 和 Spark 的批处理正是这一思想：Hadoop 的任务失败了就利用前面任务已持久化的输出重跑，Spark 则按 RDD 的血统关系（lineage）重新计算丢失的分区。")),
+            step(&["read Source x2"], t(
+                "Source reads a and b; they are on their way to Count.",
+                "Source 读取了 a 和 b，它们正在流向 Count。")),
+            step(&["checkpoint"], t(
+                "The coordinator triggers stop-the-world checkpoint 1: the sources pause and read nothing until every channel is empty. There is no barrier at all.",
+                "协调器触发了全局暂停检查点 1：数据源暂停，在每个通道排空之前不再读取任何数据。这里根本没有屏障。")),
+            step(&["auto 4"], t(
+                "The channels drain: Map passes a and b on and Count counts them. With nothing in flight, every task saves its state and acknowledges, checkpoint 1 completes, and the sources resume after a stall of 4 steps.",
+                "通道逐渐排空：Map 转发了 a 和 b，Count 计入了它们。网络中不再有在途数据，每个任务保存状态并确认，检查点 1 完成，数据源在停顿 4 步之后恢复读取。")),
+            step(&[], t(
+                "Spark Streaming takes the same road for streams: it cuts the stream into micro-batches and recovers batch by batch, with a write-ahead log of received data for at-least-once input. The price is latency: results come no faster than one batch, just as nothing moved here while the job drained.",
+                "Spark Streaming 在流上走的也是这条路：它把数据流切成微批（micro batch），以批次为单位容错，并用预写日志保存接收到的数据，保障至少一次的接收。代价是时效性：结果至少要等一个批次，就像这里作业排空时一切都停了下来。")),
+            predict(&["crash", "restore", "end"], t(
+                "The cluster crashes now and the job restores from checkpoint 1. Mark the records you expect to be lost or duplicated.",
+                "集群现在宕机，作业从检查点 1 恢复。请标出你预计会丢失或重复的记录。"),
+                Judge::State, t(
+                "Exactly once: with every channel empty, the snapshots form a consistent cut, so Source resumes at offset 2 and Count at count(x) = 2. Correct, but the whole job stalls for each checkpoint, and longer the more data is in flight; Flink's barriers get the same consistency without stopping.",
+                "精确一次：每个通道都为空，快照自然构成一致的切面，于是 Source 从偏移量 2 继续，Count 从 count(x) = 2 继续。结果正确，但每做一次检查点整个作业都要停顿，在途数据越多停得越久；Flink 的屏障不必停下作业就能得到同样的一致性。")),
+        ],
+    },
+    Lesson {
+        id: "sinks",
+        title: t("9. End to end: sinks", "9. 端到端：Sink"),
+        job: "line-sink",
+        settings: append_sink,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "A Sink now writes every counted record to an external system: a table outside the job that readers query and that a crash does not erase. Exactly-once state is not enough; end to end, what counts is what a reader sees.",
+                "现在有一个 Sink 把每条计入的数据写入外部系统：一张在作业之外、供读者查询、宕机也抹不掉的表。状态精确一次还不够；端到端真正要紧的，是读者看到了什么。")),
+            restart(append_sink, SINK_BEFORE_CHECKPOINT, t(
+                "First a plain sink that appends. Checkpoint 1 travels behind a, b, c through all four tasks and completes; the Sink has appended a, b and c, and readers see them at once.",
+                "先用普通的追加写入 Sink。检查点 1 跟在 a、b、c 后面流经全部四个任务并完成；Sink 已经追加写入了 a、b、c，读者立即就能看到。")),
+            step(SINK_AFTER_CHECKPOINT, t(
+                "After the checkpoint, d and e go all the way through: Count counts them and the Sink appends them to the table.",
+                "检查点之后，d 和 e 一路走到底：Count 计入了它们，Sink 把它们追加到表里。")),
+            predict(&["crash", "restore", "end"], t(
+                "The cluster crashes and the job restores from checkpoint 1. Judge by what a reader of the table sees: mark the records that will be missing or appear twice.",
+                "集群宕机，作业从检查点 1 恢复。这次以表的读者看到的为准：请标出会缺失或出现两次的记录。"),
+                Judge::Output, t(
+                "d and e appear twice in the output. The state is exactly once (Count restores count(x) = 3 and counts d and e once), but Source reads them again from offset 3 and the Sink appends them again: what is written to the table cannot be taken back.",
+                "d 和 e 在输出中出现了两次。状态是精确一次的（Count 恢复到 count(x) = 3，d 和 e 只计入一次），但 Source 从偏移量 3 重新读取它们，Sink 又追加了一遍：已经写进表里的数据收不回来。")),
+            restart(upsert_sink, SINK_STORY, t(
+                "The same run with an idempotent sink: it upserts each row by its key, the record. Up to the crash nothing looks different: a to e are written and visible at once.",
+                "同样的运行，换成幂等写入的 Sink：它按键（即数据本身）写入或覆盖（upsert）每一行。直到宕机之前看起来毫无区别：a 到 e 都已写入，立即可见。")),
+            predict(&["crash", "restore", "end"], t(
+                "Crash and restore again. What will readers see this time? Mark the records missing or doubled in the output.",
+                "再次宕机并恢复。这次读者会看到什么？请标出输出中缺失或重复的记录。"),
+                Judge::Output, t(
+                "Exactly once in the output: the replayed d and e overwrite their own rows instead of adding new ones, so the table converges. Idempotent writes make replay harmless: writing the same row twice is the same as writing it once.",
+                "输出是精确一次：重放的 d 和 e 覆盖了各自原有的行，而不是再添新行，表最终收敛到正确结果。幂等写入让重放变得无害：同一行写两次和写一次一样。")),
+            restart(two_phase_commit_sink, SINK_STORY, t(
+                "The same run with a two-phase-commit sink. a, b, c went into a transaction that was pre-committed when barrier 1 reached the Sink and committed when checkpoint 1 completed; d and e sit in a new open transaction, invisible to readers.",
+                "同样的运行，换成两阶段提交的 Sink。a、b、c 写入一个事务，屏障 1 到达 Sink 时预提交，检查点 1 完成时才提交；d 和 e 在一个新的、尚未提交的事务里，读者看不到。")),
+            predict(&["crash", "restore", "end"], t(
+                "Crash and restore once more. Mark what a reader will find missing or doubled.",
+                "最后一次宕机并恢复。请标出读者会发现缺失或重复的记录。"),
+                Judge::Output, t(
+                "Exactly once end to end. On restore the open transaction holding d and e is aborted, so no reader ever saw them; they are replayed into a new transaction that commits when the final checkpoint completes. The price: output becomes visible only when a checkpoint completes.",
+                "端到端精确一次。恢复时，装着 d 和 e 的未提交事务被中止，没有读者见过它们；它们被重放进一个新事务，在最后一个检查点完成时提交。代价是：输出只有在检查点完成时才可见。")),
+        ],
+    },
+    Lesson {
+        id: "jobmanager",
+        title: t("10. The JobManager fails", "10. JobManager 故障"),
+        job: "line",
+        settings: aligned,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "So far the workers failed. The JobManager is the master: its CheckpointCoordinator keeps pending checkpoints in memory, while each completed checkpoint is written to durable storage.",
+                "到目前为止出故障的都是工作节点。JobManager 是主节点（Master）：它的检查点协调器在内存中跟踪进行中的检查点，而每个已完成的检查点都写入持久化存储。")),
+            step(&["read Source", "checkpoint"], t(
+                "Source reads a, then checkpoint 1 is triggered and barrier 1 follows a. Source has saved offset 1 and acknowledged (1/3).",
+                "Source 读取了 a，随后检查点 1 被触发，屏障 1 跟在 a 后面。Source 保存了偏移量 1 并确认（1/3）。")),
+            step(&["deliver Source->Map x2", "deliver Map->Count x2"], t(
+                "a and barrier 1 pass Map and Count; both acknowledge, and checkpoint 1 is completed with count(x) = 1. It is now in durable storage.",
+                "a 和屏障 1 经过 Map 和 Count；两者都确认，检查点 1 完成，count(x) = 1。它现在保存在持久化存储中。")),
+            step(&["read Source", "checkpoint"], t(
+                "Source reads b, and checkpoint 2 is triggered: Source saves offset 2 and acknowledges, but Map and Count have not seen barrier 2 yet. Checkpoint 2 is pending (1/3).",
+                "Source 读取了 b，检查点 2 被触发：Source 保存偏移量 2 并确认，但 Map 和 Count 还没见到屏障 2。检查点 2 处于进行中（1/3）。")),
+            step(&["crash-jm"], t(
+                "The JobManager fails. Pending checkpoint 2 is lost with it, and the job's tasks stop, dropping b from the network; completed checkpoint 1 is safe in storage. With high availability, a standby JobManager wins the leader election and takes over.",
+                "JobManager 发生故障。进行中的检查点 2 随之丢失，作业的任务也停了下来，网络中的 b 消失了；已完成的检查点 1 安然保存在存储中。在高可用（HA）模式下，一个 Standby JobManager 通过选举成为新的 Leader 并接管作业。")),
+            step(&[], t(
+                "Compare Storm: its master, Nimbus, is stateless and can simply be restarted while the workers run on. Storm keeps no state snapshots; it tracks every record with ACKs and replays any record the bolts did not fully acknowledge: at-least-once.",
+                "对比 Storm：它的主节点 Nimbus 是无状态的，直接重启即可，工作节点照常运行。Storm 不做状态快照，而是用 ACK 跟踪每一条数据，凡是没有被所有 Bolt 完整确认的数据都会重发：至少一次。")),
+            predict(&["restore", "end"], t(
+                "The new JobManager now restores the job and runs it to the end. Mark the records you expect to be lost or duplicated.",
+                "新的 JobManager 现在恢复作业并运行到结束。请标出你预计会丢失或重复的记录。"),
+                Judge::State, t(
+                "Exactly once. The job restores from completed checkpoint 1: Source resumes at offset 1 and reads b again onto count(x) = 1. The next checkpoint gets id 3, not 2: checkpoint ids keep rising across a JobManager failover.",
+                "精确一次。作业从已完成的检查点 1 恢复：Source 从偏移量 1 继续，重新读取 b，计入 count(x) = 1 之上。下一个检查点的编号是 3 而不是 2：检查点编号在 JobManager 故障切换之后仍然递增。")),
+        ],
+    },
+];
+
+/// Lesson 9 up to checkpoint 1: a, b, c and barrier 1 through every task to the sink.
+const SINK_BEFORE_CHECKPOINT: &[&str] =
+    &["read Source x3", "checkpoint", "deliver Source->Map x4", "deliver Map->Count x4", "deliver Count->Sink x4"];
+
+/// Lesson 9 after checkpoint 1: d and e written by the sink.
+const SINK_AFTER_CHECKPOINT: &[&str] =
+    &["read Source x2", "deliver Source->Map x2", "deliver Map->Count x2", "deliver Count->Sink x2"];
+
+/// Both, in one step (the `sink_story` script of tests/stories.rs up to the crash).
+const SINK_STORY: &[&str] = &[
+    "read Source x3",
+    "checkpoint",
+    "deliver Source->Map x4",
+    "deliver Map->Count x4",
+    "deliver Count->Sink x4",
+    "read Source x2",
+    "deliver Source->Map x2",
+    "deliver Map->Count x2",
+    "deliver Count->Sink x2",
+];
+// LESSONS-END
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classroom::lessons::parse_line;
+    use crate::classroom::progress::{actions_for, Progress};
+    use crate::engine::ledger::Verdict;
+    use crate::engine::{AbortReason, CheckpointId, CheckpointStatus};
+    use crate::engine::{Action, Sim};
+
+    /// Plays a whole lesson, revealing every prediction; returns the final simulation.
+    fn play_all(i: usize) -> Sim {
+        let lesson = &LESSONS[i];
+        let mut p = Progress::new(i);
+        p.step = lesson.steps.len() - 1;
+        p.revealed = true;
+        let (_, mut sim, actions) = actions_for(&p).unwrap_or_else(|e| panic!("{e}"));
+        for a in actions {
+            sim.apply(a, &mut Vec::new()).unwrap();
+        }
+        sim
+    }
+
+    #[test]
+    fn every_lesson_plays_through_and_has_both_languages() {
+        assert!(!LESSONS.is_empty());
+        for (i, lesson) in LESSONS.iter().enumerate() {
+            for s in lesson.steps {
+                assert!(!s.say.en.is_empty() && !s.say.zh.is_empty(), "{}", lesson.id);
+                assert_eq!(s.predict.is_some(), s.reveal.is_some(), "{}", lesson.id);
+            }
+            play_all(i);
+        }
+    }
+
+    #[test]
+    fn lesson_1_counts_abc() {
+        let sim = play_all(0);
+        let l = sim.ledger();
+        assert_eq!(l.row("a").unwrap().state, 1);
+        assert_eq!(sim.source_offset(crate::engine::TaskId(0)), 3);
+    }
+
+    /// Plays lesson `i` up to and including step `step`, with that step revealed; returns the
+    /// simulation of the current segment (since the last restart).
+    fn play_to(i: usize, step: usize) -> Sim {
+        let mut p = Progress::new(i);
+        p.step = step;
+        p.revealed = true;
+        let (_, mut sim, actions) = actions_for(&p).unwrap_or_else(|e| panic!("{e}"));
+        for a in actions {
+            sim.apply(a, &mut Vec::new()).unwrap();
+        }
+        sim
+    }
+
+    fn index(id: &str) -> usize {
+        LESSONS.iter().position(|l| l.id == id).unwrap_or_else(|| panic!("no lesson {id}"))
+    }
+
+    fn labels(sim: &Sim, records: Vec<crate::engine::RecordId>) -> Vec<&str> {
+        records.into_iter().map(|r| sim.record_label(r)).collect()
+    }
+
+    #[test]
+    fn lessons_have_the_agreed_shape() {
+        let mut ids = std::collections::BTreeSet::new();
+        for (i, lesson) in LESSONS.iter().enumerate() {
+            assert!(ids.insert(lesson.id), "duplicate id {}", lesson.id);
+            let n = format!("{}. ", i + 1);
+            assert!(lesson.title.en.starts_with(&n) && lesson.title.zh.starts_with(&n), "{}", lesson.id);
+            assert!((4..=8).contains(&lesson.steps.len()), "{}: {} steps", lesson.id, lesson.steps.len());
+            let first = &lesson.steps[0];
+            assert!(first.play.is_empty() && first.restart.is_none() && first.predict.is_none(), "{}", lesson.id);
+            for (k, s) in lesson.steps.iter().enumerate() {
+                for line in s.play {
+                    parse_line(line).unwrap_or_else(|e| panic!("{}: {e}", lesson.id));
+                }
+                for text in [s.say, s.reveal.unwrap_or(s.say)] {
+                    assert!(!text.en.trim().is_empty() && !text.zh.trim().is_empty(), "{} step {}", lesson.id, k + 1);
+                }
+                if s.predict.is_some() {
+                    assert!(!s.play.is_empty(), "{} step {}: a prediction holds back the crash", lesson.id, k + 1);
+                    // Every segment ends with its prediction.
+                    let next = lesson.steps.get(k + 1);
+                    assert!(next.is_none_or(|n| n.restart.is_some()), "{} step {}", lesson.id, k + 1);
+                }
+            }
+            let predictions = lesson.steps.iter().filter(|s| s.predict.is_some()).count();
+            let expected = match lesson.id {
+                "state" => 0,
+                "sinks" => 3,
+                _ => 1,
+            };
+            assert_eq!(predictions, expected, "{}", lesson.id);
+            if expected > 0 {
+                assert!(lesson.steps.last().unwrap().predict.is_some(), "{}", lesson.id);
+            }
+        }
+        assert_eq!(LESSONS.len(), 10);
+    }
+
+    #[test]
+    fn lesson_2_timers_lose_abc() {
+        let i = index("timers-lose");
+        // Before the crash the cut shows a, b, c in transit.
+        let before = play_to(i, LESSONS[i].steps.len() - 2);
+        let cut = before.latest_cut().unwrap();
+        assert_eq!(labels(&before, cut.in_transit()), ["a", "b", "c"]);
+        assert!(cut.orphans().is_empty());
+        let sim = play_all(i);
+        let l = sim.ledger();
+        assert_eq!(l.state_labels(Verdict::Lost), ["a", "b", "c"]);
+        assert_eq!(l.state_labels(Verdict::ExactlyOnce), ["d", "e", "f", "g", "h"]);
+        assert_eq!(sim.source_offset(crate::engine::TaskId(0)), 8);
+    }
+
+    #[test]
+    fn lesson_3_timers_duplicate_abc() {
+        let i = index("timers-duplicate");
+        let before = play_to(i, LESSONS[i].steps.len() - 2);
+        let cut = before.latest_cut().unwrap();
+        assert_eq!(labels(&before, cut.orphans()), ["a", "b", "c"]);
+        let l = play_all(i).ledger();
+        assert_eq!(l.state_labels(Verdict::Duplicated), ["a", "b", "c"]);
+        assert_eq!(l.row("a").unwrap().state, 2);
+        assert_eq!(l.state_labels(Verdict::ExactlyOnce), ["d", "e", "f", "g", "h"]);
+    }
+
+    #[test]
+    fn lesson_4_barrier_is_exactly_once() {
+        let i = index("barrier");
+        let sim = play_all(i);
+        let cp = &sim.stats.history[0];
+        assert_eq!(cp.status, CheckpointStatus::Completed);
+        assert_eq!((cp.acked, cp.total), (3, 3));
+        assert_eq!(sim.stats.latest_restored, Some(CheckpointId(1)));
+        assert_eq!(sim.ledger().state.exactly_once, 8);
+    }
+
+    #[test]
+    fn lesson_5_alignment_blocks_buffers_and_backpressures() {
+        let i = index("alignment");
+        let restart = LESSONS[i].steps.iter().position(|s| s.restart.is_some()).unwrap();
+        // Unbounded: b waits behind the barrier on the blocked channel; alignment takes 2 steps.
+        let first = play_to(i, restart - 1);
+        assert_eq!(first.stats.history[0].subtasks[2].alignment, Some(2));
+        // Bounded channels: Left is backpressured and alignment takes 5 steps.
+        let bounded = play_to(i, restart);
+        assert_eq!(bounded.settings.channel_capacity, Some(2));
+        assert_eq!(bounded.stats.history[0].status, CheckpointStatus::Completed);
+        assert_eq!(bounded.stats.history[0].subtasks[2].alignment, Some(5));
+        let left = bounded.graph.task_by_name("Left").unwrap();
+        let e = bounded.check(Action::Read { task: left }).unwrap_err().to_string();
+        assert!(e.contains("backpressured"), "{e}");
+        let sim = play_all(i);
+        assert_eq!(sim.ledger().state.exactly_once, 10);
+        assert_eq!(sim.stats.latest_restored, Some(CheckpointId(1)));
+    }
+
+    #[test]
+    fn lesson_6_no_alignment_duplicates_b() {
+        let i = index("at-least-once");
+        let before = play_to(i, LESSONS[i].steps.len() - 2);
+        assert_eq!(labels(&before, before.latest_cut().unwrap().orphans()), ["b"]);
+        let l = play_all(i).ledger();
+        assert_eq!(l.state_labels(Verdict::Duplicated), ["b"]);
+        assert_eq!(l.state.lost, 0);
+    }
+
+    #[test]
+    fn lesson_7_unaligned_stores_in_flight_records_and_is_exactly_once() {
+        let sim = play_all(index("unaligned"));
+        let cp = &sim.stats.history[0];
+        assert_eq!(cp.status, CheckpointStatus::Completed);
+        assert_eq!(cp.in_flight, 4);
+        assert_eq!(cp.duration(sim.tick), 2);
+        assert_eq!(sim.stats.latest_restored, Some(CheckpointId(1)));
+        assert_eq!(sim.ledger().state.exactly_once, 10);
+    }
+
+    #[test]
+    fn lesson_8_stop_the_world_stalls_and_is_exactly_once() {
+        let sim = play_all(index("stop-the-world"));
+        let cp = &sim.stats.history[0];
+        assert_eq!(cp.status, CheckpointStatus::Completed);
+        assert_eq!(cp.stall, Some(4));
+        assert_eq!(sim.stats.latest_restored, Some(CheckpointId(1)));
+        assert_eq!(sim.ledger().state.exactly_once, 8);
+    }
+
+    #[test]
+    fn lesson_9_sinks_as_an_outside_reader_sees_them() {
+        let i = index("sinks");
+        let lesson = &LESSONS[i];
+        assert_eq!(SINK_STORY, [SINK_BEFORE_CHECKPOINT, SINK_AFTER_CHECKPOINT].concat());
+        let predicts: Vec<usize> = (0..lesson.steps.len()).filter(|&k| lesson.steps[k].predict.is_some()).collect();
+        assert_eq!(predicts.len(), 3);
+        for (k, mode) in predicts.iter().zip(SinkMode::ALL) {
+            assert_eq!(lesson.steps[*k].predict, Some(Judge::Output));
+            let sim = play_to(i, *k);
+            assert_eq!(sim.settings.sink, mode);
+            assert_eq!(sim.stats.history[0].status, CheckpointStatus::Completed);
+            let l = sim.ledger();
+            assert_eq!(l.state.exactly_once, 8, "{mode:?}: the state is exactly once");
+            let ext = l.external.unwrap();
+            match mode {
+                SinkMode::Append => {
+                    assert_eq!(l.external_labels(Verdict::Duplicated), ["d", "e"]);
+                    assert_eq!(ext.lost, 0);
+                }
+                SinkMode::Upsert | SinkMode::TwoPhaseCommit => assert_eq!(ext.exactly_once, 8, "{mode:?}"),
+            }
+        }
+        // Before the reveal, two-phase commit keeps d and e invisible: pending in the output.
+        let mut p = Progress::new(i);
+        p.step = predicts[2];
+        let (_, mut sim, actions) = actions_for(&p).unwrap();
+        for a in actions {
+            sim.apply(a, &mut Vec::new()).unwrap();
+        }
+        assert_eq!(sim.ledger().external_labels(Verdict::Pending), ["d", "e", "f", "g", "h"]);
+        assert_eq!(sim.external().visible().len(), 3);
+    }
+
+    #[test]
+    fn lesson_10_jobmanager_failure_loses_the_pending_checkpoint_only() {
+        let sim = play_all(index("jobmanager"));
+        let h = &sim.stats.history;
+        assert_eq!(h[0].status, CheckpointStatus::Completed);
+        assert_eq!(h[1].status, CheckpointStatus::Failed(AbortReason::JobManagerFailure));
+        assert_eq!((h[2].id, h[2].status), (CheckpointId(3), CheckpointStatus::Completed));
+        assert_eq!(sim.stats.latest_restored, Some(CheckpointId(1)));
+        assert_eq!(sim.ledger().state.exactly_once, 8);
+    }
+}
