@@ -7,13 +7,15 @@ pub mod curriculum;
 pub mod lessons;
 pub mod progress;
 pub mod run_config;
+pub mod saved_run;
 pub mod session;
 
 pub use curriculum::LESSONS;
 pub use lessons::{parse_line, play_lines, score, Judge, Lesson, Step, Text};
 pub use progress::{actions_for, Progress};
 pub use run_config::{RunConfig, MAX_GENERATED};
-pub use session::{
-    from_base64url, from_fragment, step_title, to_base64url, to_fragment, Command, LoadError, Notice, Origin,
-    SavedLesson, SavedRun, Session, StepLog, MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, NARRATION_STEPS, SAVED_VERSION,
+pub use saved_run::{
+    from_base64url, from_fragment, to_base64url, to_fragment, LoadError, Origin, SavedLesson, SavedRun,
+    MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, SAVED_VERSION,
 };
+pub use session::{step_title, Command, Notice, Session, StepLog, NARRATION_STEPS};
