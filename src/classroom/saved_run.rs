@@ -29,7 +29,7 @@ pub enum Origin {
     Storage,
 }
 
-/// Why a saved run could not be opened.
+/// Why a saved run could not be opened (worded in `wording.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadError {
     TooLarge(usize),
@@ -42,80 +42,6 @@ pub enum LoadError {
     Action { index: usize, action: String, error: ActionError },
     Playhead { at: usize, len: usize },
     Lesson(String),
-}
-
-impl LoadError {
-    pub fn message(&self, lang: Lang) -> String {
-        let zh = lang == Lang::Zh;
-        match self {
-            LoadError::TooLarge(n) => {
-                if zh {
-                    format!("它有 {n} 字节，最多允许 {MAX_SAVED_BYTES} 字节")
-                } else {
-                    format!("it is {n} bytes; at most {MAX_SAVED_BYTES} are allowed")
-                }
-            }
-            LoadError::Encoding => {
-                lang.t("it is not a Barrierscope link (bad encoding)", "它不是 Barrierscope 链接（编码错误）").into()
-            }
-            LoadError::Json(e) => {
-                if zh {
-                    format!("它不是有效的 JSON 运行记录：{e}")
-                } else {
-                    format!("it is not a valid JSON run: {e}")
-                }
-            }
-            LoadError::Version(v) => {
-                if zh {
-                    format!("它的格式版本是 {v}；此版本只能读取版本 {SAVED_VERSION}")
-                } else {
-                    format!("it has format version {v}; this build reads version {SAVED_VERSION}")
-                }
-            }
-            LoadError::Config(e) => {
-                if zh {
-                    format!("它的作业或设置无效：{e}")
-                } else {
-                    format!("its job or settings are invalid: {e}")
-                }
-            }
-            LoadError::TooManyActions(n) => {
-                if zh {
-                    format!("它有 {n} 个动作；最多允许 {MAX_SAVED_ACTIONS} 个")
-                } else {
-                    format!("it has {n} actions; at most {MAX_SAVED_ACTIONS} are allowed")
-                }
-            }
-            LoadError::UnknownAction { index, code } => {
-                if zh {
-                    format!("第 {} 个动作 {code:?} 无法识别", index + 1)
-                } else {
-                    format!("action #{} {code:?} is not an action", index + 1)
-                }
-            }
-            LoadError::Action { index, action, error } => {
-                if zh {
-                    format!("第 {} 个动作（{action}）不可执行：{}", index + 1, error.message(lang))
-                } else {
-                    format!("action #{} ({action}) is not enabled: {}", index + 1, error.message(lang))
-                }
-            }
-            LoadError::Playhead { at, len } => {
-                if zh {
-                    format!("它的播放位置 {at} 超出了 {len} 步的历史")
-                } else {
-                    format!("its playhead {at} is past its {len} steps")
-                }
-            }
-            LoadError::Lesson(m) => {
-                if zh {
-                    format!("它的课程状态无效：{m}")
-                } else {
-                    format!("its lesson state is invalid: {m}")
-                }
-            }
-        }
-    }
 }
 
 /// A lesson position as saved.

@@ -13,6 +13,7 @@ use crate::engine::*;
 
 /// How many recent steps the narration keeps.
 pub const NARRATION_STEPS: usize = 40;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// Apply an action at the current step (forking if it is earlier than the end).
@@ -37,7 +38,8 @@ pub enum Command {
     Predict(String, Verdict),
 }
 
-/// The last notice for the learner: why something was refused, or what was opened.
+/// The last notice for the learner: why something was refused, or what was opened (worded in
+/// `wording.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
     Refused { action: String, action_zh: String, error: ActionError },
@@ -52,55 +54,6 @@ pub enum Notice {
 impl Notice {
     pub fn is_error(&self) -> bool {
         !matches!(self, Notice::Opened(_))
-    }
-    pub fn message(&self, lang: Lang) -> String {
-        let zh = lang == Lang::Zh;
-        let origin = |o: &Origin| match (o, zh) {
-            (Origin::Link, false) => "the link",
-            (Origin::File, false) => "the file",
-            (Origin::Storage, false) => "the run saved in this browser",
-            (Origin::Link, true) => "链接",
-            (Origin::File, true) => "文件",
-            (Origin::Storage, true) => "浏览器中保存的运行",
-        };
-        match self {
-            Notice::Refused { action, action_zh, error } => {
-                if zh {
-                    format!("无法{action_zh}：{}。", error.message(lang))
-                } else {
-                    format!("Can't {action}: {}.", error.message(lang))
-                }
-            }
-            Notice::AtFirstStep => lang.t("Already at the first step.", "已经在第一步。").into(),
-            Notice::NothingToPlay => lang
-                .t(
-                    "Nothing left to play: every record is through. Crash, restore, or reset.",
-                    "没有可播放的了：所有记录都已处理完。可以崩溃、恢复或重置。",
-                )
-                .into(),
-            Notice::Config(e) => {
-                if zh {
-                    format!("无法使用这些设置：{e}")
-                } else {
-                    format!("Can't use these settings: {e}")
-                }
-            }
-            Notice::LoadFailed { origin: o, error } => {
-                if zh {
-                    format!("无法打开{}：{}。当前的运行保持不变。", origin(o), error.message(lang))
-                } else {
-                    format!("Couldn't open {}: {}. Your current run is unchanged.", origin(o), error.message(lang))
-                }
-            }
-            Notice::Opened(o) => {
-                if zh {
-                    format!("已打开{}，暂停在保存时的那一步。", origin(o))
-                } else {
-                    format!("Opened {}, paused at its saved step.", origin(o))
-                }
-            }
-            Notice::LessonError(m) => m.clone(),
-        }
     }
 }
 
@@ -352,38 +305,6 @@ impl Session {
         session.seek(saved.at);
         Ok((session, saved.lang))
     }
-}
-
-/// A step's name in the narration: what the action did (an auto step is named by its effect).
-pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
-    let g = &sim.graph;
-    let zh = lang == Lang::Zh;
-    let base = describe(g, &log.action, lang);
-    if log.action != Action::Auto {
-        return base;
-    }
-    let what = match log.events.first() {
-        Some(Event::Read { task, .. }) => {
-            if zh {
-                format!("让 {} 读取", g.task(*task).name)
-            } else {
-                format!("read {}", g.task(*task).name)
-            }
-        }
-        Some(Event::Processed { channel, .. })
-        | Some(Event::BarrierReceived { channel, .. })
-        | Some(Event::BarrierIgnored { channel, .. })
-        | Some(Event::InFlightRecorded { channel, .. }) => {
-            if zh {
-                format!("投递 {}", g.channel(*channel).name)
-            } else {
-                format!("deliver {}", g.channel(*channel).name)
-            }
-        }
-        Some(Event::Restored { .. }) => lang.t("restore", "恢复").into(),
-        _ => lang.t("step", "单步").into(),
-    };
-    format!("{base}: {what}")
 }
 
 #[cfg(test)]

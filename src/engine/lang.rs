@@ -32,3 +32,15 @@ impl Lang {
         }
     }
 }
+
+/// `say!(lang, "English {}", "中文 {}", args...)`: the sentence in `lang`, its two languages
+/// written side by side. Both formats take the same arguments and may capture names in scope.
+macro_rules! say {
+    ($lang:expr, $en:literal, $zh:literal $(, $arg:expr)* $(,)?) => {
+        match $lang {
+            $crate::engine::lang::Lang::En => format!($en $(, $arg)*),
+            $crate::engine::lang::Lang::Zh => format!($zh $(, $arg)*),
+        }
+    };
+}
+pub(crate) use say;

@@ -9,19 +9,8 @@ use std::fmt;
 use super::action::{AbortReason, Action, CrashScope, Event, RestoreFrom, SnapshotKind};
 use super::error::ActionError;
 use super::ids::{ChannelId, RecordId, TaskId};
-use super::lang::Lang;
+use super::lang::{say, Lang};
 use super::topology::{JobGraph, OperatorKind};
-
-/// `say!(lang, "English {}", "中文 {}", args...)`: the sentence in `lang`. Both formats take the
-/// same arguments (and may capture the same names).
-macro_rules! say {
-    ($lang:expr, $en:literal, $zh:literal $(, $arg:expr)* $(,)?) => {
-        match $lang {
-            Lang::En => format!($en $(, $arg)*),
-            Lang::Zh => format!($zh $(, $arg)*),
-        }
-    };
-}
 
 /// "first", "second", ... ("第 1 个", "第 2 个", ...).
 fn ordinal(i: usize, lang: Lang) -> String {
