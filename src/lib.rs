@@ -3,11 +3,11 @@
 //!
 //! [`engine`] is the pure simulation core: it knows nothing of the browser, changes only through
 //! serializable [`engine::Action`]s, and reports every change as typed [`engine::Event`]s.
-//! The Yew UI (compiled only for `wasm32`) draws it and dispatches actions.
+//! [`classroom`] is the layer for a learner on top of it: lessons, the session and saved runs.
+//! The Yew UI (compiled only for `wasm32`) draws the session and sends it commands.
 
+pub mod classroom;
 pub mod engine;
-pub mod lessons;
-pub mod session;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -4,8 +4,8 @@
 //! languages, and never panics.
 #![cfg(not(target_arch = "wasm32"))]
 
+use barrierscope::classroom::*;
 use barrierscope::engine::{Action, Lang, TaskId};
-use barrierscope::session::*;
 
 fn story() -> Session {
     let mut s = Session::new(RunConfig::default()).unwrap();

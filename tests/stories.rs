@@ -6,7 +6,7 @@ use barrierscope::engine::*;
 
 /// A script line in the words lessons use: "read Source", "deliver Map->Count", "timers", "end", ...
 fn line(s: &str) -> ScriptAction {
-    barrierscope::lessons::parse_line(s).unwrap()
+    barrierscope::classroom::parse_line(s).unwrap()
 }
 
 fn play(job: &str, settings: Settings, script: &[&str]) -> scenario::Played {

@@ -7,9 +7,8 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::text::{verdict_mark, Lang};
+use crate::classroom::{from_fragment, score, to_fragment, Command, Judge, LoadError, Origin, Session, LESSONS};
 use crate::engine::ledger::Verdict;
-use crate::lessons::{score, Judge, LESSONS};
-use crate::session::{from_fragment, to_fragment, Command, LoadError, Origin, Session};
 
 pub const STORAGE_KEY: &str = "barrierscope.run";
 
@@ -78,7 +77,7 @@ pub fn export(session: &Session, lang: Lang) {
 pub fn import(input: &web_sys::HtmlInputElement, done: Callback<(Origin, Result<String, LoadError>)>) {
     let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
     input.set_value("");
-    if file.size() > crate::session::MAX_SAVED_BYTES as f64 {
+    if file.size() > crate::classroom::MAX_SAVED_BYTES as f64 {
         done.emit((Origin::File, Err(LoadError::TooLarge(file.size() as usize))));
         return;
     }
@@ -108,7 +107,7 @@ pub fn lesson_bar(session: &Session, l: Lang, send: &Callback<Command>) -> Html 
     let step = p.current();
     let n = lesson.steps.len();
     let zh = l == Lang::Zh;
-    let pick = |t: &crate::lessons::Text| if zh { t.zh } else { t.en };
+    let pick = |t: &crate::classroom::Text| if zh { t.zh } else { t.en };
     let say = match (step.reveal, p.revealed) {
         (Some(r), true) => pick(&r),
         _ => pick(&step.say),

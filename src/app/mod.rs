@@ -1,4 +1,4 @@
-//! The browser app: a thin Yew layer over [`crate::session::Session`]. One reducer owns the
+//! The browser app: a thin Yew layer over [`crate::classroom::Session`]. One reducer owns the
 //! session; every click and key becomes a [`Msg`]; the canvas and panels are drawn from the
 //! current simulation state on every change.
 
@@ -16,9 +16,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
+use crate::classroom::{Command, LoadError, Notice, Origin, RunConfig, Session, LESSONS};
 use crate::engine::{Action, CheckpointId, RestartPolicy, Settings, SinkMode, Strategy, BUILTIN_NAMES};
-use crate::lessons::LESSONS;
-use crate::session::{Command, LoadError, Notice, Origin, RunConfig, Session};
 use text::{job_name, sink_name, strategy_name, Lang};
 
 /// Play speeds: milliseconds between steps.
@@ -363,7 +362,7 @@ pub fn App() -> Html {
     let on_capacity = number_setting(|c, n| c.settings.channel_capacity = n.map(|n| n.min(100_000) as u32));
     let on_align_timeout = number_setting(|c, n| c.settings.alignment_timeout = n.map(|n| n - 1));
     let on_seed = number_setting(|c, n| c.seed = n.unwrap_or(0));
-    let on_records = number_setting(|c, n| c.records = n.map(|n| n.min(crate::session::MAX_GENERATED as u64) as u32));
+    let on_records = number_setting(|c, n| c.records = n.map(|n| n.min(crate::classroom::MAX_GENERATED as u64) as u32));
     let on_restart = select_setting(|c, v| {
         c.settings.restart = if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning };
     });
@@ -464,7 +463,7 @@ pub fn App() -> Html {
                         <summary>{ l.t("Settings", "设置") }</summary>
                         <div class="settings-grid">
                             <label>{ l.t("Records per source partition (empty = the story's)", "每个源分区的记录数（留空=故事默认）") }
-                                <input id="inp-records" type="number" min="1" max={crate::session::MAX_GENERATED.to_string()}
+                                <input id="inp-records" type="number" min="1" max={crate::classroom::MAX_GENERATED.to_string()}
                                     value={config.records.map(|v| v.to_string()).unwrap_or_default()} onchange={on_records} /></label>
                             <label>{ l.t("Seed", "随机种子") }<input id="inp-seed" type="number" min="0" value={config.seed.to_string()} onchange={on_seed} /></label>
                             <label>{ l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）") }

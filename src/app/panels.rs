@@ -4,9 +4,9 @@
 use yew::prelude::*;
 
 use super::text::{verdict_mark, Lang};
-use crate::engine::narrate::narrate;
+use crate::classroom::Session;
+use crate::engine::narrate;
 use crate::engine::*;
-use crate::session::Session;
 
 /// The ledger lists at most this many records unless more are lost or duplicated.
 const LEDGER_ROWS: usize = 100;
@@ -116,7 +116,7 @@ pub fn narration_panel(session: &Session, l: Lang) -> Html {
             { for session.narration.iter().rev().map(|s| html! {
                 <li data-step={s.step.to_string()}>
                     <span class="step-no">{ format!("{} {}", l.t("Step", "第"), s.step) }{ l.t("", " 步") }</span>
-                    <span class="step-action">{ crate::session::step_title(sim, s, l) }</span>
+                    <span class="step-action">{ crate::classroom::step_title(sim, s, l) }</span>
                     <ul>{ for s.events.iter().map(|e| html!{ <li>{ narrate(e, g, l) }</li> }) }</ul>
                 </li>
             }) }

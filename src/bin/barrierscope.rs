@@ -114,7 +114,7 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
     if with_events {
         s += "\nEvents\n";
         for (i, (a, evs)) in p.actions.iter().zip(&p.events).enumerate() {
-            s += &format!("{:>5}  {}\n", i + 1, scenario::describe(sim, a));
+            s += &format!("{:>5}  {}\n", i + 1, describe(g, a, Lang::En));
             for e in evs {
                 s += &format!("       {}\n", narrate(e, g, Lang::En));
             }

@@ -9,9 +9,11 @@ use super::action::{Action, Event};
 use super::dataflow::builtin_jobs::{builtin, BUILTIN_NAMES};
 use super::dataflow::job_graph::{InputSpec, JobGraph, JobSpec};
 use super::error::ScenarioError;
+use super::lang::Lang;
 use super::script::{OnRefusal, ScriptAction, ScriptError};
 use super::settings::Settings;
 use super::sim::Sim;
+use super::wording::describe;
 
 pub const FORMAT_VERSION: u32 = 1;
 /// At most this many steps in one script, auto steps included.
@@ -90,7 +92,7 @@ impl Scenario {
         if let Some(v) = obj.get("version") {
             let v = v.as_u64().ok_or_else(|| ScenarioError::Json("\"version\" must be a whole number".into()))?;
             if v != FORMAT_VERSION as u64 {
-                return Err(ScenarioError::Version(v.min(u32::MAX as u64) as u32));
+                return Err(ScenarioError::Version { found: v.min(u32::MAX as u64) as u32, reads: FORMAT_VERSION });
             }
         }
         serde_json::from_value(value).map_err(|e| ScenarioError::Json(e.to_string()))
@@ -176,31 +178,13 @@ impl Scenario {
                 message: match e {
                     ScriptError::NoSuchName(m) => m,
                     ScriptError::TooLong => format!("the script runs past {MAX_SCRIPT_STEPS} steps"),
-                    ScriptError::Refused { action, error } => format!("{}: {error}", describe(&sim, &action)),
+                    ScriptError::Refused { action, error } => {
+                        format!("{}: {error}", describe(&sim.graph, &action, Lang::En))
+                    }
                 },
             })?;
         }
         Ok(Played { sim, actions, events })
-    }
-}
-
-/// A short human name for an action ("deliver Source->Map").
-pub fn describe(sim: &Sim, a: &Action) -> String {
-    let g = &sim.graph;
-    let name = |t: super::ids::TaskId| g.tasks.get(t.index()).map_or("?", |t| t.name.as_str()).to_string();
-    match *a {
-        Action::Deliver { channel } => {
-            format!("deliver {}", g.channels.get(channel.index()).map_or("?", |c| c.name.as_str()))
-        }
-        Action::Read { task } => format!("read {}", name(task)),
-        Action::Checkpoint => "checkpoint".into(),
-        Action::Timer { task } => format!("timer {}", name(task)),
-        Action::AllTimers => "all timers".into(),
-        Action::Crash => "crash the cluster".into(),
-        Action::CrashTask { task } => format!("crash {}", name(task)),
-        Action::CrashJobManager => "crash the JobManager".into(),
-        Action::Restore => "restore".into(),
-        Action::Auto => "auto step".into(),
     }
 }
 

@@ -1,204 +1,9 @@
-//! Guided lessons. Each lesson is a run configuration and a list of steps; a step plays its
-//! actions and then shows its narration, in English and Simplified Chinese. A step may ask the
-//! learner to predict first (predict-then-reveal): its actions (typically the crash, the restore
-//! and the rest of the run) are held back until the learner has marked which records will be
-//! lost or duplicated, and the replay scores the guess. The lessons retell the two articles in
-//! `shared/seeds` with the vocabulary of `shared/reference/checkpointing-mechanisms.md`.
-//!
-//! A step's actions use the script words of the scenario tests: `read Source`,
-//! `deliver Source->Map`, `timer Count`, `timers`, `checkpoint`, `crash`, `crash-task Count`,
-//! `crash-jm`, `restore`, `auto 5` (up to five seeded scheduler steps) and `end` (run to the end,
-//! with a final checkpoint where the strategy takes them). A trailing `x3` repeats a line three
-//! times.
+//! The ten guided lessons, in English and Simplified Chinese. They retell the two articles in
+//! `shared/seeds` with the vocabulary of `shared/reference/checkpointing-mechanisms.md`; the
+//! tests below play each one through and check what its reveals claim.
 
-use std::collections::BTreeMap;
-
-use crate::engine::ledger::Verdict;
-use crate::engine::{Action, OnRefusal, ScriptAction, ScriptError, Settings, Sim, SinkMode, Strategy};
-use crate::session::RunConfig;
-
-/// A phrase in both languages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Text {
-    pub en: &'static str,
-    pub zh: &'static str,
-}
-
-/// What a prediction is judged against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Judge {
-    /// The operator state (counts).
-    State,
-    /// What an outside reader sees in the sink's external system.
-    Output,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub struct Step {
-    /// Script lines played when the learner reaches this step (held back until the reveal on a
-    /// predict step).
-    pub play: &'static [&'static str],
-    /// The narration shown at this step (on a predict step: the question, before the reveal).
-    pub say: Text,
-    /// On a predict step: what the learner's guess is judged against.
-    pub predict: Option<Judge>,
-    /// On a predict step: the narration shown after the reveal.
-    pub reveal: Option<Text>,
-    /// Start a fresh run of the same job with these settings before playing this step (to compare
-    /// strategies or sinks within one lesson).
-    pub restart: Option<fn() -> Settings>,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub struct Lesson {
-    pub id: &'static str,
-    pub title: Text,
-    pub job: &'static str,
-    pub settings: fn() -> Settings,
-    pub seed: u64,
-    pub steps: &'static [Step],
-}
-
-impl Lesson {
-    pub fn config(&self) -> RunConfig {
-        RunConfig { job: self.job.into(), settings: (self.settings)(), seed: self.seed, records: None }
-    }
-    /// The run configuration in force at step `step` (after any restart before or at it).
-    pub fn config_at(&self, step: usize) -> RunConfig {
-        let mut c = self.config();
-        for s in self.steps.iter().take(step + 1) {
-            if let Some(f) = s.restart {
-                c.settings = f();
-            }
-        }
-        c
-    }
-}
-
-/// Parses one script line of a lesson.
-pub fn parse_line(s: &str) -> Result<ScriptAction, String> {
-    let (verb, arg) = s.split_once(' ').unwrap_or((s, ""));
-    let arg = arg.trim().to_string();
-    Ok(match verb {
-        "read" => ScriptAction::Read(arg),
-        "deliver" => ScriptAction::Deliver(arg),
-        "timer" => ScriptAction::Timer(arg),
-        "timers" => ScriptAction::AllTimers,
-        "checkpoint" => ScriptAction::Checkpoint,
-        "crash" => ScriptAction::Crash,
-        "crash-task" => ScriptAction::CrashTask(arg),
-        "crash-jm" => ScriptAction::CrashJobManager,
-        "restore" => ScriptAction::Restore,
-        "auto" => ScriptAction::Auto(arg.parse().map_err(|_| format!("{s:?}: auto needs a number"))?),
-        "end" => ScriptAction::RunToEnd,
-        _ => return Err(format!("{s:?}: unknown script word {verb:?}")),
-    })
-}
-
-/// Splits a trailing repeat count: `"deliver Source->Map x4"` is that line four times.
-fn repeats(line: &str) -> (&str, usize) {
-    match line.rsplit_once(" x") {
-        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => (head, n.parse().unwrap_or(1)),
-        _ => (line, 1),
-    }
-}
-
-/// Applies script lines to `sim` through the script interpreter, returning the concrete actions
-/// taken.
-pub fn play_lines(sim: &mut Sim, lines: &[&str]) -> Result<Vec<Action>, String> {
-    let mut done = Vec::new();
-    for line in lines.iter().flat_map(|l| {
-        let (line, n) = repeats(l);
-        std::iter::repeat_n(line, n)
-    }) {
-        let parsed = parse_line(line)?;
-        sim.play_line(&parsed, LINE_BUDGET, OnRefusal::Stop, &mut |a, _| done.push(a)).map_err(|e| match e {
-            ScriptError::NoSuchName(m) => m,
-            ScriptError::Refused { error, .. } => format!("{line:?}: {error}"),
-            ScriptError::TooLong => format!("{line:?}: more than {LINE_BUDGET} steps"),
-        })?;
-    }
-    Ok(done)
-}
-
-/// At most this many steps for one lesson script line.
-const LINE_BUDGET: usize = 100_000;
-
-/// Where a learner stands in a lesson.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Progress {
-    pub lesson: usize,
-    pub step: usize,
-    /// On a predict step: has the learner revealed?
-    pub revealed: bool,
-    /// The learner's marks by record label (unmarked means exactly once).
-    pub predictions: BTreeMap<String, Verdict>,
-}
-
-impl Progress {
-    pub fn new(lesson: usize) -> Progress {
-        Progress { lesson, step: 0, revealed: false, predictions: BTreeMap::new() }
-    }
-    pub fn lesson(&self) -> &'static Lesson {
-        &LESSONS[self.lesson]
-    }
-    pub fn current(&self) -> &'static Step {
-        &self.lesson().steps[self.step]
-    }
-    /// Is the current step a prediction the learner has not revealed yet?
-    pub fn awaiting_reveal(&self) -> bool {
-        self.current().predict.is_some() && !self.revealed
-    }
-}
-
-/// The run at `progress`: its configuration and the lesson's actions since the last restart
-/// (a predict step's own actions only once revealed).
-pub fn actions_for(progress: &Progress) -> Result<(RunConfig, Sim, Vec<Action>), String> {
-    let lesson = progress.lesson();
-    let config = lesson.config_at(progress.step);
-    let fresh = |c: &RunConfig| c.scenario().sim().map_err(|e| format!("lesson {}: {e}", lesson.id));
-    let mut start = fresh(&lesson.config())?;
-    let mut sim = start.clone();
-    let mut actions = Vec::new();
-    for (i, step) in lesson.steps.iter().enumerate().take(progress.step + 1) {
-        if let Some(f) = step.restart {
-            let mut c = lesson.config();
-            c.settings = f();
-            start = fresh(&c)?;
-            sim = start.clone();
-            actions.clear();
-        }
-        if i == progress.step && step.predict.is_some() && !progress.revealed {
-            break;
-        }
-        actions
-            .extend(play_lines(&mut sim, step.play).map_err(|e| format!("lesson {} step {}: {e}", lesson.id, i + 1))?);
-    }
-    Ok((config, start, actions))
-}
-
-/// The score of a prediction: per record (label, predicted, actual), and how many were right.
-pub fn score(
-    sim: &Sim,
-    judge: Judge,
-    predictions: &BTreeMap<String, Verdict>,
-) -> (Vec<(String, Verdict, Verdict)>, usize) {
-    let ledger = sim.ledger();
-    let rows: Vec<(String, Verdict, Verdict)> = ledger
-        .rows
-        .iter()
-        .filter_map(|r| {
-            let actual = match judge {
-                Judge::State => r.state_verdict,
-                Judge::Output => r.external_verdict?,
-            };
-            let guess = predictions.get(&r.label).copied().unwrap_or(Verdict::ExactlyOnce);
-            Some((r.label.clone(), guess, actual))
-        })
-        .collect();
-    let right = rows.iter().filter(|(_, g, a)| g == a).count();
-    (rows, right)
-}
+use super::lessons::{Judge, Lesson, Step, Text};
+use crate::engine::{Settings, SinkMode, Strategy};
 
 const fn t(en: &'static str, zh: &'static str) -> Text {
     Text { en, zh }
@@ -597,7 +402,11 @@ const SINK_STORY: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classroom::lessons::parse_line;
+    use crate::classroom::progress::{actions_for, Progress};
+    use crate::engine::ledger::Verdict;
     use crate::engine::{AbortReason, CheckpointId, CheckpointStatus};
+    use crate::engine::{Action, Sim};
 
     /// Plays a whole lesson, revealing every prediction; returns the final simulation.
     fn play_all(i: usize) -> Sim {
@@ -630,32 +439,6 @@ mod tests {
         let l = sim.ledger();
         assert_eq!(l.row("a").unwrap().state, 1);
         assert_eq!(sim.source_offset(crate::engine::TaskId(0)), 3);
-    }
-
-    #[test]
-    fn a_trailing_count_repeats_a_line() {
-        assert_eq!(repeats("deliver Source->Map x4"), ("deliver Source->Map", 4));
-        assert_eq!(repeats("auto 5"), ("auto 5", 1));
-        assert_eq!(repeats("read Source"), ("read Source", 1));
-        let mut sim = LESSONS[0].config().scenario().sim().unwrap();
-        assert_eq!(play_lines(&mut sim, &["read Source x3"]).unwrap().len(), 3);
-    }
-
-    #[test]
-    fn scoring() {
-        let _ = SinkMode::Append;
-        let mut p = Progress::new(0);
-        p.step = LESSONS[0].steps.len() - 1;
-        let (_, mut sim, actions) = actions_for(&p).unwrap();
-        for a in actions {
-            sim.apply(a, &mut Vec::new()).unwrap();
-        }
-        let mut guess = BTreeMap::new();
-        guess.insert("a".to_string(), Verdict::Lost);
-        let (rows, right) = score(&sim, Judge::State, &guess);
-        assert_eq!(rows.len(), 8);
-        // a is exactly once (counted), b, c too; d..h are still on their way.
-        assert_eq!(right, 2);
     }
 
     /// Plays lesson `i` up to and including step `step`, with that step revealed; returns the

@@ -1,0 +1,28 @@
+//! The classroom: a layer on top of the engine for a learner. It holds the guided lessons, the
+//! learner's session (the run being watched, its narration, the lesson being followed) and the
+//! saved-run format behind share links, exported files and the browser's storage. It knows
+//! nothing of the browser, so it is tested natively; the UI draws it and sends it commands.
+//!
+//! One concept a file, each using only the engine and the files before it: `run_config` (what
+//! defines a run), `lessons` (the lesson model, script lines, scoring), `curriculum` (the ten
+//! lessons), `progress` (where a learner stands in a lesson), `saved_run` (the saved-run format),
+//! `session` (the session and its commands) and `wording` (the layer's English and Chinese words).
+
+pub mod curriculum;
+pub mod lessons;
+pub mod progress;
+pub mod run_config;
+pub mod saved_run;
+pub mod session;
+pub mod wording;
+
+pub use curriculum::LESSONS;
+pub use lessons::{parse_line, play_lines, score, Judge, Lesson, Step, Text};
+pub use progress::{actions_for, Progress};
+pub use run_config::{RunConfig, MAX_GENERATED};
+pub use saved_run::{
+    from_base64url, from_fragment, to_base64url, to_fragment, LoadError, Origin, SavedLesson, SavedRun,
+    MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, SAVED_VERSION,
+};
+pub use session::{Command, Notice, Session, StepLog, NARRATION_STEPS};
+pub use wording::step_title;

@@ -1,0 +1,63 @@
+//! Where a learner stands in a lesson ([`Progress`]: the step, whether a prediction is revealed,
+//! the marks made), and the run that stands there ([`actions_for`]).
+
+use std::collections::BTreeMap;
+
+use super::curriculum::LESSONS;
+use super::lessons::{play_lines, Lesson, Step};
+use super::run_config::RunConfig;
+use crate::engine::ledger::Verdict;
+use crate::engine::{Action, Sim};
+
+/// Where a learner stands in a lesson.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub lesson: usize,
+    pub step: usize,
+    /// On a predict step: has the learner revealed?
+    pub revealed: bool,
+    /// The learner's marks by record label (unmarked means exactly once).
+    pub predictions: BTreeMap<String, Verdict>,
+}
+
+impl Progress {
+    pub fn new(lesson: usize) -> Progress {
+        Progress { lesson, step: 0, revealed: false, predictions: BTreeMap::new() }
+    }
+    pub fn lesson(&self) -> &'static Lesson {
+        &LESSONS[self.lesson]
+    }
+    pub fn current(&self) -> &'static Step {
+        &self.lesson().steps[self.step]
+    }
+    /// Is the current step a prediction the learner has not revealed yet?
+    pub fn awaiting_reveal(&self) -> bool {
+        self.current().predict.is_some() && !self.revealed
+    }
+}
+
+/// The run at `progress`: its configuration and the lesson's actions since the last restart
+/// (a predict step's own actions only once revealed).
+pub fn actions_for(progress: &Progress) -> Result<(RunConfig, Sim, Vec<Action>), String> {
+    let lesson = progress.lesson();
+    let config = lesson.config_at(progress.step);
+    let fresh = |c: &RunConfig| c.scenario().sim().map_err(|e| format!("lesson {}: {e}", lesson.id));
+    let mut start = fresh(&lesson.config())?;
+    let mut sim = start.clone();
+    let mut actions = Vec::new();
+    for (i, step) in lesson.steps.iter().enumerate().take(progress.step + 1) {
+        if let Some(f) = step.restart {
+            let mut c = lesson.config();
+            c.settings = f();
+            start = fresh(&c)?;
+            sim = start.clone();
+            actions.clear();
+        }
+        if i == progress.step && step.predict.is_some() && !progress.revealed {
+            break;
+        }
+        actions
+            .extend(play_lines(&mut sim, step.play).map_err(|e| format!("lesson {} step {}: {e}", lesson.id, i + 1))?);
+    }
+    Ok((config, start, actions))
+}

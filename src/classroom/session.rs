@@ -1,0 +1,374 @@
+//! A learner's session: the run being watched (a [`Timeline`] of one configuration), the recent
+//! narration, the lesson being followed, and the notice for the last refused command. The UI
+//! turns clicks and keys into [`Command`]s and draws the session; nothing here knows of the
+//! browser, so it is tested natively. A session also saves to and loads from a [`SavedRun`]:
+//! loading checks everything before the current run is replaced, so a bad link, file or stored
+//! entry names its problem and loses nothing.
+
+use super::curriculum::LESSONS;
+use super::progress::{actions_for, Progress};
+use super::run_config::RunConfig;
+use super::saved_run::{LoadError, Origin, SavedLesson, SavedRun, SAVED_VERSION};
+use crate::engine::*;
+
+/// How many recent steps the narration keeps.
+pub const NARRATION_STEPS: usize = 40;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Apply an action at the current step (forking if it is earlier than the end).
+    Act(Action),
+    /// Play: move on one step (through the history, or a new seeded step at the end).
+    Tick,
+    Back,
+    Forward,
+    Seek(usize),
+    Reset,
+    Configure(RunConfig),
+    /// Select a checkpoint in the Checkpoints tab and move to its trigger.
+    SelectCheckpoint(CheckpointId),
+    Dismiss,
+    StartLesson(usize),
+    LessonNext,
+    LessonPrev,
+    /// Drop the learner's own moves and go back to where the lesson stands.
+    LessonResume,
+    LessonExit,
+    /// Mark a record's predicted fate on a predict step.
+    Predict(String, Verdict),
+}
+
+/// The last notice for the learner: why something was refused, or what was opened (worded in
+/// `wording.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    Refused { action: String, action_zh: String, error: ActionError },
+    AtFirstStep,
+    NothingToPlay,
+    Config(ScenarioError),
+    LoadFailed { origin: Origin, error: LoadError },
+    Opened(Origin),
+    LessonError(String),
+}
+
+impl Notice {
+    pub fn is_error(&self) -> bool {
+        !matches!(self, Notice::Opened(_))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepLog {
+    pub step: usize,
+    pub action: Action,
+    pub events: Vec<Event>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub config: RunConfig,
+    pub timeline: Timeline,
+    /// Narration of the most recent steps up to the current one, oldest first.
+    pub narration: Vec<StepLog>,
+    pub notice: Option<Notice>,
+    pub selected: Option<CheckpointId>,
+    pub lesson: Option<Progress>,
+    /// The learner acted or scrubbed during the lesson.
+    pub took_over: bool,
+}
+
+impl Session {
+    pub fn new(config: RunConfig) -> Result<Session, ScenarioError> {
+        let sim = config.scenario().sim()?;
+        Ok(Session {
+            config,
+            timeline: Timeline::new(sim),
+            narration: vec![],
+            notice: None,
+            selected: None,
+            lesson: None,
+            took_over: false,
+        })
+    }
+
+    pub fn sim(&self) -> &Sim {
+        self.timeline.current()
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.timeline.position() == self.timeline.len()
+    }
+
+    /// Carries out a command. Returns false if it was refused (the notice says why).
+    pub fn handle(&mut self, cmd: Command) -> bool {
+        self.notice = None;
+        match cmd {
+            Command::Act(a) => self.act(a),
+            Command::Tick => {
+                if self.at_end() {
+                    self.sim().has_work() && self.act(Action::Auto)
+                } else {
+                    self.seek(self.timeline.position() + 1);
+                    true
+                }
+            }
+            Command::Back => {
+                if self.timeline.position() == 0 {
+                    self.notice = Some(Notice::AtFirstStep);
+                    return false;
+                }
+                self.took_over |= self.lesson.is_some();
+                self.seek(self.timeline.position() - 1);
+                true
+            }
+            Command::Forward => {
+                if self.at_end() {
+                    return self.act(Action::Auto);
+                }
+                self.seek(self.timeline.position() + 1);
+                true
+            }
+            Command::Seek(step) => {
+                self.took_over |= self.lesson.is_some() && step != self.timeline.position();
+                self.seek(step);
+                true
+            }
+            Command::Reset => {
+                let config = self.config.clone();
+                self.reconfigure(config)
+            }
+            Command::Configure(config) => self.reconfigure(config),
+            Command::SelectCheckpoint(id) => {
+                self.selected = Some(id);
+                if let Some(r) = self.sim().stats.history.iter().find(|r| r.id == id) {
+                    let step = r.trigger_tick as usize + 1;
+                    self.took_over |= self.lesson.is_some();
+                    self.seek(step);
+                }
+                true
+            }
+            Command::Dismiss => true,
+            Command::StartLesson(i) => {
+                if i >= LESSONS.len() {
+                    return false;
+                }
+                self.go_to_lesson(Progress::new(i))
+            }
+            Command::LessonNext => {
+                let Some(mut p) = self.lesson.clone() else { return false };
+                if p.awaiting_reveal() {
+                    p.revealed = true;
+                } else if p.step + 1 < p.lesson().steps.len() {
+                    p.step += 1;
+                    p.revealed = false;
+                    p.predictions.clear();
+                } else {
+                    return false;
+                }
+                self.go_to_lesson(p)
+            }
+            Command::LessonPrev => {
+                let Some(mut p) = self.lesson.clone() else { return false };
+                if p.current().predict.is_some() && p.revealed {
+                    p.revealed = false;
+                } else if p.step > 0 {
+                    p.step -= 1;
+                    p.revealed = p.current().predict.is_some();
+                } else {
+                    return false;
+                }
+                self.go_to_lesson(p)
+            }
+            Command::LessonResume => match self.lesson.clone() {
+                Some(p) => self.go_to_lesson(p),
+                None => false,
+            },
+            Command::LessonExit => {
+                self.lesson = None;
+                self.took_over = false;
+                true
+            }
+            Command::Predict(label, v) => match &mut self.lesson {
+                Some(p) if p.awaiting_reveal() => {
+                    p.predictions.insert(label, v);
+                    true
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// Rebuilds the run to stand where the lesson `p` stands.
+    fn go_to_lesson(&mut self, p: Progress) -> bool {
+        match actions_for(&p) {
+            Ok((config, start, actions)) => match Timeline::from_actions(start, &actions) {
+                Ok(tl) => {
+                    self.config = config;
+                    self.timeline = tl;
+                    self.selected = None;
+                    self.lesson = Some(p);
+                    self.took_over = false;
+                    let end = self.timeline.len();
+                    self.seek(end);
+                    true
+                }
+                Err((i, e)) => {
+                    self.notice = Some(Notice::LessonError(format!("lesson action #{}: {e}", i + 1)));
+                    false
+                }
+            },
+            Err(e) => {
+                self.notice = Some(Notice::LessonError(e));
+                false
+            }
+        }
+    }
+
+    fn reconfigure(&mut self, config: RunConfig) -> bool {
+        match Session::new(config) {
+            Ok(s) => {
+                *self = s;
+                true
+            }
+            Err(e) => {
+                self.notice = Some(Notice::Config(e));
+                false
+            }
+        }
+    }
+
+    fn act(&mut self, a: Action) -> bool {
+        let g = &self.sim().graph;
+        let (action, action_zh) = (describe(g, &a, Lang::En), describe(g, &a, Lang::Zh));
+        match self.timeline.apply(a) {
+            Ok(events) => {
+                let step = self.timeline.position();
+                self.took_over |= self.lesson.is_some();
+                self.narration.retain(|l| l.step < step);
+                self.narration.push(StepLog { step, action: a, events });
+                if self.narration.len() > NARRATION_STEPS {
+                    self.narration.remove(0);
+                }
+                true
+            }
+            Err(error) => {
+                self.notice = Some(Notice::Refused { action, action_zh, error });
+                false
+            }
+        }
+    }
+
+    fn seek(&mut self, step: usize) {
+        self.timeline.seek(step);
+        let to = self.timeline.position();
+        let from = to.saturating_sub(NARRATION_STEPS);
+        self.narration = self
+            .timeline
+            .events_between(from, to)
+            .into_iter()
+            .map(|(i, events)| StepLog { step: i + 1, action: self.timeline.actions()[i], events })
+            .collect();
+    }
+
+    // ----- saving and loading ----------------------------------------------------------------
+
+    pub fn save(&self, lang: Lang) -> SavedRun {
+        SavedRun {
+            barrierscope: SAVED_VERSION,
+            job: self.config.job.clone(),
+            settings: self.config.settings.clone(),
+            seed: self.config.seed,
+            records: self.config.records,
+            actions: self.timeline.actions().iter().map(Action::code).collect::<Vec<_>>().join(" "),
+            at: self.timeline.position(),
+            lesson: self.lesson.as_ref().map(|p| SavedLesson {
+                id: p.lesson().id.to_string(),
+                step: p.step,
+                revealed: p.revealed,
+                predictions: p.predictions.clone(),
+                took_over: self.took_over,
+            }),
+            lang,
+        }
+    }
+
+    /// Checks a saved run in full and builds the session it describes, paused at its playhead.
+    pub fn load(text: &str) -> Result<(Session, Lang), LoadError> {
+        let saved = SavedRun::parse(text)?;
+        let mut session = Session::new(saved.config()).map_err(LoadError::Config)?;
+        let timeline = saved.timeline(session.sim().clone())?;
+        if let Some(l) = &saved.lesson {
+            session.lesson = Some(l.progress(&session.sim().graph)?);
+            session.took_over = l.took_over;
+        }
+        session.timeline = timeline;
+        session.seek(saved.at);
+        Ok((session, saved.lang))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classroom::saved_run::{from_fragment, to_fragment};
+
+    #[test]
+    fn acting_back_and_fork() {
+        let mut s = Session::new(RunConfig::default()).unwrap();
+        assert!(s.handle(Command::Act(Action::Read { task: TaskId(0) })));
+        assert!(s.handle(Command::Act(Action::Read { task: TaskId(0) })));
+        assert_eq!(s.narration.len(), 2);
+        assert!(s.handle(Command::Back));
+        assert_eq!(s.timeline.position(), 1);
+        assert_eq!(s.narration.len(), 1);
+        assert!(!s.handle(Command::Act(Action::Restore)));
+        assert_eq!(
+            s.notice.as_ref().unwrap().message(Lang::En),
+            "Can't restore: the job is running; there is nothing to restore."
+        );
+        assert_eq!(s.notice.as_ref().unwrap().message(Lang::Zh), "无法恢复：作业正在运行，没有需要恢复的东西。");
+        assert_eq!(s.timeline.len(), 2, "a refused action changes nothing");
+        assert!(s.handle(Command::Act(Action::AllTimers)));
+        assert_eq!(s.timeline.len(), 2, "acting at step 1 forked: steps 1 and the new 2");
+        assert!(s.handle(Command::Back));
+        assert!(s.handle(Command::Back));
+        assert!(!s.handle(Command::Back));
+    }
+
+    #[test]
+    fn selecting_a_checkpoint_moves_to_its_trigger() {
+        let config =
+            RunConfig { job: "line".into(), settings: Settings::new(Strategy::Aligned), seed: 1, records: None };
+        let mut s = Session::new(config).unwrap();
+        for _ in 0..3 {
+            s.handle(Command::Act(Action::Auto));
+        }
+        s.handle(Command::Act(Action::Checkpoint));
+        for _ in 0..5 {
+            s.handle(Command::Act(Action::Auto));
+        }
+        s.handle(Command::SelectCheckpoint(CheckpointId(1)));
+        assert_eq!(s.timeline.position(), 4);
+        assert!(matches!(s.narration.last().unwrap().events[0], Event::CheckpointTriggered { .. }));
+    }
+
+    #[test]
+    fn a_saved_run_restores_the_same_frame() {
+        let mut s = Session::new(RunConfig::default()).unwrap();
+        for _ in 0..3 {
+            s.handle(Command::Act(Action::Read { task: TaskId(0) }));
+        }
+        s.handle(Command::Act(Action::AllTimers));
+        s.handle(Command::Act(Action::Crash));
+        s.handle(Command::Back);
+        let saved = s.save(Lang::Zh);
+        let text = from_fragment(&to_fragment(&saved)).unwrap();
+        let (t, lang) = Session::load(&text).unwrap();
+        assert_eq!(lang, Lang::Zh);
+        assert_eq!(t.timeline.position(), 4);
+        assert_eq!(t.timeline.len(), 5);
+        assert_eq!(t.sim().channels(), s.sim().channels());
+        assert_eq!(t.sim().ledger(), s.sim().ledger());
+        assert_eq!(t.save(Lang::Zh), saved);
+    }
+}

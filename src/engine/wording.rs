@@ -1,0 +1,415 @@
+//! The engine's words in English and Simplified Chinese, each sentence written once with its two
+//! languages side by side: the narration of events for the event log and the runner ("Count
+//! received barrier 2 on its first input; 1 input(s) still to deliver it"), the short name of an
+//! action ("deliver Source->Map"), why a checkpoint was aborted, and why an action was refused
+//! ([`ActionError::message`]). A scenario error is worded in English where it is made.
+
+use std::fmt;
+
+use super::action::{AbortReason, Action, CrashScope, Event, RestoreFrom, SnapshotKind};
+use super::dataflow::job_graph::{JobGraph, OperatorKind};
+use super::error::ActionError;
+use super::ids::{ChannelId, RecordId, TaskId};
+use super::lang::{say, Lang};
+
+/// "first", "second", ... ("第 1 个", "第 2 个", ...).
+fn ordinal(i: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En => ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
+            .get(i)
+            .copied()
+            .unwrap_or("next")
+            .to_string(),
+        Lang::Zh => format!("第 {} 个", i + 1),
+    }
+}
+
+/// Why a checkpoint was aborted.
+pub fn abort_reason(r: AbortReason, lang: Lang) -> &'static str {
+    match r {
+        AbortReason::Subsumed => lang.t("subsumed by a newer checkpoint", "被更新的检查点取代"),
+        AbortReason::Expired => lang.t("expired: the checkpoint timeout passed", "超时：超过了检查点超时时间"),
+        AbortReason::TaskFailure => lang.t("a task failed", "有任务失败"),
+        AbortReason::JobManagerFailure => {
+            lang.t("the JobManager failed and lost its pending checkpoints", "JobManager 故障，丢失了进行中的检查点")
+        }
+    }
+}
+
+/// A short name for an action ("deliver Source->Map", "投递 Source->Map"); an id the job graph
+/// doesn't have is named "?".
+pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
+    let task = |t: TaskId| g.tasks.get(t.index()).map_or("?", |t| t.name.as_str());
+    match *a {
+        Action::Deliver { channel } => {
+            let channel = g.channels.get(channel.index()).map_or("?", |c| c.name.as_str());
+            say!(lang, "deliver {channel}", "投递 {channel}")
+        }
+        Action::Read { task: t } => say!(lang, "read {}", "让 {} 读取", task(t)),
+        Action::Checkpoint => lang.t("checkpoint", "触发检查点").into(),
+        Action::Timer { task: t } => say!(lang, "timer {}", "触发 {} 的定时器", task(t)),
+        Action::AllTimers => lang.t("all timers", "触发全部定时器").into(),
+        Action::Crash => lang.t("crash the cluster", "使集群崩溃").into(),
+        Action::CrashTask { task: t } => say!(lang, "crash {}", "使 {} 崩溃", task(t)),
+        Action::CrashJobManager => lang.t("crash the JobManager", "使 JobManager 崩溃").into(),
+        Action::Restore => lang.t("restore", "恢复").into(),
+        Action::Auto => lang.t("auto step", "自动单步").into(),
+    }
+}
+
+/// One sentence for one event.
+pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
+    let t = |id: TaskId| g.task(id).name.as_str();
+    let ch = |id: ChannelId| g.channel(id).name.as_str();
+    let r = |id: RecordId| g.label(id);
+    match *e {
+        Event::Read { task, record, offset, replayed } => {
+            let (task, rec, key) = (t(task), r(record), g.key_name(g.record(record).key));
+            let replay = if replayed {
+                lang.t(" — a replay: it had read this record before", "——这是重放：之前读过这条记录")
+            } else {
+                ""
+            };
+            say!(
+                lang,
+                "{task} read {rec} (key {key}) at offset {offset} and sent it on{replay}.",
+                "{task} 在偏移量 {offset} 处读取了 {rec}（键 {key}）并发送出去{replay}。"
+            )
+        }
+        Event::SourceExhausted { task } => say!(lang, "{} has read its whole log.", "{} 已读完整个日志。", t(task)),
+        Event::Processed { task, record, value, emitted, filtered, .. } => match (value, filtered) {
+            (_, true) => say!(lang, "{} dropped {} (its key is filtered out).", "{} 丢弃了 {}（它的键被过滤掉）。", t(task), r(record)),
+            (Some(v), _) => {
+                let op = if g.task(task).kind == OperatorKind::Count { "count" } else { "sum" };
+                let key = g.key_name(g.record(record).key);
+                say!(lang, "{} counted {}: {op}({key}) is now {v}.", "{} 计入了 {}：{op}({key}) 现在是 {v}。", t(task), r(record))
+            }
+            (None, _) if g.task(task).kind == OperatorKind::Sink => {
+                say!(lang, "{} received {}.", "{} 收到了 {}。", t(task), r(record))
+            }
+            (None, _) => say!(
+                lang,
+                "{} processed {} and passed it on ({emitted} channel(s)).",
+                "{} 处理了 {} 并向下游转发（{emitted} 个通道）。",
+                t(task),
+                r(record)
+            ),
+        },
+        Event::SinkWrite { task, record, txn, overwrote } => match txn {
+            Some(x) => say!(
+                lang,
+                "{} wrote {} into open transaction T{} (invisible to readers until commit).",
+                "{} 把 {} 写入打开的事务 T{}（提交前读者看不到）。",
+                t(task),
+                r(record),
+                x.0
+            ),
+            None if overwrote => say!(
+                lang,
+                "{} upserted {}: the row already existed and was overwritten, not doubled.",
+                "{} 幂等写入 {}：该行已存在，被覆盖而不是重复。",
+                t(task),
+                r(record)
+            ),
+            None => say!(
+                lang,
+                "{} wrote {} to the external system; readers see it now.",
+                "{} 把 {} 写入外部系统，读者现在就能看到。",
+                t(task),
+                r(record)
+            ),
+        },
+        Event::InFlightRecorded { task, channel, record } => {
+            let (task, rec, channel) = (t(task), r(record), ch(channel));
+            say!(
+                lang,
+                "{task} stored {rec} from {channel} as in-flight data of its unaligned checkpoint.",
+                "{task} 把来自 {channel} 的 {rec} 作为非对齐检查点的在途数据保存。"
+            )
+        }
+        Event::CheckpointTriggered { checkpoint } => say!(
+            lang,
+            "The CheckpointCoordinator triggered checkpoint {}: pending until every task acknowledges.",
+            "检查点协调器触发了检查点 {}：在所有任务确认之前，它处于进行中。",
+            checkpoint.0
+        ),
+        Event::CheckpointRefused { pending } => say!(
+            lang,
+            "The CheckpointCoordinator refused a new checkpoint: {pending} still pending (max-concurrent-checkpoints).",
+            "检查点协调器拒绝了新的检查点：仍有 {pending} 个在进行中（max-concurrent-checkpoints）。"
+        ),
+        Event::BarrierEmitted { task, checkpoint, overtook } => {
+            if overtook > 0 {
+                say!(
+                    lang,
+                    "{} put barrier {} at the head of its outputs, overtaking {overtook} record(s) it stores as in-flight data.",
+                    "{} 把屏障 {} 放到输出队列最前面，越过了 {overtook} 条记录，并把它们作为在途数据保存。",
+                    t(task),
+                    checkpoint.0
+                )
+            } else if g.task(task).out_channels.is_empty() {
+                say!(lang, "{} has no outputs to forward barrier {} to.", "{} 没有输出，屏障 {} 无需转发。", t(task), checkpoint.0)
+            } else {
+                say!(lang, "{} sent barrier {} downstream behind its records.", "{} 把屏障 {} 跟在记录后面发往下游。", t(task), checkpoint.0)
+            }
+        }
+        Event::BarrierReceived { task, channel, checkpoint, first, waiting } => {
+            let inputs = g.task(task).inputs.len();
+            let nth = ordinal(g.channel(channel).input_index, lang);
+            let (task, cp) = (t(task), checkpoint.0);
+            if inputs == 1 {
+                say!(lang, "{task} received barrier {cp}.", "{task} 收到了屏障 {cp}。")
+            } else if waiting == 0 {
+                say!(
+                    lang,
+                    "{task} received barrier {cp} on its {nth} input, the last one it waited for.",
+                    "{task} 在{nth}输入上收到了屏障 {cp}，这是它等待的最后一个。"
+                )
+            } else {
+                let first = if first { lang.t(" first", "首先") } else { "" };
+                say!(
+                    lang,
+                    "{task} received barrier {cp} on its {nth} input{first}; {waiting} input(s) still to deliver it.",
+                    "{task} {first}在{nth}输入上收到了屏障 {cp}；还有 {waiting} 个输入没有送来它。"
+                )
+            }
+        }
+        Event::BarrierIgnored { task, checkpoint, .. } => say!(
+            lang,
+            "{} dropped barrier {}: that checkpoint was aborted or already handled.",
+            "{} 丢弃了屏障 {}：该检查点已中止或已处理过。",
+            t(task),
+            checkpoint.0
+        ),
+        Event::ChannelBlocked { channel, checkpoint } => say!(
+            lang,
+            "{} blocks {} until barrier {} arrives on its other inputs; records behind the barrier stay buffered.",
+            "{} 阻塞了 {}，直到屏障 {} 从其他输入到达；屏障之后的记录被缓存。",
+            t(g.channel(channel).to),
+            ch(channel),
+            checkpoint.0
+        ),
+        Event::ChannelUnblocked { channel } => say!(lang, "{} is unblocked.", "{} 解除阻塞。", ch(channel)),
+        Event::AlignmentTimedOut { task, checkpoint } => say!(
+            lang,
+            "{} aligned too long: checkpoint {} turns unaligned here.",
+            "{} 对齐时间过长：检查点 {} 在这里转为非对齐。",
+            t(task),
+            checkpoint.0
+        ),
+        Event::AlignmentAborted { task, checkpoint } => say!(
+            lang,
+            "{} gave up checkpoint {} and released its inputs.",
+            "{} 放弃了检查点 {}，释放了它的输入。",
+            t(task),
+            checkpoint.0
+        ),
+        Event::SnapshotTaken { task, checkpoint, kind } => match (kind, checkpoint) {
+            (SnapshotKind::Timer, _) => say!(
+                lang,
+                "{}'s timer fired: it saved its own state, uncoordinated.",
+                "{} 的定时器触发：它独自保存了自己的状态，没有任何协调。",
+                t(task)
+            ),
+            (SnapshotKind::Source, Some(c)) => {
+                say!(lang, "{} saved its offset for checkpoint {}.", "{} 为检查点 {} 保存了它的偏移量。", t(task), c.0)
+            }
+            (SnapshotKind::Aligned, Some(c)) => say!(
+                lang,
+                "{} has barrier {} from every input: it saved its state (aligned).",
+                "{} 已从每个输入收到屏障 {}：它保存了状态（对齐）。",
+                t(task),
+                c.0
+            ),
+            (SnapshotKind::Unaligned, Some(c)) => say!(
+                lang,
+                "{} saved its state at once for checkpoint {} (unaligned) and records in-flight input until all barriers arrive.",
+                "{} 立即为检查点 {} 保存了状态（非对齐），并记录在途输入，直到所有屏障到达。",
+                t(task),
+                c.0
+            ),
+            (SnapshotKind::Tracker, Some(c)) => say!(
+                lang,
+                "{} counted barrier {} from every input and saved its state, without blocking any (at-least-once).",
+                "{} 数到了每个输入的屏障 {} 并保存了状态，没有阻塞任何输入（至少一次）。",
+                t(task),
+                c.0
+            ),
+            (SnapshotKind::StopTheWorld, Some(c)) => say!(
+                lang,
+                "{} saved its state for stop-the-world checkpoint {}.",
+                "{} 为全局暂停检查点 {} 保存了状态。",
+                t(task),
+                c.0
+            ),
+            (_, None) => say!(lang, "{} saved its state.", "{} 保存了它的状态。", t(task)),
+        },
+        Event::Acknowledged { task, checkpoint, acked, total } => say!(
+            lang,
+            "{} acknowledged checkpoint {} ({acked}/{total}).",
+            "{} 确认了检查点 {}（{acked}/{total}）。",
+            t(task),
+            checkpoint.0
+        ),
+        Event::AckDiscarded { task, checkpoint } => say!(
+            lang,
+            "{}'s acknowledgement of checkpoint {} was discarded: it is no longer pending.",
+            "{} 对检查点 {} 的确认被丢弃：它已不在进行中。",
+            t(task),
+            checkpoint.0
+        ),
+        Event::CheckpointCompleted { checkpoint, duration } => say!(
+            lang,
+            "Checkpoint {} completed after {duration} step(s): a consistent cut, safe to restore from.",
+            "检查点 {} 在 {duration} 步后完成：一个一致的切面，可以安全地从它恢复。",
+            checkpoint.0
+        ),
+        Event::CheckpointAborted { checkpoint, reason } => say!(
+            lang,
+            "Checkpoint {} was aborted: {}.",
+            "检查点 {} 被中止：{}。",
+            checkpoint.0,
+            abort_reason(reason, lang)
+        ),
+        Event::TxnPreCommitted { task, txn, checkpoint } => {
+            let (task, txn, cp) = (t(task), txn.0, checkpoint.0);
+            say!(
+                lang,
+                "{task} pre-committed transaction T{txn} for checkpoint {cp}; it commits when the checkpoint completes.",
+                "{task} 为检查点 {cp} 预提交了事务 T{txn}；检查点完成时它才提交。"
+            )
+        }
+        Event::TxnCommitted { task, txn, rows } => say!(
+            lang,
+            "{} committed transaction T{}: {rows} row(s) become visible to readers.",
+            "{} 提交了事务 T{}：{rows} 行对读者可见。",
+            t(task),
+            txn.0
+        ),
+        Event::TxnAborted { task, txn, rows } => say!(
+            lang,
+            "{} aborted transaction T{}: its {rows} row(s) are never seen.",
+            "{} 中止了事务 T{}：它的 {rows} 行永远不会被看到。",
+            t(task),
+            txn.0
+        ),
+        Event::SourcesPaused { checkpoint } => say!(
+            lang,
+            "Stop-the-world checkpoint {}: sources pause until every channel drains.",
+            "全局暂停检查点 {}：数据源暂停，直到每个通道排空。",
+            checkpoint.0
+        ),
+        Event::SourcesResumed { checkpoint, stall } => say!(
+            lang,
+            "Sources resume after checkpoint {}: the job stalled {stall} step(s).",
+            "检查点 {} 之后数据源恢复：作业停顿了 {stall} 步。",
+            checkpoint.0
+        ),
+        Event::Crashed { scope, lost_in_flight } => {
+            let what = match scope {
+                CrashScope::Cluster => {
+                    lang.t("The cluster crashed: every task lost its state", "集群崩溃：每个任务都丢失了状态").to_string()
+                }
+                CrashScope::Task(x) => say!(
+                    lang,
+                    "{} crashed and lost its state; the job fails over",
+                    "{} 崩溃并丢失了状态，作业进行故障转移",
+                    t(x)
+                ),
+                CrashScope::JobManager => lang
+                    .t(
+                        "The JobManager crashed: pending checkpoints are lost, the job restarts",
+                        "JobManager 崩溃：进行中的检查点丢失，作业重启",
+                    )
+                    .to_string(),
+            };
+            say!(lang, "{what}; {lost_in_flight} in-flight record(s) vanished.", "{what}；{lost_in_flight} 条在途记录消失了。")
+        }
+        Event::Restored { from } => match from {
+            RestoreFrom::Checkpoint { checkpoint } => say!(
+                lang,
+                "Restored every task from completed checkpoint {}.",
+                "所有任务都从已完成的检查点 {} 恢复。",
+                checkpoint.0
+            ),
+            RestoreFrom::Nothing => lang
+                .t("No completed checkpoint: every task restarts empty.", "没有已完成的检查点：每个任务都从空开始。")
+                .into(),
+            RestoreFrom::OwnSaves => {
+                lang.t("Restored each task from its own latest save.", "每个任务都从自己最近一次保存恢复。").into()
+            }
+            RestoreFrom::Policy => {
+                lang.t("Nothing was saved: every task restarts empty.", "什么都没有保存：每个任务都从空开始。").into()
+            }
+        },
+        Event::Rewound { task, offset } => {
+            say!(lang, "{} resumes reading at offset {offset}.", "{} 从偏移量 {offset} 继续读取。", t(task))
+        }
+        Event::Replayed { channel, record } => say!(
+            lang,
+            "In-flight {} goes back on {} to be delivered first.",
+            "在途记录 {} 被放回 {}，最先投递。",
+            r(record),
+            ch(channel)
+        ),
+    }
+}
+
+impl ActionError {
+    /// Why the action was refused, in one clause ("the job is down; restore it first").
+    pub fn message(&self, lang: Lang) -> String {
+        use ActionError::*;
+        match self {
+            NoSuchChannel(c) => say!(lang, "there is no channel #{c}", "没有编号为 {c} 的通道"),
+            NoSuchTask(t) => say!(lang, "there is no task #{t}", "没有编号为 {t} 的任务"),
+            JobDown => lang.t("the job is down; restore it first", "作业已停止，请先恢复").into(),
+            JobRunning => {
+                lang.t("the job is running; there is nothing to restore", "作业正在运行，没有需要恢复的东西").into()
+            }
+            ChannelEmpty { channel } => say!(lang, "channel {channel} is empty", "通道 {channel} 是空的"),
+            ChannelBlocked { channel, task } => say!(
+                lang,
+                "channel {channel} is blocked: {task} is aligning barriers and buffers what comes after the barrier",
+                "通道 {channel} 已阻塞：{task} 正在对齐屏障，屏障之后的记录被缓存"
+            ),
+            Backpressured { task, channel, capacity } => say!(
+                lang,
+                "{task} is backpressured: its output channel {channel} is full ({capacity} items)",
+                "{task} 受到反压：它的输出通道 {channel} 已满（{capacity} 项）"
+            ),
+            NotASource { task } => say!(lang, "{task} is not a source", "{task} 不是数据源"),
+            SourcesPaused { checkpoint } => say!(
+                lang,
+                "sources are paused until stop-the-world checkpoint {checkpoint} completes",
+                "数据源已暂停，直到全局暂停检查点 {checkpoint} 完成"
+            ),
+            LogExhausted { task, records } => {
+                say!(
+                    lang,
+                    "{task} has read its whole log ({records} records)",
+                    "{task} 已读完整个日志（{records} 条记录）"
+                )
+            }
+            NoCheckpoints { strategy } => {
+                say!(lang, "strategy {strategy} takes no checkpoints", "策略 {strategy} 不做检查点")
+            }
+            NotTimers { strategy } => say!(
+                lang,
+                "snapshot timers belong to strategy timers, not {strategy}",
+                "快照定时器属于 timers 策略，而不是 {strategy}"
+            ),
+            NothingToDo => lang
+                .t(
+                    "nothing left to do: every log is read and every channel is empty or blocked",
+                    "无事可做：日志已全部读完，通道都为空或已阻塞",
+                )
+                .into(),
+        }
+    }
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
