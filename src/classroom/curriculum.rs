@@ -2,7 +2,7 @@
 //! `shared/seeds` with the vocabulary of `shared/reference/checkpointing-mechanisms.md`; the
 //! tests below play each one through and check what its reveals claim.
 
-use super::lessons::{Judge, Lesson, Step, Text};
+use super::lessons::{Judge, Lesson, Shows, Step, Text};
 use crate::engine::{Settings, SinkMode, Strategy};
 
 const fn t(en: &'static str, zh: &'static str) -> Text {
@@ -10,16 +10,16 @@ const fn t(en: &'static str, zh: &'static str) -> Text {
 }
 
 const fn step(play: &'static [&'static str], say: Text) -> Step {
-    Step { play, say, predict: None, reveal: None, restart: None }
+    Step { play, say, predict: None, reveal: None, restart: None, shows: &[] }
 }
 
 const fn predict(play: &'static [&'static str], say: Text, judge: Judge, reveal: Text) -> Step {
-    Step { play, say, predict: Some(judge), reveal: Some(reveal), restart: None }
+    Step { play, say, predict: Some(judge), reveal: Some(reveal), restart: None, shows: &[] }
 }
 
 /// A step that first starts a fresh run of the lesson's job with other settings.
 const fn restart(settings: fn() -> Settings, play: &'static [&'static str], say: Text) -> Step {
-    Step { play, say, predict: None, reveal: None, restart: Some(settings) }
+    Step { play, say, predict: None, reveal: None, restart: Some(settings), shows: &[] }
 }
 
 fn timers() -> Settings {
@@ -156,13 +156,13 @@ pub static LESSONS: &[Lesson] = &[
                 "开头和之前一样：Source 读取了 a、b、c，它们在通道 Source->Map 中等待。")),
             step(&["checkpoint"], t(
                 "The coordinator triggers checkpoint 1, now pending. Source saves offset 3, sends barrier 1 behind c, and acknowledges: 1 of 3 tasks.",
-                "协调器触发了检查点 1，它现在处于进行中。Source 保存偏移量 3，把屏障 1 跟在 c 后面发出，并向协调器确认：3 个任务中的第 1 个。")),
+                "协调器触发了检查点 1，它现在处于进行中。Source 保存偏移量 3，把屏障 1 跟在 c 后面发出，并向协调器确认：3 个任务中的第 1 个。")).shows(&[Shows::Pending(1)]),
             step(&["deliver Source->Map x4"], t(
                 "Map processes a, b and c, then meets barrier 1: it saves its state, forwards the barrier and acknowledges (2/3). Channels are first in, first out, so a barrier never passes a record.",
-                "Map 处理了 a、b、c，然后遇到屏障 1：它保存状态、转发屏障并确认（2/3）。通道是先进先出的，屏障永远不会越过数据。")),
+                "Map 处理了 a、b、c，然后遇到屏障 1：它保存状态、转发屏障并确认（2/3）。通道是先进先出的，屏障永远不会越过数据。")).shows(&[Shows::Pending(1)]),
             step(&["deliver Map->Count x4"], t(
                 "Count counts a, b and c, then barrier 1 arrives: it saves count(x) = 3 and acknowledges (3/3). Every task has acknowledged, so checkpoint 1 is completed: a consistent cut, where a, b, c are both before Source's saved offset and in Count's saved state.",
-                "Count 计入了 a、b、c，然后屏障 1 到达：它保存 count(x) = 3 并确认（3/3）。所有任务都已确认，检查点 1 完成：这是一个一致的切面：a、b、c 既在 Source 保存的偏移量之前，也在 Count 保存的状态里。")),
+                "Count 计入了 a、b、c，然后屏障 1 到达：它保存 count(x) = 3 并确认（3/3）。所有任务都已确认，检查点 1 完成：这是一个一致的切面：a、b、c 既在 Source 保存的偏移量之前，也在 Count 保存的状态里。")).shows(&[Shows::Completed(1), Shows::NonePending]),
             step(&["read Source", "deliver Source->Map"], t(
                 "The job goes on after checkpoint 1: Source reads d and Map passes it on.",
                 "检查点 1 之后作业继续运行：Source 读取了 d，Map 把它转发出去。")),
@@ -186,22 +186,27 @@ pub static LESSONS: &[Lesson] = &[
                 "两个数据源 Left 和 Right 都发往同一个 Count。屏障 1 会从每个输入各到达 Count 一次：Count 应该在哪一个到达时保存状态？")),
             step(&["read Left", "read Right", "checkpoint", "read Left"], t(
                 "Left sent a and Right sent f; then checkpoint 1 was triggered, and both sources saved their offsets and sent barrier 1. Left then read b, which sits behind the barrier in Left->Count.",
-                "Left 发出了 a，Right 发出了 f；随后检查点 1 被触发，两个数据源都保存了偏移量并发出屏障 1。之后 Left 又读取了 b，它在 Left->Count 中排在屏障后面。")),
+                "Left 发出了 a，Right 发出了 f；随后检查点 1 被触发，两个数据源都保存了偏移量并发出屏障 1。之后 Left 又读取了 b，它在 Left->Count 中排在屏障后面。")).shows(&[Shows::Pending(1), Shows::NothingBlocked]),
             step(&["deliver Left->Count x2"], t(
                 "Count counts a, then gets barrier 1 from Left first. It blocks Left->Count: b, behind the barrier, stays buffered, because it belongs after the checkpoint.",
-                "Count 计入了 a，然后首先从 Left 收到屏障 1。它阻塞了 Left->Count：屏障后面的 b 被缓存起来，因为它属于检查点之后。")),
+                "Count 计入了 a，然后首先从 Left 收到屏障 1。它阻塞了 Left->Count：屏障后面的 b 被缓存起来，因为它属于检查点之后。")).shows(&[Shows::Blocked("Left->Count"), Shows::Pending(1)]),
             step(&["deliver Right->Count x2"], t(
                 "Right's input keeps flowing: Count counts f, then barrier 1 arrives from Right, the last one it waited for. Count is aligned: it saves its state, unblocks Left->Count and acknowledges, and checkpoint 1 is completed.",
-                "Right 这一路照常处理：Count 计入了 f，然后屏障 1 从 Right 到达，这是它等待的最后一个。Count 完成了对齐：它保存状态、解除 Left->Count 的阻塞并确认，检查点 1 完成。")),
+                "Right 这一路照常处理：Count 计入了 f，然后屏障 1 从 Right 到达，这是它等待的最后一个。Count 完成了对齐：它保存状态、解除 Left->Count 的阻塞并确认，检查点 1 完成。")).shows(&[Shows::NothingBlocked, Shows::Completed(1)]),
             step(&["deliver Left->Count"], t(
                 "Only now is b counted, after the snapshot. Count's snapshot holds exactly a and f, matching both sources' offsets; its alignment took 2 steps.",
                 "直到现在 b 才被计入，已在快照之后。Count 的快照恰好包含 a 和 f，与两个数据源的偏移量一致；它的对齐用了 2 步。")),
             restart(aligned_bounded, &[
                 "read Left", "read Right", "read Right", "checkpoint", "deliver Left->Count", "deliver Left->Count",
-                "read Left", "read Left", "deliver Right->Count", "deliver Right->Count", "deliver Right->Count",
+                "read Left", "read Left",
             ], t(
-                "A fresh run where each channel holds at most 2 items. Right's channel is already full (f, g) when checkpoint 1 starts, so its barrier waits behind them, while b and c pile up on blocked Left->Count until it is full and Left must stop reading: backpressure. This time Count aligned for 5 steps.",
-                "重新开始一次运行，这次每个通道最多容纳 2 个元素。检查点 1 开始时 Right 的通道已满（f、g），它的屏障只能排在它们后面；与此同时，b 和 c 堆积在被阻塞的 Left->Count 中，直到通道满了，Left 只好停止读取：这就是反压。这一次 Count 对齐用了 5 步。")),
+                "A fresh run where each channel holds at most 2 items. Right's channel is already full (f, g) when checkpoint 1 starts, so its barrier waits behind them. Count has blocked Left->Count after barrier 1, and b and c pile up there until it is full and Left must stop reading: backpressure.",
+                "重新开始一次运行，这次每个通道最多容纳 2 个元素。检查点 1 开始时 Right 的通道已满（f、g），它的屏障只能排在它们后面。Count 在收到屏障 1 后阻塞了 Left->Count，b 和 c 堆积在那里，直到通道满了，Left 只好停止读取：这就是反压。"))
+            .shows(&[Shows::Blocked("Left->Count"), Shows::Pending(1), Shows::Backpressured("Left")]),
+            step(&["deliver Right->Count x3"], t(
+                "Count counts f and g, then barrier 1 arrives from Right at last: Count saves its state, unblocks Left->Count and acknowledges, and checkpoint 1 is completed. This time Count aligned for 5 steps, and Left stays stopped until Count takes b and c.",
+                "Count 计入 f 和 g，屏障 1 终于从 Right 到达：Count 保存状态、解除 Left->Count 的阻塞并确认，检查点 1 完成。这一次 Count 对齐用了 5 步；在 Count 取走 b 和 c 之前，Left 仍然无法读取。"))
+            .shows(&[Shows::NothingBlocked, Shows::Completed(1), Shows::Backpressured("Left")]),
             predict(&["crash", "restore", "end"], t(
                 "The cluster crashes with b and c still waiting in Left->Count, and the job restores from checkpoint 1. Mark the records that will be lost or duplicated.",
                 "b 和 c 还在 Left->Count 中等待时集群宕机了，作业从检查点 1 恢复。请标出会丢失或重复的记录。"),
@@ -219,16 +224,16 @@ pub static LESSONS: &[Lesson] = &[
         steps: &[
             step(&[], t(
                 "The same job and the same moves, but Count no longer aligns. Like Flink's at-least-once mode (its barrier tracker), it only counts barriers and never blocks an input.",
-                "同样的作业、同样的操作，但 Count 不再对齐。就像 Flink 的至少一次模式（CheckpointBarrierTracker）那样，它只清点屏障，从不阻塞任何输入。")),
+                "同样的作业、同样的操作，但 Count 不再对齐。就像 Flink 的至少一次模式（CheckpointBarrierTracker）那样，它只清点屏障，从不阻塞任何输入。")).shows(&[Shows::NothingBlocked]),
             step(&["read Left", "read Right", "checkpoint", "read Left"], t(
                 "As before: Left sent a, barrier 1 and b; Right sent f and barrier 1. Both sources saved their offsets for checkpoint 1: Left's is 1, before b.",
-                "和之前一样：Left 发出了 a、屏障 1 和 b；Right 发出了 f 和屏障 1。两个数据源都为检查点 1 保存了偏移量：Left 的是 1，在 b 之前。")),
+                "和之前一样：Left 发出了 a、屏障 1 和 b；Right 发出了 f 和屏障 1。两个数据源都为检查点 1 保存了偏移量：Left 的是 1，在 b 之前。")).shows(&[Shows::Pending(1)]),
             step(&["deliver Left->Count x3"], t(
                 "Count counts a, notes barrier 1 from Left, and keeps going: b, which belongs after the checkpoint, is counted at once.",
-                "Count 计入了 a，记下来自 Left 的屏障 1，然后继续处理：本属于检查点之后的 b 被立即计入。")),
+                "Count 计入了 a，记下来自 Left 的屏障 1，然后继续处理：本属于检查点之后的 b 被立即计入。")).shows(&[Shows::NothingBlocked, Shows::Pending(1)]),
             step(&["deliver Right->Count x2"], t(
                 "Count counts f, then barrier 1 from Right completes the count: Count saves its state and checkpoint 1 is completed. That snapshot already holds b, yet Left's saved offset is before b: the cut shows b as an orphan.",
-                "Count 计入了 f，然后来自 Right 的屏障 1 凑齐了数目：Count 保存状态，检查点 1 完成。这个快照里已经有 b，可 Left 保存的偏移量却在 b 之前：切面显示 b 是孤儿数据。")),
+                "Count 计入了 f，然后来自 Right 的屏障 1 凑齐了数目：Count 保存状态，检查点 1 完成。这个快照里已经有 b，可 Left 保存的偏移量却在 b 之前：切面显示 b 是孤儿数据。")).shows(&[Shows::Completed(1)]),
             predict(&["crash", "restore", "end"], t(
                 "The cluster crashes and the job restores from checkpoint 1. Mark the records you expect to be lost or duplicated.",
                 "集群宕机，作业从检查点 1 恢复。请标出你预计会丢失或重复的记录。"),
@@ -252,13 +257,13 @@ pub static LESSONS: &[Lesson] = &[
                 "Left 发出了 a 和 b，Right 发出了 f 和 g：四条数据在 Count 前面排队。")),
             step(&["checkpoint"], t(
                 "The coordinator triggers checkpoint 1. Each source saves its offset and puts barrier 1 at the head of its output channel, overtaking its two queued records, which it stores as in-flight data: 4 records in all.",
-                "协调器触发了检查点 1。每个数据源保存偏移量，并把屏障 1 放到输出通道的最前面，越过了排队的两条数据，把它们作为在途数据保存：一共 4 条。")),
+                "协调器触发了检查点 1。每个数据源保存偏移量，并把屏障 1 放到输出通道的最前面，越过了排队的两条数据，把它们作为在途数据保存：一共 4 条。")).shows(&[Shows::Pending(1)]),
             step(&["deliver Left->Count"], t(
                 "Barrier 1 reaches Count on Left->Count at once. On this first barrier Count saves its state right away, with nothing counted yet, and blocks no input.",
-                "屏障 1 立刻经 Left->Count 到达 Count。收到这第一个屏障时，Count 马上保存状态（此时还什么都没计入），不阻塞任何输入。")),
+                "屏障 1 立刻经 Left->Count 到达 Count。收到这第一个屏障时，Count 马上保存状态（此时还什么都没计入），不阻塞任何输入。")).shows(&[Shows::NothingBlocked, Shows::Pending(1)]),
             step(&["deliver Right->Count"], t(
                 "Barrier 1 from Right arrives next; Count acknowledges, and checkpoint 1 is completed after only 2 steps, before a, b, f, g were even processed.",
-                "接着来自 Right 的屏障 1 也到达了；Count 确认，检查点 1 仅用 2 步就完成了，此时 a、b、f、g 甚至还没有被处理。")),
+                "接着来自 Right 的屏障 1 也到达了；Count 确认，检查点 1 仅用 2 步就完成了，此时 a、b、f、g 甚至还没有被处理。")).shows(&[Shows::Completed(1)]),
             step(&["deliver Left->Count", "read Left", "deliver Left->Count"], t(
                 "The job goes on: Count counts a and b, and Left reads c. These counts are not in checkpoint 1's state, but a and b are in it as in-flight data.",
                 "作业继续：Count 计入了 a 和 b，Left 读取了 c。这些计数不在检查点 1 的状态里，但 a 和 b 作为在途数据保存在检查点中。")),
@@ -285,10 +290,10 @@ pub static LESSONS: &[Lesson] = &[
                 "Source 读取了 a 和 b，它们正在流向 Count。")),
             step(&["checkpoint"], t(
                 "The coordinator triggers stop-the-world checkpoint 1: the sources pause and read nothing until every channel is empty. There is no barrier at all.",
-                "协调器触发了全局暂停检查点 1：数据源暂停，在每个通道排空之前不再读取任何数据。这里根本没有屏障。")),
+                "协调器触发了全局暂停检查点 1：数据源暂停，在每个通道排空之前不再读取任何数据。这里根本没有屏障。")).shows(&[Shows::Pending(1)]),
             step(&["auto 4"], t(
                 "The channels drain: Map passes a and b on and Count counts them. With nothing in flight, every task saves its state and acknowledges, checkpoint 1 completes, and the sources resume after a stall of 4 steps.",
-                "通道逐渐排空：Map 转发了 a 和 b，Count 计入了它们。网络中不再有在途数据，每个任务保存状态并确认，检查点 1 完成，数据源在停顿 4 步之后恢复读取。")),
+                "通道逐渐排空：Map 转发了 a 和 b，Count 计入了它们。网络中不再有在途数据，每个任务保存状态并确认，检查点 1 完成，数据源在停顿 4 步之后恢复读取。")).shows(&[Shows::Completed(1), Shows::NonePending]),
             step(&[], t(
                 "Spark Streaming takes the same road for streams: it cuts the stream into micro-batches and recovers batch by batch, with a write-ahead log of received data for at-least-once input. The price is latency: results come no faster than one batch, just as nothing moved here while the job drained.",
                 "Spark Streaming 在流上走的也是这条路：它把数据流切成微批（micro batch），以批次为单位容错，并用预写日志保存接收到的数据，保障至少一次的接收。代价是时效性：结果至少要等一个批次，就像这里作业排空时一切都停了下来。")),
@@ -312,7 +317,7 @@ pub static LESSONS: &[Lesson] = &[
                 "现在有一个 Sink 把每条计入的数据写入外部系统：一张在作业之外、供读者查询、宕机也抹不掉的表。状态精确一次还不够；端到端真正要紧的，是读者看到了什么。")),
             restart(append_sink, SINK_BEFORE_CHECKPOINT, t(
                 "First a plain sink that appends. Checkpoint 1 travels behind a, b, c through all four tasks and completes; the Sink has appended a, b and c, and readers see them at once.",
-                "先用普通的追加写入 Sink。检查点 1 跟在 a、b、c 后面流经全部四个任务并完成；Sink 已经追加写入了 a、b、c，读者立即就能看到。")),
+                "先用普通的追加写入 Sink。检查点 1 跟在 a、b、c 后面流经全部四个任务并完成；Sink 已经追加写入了 a、b、c，读者立即就能看到。")).shows(&[Shows::Completed(1)]),
             step(SINK_AFTER_CHECKPOINT, t(
                 "After the checkpoint, d and e go all the way through: Count counts them and the Sink appends them to the table.",
                 "检查点之后，d 和 e 一路走到底：Count 计入了它们，Sink 把它们追加到表里。")),
@@ -333,7 +338,7 @@ pub static LESSONS: &[Lesson] = &[
                 "输出是精确一次：重放的 d 和 e 覆盖了各自原有的行，而不是再添新行，表最终收敛到正确结果。幂等写入让重放变得无害：同一行写两次和写一次一样。")),
             restart(two_phase_commit_sink, SINK_STORY, t(
                 "The same run with a two-phase-commit sink. a, b, c went into a transaction that was pre-committed when barrier 1 reached the Sink and committed when checkpoint 1 completed; d and e sit in a new open transaction, invisible to readers.",
-                "同样的运行，换成两阶段提交的 Sink。a、b、c 写入一个事务，屏障 1 到达 Sink 时预提交，检查点 1 完成时才提交；d 和 e 在一个新的、尚未提交的事务里，读者看不到。")),
+                "同样的运行，换成两阶段提交的 Sink。a、b、c 写入一个事务，屏障 1 到达 Sink 时预提交，检查点 1 完成时才提交；d 和 e 在一个新的、尚未提交的事务里，读者看不到。")).shows(&[Shows::Completed(1)]),
             predict(&["crash", "restore", "end"], t(
                 "Crash and restore once more. Mark what a reader will find missing or doubled.",
                 "最后一次宕机并恢复。请标出读者会发现缺失或重复的记录。"),
@@ -354,16 +359,16 @@ pub static LESSONS: &[Lesson] = &[
                 "到目前为止出故障的都是工作节点。JobManager 是主节点（Master）：它的检查点协调器在内存中跟踪进行中的检查点，而每个已完成的检查点都写入持久化存储。")),
             step(&["read Source", "checkpoint"], t(
                 "Source reads a, then checkpoint 1 is triggered and barrier 1 follows a. Source has saved offset 1 and acknowledged (1/3).",
-                "Source 读取了 a，随后检查点 1 被触发，屏障 1 跟在 a 后面。Source 保存了偏移量 1 并确认（1/3）。")),
+                "Source 读取了 a，随后检查点 1 被触发，屏障 1 跟在 a 后面。Source 保存了偏移量 1 并确认（1/3）。")).shows(&[Shows::Pending(1)]),
             step(&["deliver Source->Map x2", "deliver Map->Count x2"], t(
                 "a and barrier 1 pass Map and Count; both acknowledge, and checkpoint 1 is completed with count(x) = 1. It is now in durable storage.",
-                "a 和屏障 1 经过 Map 和 Count；两者都确认，检查点 1 完成，count(x) = 1。它现在保存在持久化存储中。")),
+                "a 和屏障 1 经过 Map 和 Count；两者都确认，检查点 1 完成，count(x) = 1。它现在保存在持久化存储中。")).shows(&[Shows::Completed(1)]),
             step(&["read Source", "checkpoint"], t(
                 "Source reads b, and checkpoint 2 is triggered: Source saves offset 2 and acknowledges, but Map and Count have not seen barrier 2 yet. Checkpoint 2 is pending (1/3).",
-                "Source 读取了 b，检查点 2 被触发：Source 保存偏移量 2 并确认，但 Map 和 Count 还没见到屏障 2。检查点 2 处于进行中（1/3）。")),
+                "Source 读取了 b，检查点 2 被触发：Source 保存偏移量 2 并确认，但 Map 和 Count 还没见到屏障 2。检查点 2 处于进行中（1/3）。")).shows(&[Shows::Pending(2), Shows::Completed(1)]),
             step(&["crash-jm"], t(
                 "The JobManager fails. Pending checkpoint 2 is lost with it, and the job's tasks stop, dropping b from the network; completed checkpoint 1 is safe in storage. With high availability, a standby JobManager wins the leader election and takes over.",
-                "JobManager 发生故障。进行中的检查点 2 随之丢失，作业的任务也停了下来，网络中的 b 消失了；已完成的检查点 1 安然保存在存储中。在高可用（HA）模式下，一个 Standby JobManager 通过选举成为新的 Leader 并接管作业。")),
+                "JobManager 发生故障。进行中的检查点 2 随之丢失，作业的任务也停了下来，网络中的 b 消失了；已完成的检查点 1 安然保存在存储中。在高可用（HA）模式下，一个 Standby JobManager 通过选举成为新的 Leader 并接管作业。")).shows(&[Shows::Down, Shows::Failed(2), Shows::NonePending, Shows::Completed(1)]),
             step(&[], t(
                 "Compare Storm: its master, Nimbus, is stateless and can simply be restarted while the workers run on. Storm keeps no state snapshots; it tracks every record with ACKs and replays any record the bolts did not fully acknowledge: at-least-once.",
                 "对比 Storm：它的主节点 Nimbus 是无状态的，直接重启即可，工作节点照常运行。Storm 不做状态快照，而是用 ACK 跟踪每一条数据，凡是没有被所有 Bolt 完整确认的数据都会重发：至少一次。")),
@@ -462,6 +467,56 @@ mod tests {
         records.into_iter().map(|r| sim.record_label(r)).collect()
     }
 
+    /// Words that state something about the run as the canvas shows it, and the claims that must
+    /// back them.
+    const SPOKEN: &[(&[&str], &str, fn(&Shows) -> bool)] = &[
+        (&["block"], "blocked channels", |c| matches!(c, Shows::Blocked(_) | Shows::NothingBlocked)),
+        (&["complete"], "a completed checkpoint", |c| matches!(c, Shows::Completed(_))),
+        (&["pending", "trigger"], "a checkpoint in progress", |c| {
+            matches!(c, Shows::Pending(_) | Shows::NonePending | Shows::Completed(_))
+        }),
+        (&["backpressure"], "backpressure", |c| matches!(c, Shows::Backpressured(_))),
+        (&["fails", "crashes"], "the job down", |c| matches!(c, Shows::Down)),
+    ];
+
+    #[test]
+    fn every_step_shows_what_its_words_say() {
+        let mut claims = 0;
+        for (i, lesson) in LESSONS.iter().enumerate() {
+            for (k, step) in lesson.steps.iter().enumerate() {
+                let at = format!("{} step {}", lesson.id, k + 1);
+                let sim = play_to(i, k);
+                for claim in step.shows {
+                    claim.check(&sim).unwrap_or_else(|e| panic!("{at}: {e}"));
+                    claims += 1;
+                }
+                // A step that plays nothing introduces ideas; a prediction's words are checked
+                // against the ledger by the tests below.
+                if step.play.is_empty() || step.predict.is_some() {
+                    continue;
+                }
+                let words = step.say.en.to_lowercase();
+                for (keys, what, backs) in SPOKEN {
+                    if keys.iter().any(|key| words.contains(key)) {
+                        assert!(step.shows.iter().any(backs), "{at} speaks of {what} but claims none: {words}");
+                    }
+                }
+            }
+        }
+        assert!(claims >= 30, "{claims} claims");
+    }
+
+    #[test]
+    fn a_claim_that_does_not_hold_is_caught() {
+        let i = index("alignment");
+        let sim = play_to(i, 2);
+        assert!(Shows::Blocked("Left->Count").check(&sim).is_ok());
+        assert!(Shows::NothingBlocked.check(&sim).is_err());
+        assert!(Shows::Completed(1).check(&sim).is_err());
+        assert!(Shows::Backpressured("Left").check(&sim).is_err());
+        assert!(Shows::Down.check(&sim).is_err());
+    }
+
     #[test]
     fn lessons_have_the_agreed_shape() {
         let mut ids = std::collections::BTreeSet::new();
@@ -546,7 +601,7 @@ mod tests {
         let first = play_to(i, restart - 1);
         assert_eq!(first.stats.history[0].subtasks[2].alignment, Some(2));
         // Bounded channels: Left is backpressured and alignment takes 5 steps.
-        let bounded = play_to(i, restart);
+        let bounded = play_to(i, restart + 1);
         assert_eq!(bounded.settings.channel_capacity, Some(2));
         assert_eq!(bounded.stats.history[0].status, CheckpointStatus::Completed);
         assert_eq!(bounded.stats.history[0].subtasks[2].alignment, Some(5));

@@ -33,6 +33,63 @@ pub enum Judge {
     Output,
 }
 
+/// What a step's words say the canvas shows once the step has played. The lessons' tests check
+/// every claim against the engine, and check that a step whose words speak of blocking,
+/// backpressure, a pending or a completed checkpoint, or a job that is down, makes that claim:
+/// a lesson never narrates what the canvas doesn't show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shows {
+    /// This channel is blocked: its consumer is aligning.
+    Blocked(&'static str),
+    /// No channel is blocked.
+    NothingBlocked,
+    /// This checkpoint is in progress.
+    Pending(u64),
+    /// No checkpoint is in progress.
+    NonePending,
+    /// This checkpoint has completed.
+    Completed(u64),
+    /// This checkpoint failed.
+    Failed(u64),
+    /// This source can't read: one of its output channels is full.
+    Backpressured(&'static str),
+    /// The job is down, waiting for the restore.
+    Down,
+}
+
+impl Shows {
+    /// Does the run show it? The error says what the run shows instead.
+    pub fn check(&self, sim: &Sim) -> Result<(), String> {
+        use crate::engine::CheckpointStatus;
+        let status = |n: u64| sim.stats.history.iter().find(|r| r.id.0 == n).map(|r| r.status);
+        let blocked: Vec<&str> = (0..sim.graph.channels.len())
+            .filter(|&c| sim.channels()[c].blocked)
+            .map(|c| sim.graph.channels[c].name.as_str())
+            .collect();
+        let ok = match *self {
+            Shows::Blocked(ch) => blocked.contains(&ch),
+            Shows::NothingBlocked => blocked.is_empty(),
+            Shows::Pending(n) => sim.pending().iter().any(|p| p.id.0 == n),
+            Shows::NonePending => sim.pending().is_empty(),
+            Shows::Completed(n) => status(n) == Some(CheckpointStatus::Completed),
+            Shows::Failed(n) => matches!(status(n), Some(CheckpointStatus::Failed(_))),
+            Shows::Backpressured(task) => sim.graph.task_by_name(task).is_some_and(|t| {
+                matches!(sim.check(Action::Read { task: t }), Err(crate::engine::ActionError::Backpressured { .. }))
+            }),
+            Shows::Down => sim.down().is_some(),
+        };
+        if ok {
+            return Ok(());
+        }
+        let pending: Vec<u64> = sim.pending().iter().map(|p| p.id.0).collect();
+        Err(format!(
+            "{self:?} does not hold: blocked {blocked:?}, pending {pending:?}, history {:?}, down {:?}",
+            sim.stats.history.iter().map(|r| (r.id.0, r.status)).collect::<Vec<_>>(),
+            sim.down()
+        ))
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
     /// Script lines played when the learner reaches this step (held back until the reveal on a
@@ -47,6 +104,16 @@ pub struct Step {
     /// Start a fresh run of the same job with these settings before playing this step (to compare
     /// strategies or sinks within one lesson).
     pub restart: Option<fn() -> Settings>,
+    /// What the words claim the canvas shows once the step has played (on a predict step: after
+    /// the reveal).
+    pub shows: &'static [Shows],
+}
+
+impl Step {
+    /// The same step, claiming that the run then shows `shows`.
+    pub const fn shows(self, shows: &'static [Shows]) -> Step {
+        Step { shows, ..self }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
