@@ -467,9 +467,10 @@ mod tests {
         records.into_iter().map(|r| sim.record_label(r)).collect()
     }
 
-    /// Words that state something about the run as the canvas shows it, and the claims that must
-    /// back them.
-    const SPOKEN: &[(&[&str], &str, fn(&Shows) -> bool)] = &[
+    /// Words that state something about the run as the canvas shows it (any of these), what they
+    /// speak of, and which claims back them.
+    type Spoken = (&'static [&'static str], &'static str, fn(&Shows) -> bool);
+    const SPOKEN: &[Spoken] = &[
         (&["block"], "blocked channels", |c| matches!(c, Shows::Blocked(_) | Shows::NothingBlocked)),
         (&["complete"], "a completed checkpoint", |c| matches!(c, Shows::Completed(_))),
         (&["pending", "trigger"], "a checkpoint in progress", |c| {
