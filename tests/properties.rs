@@ -1,6 +1,7 @@
 //! Property tests over the built-in jobs, random input logs, seeds and action sequences with
-//! crashes anywhere: aligned, unaligned and stop-the-world always end exactly once; barriers
-//! without alignment never lose a record; a crash-free run is always exactly once.
+//! crashes anywhere (and expired checkpoints failing the job over past a random
+//! tolerable-failed-checkpoints): aligned, unaligned and stop-the-world always end exactly once;
+//! barriers without alignment never lose a record; a crash-free run is always exactly once.
 //! 1,000 cases per property (PROPTEST_CASES overrides).
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -52,6 +53,8 @@ struct Case {
     alignment_timeout: Option<u64>,
     capacity: Option<u32>,
     sink: SinkMode,
+    /// tolerable-failed-checkpoints: past it, an expired checkpoint fails the job over.
+    tolerable: u32,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -64,16 +67,10 @@ fn case() -> impl Strategy<Value = Case> {
         prop::option::of(0u64..4),
         prop::option::of(2u32..6),
         prop::sample::select(SinkMode::ALL.to_vec()),
+        0u32..3,
     )
-        .prop_map(|(job, keys, seed, max_concurrent, interval, alignment_timeout, capacity, sink)| Case {
-            job,
-            keys,
-            seed,
-            max_concurrent,
-            interval,
-            alignment_timeout,
-            capacity,
-            sink,
+        .prop_map(|(job, keys, seed, max_concurrent, interval, alignment_timeout, capacity, sink, tolerable)| {
+            Case { job, keys, seed, max_concurrent, interval, alignment_timeout, capacity, sink, tolerable }
         })
 }
 
@@ -107,6 +104,7 @@ fn scenario(c: &Case, strategy: Snapshots) -> Scenario {
         s.checkpoint_interval = c.interval;
         s.sink = c.sink;
         s.checkpoint_timeout = 40;
+        s.tolerable_failed_checkpoints = c.tolerable;
     }
     if strategy == Snapshots::Aligned {
         s.alignment_timeout = c.alignment_timeout;
@@ -187,6 +185,8 @@ proptest! {
         m in moves(false),
         strategy in prop::sample::select(Snapshots::ALL.to_vec()),
     ) {
+        // Failure-free: an expired checkpoint must not fail the job over either.
+        let c = Case { tolerable: 1_000_000_000, ..c };
         let sim = run(&c, strategy, &m);
         let l = sim.ledger();
         prop_assert_eq!(l.state.exactly_once as usize, l.rows.len(), "{:?}", l.rows);

@@ -582,6 +582,10 @@ fn down_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
         Some(CrashScope::JobManager) => {
             l.t("The JobManager crashed. Press Restore (R).", "JobManager 崩溃。按“恢复”（R）。")
         }
+        Some(CrashScope::Global) => l.t(
+            "Too many checkpoints failed; the job fails over. Press Restore (R).",
+            "检查点失败次数过多，作业进行故障转移。按“恢复”（R）。",
+        ),
         None => "",
     };
     let x = 688.0;

@@ -131,6 +131,7 @@ fn abort_reason_short_zh(r: crate::engine::AbortReason) -> &'static str {
         Expired => "超时",
         TaskFailure => "任务失败",
         JobManagerFailure => "JobManager 故障",
+        JobFailure => "作业故障",
     }
 }
 

@@ -337,14 +337,14 @@ pub static LESSONS: &[Lesson] = &[
                 "Exactly once in the output: the replayed d and e overwrite their own rows instead of adding new ones, so the table converges. Idempotent writes make replay harmless: writing the same row twice is the same as writing it once.",
                 "输出是精确一次：重放的 d 和 e 覆盖了各自原有的行，而不是再添新行，表最终收敛到正确结果。幂等写入让重放变得无害：同一行写两次和写一次一样。")),
             restart(two_phase_commit_sink, SINK_STORY, t(
-                "The same run with a two-phase-commit sink. a, b, c went into a transaction that was pre-committed when barrier 1 reached the Sink and committed when checkpoint 1 completed; d and e sit in a new open transaction, invisible to readers.",
-                "同样的运行，换成两阶段提交的 Sink。a、b、c 写入一个事务，屏障 1 到达 Sink 时预提交，检查点 1 完成时才提交；d 和 e 在一个新的、尚未提交的事务里，读者看不到。")).shows(&[Shows::Completed(1)]),
+                "The same run with a two-phase-commit sink. a, b, c went into a transaction, T0, that the Sink pre-committed when barrier 1 reached it. Checkpoint 1 has completed, but the Sink commits only when the JobManager's notification that it completed arrives, and that notification is still on its way: readers see nothing yet. d and e sit in a new open transaction, T1, invisible too.",
+                "同样的运行，换成两阶段提交的 Sink。a、b、c 写入事务 T0，屏障 1 到达 Sink 时它被预提交。检查点 1 已经完成，但 Sink 要等 JobManager 发来“检查点已完成”的通知才提交，而这个通知还在路上：读者现在什么也看不到。d 和 e 在一个新的、尚未提交的事务 T1 里，同样看不到。")).shows(&[Shows::Completed(1)]),
             predict(&["crash", "restore", "end"], t(
-                "Crash and restore once more. Mark what a reader will find missing or doubled.",
-                "最后一次宕机并恢复。请标出读者会发现缺失或重复的记录。"),
+                "Crash and restore once more, before the notification arrives. Mark what a reader will find missing or doubled.",
+                "在通知送达之前，最后一次宕机并恢复。请标出读者会发现缺失或重复的记录。"),
                 Judge::Output, t(
-                "Exactly once end to end. On restore the open transaction holding d and e is aborted, so no reader ever saw them; they are replayed into a new transaction that commits when the final checkpoint completes. The price: output becomes visible only when a checkpoint completes.",
-                "端到端精确一次。恢复时，装着 d 和 e 的未提交事务被中止，没有读者见过它们；它们被重放进一个新事务，在最后一个检查点完成时提交。代价是：输出只有在检查点完成时才可见。")),
+                "Exactly once end to end. The crash drops the notification, but checkpoint 1 holds T0 as pre-committed, so on restore the Sink commits it (recoverAndCommit): a, b, c become visible. T1, holding d and e, is aborted, so no reader ever saw them; they are replayed into a new transaction that commits when the notification of the final checkpoint arrives. The price: output becomes visible only after a checkpoint completes.",
+                "端到端精确一次。宕机让通知丢失了，但检查点 1 里记着已预提交的 T0，所以恢复时 Sink 把它提交（recoverAndCommit）：a、b、c 变得可见。装着 d 和 e 的 T1 被中止，没有读者见过它们；它们被重放进一个新事务，在最后一个检查点的完成通知送达时提交。代价是：输出要等检查点完成之后才可见。")),
         ],
     },
     Lesson {
@@ -411,7 +411,7 @@ mod tests {
     use crate::classroom::progress::{actions_for, Progress};
     use crate::engine::ledger::Verdict;
     use crate::engine::{AbortReason, CheckpointId, CheckpointStatus};
-    use crate::engine::{Action, Sim};
+    use crate::engine::{Action, Event, Sim, TxnId};
 
     /// Plays a whole lesson, revealing every prediction; returns the final simulation.
     fn play_all(i: usize) -> Sim {
@@ -668,14 +668,24 @@ mod tests {
                 SinkMode::Upsert | SinkMode::TwoPhaseCommit => assert_eq!(ext.exactly_once, 8, "{mode:?}"),
             }
         }
-        // Before the reveal, two-phase commit keeps d and e invisible: pending in the output.
+        // Before the reveal, checkpoint 1 has completed but its notification has not reached the
+        // Sink: T0 (a, b, c) is pre-committed, T1 (d, e) open; a reader sees nothing yet.
         let mut p = Progress::new(i);
         p.step = predicts[2];
         let (_, mut sim, actions) = actions_for(&p).unwrap();
         for a in actions {
             sim.apply(a, &mut Vec::new()).unwrap();
         }
-        assert_eq!(sim.ledger().external_labels(Verdict::Pending), ["d", "e", "f", "g", "h"]);
+        assert_eq!(sim.stats.history[0].status, CheckpointStatus::Completed);
+        assert_eq!(sim.notifications().len(), 1);
+        assert_eq!(sim.ledger().external_labels(Verdict::Pending), ["a", "b", "c", "d", "e", "f", "g", "h"]);
+        assert!(sim.external().visible().is_empty());
+        // The crash drops the notification; the restore commits T0 (recoverAndCommit), aborts T1.
+        sim.apply(Action::Crash, &mut Vec::new()).unwrap();
+        let mut restore = Vec::new();
+        sim.apply(Action::Restore, &mut restore).unwrap();
+        assert!(restore.iter().any(|e| matches!(e, Event::TxnCommitted { txn: TxnId(0), rows: 3, .. })), "{restore:?}");
+        assert!(restore.iter().any(|e| matches!(e, Event::TxnAborted { txn: TxnId(1), rows: 2, .. })), "{restore:?}");
         assert_eq!(sim.external().visible().len(), 3);
     }
 

@@ -7,7 +7,8 @@
 //!
 //! A step's actions use the script words of the scenario tests: `read Source`,
 //! `deliver Source->Map`, `timer Count`, `timers`, `checkpoint`, `crash`, `crash-task Count`,
-//! `crash-jm`, `restore`, `auto 5` (up to five seeded scheduler steps) and `end` (run to the end,
+//! `crash-jm`, `restore`, `notify Sink` (the JobManager's notification that a checkpoint
+//! completed reaches the sink), `auto 5` (up to five seeded scheduler steps) and `end` (run to the end,
 //! with a final checkpoint where the strategy takes them). A trailing `x3` repeats a line three
 //! times.
 
@@ -156,6 +157,7 @@ pub fn parse_line(s: &str) -> Result<ScriptAction, String> {
         "crash-task" => ScriptAction::CrashTask(arg),
         "crash-jm" => ScriptAction::CrashJobManager,
         "restore" => ScriptAction::Restore,
+        "notify" => ScriptAction::Notify(arg),
         "auto" => ScriptAction::Auto(arg.parse().map_err(|_| format!("{s:?}: auto needs a number"))?),
         "end" => ScriptAction::RunToEnd,
         _ => return Err(format!("{s:?}: unknown script word {verb:?}")),

@@ -239,11 +239,12 @@ mod tests {
             Action::CrashTask { task: TaskId(1) },
             Action::CrashJobManager,
             Action::Restore,
+            Action::Notify { task: TaskId(3) },
             Action::Auto,
         ] {
             assert_eq!(Action::from_code(&a.code()), Some(a));
         }
-        for bad in ["", "d", "dx", "d99999999", "Xx", "q", "c1", "r-1", "é"] {
+        for bad in ["", "d", "dx", "d99999999", "Xx", "q", "c1", "r-1", "é", "n"] {
             assert_eq!(Action::from_code(bad), None, "{bad}");
         }
     }

@@ -22,20 +22,25 @@ pub enum Action {
     AllTimers,
     /// The whole cluster dies: every task's volatile state and every in-flight record are lost.
     Crash,
-    /// One task fails; the job fails over (all tasks restart from the last save).
+    /// One task fails; the job fails over: every task, or the failed task's pipelined region
+    /// (the failover strategy), restarts from the last save.
     CrashTask { task: TaskId },
     /// The JobManager fails: pending checkpoints are lost, completed ones survive in storage.
     CrashJobManager,
-    /// The (new) JobManager restores every task and the job goes on.
+    /// The (new) JobManager restores every task that is down and the job goes on.
     Restore,
-    /// The scheduler draws one enabled delivery or read (or restore) from the seeded PRNG.
+    /// The JobManager's notification that a checkpoint completed reaches this task (Flink's
+    /// `notifyCheckpointComplete`, an RPC of its own): a two-phase-commit sink commits.
+    Notify { task: TaskId },
+    /// The scheduler draws one enabled delivery, read or notification (or the restore) from the
+    /// seeded PRNG.
     Auto,
 }
 
 impl Action {
     /// A compact code for links and saved runs: `d3` deliver channel 3, `r0` read task 0, `c`
     /// checkpoint, `t2` timer of task 2, `T` all timers, `X` crash, `k1` crash task 1, `J` crash
-    /// the JobManager, `R` restore, `a` auto.
+    /// the JobManager, `R` restore, `n3` notify task 3, `a` auto.
     pub fn code(&self) -> String {
         match *self {
             Action::Deliver { channel } => format!("d{}", channel.0),
@@ -47,6 +52,7 @@ impl Action {
             Action::CrashTask { task } => format!("k{}", task.0),
             Action::CrashJobManager => "J".into(),
             Action::Restore => "R".into(),
+            Action::Notify { task } => format!("n{}", task.0),
             Action::Auto => "a".into(),
         }
     }
@@ -65,6 +71,7 @@ impl Action {
             "r" => Action::Read { task: TaskId(n()?) },
             "t" => Action::Timer { task: TaskId(n()?) },
             "k" => Action::CrashTask { task: TaskId(n()?) },
+            "n" => Action::Notify { task: TaskId(n()?) },
             _ if !rest.is_empty() => return None,
             "c" => Action::Checkpoint,
             "T" => Action::AllTimers,
@@ -105,6 +112,9 @@ pub enum AbortReason {
     TaskFailure,
     /// The JobManager failed and its pending checkpoints with it.
     JobManagerFailure,
+    /// The job failed over as a whole (Flink's `JOB_FAILURE`): too many checkpoints failed in a
+    /// row.
+    JobFailure,
 }
 
 impl AbortReason {
@@ -114,6 +124,22 @@ impl AbortReason {
             AbortReason::Expired => "expired",
             AbortReason::TaskFailure => "task failure",
             AbortReason::JobManagerFailure => "JobManager failure",
+            AbortReason::JobFailure => "job failure",
+        }
+    }
+
+    /// Does this failure count towards `tolerable-failed-checkpoints`? After Flink's
+    /// `CheckpointFailureManager.checkFailureCounter`: `CHECKPOINT_EXPIRED` counts (as do I/O
+    /// errors, async-phase failures and `CHECKPOINT_DECLINED`, which the simulator has no cause
+    /// for); `CHECKPOINT_SUBSUMED`, `CHECKPOINT_DECLINED_SUBSUMED`, `TASK_FAILURE`,
+    /// `JOB_FAILOVER_REGION`, `JOB_FAILURE` and the coordinator's shutdown are ignored.
+    pub fn counts_as_checkpoint_failure(self) -> bool {
+        match self {
+            AbortReason::Expired => true,
+            AbortReason::Subsumed
+            | AbortReason::TaskFailure
+            | AbortReason::JobManagerFailure
+            | AbortReason::JobFailure => false,
         }
     }
 }
@@ -121,9 +147,17 @@ impl AbortReason {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CrashScope {
+    /// Every TaskManager dies.
     Cluster,
+    /// One task fails and every task restarts: the failover strategy is `full`, or the task's
+    /// pipelined region is the whole job.
     Task(TaskId),
+    /// The JobManager fails.
     JobManager,
+    /// A global failover (Flink's `failGlobal`): every task is canceled and the whole job
+    /// restarts, whatever the failover strategy; here because too many checkpoints failed in a
+    /// row (`tolerable-failed-checkpoints`).
+    Global,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -178,6 +212,11 @@ pub enum Event {
     },
     CheckpointTriggered {
         checkpoint: CheckpointId,
+    },
+    /// The trigger failed before a checkpoint id was drawn: `task` is not running (Flink's
+    /// `NOT_ALL_REQUIRED_TASKS_RUNNING`; not a counted failure).
+    TriggerFailed {
+        task: TaskId,
     },
     /// The trigger was refused: too many checkpoints pending.
     CheckpointRefused {
@@ -244,6 +283,22 @@ pub enum Event {
         checkpoint: CheckpointId,
         reason: AbortReason,
     },
+    /// The JobManager sent `task` the notification that `checkpoint` completed; it is on its way
+    /// (two-phase-commit sinks commit when it arrives).
+    NotificationSent {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
+    /// The notification that `checkpoint` completed reached `task`.
+    NotificationDelivered {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
+    /// `failed` counted checkpoint failures in a row exceed `tolerable`: the job fails over.
+    TolerableFailuresExceeded {
+        failed: u32,
+        tolerable: u32,
+    },
     TxnPreCommitted {
         task: TaskId,
         txn: TxnId,
@@ -273,6 +328,19 @@ pub enum Event {
     },
     Restored {
         from: RestoreFrom,
+    },
+    /// Region failover: `task` failed; its pipelined region (`tasks` of `total` tasks) stops and
+    /// the other tasks keep running; the region's in-flight records vanished.
+    RegionFailedOver {
+        task: TaskId,
+        tasks: u16,
+        total: u16,
+        lost_in_flight: u32,
+    },
+    /// The `tasks` tasks of the failed region(s) restarted; the others kept running.
+    RegionRestored {
+        from: RestoreFrom,
+        tasks: u16,
     },
     /// A source was rewound to `offset` on restore.
     Rewound {

@@ -1,17 +1,34 @@
 //! The CheckpointCoordinator, after Flink's class of that name in the JobManager. It triggers a
-//! checkpoint (`triggerCheckpoint`: the mechanism starts it at the sources), collects one
-//! acknowledgement per task (`receiveAcknowledgeMessage`), completes the checkpoint when every task
-//! has acknowledged (`completePendingCheckpoint`: stored, the oldest beyond num-retained dropped,
-//! older pending ones subsumed, tasks notified), and aborts it on timeout, on a task's or the
-//! JobManager's failure (`abortPendingCheckpoints`). The pending checkpoints live in the
-//! JobManager's memory and die with it; the checkpoint id counter (`CheckpointIDCounter`, kept
-//! in ZooKeeper or Kubernetes in an HA setup) survives, so ids keep rising after failover.
+//! checkpoint (`triggerCheckpoint`: the mechanism starts it at the sources; it fails while a task
+//! is not running, `NOT_ALL_REQUIRED_TASKS_RUNNING`), collects one acknowledgement per task
+//! (`receiveAcknowledgeMessage`), completes the checkpoint when every task has acknowledged
+//! (`completePendingCheckpoint`: stored, the oldest beyond num-retained dropped, older pending ones
+//! subsumed), and aborts it on timeout, on a task's or the JobManager's failure
+//! (`abortPendingCheckpoints`).
+//!
+//! Completion and commit are two steps. `completePendingCheckpoint` ends with
+//! `sendAcknowledgeMessages`: one `notifyCheckpointComplete` RPC per task, which reaches the task
+//! later, on its own. Here the notification to each two-phase-commit sink waits in the live part
+//! of the run until it is delivered ([`crate::engine::Action::Notify`]); a crash drops it, and the
+//! restore's `recoverAndCommit` commits what it would have committed. (Flink notifies every task;
+//! only a two-phase-commit sink acts on it here, so only its notification is a step.)
+//!
+//! Every failed checkpoint goes to the `CheckpointFailureManager`: the failures it counts (here,
+//! expiry) in a row, past `tolerable-failed-checkpoints`, fail the job over as a whole
+//! (`failGlobal`); a completed checkpoint resets the count (`handleCheckpointSuccess`).
+//!
+//! The pending checkpoints, the notifications on their way and the failure count live in the
+//! JobManager's memory. Pending checkpoints and notifications are lost with any crash; the failure
+//! count outlives a task failover and is lost with the JobManager. The checkpoint id counter
+//! (`CheckpointIDCounter`, kept in ZooKeeper or Kubernetes in an HA setup) survives, so ids keep
+//! rising after failover.
 
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::action::{AbortReason, Event};
+use crate::engine::action::{AbortReason, CrashScope, Event};
+use crate::engine::dataflow::task::TaskStatus;
 use crate::engine::ids::{CheckpointId, TaskId};
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
@@ -34,6 +51,23 @@ pub struct Coordinator {
     pub aborted: BTreeSet<CheckpointId>,
     /// Stop-the-world in progress: (checkpoint, trigger step).
     pub stop_the_world: Option<(CheckpointId, u64)>,
+    /// The `CheckpointFailureManager`: it outlives a task failover (the crash carries it over).
+    pub failures: FailureCounter,
+}
+
+/// Flink's `CheckpointFailureManager`: counted checkpoint failures in a row, and the newest
+/// checkpoint that completed (a failure of an older one is not counted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureCounter {
+    pub consecutive: u32,
+    pub last_succeeded: Option<CheckpointId>,
+}
+
+/// A `notifyCheckpointComplete` on its way from the JobManager to a task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Notification {
+    pub task: TaskId,
+    pub checkpoint: CheckpointId,
 }
 
 /// The checkpoint id counter: durable, so ids keep rising across failover.
@@ -55,9 +89,14 @@ impl CheckpointIdCounter {
 }
 
 impl Sim {
-    /// `triggerCheckpoint`: refused past max-concurrent-checkpoints or during stop-the-world;
-    /// otherwise a new pending checkpoint, started by the mechanism.
+    /// `triggerCheckpoint`: fails while a task is down (a failed region not yet restored);
+    /// refused past max-concurrent-checkpoints or during stop-the-world; otherwise a new pending
+    /// checkpoint, started by the mechanism.
     pub(crate) fn trigger(&mut self, out: &mut Vec<Event>) {
+        if let Some(t) = self.live.tasks.iter().position(|t| t.status != TaskStatus::Running) {
+            out.push(Event::TriggerFailed { task: TaskId(t as u16) });
+            return;
+        }
         let c = &self.live.coordinator;
         let pending = c.pending.len() as u32;
         if pending >= self.settings.max_concurrent_checkpoints || c.stop_the_world.is_some() {
@@ -120,7 +159,9 @@ impl Sim {
     }
 
     /// `completePendingCheckpoint`: store it, drop the oldest beyond num-retained, subsume older
-    /// pending checkpoints, and notify the tasks (`notifyCheckpointComplete`).
+    /// pending checkpoints, reset the failure count, and send each two-phase-commit sink its
+    /// `notifyCheckpointComplete` (`sendAcknowledgeMessages`), delivered later by
+    /// [`crate::engine::Action::Notify`].
     fn complete(&mut self, id: CheckpointId, out: &mut Vec<Event>) {
         let i = self.live.coordinator.pending.iter().position(|p| p.id == id).expect("pending");
         let p = self.live.coordinator.pending.remove(i);
@@ -142,26 +183,60 @@ impl Sim {
         for o in older {
             self.abort(o, AbortReason::Subsumed, out);
         }
-        self.notify_complete(id, out);
+        let failures = &mut self.live.coordinator.failures;
+        if failures.last_succeeded < Some(id) {
+            *failures = FailureCounter { consecutive: 0, last_succeeded: Some(id) };
+        }
+        self.send_notifications(id, out);
         self.recompute_retention();
     }
 
-    /// Aborts a pending checkpoint and tells every task (`notifyCheckpointAborted`).
+    /// Aborts a pending checkpoint and tells every running task (`notifyCheckpointAborted`).
+    /// The failure goes to the failure manager first: past the tolerable count, the job fails
+    /// over as a whole instead.
     pub(crate) fn abort(&mut self, id: CheckpointId, reason: AbortReason, out: &mut Vec<Event>) {
         let c = &mut self.live.coordinator;
         let Some(i) = c.pending.iter().position(|p| p.id == id) else { return };
         c.pending.remove(i);
         c.aborted.insert(id);
         self.record_abort(id, reason, out);
+        if let Some(failed) = self.count_failure(id, reason) {
+            out.push(Event::TolerableFailuresExceeded {
+                failed,
+                tolerable: self.settings.tolerable_failed_checkpoints,
+            });
+            self.crash(CrashScope::Global, out);
+            return;
+        }
         if self.down.is_none() {
             let mechanism = self.mechanism();
             for t in 0..self.live.tasks.len() {
-                mechanism.on_abort(self, TaskId(t as u16), id, out);
+                if self.live.tasks[t].status == TaskStatus::Running {
+                    mechanism.on_abort(self, TaskId(t as u16), id, out);
+                }
             }
         }
         let stop_the_world = self.live.coordinator.stop_the_world;
         self.end_stop_the_world(stop_the_world, id, out);
         self.recompute_retention();
+    }
+
+    /// `CheckpointFailureManager.checkFailureAgainstCounter`: a counted failure of a checkpoint
+    /// newer than the last completed one adds one; past `tolerable-failed-checkpoints` the count
+    /// clears and the failure count is returned: the job must fail over.
+    fn count_failure(&mut self, id: CheckpointId, reason: AbortReason) -> Option<u32> {
+        let failures = &mut self.live.coordinator.failures;
+        if !reason.counts_as_checkpoint_failure() || failures.last_succeeded >= Some(id) {
+            return None;
+        }
+        failures.consecutive += 1;
+        let failed = failures.consecutive;
+        if failed > self.settings.tolerable_failed_checkpoints {
+            failures.consecutive = 0;
+            Some(failed)
+        } else {
+            None
+        }
     }
 
     /// The checkpoint's row in the statistics says it failed, and why.
@@ -174,7 +249,8 @@ impl Sim {
         out.push(Event::CheckpointAborted { checkpoint: id, reason });
     }
 
-    /// A stop-the-world checkpoint that ends without completing lets the sources go again.
+    /// A stop-the-world checkpoint that ends without completing lets the sources go again (while
+    /// the job runs: a crash that aborts it leaves them down).
     pub(crate) fn end_stop_the_world(
         &mut self,
         stop_the_world: Option<(CheckpointId, u64)>,
@@ -204,5 +280,44 @@ impl Sim {
         for id in expired {
             self.abort(id, AbortReason::Expired, out);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{AbortReason, Action, CrashScope, Scenario, Settings, Strategy};
+
+    /// Which failures count towards tolerable-failed-checkpoints, after Flink's
+    /// `CheckpointFailureManager.checkFailureCounter`.
+    #[test]
+    fn only_counted_failures_fail_the_job() {
+        let mut sim = Scenario::builtin("line", Settings::new(Strategy::Aligned), 1).sim().unwrap();
+        let mut out = Vec::new();
+        for reason in [AbortReason::Subsumed, AbortReason::TaskFailure, AbortReason::JobManagerFailure] {
+            sim.apply(Action::Checkpoint, &mut out).unwrap();
+            let id = sim.pending()[0].id;
+            sim.abort(id, reason, &mut out);
+            assert!(sim.running(), "{reason:?} is not counted");
+        }
+        sim.apply(Action::Checkpoint, &mut out).unwrap();
+        let id = sim.pending()[0].id;
+        sim.abort(id, AbortReason::Expired, &mut out);
+        assert_eq!(sim.down(), Some(CrashScope::Global));
+    }
+
+    /// A failure of a checkpoint older than the last completed one is not counted.
+    #[test]
+    fn a_failure_older_than_the_last_completion_is_not_counted() {
+        let mut s = Settings::new(Strategy::Aligned);
+        s.max_concurrent_checkpoints = 2;
+        let mut sim = Scenario::builtin("line", s, 1).sim().unwrap();
+        let mut out = Vec::new();
+        sim.apply(Action::Checkpoint, &mut out).unwrap();
+        sim.apply(Action::Checkpoint, &mut out).unwrap();
+        let (older, newer) = (sim.pending()[0].id, sim.pending()[1].id);
+        sim.live.coordinator.failures.last_succeeded = Some(newer);
+        sim.abort(older, AbortReason::Expired, &mut out);
+        assert!(sim.running());
+        assert_eq!(sim.live.coordinator.failures.consecutive, 0);
     }
 }

@@ -40,15 +40,18 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
-/// Why an action was refused. The state is untouched when this is returned. Names are resolved
-/// when the error is made, so it can be worded in either language without the job graph
-/// ([`ActionError::message`], in [`super::wording`]).
+/// Why an action was refused (`TaskDown`: the task is down with its failed pipelined region;
+/// `NoNotification`: no checkpoint-complete notification is on its way to it). The state is
+/// untouched when this is returned. Names are resolved when the error is made, so it can be worded
+/// in either language without the job graph ([`ActionError::message`], in [`super::wording`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ActionError {
     NoSuchChannel(u16),
     NoSuchTask(u16),
     JobDown,
     JobRunning,
+    TaskDown { task: String },
+    NoNotification { task: String },
     ChannelEmpty { channel: String },
     ChannelBlocked { channel: String, task: String },
     Backpressured { task: String, channel: String, capacity: u32 },

@@ -196,11 +196,17 @@ impl Sim {
 
     /// Records still on their way to a stateful operator (`state`) or to a sink: unread by a
     /// running source that leads there, or queued in a channel that leads there. While the job is
-    /// down every record is: the restore decides what becomes of it.
+    /// down every record is: the restore decides what becomes of it; while a failed region is
+    /// down, every record of its sources is (a record stays in its source's region).
     pub fn on_its_way(&self, state: bool) -> Vec<bool> {
         let mut v = vec![false; self.graph.records.len()];
         if self.down.is_some() {
             return vec![true; self.graph.records.len()];
+        }
+        for s in self.graph.sources().filter(|s| !self.task_up(*s)) {
+            for r in &self.graph.task(s).log {
+                v[r.0 as usize] = true;
+            }
         }
         let feeds = self.feeds(state);
         for s in self.graph.sources().filter(|s| feeds[s.index()]) {

@@ -32,7 +32,7 @@ pub mod wording;
 pub mod workload;
 
 pub use action::{AbortReason, Action, CrashScope, Event, RestoreFrom, SnapshotKind};
-pub use coordinator::PendingCheckpoint;
+pub use coordinator::{Notification, PendingCheckpoint};
 pub use cut::{ChannelCut, CutReport};
 pub use dataflow::builtin_jobs::{auto_label, builtin, generated_input, BuiltinJob, BUILTIN_NAMES};
 pub use dataflow::channel::{Channel, Fate};
@@ -48,7 +48,7 @@ pub use ledger::{Ledger, Tally, Verdict};
 pub use mechanisms::barriers::Alignment;
 pub use scenario::{fingerprint, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
-pub use settings::{RestartPolicy, Settings, SinkMode, Strategy, TimerSpec};
+pub use settings::{FailoverStrategy, RestartPolicy, Settings, SinkMode, Strategy, TimerSpec};
 pub use sim::Sim;
 pub use snapshot::TaskSnapshot;
 pub use stats::{CheckpointRecord, CheckpointStats, CheckpointStatus, Counts, SubtaskStats};

@@ -3,29 +3,42 @@
 //! A run holds two parts, kept apart by type, as stateright's actor model separates an actor's
 //! state (lost on `Crash`) from its storage (read back on `Recover`):
 //! - [`Live`]: the running job. Tasks (operator state, barrier progress, channel positions),
-//!   channels with their in-flight records, and the CheckpointCoordinator's pending checkpoints
-//!   in the JobManager's memory. A crash drops it whole.
+//!   channels with their in-flight records, and the JobManager's memory: the
+//!   CheckpointCoordinator's pending checkpoints and the completion notifications on their way to
+//!   the tasks. A crash drops it.
 //! - [`Durable`]: checkpoint storage (completed checkpoints and timer saves), the checkpoint id
 //!   counter, and the external system the sinks write to. The sources' logs are durable too
 //!   (a Kafka topic outside the job); they live in the job graph, which nothing changes.
 //!
-//! A crash of the cluster, of one task (Flink's full failover: every task restarts) or of the
-//! JobManager stops the job: the live part is replaced, its in-flight records are lost, its
-//! pending checkpoints are aborted. The restore starts fresh tasks and lets the mechanism put
-//! back what it saved ([`super::mechanisms::Mechanism::restore`]); in-flight records stored with
-//! an unaligned checkpoint go back on their channels first; sources report where they rewound
-//! to; two-phase-commit sinks recover and commit.
+//! Which part of the live job a failure takes down, after Flink's failover strategies
+//! (`jobmanager.execution.failover-strategy`):
+//! - the cluster, the JobManager, a global failover (`failGlobal`, when too many checkpoints
+//!   failed in a row), or one task under `full` (`RestartAllFailoverStrategy`): the whole job.
+//!   The live part is replaced whole; only the JobManager's `CheckpointFailureManager` count
+//!   survives a failover that leaves the JobManager up.
+//! - one task under `region` (`RestartPipelinedRegionFailoverStrategy`, Flink's default): the
+//!   task's pipelined region. In a streaming job every channel is pipelined, so the region is the
+//!   task's connected component of the task graph. Its tasks stop, its channels' records are lost,
+//!   its tasks' notifications are dropped; every pending checkpoint is aborted (each one spans
+//!   every task); the other regions keep running. When the region is the whole job (every
+//!   built-in job), this is the full failover.
+//!
+//! The restore starts fresh tasks for what is down and lets the mechanism put back what it saved
+//! ([`super::mechanisms::Mechanism::restore`]); tasks that kept running keep their state. In-flight
+//! records stored with an unaligned checkpoint go back on their channels first; sources report
+//! where they rewound to; two-phase-commit sinks recover and commit (`recoverAndCommit`).
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::action::{AbortReason, CrashScope, Event, RestoreFrom};
-use crate::engine::coordinator::{CheckpointIdCounter, Coordinator};
+use crate::engine::coordinator::{CheckpointIdCounter, Coordinator, Notification};
 use crate::engine::dataflow::channel::{Channel, Fate};
 use crate::engine::dataflow::record::{Item, Record};
 use crate::engine::dataflow::sink::ExternalSystem;
-use crate::engine::dataflow::task::TaskRuntime;
-use crate::engine::ids::TaskId;
+use crate::engine::dataflow::task::{TaskRuntime, TaskStatus};
+use crate::engine::ids::{CheckpointId, TaskId};
 use crate::engine::mechanisms::InFlight;
+use crate::engine::settings::FailoverStrategy;
 use crate::engine::sim::Sim;
 use crate::engine::storage::CheckpointStorage;
 
@@ -35,6 +48,8 @@ pub struct Live {
     pub tasks: Vec<TaskRuntime>,
     pub channels: Vec<Channel>,
     pub coordinator: Coordinator,
+    /// `notifyCheckpointComplete` messages on their way from the JobManager, oldest first.
+    pub notifications: Vec<Notification>,
 }
 
 /// What survives every crash.
@@ -46,11 +61,24 @@ pub struct Durable {
 }
 
 impl Sim {
-    /// The crash: the live part is gone. Its in-flight records are lost, its tasks stop (the
-    /// learner still sees what a canceled task held until the restart), and its pending
-    /// checkpoints are aborted.
+    /// The crash: the live part is gone, all of it or (region failover) the failed task's
+    /// pipelined region. Its in-flight records are lost, its tasks stop (the learner still sees
+    /// what a canceled task held until the restart), and the pending checkpoints are aborted.
     pub(crate) fn crash(&mut self, scope: CrashScope, out: &mut Vec<Event>) {
+        if let CrashScope::Task(x) = scope {
+            if self.settings.failover_strategy == FailoverStrategy::Region {
+                let region = self.pipelined_region(x);
+                if region.contains(&false) {
+                    self.crash_region(x, &region, out);
+                    return;
+                }
+            }
+        }
         let lost = std::mem::take(&mut self.live);
+        if scope != CrashScope::JobManager {
+            // The JobManager outlives a task failover: its CheckpointFailureManager keeps counting.
+            self.live.coordinator.failures = lost.coordinator.failures;
+        }
         let mut dropped = 0;
         for (c, ch) in lost.channels.into_iter().enumerate() {
             for it in ch.queue {
@@ -62,41 +90,118 @@ impl Sim {
         }
         self.live.channels = vec![Channel::default(); self.graph.channels.len()];
         for (t, task) in lost.tasks.into_iter().enumerate() {
-            let crashed = match scope {
-                CrashScope::Cluster => true,
-                CrashScope::Task(x) => x.index() == t,
-                CrashScope::JobManager => false,
-            };
+            let crashed = task.status == TaskStatus::Crashed
+                || match scope {
+                    CrashScope::Cluster => true,
+                    CrashScope::Task(x) => x.index() == t,
+                    CrashScope::JobManager | CrashScope::Global => false,
+                };
             let initial = self.initial_state(TaskId(t as u16));
             self.live.tasks.push(task.stopped(crashed, initial));
         }
         out.push(Event::Crashed { scope, lost_in_flight: dropped });
         self.down = Some(scope);
-        let reason = if scope == CrashScope::JobManager {
-            self.jobmanager_up = false;
-            AbortReason::JobManagerFailure
-        } else {
-            AbortReason::TaskFailure
+        let reason = match scope {
+            CrashScope::JobManager => {
+                self.jobmanager_up = false;
+                AbortReason::JobManagerFailure
+            }
+            CrashScope::Global => AbortReason::JobFailure,
+            CrashScope::Cluster | CrashScope::Task(_) => AbortReason::TaskFailure,
         };
+        // A stop-the-world checkpoint among them ends without its sources resuming: the job is
+        // down.
         for p in lost.coordinator.pending {
             self.record_abort(p.id, reason, out);
-            self.end_stop_the_world(lost.coordinator.stop_the_world, p.id, out);
             self.recompute_retention();
         }
     }
 
-    /// The restart: fresh tasks, the mechanism's saved state put back, in-flight data replayed
-    /// first, sources rewound, two-phase-commit sinks recovered.
+    /// The tasks of `t`'s pipelined region: in a streaming job every channel is pipelined, so
+    /// the connected component of the task graph that holds `t`.
+    pub fn pipelined_region(&self, t: TaskId) -> Vec<bool> {
+        let g = &self.graph;
+        let mut region = vec![false; g.tasks.len()];
+        let mut todo = vec![t];
+        region[t.index()] = true;
+        while let Some(t) = todo.pop() {
+            let info = g.task(t);
+            for c in info.inputs.iter().chain(&info.out_channels) {
+                let c = g.channel(*c);
+                for next in [c.from, c.to] {
+                    if !std::mem::replace(&mut region[next.index()], true) {
+                        todo.push(next);
+                    }
+                }
+            }
+        }
+        region
+    }
+
+    /// Region failover: task `x` failed and its pipelined region `region` (not the whole job)
+    /// stops; the other regions run on. Every pending checkpoint is aborted: each spans every
+    /// task, and the failed one will not acknowledge (Flink aborts them with `TASK_FAILURE`, and
+    /// with `JOB_FAILOVER_REGION` at the restore).
+    fn crash_region(&mut self, x: TaskId, region: &[bool], out: &mut Vec<Event>) {
+        let mut dropped = 0;
+        for c in 0..self.live.channels.len() {
+            if !region[self.graph.channels[c].to.index()] {
+                continue;
+            }
+            for it in std::mem::take(&mut self.live.channels[c]).queue {
+                if let Item::Record { seq, rec } = it {
+                    dropped += 1;
+                    self.wire[c].retain(seq, rec, Fate::Dropped);
+                }
+            }
+        }
+        for t in (0..region.len()).filter(|t| region[*t]) {
+            let task = self.live.tasks[t].clone();
+            let crashed = t == x.index() || task.status == TaskStatus::Crashed;
+            let initial = self.initial_state(TaskId(t as u16));
+            self.live.tasks[t] = task.stopped(crashed, initial);
+        }
+        self.live.notifications.retain(|n| !region[n.task.index()]);
+        let tasks = region.iter().filter(|r| **r).count() as u16;
+        out.push(Event::RegionFailedOver { task: x, tasks, total: region.len() as u16, lost_in_flight: dropped });
+        let pending: Vec<CheckpointId> = self.live.coordinator.pending.iter().map(|p| p.id).collect();
+        for id in pending {
+            self.abort(id, AbortReason::TaskFailure, out);
+        }
+        self.recompute_retention();
+    }
+
+    /// The restart of what is down (the whole job, or the failed regions): fresh tasks, the
+    /// mechanism's saved state put back, in-flight data replayed first, sources rewound,
+    /// two-phase-commit sinks recovered. Tasks that kept running keep their state.
     pub(crate) fn restore(&mut self, out: &mut Vec<Event>) {
+        let whole = self.down.is_some();
+        let kept: Vec<Option<TaskRuntime>> = if whole {
+            vec![None; self.live.tasks.len()]
+        } else {
+            self.live.tasks.iter().map(|t| (t.status == TaskStatus::Running).then(|| t.clone())).collect()
+        };
         self.down = None;
         self.jobmanager_up = true;
         self.live.tasks = (0..self.graph.tasks.len()).map(|t| self.fresh_task(TaskId(t as u16))).collect();
         let (from, mut in_flight) = self.mechanism().restore(self);
+        let restarted: Vec<bool> = kept.iter().map(Option::is_none).collect();
+        for (t, k) in kept.into_iter().enumerate() {
+            if let Some(k) = k {
+                self.live.tasks[t] = k;
+            }
+        }
         if matches!(from, RestoreFrom::Checkpoint { .. }) {
             self.stats.restored += 1;
         }
-        out.push(Event::Restored { from });
+        if whole {
+            out.push(Event::Restored { from });
+        } else {
+            let tasks = restarted.iter().filter(|r| **r).count() as u16;
+            out.push(Event::RegionRestored { from, tasks });
+        }
         // Unaligned in-flight data goes back on its channels before any new upstream data.
+        in_flight.retain(|(c, _, _)| restarted[self.graph.channel(*c).to.index()]);
         in_flight.sort_by_key(|(c, seq, _)| (*c, *seq));
         in_flight.dedup_by_key(|(c, seq, _)| (*c, *seq));
         for (c, _, rec) in in_flight {
@@ -104,10 +209,10 @@ impl Sim {
             self.live.channels[c.index()].queue.push_back(Item::Record { seq, rec: Record { replayed: true, ..rec } });
             out.push(Event::Replayed { channel: c, record: rec.id });
         }
-        for s in self.graph.sources().collect::<Vec<_>>() {
+        for s in self.graph.sources().filter(|s| restarted[s.index()]).collect::<Vec<_>>() {
             out.push(Event::Rewound { task: s, offset: self.source_offset(s) });
         }
-        self.recover_sinks(out);
+        self.recover_sinks(&restarted, out);
         self.recompute_retention();
     }
 

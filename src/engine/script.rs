@@ -1,5 +1,5 @@
 //! Scripts: the one interpreter that plays actions written in words ("read Source", "deliver
-//! Source->Map", "auto 5", "end"), used by scenario files, the lessons, the property tests and the
+//! Source->Map", "notify Sink", "auto 5", "end"), used by scenario files, the lessons, the property tests and the
 //! benchmark workload alike. A line names tasks and channels; [`Sim::resolve`] turns it into
 //! concrete [`Action`]s against the current run; [`Sim::play_line`] applies them and hands each
 //! step's events on.
@@ -23,8 +23,10 @@ pub enum ScriptAction {
     CrashTask(String),
     CrashJobManager,
     Restore,
-    /// Up to this many seeded scheduler steps (each a delivery, a read, or a restore when down);
-    /// stops early when nothing is left to do.
+    /// Deliver the oldest checkpoint-complete notification on its way to this task.
+    Notify(String),
+    /// Up to this many seeded scheduler steps (each a delivery, a read, a notification, or a
+    /// restore when down); stops early when nothing is left to do.
     Auto(u32),
     /// Every remaining record through, then a final checkpoint (see [`Sim::run_to_end`]).
     RunToEnd,
@@ -79,6 +81,7 @@ impl Sim {
             ScriptAction::CrashTask(name) => vec![Action::CrashTask { task: task(name)? }],
             ScriptAction::CrashJobManager => vec![Action::CrashJobManager],
             ScriptAction::Restore => vec![Action::Restore],
+            ScriptAction::Notify(name) => vec![Action::Notify { task: task(name)? }],
             ScriptAction::Auto(n) => vec![Action::Auto; *n as usize],
             ScriptAction::RunToEnd => vec![],
         })
@@ -131,7 +134,8 @@ impl Sim {
 
     /// Drives the run to its end: every record through, then (with a checkpointing strategy) one
     /// final checkpoint so that two-phase-commit sinks commit, as Flink does when bounded input
-    /// ends. Each step is an ordinary `Auto` or `Checkpoint` action; returns them all.
+    /// ends. Each step is an ordinary `Auto` or `Checkpoint` action (the auto steps restore what
+    /// is down and deliver the completion notifications); returns them all.
     pub fn run_to_end(&mut self, limit: usize, out: &mut Vec<Event>) -> Vec<Action> {
         let mut done = Vec::new();
         self.run_to_end_each(limit, &mut |a, events| {
@@ -161,7 +165,8 @@ impl Sim {
         if self.strategy().uses_coordinator() && self.running() {
             while !self.live.coordinator.pending.is_empty() && taken < limit {
                 // Nothing left to deliver but a checkpoint still pending: let time pass until it
-                // expires (its barriers were lost).
+                // expires (its barriers were lost). The expiry may fail the job over
+                // (tolerable-failed-checkpoints); the drain then restores it.
                 step(self, Action::Checkpoint, &mut taken);
                 drain(self, &mut taken, &mut step);
             }

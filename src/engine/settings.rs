@@ -1,7 +1,8 @@
-//! How a run saves state: the snapshot strategy and the CheckpointCoordinator's settings, named
-//! after Flink's configuration keys (execution.checkpointing.interval, timeout,
-//! max-concurrent-checkpoints, num-retained, aligned-checkpoint-timeout), and the sink mode.
-//! Times are logical steps: the simulation has no wall clock.
+//! How a run saves state and recovers: the snapshot strategy and the CheckpointCoordinator's
+//! settings, named after Flink's configuration keys (execution.checkpointing.interval, timeout,
+//! max-concurrent-checkpoints, num-retained, aligned-checkpoint-timeout,
+//! tolerable-failed-checkpoints), the failover strategy (jobmanager.execution.failover-strategy),
+//! and the sink mode. Times are logical steps: the simulation has no wall clock.
 
 use std::collections::BTreeMap;
 
@@ -100,6 +101,33 @@ impl SinkMode {
     }
 }
 
+/// Which tasks restart when one task fails, after Flink's `jobmanager.execution.failover-strategy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailoverStrategy {
+    /// Restart every task (Flink's `RestartAllFailoverStrategy`).
+    Full,
+    /// Restart the failed task's pipelined region only (Flink's default,
+    /// `RestartPipelinedRegionFailoverStrategy`). A streaming job exchanges data over pipelined
+    /// channels only, so a region is a connected component of the task graph: tasks joined by
+    /// channels, in either direction. Every built-in job is one region.
+    #[default]
+    Region,
+}
+
+impl FailoverStrategy {
+    pub const ALL: [FailoverStrategy; 2] = [FailoverStrategy::Full, FailoverStrategy::Region];
+    pub fn id(self) -> &'static str {
+        match self {
+            FailoverStrategy::Full => "full",
+            FailoverStrategy::Region => "region",
+        }
+    }
+    pub fn from_id(s: &str) -> Option<FailoverStrategy> {
+        FailoverStrategy::ALL.into_iter().find(|x| x.id() == s)
+    }
+}
+
 /// A task's snapshot timer: it fires at step `phase`, then every `period` steps (`period` 0: only
 /// when fired by hand).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -142,6 +170,14 @@ pub struct Settings {
     pub channel_capacity: Option<u32>,
     #[serde(default)]
     pub sink: SinkMode,
+    /// Consecutive checkpoint failures the job tolerates; one more fails the job over (Flink's
+    /// `execution.checkpointing.tolerable-failed-checkpoints`, default 0). Only the failures
+    /// Flink's `CheckpointFailureManager` counts: here, expiry.
+    #[serde(default)]
+    pub tolerable_failed_checkpoints: u32,
+    /// Which tasks restart when one task fails.
+    #[serde(default)]
+    pub failover_strategy: FailoverStrategy,
 }
 
 fn default_timeout() -> u64 {
@@ -170,6 +206,8 @@ impl Settings {
             alignment_timeout: None,
             channel_capacity: None,
             sink: SinkMode::Append,
+            tolerable_failed_checkpoints: 0,
+            failover_strategy: FailoverStrategy::Region,
         }
     }
 
@@ -222,6 +260,17 @@ impl Settings {
         if let Some(c) = self.channel_capacity {
             if c == 0 || c > 100_000 {
                 return bad("channel-capacity must be 1 to 100000 items".into());
+            }
+        }
+        if self.tolerable_failed_checkpoints > 0 {
+            if !self.strategy.uses_coordinator() {
+                return bad(format!(
+                    "tolerable-failed-checkpoints needs a checkpointing strategy, not {:?}",
+                    self.strategy.id()
+                ));
+            }
+            if self.tolerable_failed_checkpoints as u64 > MAX_STEPS_SETTING {
+                return bad(format!("tolerable-failed-checkpoints must be at most {MAX_STEPS_SETTING}"));
             }
         }
         if self.sink == SinkMode::TwoPhaseCommit && graph.has_sink() && !self.strategy.uses_coordinator() {

@@ -16,12 +16,12 @@
 use std::rc::Rc;
 
 use super::action::{Action, CrashScope, Event};
-use super::coordinator::PendingCheckpoint;
+use super::coordinator::{Notification, PendingCheckpoint};
 use super::dataflow::channel::{Channel, ChannelLog};
 use super::dataflow::job_graph::{JobGraph, OperatorKind};
 use super::dataflow::record::Item;
 use super::dataflow::sink::ExternalSystem;
-use super::dataflow::task::TaskRuntime;
+use super::dataflow::task::{TaskRuntime, TaskStatus};
 use super::error::{ActionError, ScenarioError};
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
 use super::mechanisms::{self, timers, Mechanism};
@@ -42,7 +42,8 @@ pub struct Sim {
     /// Logical clock: one tick per applied action.
     pub tick: u64,
     rng: Rng,
-    /// Why the job is down, if it is.
+    /// Why the job is down as a whole, if it is. (A failed pipelined region is down while the
+    /// rest runs: its tasks are not running, and `down` is None.)
     pub(crate) down: Option<CrashScope>,
     pub(crate) jobmanager_up: bool,
     /// What a crash destroys.
@@ -140,9 +141,21 @@ impl Sim {
     pub fn stop_the_world(&self) -> Option<(CheckpointId, u64)> {
         self.live.coordinator.stop_the_world
     }
-    /// Why the job is down, if it is.
+    /// Why the job is down as a whole, if it is.
     pub fn down(&self) -> Option<CrashScope> {
         self.down
+    }
+    /// Is task `t` running? (Not while the job is down, nor while its failed region is.)
+    pub fn task_up(&self, t: TaskId) -> bool {
+        self.live.tasks[t.index()].status == TaskStatus::Running
+    }
+    /// A failed pipelined region is down while the rest of the job runs (region failover).
+    pub fn region_down(&self) -> bool {
+        self.down.is_none() && self.live.tasks.iter().any(|t| t.status != TaskStatus::Running)
+    }
+    /// The completion notifications on their way from the JobManager, oldest first (volatile).
+    pub fn notifications(&self) -> &[Notification] {
+        &self.live.notifications
     }
     pub fn jobmanager_up(&self) -> bool {
         self.jobmanager_up
@@ -150,6 +163,8 @@ impl Sim {
     pub fn strategy(&self) -> Strategy {
         self.settings.strategy
     }
+    /// Is the job up (not down as a whole)? A failed region may still be down: see
+    /// [`Sim::region_down`].
     pub fn running(&self) -> bool {
         self.down.is_none()
     }
@@ -166,6 +181,15 @@ impl Sim {
         }
     }
 
+    /// Task `t` is up: not in a failed region that is down.
+    fn need_up(&self, t: TaskId) -> Result<(), ActionError> {
+        if self.task_up(t) {
+            Ok(())
+        } else {
+            err(ActionError::TaskDown { task: self.graph.task(t).name.clone() })
+        }
+    }
+
     /// Is `a` enabled now? The error says why not.
     pub fn check(&self, a: Action) -> Result<(), ActionError> {
         match a {
@@ -174,6 +198,7 @@ impl Sim {
                     return err(ActionError::NoSuchChannel(channel.0));
                 };
                 self.need_running()?;
+                self.need_up(info.to)?;
                 let ch = &self.live.channels[channel.index()];
                 match ch.queue.front() {
                     None => err(ActionError::ChannelEmpty { channel: info.name.clone() }),
@@ -193,6 +218,7 @@ impl Sim {
                     return err(ActionError::NotASource { task: info.name.clone() });
                 }
                 self.need_running()?;
+                self.need_up(task)?;
                 if let Some((id, _)) = self.live.coordinator.stop_the_world {
                     return err(ActionError::SourcesPaused { checkpoint: id.0 });
                 }
@@ -212,7 +238,8 @@ impl Sim {
                 if task.index() >= self.live.tasks.len() {
                     return err(ActionError::NoSuchTask(task.0));
                 }
-                self.check(Action::AllTimers)
+                self.check(Action::AllTimers)?;
+                self.need_up(task)
             }
             Action::AllTimers => {
                 if self.strategy() != Strategy::Timers {
@@ -225,12 +252,25 @@ impl Sim {
                 if task.index() >= self.live.tasks.len() {
                     return err(ActionError::NoSuchTask(task.0));
                 }
-                self.need_running()
+                self.need_running()?;
+                self.need_up(task)
             }
             Action::Restore => match self.down {
                 Some(_) => Ok(()),
+                None if self.region_down() => Ok(()),
                 None => err(ActionError::JobRunning),
             },
+            Action::Notify { task } => {
+                let Some(info) = self.graph.tasks.get(task.index()) else {
+                    return err(ActionError::NoSuchTask(task.0));
+                };
+                self.need_running()?;
+                self.need_up(task)?;
+                match self.next_notification(task) {
+                    Some(_) => Ok(()),
+                    None => err(ActionError::NoNotification { task: info.name.clone() }),
+                }
+            }
             Action::Auto => {
                 if self.has_work() {
                     Ok(())
@@ -241,15 +281,20 @@ impl Sim {
         }
     }
 
-    /// Is there anything for the scheduler to do: a delivery, a read, or (the job is down) the
-    /// restore? The same as `check(Action::Auto).is_ok()`, without allocating.
+    /// Is there anything for the scheduler to do: a delivery, a read, a notification, or (the
+    /// job or a region is down) the restore? The same as `check(Action::Auto).is_ok()`, without
+    /// allocating.
     pub fn has_work(&self) -> bool {
         self.down.is_some()
             || (0..self.live.channels.len()).any(|c| self.deliverable(ChannelId(c as u16)))
             || self.graph.sources().any(|task| self.readable(task))
+            || !self.live.notifications.is_empty()
+            || self.region_down()
     }
 
-    /// The deliveries and reads the scheduler may draw from now, in a fixed order.
+    /// The steps the scheduler may draw from now, in a fixed order: deliveries, reads,
+    /// notifications (one per task that has one on its way), and the restore of a failed region;
+    /// only the restore while the job is down.
     pub fn enabled_steps(&self, out: &mut Vec<Action>) {
         out.clear();
         if self.down.is_some() {
@@ -266,6 +311,17 @@ impl Sim {
             if self.readable(task) {
                 out.push(Action::Read { task });
             }
+        }
+        if !self.live.notifications.is_empty() {
+            for t in 0..self.live.tasks.len() {
+                let task = TaskId(t as u16);
+                if self.next_notification(task).is_some() {
+                    out.push(Action::Notify { task });
+                }
+            }
+        }
+        if self.region_down() {
+            out.push(Action::Restore);
         }
     }
 
@@ -323,6 +379,7 @@ impl Sim {
             Action::CrashTask { task } => self.crash(CrashScope::Task(task), out),
             Action::CrashJobManager => self.crash(CrashScope::JobManager, out),
             Action::Restore => self.restore(out),
+            Action::Notify { task } => self.deliver_notification(task, out),
             Action::Auto => unreachable!("Auto resolves to a concrete action"),
         }
         self.after_tick(out);
@@ -331,13 +388,16 @@ impl Sim {
     }
 
     /// What the logical clock does after each action while the job runs: the coordinator's
-    /// periodic trigger and timeouts, then the mechanism's own clock (timers, the alignment
-    /// timeout, the stop-the-world drain).
+    /// periodic trigger and timeouts (an expiry may fail the job over), then the mechanism's own
+    /// clock (timers, the alignment timeout, the stop-the-world drain).
     fn after_tick(&mut self, out: &mut Vec<Event>) {
         if self.down.is_some() {
             return;
         }
         self.coordinator_tick(out);
+        if self.down.is_some() {
+            return;
+        }
         self.mechanism().on_tick(self, out);
     }
 

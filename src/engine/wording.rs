@@ -33,6 +33,7 @@ pub fn abort_reason(r: AbortReason, lang: Lang) -> &'static str {
         AbortReason::JobManagerFailure => {
             lang.t("the JobManager failed and lost its pending checkpoints", "JobManager 故障，丢失了进行中的检查点")
         }
+        AbortReason::JobFailure => lang.t("the job failed over as a whole", "整个作业进行了故障转移"),
     }
 }
 
@@ -53,6 +54,9 @@ pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
         Action::CrashTask { task: t } => say!(lang, "crash {}", "使 {} 崩溃", task(t)),
         Action::CrashJobManager => lang.t("crash the JobManager", "使 JobManager 崩溃").into(),
         Action::Restore => lang.t("restore", "恢复").into(),
+        Action::Notify { task: t } => {
+            say!(lang, "notify {} (checkpoint complete)", "把检查点完成通知送达 {}", task(t))
+        }
         Action::Auto => lang.t("auto step", "自动单步").into(),
     }
 }
@@ -132,6 +136,12 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             "The CheckpointCoordinator triggered checkpoint {}: pending until every task acknowledges.",
             "检查点协调器触发了检查点 {}：在所有任务确认之前，它处于进行中。",
             checkpoint.0
+        ),
+        Event::TriggerFailed { task } => say!(
+            lang,
+            "The CheckpointCoordinator could not trigger a checkpoint: {} is not running (not all tasks are running).",
+            "检查点协调器无法触发检查点：{} 没有在运行（并非所有任务都在运行）。",
+            t(task)
         ),
         Event::CheckpointRefused { pending } => say!(
             lang,
@@ -271,12 +281,32 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             checkpoint.0,
             abort_reason(reason, lang)
         ),
+        Event::NotificationSent { task, checkpoint } => say!(
+            lang,
+            "The JobManager sends {} the notification that checkpoint {} completed; {} commits its pre-committed transactions when it arrives.",
+            "JobManager 向 {} 发出检查点 {} 已完成的通知；通知送达时 {} 才提交已预提交的事务。",
+            t(task),
+            checkpoint.0,
+            t(task)
+        ),
+        Event::NotificationDelivered { task, checkpoint } => say!(
+            lang,
+            "The notification that checkpoint {} completed reached {}.",
+            "检查点 {} 已完成的通知送达了 {}。",
+            checkpoint.0,
+            t(task)
+        ),
+        Event::TolerableFailuresExceeded { failed, tolerable } => say!(
+            lang,
+            "{failed} checkpoint failure(s) in a row, more than tolerable-failed-checkpoints ({tolerable}): the JobManager fails the whole job over.",
+            "连续 {failed} 次检查点失败，超过了 tolerable-failed-checkpoints（{tolerable}）：JobManager 让整个作业故障转移。"
+        ),
         Event::TxnPreCommitted { task, txn, checkpoint } => {
             let (task, txn, cp) = (t(task), txn.0, checkpoint.0);
             say!(
                 lang,
-                "{task} pre-committed transaction T{txn} for checkpoint {cp}; it commits when the checkpoint completes.",
-                "{task} 为检查点 {cp} 预提交了事务 T{txn}；检查点完成时它才提交。"
+                "{task} pre-committed transaction T{txn} for checkpoint {cp}; it commits when the notification that the checkpoint completed arrives.",
+                "{task} 为检查点 {cp} 预提交了事务 T{txn}；收到检查点已完成的通知时它才提交。"
             )
         }
         Event::TxnCommitted { task, txn, rows } => say!(
@@ -322,6 +352,12 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
                         "JobManager 崩溃：进行中的检查点丢失，作业重启",
                     )
                     .to_string(),
+                CrashScope::Global => lang
+                    .t(
+                        "The job fails over as a whole: every task is canceled",
+                        "整个作业进行故障转移：所有任务都被取消",
+                    )
+                    .to_string(),
             };
             say!(lang, "{what}; {lost_in_flight} in-flight record(s) vanished.", "{what}；{lost_in_flight} 条在途记录消失了。")
         }
@@ -341,6 +377,35 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             RestoreFrom::Policy => {
                 lang.t("Nothing was saved: every task restarts empty.", "什么都没有保存：每个任务都从空开始。").into()
             }
+        },
+        Event::RegionFailedOver { task, tasks, total, lost_in_flight } => say!(
+            lang,
+            "{} crashed and lost its state; its pipelined region ({tasks} of {total} tasks) fails over while the other tasks keep running; {lost_in_flight} in-flight record(s) of the region vanished.",
+            "{} 崩溃并丢失了状态；它所在的流水线区域（{total} 个任务中的 {tasks} 个）进行故障转移，其他任务继续运行；该区域的 {lost_in_flight} 条在途记录消失了。",
+            t(task)
+        ),
+        Event::RegionRestored { from, tasks } => match from {
+            RestoreFrom::Checkpoint { checkpoint } => say!(
+                lang,
+                "Restored the failed region's {tasks} task(s) from completed checkpoint {}; the other tasks kept running and keep their state.",
+                "失败区域的 {tasks} 个任务从已完成的检查点 {} 恢复；其他任务一直在运行，保留各自的状态。",
+                checkpoint.0
+            ),
+            RestoreFrom::Nothing => say!(
+                lang,
+                "No completed checkpoint: the failed region's {tasks} task(s) restart empty; the other tasks kept running.",
+                "没有已完成的检查点：失败区域的 {tasks} 个任务从空开始；其他任务一直在运行。"
+            ),
+            RestoreFrom::OwnSaves => say!(
+                lang,
+                "Restored each of the failed region's {tasks} task(s) from its own latest save; the other tasks kept running.",
+                "失败区域的 {tasks} 个任务各自从最近一次保存恢复；其他任务一直在运行。"
+            ),
+            RestoreFrom::Policy => say!(
+                lang,
+                "Nothing was saved: the failed region's {tasks} task(s) restart empty; the other tasks kept running.",
+                "什么都没有保存：失败区域的 {tasks} 个任务从空开始；其他任务一直在运行。"
+            ),
         },
         Event::Rewound { task, offset } => {
             say!(lang, "{} resumes reading at offset {offset}.", "{} 从偏移量 {offset} 继续读取。", t(task))
@@ -366,6 +431,16 @@ impl ActionError {
             JobRunning => {
                 lang.t("the job is running; there is nothing to restore", "作业正在运行，没有需要恢复的东西").into()
             }
+            TaskDown { task } => say!(
+                lang,
+                "{task} is down with its failed region; restore it first",
+                "{task} 随所在的失败区域停止了，请先恢复"
+            ),
+            NoNotification { task } => say!(
+                lang,
+                "no notification that a checkpoint completed is on its way to {task}",
+                "没有发往 {task} 的检查点完成通知"
+            ),
             ChannelEmpty { channel } => say!(lang, "channel {channel} is empty", "通道 {channel} 是空的"),
             ChannelBlocked { channel, task } => say!(
                 lang,

@@ -4,8 +4,10 @@
 //! - upsert: one row per record key, so a replay overwrites (idempotent writes);
 //! - two-phase commit, after Flink's `TwoPhaseCommitSinkFunction`: writes go into an open
 //!   transaction, `snapshotState` pre-commits it at the barrier, `notifyCheckpointComplete`
-//!   commits it, and a restore's `recoverAndCommit` commits what the restored snapshot had
-//!   pre-committed and aborts the rest. Readers see committed rows only.
+//!   commits it when the JobManager's notification arrives (a step of its own, after the
+//!   checkpoint completed), and a restore's `recoverAndCommit` commits what the restored snapshot
+//!   had pre-committed (the notification may never have arrived) and aborts the rest
+//!   (`recoverAndAbort`). Readers see committed rows only.
 
 use std::collections::BTreeMap;
 
@@ -13,7 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use super::operator::OpState;
 use super::record::Record;
+use super::task::TaskStatus;
 use crate::engine::action::Event;
+use crate::engine::coordinator::Notification;
 use crate::engine::ids::{CheckpointId, RecordId, TaskId, TxnId};
 use crate::engine::settings::SinkMode;
 use crate::engine::sim::Sim;
@@ -108,30 +112,45 @@ impl Sim {
         }
     }
 
-    /// `notifyCheckpointComplete`: every running two-phase-commit sink commits its transactions
-    /// up to checkpoint `id`.
-    pub(crate) fn notify_complete(&mut self, id: CheckpointId, out: &mut Vec<Event>) {
+    /// `sendAcknowledgeMessages`: checkpoint `id` completed; a `notifyCheckpointComplete` goes to
+    /// every running two-phase-commit sink, to arrive later ([`Sim::deliver_notification`]).
+    pub(crate) fn send_notifications(&mut self, id: CheckpointId, out: &mut Vec<Event>) {
         for t in 0..self.live.tasks.len() {
-            let t = TaskId(t as u16);
-            let task = &mut self.live.tasks[t.index()];
-            if task.status != super::task::TaskStatus::Running {
-                continue;
-            }
-            if let OpState::Sink { pending, .. } = &mut task.state {
-                let (done, keep): (Vec<_>, Vec<_>) = pending.iter().partition(|(c, _)| *c <= id);
-                *pending = keep;
-                for (_, txn) in done {
-                    self.commit_txn(t, txn, out);
-                }
+            let task = &self.live.tasks[t];
+            if task.status == TaskStatus::Running && matches!(task.state, OpState::Sink { .. }) {
+                let task = TaskId(t as u16);
+                self.live.notifications.push(Notification { task, checkpoint: id });
+                out.push(Event::NotificationSent { task, checkpoint: id });
             }
         }
     }
 
-    /// Restore, after Flink's `recoverAndCommit` / `recoverAndAbort`: every sink commits the
-    /// transactions its restored snapshot had pre-committed, aborts every other unfinished one of
-    /// its own, and starts with no open transaction.
-    pub(crate) fn recover_sinks(&mut self, out: &mut Vec<Event>) {
-        for t in 0..self.live.tasks.len() {
+    /// The oldest notification on its way to task `t`, if any.
+    pub(crate) fn next_notification(&self, t: TaskId) -> Option<CheckpointId> {
+        self.live.notifications.iter().find(|n| n.task == t).map(|n| n.checkpoint)
+    }
+
+    /// `notifyCheckpointComplete` reaches task `t`: a two-phase-commit sink commits its
+    /// transactions up to that checkpoint.
+    pub(crate) fn deliver_notification(&mut self, t: TaskId, out: &mut Vec<Event>) {
+        let i = self.live.notifications.iter().position(|n| n.task == t).expect("checked: one is on its way");
+        let id = self.live.notifications.remove(i).checkpoint;
+        out.push(Event::NotificationDelivered { task: t, checkpoint: id });
+        if let OpState::Sink { pending, .. } = &mut self.live.tasks[t.index()].state {
+            let (done, keep): (Vec<_>, Vec<_>) = pending.iter().partition(|(c, _)| *c <= id);
+            *pending = keep;
+            for (_, txn) in done {
+                self.commit_txn(t, txn, out);
+            }
+        }
+    }
+
+    /// Restore, after Flink's `recoverAndCommit` / `recoverAndAbort`: every restarted sink
+    /// commits the transactions its restored snapshot had pre-committed (whose checkpoint
+    /// completed, though its notification may never have arrived), aborts every other unfinished
+    /// one of its own, and starts with no open transaction.
+    pub(crate) fn recover_sinks(&mut self, restarted: &[bool], out: &mut Vec<Event>) {
+        for t in (0..self.live.tasks.len()).filter(|t| restarted[*t]) {
             let t = TaskId(t as u16);
             if let OpState::Sink { pending, .. } = &self.live.tasks[t.index()].state {
                 let pending = pending.clone();

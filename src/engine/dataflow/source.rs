@@ -20,6 +20,7 @@ impl Sim {
     /// The fast form of `check(Read)` for a source of a running job.
     pub(crate) fn readable(&self, t: TaskId) -> bool {
         self.live.coordinator.stop_the_world.is_none()
+            && self.task_up(t)
             && (self.source_offset(t) as usize) < self.graph.task(t).log.len()
             && self.has_room(t)
     }
