@@ -35,7 +35,7 @@ pub use action::{AbortReason, Action, CrashScope, Event, RestoreFrom, SnapshotKi
 pub use coordinator::PendingCheckpoint;
 pub use cut::{ChannelCut, CutReport};
 pub use dataflow::builtin_jobs::{auto_label, builtin, generated_input, BuiltinJob, BUILTIN_NAMES};
-pub use dataflow::channel::{Channel, Fate};
+pub use dataflow::channel::{Channel, Fate, SeqSet};
 pub use dataflow::job_graph::{JobGraph, OperatorKind};
 pub use dataflow::operator::{KeyedEntry, OpState};
 pub use dataflow::record::{Item, Record};
