@@ -174,21 +174,25 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
             if let Some(stall) = r.stall {
                 s += &format!("          sources paused {stall} step(s) (stop-the-world)\n");
             }
+            // Under unaligned checkpoints a task snapshots at its first barrier, before it
+            // acknowledges (after its last).
             let mode = |unaligned: bool| match sim.strategy() {
                 _ if unaligned => "unaligned",
+                Strategy::Unaligned => "unaligned",
                 Strategy::Aligned => "aligned",
                 Strategy::AtLeastOnce => "not blocking (at-least-once)",
                 _ => "",
             };
             for (t, st) in r.subtasks.iter().enumerate() {
                 if st.first_barrier.is_some() || (st.ack_tick.is_some() && sim.strategy().uses_barriers()) {
+                    let acked = if st.ack_tick.is_none() { "not acknowledged" } else { "" };
+                    let words: Vec<&str> = [mode(st.unaligned), acked].into_iter().filter(|w| !w.is_empty()).collect();
                     s += &format!(
-                        "          {:<18} start delay {:>3}  alignment {:>3}  {}{}\n",
+                        "          {:<18} start delay {:>3}  alignment {:>3}  {}\n",
                         g.tasks[t].name,
                         st.start_delay.map_or("-".into(), |v| v.to_string()),
                         st.alignment.map_or("-".into(), |v| v.to_string()),
-                        mode(st.unaligned),
-                        if st.ack_tick.is_none() { ", not acknowledged" } else { "" }
+                        words.join(", ")
                     );
                 }
             }
