@@ -198,3 +198,27 @@ proptest! {
         }
     }
 }
+
+/// The README's word on unknown fields in an operator or an edge matches the code: refused, by
+/// name, like unknown fields everywhere else in a scenario.
+#[test]
+fn the_readme_says_unknown_operator_and_edge_fields_are_refused() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!flat.contains("are currently ignored"), "the README still says unknown fields are ignored");
+    assert!(flat.contains("Unknown fields are refused, with their name"), "the README names the refusal");
+    for (text, field) in [
+        (
+            r#"{"job": {"operators": [{"name": "S", "kind": "source", "colour": "red"}], "edges": []}, "input": {"S": []}}"#,
+            "colour",
+        ),
+        (
+            r#"{"job": {"operators": [{"name": "S", "kind": "source"}, {"name": "M", "kind": "map"}],
+                "edges": [{"from": "S", "to": "M", "weight": 2}]}, "input": {"S": []}}"#,
+            "weight",
+        ),
+    ] {
+        let e = Scenario::from_json(text).map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains(&format!("unknown field `{field}`")), "{e}");
+    }
+}
