@@ -4,8 +4,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use barrierscope::engine::{
-    Action, ChannelId, Event, OnRefusal, RecordId, Scenario, ScriptAction, Settings, Sim, Strategy as Snapshots,
-    TaskId, Verdict,
+    narrate, Action, ChannelId, Event, Lang, OnRefusal, RecordId, Scenario, ScriptAction, Settings, Sim,
+    Strategy as Snapshots, TaskId, Verdict,
 };
 use proptest::prelude::*;
 
@@ -221,4 +221,30 @@ fn the_readme_says_unknown_operator_and_edge_fields_are_refused() {
         let e = Scenario::from_json(text).map(|_| ()).unwrap_err().to_string();
         assert!(e.contains(&format!("unknown field `{field}`")), "{e}");
     }
+}
+
+/// The first completion of a scenario file, narrated in English and Chinese.
+fn completion(file: &str) -> (String, String) {
+    let text = std::fs::read_to_string(format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let played = Scenario::from_json(&text).unwrap().play().unwrap();
+    let e = played.events.iter().flatten().find(|e| matches!(e, Event::CheckpointCompleted { .. })).unwrap();
+    let g = &played.sim.graph;
+    (narrate(e, g, Lang::En), narrate(e, g, Lang::Zh))
+}
+
+/// A completed checkpoint is narrated by what restoring from it guarantees (Flink's
+/// `CheckpointingMode`): a consistent cut, exactly once, under aligned barriers; a consistent cut
+/// with its stored in-flight records under unaligned ones; at least once, not a consistent cut,
+/// under barriers without alignment.
+#[test]
+fn a_completion_says_what_its_strategy_guarantees() {
+    let (en, zh) = completion("abc-barriers-exactly-once.json");
+    assert!(en.contains("a consistent cut") && en.contains("exactly once"), "{en}");
+    assert!(zh.contains("一致的切面") && zh.contains("恰好计入一次"), "{zh}");
+    let (en, zh) = completion("two-inputs-unaligned.json");
+    assert!(en.contains("a consistent cut together with the 4 in-flight record(s)"), "{en}");
+    assert!(zh.contains("4 条在途记录") && zh.contains("一致的切面"), "{zh}");
+    let (en, zh) = completion("two-inputs-at-least-once.json");
+    assert!(en.contains("at least once") && en.contains("counts again") && !en.contains("consistent"), "{en}");
+    assert!(zh.contains("至少一次") && zh.contains("重放") && !zh.contains("一致"), "{zh}");
 }

@@ -31,7 +31,7 @@ pub mod timeline;
 pub mod wording;
 pub mod workload;
 
-pub use action::{AbortReason, Action, CrashScope, Event, RestoreFrom, SnapshotKind};
+pub use action::{AbortReason, Action, CrashScope, Event, Guarantee, RestoreFrom, SnapshotKind};
 pub use coordinator::PendingCheckpoint;
 pub use cut::{ChannelCut, CutReport};
 pub use dataflow::builtin_jobs::{auto_label, builtin, generated_input, BuiltinJob, BUILTIN_NAMES};
