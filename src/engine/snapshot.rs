@@ -79,7 +79,7 @@ impl Sim {
         (0..task.in_pos.len()).map(|i| task.received_before[i].with(task.in_from[i], task.in_pos[i])).collect()
     }
 
-    /// A restart puts task `t` back to snapshot `s`: its state, and what that state had sent and
+    /// A restart puts task `s.task` back to snapshot `s`: its state, and what that state had sent and
     /// received, after which the new incarnation's own sending and receiving follow.
     pub(crate) fn restore_task(&mut self, s: &TaskSnapshot) {
         let task = &mut self.live.tasks[s.task.index()];
