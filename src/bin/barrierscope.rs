@@ -1,5 +1,5 @@
-//! The headless runner: plays a scenario file and prints the ledger verdict and the checkpoint
-//! statistics, as a table or as JSON.
+//! The headless runner: plays a scenario file and prints the ledger verdict, the checkpoint
+//! statistics and the consistent-cut report of the end state, as a table or as JSON.
 //!
 //!     barrierscope run scenario.json [--json] [--events]
 //!     barrierscope jobs
@@ -11,7 +11,7 @@ use barrierscope::engine::scenario::Played;
 use barrierscope::engine::*;
 
 const USAGE: &str = "usage:
-  barrierscope run SCENARIO.json [--json] [--events]   play a scenario, print verdict and checkpoint statistics
+  barrierscope run SCENARIO.json [--json] [--events]   play a scenario, print verdict, checkpoint statistics and the cut
   barrierscope jobs                                    list the built-in jobs
   barrierscope example JOB                             print an example scenario for a built-in job";
 
@@ -174,27 +174,121 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
             if let Some(stall) = r.stall {
                 s += &format!("          sources paused {stall} step(s) (stop-the-world)\n");
             }
+            // Under unaligned checkpoints a task snapshots at its first barrier, before it
+            // acknowledges (after its last).
             let mode = |unaligned: bool| match sim.strategy() {
                 _ if unaligned => "unaligned",
+                Strategy::Unaligned => "unaligned",
                 Strategy::Aligned => "aligned",
                 Strategy::AtLeastOnce => "not blocking (at-least-once)",
                 _ => "",
             };
             for (t, st) in r.subtasks.iter().enumerate() {
                 if st.first_barrier.is_some() || (st.ack_tick.is_some() && sim.strategy().uses_barriers()) {
+                    let acked = if st.ack_tick.is_none() { "not acknowledged" } else { "" };
+                    let words: Vec<&str> = [mode(st.unaligned), acked].into_iter().filter(|w| !w.is_empty()).collect();
                     s += &format!(
-                        "          {:<18} start delay {:>3}  alignment {:>3}  {}{}\n",
+                        "          {:<18} start delay {:>3}  alignment {:>3}  {}\n",
                         g.tasks[t].name,
                         st.start_delay.map_or("-".into(), |v| v.to_string()),
                         st.alignment.map_or("-".into(), |v| v.to_string()),
-                        mode(st.unaligned),
-                        if st.ack_tick.is_none() { ", not acknowledged" } else { "" }
+                        words.join(", ")
                     );
                 }
             }
         }
     }
+    s + &cut_table(sim)
+}
+
+/// The labels of `records`, at most `max` of them, then how many more.
+fn labels(sim: &Sim, records: &[RecordId], max: usize) -> String {
+    let mut v: Vec<&str> = records.iter().take(max).map(|r| sim.record_label(*r)).collect();
+    let more = format!("… (+{} more)", records.len().saturating_sub(max));
+    if records.len() > max {
+        v.push(&more);
+    }
+    v.join(" ")
+}
+
+/// Where the saves of the cut come from: the latest completed checkpoint, or each task's latest
+/// timer save.
+fn cut_source(sim: &Sim) -> (Option<u64>, String) {
+    match sim.restore_point().iter().flatten().next() {
+        Some(s) if s.checkpoint.is_some() => {
+            let id = s.checkpoint.expect("checked").0;
+            (Some(id), format!("completed checkpoint {id}"))
+        }
+        _ => (None, "each task's latest save".to_string()),
+    }
+}
+
+/// The consistent-cut report of the end state: the saves a restore would use now, and per
+/// channel what it would lose, duplicate or replay.
+fn cut_table(sim: &Sim) -> String {
+    let g = &sim.graph;
+    let Some(cut) = sim.latest_cut() else {
+        return "\nCut: nothing is saved; a restore would start every task from scratch\n".to_string();
+    };
+    let (_, from) = cut_source(sim);
+    let mut s = format!(
+        "\nCut of {from} (what a restore would use now): {}\n",
+        if cut.consistent() { "consistent" } else { "NOT consistent" }
+    );
+    let saves: Vec<String> = cut
+        .taken_at
+        .iter()
+        .enumerate()
+        .map(|(t, at)| match at {
+            Some(step) => format!("{} at step {step}", g.tasks[t].name),
+            None => format!("{} none", g.tasks[t].name),
+        })
+        .collect();
+    s += &format!("  saves: {}\n", saves.join(", "));
+    for c in &cut.channels {
+        let clean = c.orphans.is_empty() && c.in_transit.is_empty() && c.stored.is_empty();
+        s += &format!(
+            "  {:<22} sent {:>4}, received {:>4}{}\n",
+            g.channel(c.channel).name,
+            c.sent,
+            c.received,
+            if clean { "  ok" } else { "" }
+        );
+        for (what, records, then) in [
+            ("orphans", &c.orphans, "duplicated on restore"),
+            ("in transit", &c.in_transit, "lost on restore"),
+            ("stored in-flight", &c.stored, "replayed on restore"),
+        ] {
+            if !records.is_empty() {
+                s += &format!("    {what}: {} ({then})\n", labels(sim, records, 20));
+            }
+        }
+    }
     s
+}
+
+/// The cut report as JSON: null when nothing is saved.
+fn cut_json(sim: &Sim) -> serde_json::Value {
+    let g = &sim.graph;
+    let Some(cut) = sim.latest_cut() else { return serde_json::Value::Null };
+    let (checkpoint, _) = cut_source(sim);
+    let names = |v: &[RecordId]| v.iter().map(|r| sim.record_label(*r)).collect::<Vec<_>>();
+    serde_json::json!({
+        "checkpoint": checkpoint,
+        "consistent": cut.consistent(),
+        "saves": cut.taken_at.iter().enumerate().map(|(t, at)| serde_json::json!({
+            "task": g.tasks[t].name,
+            "step": at,
+        })).collect::<Vec<_>>(),
+        "channels": cut.channels.iter().map(|c| serde_json::json!({
+            "channel": g.channel(c.channel).name,
+            "sent": c.sent,
+            "received": c.received,
+            "orphans": names(&c.orphans),
+            "in_transit": names(&c.in_transit),
+            "stored": names(&c.stored),
+        })).collect::<Vec<_>>(),
+    })
 }
 
 fn report_json(sc: &Scenario, p: &Played) -> String {
@@ -217,6 +311,7 @@ fn report_json(sc: &Scenario, p: &Played) -> String {
             "counts": sim.stats.counts(),
             "history": sim.stats.history,
         },
+        "cut": cut_json(sim),
     });
     serde_json::to_string_pretty(&v).expect("serializes") + "\n"
 }

@@ -84,6 +84,23 @@ impl Action {
     }
 }
 
+/// What a completed checkpoint guarantees when the job restores from it, after Flink's
+/// `CheckpointingMode`: `EXACTLY_ONCE` draws checkpoints so that, upon recovery, every record is
+/// reflected exactly once in operator state; `AT_LEAST_ONCE` draws them "in a simpler fashion that
+/// typically encounters some duplicates upon recovery".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Guarantee {
+    /// A consistent cut (aligned barriers, stop-the-world): exactly once in operator state.
+    ExactlyOnce,
+    /// A consistent cut together with the in-flight records stored with it (unaligned, or
+    /// aligned past its alignment timeout), which a restore replays first: exactly once.
+    ExactlyOnceWithInFlight { records: u32 },
+    /// Barriers without alignment: a snapshot may already hold records sent after the barrier,
+    /// which the sources replay on restore (duplicates); nothing is lost.
+    AtLeastOnce,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SnapshotKind {
@@ -278,6 +295,8 @@ pub enum Event {
     CheckpointCompleted {
         checkpoint: CheckpointId,
         duration: u64,
+        /// What restoring from it guarantees.
+        guarantee: Guarantee,
     },
     CheckpointAborted {
         checkpoint: CheckpointId,

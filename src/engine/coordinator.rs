@@ -27,9 +27,10 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::action::{AbortReason, CrashScope, Event};
+use crate::engine::action::{AbortReason, CrashScope, Event, Guarantee};
 use crate::engine::dataflow::task::TaskStatus;
 use crate::engine::ids::{CheckpointId, TaskId};
+use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
 use crate::engine::stats::{CheckpointRecord, CheckpointStatus, SubtaskStats};
@@ -171,13 +172,19 @@ impl Sim {
             completed_tick: self.tick,
             snapshots: p.snapshots.into_iter().map(|s| s.expect("fully acknowledged")).collect(),
         };
+        let in_flight: usize = cp.snapshots.iter().map(|s| s.in_flight.len()).sum();
         self.durable.storage.retain_completed(cp, self.settings.num_retained as usize);
         let tick = self.tick;
         if let Some(r) = self.stats.get_mut(id) {
             r.status = CheckpointStatus::Completed;
             r.end_tick = Some(tick);
         }
-        out.push(Event::CheckpointCompleted { checkpoint: id, duration: tick - p.trigger_tick });
+        let guarantee = match self.strategy() {
+            Strategy::AtLeastOnce => Guarantee::AtLeastOnce,
+            _ if in_flight > 0 => Guarantee::ExactlyOnceWithInFlight { records: in_flight as u32 },
+            _ => Guarantee::ExactlyOnce,
+        };
+        out.push(Event::CheckpointCompleted { checkpoint: id, duration: tick - p.trigger_tick, guarantee });
         let older: Vec<CheckpointId> =
             self.live.coordinator.pending.iter().filter(|p| p.id < id).map(|p| p.id).collect();
         for o in older {

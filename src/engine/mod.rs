@@ -31,11 +31,11 @@ pub mod timeline;
 pub mod wording;
 pub mod workload;
 
-pub use action::{AbortReason, Action, CrashScope, Event, RestoreFrom, SnapshotKind};
+pub use action::{AbortReason, Action, CrashScope, Event, Guarantee, RestoreFrom, SnapshotKind};
 pub use coordinator::{Notification, PendingCheckpoint};
 pub use cut::{ChannelCut, CutReport};
 pub use dataflow::builtin_jobs::{auto_label, builtin, generated_input, BuiltinJob, BUILTIN_NAMES};
-pub use dataflow::channel::{Channel, Fate};
+pub use dataflow::channel::{Channel, Fate, SeqSet};
 pub use dataflow::job_graph::{JobGraph, OperatorKind};
 pub use dataflow::operator::{KeyedEntry, OpState};
 pub use dataflow::record::{Item, Record};

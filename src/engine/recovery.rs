@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::action::{AbortReason, CrashScope, Event, RestoreFrom};
 use crate::engine::coordinator::{CheckpointIdCounter, Coordinator, Notification};
-use crate::engine::dataflow::channel::{Channel, Fate};
+use crate::engine::dataflow::channel::{Channel, Fate, SeqSet};
 use crate::engine::dataflow::record::{Item, Record};
 use crate::engine::dataflow::sink::ExternalSystem;
 use crate::engine::dataflow::task::{TaskRuntime, TaskStatus};
@@ -204,10 +204,19 @@ impl Sim {
         in_flight.retain(|(c, _, _)| restarted[self.graph.channel(*c).to.index()]);
         in_flight.sort_by_key(|(c, seq, _)| (*c, *seq));
         in_flight.dedup_by_key(|(c, seq, _)| (*c, *seq));
-        for (c, _, rec) in in_flight {
+        for (c, stored, rec) in in_flight {
             let seq = self.wire[c.index()].take_seq();
             self.live.channels[c.index()].queue.push_back(Item::Record { seq, rec: Record { replayed: true, ..rec } });
             out.push(Event::Replayed { channel: c, record: rec.id });
+            // The restored sender had sent this record once: the replay is that sending now.
+            let info = self.graph.channel(c);
+            let sent = &mut self.live.tasks[info.from.index()].sent_before[info.output_index];
+            *sent = sent.difference(&SeqSet::range(stored, stored + 1)).with(seq, seq + 1);
+        }
+        // The new incarnations send after the replayed records.
+        for task in (0..self.live.tasks.len()).filter(|t| restarted[*t]) {
+            let outs = &self.graph.tasks[task].out_channels;
+            self.live.tasks[task].out_from = outs.iter().map(|c| self.wire[c.index()].next_seq).collect();
         }
         for s in self.graph.sources().filter(|s| restarted[s.index()]).collect::<Vec<_>>() {
             out.push(Event::Rewound { task: s, offset: self.source_offset(s) });
@@ -224,7 +233,7 @@ impl Sim {
         };
         let mut in_flight = Vec::new();
         for s in &cp.snapshots {
-            self.live.tasks[s.task.index()].state = s.state.clone();
+            self.restore_task(s);
             self.live.tasks[s.task.index()].last_checkpoint = Some(cp.id);
             in_flight.extend(s.in_flight.iter().copied());
         }

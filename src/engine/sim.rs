@@ -109,6 +109,7 @@ impl Sim {
             scratch: Vec::new(),
         };
         sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
+        sim.recompute_retention();
         sim
     }
 

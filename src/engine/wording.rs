@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::action::{AbortReason, Action, CrashScope, Event, RestoreFrom, SnapshotKind};
+use super::action::{AbortReason, Action, CrashScope, Event, Guarantee, RestoreFrom, SnapshotKind};
 use super::dataflow::job_graph::{JobGraph, OperatorKind};
 use super::error::ActionError;
 use super::ids::{ChannelId, RecordId, TaskId};
@@ -268,12 +268,26 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             t(task),
             checkpoint.0
         ),
-        Event::CheckpointCompleted { checkpoint, duration } => say!(
-            lang,
-            "Checkpoint {} completed after {duration} step(s): a consistent cut, safe to restore from.",
-            "检查点 {} 在 {duration} 步后完成：一个一致的切面，可以安全地从它恢复。",
-            checkpoint.0
-        ),
+        Event::CheckpointCompleted { checkpoint, duration, guarantee } => {
+            let n = checkpoint.0;
+            match guarantee {
+                Guarantee::ExactlyOnce => say!(
+                    lang,
+                    "Checkpoint {n} completed after {duration} step(s): a consistent cut. Restored from it, every record counts exactly once in the operators' state.",
+                    "检查点 {n} 在 {duration} 步后完成：一个一致的切面。从它恢复，每条记录在算子状态中恰好计入一次。"
+                ),
+                Guarantee::ExactlyOnceWithInFlight { records } => say!(
+                    lang,
+                    "Checkpoint {n} completed after {duration} step(s): a consistent cut together with the {records} in-flight record(s) stored with it, which a restore replays first. Restored from it, every record counts exactly once in the operators' state.",
+                    "检查点 {n} 在 {duration} 步后完成：连同其中保存的 {records} 条在途记录构成一个一致的切面，恢复时先重放这些记录。从它恢复，每条记录在算子状态中恰好计入一次。"
+                ),
+                Guarantee::AtLeastOnce => say!(
+                    lang,
+                    "Checkpoint {n} completed after {duration} step(s), at least once: the barriers were not aligned, so a snapshot may already count records sent after its barrier, which a restore replays and counts again. No record is lost.",
+                    "检查点 {n} 在 {duration} 步后完成，至少一次：屏障没有对齐，快照可能已计入屏障之后发送的记录，恢复时这些记录会被重放并再次计入。不会丢失记录。"
+                ),
+            }
+        }
         Event::CheckpointAborted { checkpoint, reason } => say!(
             lang,
             "Checkpoint {} was aborted: {}.",

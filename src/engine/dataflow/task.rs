@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::channel::Fate;
+use super::channel::{Fate, SeqSet};
 use super::job_graph::OperatorKind;
 use super::operator::OpState;
 use super::record::Item;
@@ -33,6 +33,16 @@ pub struct TaskRuntime {
     pub state: OpState,
     /// Per input channel: sequence number of the next record to receive.
     pub in_pos: Vec<u64>,
+    /// Per input channel: what the state this incarnation started from had received there (the
+    /// restored snapshot's, empty for a fresh start). Since then it has received `in_from..in_pos`.
+    pub received_before: Vec<SeqSet>,
+    /// Per input channel: the first sequence number this incarnation could receive there.
+    pub in_from: Vec<u64>,
+    /// Per output channel: what the state this incarnation started from had sent there. Since
+    /// then it has sent `out_from..` up to the channel's next sequence number.
+    pub sent_before: Vec<SeqSet>,
+    /// Per output channel: the first sequence number this incarnation sent (or will send) there.
+    pub out_from: Vec<u64>,
     /// Aligned and unaligned barrier handlers: the checkpoint whose barriers are coming in.
     pub alignment: Option<Alignment>,
     /// At-least-once barrier tracker: barriers counted per checkpoint.
@@ -56,10 +66,15 @@ impl Sim {
     /// A task as it starts: initial state, reading each input from the next record sent on it.
     pub(crate) fn fresh_task(&self, t: TaskId) -> TaskRuntime {
         let info = self.graph.task(t);
+        let in_pos: Vec<u64> = info.inputs.iter().map(|c| self.wire[c.index()].next_seq).collect();
         TaskRuntime {
             status: TaskStatus::Running,
             state: self.initial_state(t),
-            in_pos: info.inputs.iter().map(|c| self.wire[c.index()].next_seq).collect(),
+            received_before: vec![SeqSet::default(); in_pos.len()],
+            in_from: in_pos.clone(),
+            in_pos,
+            sent_before: vec![SeqSet::default(); info.out_channels.len()],
+            out_from: info.out_channels.iter().map(|c| self.wire[c.index()].next_seq).collect(),
             alignment: None,
             tracker: BTreeMap::new(),
             last_checkpoint: None,

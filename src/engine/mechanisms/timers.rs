@@ -29,8 +29,8 @@ impl Mechanism for PerTaskTimers {
     }
     fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
         for t in 0..sim.live.tasks.len() {
-            if let Some(s) = sim.durable.storage.saves[t].last() {
-                sim.live.tasks[t].state = s.state.clone();
+            if let Some(s) = sim.durable.storage.saves[t].last().cloned() {
+                sim.restore_task(&s);
             }
         }
         (RestoreFrom::OwnSaves, vec![])
