@@ -102,6 +102,7 @@ pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
         Some(Event::Processed { channel, .. })
         | Some(Event::BarrierReceived { channel, .. })
         | Some(Event::BarrierIgnored { channel, .. })
+        | Some(Event::CancelMarkerReceived { channel, .. })
         | Some(Event::InFlightRecorded { channel, .. }) => describe(g, &Action::Deliver { channel: *channel }, lang),
         Some(Event::Restored { .. }) => describe(g, &Action::Restore, lang),
         _ => lang.t("step", "单步").into(),

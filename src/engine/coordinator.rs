@@ -2,10 +2,11 @@
 //! checkpoint (`triggerCheckpoint`: the mechanism starts it at the sources), collects one
 //! acknowledgement per task (`receiveAcknowledgeMessage`), completes the checkpoint when every task
 //! has acknowledged (`completePendingCheckpoint`: stored, the oldest beyond num-retained dropped,
-//! older pending ones subsumed, tasks notified), and aborts it on timeout, on a task's or the
-//! JobManager's failure (`abortPendingCheckpoints`). The pending checkpoints live in the
-//! JobManager's memory and die with it; the checkpoint id counter (`CheckpointIDCounter`, kept
-//! in ZooKeeper or Kubernetes in an HA setup) survives, so ids keep rising after failover.
+//! older pending ones subsumed, tasks notified), and aborts it on timeout, when a task declines it
+//! (`receiveDeclineMessage`), or on a task's or the JobManager's failure
+//! (`abortPendingCheckpoints`). The pending checkpoints live in the JobManager's memory and die
+//! with it; the checkpoint id counter (`CheckpointIDCounter`, kept in ZooKeeper or Kubernetes in
+//! an HA setup) survives, so ids keep rising after failover.
 
 use std::collections::BTreeSet;
 
@@ -144,6 +145,14 @@ impl Sim {
         }
         self.notify_complete(id, out);
         self.recompute_retention();
+    }
+
+    /// `receiveDeclineMessage`: task `t` declined checkpoint `id` for `reason`. A pending
+    /// checkpoint is aborted at once with the task's reason; a decline for a checkpoint no longer
+    /// pending (another task declined it first, or it completed or expired) changes nothing.
+    pub(crate) fn decline(&mut self, t: TaskId, id: CheckpointId, reason: AbortReason, out: &mut Vec<Event>) {
+        out.push(Event::CheckpointDeclined { task: t, checkpoint: id, reason });
+        self.abort(id, reason, out);
     }
 
     /// Aborts a pending checkpoint and tells every task (`notifyCheckpointAborted`).
