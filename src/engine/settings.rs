@@ -134,7 +134,9 @@ pub struct Settings {
     pub max_concurrent_checkpoints: u32,
     #[serde(default = "default_one")]
     pub num_retained: u32,
-    /// Strategy `aligned` only: after aligning this many steps, the checkpoint turns unaligned.
+    /// Strategy `aligned` only (Flink's `aligned-checkpoint-timeout`): a task still waiting for a
+    /// checkpoint's barriers this many steps after the checkpoint was triggered takes it
+    /// unaligned; 0 makes every checkpoint unaligned from the sources on.
     #[serde(default)]
     pub alignment_timeout: Option<u64>,
     /// Bounded channels: a task whose output channel holds this many items is backpressured.
