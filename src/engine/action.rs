@@ -137,6 +137,9 @@ pub enum GaveUp {
     /// the `in_flight` records it had stored; `released` inputs that an aligned barrier had
     /// blocked flow again.
     Unaligned { in_flight: u32, released: u16 },
+    /// It was collecting the barriers of a checkpoint already aborted, whose snapshot it had
+    /// discarded or will never take; `released` inputs flow again.
+    Collecting { released: u16 },
     /// At-least-once: it stops counting the checkpoint's barriers; nothing was blocked.
     Counting,
 }
@@ -262,6 +265,23 @@ pub enum Event {
         task: TaskId,
         checkpoint: CheckpointId,
         reason: AbortReason,
+        /// The checkpoint was still pending, so the decline aborts it.
+        pending: bool,
+    },
+    /// The CheckpointCoordinator's abort reached a task collecting that checkpoint's barriers
+    /// (Flink's `notifyCheckpointAborted`): the task goes on collecting them. A snapshot it took
+    /// early is discarded with its `discarded` in-flight records; one it has not taken it never
+    /// takes: it will send a cancel marker on instead.
+    AbortNotified {
+        task: TaskId,
+        checkpoint: CheckpointId,
+        discarded: Option<u32>,
+    },
+    /// The task's barrier handler would start a checkpoint that was aborted before: no snapshot,
+    /// and a cancel marker goes on instead of the barrier.
+    SnapshotSkipped {
+        task: TaskId,
+        checkpoint: CheckpointId,
     },
     /// A task put a cancel marker for a checkpoint it declined on every output.
     CancelMarkerSent {

@@ -151,7 +151,8 @@ impl Sim {
     /// checkpoint is aborted at once with the task's reason; a decline for a checkpoint no longer
     /// pending (another task declined it first, or it completed or expired) changes nothing.
     pub(crate) fn decline(&mut self, t: TaskId, id: CheckpointId, reason: AbortReason, out: &mut Vec<Event>) {
-        out.push(Event::CheckpointDeclined { task: t, checkpoint: id, reason });
+        let pending = self.live.coordinator.pending.iter().any(|p| p.id == id);
+        out.push(Event::CheckpointDeclined { task: t, checkpoint: id, reason, pending });
         self.abort(id, reason, out);
     }
 

@@ -221,6 +221,15 @@ impl Settings {
                 return bad(format!("alignment-timeout must be at most {MAX_STEPS_SETTING} steps"));
             }
         }
+        // Flink's `execution.checkpointing.unaligned` needs `max-concurrent-checkpoints` 1, and the
+        // alignment timeout applies only with unaligned checkpoints enabled.
+        if self.max_concurrent_checkpoints > 1
+            && (self.strategy == Strategy::Unaligned || self.alignment_timeout.is_some())
+        {
+            return bad(
+                "unaligned checkpoints (strategy unaligned, or an alignment-timeout) need max-concurrent-checkpoints 1, as in Flink".into(),
+            );
+        }
         if let Some(c) = self.channel_capacity {
             if c == 0 || c > 100_000 {
                 return bad("channel-capacity must be 1 to 100000 items".into());

@@ -191,8 +191,8 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
         }
         Event::BarrierIgnored { task, checkpoint, .. } => say!(
             lang,
-            "{} dropped barrier {}: that checkpoint was aborted or already handled.",
-            "{} 丢弃了屏障 {}：该检查点已中止或已处理过。",
+            "{} dropped barrier {}: it is already past that checkpoint.",
+            "{} 丢弃了屏障 {}：它已经越过了这个检查点。",
             t(task),
             checkpoint.0
         ),
@@ -242,6 +242,16 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
                     "{task} gave up checkpoint {cp}: the snapshot it took early is discarded, with the {in_flight} in-flight record(s) it stored, and it released the {released} input(s) it had blocked.",
                     "{task} 放弃了检查点 {cp}：它提前做的快照被丢弃，连同它保存的 {in_flight} 条在途记录；它释放了阻塞的 {released} 个输入。"
                 ),
+                GaveUp::Collecting { released: 0 } => say!(
+                    lang,
+                    "{task} stopped collecting the barriers of checkpoint {cp}, which had been aborted.",
+                    "{task} 不再收集已中止的检查点 {cp} 的屏障。"
+                ),
+                GaveUp::Collecting { released } => say!(
+                    lang,
+                    "{task} stopped collecting the barriers of checkpoint {cp}, which had been aborted, and released the {released} input(s) it had blocked.",
+                    "{task} 不再收集已中止的检查点 {cp} 的屏障，释放了它阻塞的 {released} 个输入。"
+                ),
                 GaveUp::Counting => say!(
                     lang,
                     "{task} gave up checkpoint {cp}: it stops counting its barriers (nothing was blocked).",
@@ -249,7 +259,7 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
                 ),
             }
         }
-        Event::CheckpointDeclined { task, checkpoint, reason } => {
+        Event::CheckpointDeclined { task, checkpoint, reason, pending } => {
             let (task, cp) = (t(task), checkpoint.0);
             let why = match reason {
                 AbortReason::DeclinedSubsumed => lang.t(
@@ -261,12 +271,42 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
                 }
                 other => abort_reason(other, lang),
             };
-            say!(
-                lang,
-                "{task} declined checkpoint {cp} to the CheckpointCoordinator: {why}.",
-                "{task} 向检查点协调器拒绝了检查点 {cp}：{why}。"
-            )
+            if pending {
+                say!(
+                    lang,
+                    "{task} declined checkpoint {cp} to the CheckpointCoordinator ({why}), which aborts it at once.",
+                    "{task} 向检查点协调器拒绝了检查点 {cp}（{why}），协调器立即中止了它。"
+                )
+            } else {
+                say!(
+                    lang,
+                    "{task} declined checkpoint {cp} to the CheckpointCoordinator ({why}); it had already ended, so nothing changes there.",
+                    "{task} 向检查点协调器拒绝了检查点 {cp}（{why}）；它早已结束，协调器那里没有变化。"
+                )
+            }
         }
+        Event::AbortNotified { task, checkpoint, discarded } => {
+            let (task, cp) = (t(task), checkpoint.0);
+            match discarded {
+                Some(n) => say!(
+                    lang,
+                    "{task} hears that checkpoint {cp} was aborted: it discards the snapshot it took early ({n} in-flight record(s)) and goes on collecting the checkpoint's barriers.",
+                    "{task} 得知检查点 {cp} 已中止：它丢弃提前做的快照（{n} 条在途记录），继续收集该检查点的屏障。"
+                ),
+                None => say!(
+                    lang,
+                    "{task} hears that checkpoint {cp} was aborted and goes on collecting its barriers; when they are in, it will send a cancel marker on instead of snapshotting.",
+                    "{task} 得知检查点 {cp} 已中止，仍继续收集它的屏障；屏障到齐后，它不做快照，而是向下游发送取消标记。"
+                ),
+            }
+        }
+        Event::SnapshotSkipped { task, checkpoint } => say!(
+            lang,
+            "{0} would now snapshot for checkpoint {1}, but checkpoint {1} was aborted: it takes no snapshot and forwards no barrier.",
+            "{0} 本该为检查点 {1} 做快照，但检查点 {1} 已中止：它不做快照，也不转发屏障。",
+            t(task),
+            checkpoint.0
+        ),
         Event::CancelMarkerSent { task, checkpoint } => say!(
             lang,
             "{0} sent a cancel marker for checkpoint {1} on its outputs, behind its records: downstream tasks need not wait for barrier {1} from it.",

@@ -3,7 +3,7 @@
 //! the operator, a barrier or a cancel marker to the fault-tolerance mechanism. Everything here is
 //! volatile: a crash loses it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +41,10 @@ pub struct TaskRuntime {
     /// The newest checkpoint this task has snapshotted, or given up for a newer barrier or a
     /// cancel marker: barriers of older ones are ignored.
     pub last_checkpoint: Option<CheckpointId>,
+    /// Checkpoints the CheckpointCoordinator said were aborted before this task started them
+    /// (Flink's `abortedCheckpointIds` in `SubtaskCheckpointCoordinatorImpl`): when its barrier
+    /// handler would start one, the task takes no snapshot and sends a cancel marker on instead.
+    pub aborted: BTreeSet<CheckpointId>,
     /// Rebalance partitioning: the next output channel, round robin.
     pub rr: u32,
 }
@@ -50,7 +54,7 @@ impl TaskRuntime {
     /// one's is shown as it was until the restart replaces it. No barrier progress survives.
     pub(crate) fn stopped(self, crashed: bool, initial: OpState) -> TaskRuntime {
         let (status, state) = if crashed { (TaskStatus::Crashed, initial) } else { (TaskStatus::Canceled, self.state) };
-        TaskRuntime { status, state, alignment: None, tracker: Tracker::default(), ..self }
+        TaskRuntime { status, state, alignment: None, tracker: Tracker::default(), aborted: BTreeSet::new(), ..self }
     }
 }
 
@@ -65,6 +69,7 @@ impl Sim {
             alignment: None,
             tracker: Tracker::default(),
             last_checkpoint: None,
+            aborted: BTreeSet::new(),
             rr: 0,
         }
     }

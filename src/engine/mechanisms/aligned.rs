@@ -16,12 +16,17 @@
 //! [`super::unaligned`]. A timeout of 0 makes every checkpoint unaligned from the sources on
 //! (`CheckpointOptions.forConfig`).
 //!
-//! Also here, shared with unaligned checkpoints: giving up a checkpoint. Barrier n+1 before n is
-//! complete subsumes n at the task, which declines it to the CheckpointCoordinator and sends a
-//! cancel marker downstream (`cancelSubsumedCheckpoint`); a cancel marker from an input does the
-//! same (`processCancellationBarrier`).
+//! Also here, shared with unaligned checkpoints: aborts and giving up. The coordinator's abort
+//! (`notifyCheckpointAborted`) does not end an alignment: the task goes on collecting the
+//! barriers, discards a snapshot it took early, and sends a cancel marker on instead of a snapshot
+//! it has not taken (`SubtaskCheckpointCoordinatorImpl.checkpointState`). A cancel marker from an
+//! input makes the task give the checkpoint up, decline it and forward the marker
+//! (`processCancellationBarrier`); barrier n+1 before n is complete does the same for n
+//! (`cancelSubsumedCheckpoint`).
 
-use super::barriers::{decline_and_cancel, snapshot_and_forward, unblock_inputs, Alignment};
+use super::barriers::{
+    decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward, unblock_inputs, Alignment,
+};
 use super::{unaligned, Arrival, Mechanism};
 use crate::engine::action::{AbortReason, Event, GaveUp, SnapshotKind};
 use crate::engine::dataflow::record::{Barrier, Record};
@@ -47,7 +52,7 @@ impl Mechanism for AlignedBarriers {
         cancel_marker(sim, at, id, out);
     }
     fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-        abort_alignment(sim, t, id, out);
+        abort_notified(sim, t, id, out);
     }
     /// The alignment timer: a task still aligning `alignment-timeout` steps after the trigger
     /// goes unaligned.
@@ -58,7 +63,7 @@ impl Mechanism for AlignedBarriers {
             let late = sim.live.tasks[t]
                 .alignment
                 .as_ref()
-                .is_some_and(|a| a.unaligned.is_none() && timed_out(tick, a.timestamp, limit));
+                .is_some_and(|a| a.aligning() && timed_out(tick, a.timestamp, limit));
             if late {
                 unaligned::alignment_timed_out(sim, TaskId(t as u16), out);
             }
@@ -83,7 +88,8 @@ fn timed_out(tick: u64, timestamp: u64, limit: u64) -> bool {
 ///   alignment timeout, makes the task switch to unaligned.
 /// - The last barrier ends it: an aligned task snapshots and forwards, an unaligned one
 ///   acknowledges the snapshot it took early with the in-flight records it recorded since; both
-///   unblock their inputs.
+///   unblock their inputs. For a checkpoint aborted before the task started it, a cancel marker
+///   goes on instead of the snapshot and the barrier, and nothing is acknowledged.
 pub(super) fn collect_barrier(sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
     let Arrival { task: t, channel: c, input } = at;
     let id = barrier.checkpoint;
@@ -108,10 +114,11 @@ pub(super) fn collect_barrier(sim: &mut Sim, at: Arrival, barrier: Barrier, out:
         timestamp: barrier.timestamp,
         received: vec![false; n],
         unaligned: None,
+        cancelled: false,
     });
     al.received[input] = true;
     let waiting = al.waiting();
-    let collecting = al.unaligned.is_some();
+    let collecting = !al.aligning();
     out.insert(mark, Event::BarrierReceived { task: t, channel: c, checkpoint: id, first, waiting });
     if barrier.unaligned {
         if !collecting {
@@ -134,6 +141,9 @@ pub(super) fn collect_barrier(sim: &mut Sim, at: Arrival, barrier: Barrier, out:
     let al = sim.live.tasks[t.index()].alignment.take().expect("collecting");
     sim.live.tasks[t.index()].last_checkpoint = Some(id);
     unblock_inputs(sim, t, out);
+    if al.cancelled || skipped_as_aborted(sim, t, id, out) {
+        return;
+    }
     let snap = match al.unaligned {
         Some(snap) => *snap,
         None => snapshot_and_forward(sim, t, barrier, SnapshotKind::Aligned, out),
@@ -157,16 +167,11 @@ pub(super) fn cancel_marker(sim: &mut Sim, at: Arrival, id: CheckpointId, out: &
     if let Some(cur) = current {
         abort_alignment(sim, t, cur, out);
     }
-    let task = &mut sim.live.tasks[t.index()];
-    task.last_checkpoint = task.last_checkpoint.max(Some(id));
     decline_and_cancel(sim, t, id, AbortReason::DeclinedOnCancellationBarrier, out);
 }
 
 /// The task gives up checkpoint `id` if it is collecting its barriers: a snapshot taken early is
 /// discarded with its in-flight records, and inputs an aligned barrier blocked flow again.
-/// Called alone, for the coordinator's abort (`notifyCheckpointAborted`), it leaves the task's
-/// newest checkpoint as it was, so a cancel marker for `id` arriving later is still heeded and
-/// forwarded, as in Flink, where the notification does not end the alignment.
 pub(super) fn abort_alignment(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
     let task = &mut sim.live.tasks[t.index()];
     if task.alignment.as_ref().is_none_or(|a| a.checkpoint != id) {
@@ -176,8 +181,31 @@ pub(super) fn abort_alignment(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &
     let released = sim.graph.task(t).inputs.iter().filter(|c| sim.live.channels[c.index()].blocked).count() as u16;
     let what = match &al.unaligned {
         Some(snap) => GaveUp::Unaligned { in_flight: snap.in_flight.len() as u32, released },
+        None if al.cancelled => GaveUp::Collecting { released },
         None => GaveUp::Aligning { released },
     };
     out.push(Event::AlignmentAborted { task: t, checkpoint: id, what });
     unblock_inputs(sim, t, out);
+}
+
+/// The CheckpointCoordinator aborted checkpoint `id` (`notifyCheckpointAborted`). A task
+/// collecting its barriers goes on collecting them, as in Flink, where the notification does not
+/// end an alignment: a snapshot it took early is discarded (and it records no more in-flight
+/// data); one it has not taken it will not take, sending a cancel marker on instead when its
+/// barriers are in. A task that has not started `id` notes it for when its barriers come.
+pub(super) fn abort_notified(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
+    let Some(al) = sim.live.tasks[t.index()].alignment.as_mut().filter(|a| a.checkpoint == id) else {
+        note_aborted(sim, t, id);
+        return;
+    };
+    if al.cancelled {
+        return;
+    }
+    let discarded = al.unaligned.take().map(|snap| snap.in_flight.len() as u32);
+    if discarded.is_some() {
+        al.cancelled = true;
+    } else {
+        note_aborted(sim, t, id);
+    }
+    out.push(Event::AbortNotified { task: t, checkpoint: id, discarded });
 }

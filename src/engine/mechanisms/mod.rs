@@ -85,7 +85,8 @@ pub trait Mechanism: Sync {
     fn on_cancel(&self, _sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
         out.push(Event::CancelMarkerReceived { task: at.task, channel: at.channel, checkpoint: id, fresh: false });
     }
-    /// The coordinator aborted checkpoint `id`: task `t` forgets its progress on it.
+    /// The coordinator aborted checkpoint `id` and tells task `t`. A barrier handler goes on
+    /// collecting the checkpoint's barriers, as Flink's does; it takes no snapshot for it.
     fn on_abort(&self, _sim: &mut Sim, _t: TaskId, _id: CheckpointId, _out: &mut Vec<Event>) {}
     /// The logical clock ticked while the job runs.
     fn on_tick(&self, _sim: &mut Sim, _out: &mut Vec<Event>) {}

@@ -9,17 +9,19 @@
 //! when its last barrier comes. Only when a newer checkpoint has all its barriers first are the
 //! older ones in the queue dropped (silently: the CheckpointCoordinator subsumes them when the
 //! newer one completes). The first barrier of a checkpoint no newer than the newest one counted
-//! is ignored: that checkpoint can no longer complete here. A tracker never declines a
-//! checkpoint on its own, so no cancel marker ever reaches one in this simulator (Flink's
-//! tracker would heed it, `processCancellationBarrier`).
+//! is ignored: that checkpoint can no longer complete here. The coordinator's abort does not
+//! stop the counting; when all barriers of an aborted checkpoint are in, the task sends a cancel
+//! marker on instead of a snapshot. A cancel marker from an input ends the counting of that
+//! checkpoint and of older ones, each declined and cancelled in turn
+//! (`processCancellationBarrier`).
 
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::barriers::snapshot_and_forward;
+use super::barriers::{decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward};
 use super::{Arrival, Mechanism};
-use crate::engine::action::{Event, GaveUp, SnapshotKind};
+use crate::engine::action::{AbortReason, Event, GaveUp, SnapshotKind};
 use crate::engine::dataflow::record::Barrier;
 use crate::engine::ids::{CheckpointId, TaskId};
 use crate::engine::sim::Sim;
@@ -75,14 +77,43 @@ impl Mechanism for BarrierTracker {
             out.push(Event::AlignmentAborted { task: t, checkpoint: older.checkpoint, what: GaveUp::Counting });
         }
         sim.live.tasks[t.index()].last_checkpoint = Some(id);
+        if skipped_as_aborted(sim, t, id, out) {
+            return;
+        }
         let snap = snapshot_and_forward(sim, t, barrier, SnapshotKind::Tracker, out);
         sim.acknowledge(t, id, snap, out);
     }
+    /// Flink's `CheckpointBarrierTracker.processCancellationBarrier`: a marker for a checkpoint
+    /// it counts, or newer than any it has counted, ends the counting of that checkpoint and of
+    /// every older one; each is declined and cancelled downstream. A trailing marker is dropped.
+    fn on_cancel(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
+        let t = at.task;
+        let task = &sim.live.tasks[t.index()];
+        let counting = task.tracker.pending.iter().any(|b| b.checkpoint == id);
+        let fresh = Some(id) > task.last_checkpoint && (counting || Some(id) > task.tracker.latest);
+        out.push(Event::CancelMarkerReceived { task: t, channel: at.channel, checkpoint: id, fresh });
+        if !fresh {
+            return;
+        }
+        let tracker = &mut sim.live.tasks[t.index()].tracker;
+        let upto = tracker.pending.iter().take_while(|b| b.checkpoint <= id).count();
+        let dropped: Vec<BarrierCount> = tracker.pending.drain(..upto).collect();
+        tracker.latest = tracker.latest.max(Some(id));
+        for b in dropped {
+            out.push(Event::AlignmentAborted { task: t, checkpoint: b.checkpoint, what: GaveUp::Counting });
+            if b.checkpoint < id {
+                decline_and_cancel(sim, t, b.checkpoint, AbortReason::DeclinedOnCancellationBarrier, out);
+            }
+        }
+        decline_and_cancel(sim, t, id, AbortReason::DeclinedOnCancellationBarrier, out);
+    }
+    /// The coordinator's abort does not stop the counting (Flink's tracker does not hear it); the
+    /// task notes it, and sends a cancel marker on instead of a snapshot when the barriers are in.
     fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-        let pending = &mut sim.live.tasks[t.index()].tracker.pending;
-        if let Some(pos) = pending.iter().position(|b| b.checkpoint == id) {
-            pending.remove(pos);
-            out.push(Event::AlignmentAborted { task: t, checkpoint: id, what: GaveUp::Counting });
+        let counting = sim.live.tasks[t.index()].tracker.pending.iter().any(|b| b.checkpoint == id);
+        note_aborted(sim, t, id);
+        if counting {
+            out.push(Event::AbortNotified { task: t, checkpoint: id, discarded: None });
         }
     }
 }

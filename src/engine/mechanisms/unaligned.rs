@@ -11,8 +11,8 @@
 //! `AlternatingCollectingBarriers.alignmentTimeout`), when the alignment timeout passes or an
 //! unaligned barrier arrives.
 
-use super::aligned::{abort_alignment, cancel_marker, collect_barrier};
-use super::barriers::snapshot_and_forward;
+use super::aligned::{abort_notified, cancel_marker, collect_barrier};
+use super::barriers::{skipped_as_aborted, snapshot_and_forward};
 use super::{Arrival, Mechanism};
 use crate::engine::action::{Event, SnapshotKind};
 use crate::engine::dataflow::record::{Barrier, Record};
@@ -37,7 +37,7 @@ impl Mechanism for UnalignedBarriers {
         cancel_marker(sim, at, id, out);
     }
     fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-        abort_alignment(sim, t, id, out);
+        abort_notified(sim, t, id, out);
     }
     fn stores_in_flight(&self) -> bool {
         true
@@ -71,10 +71,16 @@ pub(super) fn alignment_timed_out(sim: &mut Sim, t: TaskId, out: &mut Vec<Event>
 /// the barrier unaligned at the head of its outputs (`asUnaligned`), and records the records that
 /// arrive on inputs still waiting for their barrier. Inputs an aligned barrier already blocked
 /// stay blocked until the last barrier comes: what queues behind that barrier belongs after the
-/// checkpoint (Flink keeps them blocked, `AlternatingCollectingBarriersUnaligned`).
+/// checkpoint (Flink keeps them blocked, `AlternatingCollectingBarriersUnaligned`). A checkpoint
+/// aborted before the task started it gets a cancel marker instead, and the task only collects
+/// its barriers from then on.
 pub(super) fn go_unaligned(sim: &mut Sim, t: TaskId, out: &mut Vec<Event>) {
     let al = sim.live.tasks[t.index()].alignment.as_ref().expect("collecting");
     let barrier = Barrier { checkpoint: al.checkpoint, timestamp: al.timestamp, unaligned: true };
+    if skipped_as_aborted(sim, t, barrier.checkpoint, out) {
+        sim.live.tasks[t.index()].alignment.as_mut().expect("collecting").cancelled = true;
+        return;
+    }
     if sim.strategy() == Strategy::Aligned {
         // The unaligned strategy's acknowledgement says so itself.
         if let Some(r) = sim.stats.get_mut(barrier.checkpoint) {
