@@ -184,7 +184,16 @@ fn tolerable_failed_checkpoints_count_consecutive_expiries_and_a_completion_rese
     assert!(run.sim.down().is_some(), "two consecutive failures exceed 1");
     // A completed checkpoint in between resets the count (CheckpointFailureManager.handleCheckpointSuccess).
     let mut script = EXPIRE_1.to_vec();
-    script.extend(["deliver Source->Map", "checkpoint", "deliver Source->Map", "deliver Map->Count", "checkpoint x5"]);
+    // Map answers the aborted checkpoint 1's barrier with a cancel marker, which Count takes
+    // before barrier 2.
+    script.extend([
+        "deliver Source->Map",
+        "checkpoint",
+        "deliver Source->Map",
+        "deliver Map->Count",
+        "deliver Map->Count",
+        "checkpoint x5",
+    ]);
     let expanded = expand(&script);
     let lines: Vec<&str> = expanded.iter().map(String::as_str).collect();
     let run = play("line", settings, &lines);
@@ -381,7 +390,9 @@ mod region_property {
             },
             "settings": {
                 "strategy": strategy, "sink": sink, "checkpoint-interval": interval,
-                "checkpoint-timeout": 40, "max-concurrent-checkpoints": 2
+                "checkpoint-timeout": 40,
+                // Unaligned checkpoints run one at a time, as in Flink.
+                "max-concurrent-checkpoints": if strategy == "unaligned" { 1 } else { 2 }
             },
             "seed": seed
         })

@@ -109,6 +109,10 @@ fn scenario(c: &Case, strategy: Snapshots) -> Scenario {
     if strategy == Snapshots::Aligned {
         s.alignment_timeout = c.alignment_timeout;
     }
+    // Unaligned checkpoints, and the alignment timeout that switches to them, run one at a time.
+    if strategy == Snapshots::Unaligned || s.alignment_timeout.is_some() {
+        s.max_concurrent_checkpoints = 1;
+    }
     s.channel_capacity = c.capacity;
     let mut sc = Scenario::builtin(c.job, s, c.seed);
     sc.input = Some(input);

@@ -247,7 +247,8 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Optio
     let (onclick, onkeydown) = press(&h.act, head_action);
     let head_label = match ch.queue.front() {
         Some(Item::Record { rec, .. }) => g.label(rec.id).to_string(),
-        Some(Item::Barrier(id)) => format!("{} {}", l.t("barrier", "屏障"), id.0),
+        Some(Item::Barrier(b)) => format!("{} {}", l.t("barrier", "屏障"), b.checkpoint.0),
+        Some(Item::Cancel(id)) => format!("{} {}", l.t("cancel marker", "取消标记"), id.0),
         None => l.t("nothing", "无").to_string(),
     };
     let aria = format!("{} {} ({})", l.t("Deliver the head of", "投递通道队首："), info.name, head_label);
@@ -276,9 +277,17 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Optio
                     </g>
                 }
             }
-            Item::Barrier(id) => html! {
-                <g key={format!("b{}-{}", c.0, id.0)} class="barrier" style={style} data-checkpoint={id.0.to_string()}>
-                    <title>{ format!("{} {}", l.t("checkpoint barrier", "检查点屏障"), id.0) }</title>
+            Item::Barrier(b) => html! {
+                <g key={format!("b{}-{}", c.0, b.checkpoint.0)} class={classes!("barrier", b.unaligned.then_some("unaligned"))} style={style} data-checkpoint={b.checkpoint.0.to_string()}>
+                    <title>{ format!("{} {}", l.t("checkpoint barrier", "检查点屏障"), b.checkpoint.0) }</title>
+                    <rect x="-5" y="-22" width="10" height="44" rx="2" />
+                    <circle cy="-30" r="11" />
+                    <text y="-25" text-anchor="middle">{ b.checkpoint.0 }</text>
+                </g>
+            },
+            Item::Cancel(id) => html! {
+                <g key={format!("x{}-{}", c.0, id.0)} class="barrier cancel-marker" style={style} data-cancel={id.0.to_string()}>
+                    <title>{ format!("{} {}", l.t("cancel marker for checkpoint", "检查点取消标记"), id.0) }</title>
                     <rect x="-5" y="-22" width="10" height="44" rx="2" />
                     <circle cy="-30" r="11" />
                     <text y="-25" text-anchor="middle">{ id.0 }</text>

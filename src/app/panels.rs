@@ -128,6 +128,8 @@ fn abort_reason_short_zh(r: crate::engine::AbortReason) -> &'static str {
     use crate::engine::AbortReason::*;
     match r {
         Subsumed => "被取代",
+        DeclinedSubsumed => "被拒绝（更新的屏障）",
+        DeclinedOnCancellationBarrier => "被拒绝（取消标记）",
         Expired => "超时",
         TaskFailure => "任务失败",
         JobManagerFailure => "JobManager 故障",

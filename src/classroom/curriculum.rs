@@ -271,8 +271,8 @@ pub static LESSONS: &[Lesson] = &[
                 "The cluster crashes and the job restores from checkpoint 1. Mark the records that will be lost or duplicated.",
                 "集群宕机，作业从检查点 1 恢复。请标出会丢失或重复的记录。"),
                 Judge::State, t(
-                "Exactly once. On restore the stored in-flight a, b, f, g go back on their channels and are delivered before any new data, onto an empty count, and the sources resume after them (Left reads c again). With an alignment timeout, an aligned checkpoint that aligns too long turns unaligned in just this way.",
-                "精确一次。恢复时，保存的在途数据 a、b、f、g 被放回各自的通道，先于任何新数据投递，计入空的计数；数据源则从它们之后继续读取（Left 重新读取 c）。如果设置了对齐超时（aligned-checkpoint-timeout），对齐太久的检查点也会这样转为非对齐。")),
+                "Exactly once. On restore the stored in-flight a, b, f, g go back on their channels and are delivered before any new data, onto an empty count, and the sources resume after them (Left reads c again). With an alignment timeout, an aligned checkpoint still waiting for barriers when the timeout passes (counted from the checkpoint's trigger) turns unaligned in just this way.",
+                "精确一次。恢复时，保存的在途数据 a、b、f、g 被放回各自的通道，先于任何新数据投递，计入空的计数；数据源则从它们之后继续读取（Left 重新读取 c）。如果设置了对齐超时（aligned-checkpoint-timeout，从检查点触发时算起），超时后仍在等待屏障的对齐检查点也会这样转为非对齐。")),
         ],
     },
     Lesson {

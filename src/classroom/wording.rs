@@ -102,6 +102,7 @@ pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
         Some(Event::Processed { channel, .. })
         | Some(Event::BarrierReceived { channel, .. })
         | Some(Event::BarrierIgnored { channel, .. })
+        | Some(Event::CancelMarkerReceived { channel, .. })
         | Some(Event::InFlightRecorded { channel, .. }) => describe(g, &Action::Deliver { channel: *channel }, lang),
         Some(Event::Restored { .. }) | Some(Event::RegionRestored { .. }) => describe(g, &Action::Restore, lang),
         Some(Event::NotificationDelivered { task, .. }) => describe(g, &Action::Notify { task: *task }, lang),

@@ -118,11 +118,18 @@ pub enum SnapshotKind {
     StopTheWorld,
 }
 
+/// Why a checkpoint failed, after Flink's `CheckpointFailureReason`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AbortReason {
-    /// A newer checkpoint completed first, or a newer barrier arrived during alignment.
+    /// A newer checkpoint completed first (`CHECKPOINT_SUBSUMED`).
     Subsumed,
+    /// A task declined it: barrier n+1 reached the task before it had every barrier of n
+    /// (`CHECKPOINT_DECLINED_SUBSUMED`).
+    DeclinedSubsumed,
+    /// A task declined it: a cancel marker for it came on one of the task's inputs
+    /// (`CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER`).
+    DeclinedOnCancellationBarrier,
     /// The checkpoint timeout passed.
     Expired,
     /// A task failed.
@@ -138,6 +145,8 @@ impl AbortReason {
     pub fn id(self) -> &'static str {
         match self {
             AbortReason::Subsumed => "subsumed",
+            AbortReason::DeclinedSubsumed => "declined (newer barrier)",
+            AbortReason::DeclinedOnCancellationBarrier => "declined (cancel marker)",
             AbortReason::Expired => "expired",
             AbortReason::TaskFailure => "task failure",
             AbortReason::JobManagerFailure => "JobManager failure",
@@ -148,17 +157,37 @@ impl AbortReason {
     /// Does this failure count towards `tolerable-failed-checkpoints`? After Flink's
     /// `CheckpointFailureManager.checkFailureCounter`: `CHECKPOINT_EXPIRED` counts (as do I/O
     /// errors, async-phase failures and `CHECKPOINT_DECLINED`, which the simulator has no cause
-    /// for); `CHECKPOINT_SUBSUMED`, `CHECKPOINT_DECLINED_SUBSUMED`, `TASK_FAILURE`,
-    /// `JOB_FAILOVER_REGION`, `JOB_FAILURE` and the coordinator's shutdown are ignored.
+    /// for); `CHECKPOINT_SUBSUMED`, `CHECKPOINT_DECLINED_SUBSUMED`,
+    /// `CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER`, `TASK_FAILURE`, `JOB_FAILOVER_REGION`,
+    /// `JOB_FAILURE` and the coordinator's shutdown are ignored.
     pub fn counts_as_checkpoint_failure(self) -> bool {
         match self {
             AbortReason::Expired => true,
             AbortReason::Subsumed
+            | AbortReason::DeclinedSubsumed
+            | AbortReason::DeclinedOnCancellationBarrier
             | AbortReason::TaskFailure
             | AbortReason::JobManagerFailure
             | AbortReason::JobFailure => false,
         }
     }
+}
+
+/// What a task let go of when it gave up a checkpoint, by mechanism.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GaveUp {
+    /// Aligned: it was aligning; the `released` inputs it had blocked flow again.
+    Aligning { released: u16 },
+    /// Unaligned (or past the alignment timeout): the snapshot it took early is discarded with
+    /// the `in_flight` records it had stored; `released` inputs that an aligned barrier had
+    /// blocked flow again.
+    Unaligned { in_flight: u32, released: u16 },
+    /// It was collecting the barriers of a checkpoint already aborted, whose snapshot it had
+    /// discarded or will never take; `released` inputs flow again.
+    Collecting { released: u16 },
+    /// At-least-once: it stops counting the checkpoint's barriers; nothing was blocked.
+    Counting,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -239,11 +268,14 @@ pub enum Event {
     CheckpointRefused {
         pending: u32,
     },
-    /// A task put a barrier on its outputs; `overtook` records it jumped (unaligned).
+    /// A task put a barrier on its outputs; `unaligned`: at the head of each queue, jumping
+    /// `overtook` records.
     BarrierEmitted {
         task: TaskId,
         checkpoint: CheckpointId,
         overtook: u32,
+        #[serde(default, skip_serializing_if = "is_false")]
+        unaligned: bool,
     },
     /// A barrier arrived; `waiting` inputs still have to deliver theirs.
     BarrierReceived {
@@ -266,15 +298,63 @@ pub enum Event {
     ChannelUnblocked {
         channel: ChannelId,
     },
-    /// Aligned checkpoint exceeded the alignment timeout and turned unaligned at this task.
+    /// The alignment timeout has passed since the checkpoint was triggered while the task still
+    /// waited for barriers: the checkpoint turns unaligned at this task.
     AlignmentTimedOut {
         task: TaskId,
         checkpoint: CheckpointId,
     },
-    /// A task dropped its alignment for a checkpoint that was aborted or subsumed.
+    /// An unaligned barrier reached a task taking this checkpoint aligned: it turns unaligned at
+    /// once instead of aligning.
+    UnalignedBarrierReceived {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
+    /// A task gave up a checkpoint (aborted, subsumed by a newer barrier, or cancelled by a
+    /// marker); `what` it let go of depends on the mechanism.
     AlignmentAborted {
         task: TaskId,
         checkpoint: CheckpointId,
+        what: GaveUp,
+    },
+    /// A task declined a checkpoint to the CheckpointCoordinator (Flink's
+    /// `abortCheckpointOnBarrier`, then `receiveDeclineMessage`); the coordinator aborts it if it
+    /// is still pending.
+    CheckpointDeclined {
+        task: TaskId,
+        checkpoint: CheckpointId,
+        reason: AbortReason,
+        /// The checkpoint was still pending, so the decline aborts it.
+        pending: bool,
+    },
+    /// The CheckpointCoordinator's abort reached a task collecting that checkpoint's barriers
+    /// (Flink's `notifyCheckpointAborted`): the task goes on collecting them. A snapshot it took
+    /// early is discarded with its `discarded` in-flight records; one it has not taken it never
+    /// takes: it will send a cancel marker on instead.
+    AbortNotified {
+        task: TaskId,
+        checkpoint: CheckpointId,
+        discarded: Option<u32>,
+    },
+    /// The task's barrier handler would start a checkpoint that was aborted before: no snapshot,
+    /// and a cancel marker goes on instead of the barrier.
+    SnapshotSkipped {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
+    /// A task put a cancel marker for a checkpoint it declined on every output.
+    CancelMarkerSent {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
+    /// A cancel marker arrived. `fresh`: the task had neither finished nor given up that
+    /// checkpoint, so it gives it up, declines it and forwards the marker; otherwise it is
+    /// dropped.
+    CancelMarkerReceived {
+        task: TaskId,
+        channel: ChannelId,
+        checkpoint: CheckpointId,
+        fresh: bool,
     },
     SnapshotTaken {
         task: TaskId,
@@ -371,4 +451,8 @@ pub enum Event {
         channel: ChannelId,
         record: RecordId,
     },
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }

@@ -3,8 +3,8 @@
 //! is not running, `NOT_ALL_REQUIRED_TASKS_RUNNING`), collects one acknowledgement per task
 //! (`receiveAcknowledgeMessage`), completes the checkpoint when every task has acknowledged
 //! (`completePendingCheckpoint`: stored, the oldest beyond num-retained dropped, older pending ones
-//! subsumed), and aborts it on timeout, on a task's or the JobManager's failure
-//! (`abortPendingCheckpoints`).
+//! subsumed), and aborts it on timeout, when a task declines it (`receiveDeclineMessage`), or on
+//! a task's or the JobManager's failure (`abortPendingCheckpoints`).
 //!
 //! Completion and commit are two steps. `completePendingCheckpoint` ends with
 //! `sendAcknowledgeMessages`: one `notifyCheckpointComplete` RPC per task, which reaches the task
@@ -196,6 +196,15 @@ impl Sim {
         }
         self.send_notifications(id, out);
         self.recompute_retention();
+    }
+
+    /// `receiveDeclineMessage`: task `t` declined checkpoint `id` for `reason`. A pending
+    /// checkpoint is aborted at once with the task's reason; a decline for a checkpoint no longer
+    /// pending (another task declined it first, or it completed or expired) changes nothing.
+    pub(crate) fn decline(&mut self, t: TaskId, id: CheckpointId, reason: AbortReason, out: &mut Vec<Event>) {
+        let pending = self.live.coordinator.pending.iter().any(|p| p.id == id);
+        out.push(Event::CheckpointDeclined { task: t, checkpoint: id, reason, pending });
+        self.abort(id, reason, out);
     }
 
     /// Aborts a pending checkpoint and tells every running task (`notifyCheckpointAborted`).

@@ -31,14 +31,14 @@ pub mod timeline;
 pub mod wording;
 pub mod workload;
 
-pub use action::{AbortReason, Action, CrashScope, Event, Guarantee, RestoreFrom, SnapshotKind};
+pub use action::{AbortReason, Action, CrashScope, Event, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
 pub use coordinator::{Notification, PendingCheckpoint};
 pub use cut::{ChannelCut, CutReport};
 pub use dataflow::builtin_jobs::{auto_label, builtin, generated_input, BuiltinJob, BUILTIN_NAMES};
 pub use dataflow::channel::{Channel, Fate, SeqSet};
 pub use dataflow::job_graph::{JobGraph, OperatorKind};
 pub use dataflow::operator::{KeyedEntry, OpState};
-pub use dataflow::record::{Item, Record};
+pub use dataflow::record::{Barrier, Item, Record};
 pub use dataflow::sink::{ExternalSystem, Row, Txn, TxnStatus};
 pub use dataflow::task::{TaskRuntime, TaskStatus};
 pub use error::{ActionError, ScenarioError};

@@ -162,7 +162,9 @@ pub struct Settings {
     pub max_concurrent_checkpoints: u32,
     #[serde(default = "default_one")]
     pub num_retained: u32,
-    /// Strategy `aligned` only: after aligning this many steps, the checkpoint turns unaligned.
+    /// Strategy `aligned` only (Flink's `aligned-checkpoint-timeout`): a task still waiting for a
+    /// checkpoint's barriers this many steps after the checkpoint was triggered takes it
+    /// unaligned; 0 makes every checkpoint unaligned from the sources on.
     #[serde(default)]
     pub alignment_timeout: Option<u64>,
     /// Bounded channels: a task whose output channel holds this many items is backpressured.
@@ -256,6 +258,15 @@ impl Settings {
             if t > MAX_STEPS_SETTING {
                 return bad(format!("alignment-timeout must be at most {MAX_STEPS_SETTING} steps"));
             }
+        }
+        // Flink's `execution.checkpointing.unaligned` needs `max-concurrent-checkpoints` 1, and the
+        // alignment timeout applies only with unaligned checkpoints enabled.
+        if self.max_concurrent_checkpoints > 1
+            && (self.strategy == Strategy::Unaligned || self.alignment_timeout.is_some())
+        {
+            return bad(
+                "unaligned checkpoints (strategy unaligned, or an alignment-timeout) need max-concurrent-checkpoints 1, as in Flink".into(),
+            );
         }
         if let Some(c) = self.channel_capacity {
             if c == 0 || c > 100_000 {

@@ -207,8 +207,8 @@ impl Sim {
                         channel: info.name.clone(),
                         task: self.graph.task(info.to).name.clone(),
                     }),
-                    Some(Item::Barrier(_)) => Ok(()),
                     Some(Item::Record { .. }) => self.room(info.to),
+                    Some(_) => Ok(()),
                 }
             }
             Action::Read { task } => {

@@ -97,7 +97,9 @@ impl CheckpointStats {
 }
 
 impl Sim {
-    /// A barrier of checkpoint `id` reached task `t`: its start delay and alignment so far.
+    /// Task `t`'s barrier handler accepted a barrier of checkpoint `id`: its start delay and
+    /// alignment so far. Called by the handler once it has decided, so a barrier it ignores (of a
+    /// checkpoint it no longer tracks) extends nothing.
     pub(crate) fn note_barrier(&mut self, t: TaskId, id: CheckpointId) {
         let tick = self.tick;
         if let Some(r) = self.stats.get_mut(id) {

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::action::{AbortReason, Action, CrashScope, Event, Guarantee, RestoreFrom, SnapshotKind};
+use super::action::{AbortReason, Action, CrashScope, Event, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
 use super::dataflow::job_graph::{JobGraph, OperatorKind};
 use super::error::ActionError;
 use super::ids::{ChannelId, RecordId, TaskId};
@@ -28,6 +28,13 @@ fn ordinal(i: usize, lang: Lang) -> String {
 pub fn abort_reason(r: AbortReason, lang: Lang) -> &'static str {
     match r {
         AbortReason::Subsumed => lang.t("subsumed by a newer checkpoint", "被更新的检查点取代"),
+        AbortReason::DeclinedSubsumed => lang.t(
+            "declined by a task that received a newer checkpoint's barrier before all of this one's",
+            "有任务在收齐它的屏障之前收到了更新检查点的屏障，拒绝了它",
+        ),
+        AbortReason::DeclinedOnCancellationBarrier => {
+            lang.t("declined by a task that received a cancel marker for it", "有任务收到了它的取消标记，拒绝了它")
+        }
         AbortReason::Expired => lang.t("expired: the checkpoint timeout passed", "超时：超过了检查点超时时间"),
         AbortReason::TaskFailure => lang.t("a task failed", "有任务失败"),
         AbortReason::JobManagerFailure => {
@@ -148,8 +155,10 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             "The CheckpointCoordinator refused a new checkpoint: {pending} still pending (max-concurrent-checkpoints).",
             "检查点协调器拒绝了新的检查点：仍有 {pending} 个在进行中（max-concurrent-checkpoints）。"
         ),
-        Event::BarrierEmitted { task, checkpoint, overtook } => {
-            if overtook > 0 {
+        Event::BarrierEmitted { task, checkpoint, overtook, unaligned } => {
+            if g.task(task).out_channels.is_empty() {
+                say!(lang, "{} has no outputs to forward barrier {} to.", "{} 没有输出，屏障 {} 无需转发。", t(task), checkpoint.0)
+            } else if overtook > 0 {
                 say!(
                     lang,
                     "{} put barrier {} at the head of its outputs, overtaking {overtook} record(s) it stores as in-flight data.",
@@ -157,8 +166,14 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
                     t(task),
                     checkpoint.0
                 )
-            } else if g.task(task).out_channels.is_empty() {
-                say!(lang, "{} has no outputs to forward barrier {} to.", "{} 没有输出，屏障 {} 无需转发。", t(task), checkpoint.0)
+            } else if unaligned {
+                say!(
+                    lang,
+                    "{} put barrier {} unaligned at the head of its outputs; there were no records to overtake.",
+                    "{} 把非对齐的屏障 {} 放到输出队列最前面；没有需要越过的记录。",
+                    t(task),
+                    checkpoint.0
+                )
             } else {
                 say!(lang, "{} sent barrier {} downstream behind its records.", "{} 把屏障 {} 跟在记录后面发往下游。", t(task), checkpoint.0)
             }
@@ -186,8 +201,8 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
         }
         Event::BarrierIgnored { task, checkpoint, .. } => say!(
             lang,
-            "{} dropped barrier {}: that checkpoint was aborted or already handled.",
-            "{} 丢弃了屏障 {}：该检查点已中止或已处理过。",
+            "{} dropped barrier {}: it is already past that checkpoint.",
+            "{} 丢弃了屏障 {}：它已经越过了这个检查点。",
             t(task),
             checkpoint.0
         ),
@@ -202,18 +217,129 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
         Event::ChannelUnblocked { channel } => say!(lang, "{} is unblocked.", "{} 解除阻塞。", ch(channel)),
         Event::AlignmentTimedOut { task, checkpoint } => say!(
             lang,
-            "{} aligned too long: checkpoint {} turns unaligned here.",
-            "{} 对齐时间过长：检查点 {} 在这里转为非对齐。",
+            "The alignment timeout has passed since checkpoint {1} was triggered and {0} still waits for barriers: checkpoint {1} turns unaligned here.",
+            "检查点 {1} 触发后已超过对齐超时时间，而 {0} 仍在等待屏障：检查点 {1} 在这里转为非对齐。",
             t(task),
             checkpoint.0
         ),
-        Event::AlignmentAborted { task, checkpoint } => say!(
+        Event::UnalignedBarrierReceived { task, checkpoint } => say!(
             lang,
-            "{} gave up checkpoint {} and released its inputs.",
-            "{} 放弃了检查点 {}，释放了它的输入。",
+            "Barrier {1} came unaligned (the checkpoint went unaligned upstream): {0} takes checkpoint {1} unaligned at once instead of aligning.",
+            "屏障 {1} 以非对齐方式到达（检查点在上游已转为非对齐）：{0} 立即以非对齐方式做检查点 {1}，不再对齐。",
             t(task),
             checkpoint.0
         ),
+        Event::AlignmentAborted { task, checkpoint, what } => {
+            let (task, cp) = (t(task), checkpoint.0);
+            match what {
+                GaveUp::Aligning { released } => say!(
+                    lang,
+                    "{task} gave up checkpoint {cp} and released the {released} input(s) it had blocked.",
+                    "{task} 放弃了检查点 {cp}，释放了它阻塞的 {released} 个输入。"
+                ),
+                GaveUp::Unaligned { in_flight: 0, released: 0 } => say!(
+                    lang,
+                    "{task} gave up checkpoint {cp}: the snapshot it took early is discarded.",
+                    "{task} 放弃了检查点 {cp}：它提前做的快照被丢弃。"
+                ),
+                GaveUp::Unaligned { in_flight, released: 0 } => say!(
+                    lang,
+                    "{task} gave up checkpoint {cp}: the snapshot it took early is discarded, with the {in_flight} in-flight record(s) it stored.",
+                    "{task} 放弃了检查点 {cp}：它提前做的快照被丢弃，连同它保存的 {in_flight} 条在途记录。"
+                ),
+                GaveUp::Unaligned { in_flight, released } => say!(
+                    lang,
+                    "{task} gave up checkpoint {cp}: the snapshot it took early is discarded, with the {in_flight} in-flight record(s) it stored, and it released the {released} input(s) it had blocked.",
+                    "{task} 放弃了检查点 {cp}：它提前做的快照被丢弃，连同它保存的 {in_flight} 条在途记录；它释放了阻塞的 {released} 个输入。"
+                ),
+                GaveUp::Collecting { released: 0 } => say!(
+                    lang,
+                    "{task} stopped collecting the barriers of checkpoint {cp}, which had been aborted.",
+                    "{task} 不再收集已中止的检查点 {cp} 的屏障。"
+                ),
+                GaveUp::Collecting { released } => say!(
+                    lang,
+                    "{task} stopped collecting the barriers of checkpoint {cp}, which had been aborted, and released the {released} input(s) it had blocked.",
+                    "{task} 不再收集已中止的检查点 {cp} 的屏障，释放了它阻塞的 {released} 个输入。"
+                ),
+                GaveUp::Counting => say!(
+                    lang,
+                    "{task} gave up checkpoint {cp}: it stops counting its barriers (nothing was blocked).",
+                    "{task} 放弃了检查点 {cp}：不再清点它的屏障（没有阻塞任何输入）。"
+                ),
+            }
+        }
+        Event::CheckpointDeclined { task, checkpoint, reason, pending } => {
+            let (task, cp) = (t(task), checkpoint.0);
+            let why = match reason {
+                AbortReason::DeclinedSubsumed => lang.t(
+                    "a newer checkpoint's barrier came before all of this one's",
+                    "更新检查点的屏障先于它的全部屏障到达",
+                ),
+                AbortReason::DeclinedOnCancellationBarrier => {
+                    lang.t("a cancel marker for it came on an input", "某个输入送来了它的取消标记")
+                }
+                other => abort_reason(other, lang),
+            };
+            if pending {
+                say!(
+                    lang,
+                    "{task} declined checkpoint {cp} to the CheckpointCoordinator ({why}), which aborts it at once.",
+                    "{task} 向检查点协调器拒绝了检查点 {cp}（{why}），协调器立即中止了它。"
+                )
+            } else {
+                say!(
+                    lang,
+                    "{task} declined checkpoint {cp} to the CheckpointCoordinator ({why}); it had already ended, so nothing changes there.",
+                    "{task} 向检查点协调器拒绝了检查点 {cp}（{why}）；它早已结束，协调器那里没有变化。"
+                )
+            }
+        }
+        Event::AbortNotified { task, checkpoint, discarded } => {
+            let (task, cp) = (t(task), checkpoint.0);
+            match discarded {
+                Some(n) => say!(
+                    lang,
+                    "{task} hears that checkpoint {cp} was aborted: it discards the snapshot it took early ({n} in-flight record(s)) and goes on collecting the checkpoint's barriers.",
+                    "{task} 得知检查点 {cp} 已中止：它丢弃提前做的快照（{n} 条在途记录），继续收集该检查点的屏障。"
+                ),
+                None => say!(
+                    lang,
+                    "{task} hears that checkpoint {cp} was aborted and goes on collecting its barriers; when they are in, it will send a cancel marker on instead of snapshotting.",
+                    "{task} 得知检查点 {cp} 已中止，仍继续收集它的屏障；屏障到齐后，它不做快照，而是向下游发送取消标记。"
+                ),
+            }
+        }
+        Event::SnapshotSkipped { task, checkpoint } => say!(
+            lang,
+            "{0} would now snapshot for checkpoint {1}, but checkpoint {1} was aborted: it takes no snapshot and forwards no barrier.",
+            "{0} 本该为检查点 {1} 做快照，但检查点 {1} 已中止：它不做快照，也不转发屏障。",
+            t(task),
+            checkpoint.0
+        ),
+        Event::CancelMarkerSent { task, checkpoint } => say!(
+            lang,
+            "{0} sent a cancel marker for checkpoint {1} on its outputs, behind its records: downstream tasks need not wait for barrier {1} from it.",
+            "{0} 在输出上发出检查点 {1} 的取消标记，跟在记录后面：下游任务不必再等它的屏障 {1}。",
+            t(task),
+            checkpoint.0
+        ),
+        Event::CancelMarkerReceived { task, channel, checkpoint, fresh } => {
+            let (task, channel, cp) = (t(task), ch(channel), checkpoint.0);
+            if fresh {
+                say!(
+                    lang,
+                    "{task} received a cancel marker for checkpoint {cp} from {channel}: it gives the checkpoint up.",
+                    "{task} 从 {channel} 收到检查点 {cp} 的取消标记：它放弃这个检查点。"
+                )
+            } else {
+                say!(
+                    lang,
+                    "{task} received a cancel marker for checkpoint {cp} from {channel} and dropped it: it is already past that checkpoint.",
+                    "{task} 从 {channel} 收到检查点 {cp} 的取消标记并丢弃：它已经越过了这个检查点。"
+                )
+            }
+        }
         Event::SnapshotTaken { task, checkpoint, kind } => match (kind, checkpoint) {
             (SnapshotKind::Timer, _) => say!(
                 lang,

@@ -1,7 +1,8 @@
 //! Records and what travels on a channel. A source record enters the job once, from its log; on the
 //! wire it carries its current value (the source value, a count or a sum) and whether it is a
-//! replay. Checkpoint barriers travel in the same FIFO stream as the records (Flink's
-//! `CheckpointBarrier` is an event in the data stream, not a side message).
+//! replay. Checkpoint barriers and cancel markers travel in the same FIFO stream as the records
+//! (Flink's `CheckpointBarrier` and `CancelCheckpointMarker` are events in the data stream, not
+//! side messages).
 
 use serde::{Deserialize, Serialize};
 
@@ -16,10 +17,35 @@ pub struct Record {
     pub replayed: bool,
 }
 
-/// One item in a channel: a record with its sequence number on that channel, or a checkpoint
-/// barrier.
+/// A checkpoint barrier, after Flink's `CheckpointBarrier`: its checkpoint, the step the
+/// CheckpointCoordinator triggered that checkpoint (`timestamp`: every task counts the alignment
+/// timeout from it), and whether it is unaligned (`CheckpointOptions.isUnalignedCheckpoint`). An
+/// unaligned barrier is a priority event: it is put ahead of the records in an output queue and
+/// is never aligned on. A timed-out task forwards its barrier unaligned (`asUnaligned`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Barrier {
+    pub checkpoint: CheckpointId,
+    pub timestamp: u64,
+    pub unaligned: bool,
+}
+
+impl Barrier {
+    /// The same barrier, unaligned (Flink's `CheckpointBarrier.asUnaligned`).
+    pub fn as_unaligned(self) -> Barrier {
+        Barrier { unaligned: true, ..self }
+    }
+}
+
+/// One item in a channel: a record with its sequence number on that channel, a checkpoint barrier,
+/// or a cancel marker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Item {
-    Record { seq: u64, rec: Record },
-    Barrier(CheckpointId),
+    Record {
+        seq: u64,
+        rec: Record,
+    },
+    Barrier(Barrier),
+    /// Flink's `CancelCheckpointMarker`: the sender declined this checkpoint, so the receiver
+    /// need not wait for its barrier on this input. An ordinary event: it queues behind records.
+    Cancel(CheckpointId),
 }

@@ -1,9 +1,9 @@
 //! Tasks: one parallel instance (subtask) of an operator. A task takes one item at a time from
 //! the head of one of its input channels, as a Flink task's mailbox thread does: a record goes to
-//! the operator, a barrier to the fault-tolerance mechanism. Everything here is volatile: a crash
-//! loses it.
+//! the operator, a barrier or a cancel marker to the fault-tolerance mechanism. Everything here is
+//! volatile: a crash loses it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +15,7 @@ use crate::engine::action::Event;
 use crate::engine::error::ActionError;
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
 use crate::engine::mechanisms::barriers::Alignment;
+use crate::engine::mechanisms::tracker::Tracker;
 use crate::engine::settings::SinkMode;
 use crate::engine::sim::Sim;
 
@@ -45,10 +46,15 @@ pub struct TaskRuntime {
     pub out_from: Vec<u64>,
     /// Aligned and unaligned barrier handlers: the checkpoint whose barriers are coming in.
     pub alignment: Option<Alignment>,
-    /// At-least-once barrier tracker: barriers counted per checkpoint.
-    pub tracker: BTreeMap<CheckpointId, u16>,
-    /// The newest checkpoint this task has snapshotted or given up.
+    /// At-least-once barrier tracker: the checkpoints whose barriers it is counting.
+    pub tracker: Tracker,
+    /// The newest checkpoint this task has snapshotted, or given up for a newer barrier or a
+    /// cancel marker: barriers of older ones are ignored.
     pub last_checkpoint: Option<CheckpointId>,
+    /// Checkpoints the CheckpointCoordinator said were aborted before this task started them
+    /// (Flink's `abortedCheckpointIds` in `SubtaskCheckpointCoordinatorImpl`): when its barrier
+    /// handler would start one, the task takes no snapshot and sends a cancel marker on instead.
+    pub aborted: BTreeSet<CheckpointId>,
     /// Rebalance partitioning: the next output channel, round robin.
     pub rr: u32,
 }
@@ -58,7 +64,7 @@ impl TaskRuntime {
     /// one's is shown as it was until the restart replaces it. No barrier progress survives.
     pub(crate) fn stopped(self, crashed: bool, initial: OpState) -> TaskRuntime {
         let (status, state) = if crashed { (TaskStatus::Crashed, initial) } else { (TaskStatus::Canceled, self.state) };
-        TaskRuntime { status, state, alignment: None, tracker: BTreeMap::new(), ..self }
+        TaskRuntime { status, state, alignment: None, tracker: Tracker::default(), aborted: BTreeSet::new(), ..self }
     }
 }
 
@@ -76,8 +82,9 @@ impl Sim {
             sent_before: vec![SeqSet::default(); info.out_channels.len()],
             out_from: info.out_channels.iter().map(|c| self.wire[c.index()].next_seq).collect(),
             alignment: None,
-            tracker: BTreeMap::new(),
+            tracker: Tracker::default(),
             last_checkpoint: None,
+            aborted: BTreeSet::new(),
             rr: 0,
         }
     }
@@ -125,13 +132,13 @@ impl Sim {
         match ch.queue.front() {
             None => false,
             Some(_) if ch.blocked => false,
-            Some(Item::Barrier(_)) => true,
             Some(Item::Record { .. }) => self.has_room(self.graph.channel(c).to),
+            Some(_) => true,
         }
     }
 
     /// The consumer takes the head of channel `c`: a record goes to the operator (after the
-    /// mechanism has seen it), a barrier to the mechanism.
+    /// mechanism has seen it), a barrier or a cancel marker to the mechanism.
     pub(crate) fn deliver(&mut self, c: ChannelId, out: &mut Vec<Event>) {
         let g = self.graph.clone();
         let info = g.channel(c);
@@ -143,7 +150,8 @@ impl Sim {
                 self.wire[c.index()].retain(seq, rec, Fate::Delivered);
                 self.process(info.to, c, rec, out);
             }
-            Item::Barrier(id) => self.barrier_arrived(info.to, c, info.input_index, id, out),
+            Item::Barrier(b) => self.barrier_arrived(info.to, c, info.input_index, b, out),
+            Item::Cancel(id) => self.cancel_arrived(info.to, c, info.input_index, id, out),
         }
     }
 }

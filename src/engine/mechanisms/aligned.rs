@@ -7,31 +7,55 @@
 //! state, so exactly-once. The price is the alignment: blocked inputs stall the task and, through
 //! backpressure, its upstream.
 //!
-//! With an alignment timeout (`execution.checkpointing.aligned-checkpoint-timeout`), a task still
-//! aligning when the timeout passes switches to an unaligned snapshot (see
-//! [`super::unaligned::alignment_timed_out`]).
+//! With an alignment timeout (`execution.checkpointing.aligned-checkpoint-timeout`), the handler
+//! alternates, as Flink's `AlternatingWaitingForFirstBarrier` and `AlternatingCollectingBarriers`
+//! do: the timeout counts from the checkpoint's trigger, carried by its barrier
+//! (`BarrierAlignmentUtil.getTimerDelay`), so a task still waiting for barriers when it passes,
+//! or receiving its barrier only after, takes the checkpoint unaligned and forwards the barrier
+//! unaligned (`asUnaligned`); a task that receives an unaligned barrier switches at once. See
+//! [`super::unaligned`]. A timeout of 0 makes every checkpoint unaligned from the sources on
+//! (`CheckpointOptions.forConfig`).
+//!
+//! Also here, shared with unaligned checkpoints: aborts and giving up. The coordinator's abort
+//! (`notifyCheckpointAborted`) does not end an alignment: the task goes on collecting the
+//! barriers, discards a snapshot it took early, and sends a cancel marker on instead of a snapshot
+//! it has not taken (`SubtaskCheckpointCoordinatorImpl.checkpointState`). A cancel marker from an
+//! input makes the task give the checkpoint up, decline it and forward the marker
+//! (`processCancellationBarrier`); barrier n+1 before n is complete does the same for n
+//! (`cancelSubsumedCheckpoint`).
 
-use super::barriers::{snapshot_and_forward, unblock_inputs, Alignment};
+use super::barriers::{
+    decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward, unblock_inputs, Alignment,
+};
 use super::{unaligned, Arrival, Mechanism};
-use crate::engine::action::{Event, SnapshotKind};
-use crate::engine::dataflow::record::Record;
+use crate::engine::action::{AbortReason, Event, GaveUp, SnapshotKind};
+use crate::engine::dataflow::record::{Barrier, Record};
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 
 /// Barrier alignment (strategy `aligned`).
 pub struct AlignedBarriers;
 
 impl Mechanism for AlignedBarriers {
+    fn unaligned_at_sources(&self, sim: &Sim) -> bool {
+        sim.settings.alignment_timeout == Some(0)
+    }
     fn on_record(&self, sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
         // After an alignment timeout the task records in-flight input as an unaligned one does.
         unaligned::record_in_flight(sim, c, seq, rec, out);
     }
-    fn on_barrier(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
-        collect_barrier(sim, at, id, false, out);
+    fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
+        collect_barrier(sim, at, barrier, out);
+    }
+    fn on_cancel(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
+        cancel_marker(sim, at, id, out);
     }
     fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-        abort_alignment(sim, t, id, out);
+        abort_notified(sim, t, id, out);
     }
+    /// The alignment timer: a task still aligning `alignment-timeout` steps after the trigger
+    /// goes unaligned.
     fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
         let Some(limit) = sim.settings.alignment_timeout else { return };
         let tick = sim.tick;
@@ -39,7 +63,7 @@ impl Mechanism for AlignedBarriers {
             let late = sim.live.tasks[t]
                 .alignment
                 .as_ref()
-                .is_some_and(|a| a.unaligned.is_none() && tick - a.started >= limit);
+                .is_some_and(|a| a.aligning() && timed_out(tick, a.timestamp, limit));
             if late {
                 unaligned::alignment_timed_out(sim, TaskId(t as u16), out);
             }
@@ -47,76 +71,141 @@ impl Mechanism for AlignedBarriers {
     }
 }
 
-/// The barrier-collecting state machine that aligned and unaligned checkpoints share. Barrier
-/// n+1 before n is complete gives n up at this task. The first barrier starts the alignment (and,
-/// `unaligned_at_first`, takes the snapshot at once); each later one marks its input; the last one
-/// ends it: an aligned task snapshots, forwards and unblocks, an unaligned one acknowledges the
-/// snapshot it took at the first barrier with the in-flight records it recorded since.
-pub(super) fn collect_barrier(
-    sim: &mut Sim,
-    at: Arrival,
-    id: CheckpointId,
-    unaligned_at_first: bool,
-    out: &mut Vec<Event>,
-) {
+/// Has the alignment timeout `limit` passed at step `tick` for a checkpoint triggered at
+/// `timestamp`? Flink's timer fires `limit - (now - timestamp)` after the first barrier, at once
+/// if that is not positive.
+fn timed_out(tick: u64, timestamp: u64, limit: u64) -> bool {
+    tick.saturating_sub(timestamp) >= limit
+}
+
+/// The barrier-collecting state machine that aligned and unaligned checkpoints share
+/// (`SingleCheckpointBarrierHandler.processBarrier`).
+/// - A barrier newer than the checkpoint in progress subsumes it: the task gives it up, declines
+///   it and sends a cancel marker; an older one is obsolete and ignored.
+/// - The first barrier starts collecting. An unaligned barrier makes the task snapshot at once
+///   and forward the barrier unaligned; an aligned one blocks its input until the last barrier
+///   comes (even after a switch to unaligned: Flink keeps it blocked) and, arriving after the
+///   alignment timeout, makes the task switch to unaligned.
+/// - The last barrier ends it: an aligned task snapshots and forwards, an unaligned one
+///   acknowledges the snapshot it took early with the in-flight records it recorded since; both
+///   unblock their inputs. For a checkpoint aborted before the task started it, a cancel marker
+///   goes on instead of the snapshot and the barrier, and nothing is acknowledged.
+pub(super) fn collect_barrier(sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
     let Arrival { task: t, channel: c, input } = at;
-    let n = sim.live.tasks[t.index()].in_pos.len();
-    if let Some(al) = &sim.live.tasks[t.index()].alignment {
-        if al.checkpoint < id {
-            // Barrier n+1 before n completed: n is subsumed at this task.
-            let old = al.checkpoint;
-            abort_alignment(sim, t, old, out);
-        }
-    }
-    if sim.live.tasks[t.index()].alignment.as_ref().is_some_and(|a| a.checkpoint > id) {
+    let id = barrier.checkpoint;
+    let current = sim.live.tasks[t.index()].alignment.as_ref().map(|a| a.checkpoint);
+    // Events in causal order: the barrier arrives, then what it causes.
+    let mark = out.len();
+    if let Some(old) = current.filter(|old| *old < id) {
+        // Barrier n+1 before n completed: n is subsumed at this task (`cancelSubsumedCheckpoint`).
+        abort_alignment(sim, t, old, out);
+        let task = &mut sim.live.tasks[t.index()];
+        task.last_checkpoint = task.last_checkpoint.max(Some(old));
+        decline_and_cancel(sim, t, old, AbortReason::DeclinedSubsumed, out);
+    } else if current.is_some_and(|cur| cur > id) {
         out.push(Event::BarrierIgnored { task: t, channel: c, checkpoint: id });
         return;
     }
+    sim.note_barrier(t, id);
+    let n = sim.live.tasks[t.index()].in_pos.len();
     let first = sim.live.tasks[t.index()].alignment.is_none();
-    let mark = out.len();
-    if first {
-        let unaligned = if unaligned_at_first {
-            Some(Box::new(snapshot_and_forward(sim, t, id, SnapshotKind::Unaligned, out)))
-        } else {
-            None
-        };
-        sim.live.tasks[t.index()].alignment =
-            Some(Alignment { checkpoint: id, started: sim.tick, received: vec![false; n], unaligned });
-    }
-    let al = sim.live.tasks[t.index()].alignment.as_mut().expect("just set");
+    let al = sim.live.tasks[t.index()].alignment.get_or_insert_with(|| Alignment {
+        checkpoint: id,
+        timestamp: barrier.timestamp,
+        received: vec![false; n],
+        unaligned: None,
+        cancelled: false,
+    });
     al.received[input] = true;
     let waiting = al.waiting();
-    let collecting = al.unaligned.is_some();
-    // Events in causal order: the barrier arrives, then (unaligned) the snapshot it caused.
-    let at = if first && collecting { mark } else { out.len() };
-    out.insert(at, Event::BarrierReceived { task: t, channel: c, checkpoint: id, first, waiting });
-    if waiting > 0 {
+    let collecting = !al.aligning();
+    out.insert(mark, Event::BarrierReceived { task: t, channel: c, checkpoint: id, first, waiting });
+    if barrier.unaligned {
         if !collecting {
-            sim.live.channels[c.index()].blocked = true;
-            out.push(Event::ChannelBlocked { channel: c, checkpoint: id });
+            if sim.strategy() == Strategy::Aligned {
+                out.push(Event::UnalignedBarrierReceived { task: t, checkpoint: id });
+            }
+            unaligned::go_unaligned(sim, t, out);
         }
+    } else if waiting > 0 {
+        sim.live.channels[c.index()].blocked = true;
+        out.push(Event::ChannelBlocked { channel: c, checkpoint: id });
+        let late = sim.settings.alignment_timeout.is_some_and(|limit| timed_out(sim.tick, barrier.timestamp, limit));
+        if !collecting && late {
+            unaligned::alignment_timed_out(sim, t, out);
+        }
+    }
+    if waiting > 0 {
         return;
     }
-    let al = sim.live.tasks[t.index()].alignment.take().expect("aligning");
+    let al = sim.live.tasks[t.index()].alignment.take().expect("collecting");
     sim.live.tasks[t.index()].last_checkpoint = Some(id);
+    unblock_inputs(sim, t, out);
+    if al.cancelled || skipped_as_aborted(sim, t, id, out) {
+        return;
+    }
     let snap = match al.unaligned {
         Some(snap) => *snap,
-        None => {
-            unblock_inputs(sim, t, out);
-            snapshot_and_forward(sim, t, id, SnapshotKind::Aligned, out)
-        }
+        None => snapshot_and_forward(sim, t, barrier, SnapshotKind::Aligned, out),
     };
     sim.acknowledge(t, id, snap, out);
 }
 
-/// The task gives up checkpoint `id` (aborted, or subsumed by a newer barrier) and releases its
-/// inputs.
+/// A cancel marker for checkpoint `id` arrived (`SingleCheckpointBarrierHandler
+/// .processCancellationBarrier`). If `id` is newer than any checkpoint the task has seen, or is
+/// the one it is collecting, the task gives up what it is collecting, declines `id` and forwards
+/// the marker; otherwise the marker is dropped.
+pub(super) fn cancel_marker(sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
+    let Arrival { task: t, channel: c, .. } = at;
+    let task = &sim.live.tasks[t.index()];
+    let current = task.alignment.as_ref().map(|a| a.checkpoint);
+    let fresh = Some(id) > task.last_checkpoint.max(current) || current == Some(id);
+    out.push(Event::CancelMarkerReceived { task: t, channel: c, checkpoint: id, fresh });
+    if !fresh {
+        return;
+    }
+    if let Some(cur) = current {
+        abort_alignment(sim, t, cur, out);
+    }
+    decline_and_cancel(sim, t, id, AbortReason::DeclinedOnCancellationBarrier, out);
+}
+
+/// The task gives up checkpoint `id` if it is collecting its barriers: a snapshot taken early is
+/// discarded with its in-flight records, and inputs an aligned barrier blocked flow again.
 pub(super) fn abort_alignment(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
     let task = &mut sim.live.tasks[t.index()];
-    if task.alignment.as_ref().is_some_and(|a| a.checkpoint == id) {
-        task.alignment = None;
-        task.last_checkpoint = task.last_checkpoint.max(Some(id));
-        out.push(Event::AlignmentAborted { task: t, checkpoint: id });
-        unblock_inputs(sim, t, out);
+    if task.alignment.as_ref().is_none_or(|a| a.checkpoint != id) {
+        return;
     }
+    let al = task.alignment.take().expect("collecting");
+    let released = sim.graph.task(t).inputs.iter().filter(|c| sim.live.channels[c.index()].blocked).count() as u16;
+    let what = match &al.unaligned {
+        Some(snap) => GaveUp::Unaligned { in_flight: snap.in_flight.len() as u32, released },
+        None if al.cancelled => GaveUp::Collecting { released },
+        None => GaveUp::Aligning { released },
+    };
+    out.push(Event::AlignmentAborted { task: t, checkpoint: id, what });
+    unblock_inputs(sim, t, out);
+}
+
+/// The CheckpointCoordinator aborted checkpoint `id` (`notifyCheckpointAborted`). A task
+/// collecting its barriers goes on collecting them, as in Flink, where the notification does not
+/// end an alignment: a snapshot it took early is discarded (and it records no more in-flight
+/// data); one it has not taken it will not take, sending a cancel marker on instead when its
+/// barriers are in. A task that has not started `id` notes it for when its barriers come.
+pub(super) fn abort_notified(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
+    let Some(al) = sim.live.tasks[t.index()].alignment.as_mut().filter(|a| a.checkpoint == id) else {
+        note_aborted(sim, t, id);
+        return;
+    };
+    if al.cancelled {
+        return;
+    }
+    let discarded = al.unaligned.take().map(|snap| snap.in_flight.len() as u32);
+    if discarded.is_some() {
+        al.cancelled = true;
+    } else {
+        note_aborted(sim, t, id);
+    }
+    out.push(Event::AbortNotified { task: t, checkpoint: id, discarded });
 }

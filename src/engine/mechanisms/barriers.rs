@@ -2,67 +2,86 @@
 //! the Chandy-Lamport marker rule: the coordinator starts a checkpoint at the sources, which
 //! snapshot their offsets and emit barrier n into every output; a task that has seen the barrier
 //! on every input snapshots and forwards it. Here: starting at the sources, taking a task's
-//! snapshot and forwarding the barrier, the gate every barrier passes before its handler sees it
-//! (stale barriers are ignored), and unblocking inputs.
+//! snapshot and forwarding the barrier (or, for a checkpoint already aborted, a cancel marker
+//! instead, `SubtaskCheckpointCoordinatorImpl.checkpointState`), the gate every barrier passes
+//! before its handler sees it (barriers of a checkpoint the task is past are ignored), unblocking
+//! inputs, and declining a checkpoint with a cancel marker
+//! (`SubtaskCheckpointCoordinatorImpl.abortCheckpointOnBarrier`).
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::action::{Event, SnapshotKind};
-use crate::engine::dataflow::record::Item;
+use crate::engine::action::{AbortReason, Event, SnapshotKind};
+use crate::engine::dataflow::record::{Barrier, Item};
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
 
-/// A task's progress through one checkpoint's barriers (aligned or unaligned).
+/// A task's progress through one checkpoint's barriers (aligned or unaligned): Flink's
+/// `SingleCheckpointBarrierHandler` while a checkpoint is pending at the task.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Alignment {
     pub checkpoint: CheckpointId,
-    pub started: u64,
+    /// The step the checkpoint was triggered, carried by its barrier: the alignment timeout
+    /// counts from here (Flink's `BarrierAlignmentUtil.getTimerDelay`).
+    pub timestamp: u64,
     /// Per input: has its barrier arrived?
     pub received: Vec<bool>,
     /// Unaligned (or timed out): the snapshot already taken, collecting in-flight input records
     /// until every barrier is in.
     pub unaligned: Option<Box<TaskSnapshot>>,
+    /// The checkpoint was aborted after the task started it (its early snapshot discarded) or it
+    /// sent a cancel marker on instead of starting it: it still collects the barriers, then
+    /// acknowledges nothing.
+    pub cancelled: bool,
 }
 
 impl Alignment {
     pub fn waiting(&self) -> u16 {
         self.received.iter().filter(|r| !**r).count() as u16
     }
+    /// May the task still take this checkpoint unaligned (it is aligning, not cancelled)?
+    pub fn aligning(&self) -> bool {
+        self.unaligned.is_none() && !self.cancelled
+    }
 }
 
 /// `triggerCheckpoint` at each source: the source snapshots its offset, emits the barrier and
-/// acknowledges.
+/// acknowledges. The barrier carries the trigger's step (the trigger reaches the sources in the
+/// step it happens) and, per the mechanism, whether it is unaligned.
 pub fn start_at_sources(sim: &mut Sim, id: CheckpointId, out: &mut Vec<Event>) {
+    let barrier = Barrier { checkpoint: id, timestamp: sim.tick, unaligned: sim.mechanism().unaligned_at_sources(sim) };
     let sources: Vec<TaskId> = sim.graph.sources().collect();
     for s in sources {
         sim.note_barrier(s, id);
+        if let Some(r) = sim.stats.get_mut(id).filter(|_| barrier.unaligned) {
+            r.subtasks[s.index()].unaligned = true;
+        }
         sim.live.tasks[s.index()].last_checkpoint = Some(id);
-        let snap = snapshot_and_forward(sim, s, id, SnapshotKind::Source, out);
+        let snap = snapshot_and_forward(sim, s, barrier, SnapshotKind::Source, out);
         sim.acknowledge(s, id, snap, out);
     }
 }
 
-/// Snapshot, then forward the barrier. An unaligned snapshot (and an unaligned checkpoint's
-/// source) puts the barrier at the head of each output queue and stores the records it overtook.
+/// Snapshot, then forward the barrier. An unaligned barrier goes at the head of each output
+/// queue, and the snapshot stores the records it overtook.
 pub fn snapshot_and_forward(
     sim: &mut Sim,
     t: TaskId,
-    id: CheckpointId,
+    barrier: Barrier,
     kind: SnapshotKind,
     out: &mut Vec<Event>,
 ) -> TaskSnapshot {
+    let id = barrier.checkpoint;
     let mut snap = sim.take_snapshot(t, Some(id), out);
-    let overtake =
-        kind == SnapshotKind::Unaligned || (kind == SnapshotKind::Source && sim.mechanism().stores_in_flight());
-    emit_barrier(sim, t, id, if overtake { Some(&mut snap) } else { None }, out);
+    emit_barrier(sim, t, barrier, if barrier.unaligned { Some(&mut snap) } else { None }, out);
     out.push(Event::SnapshotTaken { task: t, checkpoint: Some(id), kind });
     snap
 }
 
-/// Puts barrier `id` on every output channel. Unaligned: at the head of the queue (behind
-/// earlier barriers only), storing the records it overtakes in `snap` as in-flight data.
-fn emit_barrier(sim: &mut Sim, t: TaskId, id: CheckpointId, mut snap: Option<&mut TaskSnapshot>, out: &mut Vec<Event>) {
+/// Puts `barrier` on every output channel. Unaligned: at the head of the queue (behind earlier
+/// barriers only), storing the records it overtakes in `snap` as in-flight data; a cancel marker,
+/// an ordinary event, is overtaken too.
+fn emit_barrier(sim: &mut Sim, t: TaskId, barrier: Barrier, mut snap: Option<&mut TaskSnapshot>, out: &mut Vec<Event>) {
     let mut overtook = 0u32;
     for &c in &sim.graph.clone().task(t).out_channels {
         let q = &mut sim.live.channels[c.index()].queue;
@@ -75,12 +94,12 @@ fn emit_barrier(sim: &mut Sim, t: TaskId, id: CheckpointId, mut snap: Option<&mu
                         overtook += 1;
                     }
                 }
-                q.insert(pos, Item::Barrier(id));
+                q.insert(pos, Item::Barrier(barrier));
             }
-            None => q.push_back(Item::Barrier(id)),
+            None => q.push_back(Item::Barrier(barrier)),
         }
     }
-    out.push(Event::BarrierEmitted { task: t, checkpoint: id, overtook });
+    out.push(Event::BarrierEmitted { task: t, checkpoint: barrier.checkpoint, overtook, unaligned: barrier.unaligned });
 }
 
 /// Lets every blocked input of task `t` flow again.
@@ -92,10 +111,75 @@ pub fn unblock_inputs(sim: &mut Sim, t: TaskId, out: &mut Vec<Event>) {
     }
 }
 
+/// Task `t` declines checkpoint `id`, after Flink's
+/// `SubtaskCheckpointCoordinatorImpl.abortCheckpointOnBarrier`: it tells the CheckpointCoordinator
+/// (which aborts the checkpoint at once if it is still pending, `receiveDeclineMessage`), then
+/// puts a cancel marker for it on every output, behind the records there, so that downstream
+/// tasks need not wait for its barrier from this task. The task is then past `id`.
+pub fn decline_and_cancel(sim: &mut Sim, t: TaskId, id: CheckpointId, reason: AbortReason, out: &mut Vec<Event>) {
+    let task = &mut sim.live.tasks[t.index()];
+    task.last_checkpoint = task.last_checkpoint.max(Some(id));
+    task.aborted.retain(|a| Some(*a) > task.last_checkpoint);
+    sim.decline(t, id, reason, out);
+    send_cancel_marker(sim, t, id, out);
+}
+
+/// Was checkpoint `id` aborted before task `t` started it? Then the task's handler, about to
+/// start it, takes no snapshot and sends a cancel marker on instead of the barrier (Flink's
+/// `checkpointState` after `checkAndClearAbortedStatus`).
+pub fn skipped_as_aborted(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) -> bool {
+    if !sim.live.tasks[t.index()].aborted.remove(&id) {
+        return false;
+    }
+    out.push(Event::SnapshotSkipped { task: t, checkpoint: id });
+    send_cancel_marker(sim, t, id, out);
+    true
+}
+
+/// Task `t` noted the CheckpointCoordinator's abort of checkpoint `id` it has not started (Flink's
+/// `notifyCheckpointAborted` recording `abortedCheckpointIds`).
+pub fn note_aborted(sim: &mut Sim, t: TaskId, id: CheckpointId) {
+    let task = &mut sim.live.tasks[t.index()];
+    task.aborted.retain(|a| Some(*a) > task.last_checkpoint);
+    if Some(id) > task.last_checkpoint {
+        task.aborted.insert(id);
+    }
+}
+
+/// Puts a cancel marker for `id` on every output of task `t`, behind the records there.
+fn send_cancel_marker(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
+    let outputs = sim.graph.task(t).out_channels.clone();
+    if outputs.is_empty() {
+        return;
+    }
+    for c in outputs {
+        sim.live.channels[c.index()].queue.push_back(Item::Cancel(id));
+    }
+    out.push(Event::CancelMarkerSent { task: t, checkpoint: id });
+}
+
 impl Sim {
-    /// A barrier reached task `t`. A barrier of an aborted checkpoint, or of one the task has
-    /// already snapshotted or given up, is ignored; any other goes to the mechanism.
+    /// A barrier reached task `t`. A barrier of a checkpoint the task has already snapshotted or
+    /// given up is ignored; any other goes to the mechanism. The task knows only what it was told:
+    /// the barrier of a checkpoint the coordinator has aborted still goes to the handler.
     pub(crate) fn barrier_arrived(
+        &mut self,
+        t: TaskId,
+        c: ChannelId,
+        input: usize,
+        barrier: Barrier,
+        out: &mut Vec<Event>,
+    ) {
+        let id = barrier.checkpoint;
+        if self.live.tasks[t.index()].last_checkpoint >= Some(id) {
+            out.push(Event::BarrierIgnored { task: t, channel: c, checkpoint: id });
+            return;
+        }
+        self.mechanism().on_barrier(self, super::Arrival { task: t, channel: c, input }, barrier, out);
+    }
+
+    /// A cancel marker reached task `t`: the mechanism decides whether it still matters.
+    pub(crate) fn cancel_arrived(
         &mut self,
         t: TaskId,
         c: ChannelId,
@@ -103,12 +187,40 @@ impl Sim {
         id: CheckpointId,
         out: &mut Vec<Event>,
     ) {
-        let task = &self.live.tasks[t.index()];
-        if self.live.coordinator.aborted.contains(&id) || task.last_checkpoint >= Some(id) {
-            out.push(Event::BarrierIgnored { task: t, channel: c, checkpoint: id });
-            return;
+        self.mechanism().on_cancel(self, super::Arrival { task: t, channel: c, input }, id, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Action, CheckpointId, Event, Item, Scenario, Settings, Strategy};
+
+    /// A barrier its handler ignores leaves no trace in the statistics: here Left never carries
+    /// barrier 1 (as behind an upstream task that skipped it), so Count counts barrier 2 first
+    /// and barrier 1 from Right can no longer complete anything.
+    #[test]
+    fn an_ignored_barrier_counts_nowhere_in_the_statistics() {
+        for strategy in [Strategy::AtLeastOnce, Strategy::Aligned, Strategy::Unaligned] {
+            let mut sim = Scenario::builtin("two-inputs", Settings::new(strategy), 1).sim().unwrap();
+            // Two checkpoints in flight (past the one-at-a-time rule of unaligned checkpoints).
+            std::rc::Rc::make_mut(&mut sim.settings).max_concurrent_checkpoints = 2;
+            sim.step(Action::Checkpoint).unwrap();
+            sim.step(Action::Checkpoint).unwrap();
+            let (left, right) =
+                (sim.graph.channel_by_name("Left->Count").unwrap(), sim.graph.channel_by_name("Right->Count").unwrap());
+            let count = sim.graph.task_by_name("Count").unwrap();
+            sim.live.channels[left.index()]
+                .queue
+                .retain(|i| !matches!(i, Item::Barrier(b) if b.checkpoint == CheckpointId(1)));
+            sim.step(Action::Deliver { channel: left }).unwrap();
+            let ev = sim.step(Action::Deliver { channel: right }).unwrap();
+            assert_eq!(
+                ev,
+                vec![Event::BarrierIgnored { task: count, channel: right, checkpoint: CheckpointId(1) }],
+                "{strategy:?}"
+            );
+            let st = sim.stats.history[0].subtasks[count.index()];
+            assert_eq!((st.first_barrier, st.start_delay, st.alignment), (None, None, None), "{strategy:?}");
         }
-        self.note_barrier(t, id);
-        self.mechanism().on_barrier(self, super::Arrival { task: t, channel: c, input }, id, out);
     }
 }

@@ -24,7 +24,7 @@ pub mod tracker;
 pub mod unaligned;
 
 use crate::engine::action::{Event, RestoreFrom};
-use crate::engine::dataflow::record::Record;
+use crate::engine::dataflow::record::{Barrier, Record};
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
@@ -47,7 +47,8 @@ pub type InFlight = Vec<(ChannelId, u64, Record)>;
 /// - the CheckpointCoordinator triggers checkpoint n ([`Mechanism::on_trigger`]);
 /// - a record is about to reach a task's operator ([`Mechanism::on_record`]);
 /// - a barrier reaches a task that has not already snapshotted or given up its checkpoint
-///   ([`Mechanism::on_barrier`]);
+///   ([`Mechanism::on_barrier`]), or a cancel marker reaches a task
+///   ([`Mechanism::on_cancel`], Flink's `processCancellationBarrier`);
 /// - the coordinator aborts checkpoint n ([`Mechanism::on_abort`], Flink's
 ///   `notifyCheckpointAborted`);
 /// - the logical clock ticks while the job runs ([`Mechanism::on_tick`]), after every action;
@@ -58,9 +59,9 @@ pub type InFlight = Vec<(ChannelId, u64, Record)>;
 /// durable storage, and [`Mechanism::restore`] is where it reads it back.
 ///
 /// **What it may do.** Take a task's snapshot, forward barriers, block and unblock input
-/// channels, store in-flight records, acknowledge to the coordinator (or save to storage
-/// directly, for per-task timers), pause the sources, and report each as an [`Event`]. It never
-/// moves records itself: delivering and reading stay the dataflow's.
+/// channels, store in-flight records, acknowledge or decline to the coordinator (or save to
+/// storage directly, for per-task timers), send cancel markers, pause the sources, and report each
+/// as an [`Event`]. It never moves records itself: delivering and reading stay the dataflow's.
 pub trait Mechanism: Sync {
     /// Checkpoint `id` was triggered. By default the sources snapshot their offsets and emit the
     /// barrier (the coordinator's `triggerCheckpoint` reaching each source task).
@@ -69,11 +70,23 @@ pub trait Mechanism: Sync {
     }
     /// Record number `seq` of channel `c` is about to be processed by the channel's consumer.
     fn on_record(&self, _sim: &mut Sim, _c: ChannelId, _seq: u64, _rec: Record, _out: &mut Vec<Event>) {}
-    /// The barrier of checkpoint `id` arrived (see [`Arrival`]).
-    fn on_barrier(&self, _sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
-        out.push(Event::BarrierIgnored { task: at.task, channel: at.channel, checkpoint: id });
+    /// Do the sources emit their barriers unaligned (Flink's `CheckpointOptions.forConfig`)? By
+    /// default, aligned.
+    fn unaligned_at_sources(&self, _sim: &Sim) -> bool {
+        false
     }
-    /// The coordinator aborted checkpoint `id`: task `t` forgets its progress on it.
+    /// A barrier arrived (see [`Arrival`]). The handler that accepts it notes it in the
+    /// statistics (`Sim::note_barrier`); one it ignores counts nowhere.
+    fn on_barrier(&self, _sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
+        out.push(Event::BarrierIgnored { task: at.task, channel: at.channel, checkpoint: barrier.checkpoint });
+    }
+    /// A cancel marker for checkpoint `id` arrived. By default it is dropped: only the barrier
+    /// handlers that decline checkpoints (aligned and unaligned) send or heed markers.
+    fn on_cancel(&self, _sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
+        out.push(Event::CancelMarkerReceived { task: at.task, channel: at.channel, checkpoint: id, fresh: false });
+    }
+    /// The coordinator aborted checkpoint `id` and tells task `t`. A barrier handler goes on
+    /// collecting the checkpoint's barriers, as Flink's does; it takes no snapshot for it.
     fn on_abort(&self, _sim: &mut Sim, _t: TaskId, _id: CheckpointId, _out: &mut Vec<Event>) {}
     /// The logical clock ticked while the job runs.
     fn on_tick(&self, _sim: &mut Sim, _out: &mut Vec<Event>) {}

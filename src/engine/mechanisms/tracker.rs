@@ -3,44 +3,117 @@
 //! meanwhile. When barrier n has arrived on all inputs, it snapshots, forwards and acknowledges.
 //! Records that overtook a slow barrier are then in the snapshot's state and will be replayed
 //! after a restore as well: duplicated in state, never lost. No alignment, no stored channels.
+//!
+//! Like Flink's tracker it counts several checkpoints at once (`processBarrier` keeps a queue of
+//! barrier counts, oldest first): barrier n+1 arriving does not drop n, which still completes
+//! when its last barrier comes. Only when a newer checkpoint has all its barriers first are the
+//! older ones in the queue dropped (silently: the CheckpointCoordinator subsumes them when the
+//! newer one completes). The first barrier of a checkpoint no newer than the newest one counted
+//! is ignored: that checkpoint can no longer complete here. The coordinator's abort does not
+//! stop the counting; when all barriers of an aborted checkpoint are in, the task sends a cancel
+//! marker on instead of a snapshot. A cancel marker from an input ends the counting of that
+//! checkpoint and of older ones, each declined and cancelled in turn
+//! (`processCancellationBarrier`).
 
-use super::barriers::snapshot_and_forward;
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use super::barriers::{decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward};
 use super::{Arrival, Mechanism};
-use crate::engine::action::{Event, SnapshotKind};
+use crate::engine::action::{AbortReason, Event, GaveUp, SnapshotKind};
+use crate::engine::dataflow::record::Barrier;
 use crate::engine::ids::{CheckpointId, TaskId};
 use crate::engine::sim::Sim;
+
+/// A task's barrier tracker: the checkpoints with some but not all barriers in, oldest first
+/// (Flink's `pendingCheckpoints`), and the newest checkpoint it has counted a barrier of
+/// (`latestPendingCheckpointID`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tracker {
+    pub pending: VecDeque<BarrierCount>,
+    pub latest: Option<CheckpointId>,
+}
+
+/// One checkpoint's barriers counted so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BarrierCount {
+    pub checkpoint: CheckpointId,
+    pub count: u16,
+}
 
 /// The barrier tracker (strategy `at-least-once`).
 pub struct BarrierTracker;
 
 impl Mechanism for BarrierTracker {
-    fn on_barrier(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
-        let (t, c) = (at.task, at.channel);
-        let n = sim.live.tasks[t.index()].in_pos.len();
-        let task = &mut sim.live.tasks[t.index()];
-        if task.tracker.range(id..).any(|(k, _)| *k > id) {
-            out.push(Event::BarrierIgnored { task: t, channel: c, checkpoint: id });
+    fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
+        let (t, c, id) = (at.task, at.channel, barrier.checkpoint);
+        let n = sim.live.tasks[t.index()].in_pos.len() as u16;
+        let tracker = &mut sim.live.tasks[t.index()].tracker;
+        let pos = match tracker.pending.iter().position(|b| b.checkpoint == id) {
+            Some(pos) => {
+                tracker.pending[pos].count += 1;
+                pos
+            }
+            None if Some(id) > tracker.latest => {
+                tracker.latest = Some(id);
+                tracker.pending.push_back(BarrierCount { checkpoint: id, count: 1 });
+                tracker.pending.len() - 1
+            }
+            None => {
+                out.push(Event::BarrierIgnored { task: t, channel: c, checkpoint: id });
+                return;
+            }
+        };
+        let seen = tracker.pending[pos].count;
+        sim.note_barrier(t, id);
+        out.push(Event::BarrierReceived { task: t, channel: c, checkpoint: id, first: seen == 1, waiting: n - seen });
+        if seen < n {
             return;
         }
-        let older: Vec<CheckpointId> = task.tracker.range(..id).map(|(k, _)| *k).collect();
-        for o in older {
-            task.tracker.remove(&o);
-            out.push(Event::AlignmentAborted { task: t, checkpoint: o });
+        // Complete: drop it and every older checkpoint still counting (now subsumed).
+        let done: Vec<BarrierCount> = sim.live.tasks[t.index()].tracker.pending.drain(..=pos).collect();
+        for older in &done[..pos] {
+            out.push(Event::AlignmentAborted { task: t, checkpoint: older.checkpoint, what: GaveUp::Counting });
         }
-        let count = task.tracker.entry(id).or_insert(0);
-        *count += 1;
-        let (first, seen) = (*count == 1, *count);
-        out.push(Event::BarrierReceived { task: t, channel: c, checkpoint: id, first, waiting: n as u16 - seen });
-        if seen as usize == n {
-            sim.live.tasks[t.index()].tracker.remove(&id);
-            sim.live.tasks[t.index()].last_checkpoint = Some(id);
-            let snap = snapshot_and_forward(sim, t, id, SnapshotKind::Tracker, out);
-            sim.acknowledge(t, id, snap, out);
+        sim.live.tasks[t.index()].last_checkpoint = Some(id);
+        if skipped_as_aborted(sim, t, id, out) {
+            return;
         }
+        let snap = snapshot_and_forward(sim, t, barrier, SnapshotKind::Tracker, out);
+        sim.acknowledge(t, id, snap, out);
     }
+    /// Flink's `CheckpointBarrierTracker.processCancellationBarrier`: a marker for a checkpoint
+    /// it counts, or newer than any it has counted, ends the counting of that checkpoint and of
+    /// every older one; each is declined and cancelled downstream. A trailing marker is dropped.
+    fn on_cancel(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
+        let t = at.task;
+        let task = &sim.live.tasks[t.index()];
+        let counting = task.tracker.pending.iter().any(|b| b.checkpoint == id);
+        let fresh = Some(id) > task.last_checkpoint && (counting || Some(id) > task.tracker.latest);
+        out.push(Event::CancelMarkerReceived { task: t, channel: at.channel, checkpoint: id, fresh });
+        if !fresh {
+            return;
+        }
+        let tracker = &mut sim.live.tasks[t.index()].tracker;
+        let upto = tracker.pending.iter().take_while(|b| b.checkpoint <= id).count();
+        let dropped: Vec<BarrierCount> = tracker.pending.drain(..upto).collect();
+        tracker.latest = tracker.latest.max(Some(id));
+        for b in dropped {
+            out.push(Event::AlignmentAborted { task: t, checkpoint: b.checkpoint, what: GaveUp::Counting });
+            if b.checkpoint < id {
+                decline_and_cancel(sim, t, b.checkpoint, AbortReason::DeclinedOnCancellationBarrier, out);
+            }
+        }
+        decline_and_cancel(sim, t, id, AbortReason::DeclinedOnCancellationBarrier, out);
+    }
+    /// The coordinator's abort does not stop the counting (Flink's tracker does not hear it); the
+    /// task notes it, and sends a cancel marker on instead of a snapshot when the barriers are in.
     fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-        if sim.live.tasks[t.index()].tracker.remove(&id).is_some() {
-            out.push(Event::AlignmentAborted { task: t, checkpoint: id });
+        let counting = sim.live.tasks[t.index()].tracker.pending.iter().any(|b| b.checkpoint == id);
+        note_aborted(sim, t, id);
+        if counting {
+            out.push(Event::AbortNotified { task: t, checkpoint: id, discarded: None });
         }
     }
 }

@@ -1,34 +1,43 @@
 //! Unaligned checkpoints, after Flink's FLIP-76 and `SingleCheckpointBarrierHandler` in its
-//! unaligned states. The first barrier to arrive at a task overtakes: the task snapshots at once,
-//! puts the barrier at the head of each output queue (storing the output records it jumped over),
-//! and from then on records every input record that arrives on an input whose barrier has not
-//! come yet. Those records, and the overtaken ones, are the channel state of Chandy and Lamport's
-//! snapshot; they are stored with the checkpoint and replayed first on restore. No input ever
-//! blocks, so checkpoints finish quickly under backpressure; the price is storing in-flight data.
+//! unaligned states. The barriers are unaligned (`CheckpointOptions.unaligned`) from the sources
+//! on. The first barrier to arrive at a task overtakes: the task snapshots at once, puts the
+//! barrier at the head of each output queue (storing the output records it jumped over), and from
+//! then on records every input record that arrives on an input whose barrier has not come yet.
+//! Those records, and the overtaken ones, are the channel state of Chandy and Lamport's snapshot;
+//! they are stored with the checkpoint and replayed first on restore. No input ever blocks, so
+//! checkpoints finish quickly under backpressure; the price is storing in-flight data.
 //!
-//! Also here: the alignment timeout's switch. A task aligning past
-//! `aligned-checkpoint-timeout` snapshots unaligned from that moment.
+//! Also here: the switch to unaligned of an aligned checkpoint (Flink's
+//! `AlternatingCollectingBarriers.alignmentTimeout`), when the alignment timeout passes or an
+//! unaligned barrier arrives.
 
-use super::aligned::{abort_alignment, collect_barrier};
-use super::barriers::{snapshot_and_forward, unblock_inputs};
+use super::aligned::{abort_notified, cancel_marker, collect_barrier};
+use super::barriers::{skipped_as_aborted, snapshot_and_forward};
 use super::{Arrival, Mechanism};
 use crate::engine::action::{Event, SnapshotKind};
-use crate::engine::dataflow::record::Record;
+use crate::engine::dataflow::record::{Barrier, Record};
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 
 /// Unaligned checkpoints (strategy `unaligned`).
 pub struct UnalignedBarriers;
 
 impl Mechanism for UnalignedBarriers {
+    fn unaligned_at_sources(&self, _sim: &Sim) -> bool {
+        true
+    }
     fn on_record(&self, sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
         record_in_flight(sim, c, seq, rec, out);
     }
-    fn on_barrier(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
-        collect_barrier(sim, at, id, true, out);
+    fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
+        collect_barrier(sim, at, barrier, out);
+    }
+    fn on_cancel(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
+        cancel_marker(sim, at, id, out);
     }
     fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-        abort_alignment(sim, t, id, out);
+        abort_notified(sim, t, id, out);
     }
     fn stores_in_flight(&self) -> bool {
         true
@@ -50,16 +59,34 @@ pub(super) fn record_in_flight(sim: &mut Sim, c: ChannelId, seq: u64, rec: Recor
     }
 }
 
-/// Aligned checkpoint past its alignment timeout: switch to unaligned at this task.
+/// The alignment timeout passed while task `t` still waits for barriers: it switches to
+/// unaligned.
 pub(super) fn alignment_timed_out(sim: &mut Sim, t: TaskId, out: &mut Vec<Event>) {
-    let id = sim.live.tasks[t.index()].alignment.as_ref().expect("aligning").checkpoint;
+    let id = sim.live.tasks[t.index()].alignment.as_ref().expect("collecting").checkpoint;
     out.push(Event::AlignmentTimedOut { task: t, checkpoint: id });
-    if let Some(r) = sim.stats.get_mut(id) {
-        r.subtasks[t.index()].unaligned = true;
+    go_unaligned(sim, t, out);
+}
+
+/// Task `t` takes the checkpoint it is collecting unaligned from now on: it snapshots, forwards
+/// the barrier unaligned at the head of its outputs (`asUnaligned`), and records the records that
+/// arrive on inputs still waiting for their barrier. Inputs an aligned barrier already blocked
+/// stay blocked until the last barrier comes: what queues behind that barrier belongs after the
+/// checkpoint (Flink keeps them blocked, `AlternatingCollectingBarriersUnaligned`). A checkpoint
+/// aborted before the task started it gets a cancel marker instead, and the task only collects
+/// its barriers from then on.
+pub(super) fn go_unaligned(sim: &mut Sim, t: TaskId, out: &mut Vec<Event>) {
+    let al = sim.live.tasks[t.index()].alignment.as_ref().expect("collecting");
+    let barrier = Barrier { checkpoint: al.checkpoint, timestamp: al.timestamp, unaligned: true };
+    if skipped_as_aborted(sim, t, barrier.checkpoint, out) {
+        sim.live.tasks[t.index()].alignment.as_mut().expect("collecting").cancelled = true;
+        return;
     }
-    let snap = snapshot_and_forward(sim, t, id, SnapshotKind::Unaligned, out);
-    // Records queued behind barriers on the blocked channels are post-checkpoint; the
-    // channels still waiting for their barrier are recorded from now on.
-    unblock_inputs(sim, t, out);
-    sim.live.tasks[t.index()].alignment.as_mut().expect("aligning").unaligned = Some(Box::new(snap));
+    if sim.strategy() == Strategy::Aligned {
+        // The unaligned strategy's acknowledgement says so itself.
+        if let Some(r) = sim.stats.get_mut(barrier.checkpoint) {
+            r.subtasks[t.index()].unaligned = true;
+        }
+    }
+    let snap = snapshot_and_forward(sim, t, barrier, SnapshotKind::Unaligned, out);
+    sim.live.tasks[t.index()].alignment.as_mut().expect("collecting").unaligned = Some(Box::new(snap));
 }
