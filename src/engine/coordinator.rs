@@ -23,11 +23,8 @@
 //! (`CheckpointIDCounter`, kept in ZooKeeper or Kubernetes in an HA setup) survives, so ids keep
 //! rising after failover.
 
-use std::collections::BTreeSet;
-
-use serde::{Deserialize, Serialize};
-
 use crate::engine::action::{AbortReason, CrashScope, Event, Guarantee};
+use crate::engine::checkpoint::{FailureCounter, PendingCheckpoint};
 use crate::engine::dataflow::task::TaskStatus;
 use crate::engine::ids::{CheckpointId, TaskId};
 use crate::engine::settings::Strategy;
@@ -35,59 +32,6 @@ use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
 use crate::engine::stats::{CheckpointRecord, CheckpointStatus, SubtaskStats};
 use crate::engine::storage::CompletedCheckpoint;
-
-/// A checkpoint triggered and not yet completed or aborted.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PendingCheckpoint {
-    pub id: CheckpointId,
-    pub trigger_tick: u64,
-    pub snapshots: Vec<Option<TaskSnapshot>>,
-    pub acked: u16,
-}
-
-/// The coordinator's volatile state: lost with the JobManager.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Coordinator {
-    pub pending: Vec<PendingCheckpoint>,
-    pub aborted: BTreeSet<CheckpointId>,
-    /// Stop-the-world in progress: (checkpoint, trigger step).
-    pub stop_the_world: Option<(CheckpointId, u64)>,
-    /// The `CheckpointFailureManager`: it outlives a task failover (the crash carries it over).
-    pub failures: FailureCounter,
-}
-
-/// Flink's `CheckpointFailureManager`: counted checkpoint failures in a row, and the newest
-/// checkpoint that completed (a failure of an older one is not counted).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FailureCounter {
-    pub consecutive: u32,
-    pub last_succeeded: Option<CheckpointId>,
-}
-
-/// A `notifyCheckpointComplete` on its way from the JobManager to a task.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Notification {
-    pub task: TaskId,
-    pub checkpoint: CheckpointId,
-}
-
-/// The checkpoint id counter: durable, so ids keep rising across failover.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckpointIdCounter(pub u64);
-
-impl Default for CheckpointIdCounter {
-    fn default() -> CheckpointIdCounter {
-        CheckpointIdCounter(1)
-    }
-}
-
-impl CheckpointIdCounter {
-    /// Flink's `CheckpointIDCounter.getAndIncrement`.
-    pub fn get_and_increment(&mut self) -> CheckpointId {
-        self.0 += 1;
-        CheckpointId(self.0 - 1)
-    }
-}
 
 impl Sim {
     /// `triggerCheckpoint`: fails while a task is down (a failed region not yet restored);

@@ -5,10 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::dataflow::external_system::TxnStatus;
 use super::dataflow::job_graph::OperatorKind;
-use super::dataflow::operator::OpState;
 use super::dataflow::record::Item;
-use super::dataflow::sink::TxnStatus;
+use super::dataflow::state::OpState;
 use super::ids::RecordId;
 use super::settings::SinkMode;
 use super::sim::Sim;

@@ -9,6 +9,7 @@
 //! - [`reference_run`], [`ledger`], [`cut`], [`stats`]: the verdict and the measurements.
 
 pub mod action;
+pub mod checkpoint;
 pub mod coordinator;
 pub mod cut;
 pub mod dataflow;
@@ -32,20 +33,20 @@ pub mod wording;
 pub mod workload;
 
 pub use action::{AbortReason, Action, CrashScope, Event, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
-pub use coordinator::{Notification, PendingCheckpoint};
+pub use checkpoint::{Notification, PendingCheckpoint};
 pub use cut::{ChannelCut, CutReport};
 pub use dataflow::builtin_jobs::{auto_label, builtin, generated_input, BuiltinJob, BUILTIN_NAMES};
 pub use dataflow::channel::{Channel, Fate, SeqSet};
+pub use dataflow::external_system::{ExternalSystem, Row, Txn, TxnStatus};
 pub use dataflow::job_graph::{JobGraph, OperatorKind};
-pub use dataflow::operator::{KeyedEntry, OpState};
 pub use dataflow::record::{Barrier, Item, Record};
-pub use dataflow::sink::{ExternalSystem, Row, Txn, TxnStatus};
+pub use dataflow::state::{KeyedEntry, OpState};
 pub use dataflow::task::{TaskRuntime, TaskStatus};
 pub use error::{ActionError, ScenarioError};
 pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnId};
 pub use lang::Lang;
 pub use ledger::{Ledger, Tally, Verdict};
-pub use mechanisms::barriers::Alignment;
+pub use mechanisms::progress::Alignment;
 pub use scenario::{fingerprint, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{FailoverStrategy, RestartPolicy, Settings, SinkMode, Strategy, TimerSpec};

@@ -2,11 +2,11 @@
 //!
 //! A run holds two parts, kept apart by type, as stateright's actor model separates an actor's
 //! state (lost on `Crash`) from its storage (read back on `Recover`):
-//! - [`Live`]: the running job. Tasks (operator state, barrier progress, channel positions),
+//! - [`Live`](crate::engine::sim::Live): the running job. Tasks (operator state, barrier progress, channel positions),
 //!   channels with their in-flight records, and the JobManager's memory: the
 //!   CheckpointCoordinator's pending checkpoints and the completion notifications on their way to
 //!   the tasks. A crash drops it.
-//! - [`Durable`]: checkpoint storage (completed checkpoints and timer saves), the checkpoint id
+//! - [`Durable`](crate::engine::sim::Durable): checkpoint storage (completed checkpoints and timer saves), the checkpoint id
 //!   counter, and the external system the sinks write to. The sources' logs are durable too
 //!   (a Kafka topic outside the job); they live in the job graph, which nothing changes.
 //!
@@ -24,41 +24,19 @@
 //!   built-in job), this is the full failover.
 //!
 //! The restore starts fresh tasks for what is down and lets the mechanism put back what it saved
-//! ([`super::mechanisms::Mechanism::restore`]); tasks that kept running keep their state. In-flight
+//! ([`Mechanism::restore`](crate::engine::mechanisms::seam::Mechanism::restore)); tasks that kept running keep their state. In-flight
 //! records stored with an unaligned checkpoint go back on their channels first; sources report
 //! where they rewound to; two-phase-commit sinks recover and commit (`recoverAndCommit`).
 
-use serde::{Deserialize, Serialize};
-
 use crate::engine::action::{AbortReason, CrashScope, Event, RestoreFrom};
-use crate::engine::coordinator::{CheckpointIdCounter, Coordinator, Notification};
 use crate::engine::dataflow::channel::{Channel, Fate, SeqSet};
 use crate::engine::dataflow::record::{Item, Record};
-use crate::engine::dataflow::sink::ExternalSystem;
 use crate::engine::dataflow::task::{TaskRuntime, TaskStatus};
 use crate::engine::ids::{CheckpointId, TaskId};
-use crate::engine::mechanisms::InFlight;
+use crate::engine::mechanisms::seam::InFlight;
 use crate::engine::settings::FailoverStrategy;
 use crate::engine::sim::Sim;
-use crate::engine::storage::CheckpointStorage;
-
-/// What a crash destroys: the running job.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Live {
-    pub tasks: Vec<TaskRuntime>,
-    pub channels: Vec<Channel>,
-    pub coordinator: Coordinator,
-    /// `notifyCheckpointComplete` messages on their way from the JobManager, oldest first.
-    pub notifications: Vec<Notification>,
-}
-
-/// What survives every crash.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Durable {
-    pub storage: CheckpointStorage,
-    pub checkpoint_ids: CheckpointIdCounter,
-    pub external: ExternalSystem,
-}
+use crate::engine::snapshot::TaskSnapshot;
 
 impl Sim {
     /// The crash: the live part is gone, all of it or (region failover) the failed task's
@@ -239,5 +217,14 @@ impl Sim {
         }
         self.stats.latest_restored = Some(cp.id);
         (RestoreFrom::Checkpoint { checkpoint: cp.id }, in_flight)
+    }
+
+    /// A restart puts task `s.task` back to snapshot `s`: its state, and what that state had sent and
+    /// received, after which the new incarnation's own sending and receiving follow.
+    pub(crate) fn restore_task(&mut self, s: &TaskSnapshot) {
+        let task = &mut self.live.tasks[s.task.index()];
+        task.state = s.state.clone();
+        task.sent_before = s.sent.clone();
+        task.received_before = s.received.clone();
     }
 }

@@ -7,21 +7,14 @@ use std::rc::Rc;
 
 use super::dataflow::job_graph::JobGraph;
 use super::settings::{Settings, SinkMode, Strategy};
+use super::sim::Expected;
 use super::sim::Sim;
 
-/// What the failure-free run of the same input yields, per source record: how often it is
-/// reflected in operator state and in the sinks' external output.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Expected {
-    pub state: Vec<u32>,
-    pub external: Vec<u32>,
-}
-
-impl Expected {
+impl Sim {
     /// Runs `graph` failure-free. Its sink writes as the run's does, except that two-phase
     /// commit counts every write as committed (as the final checkpoint at the end of input would
     /// make it).
-    pub fn of(graph: &Rc<JobGraph>, sink: SinkMode) -> Expected {
+    pub(crate) fn failure_free(graph: &Rc<JobGraph>, sink: SinkMode) -> Expected {
         let placeholder = Rc::new(Expected { state: vec![], external: vec![] });
         let sink = if sink == SinkMode::Upsert { SinkMode::Upsert } else { SinkMode::Append };
         let settings = Settings::new(Strategy::None).with_sink(sink);

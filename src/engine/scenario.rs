@@ -1,7 +1,7 @@
 //! Scenario files: a documented serde JSON format holding everything a run is (topology, input
 //! log, strategy and settings, sink mode, seed, action script), so a run can be replayed, shared
-//! and tested. Tasks and channels are named as the job graph names them ("Count",
-//! "Source[0]->Count[1]"). See the README for the format.
+//! and tested. Tasks and channels are named as the job graph names them (`"Count"`,
+//! `"Source[0]->Count[1]"`). See the README for the format.
 
 use serde::{Deserialize, Serialize};
 

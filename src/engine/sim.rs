@@ -4,8 +4,8 @@
 //! (timers, periodic triggers, timeouts) and reports [`Event`]s.
 //!
 //! A `Sim` is the job's configuration (graph, settings, seed), the logical clock, and three parts:
-//! - the live part, which a crash destroys, and the durable part, which survives it
-//!   (`super::recovery`);
+//! - [`Live`], which a crash destroys, and [`Durable`], which survives it (crash and restore
+//!   are in `super::recovery`);
 //! - the observer's record, which the job never reads: each channel's log of sequence numbers
 //!   and fates (for the cut check), the read high-water marks (to mark re-reads as replays), and
 //!   the checkpoint statistics.
@@ -13,20 +13,19 @@
 //! What happens to a record is the dataflow's (`super::dataflow`); what is saved and restored is
 //! the mechanism's (`super::mechanisms`), chosen by the strategy.
 
+use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
 use super::action::{Action, CrashScope, Event};
-use super::coordinator::{Notification, PendingCheckpoint};
+use super::checkpoint::{CheckpointIdCounter, Coordinator};
+use super::checkpoint::{Notification, PendingCheckpoint};
 use super::dataflow::channel::{Channel, ChannelLog};
+use super::dataflow::external_system::ExternalSystem;
 use super::dataflow::job_graph::{JobGraph, OperatorKind};
 use super::dataflow::record::Item;
-use super::dataflow::sink::ExternalSystem;
 use super::dataflow::task::{TaskRuntime, TaskStatus};
 use super::error::{ActionError, ScenarioError};
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
-use super::mechanisms::{self, timers, Mechanism};
-use super::recovery::{Durable, Live};
-use super::reference_run::Expected;
 use super::rng::Rng;
 use super::settings::{Settings, Strategy, TimerSpec};
 use super::stats::CheckpointStats;
@@ -82,7 +81,7 @@ impl Sim {
     pub fn new(graph: JobGraph, settings: Settings, seed: u64) -> Result<Sim, ScenarioError> {
         settings.validate(&graph)?;
         let graph = Rc::new(graph);
-        let expected = Rc::new(Expected::of(&graph, settings.sink));
+        let expected = Rc::new(Sim::failure_free(&graph, settings.sink));
         Ok(Sim::with_expected(graph, settings, seed, expected))
     }
 
@@ -111,11 +110,6 @@ impl Sim {
         sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
         sim.recompute_retention();
         sim
-    }
-
-    /// The mechanism that runs this job (see [`Mechanism`]).
-    pub(crate) fn mechanism(&self) -> &'static dyn Mechanism {
-        mechanisms::for_strategy(self.settings.strategy)
     }
 
     /// The tasks: operator state, status, and where each stands in a checkpoint (volatile).
@@ -370,10 +364,10 @@ impl Sim {
             Action::Deliver { channel } => self.deliver(channel, out),
             Action::Read { task } => self.read(task, out),
             Action::Checkpoint => self.trigger(out),
-            Action::Timer { task } => timers::fire_timer(self, task, out),
+            Action::Timer { task } => self.fire_timer(task, out),
             Action::AllTimers => {
                 for t in 0..self.live.tasks.len() {
-                    timers::fire_timer(self, TaskId(t as u16), out);
+                    self.fire_timer(TaskId(t as u16), out);
                 }
             }
             Action::Crash => self.crash(CrashScope::Cluster, out),
@@ -412,4 +406,30 @@ impl Sim {
     pub fn record_label(&self, r: RecordId) -> &str {
         self.graph.label(r)
     }
+}
+
+/// What a crash destroys: the running job.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Live {
+    pub tasks: Vec<TaskRuntime>,
+    pub channels: Vec<Channel>,
+    pub coordinator: Coordinator,
+    /// `notifyCheckpointComplete` messages on their way from the JobManager, oldest first.
+    pub notifications: Vec<Notification>,
+}
+
+/// What survives every crash.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Durable {
+    pub storage: CheckpointStorage,
+    pub checkpoint_ids: CheckpointIdCounter,
+    pub external: ExternalSystem,
+}
+
+/// What the failure-free run of the same input yields, per source record: how often it is
+/// reflected in operator state and in the sinks' external output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    pub state: Vec<u32>,
+    pub external: Vec<u32>,
 }

@@ -10,12 +10,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::action::Event;
 use crate::engine::dataflow::channel::SeqSet;
-use crate::engine::dataflow::operator::OpState;
 use crate::engine::dataflow::record::Record;
+use crate::engine::dataflow::state::OpState;
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
-use crate::engine::sim::Sim;
 
 /// One task's saved state: operator state, where each channel stood, and (unaligned) the
 /// in-flight records stored with it.
@@ -37,54 +35,5 @@ pub struct TaskSnapshot {
 impl TaskSnapshot {
     pub fn size(&self) -> u64 {
         self.state.size() + 16 * self.in_flight.len() as u64
-    }
-}
-
-impl Sim {
-    /// The task's synchronous snapshot. For a checkpoint, a two-phase-commit sink pre-commits its
-    /// open transaction first (snapshotState).
-    pub(crate) fn take_snapshot(
-        &mut self,
-        t: TaskId,
-        checkpoint: Option<CheckpointId>,
-        out: &mut Vec<Event>,
-    ) -> TaskSnapshot {
-        if let Some(id) = checkpoint {
-            self.pre_commit(t, id, out);
-        }
-        TaskSnapshot {
-            task: t,
-            state: self.live.tasks[t.index()].state.clone(),
-            checkpoint,
-            tick: self.tick,
-            sent: self.sent_by(t),
-            received: self.received_by(t),
-            in_flight: vec![],
-        }
-    }
-
-    /// Per output channel: what task `t`'s state has sent there, its restored state's included.
-    pub fn sent_by(&self, t: TaskId) -> Vec<SeqSet> {
-        let task = &self.live.tasks[t.index()];
-        let outs = &self.graph.task(t).out_channels;
-        outs.iter()
-            .enumerate()
-            .map(|(i, c)| task.sent_before[i].with(task.out_from[i], self.wire[c.index()].next_seq))
-            .collect()
-    }
-
-    /// Per input channel: what task `t`'s state has received there, its restored state's included.
-    pub fn received_by(&self, t: TaskId) -> Vec<SeqSet> {
-        let task = &self.live.tasks[t.index()];
-        (0..task.in_pos.len()).map(|i| task.received_before[i].with(task.in_from[i], task.in_pos[i])).collect()
-    }
-
-    /// A restart puts task `s.task` back to snapshot `s`: its state, and what that state had sent and
-    /// received, after which the new incarnation's own sending and receiving follow.
-    pub(crate) fn restore_task(&mut self, s: &TaskSnapshot) {
-        let task = &mut self.live.tasks[s.task.index()];
-        task.state = s.state.clone();
-        task.sent_before = s.sent.clone();
-        task.received_before = s.received.clone();
     }
 }

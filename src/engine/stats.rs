@@ -6,8 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::action::AbortReason;
-use crate::engine::ids::{CheckpointId, TaskId};
-use crate::engine::sim::Sim;
+use crate::engine::ids::CheckpointId;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "status", content = "reason")]
@@ -93,23 +92,5 @@ impl CheckpointStats {
         // Ids rise with the history, so a binary search finds them.
         let i = self.history.binary_search_by_key(&id, |r| r.id).ok()?;
         self.history.get_mut(i)
-    }
-}
-
-impl Sim {
-    /// Task `t`'s barrier handler accepted a barrier of checkpoint `id`: its start delay and
-    /// alignment so far. Called by the handler once it has decided, so a barrier it ignores (of a
-    /// checkpoint it no longer tracks) extends nothing.
-    pub(crate) fn note_barrier(&mut self, t: TaskId, id: CheckpointId) {
-        let tick = self.tick;
-        if let Some(r) = self.stats.get_mut(id) {
-            let s = &mut r.subtasks[t.index()];
-            if s.first_barrier.is_none() {
-                s.first_barrier = Some(tick);
-                s.start_delay = Some(tick - r.trigger_tick);
-            }
-            s.last_barrier = Some(tick);
-            s.alignment = Some(tick - s.first_barrier.unwrap_or(tick));
-        }
     }
 }

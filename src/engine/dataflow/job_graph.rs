@@ -214,7 +214,7 @@ pub struct OutputGroup {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskInfo {
-    /// "Count", or "Count[1]" for one subtask of a parallel operator.
+    /// "Count", or `"Count[1]"` for one subtask of a parallel operator.
     pub name: String,
     /// The operator this task is a subtask of.
     pub operator: OperatorId,

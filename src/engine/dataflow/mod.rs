@@ -6,9 +6,12 @@
 
 pub mod builtin_jobs;
 pub mod channel;
+pub mod external_system;
 pub mod job_graph;
+pub mod mailbox;
 pub mod operator;
 pub mod record;
 pub mod sink;
 pub mod source;
+pub mod state;
 pub mod task;

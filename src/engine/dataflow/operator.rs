@@ -4,51 +4,12 @@
 //! partitioning: forward, hash by key, rebalance (round robin) or broadcast, as Flink's
 //! `ChannelSelector`s do.
 
-use std::collections::BTreeMap;
-
-use serde::{Deserialize, Serialize};
-
 use super::job_graph::{OperatorKind, Partitioning};
 use super::record::{Item, Record};
+use super::state::OpState;
 use crate::engine::action::Event;
-use crate::engine::ids::{ChannelId, CheckpointId, KeyId, RecordId, TaskId, TxnId};
+use crate::engine::ids::{ChannelId, TaskId};
 use crate::engine::sim::Sim;
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KeyedEntry {
-    pub contributors: Vec<RecordId>,
-    pub sum: i64,
-}
-
-/// An operator's state: exactly what a snapshot saves and a restore puts back.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum OpState {
-    /// The next offset to read (Arroyo's and Kafka's "offset + 1").
-    Source {
-        next_offset: u32,
-    },
-    Stateless,
-    Keyed {
-        entries: BTreeMap<KeyId, KeyedEntry>,
-    },
-    /// Two-phase-commit sink: the open transaction and the pre-committed ones awaiting commit.
-    Sink {
-        open: Option<TxnId>,
-        pending: Vec<(CheckpointId, TxnId)>,
-    },
-}
-
-impl OpState {
-    /// A rough size in bytes, as the Checkpoints tab's "checkpointed data size".
-    pub fn size(&self) -> u64 {
-        match self {
-            OpState::Source { .. } => 8,
-            OpState::Stateless => 0,
-            OpState::Keyed { entries } => entries.values().map(|e| 16 + 4 * e.contributors.len() as u64).sum(),
-            OpState::Sink { pending, .. } => 8 + 16 * pending.len() as u64,
-        }
-    }
-}
 
 impl Sim {
     /// Sends a record on the task's outputs by each edge's partitioning; returns how many channels.

@@ -2,8 +2,8 @@
 //! is the source's whole state, so a restore rewinds to the saved offset and reads again. The log
 //! itself lives outside the job (in the job graph here) and survives every crash.
 
-use super::operator::OpState;
 use super::record::Record;
+use super::state::OpState;
 use crate::engine::action::Event;
 use crate::engine::ids::TaskId;
 use crate::engine::sim::Sim;

@@ -3,21 +3,15 @@
 //! the operator, a barrier or a cancel marker to the fault-tolerance mechanism. Everything here is
 //! volatile: a crash loses it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::channel::{Fate, SeqSet};
-use super::job_graph::OperatorKind;
-use super::operator::OpState;
-use super::record::Item;
-use crate::engine::action::Event;
-use crate::engine::error::ActionError;
-use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
-use crate::engine::mechanisms::barriers::Alignment;
-use crate::engine::mechanisms::tracker::Tracker;
-use crate::engine::settings::SinkMode;
-use crate::engine::sim::Sim;
+use super::channel::SeqSet;
+use super::state::OpState;
+use crate::engine::ids::CheckpointId;
+use crate::engine::mechanisms::progress::Alignment;
+use crate::engine::mechanisms::progress::Tracker;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TaskStatus {
@@ -65,93 +59,5 @@ impl TaskRuntime {
     pub(crate) fn stopped(self, crashed: bool, initial: OpState) -> TaskRuntime {
         let (status, state) = if crashed { (TaskStatus::Crashed, initial) } else { (TaskStatus::Canceled, self.state) };
         TaskRuntime { status, state, alignment: None, tracker: Tracker::default(), aborted: BTreeSet::new(), ..self }
-    }
-}
-
-impl Sim {
-    /// A task as it starts: initial state, reading each input from the next record sent on it.
-    pub(crate) fn fresh_task(&self, t: TaskId) -> TaskRuntime {
-        let info = self.graph.task(t);
-        let in_pos: Vec<u64> = info.inputs.iter().map(|c| self.wire[c.index()].next_seq).collect();
-        TaskRuntime {
-            status: TaskStatus::Running,
-            state: self.initial_state(t),
-            received_before: vec![SeqSet::default(); in_pos.len()],
-            in_from: in_pos.clone(),
-            in_pos,
-            sent_before: vec![SeqSet::default(); info.out_channels.len()],
-            out_from: info.out_channels.iter().map(|c| self.wire[c.index()].next_seq).collect(),
-            alignment: None,
-            tracker: Tracker::default(),
-            last_checkpoint: None,
-            aborted: BTreeSet::new(),
-            rr: 0,
-        }
-    }
-
-    pub(crate) fn initial_state(&self, t: TaskId) -> OpState {
-        match self.graph.task(t).kind {
-            OperatorKind::Source => OpState::Source { next_offset: 0 },
-            OperatorKind::Count | OperatorKind::Sum => OpState::Keyed { entries: BTreeMap::new() },
-            OperatorKind::Sink if self.settings.sink == SinkMode::TwoPhaseCommit => {
-                OpState::Sink { open: None, pending: vec![] }
-            }
-            _ => OpState::Stateless,
-        }
-    }
-
-    /// Backpressure: a task may emit only while each of its output channels has room.
-    pub(crate) fn room(&self, t: TaskId) -> Result<(), ActionError> {
-        if let Some(cap) = self.settings.channel_capacity {
-            for c in &self.graph.task(t).out_channels {
-                if self.live.channels[c.index()].queue.len() >= cap as usize {
-                    return Err(ActionError::Backpressured {
-                        task: self.graph.task(t).name.clone(),
-                        channel: self.graph.channel(*c).name.clone(),
-                        capacity: cap,
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The fast, allocation-free form of [`Sim::room`].
-    pub(crate) fn has_room(&self, t: TaskId) -> bool {
-        match self.settings.channel_capacity {
-            None => true,
-            Some(cap) => {
-                self.graph.task(t).out_channels.iter().all(|c| self.live.channels[c.index()].queue.len() < cap as usize)
-            }
-        }
-    }
-
-    /// The fast, allocation-free form of `check(Deliver)` for a running job.
-    pub(crate) fn deliverable(&self, c: ChannelId) -> bool {
-        let ch = &self.live.channels[c.index()];
-        match ch.queue.front() {
-            None => false,
-            Some(_) if ch.blocked => false,
-            Some(Item::Record { .. }) => self.has_room(self.graph.channel(c).to),
-            Some(_) => true,
-        }
-    }
-
-    /// The consumer takes the head of channel `c`: a record goes to the operator (after the
-    /// mechanism has seen it), a barrier or a cancel marker to the mechanism.
-    pub(crate) fn deliver(&mut self, c: ChannelId, out: &mut Vec<Event>) {
-        let g = self.graph.clone();
-        let info = g.channel(c);
-        let item = self.live.channels[c.index()].queue.pop_front().expect("checked non-empty");
-        match item {
-            Item::Record { seq, rec } => {
-                self.live.tasks[info.to.index()].in_pos[info.input_index] = seq + 1;
-                self.mechanism().on_record(self, c, seq, rec, out);
-                self.wire[c.index()].retain(seq, rec, Fate::Delivered);
-                self.process(info.to, c, rec, out);
-            }
-            Item::Barrier(b) => self.barrier_arrived(info.to, c, info.input_index, b, out),
-            Item::Cancel(id) => self.cancel_arrived(info.to, c, info.input_index, id, out),
-        }
     }
 }

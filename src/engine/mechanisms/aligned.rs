@@ -24,10 +24,9 @@
 //! (`processCancellationBarrier`); barrier n+1 before n is complete does the same for n
 //! (`cancelSubsumedCheckpoint`).
 
-use super::barriers::{
-    decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward, unblock_inputs, Alignment,
-};
-use super::{unaligned, Arrival, Mechanism};
+use super::barriers::{decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward, unblock_inputs};
+use super::progress::Alignment;
+use super::seam::{Arrival, Mechanism};
 use crate::engine::action::{AbortReason, Event, GaveUp, SnapshotKind};
 use crate::engine::dataflow::record::{Barrier, Record};
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
@@ -43,7 +42,7 @@ impl Mechanism for AlignedBarriers {
     }
     fn on_record(&self, sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
         // After an alignment timeout the task records in-flight input as an unaligned one does.
-        unaligned::record_in_flight(sim, c, seq, rec, out);
+        sim.record_in_flight(c, seq, rec, out);
     }
     fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
         collect_barrier(sim, at, barrier, out);
@@ -65,7 +64,7 @@ impl Mechanism for AlignedBarriers {
                 .as_ref()
                 .is_some_and(|a| a.aligning() && timed_out(tick, a.timestamp, limit));
             if late {
-                unaligned::alignment_timed_out(sim, TaskId(t as u16), out);
+                sim.alignment_timed_out(TaskId(t as u16), out);
             }
         }
     }
@@ -125,14 +124,14 @@ pub(super) fn collect_barrier(sim: &mut Sim, at: Arrival, barrier: Barrier, out:
             if sim.strategy() == Strategy::Aligned {
                 out.push(Event::UnalignedBarrierReceived { task: t, checkpoint: id });
             }
-            unaligned::go_unaligned(sim, t, out);
+            sim.go_unaligned(t, out);
         }
     } else if waiting > 0 {
         sim.live.channels[c.index()].blocked = true;
         out.push(Event::ChannelBlocked { channel: c, checkpoint: id });
         let late = sim.settings.alignment_timeout.is_some_and(|limit| timed_out(sim.tick, barrier.timestamp, limit));
         if !collecting && late {
-            unaligned::alignment_timed_out(sim, t, out);
+            sim.alignment_timed_out(t, out);
         }
     }
     if waiting > 0 {

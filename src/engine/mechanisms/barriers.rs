@@ -8,59 +8,11 @@
 //! inputs, and declining a checkpoint with a cancel marker
 //! (`SubtaskCheckpointCoordinatorImpl.abortCheckpointOnBarrier`).
 
-use serde::{Deserialize, Serialize};
-
 use crate::engine::action::{AbortReason, Event, SnapshotKind};
 use crate::engine::dataflow::record::{Barrier, Item};
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
-
-/// A task's progress through one checkpoint's barriers (aligned or unaligned): Flink's
-/// `SingleCheckpointBarrierHandler` while a checkpoint is pending at the task.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Alignment {
-    pub checkpoint: CheckpointId,
-    /// The step the checkpoint was triggered, carried by its barrier: the alignment timeout
-    /// counts from here (Flink's `BarrierAlignmentUtil.getTimerDelay`).
-    pub timestamp: u64,
-    /// Per input: has its barrier arrived?
-    pub received: Vec<bool>,
-    /// Unaligned (or timed out): the snapshot already taken, collecting in-flight input records
-    /// until every barrier is in.
-    pub unaligned: Option<Box<TaskSnapshot>>,
-    /// The checkpoint was aborted after the task started it (its early snapshot discarded) or it
-    /// sent a cancel marker on instead of starting it: it still collects the barriers, then
-    /// acknowledges nothing.
-    pub cancelled: bool,
-}
-
-impl Alignment {
-    pub fn waiting(&self) -> u16 {
-        self.received.iter().filter(|r| !**r).count() as u16
-    }
-    /// May the task still take this checkpoint unaligned (it is aligning, not cancelled)?
-    pub fn aligning(&self) -> bool {
-        self.unaligned.is_none() && !self.cancelled
-    }
-}
-
-/// `triggerCheckpoint` at each source: the source snapshots its offset, emits the barrier and
-/// acknowledges. The barrier carries the trigger's step (the trigger reaches the sources in the
-/// step it happens) and, per the mechanism, whether it is unaligned.
-pub fn start_at_sources(sim: &mut Sim, id: CheckpointId, out: &mut Vec<Event>) {
-    let barrier = Barrier { checkpoint: id, timestamp: sim.tick, unaligned: sim.mechanism().unaligned_at_sources(sim) };
-    let sources: Vec<TaskId> = sim.graph.sources().collect();
-    for s in sources {
-        sim.note_barrier(s, id);
-        if let Some(r) = sim.stats.get_mut(id).filter(|_| barrier.unaligned) {
-            r.subtasks[s.index()].unaligned = true;
-        }
-        sim.live.tasks[s.index()].last_checkpoint = Some(id);
-        let snap = snapshot_and_forward(sim, s, barrier, SnapshotKind::Source, out);
-        sim.acknowledge(s, id, snap, out);
-    }
-}
 
 /// Snapshot, then forward the barrier. An unaligned barrier goes at the head of each output
 /// queue, and the snapshot stores the records it overtook.
@@ -159,6 +111,40 @@ fn send_cancel_marker(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<
 }
 
 impl Sim {
+    /// `triggerCheckpoint` at each source: the source snapshots its offset, emits the barrier and
+    /// acknowledges. The barrier carries the trigger's step (the trigger reaches the sources in the
+    /// step it happens) and, per the mechanism, whether it is unaligned.
+    pub(crate) fn start_at_sources(&mut self, id: CheckpointId, out: &mut Vec<Event>) {
+        let barrier =
+            Barrier { checkpoint: id, timestamp: self.tick, unaligned: self.mechanism().unaligned_at_sources(self) };
+        let sources: Vec<TaskId> = self.graph.sources().collect();
+        for s in sources {
+            self.note_barrier(s, id);
+            if let Some(r) = self.stats.get_mut(id).filter(|_| barrier.unaligned) {
+                r.subtasks[s.index()].unaligned = true;
+            }
+            self.live.tasks[s.index()].last_checkpoint = Some(id);
+            let snap = snapshot_and_forward(self, s, barrier, SnapshotKind::Source, out);
+            self.acknowledge(s, id, snap, out);
+        }
+    }
+
+    /// Task `t`'s barrier handler accepted a barrier of checkpoint `id`: its start delay and
+    /// alignment so far. Called by the handler once it has decided, so a barrier it ignores (of a
+    /// checkpoint it no longer tracks) extends nothing.
+    pub(crate) fn note_barrier(&mut self, t: TaskId, id: CheckpointId) {
+        let tick = self.tick;
+        if let Some(r) = self.stats.get_mut(id) {
+            let s = &mut r.subtasks[t.index()];
+            if s.first_barrier.is_none() {
+                s.first_barrier = Some(tick);
+                s.start_delay = Some(tick - r.trigger_tick);
+            }
+            s.last_barrier = Some(tick);
+            s.alignment = Some(tick - s.first_barrier.unwrap_or(tick));
+        }
+    }
+
     /// A barrier reached task `t`. A barrier of a checkpoint the task has already snapshotted or
     /// given up is ignored; any other goes to the mechanism. The task knows only what it was told:
     /// the barrier of a checkpoint the coordinator has aborted still goes to the handler.
@@ -175,7 +161,7 @@ impl Sim {
             out.push(Event::BarrierIgnored { task: t, channel: c, checkpoint: id });
             return;
         }
-        self.mechanism().on_barrier(self, super::Arrival { task: t, channel: c, input }, barrier, out);
+        self.mechanism().on_barrier(self, super::seam::Arrival { task: t, channel: c, input }, barrier, out);
     }
 
     /// A cancel marker reached task `t`: the mechanism decides whether it still matters.
@@ -187,7 +173,7 @@ impl Sim {
         id: CheckpointId,
         out: &mut Vec<Event>,
     ) {
-        self.mechanism().on_cancel(self, super::Arrival { task: t, channel: c, input }, id, out);
+        self.mechanism().on_cancel(self, super::seam::Arrival { task: t, channel: c, input }, id, out);
     }
 }
 

@@ -18,89 +18,20 @@
 pub mod aligned;
 pub mod barriers;
 pub mod no_snapshots;
+pub mod progress;
+pub mod seam;
 pub mod stop_the_world;
 pub mod timers;
 pub mod tracker;
 pub mod unaligned;
 
-use crate::engine::action::{Event, RestoreFrom};
-use crate::engine::dataflow::record::{Barrier, Record};
-use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::action::Event;
+use crate::engine::dataflow::channel::SeqSet;
+use crate::engine::ids::{CheckpointId, TaskId};
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
-
-/// Where a barrier arrived: at `task`, on `channel`, its input number `input`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Arrival {
-    pub task: TaskId,
-    pub channel: ChannelId,
-    pub input: usize,
-}
-
-/// In-flight records a restore puts back on their channels before any new upstream data:
-/// (channel, sequence number when stored, record).
-pub type InFlight = Vec<(ChannelId, u64, Record)>;
-
-/// The seam where a fault-tolerance mechanism plugs in.
-///
-/// **What a mechanism is told.** The engine calls it, always with the whole [`Sim`], when:
-/// - the CheckpointCoordinator triggers checkpoint n ([`Mechanism::on_trigger`]);
-/// - a record is about to reach a task's operator ([`Mechanism::on_record`]);
-/// - a barrier reaches a task that has not already snapshotted or given up its checkpoint
-///   ([`Mechanism::on_barrier`]), or a cancel marker reaches a task
-///   ([`Mechanism::on_cancel`], Flink's `processCancellationBarrier`);
-/// - the coordinator aborts checkpoint n ([`Mechanism::on_abort`], Flink's
-///   `notifyCheckpointAborted`);
-/// - the logical clock ticks while the job runs ([`Mechanism::on_tick`]), after every action;
-/// - the job restarts after a crash ([`Mechanism::restore`]).
-///
-/// A crash is not a call. A mechanism keeps its per-task progress in the live part of the run
-/// (the tasks), which the crash drops whole; what it wants after a crash it must have put in
-/// durable storage, and [`Mechanism::restore`] is where it reads it back.
-///
-/// **What it may do.** Take a task's snapshot, forward barriers, block and unblock input
-/// channels, store in-flight records, acknowledge or decline to the coordinator (or save to
-/// storage directly, for per-task timers), send cancel markers, pause the sources, and report each
-/// as an [`Event`]. It never moves records itself: delivering and reading stay the dataflow's.
-pub trait Mechanism: Sync {
-    /// Checkpoint `id` was triggered. By default the sources snapshot their offsets and emit the
-    /// barrier (the coordinator's `triggerCheckpoint` reaching each source task).
-    fn on_trigger(&self, sim: &mut Sim, id: CheckpointId, out: &mut Vec<Event>) {
-        barriers::start_at_sources(sim, id, out);
-    }
-    /// Record number `seq` of channel `c` is about to be processed by the channel's consumer.
-    fn on_record(&self, _sim: &mut Sim, _c: ChannelId, _seq: u64, _rec: Record, _out: &mut Vec<Event>) {}
-    /// Do the sources emit their barriers unaligned (Flink's `CheckpointOptions.forConfig`)? By
-    /// default, aligned.
-    fn unaligned_at_sources(&self, _sim: &Sim) -> bool {
-        false
-    }
-    /// A barrier arrived (see [`Arrival`]). The handler that accepts it notes it in the
-    /// statistics (`Sim::note_barrier`); one it ignores counts nowhere.
-    fn on_barrier(&self, _sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
-        out.push(Event::BarrierIgnored { task: at.task, channel: at.channel, checkpoint: barrier.checkpoint });
-    }
-    /// A cancel marker for checkpoint `id` arrived. By default it is dropped: only the barrier
-    /// handlers that decline checkpoints (aligned and unaligned) send or heed markers.
-    fn on_cancel(&self, _sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
-        out.push(Event::CancelMarkerReceived { task: at.task, channel: at.channel, checkpoint: id, fresh: false });
-    }
-    /// The coordinator aborted checkpoint `id` and tells task `t`. A barrier handler goes on
-    /// collecting the checkpoint's barriers, as Flink's does; it takes no snapshot for it.
-    fn on_abort(&self, _sim: &mut Sim, _t: TaskId, _id: CheckpointId, _out: &mut Vec<Event>) {}
-    /// The logical clock ticked while the job runs.
-    fn on_tick(&self, _sim: &mut Sim, _out: &mut Vec<Event>) {}
-    /// The job restarts: the tasks are fresh; put back each task's saved state and say where it
-    /// came from. By default, every task from the latest completed checkpoint, and the in-flight
-    /// records stored with it.
-    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
-        sim.restore_latest_checkpoint()
-    }
-    /// Does a checkpoint of this mechanism store in-flight records (unaligned)?
-    fn stores_in_flight(&self) -> bool {
-        false
-    }
-}
+use crate::engine::snapshot::TaskSnapshot;
+use seam::Mechanism;
 
 /// The mechanism that runs a job under `strategy`.
 pub fn for_strategy(strategy: Strategy) -> &'static dyn Mechanism {
@@ -111,5 +42,50 @@ pub fn for_strategy(strategy: Strategy) -> &'static dyn Mechanism {
         Strategy::AtLeastOnce => &tracker::BarrierTracker,
         Strategy::Unaligned => &unaligned::UnalignedBarriers,
         Strategy::StopTheWorld => &stop_the_world::StopTheWorld,
+    }
+}
+
+impl Sim {
+    /// The mechanism that runs this job (see [`Mechanism`]).
+    pub(crate) fn mechanism(&self) -> &'static dyn Mechanism {
+        for_strategy(self.settings.strategy)
+    }
+
+    /// The task's synchronous snapshot. For a checkpoint, a two-phase-commit sink pre-commits its
+    /// open transaction first (snapshotState).
+    pub(crate) fn take_snapshot(
+        &mut self,
+        t: TaskId,
+        checkpoint: Option<CheckpointId>,
+        out: &mut Vec<Event>,
+    ) -> TaskSnapshot {
+        if let Some(id) = checkpoint {
+            self.pre_commit(t, id, out);
+        }
+        TaskSnapshot {
+            task: t,
+            state: self.live.tasks[t.index()].state.clone(),
+            checkpoint,
+            tick: self.tick,
+            sent: self.sent_by(t),
+            received: self.received_by(t),
+            in_flight: vec![],
+        }
+    }
+
+    /// Per output channel: what task `t`'s state has sent there, its restored state's included.
+    pub fn sent_by(&self, t: TaskId) -> Vec<SeqSet> {
+        let task = &self.live.tasks[t.index()];
+        let outs = &self.graph.task(t).out_channels;
+        outs.iter()
+            .enumerate()
+            .map(|(i, c)| task.sent_before[i].with(task.out_from[i], self.wire[c.index()].next_seq))
+            .collect()
+    }
+
+    /// Per input channel: what task `t`'s state has received there, its restored state's included.
+    pub fn received_by(&self, t: TaskId) -> Vec<SeqSet> {
+        let task = &self.live.tasks[t.index()];
+        (0..task.in_pos.len()).map(|i| task.received_before[i].with(task.in_from[i], task.in_pos[i])).collect()
     }
 }

@@ -5,9 +5,9 @@
 //! was in flight is skipped: lost). This is the at-most-once and at-least-once baseline the
 //! mechanisms are measured against.
 
-use super::{InFlight, Mechanism};
+use super::seam::{InFlight, Mechanism};
 use crate::engine::action::RestoreFrom;
-use crate::engine::dataflow::operator::OpState;
+use crate::engine::dataflow::state::OpState;
 use crate::engine::settings::RestartPolicy;
 use crate::engine::sim::Sim;
 

@@ -4,7 +4,7 @@
 //! and lets the sources go again. Exactly-once, but the whole job stalls for the drain; the
 //! statistics measure the stall.
 
-use super::Mechanism;
+use super::seam::Mechanism;
 use crate::engine::action::{Event, SnapshotKind};
 use crate::engine::ids::CheckpointId;
 use crate::engine::sim::Sim;

@@ -6,7 +6,7 @@
 //! save and received after the downstream one (in transit, lost). A restore puts each task back
 //! to its own latest save.
 
-use super::{InFlight, Mechanism};
+use super::seam::{InFlight, Mechanism};
 use crate::engine::action::{Event, RestoreFrom, SnapshotKind};
 use crate::engine::dataflow::task::TaskStatus;
 use crate::engine::ids::TaskId;
@@ -23,7 +23,7 @@ impl Mechanism for PerTaskTimers {
         for t in 0..sim.live.tasks.len() {
             let spec = sim.timer(TaskId(t as u16));
             if spec.period > 0 && tick >= spec.phase && (tick - spec.phase) % spec.period == 0 {
-                fire_timer(sim, TaskId(t as u16), out);
+                sim.fire_timer(TaskId(t as u16), out);
             }
         }
     }
@@ -37,17 +37,19 @@ impl Mechanism for PerTaskTimers {
     }
 }
 
-/// Task `t`'s timer fires: it saves its state to storage on its own.
-pub fn fire_timer(sim: &mut Sim, t: TaskId, out: &mut Vec<Event>) {
-    if sim.live.tasks[t.index()].status != TaskStatus::Running {
-        return;
+impl Sim {
+    /// Task `t`'s timer fires: it saves its state to storage on its own.
+    pub(crate) fn fire_timer(&mut self, t: TaskId, out: &mut Vec<Event>) {
+        if self.live.tasks[t.index()].status != TaskStatus::Running {
+            return;
+        }
+        let snap = self.take_snapshot(t, None, out);
+        let saves = &mut self.durable.storage.saves[t.index()];
+        saves.push(snap);
+        if saves.len() > SAVES_KEPT {
+            saves.remove(0);
+        }
+        out.push(Event::SnapshotTaken { task: t, checkpoint: None, kind: SnapshotKind::Timer });
+        self.recompute_retention();
     }
-    let snap = sim.take_snapshot(t, None, out);
-    let saves = &mut sim.durable.storage.saves[t.index()];
-    saves.push(snap);
-    if saves.len() > SAVES_KEPT {
-        saves.remove(0);
-    }
-    out.push(Event::SnapshotTaken { task: t, checkpoint: None, kind: SnapshotKind::Timer });
-    sim.recompute_retention();
 }

@@ -15,32 +15,13 @@
 //! checkpoint and of older ones, each declined and cancelled in turn
 //! (`processCancellationBarrier`).
 
-use std::collections::VecDeque;
-
-use serde::{Deserialize, Serialize};
-
 use super::barriers::{decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward};
-use super::{Arrival, Mechanism};
+use super::progress::BarrierCount;
+use super::seam::{Arrival, Mechanism};
 use crate::engine::action::{AbortReason, Event, GaveUp, SnapshotKind};
 use crate::engine::dataflow::record::Barrier;
 use crate::engine::ids::{CheckpointId, TaskId};
 use crate::engine::sim::Sim;
-
-/// A task's barrier tracker: the checkpoints with some but not all barriers in, oldest first
-/// (Flink's `pendingCheckpoints`), and the newest checkpoint it has counted a barrier of
-/// (`latestPendingCheckpointID`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tracker {
-    pub pending: VecDeque<BarrierCount>,
-    pub latest: Option<CheckpointId>,
-}
-
-/// One checkpoint's barriers counted so far.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BarrierCount {
-    pub checkpoint: CheckpointId,
-    pub count: u16,
-}
 
 /// The barrier tracker (strategy `at-least-once`).
 pub struct BarrierTracker;

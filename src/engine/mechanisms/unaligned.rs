@@ -13,7 +13,7 @@
 
 use super::aligned::{abort_notified, cancel_marker, collect_barrier};
 use super::barriers::{skipped_as_aborted, snapshot_and_forward};
-use super::{Arrival, Mechanism};
+use super::seam::{Arrival, Mechanism};
 use crate::engine::action::{Event, SnapshotKind};
 use crate::engine::dataflow::record::{Barrier, Record};
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
@@ -28,7 +28,7 @@ impl Mechanism for UnalignedBarriers {
         true
     }
     fn on_record(&self, sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
-        record_in_flight(sim, c, seq, rec, out);
+        sim.record_in_flight(c, seq, rec, out);
     }
     fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
         collect_barrier(sim, at, barrier, out);
@@ -44,49 +44,51 @@ impl Mechanism for UnalignedBarriers {
     }
 }
 
-/// A task that snapshotted before all its barriers came stores each record arriving on an input
-/// still waiting for its barrier: it was sent before the checkpoint and received after.
-pub(super) fn record_in_flight(sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
-    let info = sim.graph.channel(c);
-    let (t, input) = (info.to, info.input_index);
-    if let Some(al) = &mut sim.live.tasks[t.index()].alignment {
-        if let Some(snap) = &mut al.unaligned {
-            if !al.received[input] {
-                snap.in_flight.push((c, seq, rec));
-                out.push(Event::InFlightRecorded { task: t, channel: c, record: rec.id });
+impl Sim {
+    /// A task that snapshotted before all its barriers came stores each record arriving on an input
+    /// still waiting for its barrier: it was sent before the checkpoint and received after.
+    pub(crate) fn record_in_flight(&mut self, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
+        let info = self.graph.channel(c);
+        let (t, input) = (info.to, info.input_index);
+        if let Some(al) = &mut self.live.tasks[t.index()].alignment {
+            if let Some(snap) = &mut al.unaligned {
+                if !al.received[input] {
+                    snap.in_flight.push((c, seq, rec));
+                    out.push(Event::InFlightRecorded { task: t, channel: c, record: rec.id });
+                }
             }
         }
     }
-}
 
-/// The alignment timeout passed while task `t` still waits for barriers: it switches to
-/// unaligned.
-pub(super) fn alignment_timed_out(sim: &mut Sim, t: TaskId, out: &mut Vec<Event>) {
-    let id = sim.live.tasks[t.index()].alignment.as_ref().expect("collecting").checkpoint;
-    out.push(Event::AlignmentTimedOut { task: t, checkpoint: id });
-    go_unaligned(sim, t, out);
-}
-
-/// Task `t` takes the checkpoint it is collecting unaligned from now on: it snapshots, forwards
-/// the barrier unaligned at the head of its outputs (`asUnaligned`), and records the records that
-/// arrive on inputs still waiting for their barrier. Inputs an aligned barrier already blocked
-/// stay blocked until the last barrier comes: what queues behind that barrier belongs after the
-/// checkpoint (Flink keeps them blocked, `AlternatingCollectingBarriersUnaligned`). A checkpoint
-/// aborted before the task started it gets a cancel marker instead, and the task only collects
-/// its barriers from then on.
-pub(super) fn go_unaligned(sim: &mut Sim, t: TaskId, out: &mut Vec<Event>) {
-    let al = sim.live.tasks[t.index()].alignment.as_ref().expect("collecting");
-    let barrier = Barrier { checkpoint: al.checkpoint, timestamp: al.timestamp, unaligned: true };
-    if skipped_as_aborted(sim, t, barrier.checkpoint, out) {
-        sim.live.tasks[t.index()].alignment.as_mut().expect("collecting").cancelled = true;
-        return;
+    /// The alignment timeout passed while task `t` still waits for barriers: it switches to
+    /// unaligned.
+    pub(crate) fn alignment_timed_out(&mut self, t: TaskId, out: &mut Vec<Event>) {
+        let id = self.live.tasks[t.index()].alignment.as_ref().expect("collecting").checkpoint;
+        out.push(Event::AlignmentTimedOut { task: t, checkpoint: id });
+        self.go_unaligned(t, out);
     }
-    if sim.strategy() == Strategy::Aligned {
-        // The unaligned strategy's acknowledgement says so itself.
-        if let Some(r) = sim.stats.get_mut(barrier.checkpoint) {
-            r.subtasks[t.index()].unaligned = true;
+
+    /// Task `t` takes the checkpoint it is collecting unaligned from now on: it snapshots, forwards
+    /// the barrier unaligned at the head of its outputs (`asUnaligned`), and records the records that
+    /// arrive on inputs still waiting for their barrier. Inputs an aligned barrier already blocked
+    /// stay blocked until the last barrier comes: what queues behind that barrier belongs after the
+    /// checkpoint (Flink keeps them blocked, `AlternatingCollectingBarriersUnaligned`). A checkpoint
+    /// aborted before the task started it gets a cancel marker instead, and the task only collects
+    /// its barriers from then on.
+    pub(crate) fn go_unaligned(&mut self, t: TaskId, out: &mut Vec<Event>) {
+        let al = self.live.tasks[t.index()].alignment.as_ref().expect("collecting");
+        let barrier = Barrier { checkpoint: al.checkpoint, timestamp: al.timestamp, unaligned: true };
+        if skipped_as_aborted(self, t, barrier.checkpoint, out) {
+            self.live.tasks[t.index()].alignment.as_mut().expect("collecting").cancelled = true;
+            return;
         }
+        if self.strategy() == Strategy::Aligned {
+            // The unaligned strategy's acknowledgement says so itself.
+            if let Some(r) = self.stats.get_mut(barrier.checkpoint) {
+                r.subtasks[t.index()].unaligned = true;
+            }
+        }
+        let snap = snapshot_and_forward(self, t, barrier, SnapshotKind::Unaligned, out);
+        self.live.tasks[t.index()].alignment.as_mut().expect("collecting").unaligned = Some(Box::new(snap));
     }
-    let snap = snapshot_and_forward(sim, t, barrier, SnapshotKind::Unaligned, out);
-    sim.live.tasks[t.index()].alignment.as_mut().expect("collecting").unaligned = Some(Box::new(snap));
 }

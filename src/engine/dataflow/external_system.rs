@@ -1,0 +1,61 @@
+//! The external system the sinks write to: a database table or a topic outside the job. It
+//! survives every crash. Readers see appended rows, upserted rows (one per record), and the rows of
+//! committed transactions only.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::ids::{CheckpointId, RecordId, TaskId, TxnId};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Row {
+    pub record: RecordId,
+    pub value: i64,
+    pub sink: TaskId,
+    pub tick: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TxnStatus {
+    Open,
+    PreCommitted(CheckpointId),
+    Committed,
+    Aborted,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Txn {
+    pub id: TxnId,
+    pub sink: TaskId,
+    pub rows: Vec<Row>,
+    pub status: TxnStatus,
+}
+
+/// The system the sink writes to, outside the job: it survives every crash.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExternalSystem {
+    /// Plain append: every write, in order.
+    pub appended: Vec<Row>,
+    /// Idempotent upsert: one row per record.
+    pub table: BTreeMap<RecordId, Row>,
+    /// Two-phase commit: every transaction ever begun.
+    pub txns: Vec<Txn>,
+}
+
+impl ExternalSystem {
+    /// What an outside reader sees (committed transactions only).
+    pub fn visible(&self) -> Vec<Row> {
+        let mut v: Vec<Row> = self.appended.clone();
+        v.extend(self.table.values().copied());
+        for t in &self.txns {
+            if t.status == TxnStatus::Committed {
+                v.extend(t.rows.iter().copied());
+            }
+        }
+        v
+    }
+    pub fn txn_mut(&mut self, id: TxnId) -> &mut Txn {
+        &mut self.txns[id.0 as usize]
+    }
+}

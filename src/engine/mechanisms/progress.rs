@@ -1,0 +1,58 @@
+//! A task's progress through checkpoint barriers, as the barrier handlers keep it in the task
+//! (volatile: a crash loses it). Aligned and unaligned checkpoints keep an [`Alignment`]: the
+//! checkpoint whose barriers are coming in, which inputs have delivered theirs, and (unaligned)
+//! the snapshot taken early with the in-flight records recorded since, as Flink's
+//! `SingleCheckpointBarrierHandler` does. The at-least-once barrier tracker keeps a [`Tracker`]:
+//! barrier counts per checkpoint, as Flink's `CheckpointBarrierTracker` does.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::ids::CheckpointId;
+use crate::engine::snapshot::TaskSnapshot;
+
+/// A task's progress through one checkpoint's barriers (aligned or unaligned): Flink's
+/// `SingleCheckpointBarrierHandler` while a checkpoint is pending at the task.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Alignment {
+    pub checkpoint: CheckpointId,
+    /// The step the checkpoint was triggered, carried by its barrier: the alignment timeout
+    /// counts from here (Flink's `BarrierAlignmentUtil.getTimerDelay`).
+    pub timestamp: u64,
+    /// Per input: has its barrier arrived?
+    pub received: Vec<bool>,
+    /// Unaligned (or timed out): the snapshot already taken, collecting in-flight input records
+    /// until every barrier is in.
+    pub unaligned: Option<Box<TaskSnapshot>>,
+    /// The checkpoint was aborted after the task started it (its early snapshot discarded) or it
+    /// sent a cancel marker on instead of starting it: it still collects the barriers, then
+    /// acknowledges nothing.
+    pub cancelled: bool,
+}
+
+impl Alignment {
+    pub fn waiting(&self) -> u16 {
+        self.received.iter().filter(|r| !**r).count() as u16
+    }
+    /// May the task still take this checkpoint unaligned (it is aligning, not cancelled)?
+    pub fn aligning(&self) -> bool {
+        self.unaligned.is_none() && !self.cancelled
+    }
+}
+
+/// A task's barrier tracker: the checkpoints with some but not all barriers in, oldest first
+/// (Flink's `pendingCheckpoints`), and the newest checkpoint it has counted a barrier of
+/// (`latestPendingCheckpointID`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tracker {
+    pub pending: VecDeque<BarrierCount>,
+    pub latest: Option<CheckpointId>,
+}
+
+/// One checkpoint's barriers counted so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BarrierCount {
+    pub checkpoint: CheckpointId,
+    pub count: u16,
+}
