@@ -16,7 +16,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::engine::{Action, CheckpointId, RestartPolicy, Settings, SinkMode, Strategy, BUILTIN_NAMES};
+use crate::engine::settings::Edit;
+use crate::engine::{Action, CheckpointId, RestartPolicy, SinkMode, Strategy, BUILTIN_NAMES};
 use crate::lessons::LESSONS;
 use crate::session::{Command, LoadError, Notice, Origin, RunConfig, Session};
 use text::{job_name, sink_name, strategy_name, Lang};
@@ -329,25 +330,12 @@ pub fn App() -> Html {
     };
     let on_job = select_setting(|c, v| {
         c.job = v.to_string();
-        if !c.has_sink() && c.settings.sink == SinkMode::TwoPhaseCommit {
-            c.settings.sink = SinkMode::Append;
-        }
+        c.settings = c.settings.for_job(c.has_sink());
     });
-    let on_strategy = select_setting(|c, v| {
-        let strategy = Strategy::from_id(v).unwrap_or_default();
-        let mut s = Settings::new(strategy);
-        s.sink = if !strategy.uses_coordinator() && c.settings.sink == SinkMode::TwoPhaseCommit {
-            SinkMode::Append
-        } else {
-            c.settings.sink
-        };
-        s.channel_capacity = c.settings.channel_capacity;
-        if strategy.uses_coordinator() {
-            s.checkpoint_interval = c.settings.checkpoint_interval;
-        }
-        c.settings = s;
-    });
-    let on_sink = select_setting(|c, v| c.settings.sink = SinkMode::from_id(v).unwrap_or_default());
+    let on_strategy =
+        select_setting(|c, v| c.settings = c.settings.edited(Edit::Strategy(Strategy::from_id(v).unwrap_or_default())));
+    let on_sink =
+        select_setting(|c, v| c.settings = c.settings.edited(Edit::Sink(SinkMode::from_id(v).unwrap_or_default())));
     let number_setting = |apply: fn(&mut RunConfig, Option<u64>)| {
         let d = dispatcher.clone();
         let config = config.clone();
@@ -359,13 +347,14 @@ pub fn App() -> Html {
             d.dispatch(Msg::Cmd(Command::Configure(c)));
         })
     };
-    let on_interval = number_setting(|c, n| c.settings.checkpoint_interval = n);
-    let on_capacity = number_setting(|c, n| c.settings.channel_capacity = n.map(|n| n.min(100_000) as u32));
-    let on_align_timeout = number_setting(|c, n| c.settings.alignment_timeout = n.map(|n| n - 1));
+    let on_interval = number_setting(|c, n| c.settings = c.settings.edited(Edit::CheckpointInterval(n)));
+    let on_capacity = number_setting(|c, n| c.settings = c.settings.edited(Edit::ChannelCapacity(n)));
+    let on_align_timeout = number_setting(|c, n| c.settings = c.settings.edited(Edit::AlignmentTimeout(n)));
     let on_seed = number_setting(|c, n| c.seed = n.unwrap_or(0));
     let on_records = number_setting(|c, n| c.records = n.map(|n| n.min(crate::session::MAX_GENERATED as u64) as u32));
     let on_restart = select_setting(|c, v| {
-        c.settings.restart = if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning };
+        let restart = if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning };
+        c.settings = c.settings.edited(Edit::Restart(restart))
     });
     let on_timeline = {
         let d = dispatcher.clone();
@@ -456,8 +445,7 @@ pub fn App() -> Html {
                     <label title={if has_sink { "" } else { l.t("This job has no sink", "此作业没有输出端") }}>{ l.t("Sink", "输出端") }
                         <select id="sel-sink" onchange={on_sink} disabled={!has_sink} aria-label={l.t("Sink mode", "输出模式")}>
                             { for SinkMode::ALL.iter().map(|s| {
-                                let off = *s == SinkMode::TwoPhaseCommit && !strategy.uses_coordinator();
-                                html!{ <option value={s.id()} selected={config.settings.sink == *s} disabled={off}>{ sink_name(l, *s) }</option> }
+                                html!{ <option value={s.id()} selected={config.settings.sink == *s} disabled={!strategy.allows_sink(*s)}>{ sink_name(l, *s) }</option> }
                             }) }
                         </select></label>
                     <details class="more-settings">
@@ -468,15 +456,15 @@ pub fn App() -> Html {
                                     value={config.records.map(|v| v.to_string()).unwrap_or_default()} onchange={on_records} /></label>
                             <label>{ l.t("Seed", "随机种子") }<input id="inp-seed" type="number" min="0" value={config.seed.to_string()} onchange={on_seed} /></label>
                             <label>{ l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）") }
-                                <input id="inp-interval" type="number" min="1" disabled={!strategy.uses_coordinator()}
+                                <input id="inp-interval" type="number" min="1" disabled={!strategy.takes_checkpoint_interval()}
                                     value={config.settings.checkpoint_interval.map(|v| v.to_string()).unwrap_or_default()} onchange={on_interval} /></label>
                             <label>{ l.t("Alignment timeout (steps, empty = off)", "对齐超时（步，留空=关闭）") }
-                                <input id="inp-align-timeout" type="number" min="1" disabled={strategy != Strategy::Aligned}
-                                    value={config.settings.alignment_timeout.map(|v| (v + 1).to_string()).unwrap_or_default()} onchange={on_align_timeout} /></label>
+                                <input id="inp-align-timeout" type="number" min="1" disabled={!strategy.takes_alignment_timeout()}
+                                    value={config.settings.alignment_timeout_steps().map(|v| v.to_string()).unwrap_or_default()} onchange={on_align_timeout} /></label>
                             <label>{ l.t("Channel capacity (empty = unbounded)", "通道容量（留空=无界）") }
                                 <input id="inp-capacity" type="number" min="1" value={config.settings.channel_capacity.map(|v| v.to_string()).unwrap_or_default()} onchange={on_capacity} /></label>
                             <label>{ l.t("Without snapshots, sources restart", "不做快照时，源从何处重启") }
-                                <select id="sel-restart" disabled={strategy != Strategy::None} onchange={on_restart}>
+                                <select id="sel-restart" disabled={!strategy.takes_restart_policy()} onchange={on_restart}>
                                     <option value="from-beginning" selected={config.settings.restart == RestartPolicy::FromBeginning}>{ l.t("from the beginning (at least once)", "从头开始（至少一次）") }</option>
                                     <option value="from-latest" selected={config.settings.restart == RestartPolicy::FromLatest}>{ l.t("after the newest read (at most once)", "从最新读取处（最多一次）") }</option>
                                 </select></label>
