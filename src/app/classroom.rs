@@ -1,6 +1,7 @@
 //! The classroom around the simulator: the lesson bar (narrated steps, predict-then-reveal),
 //! sharing (a link that restores the run, export and import as a JSON file, the last run kept in
-//! the browser's storage).
+//! the browser's storage). The functions here that reach the browser (storage, address bar,
+//! clipboard, download) are called from effects and callbacks, never from the reducer.
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;

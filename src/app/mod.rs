@@ -1,6 +1,7 @@
 //! The browser app: a thin Yew layer over [`crate::session::Session`]. One reducer owns the
-//! session; every click and key becomes a [`Msg`]; the canvas and panels are drawn from the
-//! current simulation state on every change.
+//! session and does nothing else: every click and key becomes a [`Msg`], and what reaches outside
+//! the page state (storage, the address bar, the clipboard, a download) happens in effects and
+//! callbacks. The canvas and panels are drawn from the current simulation state on every change.
 
 pub mod canvas;
 pub mod classroom;
@@ -68,8 +69,10 @@ pub enum Msg {
     Presenter(bool),
     /// Open a saved run (from a link, a file or storage); the current run stays if it is bad.
     Load(Origin, Result<String, LoadError>),
-    Share,
-    Export,
+    /// The Share button put the run in this link (and the link in the address bar).
+    Shared(String),
+    /// The Export button offered the run as a file.
+    Exported,
 }
 
 impl UiState {
@@ -121,7 +124,8 @@ impl Reducible for UiState {
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut next = (*self).clone();
-        let msg_kind = if matches!(msg, Msg::Share) { Kind::Share } else { Kind::Other };
+        // The link shows until the next message.
+        next.link = None;
         match msg {
             Msg::Cmd(cmd) => {
                 let reconfig = matches!(cmd, Command::Configure(_) | Command::Reset);
@@ -157,20 +161,12 @@ impl Reducible for UiState {
             Msg::Lang(l) => next.lang = l,
             Msg::Presenter(on) => next.presenter = on,
             Msg::Load(origin, text) => next.open(origin, text),
-            Msg::Share => next.link = Some(classroom::share_link(&next.session.borrow(), next.lang)),
-            Msg::Export => classroom::export(&next.session.borrow(), next.lang),
-        }
-        if !matches!(msg_kind, Kind::Share) {
-            next.link = None;
+            Msg::Shared(url) => next.link = Some(url),
+            Msg::Exported => {}
         }
         next.version += 1;
         Rc::new(next)
     }
-}
-
-enum Kind {
-    Share,
-    Other,
 }
 
 /// Mounts the app on the page, replacing the loading notice.
@@ -416,6 +412,19 @@ pub fn App() -> Html {
         let on = state.presenter;
         Callback::from(move |_| d.dispatch(Msg::Presenter(!on)))
     };
+    // Sharing reaches outside the page (address bar, clipboard, a download): it happens here, in
+    // the buttons' callbacks, and the reducer only hears what came of it.
+    let on_share = {
+        let (d, session) = (dispatcher.clone(), state.session.clone());
+        Callback::from(move |_| d.dispatch(Msg::Shared(classroom::share_link(&session.borrow(), l))))
+    };
+    let on_export = {
+        let (d, session) = (dispatcher.clone(), state.session.clone());
+        Callback::from(move |_| {
+            classroom::export(&session.borrow(), l);
+            d.dispatch(Msg::Exported);
+        })
+    };
     let on_import = {
         let d = dispatcher.clone();
         Callback::from(move |e: web_sys::Event| {
@@ -510,8 +519,8 @@ pub fn App() -> Html {
                 <button id="btn-presenter" class={classes!("tool", state.presenter.then_some("on"))} onclick={presenter_toggle}
                     aria-pressed={state.presenter.to_string()} aria-keyshortcuts="P" title={l.t("Presenter mode: large type, high contrast (P, Esc to leave)", "演示模式：大字号、高对比度（P，Esc 退出）")}>
                     { l.t("▣ Presenter", "▣ 演示模式") }</button>
-                <button id="btn-share" class="tool" onclick={send(|| Msg::Share)} title={l.t("Put the whole run in a link", "把整个运行放进一个链接")}>{ l.t("🔗 Share link", "🔗 分享链接") }</button>
-                <button id="btn-export" class="tool" onclick={send(|| Msg::Export)} title={l.t("Download the run as a JSON file", "把运行下载为 JSON 文件")}>{ l.t("↓ Export", "↓ 导出") }</button>
+                <button id="btn-share" class="tool" onclick={on_share} title={l.t("Put the whole run in a link", "把整个运行放进一个链接")}>{ l.t("🔗 Share link", "🔗 分享链接") }</button>
+                <button id="btn-export" class="tool" onclick={on_export} title={l.t("Download the run as a JSON file", "把运行下载为 JSON 文件")}>{ l.t("↓ Export", "↓ 导出") }</button>
                 <label class="tool import" title={l.t("Open a run from a JSON file", "从 JSON 文件打开运行")}>{ l.t("↑ Import", "↑ 导入") }
                     <input id="inp-import" type="file" accept=".json,application/json" onchange={on_import} aria-label={l.t("Import a run file", "导入运行文件")} /></label>
                 { state.link.clone().map(|url| html!{
