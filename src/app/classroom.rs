@@ -80,12 +80,12 @@ pub fn export(session: &Session, lang: Lang) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-/// Reads the chosen file and hands its text to `done` (or a load error).
-pub fn import(input: &web_sys::HtmlInputElement, done: Callback<(Origin, Result<String, LoadError>)>) {
+/// Reads the chosen file and opens its text (or says why it cannot).
+pub fn import(input: &web_sys::HtmlInputElement, dispatch: Dispatch) {
     let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
     input.set_value("");
     if file.size() > crate::session::MAX_SAVED_BYTES as f64 {
-        done.emit((Origin::File, Err(LoadError::TooLarge(file.size() as usize))));
+        dispatch.dispatch(Msg::Load(Origin::File, Err(LoadError::TooLarge(file.size() as usize))));
         return;
     }
     let Ok(reader) = web_sys::FileReader::new() else { return };
@@ -93,7 +93,7 @@ pub fn import(input: &web_sys::HtmlInputElement, done: Callback<(Origin, Result<
     // A FileReader calls onload once; a once-closure frees itself when it has been called.
     let onload = Closure::once_into_js(move |_: web_sys::ProgressEvent| {
         let text = r.result().ok().and_then(|v| v.as_string());
-        done.emit((Origin::File, text.ok_or(LoadError::Encoding)));
+        dispatch.dispatch(Msg::Load(Origin::File, text.ok_or(LoadError::Encoding)));
     });
     reader.set_onload(Some(onload.unchecked_ref()));
     let _ = reader.read_as_text(&file);
@@ -153,13 +153,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
     };
     let on_import = {
         let d = d.clone();
-        Callback::from(move |e: Event| {
-            let d = d.clone();
-            import(
-                &e.target_unchecked_into::<HtmlInputElement>(),
-                Callback::from(move |(origin, text)| d.dispatch(Msg::Load(origin, text))),
-            );
-        })
+        Callback::from(move |e: Event| import(&e.target_unchecked_into::<HtmlInputElement>(), d.clone()))
     };
     let lesson = props.lesson;
     html! {
@@ -203,11 +197,6 @@ pub fn notice_bar(notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html
 
 /// The lesson bar: title, step, narration, predict-then-reveal, navigation.
 pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
-    let send = {
-        let d = dispatch.clone();
-        Callback::from(move |c: Command| d.dispatch(Msg::Cmd(c)))
-    };
-    let send = &send;
     let Some(p) = &session.lesson else { return html! {} };
     let lesson = p.lesson();
     let step = p.current();
@@ -219,8 +208,8 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
         _ => pick(&step.say),
     };
     let cmd = |c: Command| {
-        let send = send.clone();
-        Callback::from(move |_: MouseEvent| send.emit(c.clone()))
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(c.clone())))
     };
     let judge = step.predict;
     let sim = session.sim();
@@ -238,7 +227,7 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
                     let v = p.predictions.get(&r.label).copied().unwrap_or(Verdict::ExactlyOnce);
                     let (sym, word) = verdict_mark(l, v);
                     let label = r.label.clone();
-                    let onclick = { let send = send.clone(); let label = label.clone(); Callback::from(move |_: MouseEvent| send.emit(Command::Predict(label.clone(), cycle(v)))) };
+                    let onclick = { let d = dispatch.clone(); let label = label.clone(); Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Predict(label.clone(), cycle(v))))) };
                     html! {
                         <button class={classes!("predict-chip", v.id())} id={format!("predict-{label}")} data-prediction={v.id()} onclick={onclick}
                             aria-label={format!("{label}: {word}")}>

@@ -3,6 +3,8 @@
 //! Each is a component that gets the part of the run it shows, so a step that leaves that part as
 //! it was does not draw the panel again.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::text::{verdict_mark, Lang};
@@ -10,7 +12,7 @@ use super::{Dispatch, Msg, Run, Shared};
 use crate::engine::ledger::LedgerRow;
 use crate::engine::narrate::narrate;
 use crate::engine::*;
-use crate::session::{step_title, Command, Session, StepLog};
+use crate::session::{step_title, Command, Session};
 
 /// The ledger lists at most this many records unless more are lost or duplicated.
 const LEDGER_ROWS: usize = 100;
@@ -21,7 +23,7 @@ fn verdict_class(v: Verdict) -> &'static str {
 
 #[derive(Properties, PartialEq)]
 pub struct VerdictProps {
-    pub ledger: Ledger,
+    pub ledger: Rc<Ledger>,
     pub graph: Shared<JobGraph>,
     pub lang: Lang,
 }
@@ -29,7 +31,7 @@ pub struct VerdictProps {
 /// The verdict: the tallies and the per-record ledger against the failure-free run.
 #[component]
 pub fn VerdictPanel(props: &VerdictProps) -> Html {
-    let (ledger, g, l) = (&props.ledger, &*props.graph, props.lang);
+    let (ledger, l) = (&props.ledger, props.lang);
     let head = |t: &Tally| {
         let v = t.headline();
         let (sym, word) = verdict_mark(l, v);
@@ -55,10 +57,9 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
             || matches!(r.external_verdict, Some(Verdict::Lost | Verdict::Duplicated))
     };
     let mut room = LEDGER_ROWS.saturating_sub(ledger.rows.iter().filter(notable).count());
-    let shown: Vec<&LedgerRow> = ledger
-        .rows
-        .iter()
-        .filter(|r| {
+    let shown: Vec<usize> = (0..ledger.rows.len())
+        .filter(|i| {
+            let r = &&ledger.rows[*i];
             notable(r) || {
                 let keep = room > 0;
                 room = room.saturating_sub(1);
@@ -86,23 +87,11 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
                     { if has_ext { html!{ <th scope="col" title={l.t("times a reader sees it / in the failure-free run", "读者看到的次数 / 无故障运行中")}>{ l.t("in output", "输出中") }</th> } } else { html!{} } }
                 </tr></thead>
                 <tbody>
-                { for shown.iter().map(|r| {
-                    let (ss, sw) = verdict_mark(l, r.state_verdict);
-                    let key = g.record(r.record).key;
-                    html! {
-                        <tr data-record={r.label.clone()} data-verdict={r.state_verdict.id()}
-                            data-external={r.external_verdict.map(|v| v.id()).unwrap_or("none")}>
-                            <th scope="row"><span class="rec-dot" style={format!("background:{}", super::canvas::key_colour(key))}></span>{ r.label.clone() }</th>
-                            <td>{ r.key.clone() }</td>
-                            <td class={classes!("v", verdict_class(r.state_verdict))}>{ format!("{ss} {}/{} {sw}", r.state, r.expected_state) }</td>
-                            { match r.external_verdict {
-                                Some(v) => { let (es, ew) = verdict_mark(l, v); html!{
-                                    <td class={classes!("v", verdict_class(v))}>{ format!("{es} {}/{} {ew}", r.external, r.expected_external) }</td> } }
-                                None => html!{},
-                            } }
-                        </tr>
-                    }
-                }) }
+                // A row per record, keyed by it, in a list of their own: a step redraws the rows it
+                // changed.
+                <>{ for shown.into_iter().map(|i| html! {
+                    <LedgerRowView key={i} ledger={props.ledger.clone()} index={i} graph={props.graph.clone()} lang={l} />
+                }) }</>
                 </tbody>
             </table>
             { if hidden > 0 { html!{ <p class="muted" id="ledger-more">{ if l == Lang::Zh {
@@ -112,6 +101,43 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
               } }</p> } } else { html!{} } }
             </div>
         </section>
+    }
+}
+
+/// One row of the ledger: `ledger.rows[index]`.
+#[derive(Properties)]
+pub struct LedgerRowProps {
+    pub ledger: Rc<Ledger>,
+    pub index: usize,
+    pub graph: Shared<JobGraph>,
+    pub lang: Lang,
+}
+
+impl PartialEq for LedgerRowProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.ledger.rows[self.index] == other.ledger.rows[other.index]
+            && self.graph == other.graph
+            && self.lang == other.lang
+    }
+}
+
+#[component]
+fn LedgerRowView(props: &LedgerRowProps) -> Html {
+    let (r, l) = (&props.ledger.rows[props.index], props.lang);
+    let colour = super::canvas::key_colour(props.graph.record(r.record).key);
+    let (ss, sw) = verdict_mark(l, r.state_verdict);
+    html! {
+        <tr data-record={r.label.clone()} data-verdict={r.state_verdict.id()}
+            data-external={r.external_verdict.map(|v| v.id()).unwrap_or("none")}>
+            <th scope="row"><span class="rec-dot" style={format!("background:{colour}")}></span>{ r.label.clone() }</th>
+            <td>{ r.key.clone() }</td>
+            <td class={classes!("v", verdict_class(r.state_verdict))}>{ format!("{ss} {}/{} {sw}", r.state, r.expected_state) }</td>
+            { match r.external_verdict {
+                Some(v) => { let (es, ew) = verdict_mark(l, v); html!{
+                    <td class={classes!("v", verdict_class(v))}>{ format!("{es} {}/{} {ew}", r.external, r.expected_external) }</td> } }
+                None => html!{},
+            } }
+        </tr>
     }
 }
 
@@ -127,7 +153,6 @@ pub fn NarrationPanel(props: &RunProps) -> Html {
     let l = props.lang;
     let session = props.run.session();
     let sim = session.sim();
-    let graph = Shared(sim.graph.clone());
     html! {
         <ol id="narration" class="narration" reversed=true aria-live="polite">
             { if session.narration.is_empty() {
@@ -135,30 +160,33 @@ pub fn NarrationPanel(props: &RunProps) -> Html {
                     "Nothing has happened yet. Click a source's Read button, a channel, or press → to step.",
                     "尚未发生任何事。点击数据源的“读取”、某个通道，或按 → 单步执行。") }</li> }
               } else { html!{} } }
-            // Keyed by step, in a list of their own (keys among unkeyed siblings are not used).
+            // Keyed by step, in a list of their own (keys among unkeyed siblings are not used). A
+            // step is drawn again only if its words change.
             <>{ for session.narration.iter().rev().map(|s| html! {
-                <NarrationStep key={s.step} log={s.clone()} title={step_title(sim, s, l)} graph={graph.clone()} lang={l} />
+                <NarrationStep key={s.step} step={s.step} title={step_title(sim, s, l)}
+                    lines={s.events.iter().map(|e| narrate(e, &sim.graph, l)).collect::<Vec<_>>()} lang={l} />
             }) }</>
         </ol>
     }
 }
 
+/// One step of the narration in words: what it was, and a line per event.
 #[derive(Properties, PartialEq)]
 pub struct NarrationStepProps {
-    pub log: StepLog,
-    pub title: AttrValue,
-    pub graph: Shared<JobGraph>,
+    pub step: usize,
+    pub title: String,
+    pub lines: Vec<String>,
     pub lang: Lang,
 }
 
 #[component]
 fn NarrationStep(props: &NarrationStepProps) -> Html {
-    let (s, g, l) = (&props.log, &*props.graph, props.lang);
+    let (step, l) = (props.step, props.lang);
     html! {
-        <li data-step={s.step.to_string()}>
-            <span class="step-no">{ format!("{} {}", l.t("Step", "第"), s.step) }{ l.t("", " 步") }</span>
+        <li data-step={step.to_string()}>
+            <span class="step-no">{ format!("{} {}", l.t("Step", "第"), step) }{ l.t("", " 步") }</span>
             <span class="step-action">{ props.title.clone() }</span>
-            <ul>{ for s.events.iter().map(|e| html!{ <li>{ narrate(e, g, l) }</li> }) }</ul>
+            <ul>{ for props.lines.iter().map(|line| html!{ <li>{ line.clone() }</li> }) }</ul>
         </li>
     }
 }
@@ -226,10 +254,6 @@ pub fn CheckpointsPanel(props: &CheckpointsProps) -> Html {
         "This strategy takes no checkpoints. Choose aligned, at-least-once, unaligned or stop-the-world to see the CheckpointCoordinator at work.",
         "此策略不做检查点。选择对齐、至少一次、非对齐或全局暂停，即可看到检查点协调器的工作。") }</p> };
     }
-    let select = {
-        let d = props.dispatch.clone();
-        Callback::from(move |id: CheckpointId| d.dispatch(Msg::Cmd(Command::SelectCheckpoint(id))))
-    };
     let stats = &v.stats;
     let c = stats.counts();
     let selected = v.selected.and_then(|id| stats.history.iter().find(|r| r.id == id));
@@ -249,7 +273,8 @@ pub fn CheckpointsPanel(props: &CheckpointsProps) -> Html {
                 <tbody>
                 { for stats.history.iter().rev().take(10).map(|r| {
                     let id = r.id;
-                    let onclick = { let select = select.clone(); Callback::from(move |_| select.emit(id)) };
+                    let d = props.dispatch.clone();
+                    let onclick = Callback::from(move |_| d.dispatch(Msg::Cmd(Command::SelectCheckpoint(id))));
                     let is_sel = v.selected == Some(id);
                     html! {
                         <tr data-checkpoint={id.0.to_string()} class={classes!(is_sel.then_some("selected"))}>
