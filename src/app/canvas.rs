@@ -10,6 +10,8 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::text::Lang;
+use super::{Dispatch, Msg, Run};
+use crate::classroom::Command;
 use crate::engine::CutReport;
 use crate::engine::OperatorKind;
 use crate::engine::*;
@@ -155,7 +157,25 @@ fn chip(
     }
 }
 
-pub fn canvas(sim: &Sim, lang: Lang, h: &Handlers) -> Html {
+#[derive(Properties, PartialEq)]
+pub struct CanvasProps {
+    pub run: Run,
+    pub lang: Lang,
+    pub dispatch: Dispatch,
+}
+
+/// The job drawn in SVG.
+#[component]
+pub fn Canvas(props: &CanvasProps) -> Html {
+    let session = props.run.session();
+    let sim = session.sim();
+    let lang = props.lang;
+    let h = &Handlers {
+        act: {
+            let d = props.dispatch.clone();
+            Callback::from(move |a: Action| d.dispatch(Msg::Cmd(Command::Act(a))))
+        },
+    };
     let g = &sim.graph;
     let lay = layout(g);
     let saved: Vec<Option<&TaskSnapshot>> = sim.restore_point();

@@ -1,13 +1,21 @@
-//! The classroom around the simulator: the lesson bar (narrated steps, predict-then-reveal),
-//! sharing (a link that restores the run, export and import as a JSON file, the last run kept in
-//! the browser's storage).
+//! The classroom around the simulator: the share bar (lessons, presenter mode, a link that
+//! restores the run, export and import as a JSON file), the notice, the lesson bar (narrated
+//! steps, predict-then-reveal), and the last run kept in the browser's storage. The functions here
+//! that reach the browser (storage, address bar, clipboard, download) are called from effects and
+//! callbacks, never from the reducer.
+
+use std::cell::RefCell;
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::text::{verdict_mark, Lang};
-use crate::classroom::{from_fragment, score, to_fragment, Command, Judge, LoadError, Origin, Session, LESSONS};
+use super::{Dispatch, Msg, Shared};
+use crate::classroom::{
+    from_fragment, score, to_fragment, Command, Judge, LoadError, Notice, Origin, Session, LESSONS,
+};
 use crate::engine::ledger::Verdict;
 
 pub const STORAGE_KEY: &str = "barrierscope.run";
@@ -73,12 +81,12 @@ pub fn export(session: &Session, lang: Lang) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-/// Reads the chosen file and hands its text to `done` (or a load error).
-pub fn import(input: &web_sys::HtmlInputElement, done: Callback<(Origin, Result<String, LoadError>)>) {
+/// Reads the chosen file and opens its text (or says why it cannot).
+pub fn import(input: &web_sys::HtmlInputElement, dispatch: Dispatch) {
     let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
     input.set_value("");
     if file.size() > crate::classroom::MAX_SAVED_BYTES as f64 {
-        done.emit((Origin::File, Err(LoadError::TooLarge(file.size() as usize))));
+        dispatch.dispatch(Msg::Load(Origin::File, Err(LoadError::TooLarge(file.size() as usize))));
         return;
     }
     let Ok(reader) = web_sys::FileReader::new() else { return };
@@ -86,7 +94,7 @@ pub fn import(input: &web_sys::HtmlInputElement, done: Callback<(Origin, Result<
     // A FileReader calls onload once; a once-closure frees itself when it has been called.
     let onload = Closure::once_into_js(move |_: web_sys::ProgressEvent| {
         let text = r.result().ok().and_then(|v| v.as_string());
-        done.emit((Origin::File, text.ok_or(LoadError::Encoding)));
+        dispatch.dispatch(Msg::Load(Origin::File, text.ok_or(LoadError::Encoding)));
     });
     reader.set_onload(Some(onload.unchecked_ref()));
     let _ = reader.read_as_text(&file);
@@ -100,8 +108,96 @@ fn cycle(v: Verdict) -> Verdict {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct ShareBarProps {
+    /// Read when Share or Export is pressed.
+    pub session: Shared<RefCell<Session>>,
+    /// The open lesson, if any.
+    pub lesson: Option<usize>,
+    pub presenter: bool,
+    /// The link made by the Share button, shown for copying.
+    pub link: Option<String>,
+    pub lang: Lang,
+    pub dispatch: Dispatch,
+}
+
+/// Lessons and sharing: the lesson menu, presenter mode, share link, export and import.
+#[component]
+pub fn ShareBar(props: &ShareBarProps) -> Html {
+    let l = props.lang;
+    let d = &props.dispatch;
+    let on_lesson = {
+        let d = d.clone();
+        Callback::from(move |e: Event| match e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().parse() {
+            Ok(i) => d.dispatch(Msg::Cmd(Command::StartLesson(i))),
+            Err(_) => d.dispatch(Msg::Cmd(Command::LessonExit)),
+        })
+    };
+    let presenter_toggle = {
+        let d = d.clone();
+        let on = props.presenter;
+        Callback::from(move |_| d.dispatch(Msg::Presenter(!on)))
+    };
+    let on_share = {
+        let (d, session) = (d.clone(), props.session.clone());
+        Callback::from(move |_| {
+            let url = share_link(&session.borrow(), l);
+            d.dispatch(Msg::Shared(url));
+        })
+    };
+    let on_export = {
+        let (d, session) = (d.clone(), props.session.clone());
+        Callback::from(move |_| {
+            export(&session.borrow(), l);
+            d.dispatch(Msg::Exported);
+        })
+    };
+    let on_import = {
+        let d = d.clone();
+        Callback::from(move |e: Event| import(&e.target_unchecked_into::<HtmlInputElement>(), d.clone()))
+    };
+    let lesson = props.lesson;
+    html! {
+        <div class="sharebar" role="group" aria-label={l.t("Lessons and sharing", "课程与分享")}>
+            <label>{ l.t("Lesson", "课程") }
+                <select id="sel-lesson" onchange={on_lesson} aria-label={l.t("Guided lesson", "引导课程")}>
+                    <option value="none" selected={lesson.is_none()}>{ l.t("Free play (no lesson)", "自由操作（无课程）") }</option>
+                    { for LESSONS.iter().enumerate().map(|(i, x)| html!{
+                        <option value={i.to_string()} selected={lesson == Some(i)}>{ if l == Lang::Zh { x.title.zh } else { x.title.en } }</option> }) }
+                </select></label>
+            <button id="btn-presenter" class={classes!("tool", props.presenter.then_some("on"))} onclick={presenter_toggle}
+                aria-pressed={props.presenter.to_string()} aria-keyshortcuts="P" title={l.t("Presenter mode: large type, high contrast (P, Esc to leave)", "演示模式：大字号、高对比度（P，Esc 退出）")}>
+                { l.t("▣ Presenter", "▣ 演示模式") }</button>
+            <button id="btn-share" class="tool" onclick={on_share} title={l.t("Put the whole run in a link", "把整个运行放进一个链接")}>{ l.t("🔗 Share link", "🔗 分享链接") }</button>
+            <button id="btn-export" class="tool" onclick={on_export} title={l.t("Download the run as a JSON file", "把运行下载为 JSON 文件")}>{ l.t("↓ Export", "↓ 导出") }</button>
+            <label class="tool import" title={l.t("Open a run from a JSON file", "从 JSON 文件打开运行")}>{ l.t("↑ Import", "↑ 导入") }
+                <input id="inp-import" type="file" accept=".json,application/json" onchange={on_import} aria-label={l.t("Import a run file", "导入运行文件")} /></label>
+            { props.link.clone().map(|url| html!{
+                <input id="share-url" class="share-url" type="text" readonly=true value={url} aria-label={l.t("Link to this run", "此运行的链接")} />
+            }).unwrap_or_default() }
+        </div>
+    }
+}
+
+/// The last notice: why something was refused, or what was opened.
+pub fn notice_bar(notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html {
+    let dismiss = {
+        let d = dispatch.clone();
+        Callback::from(move |_| d.dispatch(Msg::Cmd(Command::Dismiss)))
+    };
+    html! {
+        <div id="notice" class={classes!("notice", notice.is_some().then_some("shown"),
+                notice.is_some_and(|n| !n.is_error()).then_some("info"))} role="alert">
+            { notice.map(|n| html!{ <>
+                <span>{ n.message(l) }</span>
+                <button class="dismiss" onclick={dismiss} aria-label={l.t("Dismiss", "关闭")}>{"×"}</button>
+            </> }).unwrap_or_default() }
+        </div>
+    }
+}
+
 /// The lesson bar: title, step, narration, predict-then-reveal, navigation.
-pub fn lesson_bar(session: &Session, l: Lang, send: &Callback<Command>) -> Html {
+pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
     let Some(p) = &session.lesson else { return html! {} };
     let lesson = p.lesson();
     let step = p.current();
@@ -113,8 +209,8 @@ pub fn lesson_bar(session: &Session, l: Lang, send: &Callback<Command>) -> Html 
         _ => pick(&step.say),
     };
     let cmd = |c: Command| {
-        let send = send.clone();
-        Callback::from(move |_: MouseEvent| send.emit(c.clone()))
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(c.clone())))
     };
     let judge = step.predict;
     let sim = session.sim();
@@ -132,7 +228,7 @@ pub fn lesson_bar(session: &Session, l: Lang, send: &Callback<Command>) -> Html 
                     let v = p.predictions.get(&r.label).copied().unwrap_or(Verdict::ExactlyOnce);
                     let (sym, word) = verdict_mark(l, v);
                     let label = r.label.clone();
-                    let onclick = { let send = send.clone(); let label = label.clone(); Callback::from(move |_: MouseEvent| send.emit(Command::Predict(label.clone(), cycle(v)))) };
+                    let onclick = { let d = dispatch.clone(); let label = label.clone(); Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Predict(label.clone(), cycle(v))))) };
                     html! {
                         <button class={classes!("predict-chip", v.id())} id={format!("predict-{label}")} data-prediction={v.id()} onclick={onclick}
                             aria-label={format!("{label}: {word}")}>

@@ -1,24 +1,28 @@
 //! The browser app: a thin Yew layer over [`crate::classroom::Session`]. One reducer owns the
-//! session; every click and key becomes a [`Msg`]; the canvas and panels are drawn from the
-//! current simulation state on every change.
+//! session and does nothing else: every click and key becomes a [`Msg`], and what reaches outside
+//! the page state (storage, the address bar, the clipboard, a download) happens in effects and
+//! callbacks. The page is a tree of components whose props compare cheaply, so a step redraws the
+//! parts it changed and Yew skips the rest.
 
 pub mod canvas;
 pub mod classroom;
+pub mod controls;
 pub mod panels;
 pub mod text;
 
-use std::cell::RefCell;
+use std::cell::{Ref, RefCell};
+use std::ops::Deref;
 use std::rc::Rc;
 
 use gloo_timers::callback::Interval;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
+use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use crate::classroom::{Command, LoadError, Notice, Origin, RunConfig, Session, LESSONS};
-use crate::engine::{Action, CheckpointId, RestartPolicy, Settings, SinkMode, Strategy, BUILTIN_NAMES};
-use text::{job_name, sink_name, strategy_name, Lang};
+use crate::classroom::{Command, LoadError, Notice, Origin, RunConfig, Session};
+use crate::engine::Action;
+use text::Lang;
 
 /// Play speeds: milliseconds between steps.
 pub const SPEEDS: [u32; 8] = [1200, 800, 500, 320, 200, 120, 70, 35];
@@ -30,9 +34,58 @@ pub enum Tab {
     External,
 }
 
+/// A value handed to components by pointer: two are equal when they are the same one (the run's
+/// job graph, the session for the buttons that read it when pressed).
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// The session as a component that draws it sees it: equal while it is the same session and has
+/// not changed since.
+#[derive(Clone)]
+pub struct Run {
+    session: Rc<RefCell<Session>>,
+    revision: u64,
+}
+
+impl PartialEq for Run {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.session, &other.session) && self.revision == other.revision
+    }
+}
+
+impl Run {
+    pub fn session(&self) -> Ref<'_, Session> {
+        self.session.borrow()
+    }
+}
+
+/// What components hold to send messages; equal across renders.
+pub type Dispatch = UseReducerDispatcher<UiState>;
+
 #[derive(Clone)]
 pub struct UiState {
     pub session: Rc<RefCell<Session>>,
+    /// Counts the messages that may have changed the session.
+    pub revision: u64,
+    /// Counts every message.
     pub version: u64,
     pub playing: bool,
     pub speed: usize,
@@ -46,6 +99,7 @@ pub struct UiState {
 impl PartialEq for UiState {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.session, &other.session)
+            && self.revision == other.revision
             && self.version == other.version
             && self.playing == other.playing
             && self.speed == other.speed
@@ -66,8 +120,10 @@ pub enum Msg {
     Presenter(bool),
     /// Open a saved run (from a link, a file or storage); the current run stays if it is bad.
     Load(Origin, Result<String, LoadError>),
-    Share,
-    Export,
+    /// The Share button put the run in this link (and the link in the address bar).
+    Shared(String),
+    /// The Export button offered the run as a file.
+    Exported,
 }
 
 impl UiState {
@@ -76,6 +132,7 @@ impl UiState {
             Session::new(config).unwrap_or_else(|_| Session::new(RunConfig::default()).expect("default runs"));
         UiState {
             session: Rc::new(RefCell::new(session)),
+            revision: 0,
             version: 0,
             playing: false,
             speed: 3,
@@ -114,12 +171,20 @@ impl UiState {
     }
 }
 
+impl UiState {
+    pub fn run(&self) -> Run {
+        Run { session: self.session.clone(), revision: self.revision }
+    }
+}
+
 impl Reducible for UiState {
     type Action = Msg;
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut next = (*self).clone();
-        let msg_kind = if matches!(msg, Msg::Share) { Kind::Share } else { Kind::Other };
+        // The link shows until the next message.
+        next.link = None;
+        let mut session_changed = true;
         match msg {
             Msg::Cmd(cmd) => {
                 let reconfig = matches!(cmd, Command::Configure(_) | Command::Reset);
@@ -132,9 +197,10 @@ impl Reducible for UiState {
             Msg::TogglePlay => {
                 if next.playing {
                     next.playing = false;
+                    session_changed = false;
                 } else {
                     let mut s = next.session.borrow_mut();
-                    if s.at_end() && s.sim().check(Action::Auto).is_err() {
+                    if s.at_end() && !s.sim().has_work() {
                         s.notice = Some(Notice::NothingToPlay);
                     } else {
                         s.notice = None;
@@ -150,25 +216,35 @@ impl Reducible for UiState {
                     next.playing = false;
                 }
             }
-            Msg::Speed(s) => next.speed = s.min(SPEEDS.len() - 1),
-            Msg::Tab(t) => next.tab = t,
-            Msg::Lang(l) => next.lang = l,
-            Msg::Presenter(on) => next.presenter = on,
             Msg::Load(origin, text) => next.open(origin, text),
-            Msg::Share => next.link = Some(classroom::share_link(&next.session.borrow(), next.lang)),
-            Msg::Export => classroom::export(&next.session.borrow(), next.lang),
+            Msg::Speed(s) => {
+                next.speed = s.min(SPEEDS.len() - 1);
+                session_changed = false;
+            }
+            Msg::Tab(t) => {
+                next.tab = t;
+                session_changed = false;
+            }
+            Msg::Lang(l) => {
+                next.lang = l;
+                session_changed = false;
+            }
+            Msg::Presenter(on) => {
+                next.presenter = on;
+                session_changed = false;
+            }
+            Msg::Shared(url) => {
+                next.link = Some(url);
+                session_changed = false;
+            }
+            Msg::Exported => session_changed = false,
         }
-        if !matches!(msg_kind, Kind::Share) {
-            next.link = None;
+        if session_changed {
+            next.revision += 1;
         }
         next.version += 1;
         Rc::new(next)
     }
-}
-
-enum Kind {
-    Share,
-    Other,
 }
 
 /// Mounts the app on the page, replacing the loading notice.
@@ -224,18 +300,18 @@ fn shortcut(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Msg> {
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(UiState::initial);
-    let dispatcher = state.dispatcher();
+    let dispatch = state.dispatcher();
     // What the keyboard listener needs to know, kept current without re-registering it.
     let modes = use_mut_ref(|| (false, false));
     *modes.borrow_mut() = (state.session.borrow().lesson.is_some(), state.presenter);
 
     // Keyboard control on the whole page, and links opened while the page is open.
     {
-        let dispatcher = dispatcher.clone();
+        let dispatch = dispatch.clone();
         let modes = modes.clone();
         use_effect_with((), move |_| {
             let window = web_sys::window().expect("window");
-            let d = dispatcher.clone();
+            let d = dispatch.clone();
             let keys = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
                 let (lesson, presenter) = *modes.borrow();
                 if let Some(msg) = shortcut(&e, lesson, presenter) {
@@ -245,7 +321,7 @@ pub fn App() -> Html {
             });
             let hash = Closure::<dyn Fn(web_sys::HashChangeEvent)>::new(move |_| {
                 if let Some(text) = classroom::link_text() {
-                    dispatcher.dispatch(Msg::Load(Origin::Link, text));
+                    dispatch.dispatch(Msg::Load(Origin::Link, text));
                 }
             });
             window.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref()).expect("listen");
@@ -269,276 +345,41 @@ pub fn App() -> Html {
     }
     // Play: one step per interval, dropped when paused or the speed changes.
     {
-        let dispatcher = dispatcher.clone();
+        let dispatch = dispatch.clone();
         use_effect_with((state.playing, state.speed), move |&(playing, speed)| {
-            let interval = playing.then(|| Interval::new(SPEEDS[speed], move || dispatcher.dispatch(Msg::Tick)));
+            let interval = playing.then(|| Interval::new(SPEEDS[speed], move || dispatch.dispatch(Msg::Tick)));
             move || drop(interval)
         });
     }
 
+    let run = state.run();
+
     let l = state.lang;
     let session = state.session.borrow();
     let sim = session.sim();
-    let send = |m: fn() -> Msg| {
-        let d = dispatcher.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(m()))
-    };
-    let act = {
-        let d = dispatcher.clone();
-        Callback::from(move |a: Action| d.dispatch(Msg::Cmd(Command::Act(a))))
-    };
-    let handlers = canvas::Handlers { act: act.clone() };
-    let button = |id: &'static str,
-                  label: String,
-                  key: &'static str,
-                  msg: fn() -> Msg,
-                  enabled: Result<(), String>,
-                  extra: Option<&'static str>| {
-        let disabled = enabled.is_err();
-        let title = match &enabled {
-            Ok(()) if key.is_empty() => label.clone(),
-            Ok(()) => format!("{label} ({key})"),
-            Err(why) => format!("{label}: {why}"),
-        };
-        html! {
-            <button id={id} class={classes!("tool", extra)} onclick={send(msg)} disabled={disabled} title={title}
-                aria-keyshortcuts={(!key.is_empty()).then_some(key)}>
-                { label }{ if key.is_empty() { html!{} } else { html!{ <kbd>{ key }</kbd> } } }
-            </button>
-        }
-    };
-    let check = |a: Action| sim.check(a).map_err(|e| e.message(l));
-    let at_end = session.at_end();
+    let graph = Shared(sim.graph.clone());
     let pos = session.timeline.position();
     let len = session.timeline.len();
-    let can_step = if !at_end { Ok(()) } else { check(Action::Auto) };
-    let can_back = if pos > 0 { Ok(()) } else { Err(l.t("already at the first step", "已在第一步").to_string()) };
-
-    let config = session.config.clone();
-    // Each select turns its value into a new run configuration.
-    let select_setting = |apply: fn(&mut RunConfig, &str)| {
-        let d = dispatcher.clone();
-        let config = config.clone();
-        Callback::from(move |e: web_sys::Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            let mut c = config.clone();
-            apply(&mut c, &v);
-            d.dispatch(Msg::Cmd(Command::Configure(c)));
-        })
-    };
-    let on_job = select_setting(|c, v| {
-        c.job = v.to_string();
-        if !c.has_sink() && c.settings.sink == SinkMode::TwoPhaseCommit {
-            c.settings.sink = SinkMode::Append;
-        }
-    });
-    let on_strategy = select_setting(|c, v| {
-        let strategy = Strategy::from_id(v).unwrap_or_default();
-        let mut s = Settings::new(strategy);
-        s.sink = if !strategy.uses_coordinator() && c.settings.sink == SinkMode::TwoPhaseCommit {
-            SinkMode::Append
-        } else {
-            c.settings.sink
-        };
-        s.channel_capacity = c.settings.channel_capacity;
-        if strategy.uses_coordinator() {
-            s.checkpoint_interval = c.settings.checkpoint_interval;
-        }
-        c.settings = s;
-    });
-    let on_sink = select_setting(|c, v| c.settings.sink = SinkMode::from_id(v).unwrap_or_default());
-    let number_setting = |apply: fn(&mut RunConfig, Option<u64>)| {
-        let d = dispatcher.clone();
-        let config = config.clone();
-        Callback::from(move |e: web_sys::Event| {
-            let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            let mut c = config.clone();
-            let n = v.trim().parse::<u64>().ok().filter(|n| *n > 0);
-            apply(&mut c, n);
-            d.dispatch(Msg::Cmd(Command::Configure(c)));
-        })
-    };
-    let on_interval = number_setting(|c, n| c.settings.checkpoint_interval = n);
-    let on_capacity = number_setting(|c, n| c.settings.channel_capacity = n.map(|n| n.min(100_000) as u32));
-    let on_align_timeout = number_setting(|c, n| c.settings.alignment_timeout = n.map(|n| n - 1));
-    let on_seed = number_setting(|c, n| c.seed = n.unwrap_or(0));
-    let on_records = number_setting(|c, n| c.records = n.map(|n| n.min(crate::classroom::MAX_GENERATED as u64) as u32));
-    let on_restart = select_setting(|c, v| {
-        c.settings.restart = if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning };
-    });
-    let on_timeline = {
-        let d = dispatcher.clone();
-        Callback::from(move |e: InputEvent| {
-            let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            if let Ok(step) = v.parse::<usize>() {
-                d.dispatch(Msg::Cmd(Command::Seek(step)));
-            }
-        })
-    };
-    let on_speed = {
-        let d = dispatcher.clone();
-        Callback::from(move |e: InputEvent| {
-            let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            if let Ok(s) = v.parse::<usize>() {
-                d.dispatch(Msg::Speed(s));
-            }
-        })
-    };
     let tab_button = |t: Tab, id: &'static str, label: &'static str| {
-        let d = dispatcher.clone();
+        let d = dispatch.clone();
         let selected = state.tab == t;
         html! {
             <button role="tab" id={id} aria-selected={selected.to_string()} class={classes!("tab", selected.then_some("selected"))}
                 onclick={Callback::from(move |_| d.dispatch(Msg::Tab(t)))}>{ label }</button>
         }
     };
-    let select_checkpoint = {
-        let d = dispatcher.clone();
-        Callback::from(move |id: CheckpointId| d.dispatch(Msg::Cmd(Command::SelectCheckpoint(id))))
-    };
-    let lang_toggle = {
-        let d = dispatcher.clone();
-        let next = if l == Lang::En { Lang::Zh } else { Lang::En };
-        Callback::from(move |_| d.dispatch(Msg::Lang(next)))
-    };
-    let dismiss = {
-        let d = dispatcher.clone();
-        Callback::from(move |_| d.dispatch(Msg::Cmd(Command::Dismiss)))
-    };
-    let strategy = config.settings.strategy;
-    let has_sink = config.has_sink();
-    let send_cmd = {
-        let d = dispatcher.clone();
-        Callback::from(move |c: Command| d.dispatch(Msg::Cmd(c)))
-    };
-    let on_lesson = {
-        let d = dispatcher.clone();
-        Callback::from(move |e: web_sys::Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            match v.parse::<usize>() {
-                Ok(i) => d.dispatch(Msg::Cmd(Command::StartLesson(i))),
-                Err(_) => d.dispatch(Msg::Cmd(Command::LessonExit)),
-            }
-        })
-    };
-    let presenter_toggle = {
-        let d = dispatcher.clone();
-        let on = state.presenter;
-        Callback::from(move |_| d.dispatch(Msg::Presenter(!on)))
-    };
-    let on_import = {
-        let d = dispatcher.clone();
-        Callback::from(move |e: web_sys::Event| {
-            let input = e.target_unchecked_into::<HtmlInputElement>();
-            let d = d.clone();
-            classroom::import(&input, Callback::from(move |(origin, text)| d.dispatch(Msg::Load(origin, text))));
-        })
-    };
-    let lesson_index = session.lesson.as_ref().map(|p| p.lesson);
 
     html! {
         <div id="app" class={classes!("app", state.playing.then_some("playing"), state.presenter.then_some("presenter"))} data-ready="true"
              lang={if l == Lang::Zh { "zh-Hans" } else { "en" }} data-lang={l.id()} data-presenter={state.presenter.to_string()}
              data-step={pos.to_string()} data-steps={len.to_string()}>
-            <header class="topbar">
-                <h1><span class="logo" aria-hidden="true">{"▍"}</span>{ "Barrierscope" }</h1>
-                <p class="tagline">{ l.t("How stream processors survive failure", "流处理系统如何在故障中幸存") }</p>
-                <div class="config" role="group" aria-label={l.t("Run configuration", "运行配置")}>
-                    <label>{ l.t("Job", "作业") }
-                        <select id="sel-job" onchange={on_job} aria-label={l.t("Job", "作业")}>
-                            { for BUILTIN_NAMES.iter().map(|j| html!{ <option value={*j} selected={config.job == *j}>{ job_name(l, j) }</option> }) }
-                        </select></label>
-                    <label>{ l.t("Snapshots", "快照策略") }
-                        <select id="sel-strategy" onchange={on_strategy} aria-label={l.t("Snapshot strategy", "快照策略")}>
-                            { for Strategy::ALL.iter().map(|s| html!{ <option value={s.id()} selected={strategy == *s}>{ strategy_name(l, *s) }</option> }) }
-                        </select></label>
-                    <label title={if has_sink { "" } else { l.t("This job has no sink", "此作业没有输出端") }}>{ l.t("Sink", "输出端") }
-                        <select id="sel-sink" onchange={on_sink} disabled={!has_sink} aria-label={l.t("Sink mode", "输出模式")}>
-                            { for SinkMode::ALL.iter().map(|s| {
-                                let off = *s == SinkMode::TwoPhaseCommit && !strategy.uses_coordinator();
-                                html!{ <option value={s.id()} selected={config.settings.sink == *s} disabled={off}>{ sink_name(l, *s) }</option> }
-                            }) }
-                        </select></label>
-                    <details class="more-settings">
-                        <summary>{ l.t("Settings", "设置") }</summary>
-                        <div class="settings-grid">
-                            <label>{ l.t("Records per source partition (empty = the story's)", "每个源分区的记录数（留空=故事默认）") }
-                                <input id="inp-records" type="number" min="1" max={crate::classroom::MAX_GENERATED.to_string()}
-                                    value={config.records.map(|v| v.to_string()).unwrap_or_default()} onchange={on_records} /></label>
-                            <label>{ l.t("Seed", "随机种子") }<input id="inp-seed" type="number" min="0" value={config.seed.to_string()} onchange={on_seed} /></label>
-                            <label>{ l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）") }
-                                <input id="inp-interval" type="number" min="1" disabled={!strategy.uses_coordinator()}
-                                    value={config.settings.checkpoint_interval.map(|v| v.to_string()).unwrap_or_default()} onchange={on_interval} /></label>
-                            <label>{ l.t("Alignment timeout (steps, empty = off)", "对齐超时（步，留空=关闭）") }
-                                <input id="inp-align-timeout" type="number" min="1" disabled={strategy != Strategy::Aligned}
-                                    value={config.settings.alignment_timeout.map(|v| (v + 1).to_string()).unwrap_or_default()} onchange={on_align_timeout} /></label>
-                            <label>{ l.t("Channel capacity (empty = unbounded)", "通道容量（留空=无界）") }
-                                <input id="inp-capacity" type="number" min="1" value={config.settings.channel_capacity.map(|v| v.to_string()).unwrap_or_default()} onchange={on_capacity} /></label>
-                            <label>{ l.t("Without snapshots, sources restart", "不做快照时，源从何处重启") }
-                                <select id="sel-restart" disabled={strategy != Strategy::None} onchange={on_restart}>
-                                    <option value="from-beginning" selected={config.settings.restart == RestartPolicy::FromBeginning}>{ l.t("from the beginning (at least once)", "从头开始（至少一次）") }</option>
-                                    <option value="from-latest" selected={config.settings.restart == RestartPolicy::FromLatest}>{ l.t("after the newest read (at most once)", "从最新读取处（最多一次）") }</option>
-                                </select></label>
-                        </div>
-                    </details>
-                    <button id="btn-lang" class="tool lang" onclick={lang_toggle} aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
-                </div>
-            </header>
-            <nav class="toolbar" aria-label={l.t("Simulation controls", "模拟控制")}>
-                <div class="group">
-                    { button("btn-reset", l.t("⟲ Reset", "⟲ 重置").into(), "", || Msg::Cmd(Command::Reset), Ok(()), None) }
-                    { button("btn-back", l.t("◀ Back", "◀ 后退").into(), "←", || Msg::Cmd(Command::Back), can_back, None) }
-                    { button("btn-step", l.t("Step ▶", "单步 ▶").into(), "→", || Msg::Cmd(Command::Forward), can_step.clone(), Some("primary")) }
-                    { button("btn-play", if state.playing { l.t("❚❚ Pause", "❚❚ 暂停").into() } else { l.t("▶▶ Play", "▶▶ 播放").into() }, "Space",
-                        || Msg::TogglePlay, if state.playing { Ok(()) } else { can_step }, None) }
-                    <label class="speed">{ l.t("Speed", "速度") }
-                        <input id="inp-speed" type="range" min="0" max={(SPEEDS.len() - 1).to_string()} value={state.speed.to_string()} oninput={on_speed}
-                            aria-valuetext={format!("{} ms", SPEEDS[state.speed])} /></label>
-                </div>
-                <div class="group">
-                    { button("btn-checkpoint", l.t("⚑ Checkpoint", "⚑ 检查点").into(), "C", || Msg::Cmd(Command::Act(Action::Checkpoint)), check(Action::Checkpoint), None) }
-                    { button("btn-timers", l.t("◷ All timers", "◷ 全部定时器").into(), "T", || Msg::Cmd(Command::Act(Action::AllTimers)), check(Action::AllTimers), None) }
-                </div>
-                <div class="group">
-                    { button("btn-crash", l.t("✖ Crash cluster", "✖ 集群崩溃").into(), "X", || Msg::Cmd(Command::Act(Action::Crash)), check(Action::Crash), Some("danger")) }
-                    { button("btn-crash-jm", l.t("✖ Crash JobManager", "✖ JobManager 崩溃").into(), "J", || Msg::Cmd(Command::Act(Action::CrashJobManager)), check(Action::CrashJobManager), Some("danger")) }
-                    { button("btn-restore", l.t("⟳ Restore", "⟳ 恢复").into(), "R", || Msg::Cmd(Command::Act(Action::Restore)), check(Action::Restore), Some("good")) }
-                </div>
-                <div class="group timeline">
-                    <label for="inp-timeline">{ format!("{} {} / {}", l.t("Step", "步"), pos, len) }</label>
-                    <input id="inp-timeline" type="range" min="0" max={len.to_string()} value={pos.to_string()} oninput={on_timeline}
-                        aria-label={l.t("Timeline: drag to any earlier step", "时间线：拖到任意之前的步")}
-                        aria-valuetext={format!("{} {} / {}", l.t("step", "步"), pos, len)} />
-                </div>
-            </nav>
-            <div class="sharebar" role="group" aria-label={l.t("Lessons and sharing", "课程与分享")}>
-                <label>{ l.t("Lesson", "课程") }
-                    <select id="sel-lesson" onchange={on_lesson} aria-label={l.t("Guided lesson", "引导课程")}>
-                        <option value="none" selected={lesson_index.is_none()}>{ l.t("Free play (no lesson)", "自由操作（无课程）") }</option>
-                        { for LESSONS.iter().enumerate().map(|(i, x)| html!{
-                            <option value={i.to_string()} selected={lesson_index == Some(i)}>{ if l == Lang::Zh { x.title.zh } else { x.title.en } }</option> }) }
-                    </select></label>
-                <button id="btn-presenter" class={classes!("tool", state.presenter.then_some("on"))} onclick={presenter_toggle}
-                    aria-pressed={state.presenter.to_string()} aria-keyshortcuts="P" title={l.t("Presenter mode: large type, high contrast (P, Esc to leave)", "演示模式：大字号、高对比度（P，Esc 退出）")}>
-                    { l.t("▣ Presenter", "▣ 演示模式") }</button>
-                <button id="btn-share" class="tool" onclick={send(|| Msg::Share)} title={l.t("Put the whole run in a link", "把整个运行放进一个链接")}>{ l.t("🔗 Share link", "🔗 分享链接") }</button>
-                <button id="btn-export" class="tool" onclick={send(|| Msg::Export)} title={l.t("Download the run as a JSON file", "把运行下载为 JSON 文件")}>{ l.t("↓ Export", "↓ 导出") }</button>
-                <label class="tool import" title={l.t("Open a run from a JSON file", "从 JSON 文件打开运行")}>{ l.t("↑ Import", "↑ 导入") }
-                    <input id="inp-import" type="file" accept=".json,application/json" onchange={on_import} aria-label={l.t("Import a run file", "导入运行文件")} /></label>
-                { state.link.clone().map(|url| html!{
-                    <input id="share-url" class="share-url" type="text" readonly=true value={url} aria-label={l.t("Link to this run", "此运行的链接")} />
-                }).unwrap_or_default() }
-            </div>
-            <div id="notice" class={classes!("notice", session.notice.is_some().then_some("shown"),
-                    session.notice.as_ref().is_some_and(|n| !n.is_error()).then_some("info"))} role="alert">
-                { session.notice.as_ref().map(|n| html!{ <>
-                    <span>{ n.message(l) }</span>
-                    <button class="dismiss" onclick={dismiss} aria-label={l.t("Dismiss", "关闭")}>{"×"}</button>
-                </> }).unwrap_or_default() }
-            </div>
-            { classroom::lesson_bar(&session, l, &send_cmd) }
+            <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()} />
+            <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
+                presenter={state.presenter} link={state.link.clone()} lang={l} dispatch={dispatch.clone()} />
+            { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
+            { classroom::lesson_bar(&session, l, &dispatch) }
             <main class="workspace">
-                <div class="canvas-wrap">{ canvas::canvas(sim, l, &handlers) }</div>
+                <div class="canvas-wrap"><canvas::Canvas run={run.clone()} lang={l} dispatch={dispatch.clone()} /></div>
                 <div class="tabs">
                     <div role="tablist" aria-label={l.t("Details", "详情")}>
                         { tab_button(Tab::Narration, "tab-narration", l.t("What happened", "发生了什么")) }
@@ -547,14 +388,18 @@ pub fn App() -> Html {
                     </div>
                     <div role="tabpanel" class="tab-body">
                         { match state.tab {
-                            Tab::Narration => panels::narration_panel(&session, l),
-                            Tab::Checkpoints => panels::checkpoints_panel(&session, l, select_checkpoint),
+                            Tab::Narration => html! { <panels::NarrationPanel run={run.clone()} lang={l} /> },
+                            Tab::Checkpoints => html! {
+                                <panels::CheckpointsPanel view={panels::CheckpointsView::of(&session)} lang={l} dispatch={dispatch.clone()} />
+                            },
                             Tab::External => panels::external_panel(sim, l),
                         } }
                     </div>
                 </div>
-                { panels::verdict_panel(sim, l) }
-                { panels::storage_panel(sim, l) }
+                // The panels get the part of the run they show: one whose part did not change is not
+                // drawn again.
+                <panels::VerdictPanel ledger={Rc::new(sim.ledger())} graph={graph.clone()} lang={l} />
+                <panels::StoragePanel storage={sim.storage().clone()} strategy={sim.strategy()} graph={graph} lang={l} />
             </main>
         </div>
     }

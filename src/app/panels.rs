@@ -1,11 +1,16 @@
 //! The panels beside and under the canvas: the verdict (per-record ledger), the narration, the
 //! Flink-style Checkpoints tab, checkpoint storage and the external system as a reader sees it.
+//! Each is a component that gets the part of the run it shows, so a step that leaves that part as
+//! it was does not draw the panel again.
+
+use std::rc::Rc;
 
 use yew::prelude::*;
 
 use super::text::{verdict_mark, Lang};
-use crate::classroom::Session;
-use crate::engine::narrate;
+use super::{Dispatch, Msg, Run, Shared};
+use crate::classroom::{step_title, Command, Session};
+use crate::engine::ledger::LedgerRow;
 use crate::engine::*;
 
 /// The ledger lists at most this many records unless more are lost or duplicated.
@@ -15,9 +20,17 @@ fn verdict_class(v: Verdict) -> &'static str {
     v.id()
 }
 
-pub fn verdict_panel(sim: &Sim, l: Lang) -> Html {
-    let ledger = sim.ledger();
-    let g = &sim.graph;
+#[derive(Properties, PartialEq)]
+pub struct VerdictProps {
+    pub ledger: Rc<Ledger>,
+    pub graph: Shared<JobGraph>,
+    pub lang: Lang,
+}
+
+/// The verdict: the tallies and the per-record ledger against the failure-free run.
+#[component]
+pub fn VerdictPanel(props: &VerdictProps) -> Html {
+    let (ledger, l) = (&props.ledger, props.lang);
     let head = |t: &Tally| {
         let v = t.headline();
         let (sym, word) = verdict_mark(l, v);
@@ -38,15 +51,14 @@ pub fn verdict_panel(sim: &Sim, l: Lang) -> Html {
     };
     let has_ext = ledger.external.is_some();
     // A big generated input: list every lost or duplicated record, then others up to the cap.
-    let notable = |r: &&crate::engine::ledger::LedgerRow| {
+    let notable = |r: &&LedgerRow| {
         matches!(r.state_verdict, Verdict::Lost | Verdict::Duplicated)
             || matches!(r.external_verdict, Some(Verdict::Lost | Verdict::Duplicated))
     };
     let mut room = LEDGER_ROWS.saturating_sub(ledger.rows.iter().filter(notable).count());
-    let shown: Vec<&crate::engine::ledger::LedgerRow> = ledger
-        .rows
-        .iter()
-        .filter(|r| {
+    let shown: Vec<usize> = (0..ledger.rows.len())
+        .filter(|i| {
+            let r = &&ledger.rows[*i];
             notable(r) || {
                 let keep = room > 0;
                 room = room.saturating_sub(1);
@@ -60,9 +72,9 @@ pub fn verdict_panel(sim: &Sim, l: Lang) -> Html {
             <h2 id="verdict-title">{ l.t("Verdict: every record", "判定：每条记录") }</h2>
             <p class="tally" id="tally-state"><span class="tally-label">{ l.t("State", "状态") }</span>{ head(&ledger.state) }
                 <span class="tally-count">{ tally(&ledger.state) }</span></p>
-            { ledger.external.map(|e| html! {
-                <p class="tally" id="tally-external"><span class="tally-label">{ l.t("Output", "输出") }</span>{ head(&e) }
-                    <span class="tally-count">{ tally(&e) }</span></p>
+            { ledger.external.as_ref().map(|e| html! {
+                <p class="tally" id="tally-external"><span class="tally-label">{ l.t("Output", "输出") }</span>{ head(e) }
+                    <span class="tally-count">{ tally(e) }</span></p>
             }).unwrap_or_default() }
             <div class="ledger-scroll">
             <table id="ledger" class="ledger">
@@ -74,23 +86,11 @@ pub fn verdict_panel(sim: &Sim, l: Lang) -> Html {
                     { if has_ext { html!{ <th scope="col" title={l.t("times a reader sees it / in the failure-free run", "读者看到的次数 / 无故障运行中")}>{ l.t("in output", "输出中") }</th> } } else { html!{} } }
                 </tr></thead>
                 <tbody>
-                { for shown.iter().map(|r| {
-                    let (ss, sw) = verdict_mark(l, r.state_verdict);
-                    let key = g.record(r.record).key;
-                    html! {
-                        <tr data-record={r.label.clone()} data-verdict={r.state_verdict.id()}
-                            data-external={r.external_verdict.map(|v| v.id()).unwrap_or("none")}>
-                            <th scope="row"><span class="rec-dot" style={format!("background:{}", super::canvas::key_colour(key))}></span>{ r.label.clone() }</th>
-                            <td>{ r.key.clone() }</td>
-                            <td class={classes!("v", verdict_class(r.state_verdict))}>{ format!("{ss} {}/{} {sw}", r.state, r.expected_state) }</td>
-                            { match r.external_verdict {
-                                Some(v) => { let (es, ew) = verdict_mark(l, v); html!{
-                                    <td class={classes!("v", verdict_class(v))}>{ format!("{es} {}/{} {ew}", r.external, r.expected_external) }</td> } }
-                                None => html!{},
-                            } }
-                        </tr>
-                    }
-                }) }
+                // A row per record, keyed by it, in a list of their own: a step redraws the rows it
+                // changed.
+                <>{ for shown.into_iter().map(|i| html! {
+                    <LedgerRowView key={i} ledger={props.ledger.clone()} index={i} graph={props.graph.clone()} lang={l} />
+                }) }</>
                 </tbody>
             </table>
             { if hidden > 0 { html!{ <p class="muted" id="ledger-more">{ if l == Lang::Zh {
@@ -103,9 +103,55 @@ pub fn verdict_panel(sim: &Sim, l: Lang) -> Html {
     }
 }
 
-pub fn narration_panel(session: &Session, l: Lang) -> Html {
+/// One row of the ledger: `ledger.rows[index]`.
+#[derive(Properties)]
+pub struct LedgerRowProps {
+    pub ledger: Rc<Ledger>,
+    pub index: usize,
+    pub graph: Shared<JobGraph>,
+    pub lang: Lang,
+}
+
+impl PartialEq for LedgerRowProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.ledger.rows[self.index] == other.ledger.rows[other.index]
+            && self.graph == other.graph
+            && self.lang == other.lang
+    }
+}
+
+#[component]
+fn LedgerRowView(props: &LedgerRowProps) -> Html {
+    let (r, l) = (&props.ledger.rows[props.index], props.lang);
+    let colour = super::canvas::key_colour(props.graph.record(r.record).key);
+    let (ss, sw) = verdict_mark(l, r.state_verdict);
+    html! {
+        <tr data-record={r.label.clone()} data-verdict={r.state_verdict.id()}
+            data-external={r.external_verdict.map(|v| v.id()).unwrap_or("none")}>
+            <th scope="row"><span class="rec-dot" style={format!("background:{colour}")}></span>{ r.label.clone() }</th>
+            <td>{ r.key.clone() }</td>
+            <td class={classes!("v", verdict_class(r.state_verdict))}>{ format!("{ss} {}/{} {sw}", r.state, r.expected_state) }</td>
+            { match r.external_verdict {
+                Some(v) => { let (es, ew) = verdict_mark(l, v); html!{
+                    <td class={classes!("v", verdict_class(v))}>{ format!("{es} {}/{} {ew}", r.external, r.expected_external) }</td> } }
+                None => html!{},
+            } }
+        </tr>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct RunProps {
+    pub run: Run,
+    pub lang: Lang,
+}
+
+/// What happened: the last steps in plain words, newest first. Each step is drawn once.
+#[component]
+pub fn NarrationPanel(props: &RunProps) -> Html {
+    let l = props.lang;
+    let session = props.run.session();
     let sim = session.sim();
-    let g = &sim.graph;
     html! {
         <ol id="narration" class="narration" reversed=true aria-live="polite">
             { if session.narration.is_empty() {
@@ -113,14 +159,34 @@ pub fn narration_panel(session: &Session, l: Lang) -> Html {
                     "Nothing has happened yet. Click a source's Read button, a channel, or press → to step.",
                     "尚未发生任何事。点击数据源的“读取”、某个通道，或按 → 单步执行。") }</li> }
               } else { html!{} } }
-            { for session.narration.iter().rev().map(|s| html! {
-                <li data-step={s.step.to_string()}>
-                    <span class="step-no">{ format!("{} {}", l.t("Step", "第"), s.step) }{ l.t("", " 步") }</span>
-                    <span class="step-action">{ crate::classroom::step_title(sim, s, l) }</span>
-                    <ul>{ for s.events.iter().map(|e| html!{ <li>{ narrate(e, g, l) }</li> }) }</ul>
-                </li>
-            }) }
+            // Keyed by step, in a list of their own (keys among unkeyed siblings are not used). A
+            // step is drawn again only if its words change.
+            <>{ for session.narration.iter().rev().map(|s| html! {
+                <NarrationStep key={s.step} step={s.step} title={step_title(sim, s, l)}
+                    lines={s.events.iter().map(|e| narrate(e, &sim.graph, l)).collect::<Vec<_>>()} lang={l} />
+            }) }</>
         </ol>
+    }
+}
+
+/// One step of the narration in words: what it was, and a line per event.
+#[derive(Properties, PartialEq)]
+pub struct NarrationStepProps {
+    pub step: usize,
+    pub title: String,
+    pub lines: Vec<String>,
+    pub lang: Lang,
+}
+
+#[component]
+fn NarrationStep(props: &NarrationStepProps) -> Html {
+    let (step, l) = (props.step, props.lang);
+    html! {
+        <li data-step={step.to_string()}>
+            <span class="step-no">{ format!("{} {}", l.t("Step", "第"), step) }{ l.t("", " 步") }</span>
+            <span class="step-action">{ props.title.clone() }</span>
+            <ul>{ for props.lines.iter().map(|line| html!{ <li>{ line.clone() }</li> }) }</ul>
+        </li>
     }
 }
 
@@ -149,16 +215,51 @@ fn status_text(l: Lang, s: CheckpointStatus) -> String {
     }
 }
 
-pub fn checkpoints_panel(session: &Session, l: Lang, select: Callback<CheckpointId>) -> Html {
-    let sim = session.sim();
-    if !sim.strategy().uses_coordinator() {
+/// What the Checkpoints tab shows.
+#[derive(PartialEq)]
+pub struct CheckpointsView {
+    coordinated: bool,
+    stats: CheckpointStats,
+    /// The clock, while a checkpoint is in progress (its duration grows).
+    now: u64,
+    selected: Option<CheckpointId>,
+    graph: Shared<JobGraph>,
+}
+
+impl CheckpointsView {
+    pub fn of(session: &Session) -> CheckpointsView {
+        let sim = session.sim();
+        let open = sim.stats.history.iter().any(|r| r.end_tick.is_none());
+        CheckpointsView {
+            coordinated: sim.strategy().uses_coordinator(),
+            stats: sim.stats.clone(),
+            now: if open { sim.tick } else { 0 },
+            selected: session.selected,
+            graph: Shared(sim.graph.clone()),
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CheckpointsProps {
+    pub view: CheckpointsView,
+    pub lang: Lang,
+    pub dispatch: Dispatch,
+}
+
+/// Flink's Checkpoints tab: counts, the latest checkpoints, and one checkpoint per subtask.
+#[component]
+pub fn CheckpointsPanel(props: &CheckpointsProps) -> Html {
+    let (v, l) = (&props.view, props.lang);
+    if !v.coordinated {
         return html! { <p class="hint" id="checkpoints">{ l.t(
         "This strategy takes no checkpoints. Choose aligned, at-least-once, unaligned or stop-the-world to see the CheckpointCoordinator at work.",
         "此策略不做检查点。选择对齐、至少一次、非对齐或全局暂停，即可看到检查点协调器的工作。") }</p> };
     }
-    let c = sim.stats.counts();
-    let selected = session.selected.and_then(|id| sim.stats.history.iter().find(|r| r.id == id));
-    let g = &sim.graph;
+    let stats = &v.stats;
+    let c = stats.counts();
+    let selected = v.selected.and_then(|id| stats.history.iter().find(|r| r.id == id));
+    let g = &*v.graph;
     html! {
         <div id="checkpoints" class="checkpoints">
             <p class="counts">{ format!("{} {} · {} {} · {} {} · {} {} · {} {}",
@@ -172,10 +273,11 @@ pub fn checkpoints_panel(session: &Session, l: Lang, select: Callback<Checkpoint
                     <th scope="col">{ l.t("persisted in-flight", "持久化在途记录") }</th><th scope="col">{ l.t("stall", "停顿") }</th>
                 </tr></thead>
                 <tbody>
-                { for sim.stats.history.iter().rev().take(10).map(|r| {
+                { for stats.history.iter().rev().take(10).map(|r| {
                     let id = r.id;
-                    let onclick = { let select = select.clone(); Callback::from(move |_| select.emit(id)) };
-                    let is_sel = session.selected == Some(id);
+                    let d = props.dispatch.clone();
+                    let onclick = Callback::from(move |_| d.dispatch(Msg::Cmd(Command::SelectCheckpoint(id))));
+                    let is_sel = v.selected == Some(id);
                     html! {
                         <tr data-checkpoint={id.0.to_string()} class={classes!(is_sel.then_some("selected"))}>
                             <td><button class="linkish" onclick={onclick} aria-pressed={is_sel.to_string()}
@@ -184,7 +286,7 @@ pub fn checkpoints_panel(session: &Session, l: Lang, select: Callback<Checkpoint
                             <td>{ format!("{}/{}", r.acked, r.total) }</td>
                             <td>{ r.trigger_tick + 1 }</td>
                             <td>{ r.latest_ack.map_or("–".to_string(), |t| (t + 1).to_string()) }</td>
-                            <td>{ r.duration(sim.tick) }</td>
+                            <td>{ r.duration(v.now) }</td>
                             <td>{ r.state_size }</td>
                             <td>{ r.in_flight }</td>
                             <td>{ r.stall.map_or("–".to_string(), |s| s.to_string()) }</td>
@@ -214,8 +316,7 @@ pub fn checkpoints_panel(session: &Session, l: Lang, select: Callback<Checkpoint
     }
 }
 
-fn describe_state(sim: &Sim, s: &OpState, l: Lang) -> String {
-    let g = &sim.graph;
+fn describe_state(g: &JobGraph, s: &OpState, l: Lang) -> String {
     match s {
         OpState::Source { next_offset } => format!("{} {next_offset}", l.t("offset", "偏移量")),
         OpState::Stateless => l.t("stateless", "无状态").into(),
@@ -246,35 +347,45 @@ fn describe_state(sim: &Sim, s: &OpState, l: Lang) -> String {
     }
 }
 
-pub fn storage_panel(sim: &Sim, l: Lang) -> Html {
-    let g = &sim.graph;
+#[derive(Properties, PartialEq)]
+pub struct StorageProps {
+    pub storage: CheckpointStorage,
+    pub strategy: Strategy,
+    pub graph: Shared<JobGraph>,
+    pub lang: Lang,
+}
+
+/// Checkpoint storage: what a restore would find.
+#[component]
+pub fn StoragePanel(props: &StorageProps) -> Html {
+    let (storage, g, l) = (&props.storage, &*props.graph, props.lang);
     let snap_rows = |snaps: Vec<&TaskSnapshot>| {
         html! { <ul class="snapshots">{ for snaps.into_iter().map(|s| {
             let inflight: Vec<String> = s.in_flight.iter().map(|(c, _, r)| format!("{} ({})", g.label(r.id), g.channel(*c).name)).collect();
-            html! { <li><strong>{ g.task(s.task).name.clone() }</strong>{ ": " }{ describe_state(sim, &s.state, l) }
+            html! { <li><strong>{ g.task(s.task).name.clone() }</strong>{ ": " }{ describe_state(g, &s.state, l) }
                 { if inflight.is_empty() { html!{} } else { html!{ <span class="inflight">{ format!(" · {} {}", l.t("in-flight:", "在途："), inflight.join(", ")) }</span> } } }
             </li> }
         }) }</ul> }
     };
-    let body = match sim.strategy() {
+    let body = match props.strategy {
         Strategy::Timers => {
-            let any = sim.storage().saves.iter().any(|s| !s.is_empty());
+            let any = storage.saves.iter().any(|s| !s.is_empty());
             if !any {
                 html! { <p class="hint">{ l.t("No task has saved yet. Fire a timer (◷ Save) or all timers (T).", "还没有任务保存过。触发定时器（◷ 保存）或全部定时器（T）。") }</p> }
             } else {
                 html! { <>
                     <p class="muted">{ l.t("Each task's latest own save (used on restore):", "各任务自己最近一次保存（恢复时使用）：") }</p>
-                    { snap_rows(sim.storage().saves.iter().filter_map(|s| s.last()).collect()) }
-                    <ul class="snapshots">{ for sim.storage().saves.iter().enumerate().filter(|(_, s)| !s.is_empty()).map(|(i, s)|
+                    { snap_rows(storage.saves.iter().filter_map(|s| s.last()).collect()) }
+                    <ul class="snapshots">{ for storage.saves.iter().enumerate().filter(|(_, s)| !s.is_empty()).map(|(i, s)|
                         html!{ <li class="muted">{ format!("{} {} {}", g.tasks[i].name, l.t("saved at step", "保存于第"), s.iter().map(|x| (x.tick + 1).to_string()).collect::<Vec<_>>().join(", ")) }</li> }) }</ul>
                 </> }
             }
         }
         s if s.uses_coordinator() => {
-            if sim.storage().completed.is_empty() {
+            if storage.completed.is_empty() {
                 html! { <p class="hint">{ l.t("No completed checkpoint yet. Trigger one (C) and deliver its barriers.", "还没有已完成的检查点。触发一个（C）并投递其屏障。") }</p> }
             } else {
-                html! { <>{ for sim.storage().completed.iter().rev().map(|c| html! {
+                html! { <>{ for storage.completed.iter().rev().map(|c| html! {
                     <div class="stored-checkpoint" data-checkpoint={c.id.0.to_string()}>
                         <h3>{ format!("chk-{}/_metadata · {} {}", c.id.0, l.t("completed at step", "完成于第"), c.completed_tick + 1) }</h3>
                         { snap_rows(c.snapshots.iter().collect()) }
@@ -294,22 +405,23 @@ pub fn storage_panel(sim: &Sim, l: Lang) -> Html {
     }
 }
 
+/// The external system as a reader sees it, and the sink's transactions (drawn with the tab).
 pub fn external_panel(sim: &Sim, l: Lang) -> Html {
-    let g = &sim.graph;
+    let (external, sink, g) = (sim.external(), &sim.settings.sink, &*sim.graph);
     if !g.has_sink() {
         return html! { <p class="hint" id="external">{ l.t(
         "This job has no sink. Choose line-sink or keyed-shuffle to watch an external system.",
         "此作业没有输出端。选择 line-sink 或 keyed-shuffle 来观察外部系统。") }</p> };
     }
-    let visible = sim.external().visible();
+    let visible = external.visible();
     html! {
         <div id="external" class="external-panel">
-            <p>{ format!("{}: {} {}", super::text::sink_name(l, sim.settings.sink), visible.len(), l.t("row(s) visible to a reader", "行对读者可见")) }</p>
+            <p>{ format!("{}: {} {}", super::text::sink_name(l, *sink), visible.len(), l.t("row(s) visible to a reader", "行对读者可见")) }</p>
             <p class="rows">{ for visible.iter().map(|r| html!{
                 <span class="row-chip" style={format!("border-color:{}", super::canvas::key_colour(g.record(r.record).key))}>{ format!("{}={}", g.label(r.record), r.value) }</span> }) }</p>
-            { if sim.external().txns.is_empty() { html!{} } else { html! {
+            { if external.txns.is_empty() { html!{} } else { html! {
                 <table class="txns"><thead><tr><th scope="col">{ l.t("transaction", "事务") }</th><th scope="col">{ l.t("status", "状态") }</th><th scope="col">{ l.t("rows", "行") }</th></tr></thead>
-                <tbody>{ for sim.external().txns.iter().rev().take(12).map(|t| html! {
+                <tbody>{ for external.txns.iter().rev().take(12).map(|t| html! {
                     <tr data-txn={t.id.0.to_string()}><td>{ format!("T{}", t.id.0) }</td>
                         <td>{ match t.status {
                             TxnStatus::Open => l.t("open (invisible)", "打开（不可见）").to_string(),

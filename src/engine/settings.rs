@@ -46,6 +46,23 @@ impl Strategy {
     pub fn uses_barriers(self) -> bool {
         matches!(self, Strategy::Aligned | Strategy::AtLeastOnce | Strategy::Unaligned)
     }
+    /// Whether a sink may write in `sink` mode under this strategy: a two-phase-commit sink commits
+    /// when a checkpoint completes, so it needs a coordinator.
+    pub fn allows_sink(self, sink: SinkMode) -> bool {
+        sink != SinkMode::TwoPhaseCommit || self.uses_coordinator()
+    }
+    /// Whether `checkpoint-interval` applies: only the coordinator triggers checkpoints.
+    pub fn takes_checkpoint_interval(self) -> bool {
+        self.uses_coordinator()
+    }
+    /// Whether `alignment-timeout` applies: only aligned checkpoints align.
+    pub fn takes_alignment_timeout(self) -> bool {
+        self == Strategy::Aligned
+    }
+    /// Whether the [`RestartPolicy`] applies: only when nothing is saved.
+    pub fn takes_restart_policy(self) -> bool {
+        self == Strategy::None
+    }
     pub fn id(self) -> &'static str {
         match self {
             Strategy::None => "none",
@@ -140,6 +157,27 @@ pub struct TimerSpec {
 }
 
 pub const MAX_STEPS_SETTING: u64 = 1_000_000_000;
+/// The most items a bounded channel may hold.
+pub const MAX_CHANNEL_CAPACITY: u32 = 100_000;
+
+/// One change a person makes to a run's settings (the app's selects and fields).
+/// [`Settings::edited`] applies it with the rules that keep the other settings fitting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edit {
+    /// Another strategy. The other settings start again from their defaults, except the channel
+    /// capacity, the sink (unless the new strategy does not allow it: then plain append) and the
+    /// checkpoint interval (while the new strategy takes one).
+    Strategy(Strategy),
+    Sink(SinkMode),
+    Restart(RestartPolicy),
+    /// Steps between triggered checkpoints (None: by hand).
+    CheckpointInterval(Option<u64>),
+    /// Steps of alignment as the app counts them, 1 or more (see
+    /// [`Settings::alignment_timeout_steps`]); None or 0: off.
+    AlignmentTimeout(Option<u64>),
+    /// Items (None: unbounded); more than [`MAX_CHANNEL_CAPACITY`] is taken as the limit.
+    ChannelCapacity(Option<u64>),
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -218,6 +256,45 @@ impl Settings {
         self
     }
 
+    /// These settings with one edit made.
+    pub fn edited(&self, edit: Edit) -> Settings {
+        let mut s = self.clone();
+        match edit {
+            Edit::Strategy(strategy) => {
+                s = Settings::new(strategy);
+                s.sink = if strategy.allows_sink(self.sink) { self.sink } else { SinkMode::Append };
+                s.channel_capacity = self.channel_capacity;
+                if strategy.takes_checkpoint_interval() {
+                    s.checkpoint_interval = self.checkpoint_interval;
+                }
+            }
+            Edit::Sink(sink) => s.sink = sink,
+            Edit::Restart(restart) => s.restart = restart,
+            Edit::CheckpointInterval(steps) => s.checkpoint_interval = steps,
+            Edit::AlignmentTimeout(steps) => s.alignment_timeout = steps.and_then(|n| n.checked_sub(1)),
+            Edit::ChannelCapacity(items) => {
+                s.channel_capacity = items.map(|n| n.min(MAX_CHANNEL_CAPACITY as u64) as u32)
+            }
+        }
+        s
+    }
+
+    /// These settings for a run of another job: a job without a sink keeps no two-phase-commit
+    /// sink mode (which would not fit if a later job has a sink and the strategy cannot commit).
+    pub fn for_job(&self, has_sink: bool) -> Settings {
+        let mut s = self.clone();
+        if !has_sink && s.sink == SinkMode::TwoPhaseCommit {
+            s.sink = SinkMode::Append;
+        }
+        s
+    }
+
+    /// The alignment timeout in the steps the app shows, counted from 1 (the setting counts from 0);
+    /// [`Edit::AlignmentTimeout`] takes the same count.
+    pub fn alignment_timeout_steps(&self) -> Option<u64> {
+        self.alignment_timeout.map(|t| t + 1)
+    }
+
     pub fn validate(&self, graph: &JobGraph) -> Result<(), ScenarioError> {
         let bad = |m: String| Err(ScenarioError::Settings(m));
         for (name, t) in &self.timers {
@@ -235,7 +312,7 @@ impl Settings {
             if i == 0 || i > MAX_STEPS_SETTING {
                 return bad(format!("checkpoint-interval must be 1 to {MAX_STEPS_SETTING} steps"));
             }
-            if !self.strategy.uses_coordinator() {
+            if !self.strategy.takes_checkpoint_interval() {
                 return bad(format!(
                     "checkpoint-interval needs a checkpointing strategy, not {:?}",
                     self.strategy.id()
@@ -252,7 +329,7 @@ impl Settings {
             return bad("num-retained must be 1 to 16".into());
         }
         if let Some(t) = self.alignment_timeout {
-            if self.strategy != Strategy::Aligned {
+            if !self.strategy.takes_alignment_timeout() {
                 return bad("alignment-timeout applies to the aligned strategy only".into());
             }
             if t > MAX_STEPS_SETTING {
@@ -269,8 +346,8 @@ impl Settings {
             );
         }
         if let Some(c) = self.channel_capacity {
-            if c == 0 || c > 100_000 {
-                return bad("channel-capacity must be 1 to 100000 items".into());
+            if c == 0 || c > MAX_CHANNEL_CAPACITY {
+                return bad(format!("channel-capacity must be 1 to {MAX_CHANNEL_CAPACITY} items"));
             }
         }
         if self.tolerable_failed_checkpoints > 0 {
@@ -284,12 +361,115 @@ impl Settings {
                 return bad(format!("tolerable-failed-checkpoints must be at most {MAX_STEPS_SETTING}"));
             }
         }
-        if self.sink == SinkMode::TwoPhaseCommit && graph.has_sink() && !self.strategy.uses_coordinator() {
+        if graph.has_sink() && !self.strategy.allows_sink(self.sink) {
             return bad(format!(
                 "a two-phase-commit sink commits when a checkpoint completes, so it needs a checkpointing strategy (aligned, at-least-once, unaligned or stop-the-world), not {:?}",
                 self.strategy.id()
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::builtin;
+
+    fn graph(job: &str) -> JobGraph {
+        let b = builtin(job).unwrap();
+        JobGraph::build(&b.spec, &b.input).unwrap()
+    }
+
+    #[test]
+    fn a_strategy_without_a_coordinator_drops_two_phase_commit_and_the_interval() {
+        let mut s = Settings::new(Strategy::Aligned).with_sink(SinkMode::TwoPhaseCommit);
+        s.checkpoint_interval = Some(4);
+        s.channel_capacity = Some(3);
+        s.alignment_timeout = Some(2);
+        for strategy in [Strategy::None, Strategy::Timers] {
+            let t = s.edited(Edit::Strategy(strategy));
+            assert_eq!(t.strategy, strategy);
+            assert_eq!(t.sink, SinkMode::Append);
+            assert_eq!(t.checkpoint_interval, None);
+            assert_eq!(t.channel_capacity, Some(3), "the capacity is kept");
+            assert_eq!(t.alignment_timeout, None);
+            assert_eq!(t.validate(&graph("line-sink")), Ok(()));
+        }
+        let t = s.edited(Edit::Strategy(Strategy::Unaligned));
+        assert_eq!((t.sink, t.checkpoint_interval, t.alignment_timeout), (SinkMode::TwoPhaseCommit, Some(4), None));
+        assert_eq!(t.validate(&graph("line-sink")), Ok(()));
+    }
+
+    #[test]
+    fn every_strategy_edit_of_a_valid_setting_stays_valid() {
+        let g = graph("keyed-shuffle");
+        for from in Strategy::ALL {
+            for sink in SinkMode::ALL.into_iter().filter(|k| from.allows_sink(*k)) {
+                let s = Settings::new(from)
+                    .with_sink(sink)
+                    .edited(Edit::CheckpointInterval(from.takes_checkpoint_interval().then_some(5)));
+                assert_eq!(s.validate(&g), Ok(()), "{from:?} {sink:?}");
+                for to in Strategy::ALL {
+                    assert_eq!(s.edited(Edit::Strategy(to)).validate(&g), Ok(()), "{from:?} {sink:?} -> {to:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_checkpointing_strategies_allow_two_phase_commit() {
+        for s in Strategy::ALL {
+            assert_eq!(s.allows_sink(SinkMode::TwoPhaseCommit), s.uses_coordinator(), "{s:?}");
+            assert!(s.allows_sink(SinkMode::Append) && s.allows_sink(SinkMode::Upsert));
+            let bad = Settings::new(s).with_sink(SinkMode::TwoPhaseCommit);
+            assert_eq!(bad.validate(&graph("line-sink")).is_ok(), s.allows_sink(SinkMode::TwoPhaseCommit));
+            assert_eq!(bad.validate(&graph("line")), Ok(()), "no sink, nothing to commit");
+        }
+    }
+
+    #[test]
+    fn a_job_without_a_sink_keeps_no_two_phase_commit() {
+        let s = Settings::new(Strategy::Aligned).with_sink(SinkMode::TwoPhaseCommit);
+        assert_eq!(s.for_job(true).sink, SinkMode::TwoPhaseCommit);
+        assert_eq!(s.for_job(false).sink, SinkMode::Append);
+        let upsert = Settings::new(Strategy::Aligned).with_sink(SinkMode::Upsert);
+        assert_eq!(upsert.for_job(false).sink, SinkMode::Upsert);
+    }
+
+    #[test]
+    fn the_channel_capacity_is_held_to_its_limit() {
+        let s = Settings::default();
+        assert_eq!(s.edited(Edit::ChannelCapacity(Some(7))).channel_capacity, Some(7));
+        assert_eq!(s.edited(Edit::ChannelCapacity(Some(u64::MAX))).channel_capacity, Some(MAX_CHANNEL_CAPACITY));
+        assert_eq!(s.edited(Edit::ChannelCapacity(None)).channel_capacity, None);
+        assert_eq!(s.edited(Edit::ChannelCapacity(Some(1 << 40))).validate(&graph("line")), Ok(()));
+        let mut over = s.clone();
+        over.channel_capacity = Some(MAX_CHANNEL_CAPACITY + 1);
+        assert!(over.validate(&graph("line")).is_err());
+    }
+
+    #[test]
+    fn the_alignment_timeout_is_shown_counted_from_one() {
+        let s = Settings::new(Strategy::Aligned);
+        assert_eq!(s.alignment_timeout_steps(), None);
+        let t = s.edited(Edit::AlignmentTimeout(Some(3)));
+        assert_eq!(t.alignment_timeout, Some(2));
+        assert_eq!(t.alignment_timeout_steps(), Some(3));
+        assert_eq!(s.edited(Edit::AlignmentTimeout(Some(1))).alignment_timeout, Some(0));
+        assert_eq!(s.edited(Edit::AlignmentTimeout(Some(0))).alignment_timeout, None);
+        assert_eq!(t.edited(Edit::AlignmentTimeout(None)).alignment_timeout, None);
+        assert!(!Strategy::Unaligned.takes_alignment_timeout());
+    }
+
+    #[test]
+    fn plain_edits_set_one_field() {
+        let s = Settings::new(Strategy::None);
+        assert_eq!(s.edited(Edit::Restart(RestartPolicy::FromLatest)).restart, RestartPolicy::FromLatest);
+        assert_eq!(s.edited(Edit::Sink(SinkMode::Upsert)).sink, SinkMode::Upsert);
+        let a = Settings::new(Strategy::Aligned).edited(Edit::CheckpointInterval(Some(9)));
+        assert_eq!(a.checkpoint_interval, Some(9));
+        assert_eq!(a.edited(Edit::CheckpointInterval(None)).checkpoint_interval, None);
+        assert!(Strategy::None.takes_restart_policy() && !Strategy::Aligned.takes_restart_policy());
     }
 }
