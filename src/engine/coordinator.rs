@@ -97,7 +97,7 @@ impl Sim {
             s.unaligned |= unaligned;
         }
         out.push(Event::Acknowledged { task: t, checkpoint: id, acked, total });
-        self.recompute_retention();
+        self.retain_for_acknowledged(t, id);
         if acked == total {
             self.complete(id, out);
         }

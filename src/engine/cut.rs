@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::dataflow::channel::SeqSet;
-use super::ids::{ChannelId, RecordId, TaskId};
+use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
 use super::settings::Strategy;
 use super::sim::Sim;
 use super::snapshot::TaskSnapshot;
@@ -129,6 +129,21 @@ impl Sim {
     /// restore could use (the newest completed checkpoint, each task's newest save), pending ones,
     /// the ones the running tasks will take, and, with per-task timers, the empty start of a task
     /// that has no save.
+    /// Task `t` just acknowledged checkpoint `id`: from now on, keep what its snapshot's channel
+    /// positions may ask for. Adding a snapshot only ever lowers `retain_from`, to what
+    /// [`Sim::recompute_retention`] would set; pruning the logs waits for the next full
+    /// recompute (the checkpoint's completion or abort), which an acknowledgement can't make
+    /// necessary. This keeps an acknowledgement cheap.
+    pub(crate) fn retain_for_acknowledged(&mut self, t: TaskId, id: CheckpointId) {
+        let pending = self.live.coordinator.pending.iter().find(|p| p.id == id);
+        let Some(snap) = pending.and_then(|p| p.snapshots[t.index()].as_ref()) else { return };
+        let info = self.graph.task(t);
+        for (set, c) in snap.sent.iter().zip(&info.out_channels).chain(snap.received.iter().zip(&info.inputs)) {
+            let log = &mut self.wire[c.index()];
+            log.retain_from = log.retain_from.min(set.prefix_end());
+        }
+    }
+
     pub(crate) fn recompute_retention(&mut self) {
         let g = self.graph.clone();
         let timers = self.strategy() == Strategy::Timers;
