@@ -33,15 +33,28 @@ use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 
-/// Barrier alignment (strategy `aligned`).
-pub struct AlignedBarriers;
+/// Flink's `SingleCheckpointBarrierHandler`: one handler for both modes, aligned (strategy
+/// `aligned`, with or without an alignment timeout) or unaligned from the sources on (strategy
+/// `unaligned`).
+pub struct SingleCheckpointBarrierHandler {
+    /// Every barrier is unaligned from the sources on.
+    pub unaligned: bool,
+}
 
-impl Mechanism for AlignedBarriers {
+/// Strategy `aligned`.
+pub const ALIGNED: SingleCheckpointBarrierHandler = SingleCheckpointBarrierHandler { unaligned: false };
+/// Strategy `unaligned`.
+pub const UNALIGNED: SingleCheckpointBarrierHandler = SingleCheckpointBarrierHandler { unaligned: true };
+
+impl Mechanism for SingleCheckpointBarrierHandler {
     fn unaligned_at_sources(&self, sim: &Sim) -> bool {
-        sim.settings.alignment_timeout == Some(0)
+        self.unaligned || sim.settings.alignment_timeout == Some(0)
+    }
+    fn stores_in_flight(&self) -> bool {
+        self.unaligned
     }
     fn on_record(&self, sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
-        // After an alignment timeout the task records in-flight input as an unaligned one does.
+        // Unaligned, or aligned past the alignment timeout: record in-flight input.
         sim.record_in_flight(c, seq, rec, out);
     }
     fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
@@ -54,7 +67,7 @@ impl Mechanism for AlignedBarriers {
         abort_notified(sim, t, id, out);
     }
     /// The alignment timer: a task still aligning `alignment-timeout` steps after the trigger
-    /// goes unaligned.
+    /// goes unaligned (there is no timeout under strategy `unaligned`).
     fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
         let Some(limit) = sim.settings.alignment_timeout else { return };
         let tick = sim.tick;

@@ -7,9 +7,9 @@
 //! |---|---|---|
 //! | `none` | [`no_snapshots::NoSnapshots`] | a restart policy only |
 //! | `timers` | [`timers::PerTaskTimers`] | each task saving on its own clock |
-//! | `aligned` | [`aligned::AlignedBarriers`] | Flink's `SingleCheckpointBarrierHandler` (aligned) |
+//! | `aligned` | [`aligned::ALIGNED`] | Flink's `SingleCheckpointBarrierHandler`, aligned |
 //! | `at-least-once` | [`tracker::BarrierTracker`] | Flink's `CheckpointBarrierTracker` |
-//! | `unaligned` | [`unaligned::UnalignedBarriers`] | Flink's unaligned checkpoints (FLIP-76) |
+//! | `unaligned` | [`aligned::UNALIGNED`] | the same handler, unaligned (FLIP-76; [`unaligned`]) |
 //! | `stop-the-world` | [`stop_the_world::StopTheWorld`] | pausing the sources and draining |
 //!
 //! [`barriers`] holds what the barrier handlers share: injecting barriers at the sources,
@@ -38,9 +38,9 @@ pub fn for_strategy(strategy: Strategy) -> &'static dyn Mechanism {
     match strategy {
         Strategy::None => &no_snapshots::NoSnapshots,
         Strategy::Timers => &timers::PerTaskTimers,
-        Strategy::Aligned => &aligned::AlignedBarriers,
+        Strategy::Aligned => &aligned::ALIGNED,
         Strategy::AtLeastOnce => &tracker::BarrierTracker,
-        Strategy::Unaligned => &unaligned::UnalignedBarriers,
+        Strategy::Unaligned => &aligned::UNALIGNED,
         Strategy::StopTheWorld => &stop_the_world::StopTheWorld,
     }
 }

@@ -7,42 +7,18 @@
 //! they are stored with the checkpoint and replayed first on restore. No input ever blocks, so
 //! checkpoints finish quickly under backpressure; the price is storing in-flight data.
 //!
-//! Also here: the switch to unaligned of an aligned checkpoint (Flink's
+//! The handler itself, shared with aligned checkpoints, is `super::aligned`'s
+//! `SingleCheckpointBarrierHandler`; here is what it does unaligned: recording in-flight input,
+//! and the switch to unaligned of an aligned checkpoint (Flink's
 //! `AlternatingCollectingBarriers.alignmentTimeout`), when the alignment timeout passes or an
 //! unaligned barrier arrives.
 
-use super::aligned::{abort_notified, cancel_marker, collect_barrier};
 use super::barriers::{skipped_as_aborted, snapshot_and_forward};
-use super::seam::{Arrival, Mechanism};
 use crate::engine::action::{Event, SnapshotKind};
 use crate::engine::dataflow::record::{Barrier, Record};
-use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::ids::{ChannelId, TaskId};
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
-
-/// Unaligned checkpoints (strategy `unaligned`).
-pub struct UnalignedBarriers;
-
-impl Mechanism for UnalignedBarriers {
-    fn unaligned_at_sources(&self, _sim: &Sim) -> bool {
-        true
-    }
-    fn on_record(&self, sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
-        sim.record_in_flight(c, seq, rec, out);
-    }
-    fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
-        collect_barrier(sim, at, barrier, out);
-    }
-    fn on_cancel(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
-        cancel_marker(sim, at, id, out);
-    }
-    fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-        abort_notified(sim, t, id, out);
-    }
-    fn stores_in_flight(&self) -> bool {
-        true
-    }
-}
 
 impl Sim {
     /// A task that snapshotted before all its barriers came stores each record arriving on an input
