@@ -191,8 +191,16 @@ await check('sinks: two-phase commit shows transactions to an outside reader', a
   expect((await page.textContent('#external-box')).includes('0 row(s) a reader sees'), 'nothing visible yet');
   await page.keyboard.press('c');
   for (const ch of ['Source->Map', 'Map->Count', 'Count->Sink']) await page.click(`[data-channel="${ch}"] .lane-hit`);
-  expect((await page.textContent('#external')).includes('committed (visible)'), 'committed at checkpoint completion');
+  expect((await page.textContent('#external')).includes('pre-committed'), 'pre-committed when the barrier reaches the sink');
+  expect((await page.textContent('#external-box')).includes('0 row(s) a reader sees'), 'nothing visible before the notification');
+  expect((await page.textContent('#jm-completed')).includes('notify Sink: chk 1'), 'the notification is on its way');
+  expect(await page.getAttribute('#notify-Sink', 'aria-disabled') === 'false', 'Notify enabled');
+  await page.screenshot({ path: shots + '05-two-phase-commit-pending-1366.png' });
+  await page.click('#notify-Sink');
+  expect((await page.textContent('#external')).includes('committed (visible)'), 'committed when the notification arrives');
   expect((await page.textContent('#external-box')).includes('2 row(s) a reader sees'), 'visible after commit');
+  expect(await page.getAttribute('#notify-Sink', 'aria-disabled') === 'true', 'Notify disabled with nothing on its way');
+  expect((await page.textContent('#notify-Sink title')).includes('no notification'), 'the disabled Notify says why');
   await page.screenshot({ path: shots + '05-two-phase-commit-1366.png' });
   await page.click('#tab-narration');
 });
