@@ -404,6 +404,50 @@ await check('Settings: a generated input of 150 records per partition; the ledge
   await pg.context().close();
 });
 
+await check('Settings: failover full or region restarts the line; tolerable failures only with checkpoints', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-job', 'line');
+  await pg.selectOption('#sel-strategy', 'aligned');
+  await pg.click('.more-settings summary');
+  for (const failover of ['full', 'region']) {
+    await pg.selectOption('#sel-failover', failover);
+    expect(await pg.$eval('#sel-failover', (e) => e.value) === failover, `failover ${failover} chosen`);
+    await pg.click('.more-settings summary');
+    for (let i = 0; i < 2; i++) await pg.click('#read-Source');
+    await pg.click('#crash-Count');
+    expect(await attr(pg, '[data-task="Count"]', 'data-status') === 'crashed', `${failover}: Count crashed`);
+    expect(!(await pg.isDisabled('#btn-restore')), `${failover}: Restore enabled`);
+    await pg.keyboard.press('r');
+    for (const t of ['Source', 'Map', 'Count']) expect(await attr(pg, `[data-task="${t}"]`, 'data-status') === 'running', `${failover}: ${t} runs again`);
+    await playToEnd(pg);
+    expect(Object.values(await verdicts(pg)).every((v) => v !== 'pending'), `${failover}: the run ends`);
+    await pg.click('#btn-reset');
+    await pg.click('.more-settings summary');
+  }
+  expect(!(await pg.isDisabled('#inp-tolerable')), 'tolerable failures editable under aligned');
+  await pg.fill('#inp-tolerable', '2');
+  await pg.dispatchEvent('#inp-tolerable', 'change');
+  expect(await pg.$eval('#inp-tolerable', (e) => e.value) === '2', 'tolerable failures kept');
+  await pg.selectOption('#sel-strategy', 'timers');
+  expect(await pg.$('#inp-tolerable') !== null, 'the tolerable field exists');
+  expect(await pg.isDisabled('#inp-tolerable'), 'disabled under timers');
+  expect((await pg.$eval('#inp-tolerable', (e) => e.closest('label').title)).includes('checkpointing strategy'), 'says why');
+  await pg.context().close();
+});
+
+await check('unaligned barriers are drawn hollow with a mark, not by colour alone', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-job', 'two-inputs');
+  await pg.selectOption('#sel-strategy', 'unaligned');
+  for (let i = 0; i < 2; i++) await pg.click('#read-Left');
+  await pg.click('#read-Right');
+  await pg.keyboard.press('c');
+  const marks = await pg.$$eval('.barrier.unaligned', (els) => els.map((e) => e.textContent));
+  expect(marks.length > 0 && marks.every((t) => t.includes('⇥u')), `unaligned barriers: ${marks}`);
+  await pg.screenshot({ path: shots + '12-unaligned-barrier-1366.png' });
+  await pg.context().close();
+});
+
 await check('no errors in the page', async () => {
   expect(errors.length === 0, errors.join('\n'));
 });

@@ -321,7 +321,7 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Optio
                     <rect x="-5" y="-22" width="10" height="44" rx="2" />
                     <circle cy="-30" r="11" />
                     <text y="-25" text-anchor="middle">{ b.checkpoint.0 }</text>
-                    { if b.unaligned { html!{ <text class="barrier-mark" y="38" text-anchor="middle">{ "⇥u" }</text> } } else { html!{} } }
+                    { if b.unaligned { html!{ <text class="barrier-mark" x="-12" y="-32" text-anchor="end">{ "⇥u" }</text> } } else { html!{} } }
                 </g>
             },
             Item::Cancel(id) => html! {
