@@ -191,8 +191,16 @@ await check('sinks: two-phase commit shows transactions to an outside reader', a
   expect((await page.textContent('#external-box')).includes('0 row(s) a reader sees'), 'nothing visible yet');
   await page.keyboard.press('c');
   for (const ch of ['Source->Map', 'Map->Count', 'Count->Sink']) await page.click(`[data-channel="${ch}"] .lane-hit`);
-  expect((await page.textContent('#external')).includes('committed (visible)'), 'committed at checkpoint completion');
+  expect((await page.textContent('#external')).includes('pre-committed'), 'pre-committed when the barrier reaches the sink');
+  expect((await page.textContent('#external-box')).includes('0 row(s) a reader sees'), 'nothing visible before the notification');
+  expect((await page.textContent('#jm-completed')).includes('notify Sink: chk 1'), 'the notification is on its way');
+  expect(await page.getAttribute('#notify-Sink', 'aria-disabled') === 'false', 'Notify enabled');
+  await page.screenshot({ path: shots + '05-two-phase-commit-pending-1366.png' });
+  await page.click('#notify-Sink');
+  expect((await page.textContent('#external')).includes('committed (visible)'), 'committed when the notification arrives');
   expect((await page.textContent('#external-box')).includes('2 row(s) a reader sees'), 'visible after commit');
+  expect(await page.getAttribute('#notify-Sink', 'aria-disabled') === 'true', 'Notify disabled with nothing on its way');
+  expect((await page.textContent('#notify-Sink title')).includes('no notification'), 'the disabled Notify says why');
   await page.screenshot({ path: shots + '05-two-phase-commit-1366.png' });
   await page.click('#tab-narration');
 });
@@ -393,6 +401,50 @@ await check('Settings: a generated input of 150 records per partition; the ledge
   await pg.fill('#inp-records', '');
   await pg.dispatchEvent('#inp-records', 'change');
   expect((await pg.textContent('[data-task="Source[0]"]')).includes('0 / 6'), 'back to the story input');
+  await pg.context().close();
+});
+
+await check('Settings: failover full or region restarts the line; tolerable failures only with checkpoints', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-job', 'line');
+  await pg.selectOption('#sel-strategy', 'aligned');
+  await pg.click('.more-settings summary');
+  for (const failover of ['full', 'region']) {
+    await pg.selectOption('#sel-failover', failover);
+    expect(await pg.$eval('#sel-failover', (e) => e.value) === failover, `failover ${failover} chosen`);
+    await pg.click('.more-settings summary');
+    for (let i = 0; i < 2; i++) await pg.click('#read-Source');
+    await pg.click('#crash-Count');
+    expect(await attr(pg, '[data-task="Count"]', 'data-status') === 'crashed', `${failover}: Count crashed`);
+    expect(!(await pg.isDisabled('#btn-restore')), `${failover}: Restore enabled`);
+    await pg.keyboard.press('r');
+    for (const t of ['Source', 'Map', 'Count']) expect(await attr(pg, `[data-task="${t}"]`, 'data-status') === 'running', `${failover}: ${t} runs again`);
+    await playToEnd(pg);
+    expect(Object.values(await verdicts(pg)).every((v) => v !== 'pending'), `${failover}: the run ends`);
+    await pg.click('#btn-reset');
+    await pg.click('.more-settings summary');
+  }
+  expect(!(await pg.isDisabled('#inp-tolerable')), 'tolerable failures editable under aligned');
+  await pg.fill('#inp-tolerable', '2');
+  await pg.dispatchEvent('#inp-tolerable', 'change');
+  expect(await pg.$eval('#inp-tolerable', (e) => e.value) === '2', 'tolerable failures kept');
+  await pg.selectOption('#sel-strategy', 'timers');
+  expect(await pg.$('#inp-tolerable') !== null, 'the tolerable field exists');
+  expect(await pg.isDisabled('#inp-tolerable'), 'disabled under timers');
+  expect((await pg.$eval('#inp-tolerable', (e) => e.closest('label').title)).includes('checkpointing strategy'), 'says why');
+  await pg.context().close();
+});
+
+await check('unaligned barriers are drawn hollow with a mark, not by colour alone', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-job', 'two-inputs');
+  await pg.selectOption('#sel-strategy', 'unaligned');
+  for (let i = 0; i < 2; i++) await pg.click('#read-Left');
+  await pg.click('#read-Right');
+  await pg.keyboard.press('c');
+  const marks = await pg.$$eval('.barrier.unaligned', (els) => els.map((e) => e.textContent));
+  expect(marks.length > 0 && marks.every((t) => t.includes('⇥u')), `unaligned barriers: ${marks}`);
+  await pg.screenshot({ path: shots + '12-unaligned-barrier-1366.png' });
   await pg.context().close();
 });
 

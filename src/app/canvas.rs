@@ -202,7 +202,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             { for g.tasks.iter().enumerate().map(|(i, _)| task_box(sim, TaskId(i as u16), &lay, lang, h, saved[i])) }
             { cut_line(sim, &lay, &saved, lang) }
             { lay.external.map(|(x, y)| external_box(sim, x, y, lang)).unwrap_or_default() }
-            { if running { html!{} } else { down_banner(sim, &lay, lang) } }
+            { if !running { down_banner(sim, &lay, lang) } else if sim.region_down() { region_banner(sim, &lay, lang) } else { html!{} } }
         </svg>
     }
 }
@@ -238,6 +238,20 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
     } else {
         l.t("restore: every task starts empty", "恢复：每个任务从空开始").to_string()
     };
+    let notify: Vec<String> = sim
+        .notifications()
+        .iter()
+        .map(|n| {
+            format!(
+                "{} {}: {} {}",
+                l.t("notify", "通知"),
+                sim.graph.task(n.task).name,
+                l.t("chk", "检查点"),
+                n.checkpoint.0
+            )
+        })
+        .collect();
+    let line3 = if notify.is_empty() { line3 } else { format!("{line3} · ✉ {}", notify.join(", ")) };
     let stw = sim.stop_the_world().map(|(id, _)| {
         format!("{} {}", l.t("❚❚ sources paused for stop-the-world checkpoint", "❚❚ 源已暂停，等待全局快照"), id.0)
     });
@@ -299,18 +313,23 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Optio
             }
             Item::Barrier(b) => html! {
                 <g key={format!("b{}-{}", c.0, b.checkpoint.0)} class={classes!("barrier", b.unaligned.then_some("unaligned"))} style={style} data-checkpoint={b.checkpoint.0.to_string()}>
-                    <title>{ format!("{} {}", l.t("checkpoint barrier", "检查点屏障"), b.checkpoint.0) }</title>
+                    <title>{ if b.unaligned {
+                        format!("{} {} {}", l.t("unaligned checkpoint barrier", "非对齐检查点屏障"), b.checkpoint.0, l.t("(overtakes records)", "（越过记录）"))
+                    } else {
+                        format!("{} {}", l.t("checkpoint barrier", "检查点屏障"), b.checkpoint.0)
+                    } }</title>
                     <rect x="-5" y="-22" width="10" height="44" rx="2" />
                     <circle cy="-30" r="11" />
                     <text y="-25" text-anchor="middle">{ b.checkpoint.0 }</text>
+                    { if b.unaligned { html!{ <text class="barrier-mark" x="-12" y="-32" text-anchor="end">{ "⇥u" }</text> } } else { html!{} } }
                 </g>
             },
             Item::Cancel(id) => html! {
                 <g key={format!("x{}-{}", c.0, id.0)} class="barrier cancel-marker" style={style} data-cancel={id.0.to_string()}>
                     <title>{ format!("{} {}", l.t("cancel marker for checkpoint", "检查点取消标记"), id.0) }</title>
-                    <rect x="-5" y="-22" width="10" height="44" rx="2" />
+                    <path class="cross" d="M -9 -18 L 9 18 M 9 -18 L -9 18" />
                     <circle cy="-30" r="11" />
-                    <text y="-25" text-anchor="middle">{ id.0 }</text>
+                    <text y="-25" text-anchor="middle">{ format!("✕{}", id.0) }</text>
                 </g>
             },
         }
@@ -435,7 +454,9 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
     }
     // Alignment / recording badge.
     let badge = rt.alignment.as_ref().map(|a| {
-        let text = if a.unaligned.is_some() {
+        let text = if a.cancelled {
+            format!("{} {} {}", l.t("◌ collecting chk", "◌ 收集检查点"), a.checkpoint.0, l.t("(aborted)", "（已中止）"))
+        } else if a.unaligned.is_some() {
             format!("{} {}: {}", l.t("● recording in-flight for chk", "● 记录在途数据，检查点"), a.checkpoint.0, a.waiting())
         } else {
             format!("{} {}: {} {}", l.t("◐ aligning chk", "◐ 对齐检查点"), a.checkpoint.0, a.waiting(), l.t("input(s) to go", "个输入未到"))
@@ -497,6 +518,22 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
             l,
         ));
         cx += 84.0;
+    }
+    if info.kind == OperatorKind::Sink && sim.settings.sink == SinkMode::TwoPhaseCommit {
+        let a = Action::Notify { task: t };
+        chips.push(chip(
+            &h.act,
+            a,
+            sim,
+            cx,
+            cy,
+            84.0,
+            l.t("✉ Notify", "✉ 通知"),
+            format!("{} {}", l.t("Deliver the checkpoint-complete notification to", "投递检查点完成通知："), info.name),
+            format!("notify-{}", info.name),
+            l,
+        ));
+        cx += 90.0;
     }
     let a = Action::CrashTask { task: t };
     chips.push(chip(
@@ -617,10 +654,30 @@ fn down_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
         ),
         None => "",
     };
+    banner(lay, "down-banner", why.to_string())
+}
+
+/// A failed pipelined region is down while the rest of the job runs.
+fn region_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
+    let tasks = sim.tasks();
+    let failed = tasks
+        .iter()
+        .position(|t| t.status == TaskStatus::Crashed)
+        .or_else(|| tasks.iter().position(|t| t.status != TaskStatus::Running))
+        .map(|i| sim.graph.tasks[i].name.as_str())
+        .unwrap_or("?");
+    let why = match l {
+        Lang::Zh => format!("{failed} 所在的区域正在重启——按“恢复”（R）"),
+        _ => format!("Region of {failed} is restarting — press Restore (R)"),
+    };
+    banner(lay, "region-banner", why)
+}
+
+fn banner(lay: &Layout, id: &'static str, why: String) -> Html {
     let x = 688.0;
     let w = (lay.width - x - 16.0).max(300.0);
     html! {
-        <g class="down-banner" id="down-banner">
+        <g class="down-banner" id={id} role="status">
             <rect x={x.to_string()} y="12" width={w.to_string()} height="56" rx="10" />
             <text x={(x + w / 2.0).to_string()} y="47" text-anchor="middle">{ why }</text>
         </g>

@@ -9,7 +9,7 @@ use super::text::{job_name, sink_name, strategy_name, Lang};
 use super::{Dispatch, Msg, Run, SPEEDS};
 use crate::classroom::{Command, RunConfig, MAX_GENERATED};
 use crate::engine::settings::Edit;
-use crate::engine::{Action, RestartPolicy, SinkMode, Strategy, BUILTIN_NAMES};
+use crate::engine::{Action, FailoverStrategy, RestartPolicy, SinkMode, Strategy, BUILTIN_NAMES};
 
 /// How a select's or a field's value changes the run configuration.
 type Change = fn(&mut RunConfig, &str);
@@ -58,6 +58,8 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
     let on_interval = on_number(|c, v| edit(c, Edit::CheckpointInterval(positive(v))));
     let on_align_timeout = on_number(|c, v| edit(c, Edit::AlignmentTimeout(positive(v))));
     let on_capacity = on_number(|c, v| edit(c, Edit::ChannelCapacity(positive(v))));
+    let on_tolerable = on_number(|c, v| edit(c, Edit::TolerableFailedCheckpoints(v.trim().parse().unwrap_or(0))));
+    let on_failover = on_select(|c, v| edit(c, Edit::Failover(FailoverStrategy::from_id(v).unwrap_or_default())));
     let on_seed = on_number(|c, v| c.seed = positive(v).unwrap_or(0));
     let on_records = on_number(|c, v| c.records = positive(v).map(|n| n.min(MAX_GENERATED as u64) as u32));
     let lang_toggle = {
@@ -68,6 +70,7 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
     let settings = &config.settings;
     let strategy = settings.strategy;
     let has_sink = config.has_sink();
+    let checkpoints = strategy.uses_coordinator();
     let shown = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
     html! {
         <div class="config" role="group" aria-label={l.t("Run configuration", "运行配置")}>
@@ -100,6 +103,15 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
                             value={shown(settings.alignment_timeout_steps())} onchange={on_align_timeout} /></label>
                     <label>{ l.t("Channel capacity (empty = unbounded)", "通道容量（留空=无界）") }
                         <input id="inp-capacity" type="number" min="1" value={shown(settings.channel_capacity.map(u64::from))} onchange={on_capacity} /></label>
+                    <label title={if checkpoints { "" } else { l.t("Only a checkpointing strategy counts failed checkpoints", "只有做检查点的策略才计算失败的检查点") }}>
+                        { l.t("Tolerable failed checkpoints (in a row)", "可容忍的连续失败检查点数") }
+                        <input id="inp-tolerable" type="number" min="0" disabled={!checkpoints}
+                            value={settings.tolerable_failed_checkpoints.to_string()} onchange={on_tolerable} /></label>
+                    <label>{ l.t("Failover: when a task crashes, restart", "故障转移：任务崩溃时重启") }
+                        <select id="sel-failover" onchange={on_failover}>
+                            <option value="region" selected={settings.failover_strategy == FailoverStrategy::Region}>{ l.t("its pipelined region (Flink's default)", "其流水线区域（Flink 默认）") }</option>
+                            <option value="full" selected={settings.failover_strategy == FailoverStrategy::Full}>{ l.t("every task", "所有任务") }</option>
+                        </select></label>
                     <label>{ l.t("Without snapshots, sources restart", "不做快照时，源从何处重启") }
                         <select id="sel-restart" disabled={!strategy.takes_restart_policy()} onchange={on_restart}>
                             <option value="from-beginning" selected={settings.restart == RestartPolicy::FromBeginning}>{ l.t("from the beginning (at least once)", "从头开始（至少一次）") }</option>

@@ -124,6 +124,18 @@ pub enum Msg {
     Shared(String),
     /// The Export button offered the run as a file.
     Exported,
+    /// Deliver the oldest completion notification on its way (key N).
+    NotifyFirst,
+}
+
+/// The notification the N key delivers: the oldest on its way; with none, one to the first sink
+/// (or task), refused with the reason.
+fn first_notification(sim: &crate::engine::Sim) -> Action {
+    let task = sim.notifications().first().map(|n| n.task).unwrap_or_else(|| {
+        let sink = sim.graph.tasks.iter().position(|t| t.kind == crate::engine::OperatorKind::Sink);
+        crate::engine::TaskId(sink.unwrap_or(0) as u16)
+    });
+    Action::Notify { task }
 }
 
 impl UiState {
@@ -185,6 +197,10 @@ impl Reducible for UiState {
         // The link shows until the next message.
         next.link = None;
         let mut session_changed = true;
+        let msg = match msg {
+            Msg::NotifyFirst => Msg::Cmd(Command::Act(first_notification(next.session.borrow().sim()))),
+            msg => msg,
+        };
         match msg {
             Msg::Cmd(cmd) => {
                 let reconfig = matches!(cmd, Command::Configure(_) | Command::Reset);
@@ -237,7 +253,7 @@ impl Reducible for UiState {
                 next.link = Some(url);
                 session_changed = false;
             }
-            Msg::Exported => session_changed = false,
+            Msg::Exported | Msg::NotifyFirst => session_changed = false,
         }
         if session_changed {
             next.revision += 1;
@@ -291,6 +307,7 @@ fn shortcut(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Msg> {
         "x" | "X" => Msg::Cmd(Command::Act(Action::Crash)),
         "j" | "J" => Msg::Cmd(Command::Act(Action::CrashJobManager)),
         "r" | "R" => Msg::Cmd(Command::Act(Action::Restore)),
+        "n" | "N" => Msg::NotifyFirst,
         "p" | "P" => Msg::Presenter(!presenter),
         "Escape" if presenter => Msg::Presenter(false),
         _ => return None,

@@ -177,6 +177,10 @@ pub enum Edit {
     AlignmentTimeout(Option<u64>),
     /// Items (None: unbounded); more than [`MAX_CHANNEL_CAPACITY`] is taken as the limit.
     ChannelCapacity(Option<u64>),
+    /// Consecutive checkpoint failures tolerated; more than [`MAX_STEPS_SETTING`] is taken as the
+    /// limit.
+    TolerableFailedCheckpoints(u64),
+    Failover(FailoverStrategy),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -267,6 +271,7 @@ impl Settings {
                 if strategy.takes_checkpoint_interval() {
                     s.checkpoint_interval = self.checkpoint_interval;
                 }
+                s.failover_strategy = self.failover_strategy;
             }
             Edit::Sink(sink) => s.sink = sink,
             Edit::Restart(restart) => s.restart = restart,
@@ -275,6 +280,8 @@ impl Settings {
             Edit::ChannelCapacity(items) => {
                 s.channel_capacity = items.map(|n| n.min(MAX_CHANNEL_CAPACITY as u64) as u32)
             }
+            Edit::TolerableFailedCheckpoints(n) => s.tolerable_failed_checkpoints = n.min(MAX_STEPS_SETTING) as u32,
+            Edit::Failover(f) => s.failover_strategy = f,
         }
         s
     }
@@ -379,6 +386,19 @@ mod tests {
     fn graph(job: &str) -> JobGraph {
         let b = builtin(job).unwrap();
         JobGraph::build(&b.spec, &b.input).unwrap()
+    }
+
+    #[test]
+    fn tolerable_failures_and_the_failover_strategy_are_edited_and_fit() {
+        let s = Settings::new(Strategy::Aligned)
+            .edited(Edit::TolerableFailedCheckpoints(3))
+            .edited(Edit::Failover(FailoverStrategy::Full));
+        assert_eq!((s.tolerable_failed_checkpoints, s.failover_strategy), (3, FailoverStrategy::Full));
+        assert_eq!(s.validate(&graph("line")), Ok(()));
+        let t = s.edited(Edit::Strategy(Strategy::Timers));
+        assert_eq!(t.tolerable_failed_checkpoints, 0, "only a checkpointing strategy counts failures");
+        assert_eq!(t.failover_strategy, FailoverStrategy::Full, "the failover strategy is kept");
+        assert_eq!(t.validate(&graph("line")), Ok(()));
     }
 
     #[test]
