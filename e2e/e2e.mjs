@@ -448,6 +448,98 @@ await check('unaligned barriers are drawn hollow with a mark, not by colour alon
   await pg.context().close();
 });
 
+const playing = (pg) => pg.$eval('#app', (a) => a.classList.contains('playing'));
+const value = (pg, sel) => pg.$eval(sel, (s) => s.value);
+
+await check('Space plays and pauses from a focused button, Read ▸ and a lane; Enter still acts on a lane', async () => {
+  const pg = await open();
+  await pg.click('#read-Source');
+  expect(await steps(pg) === 1, 'read one');
+  expect(await pg.evaluate(() => document.activeElement.id) === 'read-Source', 'Read ▸ has the focus');
+  await pg.keyboard.press('Space');
+  expect(await playing(pg), 'Space on Read ▸ plays');
+  await pg.keyboard.press('Space');
+  expect(!(await playing(pg)), 'and pauses');
+  expect(await attr(pg, '[data-channel="Source->Map"]', 'data-queued') !== null, 'alive');
+  await pg.click('#btn-reset');
+  for (let i = 0; i < 2; i++) await pg.click('#read-Source');
+  await pg.focus('#btn-reset');
+  await pg.keyboard.press('Space');
+  expect(await playing(pg), 'Space on a focused Reset plays');
+  await pg.keyboard.press('Space');
+  expect(!(await playing(pg)) && (await steps(pg)) >= 2, `Space did not reset the run (${await steps(pg)} steps)`);
+  await pg.click('#btn-reset');
+  for (let i = 0; i < 2; i++) await pg.click('#read-Source');
+  await pg.focus('[data-channel="Source->Map"] .lane-hit');
+  await pg.keyboard.press('Space');
+  expect(await playing(pg), 'Space on a focused lane plays');
+  await pg.keyboard.press('Space');
+  expect(!(await playing(pg)), 'and pauses');
+  await pg.click('#btn-reset');
+  await pg.click('#read-Source');
+  await pg.focus('[data-channel="Source->Map"] .lane-hit');
+  await pg.keyboard.press('Enter');
+  expect(await steps(pg) === 2 && (await attr(pg, '[data-channel="Source->Map"]', 'data-queued')) === '0', 'Enter on a lane delivers');
+  await pg.context().close();
+});
+
+await check('PageDown and PageUp on the focused Lesson menu step the lesson, never the menu', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-lesson', '3');
+  await pg.focus('#sel-lesson');
+  await pg.keyboard.press('PageDown');
+  expect(await value(pg, '#sel-lesson') === '3', `menu moved to ${await value(pg, '#sel-lesson')}`);
+  expect((await pg.textContent('#lesson-title')).includes('4.'), 'still lesson 4');
+  expect(await attr(pg, '#lesson', 'data-step') === '2', 'PageDown stepped the lesson');
+  await pg.keyboard.press('PageUp');
+  expect(await value(pg, '#sel-lesson') === '3' && (await attr(pg, '#lesson', 'data-step')) === '1', 'PageUp stepped back');
+  await pg.click('#lesson-exit');
+  await pg.focus('#sel-lesson');
+  await pg.keyboard.press('PageDown');
+  await pg.keyboard.press('ArrowRight');
+  expect(await value(pg, '#sel-lesson') === 'none' && !(await pg.$('#lesson')), 'without a lesson, PageDown leaves the menu alone');
+  await pg.context().close();
+});
+
+await check('→ and ← on a focused select step the run, never the strategy or the job', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-strategy', 'aligned');
+  for (let i = 0; i < 2; i++) await pg.click('#read-Source');
+  await pg.focus('#sel-strategy');
+  await pg.keyboard.press('ArrowRight');
+  expect(await value(pg, '#sel-strategy') === 'aligned', `strategy became ${await value(pg, '#sel-strategy')}`);
+  expect(await steps(pg) === 3, `→ stepped the run (${await steps(pg)} steps)`);
+  await pg.keyboard.press('ArrowLeft');
+  expect(await value(pg, '#sel-strategy') === 'aligned' && (await step(pg)) === 2, '← stepped back');
+  await pg.focus('#sel-job');
+  const job = await value(pg, '#sel-job');
+  await pg.keyboard.press('ArrowRight');
+  await pg.keyboard.press('PageDown');
+  expect(await value(pg, '#sel-job') === job && (await steps(pg)) === 3, 'the job stays, the run goes on');
+  await pg.context().close();
+});
+
+await check('the Lesson menu shows the lesson that runs: after a strategy change and after an import', async () => {
+  const a = await open();
+  await a.selectOption('#sel-lesson', '1');
+  const [download] = await Promise.all([a.waitForEvent('download'), a.click('#btn-export')]);
+  const file = await download.path();
+  const pg = await open();
+  await pg.selectOption('#sel-lesson', '3');
+  const now = await value(pg, '#sel-strategy');
+  const other = await pg.$$eval('#sel-strategy option', (os, now) => os.map((o) => o.value).find((v) => v !== now), now);
+  await pg.selectOption('#sel-strategy', other);
+  expect(!(await pg.$('#lesson')), 'the strategy change left the lesson');
+  expect(await value(pg, '#sel-lesson') === 'none', `menu shows ${await value(pg, '#sel-lesson')}`);
+  expect((await pg.$eval('#sel-lesson', (s) => s.selectedOptions[0].textContent)).includes('Free play'), 'shows Free play');
+  await pg.setInputFiles('#inp-import', file);
+  await pg.waitForSelector('#lesson');
+  expect(await value(pg, '#sel-lesson') === '1', `after import the menu shows ${await value(pg, '#sel-lesson')}`);
+  expect((await pg.textContent('#lesson-title')).includes('2.'), 'lesson 2 runs');
+  await pg.context().close();
+  await a.context().close();
+});
+
 await check('no errors in the page', async () => {
   expect(errors.length === 0, errors.join('\n'));
 });

@@ -106,8 +106,9 @@ fn press(act: &Callback<Action>, a: Action) -> (Callback<MouseEvent>, Callback<K
     };
     let key = {
         let act = act.clone();
+        // Enter only: Space plays and pauses wherever the focus is (see `belongs_to_run`).
         Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" || e.key() == " " {
+            if e.key() == "Enter" {
                 e.prevent_default();
                 e.stop_propagation();
                 act.emit(a)

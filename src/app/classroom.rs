@@ -126,11 +126,21 @@ pub struct ShareBarProps {
 pub fn ShareBar(props: &ShareBarProps) -> Html {
     let l = props.lang;
     let d = &props.dispatch;
+    // The menu shows the lesson that runs, not the last one picked: the pick goes back to the
+    // running lesson, and the new lesson shows when it runs (the `~value` property: the options'
+    // `selected` attributes stop counting once an option has been picked).
+    let running = props.lesson.map_or_else(|| "none".to_string(), |i| i.to_string());
     let on_lesson = {
         let d = d.clone();
-        Callback::from(move |e: Event| match e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().parse() {
-            Ok(i) => d.dispatch(Msg::Cmd(Command::StartLesson(i))),
-            Err(_) => d.dispatch(Msg::Cmd(Command::LessonExit)),
+        let running = running.clone();
+        Callback::from(move |e: Event| {
+            let select = e.target_unchecked_into::<web_sys::HtmlSelectElement>();
+            let picked = select.value();
+            select.set_value(&running);
+            match picked.parse() {
+                Ok(i) => d.dispatch(Msg::Cmd(Command::StartLesson(i))),
+                Err(_) => d.dispatch(Msg::Cmd(Command::LessonExit)),
+            }
         })
     };
     let presenter_toggle = {
@@ -160,7 +170,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
     html! {
         <div class="sharebar" role="group" aria-label={l.t("Lessons and sharing", "课程与分享")}>
             <label>{ l.t("Lesson", "课程") }
-                <select id="sel-lesson" onchange={on_lesson} aria-label={l.t("Guided lesson", "引导课程")}>
+                <select id="sel-lesson" ~value={running} onchange={on_lesson} aria-label={l.t("Guided lesson", "引导课程")}>
                     <option value="none" selected={lesson.is_none()}>{ l.t("Free play (no lesson)", "自由操作（无课程）") }</option>
                     { for LESSONS.iter().enumerate().map(|(i, x)| html!{
                         <option value={i.to_string()} selected={lesson == Some(i)}>{ if l == Lang::Zh { x.title.zh } else { x.title.en } }</option> }) }

@@ -75,15 +75,15 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
     html! {
         <div class="config" role="group" aria-label={l.t("Run configuration", "运行配置")}>
             <label>{ l.t("Job", "作业") }
-                <select id="sel-job" onchange={on_job} aria-label={l.t("Job", "作业")}>
+                <select id="sel-job" ~value={config.job.clone()} onchange={on_job} aria-label={l.t("Job", "作业")}>
                     { for BUILTIN_NAMES.iter().map(|j| html!{ <option value={*j} selected={config.job == *j}>{ job_name(l, j) }</option> }) }
                 </select></label>
             <label>{ l.t("Snapshots", "快照策略") }
-                <select id="sel-strategy" onchange={on_strategy} aria-label={l.t("Snapshot strategy", "快照策略")}>
+                <select id="sel-strategy" ~value={strategy.id()} onchange={on_strategy} aria-label={l.t("Snapshot strategy", "快照策略")}>
                     { for Strategy::ALL.iter().map(|s| html!{ <option value={s.id()} selected={strategy == *s}>{ strategy_name(l, *s) }</option> }) }
                 </select></label>
             <label title={if has_sink { "" } else { l.t("This job has no sink", "此作业没有输出端") }}>{ l.t("Sink", "输出端") }
-                <select id="sel-sink" onchange={on_sink} disabled={!has_sink} aria-label={l.t("Sink mode", "输出模式")}>
+                <select id="sel-sink" ~value={settings.sink.id()} onchange={on_sink} disabled={!has_sink} aria-label={l.t("Sink mode", "输出模式")}>
                     { for SinkMode::ALL.iter().map(|s| html!{
                         <option value={s.id()} selected={settings.sink == *s} disabled={!strategy.allows_sink(*s)}>{ sink_name(l, *s) }</option>
                     }) }
@@ -113,7 +113,8 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
                             <option value="full" selected={settings.failover_strategy == FailoverStrategy::Full}>{ l.t("every task", "所有任务") }</option>
                         </select></label>
                     <label>{ l.t("Without snapshots, sources restart", "不做快照时，源从何处重启") }
-                        <select id="sel-restart" disabled={!strategy.takes_restart_policy()} onchange={on_restart}>
+                        <select id="sel-restart" ~value={if settings.restart == RestartPolicy::FromLatest { "from-latest" } else { "from-beginning" }}
+                            disabled={!strategy.takes_restart_policy()} onchange={on_restart}>
                             <option value="from-beginning" selected={settings.restart == RestartPolicy::FromBeginning}>{ l.t("from the beginning (at least once)", "从头开始（至少一次）") }</option>
                             <option value="from-latest" selected={settings.restart == RestartPolicy::FromLatest}>{ l.t("after the newest read (at most once)", "从最新读取处（最多一次）") }</option>
                         </select></label>

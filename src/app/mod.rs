@@ -275,22 +275,49 @@ pub fn start() {
     yew::Renderer::<App>::with_root(root).render();
 }
 
-fn is_typing(e: &KeyboardEvent) -> bool {
+/// Whether the key's target is a text field, where every key is the field's: an `input` that
+/// takes typing (text, number, search, …), a `textarea`, or editable content.
+fn in_text_field(e: &KeyboardEvent) -> bool {
+    let Some(el) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return false };
+    match el.tag_name().to_ascii_lowercase().as_str() {
+        "input" => !matches!(
+            el.get_attribute("type").unwrap_or_default().to_ascii_lowercase().as_str(),
+            "range" | "button" | "submit" | "reset" | "checkbox" | "radio" | "file" | "color" | "image"
+        ),
+        "textarea" => true,
+        _ => el.is_content_editable(),
+    }
+}
+
+/// Whether a key is the run's to take: the one rule for every key. Outside a text field and
+/// without Ctrl, Alt or Meta, the run's keys act on the run wherever the focus is (a button, a
+/// select, a slider, a lane on the canvas), and the focused element never sees them.
+fn belongs_to_run(e: &KeyboardEvent) -> bool {
+    !(e.ctrl_key() || e.meta_key() || e.alt_key() || in_text_field(e))
+}
+
+/// Whether the focus is on a control rather than on the page itself.
+fn on_control(e: &KeyboardEvent) -> bool {
     e.target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .map(|el| {
-            let tag = el.tag_name().to_ascii_lowercase();
-            (tag == "input" && el.get_attribute("type").as_deref() != Some("range"))
-                || tag == "select"
-                || tag == "textarea"
-        })
-        .unwrap_or(false)
+        .is_some_and(|el| !matches!(el.tag_name().to_ascii_lowercase().as_str(), "body" | "html"))
+}
+
+/// What a keydown does: whether the app takes it (the focused element and the browser do nothing
+/// with it), and the message for the run, if any. A run key with nothing to do now (PageDown
+/// without a lesson) is still taken from a focused control, so it never changes a select or a
+/// slider instead; on the page itself it keeps its meaning (PageDown scrolls).
+fn key_action(e: &KeyboardEvent, lesson: bool, presenter: bool) -> (bool, Option<Msg>) {
+    match shortcut(e, lesson, presenter) {
+        Some(msg) => (true, Some(msg)),
+        None => (on_control(e) && shortcut(e, true, true).is_some(), None),
+    }
 }
 
 /// The keyboard shortcuts. With a lesson open, PageDown/PageUp (a presenter's clicker) step the
 /// lesson, and so do the arrows in presenter mode.
 fn shortcut(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Msg> {
-    if e.ctrl_key() || e.meta_key() || e.alt_key() || is_typing(e) {
+    if !belongs_to_run(e) {
         return None;
     }
     let lesson_keys = lesson && presenter;
@@ -331,8 +358,11 @@ pub fn App() -> Html {
             let d = dispatch.clone();
             let keys = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
                 let (lesson, presenter) = *modes.borrow();
-                if let Some(msg) = shortcut(&e, lesson, presenter) {
+                let (taken, msg) = key_action(&e, lesson, presenter);
+                if taken {
                     e.prevent_default();
+                }
+                if let Some(msg) = msg {
                     d.dispatch(msg);
                 }
             });
