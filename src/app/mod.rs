@@ -291,6 +291,7 @@ fn shortcut(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Msg> {
         "x" | "X" => Msg::Cmd(Command::Act(Action::Crash)),
         "j" | "J" => Msg::Cmd(Command::Act(Action::CrashJobManager)),
         "r" | "R" => Msg::Cmd(Command::Act(Action::Restore)),
+        "e" | "E" => Msg::Cmd(Command::ToEnd),
         "p" | "P" => Msg::Presenter(!presenter),
         "Escape" if presenter => Msg::Presenter(false),
         _ => return None,
