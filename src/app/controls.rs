@@ -152,7 +152,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let pos = session.timeline.position();
     let len = session.timeline.len();
     let can_step = if !session.at_end() { Ok(()) } else { check(Action::Auto) };
-    let can_end = if session.has_end_to_run() {
+    let can_end = if session.can_run_to_end() {
         Ok(())
     } else {
         Err(l

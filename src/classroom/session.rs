@@ -20,9 +20,9 @@ pub enum Command {
     Act(Action),
     /// Play: move on one step (through the history, or a new seeded step at the end).
     Tick,
-    /// Run to the end at once: every record through, then a final checkpoint where the strategy
-    /// takes them ([`Sim::run_to_end`], the script word `end`). Each step is recorded in the
-    /// timeline like any other (forking if it is earlier than the end).
+    /// Run to the end at once: to the end of the history, then every record through and a final
+    /// checkpoint where the strategy takes them ([`Sim::run_to_end`], the script word `end`). Each
+    /// step is recorded in the timeline like any other.
     ToEnd,
     Back,
     Forward,
@@ -112,9 +112,15 @@ impl Session {
         self.timeline.position() == self.timeline.len()
     }
 
-    /// Would running to the end do anything? Not when every record is through, no checkpoint is
-    /// in progress and no sink transaction waits for a checkpoint to commit it: the verdict is
-    /// final.
+    /// Would ⏭ End do anything? Yes behind the end of the history, or when there is an end to
+    /// run from there.
+    pub fn can_run_to_end(&self) -> bool {
+        !self.at_end() || self.has_end_to_run()
+    }
+
+    /// Would running on from the current state do anything? Not when every record is through,
+    /// no checkpoint is in progress and no sink transaction waits for a checkpoint to commit it:
+    /// the verdict is final.
     pub fn has_end_to_run(&self) -> bool {
         let sim = self.sim();
         sim.has_work()
@@ -295,6 +301,16 @@ impl Session {
     const END_BUDGET: usize = MAX_SAVED_ACTIONS;
 
     fn run_to_end(&mut self) -> bool {
+        // Behind the end of the history, first go to its end: the recorded steps are kept, not
+        // forked away.
+        if !self.at_end() {
+            self.took_over |= self.lesson.is_some();
+            let end = self.timeline.len();
+            self.seek(end);
+            if !self.has_end_to_run() {
+                return true;
+            }
+        }
         if !self.has_end_to_run() {
             self.notice = Some(Notice::NothingToPlay);
             return false;
@@ -486,10 +502,10 @@ mod tests {
         assert_eq!(s.timeline.position(), end - 1);
         let (t, _) = Session::load(&serde_json::to_string(&s.save(Lang::En)).unwrap()).unwrap();
         assert_eq!((t.timeline.position(), t.timeline.len()), (end - 1, end));
-        // From an earlier step it forks.
+        // From an earlier step it goes to the end of the history, which it keeps.
         assert!(s.handle(Command::Seek(1)));
         assert!(s.handle(Command::ToEnd));
-        assert_eq!(s.timeline.len(), end, "the same seeded steps again");
+        assert_eq!((s.timeline.position(), s.timeline.len()), (end, end));
     }
 
     #[test]
