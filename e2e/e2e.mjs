@@ -272,6 +272,58 @@ async function lessonToPredict(pg, index) {
   for (let i = 0; i < 12 && !(await pg.$('#predict')); i++) await pg.keyboard.press('PageDown');
   expect(await pg.$('#predict'), 'reached the predict step');
 }
+// Marks each record on a predict step: one click is exactly once, two lost, three duplicated.
+async function mark(pg, guesses) {
+  const clicks = { 'exactly-once': 1, lost: 2, duplicated: 3 };
+  for (const [r, v] of Object.entries(guesses)) {
+    for (let i = 0; i < clicks[v]; i++) await pg.click(`#predict-${r}`);
+    expect(await attr(pg, `#predict-${r}`, 'data-prediction') === v, `${r} marked ${v}`);
+  }
+}
+const lesson2Right = { a: 'lost', b: 'lost', c: 'lost', d: 'exactly-once', e: 'exactly-once', f: 'exactly-once', g: 'exactly-once', h: 'exactly-once' };
+
+await check('lesson 2: predictions start unmarked; Reveal without marks says how many are left and does not reveal', async () => {
+  const pg = await open();
+  await lessonToPredict(pg, 1);
+  const chips = await pg.$$eval('.predict-chip', (cs) => cs.map((c) => [c.dataset.prediction, c.textContent, c.getAttribute('aria-label')]));
+  expect(chips.length === 8 && chips.every(([p, t]) => p === 'unmarked' && t.includes('?')), JSON.stringify(chips));
+  expect(chips[0][2] === 'a: not marked yet', `accessible label ${chips[0][2]}`);
+  const stepsBefore = await steps(pg);
+  await pg.click('#lesson-next');
+  expect(await attr(pg, '#lesson', 'data-revealed') === 'false', 'the button did not reveal');
+  expect((await pg.textContent('#notice')).includes('Mark every record first: 8 left'), await pg.textContent('#notice'));
+  expect(await steps(pg) === stepsBefore, 'nothing played');
+  await mark(pg, { a: 'lost', b: 'exactly-once' });
+  await pg.keyboard.press('PageDown');
+  expect(await attr(pg, '#lesson', 'data-revealed') === 'false', 'the clicker key did not reveal');
+  expect((await pg.textContent('#notice')).includes('6 left'), await pg.textContent('#notice'));
+  await pg.click('#btn-lang');
+  expect((await pg.textContent('#notice')).includes('请先标记每一条记录：还剩 6 条'), await pg.textContent('#notice'));
+  expect((await pg.textContent('#predict-left')).includes('还有 6 条记录未标记'), 'the count under the chips');
+  await pg.click('#btn-lang');
+  expect((await pg.textContent('#predict-c')).includes('?'), 'c still unmarked');
+  await pg.screenshot({ path: shots + '08b-lesson2-mark-every-record-1366.png' });
+  await pg.context().close();
+});
+
+await check('lesson 2: after Reveal each chip shows the guess and the outcome', async () => {
+  const pg = await open();
+  await lessonToPredict(pg, 1);
+  await mark(pg, { ...lesson2Right, b: 'exactly-once', d: 'duplicated' });
+  await pg.click('#lesson-next');
+  expect(await attr(pg, '#lesson', 'data-revealed') === 'true', 'revealed');
+  expect(await attr(pg, '#score', 'data-right') === '6', `score ${await attr(pg, '#score', 'data-right')}`);
+  const b = await pg.textContent('#score [data-record="b"]');
+  expect(b.includes('b: guessed exactly once · was lost ✘'), b);
+  const a = await pg.textContent('#score [data-record="a"]');
+  expect(a.includes('a: guessed lost · was lost ✔'), a);
+  expect((await pg.textContent('#score [data-record="d"]')).includes('d: guessed duplicated · was exactly once ✘'), 'd');
+  await pg.click('#btn-lang');
+  const bz = await pg.textContent('#score [data-record="b"]');
+  expect(bz.includes('b：猜 精确一次 · 实际 丢失 ✘'), bz);
+  await pg.screenshot({ path: shots + '08c-lesson2-score-guess-and-outcome-zh-1366.png' });
+  await pg.context().close();
+});
 
 await check('presenter mode at 1920x1080, lesson 2 in English: predict, reveal, score', async () => {
   const pres = await open({ width: 1920, height: 1080 });
@@ -279,7 +331,7 @@ await check('presenter mode at 1920x1080, lesson 2 in English: predict, reveal, 
   expect(await attr(pres, '#app', 'data-presenter') === 'true', 'presenter on');
   expect(!(await pres.isVisible('#storage')) && !(await pres.isVisible('.tabs')), 'secondary panels hidden');
   await lessonToPredict(pres, 1);
-  for (const r of ['a', 'b', 'c']) await pres.click(`#predict-${r}`);
+  await mark(pres, lesson2Right);
   await pres.screenshot({ path: shots + '08-presenter-lesson2-predict-en-1920.png' });
   await pres.keyboard.press('ArrowRight');
   expect(await attr(pres, '#lesson', 'data-revealed') === 'true', 'the arrow key revealed (clicker)');
@@ -538,6 +590,35 @@ await check('the Lesson menu shows the lesson that runs: after a strategy change
   expect((await pg.textContent('#lesson-title')).includes('2.'), 'lesson 2 runs');
   await pg.context().close();
   await a.context().close();
+});
+
+await check('⇥ End on keyed-shuffle with 150 records per partition: the end in under 2 s, every record exactly once', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-job', 'keyed-shuffle');
+  await pg.selectOption('#sel-strategy', 'aligned');
+  await pg.click('.more-settings summary');
+  await pg.fill('#inp-records', '150');
+  await pg.dispatchEvent('#inp-records', 'change');
+  expect((await pg.textContent('[data-task="Source[0]"]')).includes('0 / 150'), 'Source[0] has 150 records');
+  expect(!(await pg.isDisabled('#btn-end')), 'End enabled at the start');
+  const t0 = Date.now();
+  await pg.click('#btn-end');
+  await pg.waitForFunction(() => document.querySelector('#btn-end').disabled, null, { timeout: 10000 });
+  const took = Date.now() - t0;
+  expect(took < 2000, `took ${took} ms`);
+  const n = await steps(pg);
+  expect(await step(pg) === n && n > 600, `at the end of ${n} steps`);
+  const tally = await pg.textContent('#tally-state');
+  expect(tally.includes('300 exactly once · 0 lost · 0 duplicated · 0 on the way'), tally);
+  const rows = await verdicts(pg);
+  expect(Object.values(rows).every((v) => v === 'exactly-once'), JSON.stringify(rows));
+  expect((await attr(pg, '#btn-end', 'title')).includes('nothing left to do'), 'disabled with a reason');
+  await pg.keyboard.press('ArrowLeft');
+  expect(await step(pg) === n - 1 && !(await pg.isDisabled('#btn-end')), 'the steps are in the timeline: back one, End enabled again');
+  await pg.keyboard.press('e');
+  expect(await step(pg) === n && (await steps(pg)) === n, 'E goes to the end of the history, which it keeps');
+  console.log(`     (⇥ End: ${n} steps in ${took} ms)`);
+  await pg.context().close();
 });
 
 await check('no errors in the page', async () => {

@@ -96,8 +96,9 @@ async fn keyboard_steps_back_and_forks() {
     let _ = root.dyn_ref::<HtmlElement>();
 }
 
-/// Walks lesson 2 (per-task timers lose a, b, c) to its predict step, marks a, b, c lost,
-/// reveals, and checks the narration, the score and the verdict.
+/// Walks lesson 2 (per-task timers lose a, b, c) to its predict step, checks that Reveal waits
+/// for every mark, marks a, b, c lost and the rest exactly once, reveals, and checks the
+/// narration, the score and the verdict.
 async fn walk_lesson_2(root: &Element, zh: bool) {
     choose(root, "#sel-lesson", "1").await;
     let lesson = find(root, "#lesson");
@@ -124,9 +125,23 @@ async fn walk_lesson_2(root: &Element, zh: bool) {
     // The predict step: nothing has crashed yet.
     assert!(root.query_selector("#predict").unwrap().is_some());
     assert!(text(root, "#lesson-next").contains(if zh { "揭晓" } else { "Reveal" }));
+    // Every record starts unmarked, and Reveal waits until each one is marked.
+    assert_eq!(find(root, "#predict-a").get_attribute("data-prediction").unwrap(), "unmarked");
+    click(root, "#lesson-next").await;
+    assert_eq!(find(root, "#lesson").get_attribute("data-revealed").unwrap(), "false");
+    assert!(text(root, "#notice").contains(if zh { "还剩 8 条" } else { "Mark every record first: 8 left" }));
+    // One click marks exactly once; a second makes it lost.
     for r in ["a", "b", "c"] {
-        click(root, &format!("#predict-{r}")).await;
+        for _ in 0..2 {
+            click(root, &format!("#predict-{r}")).await;
+        }
         assert_eq!(find(root, &format!("#predict-{r}")).get_attribute("data-prediction").unwrap(), "lost");
+    }
+    click(root, "#lesson-next").await;
+    assert!(text(root, "#notice").contains(if zh { "还剩 5 条" } else { "5 left" }));
+    for r in ["d", "e", "f", "g", "h"] {
+        click(root, &format!("#predict-{r}")).await;
+        assert_eq!(find(root, &format!("#predict-{r}")).get_attribute("data-prediction").unwrap(), "exactly-once");
     }
     click(root, "#lesson-next").await;
     assert_eq!(find(root, "#lesson").get_attribute("data-revealed").unwrap(), "true");
@@ -137,11 +152,13 @@ async fn walk_lesson_2(root: &Element, zh: bool) {
     if zh {
         assert!(say.contains("丢失的是 a、b、c"), "{say}");
         assert!(text(root, "#score").contains("你预测对了 8 条记录中的 8 条"));
+        assert!(text(root, "#score").contains("a：猜 丢失 · 实际 丢失 ✔"), "{}", text(root, "#score"));
         assert!(text(root, "#narration").contains("每个任务都从自己最近一次保存恢复。"));
         assert!(text(root, "#tally-state").contains("丢失"));
     } else {
         assert!(say.contains("Lost: a, b and c"), "{say}");
         assert!(text(root, "#score").contains("You predicted 8 of 8 records correctly."));
+        assert!(text(root, "#score").contains("a: guessed lost · was lost ✔"), "{}", text(root, "#score"));
         assert!(text(root, "#tally-state").contains("lost"));
     }
     let v = verdicts(root);

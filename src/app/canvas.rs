@@ -378,7 +378,7 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Optio
             </g>
             { if ch.blocked {
                 html! { <text class="blocked-label" x={((x1 + x2) / 2.0).to_string()} y={((y1 + y2) / 2.0 - 30.0).to_string()} text-anchor="middle">
-                    { l.t("⛔ blocked: aligning", "⛔ 阻塞：对齐中") }</text> }
+                    { l.t("⊘ blocked: aligning", "⊘ 阻塞：对齐中") }</text> }
               } else { html!{} } }
             { flag.unwrap_or_default() }
         </g>

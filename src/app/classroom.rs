@@ -14,7 +14,7 @@ use yew::prelude::*;
 use super::text::{verdict_mark, Lang};
 use super::{Dispatch, Msg, Shared};
 use crate::classroom::{
-    from_fragment, score, to_fragment, Command, Judge, LoadError, Notice, Origin, Session, LESSONS,
+    from_fragment, next_guess, score, to_fragment, Command, Judge, LoadError, Notice, Origin, Session, LESSONS,
 };
 use crate::engine::ledger::Verdict;
 
@@ -100,11 +100,11 @@ pub fn import(input: &web_sys::HtmlInputElement, dispatch: Dispatch) {
     let _ = reader.read_as_text(&file);
 }
 
-fn cycle(v: Verdict) -> Verdict {
+/// A prediction chip's mark: a symbol and a word, "?" while unmarked.
+fn guess_mark(l: Lang, v: Option<Verdict>) -> (&'static str, &'static str) {
     match v {
-        Verdict::ExactlyOnce => Verdict::Lost,
-        Verdict::Lost => Verdict::Duplicated,
-        _ => Verdict::ExactlyOnce,
+        Some(v) => verdict_mark(l, v),
+        None => ("?", l.t("not marked yet", "尚未标记")),
     }
 }
 
@@ -178,7 +178,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             <button id="btn-presenter" class={classes!("tool", props.presenter.then_some("on"))} onclick={presenter_toggle}
                 aria-pressed={props.presenter.to_string()} aria-keyshortcuts="P" title={l.t("Presenter mode: large type, high contrast (P, Esc to leave)", "演示模式：大字号、高对比度（P，Esc 退出）")}>
                 { l.t("▣ Presenter", "▣ 演示模式") }</button>
-            <button id="btn-share" class="tool" onclick={on_share} title={l.t("Put the whole run in a link", "把整个运行放进一个链接")}>{ l.t("🔗 Share link", "🔗 分享链接") }</button>
+            <button id="btn-share" class="tool" onclick={on_share} title={l.t("Put the whole run in a link", "把整个运行放进一个链接")}>{ l.t("↗ Share link", "↗ 分享链接") }</button>
             <button id="btn-export" class="tool" onclick={on_export} title={l.t("Download the run as a JSON file", "把运行下载为 JSON 文件")}>{ l.t("↓ Export", "↓ 导出") }</button>
             <label class="tool import" title={l.t("Open a run from a JSON file", "从 JSON 文件打开运行")}>{ l.t("↑ Import", "↑ 导入") }
                 <input id="inp-import" type="file" accept=".json,application/json" onchange={on_import} aria-label={l.t("Import a run file", "导入运行文件")} /></label>
@@ -229,24 +229,30 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
             Some(Judge::Output) => l.t("in the output a reader sees", "在读者看到的输出中"),
             _ => l.t("in the counts", "在计数中"),
         };
+        let left = p.unmarked(sim.graph.records.iter().map(|r| r.label.as_str()));
         html! {
-            <div class="predict" id="predict" role="group" aria-label={l.t("Your prediction", "你的预测")}>
+            <div class="predict" id="predict" role="group" aria-label={l.t("Your prediction", "你的预测")} data-left={left.to_string()}>
                 <p class="predict-help">{ format!("{} {} — {}", l.t("Predict each record's fate", "预测每条记录的命运"), judge_word,
-                    l.t("click a record to cycle ✓ exactly once → ✗ lost → ⊕ duplicated.", "点击记录切换：✓ 精确一次 → ✗ 丢失 → ⊕ 重复。")) }</p>
+                    l.t("every record starts unmarked (?); click it to cycle ✓ exactly once → ✗ lost → ⊕ duplicated.",
+                        "每条记录起初未标记（?）；点击它切换：✓ 精确一次 → ✗ 丢失 → ⊕ 重复。")) }</p>
                 <div class="predict-records">
                 { for sim.graph.records.iter().map(|r| {
-                    let v = p.predictions.get(&r.label).copied().unwrap_or(Verdict::ExactlyOnce);
-                    let (sym, word) = verdict_mark(l, v);
+                    let v = p.predictions.get(&r.label).copied();
+                    let (sym, word) = guess_mark(l, v);
+                    let id = v.map_or("unmarked", Verdict::id);
                     let label = r.label.clone();
-                    let onclick = { let d = dispatch.clone(); let label = label.clone(); Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Predict(label.clone(), cycle(v))))) };
+                    let onclick = { let d = dispatch.clone(); let label = label.clone(); Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Predict(label.clone(), next_guess(v))))) };
                     html! {
-                        <button class={classes!("predict-chip", v.id())} id={format!("predict-{label}")} data-prediction={v.id()} onclick={onclick}
+                        <button class={classes!("predict-chip", id)} id={format!("predict-{label}")} data-prediction={id} onclick={onclick}
                             aria-label={format!("{label}: {word}")}>
                             <span class="p-label">{ label.clone() }</span><span class="p-mark">{ format!("{sym} {word}") }</span>
                         </button>
                     }
                 }) }
                 </div>
+                <p class="predict-left" id="predict-left" aria-live="polite">{ if left == 0 {
+                    l.t("Every record is marked: reveal when you are ready.", "每条记录都已标记：准备好就揭晓吧。").to_string()
+                } else if zh { format!("还有 {left} 条记录未标记。") } else { format!("{left} left to mark.") } }</p>
             </div>
         }
     } else {
@@ -261,11 +267,16 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
                         else { format!("You predicted {right} of {} records correctly.", rows.len()) } }</p>
                     <div class="predict-records">
                     { for rows.iter().map(|(label, guess, actual)| {
-                        let (asym, aword) = verdict_mark(l, *actual);
-                        let ok = guess == actual;
+                        let aword = verdict_mark(l, *actual).1;
+                        let ok = *guess == Some(*actual);
+                        let said = match guess {
+                            Some(g) => if zh { format!("猜 {}", verdict_mark(l, *g).1) } else { format!("guessed {}", verdict_mark(l, *g).1) },
+                            None => l.t("not marked", "未标记").to_string(),
+                        };
+                        let text = if zh { format!("{label}：{said} · 实际 {aword} {}", if ok { "✔" } else { "✘" }) }
+                            else { format!("{label}: {said} · was {aword} {}", if ok { "✔" } else { "✘" }) };
                         html! { <span class={classes!("score-chip", actual.id(), ok.then_some("right"))} data-record={label.clone()} data-actual={actual.id()}
-                            title={format!("{}: {} {}", label, l.t("you said", "你的预测："), verdict_mark(l, *guess).1)}>
-                            { format!("{label} {asym} {aword} {}", if ok { "✔" } else { "✘" }) }</span> }
+                            data-guess={guess.map_or("unmarked", Verdict::id)}>{ text }</span> }
                     }) }
                     </div>
                 </div>

@@ -165,6 +165,16 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let pos = session.timeline.position();
     let len = session.timeline.len();
     let can_step = if !session.at_end() { Ok(()) } else { check(Action::Auto) };
+    let can_end = if session.can_run_to_end() {
+        Ok(())
+    } else {
+        Err(l
+            .t(
+                "nothing left to do: every record is through and the verdict is final",
+                "没有剩下要做的：所有记录都已处理完，结论已确定",
+            )
+            .to_string())
+    };
     let can_back = if pos > 0 { Ok(()) } else { Err(l.t("already at the first step", "已在第一步").to_string()) };
     let on_timeline = {
         let d = props.dispatch.clone();
@@ -196,6 +206,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 { button("btn-step", l.t("Step ▶", "单步 ▶"), "→", || Msg::Cmd(Command::Forward), can_step.clone(), Some("primary")) }
                 { button("btn-play", if playing { l.t("❚❚ Pause", "❚❚ 暂停") } else { l.t("▶▶ Play", "▶▶ 播放") }, "Space",
                     || Msg::TogglePlay, if playing { Ok(()) } else { can_step }, None) }
+                { button("btn-end", l.t("⇥ End", "⇥ 到结尾"), "E", || Msg::Cmd(Command::ToEnd), can_end, None) }
                 <label class="speed">{ l.t("Speed", "速度") }
                     <input id="inp-speed" type="range" min="0" max={(SPEEDS.len() - 1).to_string()} value={speed.to_string()} oninput={on_speed}
                         aria-valuetext={format!("{} ms", SPEEDS[speed])} /></label>

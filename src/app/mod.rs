@@ -335,6 +335,7 @@ fn shortcut(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Msg> {
         "j" | "J" => Msg::Cmd(Command::Act(Action::CrashJobManager)),
         "r" | "R" => Msg::Cmd(Command::Act(Action::Restore)),
         "n" | "N" => Msg::NotifyFirst,
+        "e" | "E" => Msg::Cmd(Command::ToEnd),
         "p" | "P" => Msg::Presenter(!presenter),
         "Escape" if presenter => Msg::Presenter(false),
         _ => return None,

@@ -193,14 +193,15 @@ pub fn play_lines(sim: &mut Sim, lines: &[&str]) -> Result<Vec<Action>, String> 
 /// At most this many steps for one lesson script line.
 const LINE_BUDGET: usize = 100_000;
 
-/// The score of a prediction: per record (label, predicted, actual), and how many were right.
+/// The score of a prediction: per record (label, the guess if marked, actual), and how many were
+/// right. An unmarked record counts as wrong.
 pub fn score(
     sim: &Sim,
     judge: Judge,
     predictions: &BTreeMap<String, Verdict>,
-) -> (Vec<(String, Verdict, Verdict)>, usize) {
+) -> (Vec<(String, Option<Verdict>, Verdict)>, usize) {
     let ledger = sim.ledger();
-    let rows: Vec<(String, Verdict, Verdict)> = ledger
+    let rows: Vec<(String, Option<Verdict>, Verdict)> = ledger
         .rows
         .iter()
         .filter_map(|r| {
@@ -208,11 +209,11 @@ pub fn score(
                 Judge::State => r.state_verdict,
                 Judge::Output => r.external_verdict?,
             };
-            let guess = predictions.get(&r.label).copied().unwrap_or(Verdict::ExactlyOnce);
+            let guess = predictions.get(&r.label).copied();
             Some((r.label.clone(), guess, actual))
         })
         .collect();
-    let right = rows.iter().filter(|(_, g, a)| g == a).count();
+    let right = rows.iter().filter(|(_, g, a)| *g == Some(*a)).count();
     (rows, right)
 }
 
@@ -241,9 +242,14 @@ mod tests {
         }
         let mut guess = BTreeMap::new();
         guess.insert("a".to_string(), Verdict::Lost);
+        guess.insert("b".to_string(), Verdict::ExactlyOnce);
         let (rows, right) = score(&sim, Judge::State, &guess);
         assert_eq!(rows.len(), 8);
-        // a is exactly once (counted), b, c too; d..h are still on their way.
-        assert_eq!(right, 2);
+        // a, b, c are exactly once (counted); d..h are still on their way. Only b's mark is
+        // right: a's is wrong, and the unmarked c..h never score.
+        assert_eq!(right, 1);
+        assert_eq!(rows[0], ("a".to_string(), Some(Verdict::Lost), Verdict::ExactlyOnce));
+        assert_eq!(rows[2], ("c".to_string(), None, Verdict::ExactlyOnce));
+        assert_eq!(score(&sim, Judge::State, &BTreeMap::new()).1, 0, "no marks, no score");
     }
 }

@@ -16,7 +16,8 @@ pub struct Progress {
     pub step: usize,
     /// On a predict step: has the learner revealed?
     pub revealed: bool,
-    /// The learner's marks by record label (unmarked means exactly once).
+    /// The learner's marks by record label. A record starts unmarked (no entry): the reveal
+    /// waits until every record is marked, and an unmarked record never scores.
     pub predictions: BTreeMap<String, Verdict>,
 }
 
@@ -33,6 +34,20 @@ impl Progress {
     /// Is the current step a prediction the learner has not revealed yet?
     pub fn awaiting_reveal(&self) -> bool {
         self.current().predict.is_some() && !self.revealed
+    }
+    /// How many of these records the learner has not marked yet.
+    pub fn unmarked<'a>(&self, labels: impl IntoIterator<Item = &'a str>) -> usize {
+        labels.into_iter().filter(|l| !self.predictions.contains_key(*l)).count()
+    }
+}
+
+/// The mark a click on a prediction chip gives: unmarked, then exactly once, lost, duplicated, and
+/// round again to exactly once.
+pub fn next_guess(current: Option<Verdict>) -> Verdict {
+    match current {
+        Some(Verdict::ExactlyOnce) => Verdict::Lost,
+        Some(Verdict::Lost) => Verdict::Duplicated,
+        _ => Verdict::ExactlyOnce,
     }
 }
 
@@ -60,4 +75,21 @@ pub fn actions_for(progress: &Progress) -> Result<(RunConfig, Sim, Vec<Action>),
             .extend(play_lines(&mut sim, step.play).map_err(|e| format!("lesson {} step {}: {e}", lesson.id, i + 1))?);
     }
     Ok((config, start, actions))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chip_cycles_from_unmarked() {
+        assert_eq!(next_guess(None), Verdict::ExactlyOnce);
+        assert_eq!(next_guess(Some(Verdict::ExactlyOnce)), Verdict::Lost);
+        assert_eq!(next_guess(Some(Verdict::Lost)), Verdict::Duplicated);
+        assert_eq!(next_guess(Some(Verdict::Duplicated)), Verdict::ExactlyOnce);
+        let mut p = Progress::new(1);
+        assert_eq!(p.unmarked(["a", "b", "c"]), 3, "records start unmarked");
+        p.predictions.insert("b".into(), Verdict::ExactlyOnce);
+        assert_eq!(p.unmarked(["a", "b", "c"]), 2);
+    }
 }

@@ -8,7 +8,7 @@
 use super::curriculum::LESSONS;
 use super::progress::{actions_for, Progress};
 use super::run_config::RunConfig;
-use super::saved_run::{LoadError, Origin, SavedLesson, SavedRun, SAVED_VERSION};
+use super::saved_run::{LoadError, Origin, SavedLesson, SavedRun, MAX_SAVED_ACTIONS, SAVED_VERSION};
 use crate::engine::*;
 
 /// How many recent steps the narration keeps.
@@ -20,6 +20,10 @@ pub enum Command {
     Act(Action),
     /// Play: move on one step (through the history, or a new seeded step at the end).
     Tick,
+    /// Run to the end at once: to the end of the history, then every record through and a final
+    /// checkpoint where the strategy takes them ([`Sim::run_to_end`], the script word `end`). Each
+    /// step is recorded in the timeline like any other.
+    ToEnd,
     Back,
     Forward,
     Seek(usize),
@@ -42,11 +46,20 @@ pub enum Command {
 /// `wording.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
-    Refused { action: String, action_zh: String, error: ActionError },
+    Refused {
+        action: String,
+        action_zh: String,
+        error: ActionError,
+    },
     AtFirstStep,
     NothingToPlay,
+    /// Reveal was asked for with this many records still unmarked.
+    MarkEveryRecord(usize),
     Config(ScenarioError),
-    LoadFailed { origin: Origin, error: LoadError },
+    LoadFailed {
+        origin: Origin,
+        error: LoadError,
+    },
     Opened(Origin),
     LessonError(String),
 }
@@ -99,6 +112,26 @@ impl Session {
         self.timeline.position() == self.timeline.len()
     }
 
+    /// Would ⇥ End do anything? Yes behind the end of the history, or when there is an end to
+    /// run from there.
+    pub fn can_run_to_end(&self) -> bool {
+        !self.at_end() || self.has_end_to_run()
+    }
+
+    /// Would running on from the current state do anything? Not when every record is through,
+    /// no checkpoint is in progress and no sink transaction waits for a checkpoint to commit it:
+    /// the verdict is final.
+    pub fn has_end_to_run(&self) -> bool {
+        let sim = self.sim();
+        sim.has_work()
+            || (sim.strategy().uses_coordinator()
+                && sim.running()
+                && (!sim.pending().is_empty()
+                    || sim.external().txns.iter().any(|t| {
+                        !t.rows.is_empty() && matches!(t.status, TxnStatus::Open | TxnStatus::PreCommitted(_))
+                    })))
+    }
+
     /// Carries out a command. Returns false if it was refused (the notice says why).
     pub fn handle(&mut self, cmd: Command) -> bool {
         self.notice = None;
@@ -112,6 +145,7 @@ impl Session {
                     true
                 }
             }
+            Command::ToEnd => self.run_to_end(),
             Command::Back => {
                 if self.timeline.position() == 0 {
                     self.notice = Some(Notice::AtFirstStep);
@@ -157,6 +191,11 @@ impl Session {
             Command::LessonNext => {
                 let Some(mut p) = self.lesson.clone() else { return false };
                 if p.awaiting_reveal() {
+                    let left = p.unmarked(self.sim().graph.records.iter().map(|r| r.label.as_str()));
+                    if left > 0 {
+                        self.notice = Some(Notice::MarkEveryRecord(left));
+                        return false;
+                    }
                     p.revealed = true;
                 } else if p.step + 1 < p.lesson().steps.len() {
                     p.step += 1;
@@ -258,6 +297,40 @@ impl Session {
         }
     }
 
+    /// At most this many steps for one run to the end.
+    const END_BUDGET: usize = MAX_SAVED_ACTIONS;
+
+    fn run_to_end(&mut self) -> bool {
+        // Behind the end of the history, first go to its end: the recorded steps are kept, not
+        // forked away.
+        if !self.at_end() {
+            self.took_over |= self.lesson.is_some();
+            let end = self.timeline.len();
+            self.seek(end);
+            if !self.has_end_to_run() {
+                return true;
+            }
+        }
+        if !self.has_end_to_run() {
+            self.notice = Some(Notice::NothingToPlay);
+            return false;
+        }
+        // The engine decides the steps on a copy; the timeline then records each of them, so
+        // Back, the scrubber and a shared link see them as ordinary steps.
+        let mut sim = self.sim().clone();
+        let budget = Self::END_BUDGET.saturating_sub(self.timeline.position());
+        let actions = sim.run_to_end(budget, &mut Vec::new());
+        let mut scratch = Vec::new();
+        for a in actions {
+            scratch.clear();
+            self.timeline.apply_into(a, &mut scratch).expect("the engine's own steps replay");
+        }
+        self.took_over |= self.lesson.is_some();
+        let end = self.timeline.position();
+        self.seek(end);
+        true
+    }
+
     fn seek(&mut self, step: usize) {
         self.timeline.seek(step);
         let to = self.timeline.position();
@@ -311,6 +384,7 @@ impl Session {
 mod tests {
     use super::*;
     use crate::classroom::saved_run::{from_fragment, to_fragment};
+    use crate::classroom::score;
 
     #[test]
     fn acting_back_and_fork() {
@@ -370,5 +444,83 @@ mod tests {
         assert_eq!(t.sim().channels(), s.sim().channels());
         assert_eq!(t.sim().ledger(), s.sim().ledger());
         assert_eq!(t.save(Lang::Zh), saved);
+    }
+
+    #[test]
+    fn reveal_waits_until_every_record_is_marked() {
+        let mut s = Session::new(RunConfig::default()).unwrap();
+        assert!(s.handle(Command::StartLesson(1)));
+        while !s.lesson.as_ref().unwrap().awaiting_reveal() {
+            assert!(s.handle(Command::LessonNext));
+        }
+        let before = s.timeline.len();
+        assert!(!s.handle(Command::LessonNext), "no reveal without marks");
+        assert_eq!(s.notice, Some(Notice::MarkEveryRecord(8)));
+        assert_eq!(
+            s.notice.as_ref().unwrap().message(Lang::En),
+            "Mark every record first: 8 left. Click a record to mark it."
+        );
+        assert!(s.notice.as_ref().unwrap().message(Lang::Zh).contains("还剩 8 条"));
+        assert!(!s.lesson.as_ref().unwrap().revealed && s.timeline.len() == before, "nothing played");
+        for r in ["a", "b", "c"] {
+            assert!(s.handle(Command::Predict(r.into(), Verdict::Lost)));
+        }
+        assert!(!s.handle(Command::LessonNext));
+        assert_eq!(s.notice, Some(Notice::MarkEveryRecord(5)));
+        for r in ["d", "e", "f", "g", "h"] {
+            assert!(s.handle(Command::Predict(r.into(), Verdict::ExactlyOnce)));
+        }
+        assert!(s.handle(Command::LessonNext), "every record marked: the reveal");
+        let p = s.lesson.clone().unwrap();
+        assert!(p.revealed);
+        let (rows, right) = score(s.sim(), p.current().predict.unwrap(), &p.predictions);
+        assert_eq!((rows.len(), right), (8, 8));
+    }
+
+    #[test]
+    fn to_the_end_at_once_in_ordinary_steps() {
+        let config = RunConfig {
+            job: "keyed-shuffle".into(),
+            settings: Settings::new(Strategy::Aligned).for_job(false),
+            seed: 1,
+            records: Some(150),
+        };
+        let mut s = Session::new(config).unwrap();
+        assert!(s.has_end_to_run());
+        assert!(s.handle(Command::Act(Action::Auto)));
+        assert!(s.handle(Command::ToEnd));
+        assert!(s.at_end() && s.timeline.len() > 600, "{} steps", s.timeline.len());
+        assert!(!s.has_end_to_run(), "nothing left after the end");
+        assert!(s.sim().ledger().rows.iter().all(|r| r.state_verdict == Verdict::ExactlyOnce));
+        assert!(matches!(s.timeline.actions().last(), Some(Action::Auto | Action::Checkpoint)));
+        assert!(s.sim().stats.history.iter().any(|r| r.status == CheckpointStatus::Completed), "a final checkpoint");
+        assert!(!s.handle(Command::ToEnd));
+        assert_eq!(s.notice, Some(Notice::NothingToPlay));
+        // The steps are ordinary steps: back, and a saved run restores them.
+        let end = s.timeline.len();
+        assert!(s.handle(Command::Back));
+        assert_eq!(s.timeline.position(), end - 1);
+        let (t, _) = Session::load(&serde_json::to_string(&s.save(Lang::En)).unwrap()).unwrap();
+        assert_eq!((t.timeline.position(), t.timeline.len()), (end - 1, end));
+        // From an earlier step it goes to the end of the history, which it keeps.
+        assert!(s.handle(Command::Seek(1)));
+        assert!(s.handle(Command::ToEnd));
+        assert_eq!((s.timeline.position(), s.timeline.len()), (end, end));
+    }
+
+    #[test]
+    fn to_the_end_commits_a_two_phase_sink() {
+        let config = RunConfig {
+            job: "line-sink".into(),
+            settings: Settings::new(Strategy::Aligned)
+                .for_job(true)
+                .edited(crate::engine::settings::Edit::Sink(SinkMode::TwoPhaseCommit)),
+            ..RunConfig::default()
+        };
+        let mut s = Session::new(config).unwrap();
+        assert!(s.handle(Command::ToEnd));
+        assert!(!s.has_end_to_run());
+        let ledger = s.sim().ledger();
+        assert!(ledger.rows.iter().all(|r| r.external_verdict == Some(Verdict::ExactlyOnce)), "{ledger:?}");
     }
 }

@@ -73,6 +73,11 @@ impl Notice {
                     "没有可播放的了：所有记录都已处理完。可以崩溃、恢复或重置。",
                 )
                 .into(),
+            Notice::MarkEveryRecord(n) => say!(
+                lang,
+                "Mark every record first: {n} left. Click a record to mark it.",
+                "请先标记每一条记录：还剩 {n} 条。点击记录即可标记。"
+            ),
             Notice::Config(e) => say!(lang, "Can't use these settings: {e}", "无法使用这些设置：{e}"),
             Notice::LoadFailed { origin: o, error } => say!(
                 lang,
