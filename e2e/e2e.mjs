@@ -364,11 +364,15 @@ await check('presenter mode in Chinese at 1920x1080: lesson 5, alignment', async
 await check('taking over a lesson and coming back to it', async () => {
   const pg = await open();
   await pg.selectOption('#sel-lesson', '3');
+  await pg.waitForSelector('#lesson');
   await pg.keyboard.press('PageDown');
+  await pg.waitForFunction(() => document.querySelector('.lesson-step')?.textContent.startsWith('step 2'));
   const lessonStep = await step(pg);
   await pg.click('#btn-crash');
+  await pg.waitForSelector('#took-over');
   expect(await pg.isVisible('#took-over'), 'the lesson says the learner took over');
   await pg.click('#lesson-resume');
+  await pg.waitForFunction(() => !document.querySelector('#took-over'));
   expect(await step(pg) === lessonStep && !(await pg.$('#took-over')), 'back where the lesson stands');
   await pg.click('#lesson-exit');
   expect(!(await pg.$('#lesson')), 'left the lesson');
