@@ -4,6 +4,7 @@
 //! region (8), and a stop-the-world checkpoint aborted by a crash does not narrate a resume (11).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cases;
 use barrierscope::engine::*;
 
 /// A script line in the words lessons use ("read Source", "notify Sink", "end", ...).
@@ -337,7 +338,7 @@ fn a_crash_during_the_stop_the_world_drain_does_not_resume_the_sources() {
 
 mod region_property {
     use super::*;
-    use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, prop_oneof, proptest, Just, ProptestConfig};
+    use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, prop_oneof, proptest, Just};
     use proptest::strategy::Strategy as Generator;
 
     /// Three pipelined regions: the orders pipeline, and the clicks pipeline twice (forward edges
@@ -420,10 +421,7 @@ mod region_property {
         sim
     }
 
-    fn config() -> ProptestConfig {
-        let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
-        ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
-    }
+    use super::cases::config;
 
     proptest! {
         #![proptest_config(config())]

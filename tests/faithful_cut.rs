@@ -3,10 +3,12 @@
 //! under each strategy, and the README's word on unknown fields.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cases;
 use barrierscope::engine::{
     narrate, Action, ChannelId, Event, Lang, OnRefusal, RecordId, Scenario, ScriptAction, Settings, Sim,
     Strategy as Snapshots, TaskId, Verdict,
 };
+use cases::config;
 use proptest::prelude::*;
 
 fn line(s: &str) -> ScriptAction {
@@ -133,11 +135,6 @@ fn moves() -> impl Strategy<Value = Vec<Move>> {
         2 => Just(Move::Restore),
     ];
     prop::collection::vec(m, 0..60)
-}
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
-    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
 }
 
 proptest! {

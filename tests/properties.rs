@@ -5,12 +5,14 @@
 //! 1,000 cases per property (PROPTEST_CASES overrides).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cases;
 use barrierscope::engine::auto_label;
 use barrierscope::engine::dataflow::job_graph::{LogEntry, SourceInput};
 use barrierscope::engine::{
     builtin, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, Strategy as Snapshots,
     BUILTIN_NAMES,
 };
+use cases::config;
 use proptest::prelude::*;
 
 #[derive(Clone, Copy, Debug)]
@@ -141,11 +143,6 @@ fn run(c: &Case, strategy: Snapshots, moves: &[Move]) -> Sim {
     }
     sim.play_line(&ScriptAction::RunToEnd, 100_000, OnRefusal::Stop, &mut ignore).unwrap();
     sim
-}
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
-    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
 }
 
 proptest! {
