@@ -1,8 +1,9 @@
 //! The canvas: the job drawn in SVG. Tasks are boxes showing their state; channels are lanes with
 //! their queued records (tokens labelled a, b, c, coloured by key) and barriers (numbered markers);
 //! the JobManager's CheckpointCoordinator sits on top; the cut of the latest saves is drawn across
-//! the tasks with in-transit and orphan records flagged. Tokens keep a stable key (channel and
-//! sequence number) so CSS can glide them along their lane between steps.
+//! the tasks with in-transit and orphan records flagged. Tokens carry a key (channel and sequence
+//! number), but they sit among unkeyed siblings, so Yew recreates them each step and they don't
+//! glide yet.
 
 use std::collections::BTreeMap;
 
