@@ -625,6 +625,19 @@ await check('⇥ End on keyed-shuffle with 150 records per partition: the end in
   await pg.context().close();
 });
 
+await check('while the job is down the verdict waits for the restore, not "on its way"', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-strategy', 'aligned');
+  await pg.click('#read-Source');
+  await pg.keyboard.press('x');
+  const down = await pg.textContent('#verdict');
+  expect(down.includes('waiting for the restore') && !down.includes('on its way'), `down: ${down.slice(0, 160)}`);
+  await pg.keyboard.press('r');
+  const up = await pg.textContent('#verdict');
+  expect(!up.includes('waiting for the restore'), `restored: ${up.slice(0, 160)}`);
+  await pg.context().close();
+});
+
 await check('no errors in the page', async () => {
   expect(errors.length === 0, errors.join('\n'));
 });

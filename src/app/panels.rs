@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::text::{verdict_mark, Lang};
+use super::text::{verdict_mark_now, Lang};
 use super::{Dispatch, Msg, Run, Shared};
 use crate::classroom::{step_title, Command, Session};
 use crate::engine::ledger::LedgerRow;
@@ -25,15 +25,17 @@ pub struct VerdictProps {
     pub ledger: Rc<Ledger>,
     pub graph: Shared<JobGraph>,
     pub lang: Lang,
+    /// The job is down: undecided records wait for the restore.
+    pub down: bool,
 }
 
 /// The verdict: the tallies and the per-record ledger against the failure-free run.
 #[component]
 pub fn VerdictPanel(props: &VerdictProps) -> Html {
-    let (ledger, l) = (&props.ledger, props.lang);
+    let (ledger, l, down) = (&props.ledger, props.lang, props.down);
     let head = |t: &Tally| {
         let v = t.headline();
-        let (sym, word) = verdict_mark(l, v);
+        let (sym, word) = verdict_mark_now(l, v, down);
         html! { <span class={classes!("headline", verdict_class(v))}>{ format!("{sym} {word}") }</span> }
     };
     let tally = |t: &Tally| {
@@ -46,7 +48,7 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
             t.duplicated,
             l.t("duplicated", "重复"),
             t.pending,
-            l.t("on the way", "处理中")
+            if down { l.t("waiting for the restore", "等待恢复") } else { l.t("on the way", "处理中") }
         )
     };
     let has_ext = ledger.external.is_some();
@@ -89,7 +91,7 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
                 // A row per record, keyed by it, in a list of their own: a step redraws the rows it
                 // changed.
                 <>{ for shown.into_iter().map(|i| html! {
-                    <LedgerRowView key={i} ledger={props.ledger.clone()} index={i} graph={props.graph.clone()} lang={l} />
+                    <LedgerRowView key={i} ledger={props.ledger.clone()} index={i} graph={props.graph.clone()} lang={l} down={down} />
                 }) }</>
                 </tbody>
             </table>
@@ -110,6 +112,7 @@ pub struct LedgerRowProps {
     pub index: usize,
     pub graph: Shared<JobGraph>,
     pub lang: Lang,
+    pub down: bool,
 }
 
 impl PartialEq for LedgerRowProps {
@@ -117,6 +120,7 @@ impl PartialEq for LedgerRowProps {
         self.ledger.rows[self.index] == other.ledger.rows[other.index]
             && self.graph == other.graph
             && self.lang == other.lang
+            && self.down == other.down
     }
 }
 
@@ -124,7 +128,7 @@ impl PartialEq for LedgerRowProps {
 fn LedgerRowView(props: &LedgerRowProps) -> Html {
     let (r, l) = (&props.ledger.rows[props.index], props.lang);
     let colour = super::canvas::key_colour(props.graph.record(r.record).key);
-    let (ss, sw) = verdict_mark(l, r.state_verdict);
+    let (ss, sw) = verdict_mark_now(l, r.state_verdict, props.down);
     html! {
         <tr data-record={r.label.clone()} data-verdict={r.state_verdict.id()}
             data-external={r.external_verdict.map(|v| v.id()).unwrap_or("none")}>
@@ -132,7 +136,7 @@ fn LedgerRowView(props: &LedgerRowProps) -> Html {
             <td>{ r.key.clone() }</td>
             <td class={classes!("v", verdict_class(r.state_verdict))}>{ format!("{ss} {}/{} {sw}", r.state, r.expected_state) }</td>
             { match r.external_verdict {
-                Some(v) => { let (es, ew) = verdict_mark(l, v); html!{
+                Some(v) => { let (es, ew) = verdict_mark_now(l, v, props.down); html!{
                     <td class={classes!("v", verdict_class(v))}>{ format!("{es} {}/{} {ew}", r.external, r.expected_external) }</td> } }
                 None => html!{},
             } }

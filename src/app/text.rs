@@ -35,6 +35,15 @@ pub fn job_name(l: Lang, job: &str) -> &'static str {
     }
 }
 
+/// [`verdict_mark`], but while the job is down a record still to be decided waits for the
+/// restore: only the restore decides its fate.
+pub fn verdict_mark_now(l: Lang, v: Verdict, down: bool) -> (&'static str, &'static str) {
+    match v {
+        Verdict::Pending if down => ("…", l.t("waiting for the restore", "等待恢复")),
+        _ => verdict_mark(l, v),
+    }
+}
+
 /// A symbol and a word, so colour is never the only signal.
 pub fn verdict_mark(l: Lang, v: Verdict) -> (&'static str, &'static str) {
     match v {
