@@ -82,7 +82,7 @@ const BAD: &[(&str, &str)] = &[
         "action #1 of the script: deliver Source->Map: channel Source->Map is empty",
     ),
     (r#"{"job": "line", "actions": ["restore"]}"#, "the job is running; there is nothing to restore"),
-    (r#"{"job": "line", "actions": ["all-timers"]}"#, "snapshot timers belong to strategy timers"),
+    (r#"{"job": "line", "actions": ["all-timers"]}"#, "snapshot timers belong to per-task timers"),
     (r#"{"job": "line", "actions": ["crash", {"read": "Source"}]}"#, "the job is down; restore it first"),
     (r#"{"job": "line", "actions": [{"read": "Map"}]}"#, "Map is not a source"),
     (r#"{"job": "line", "actions": [{"dance": "Map"}]}"#, "unknown variant `dance`"),

@@ -434,7 +434,8 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
                 "main",
             ));
             if !pending.is_empty() {
-                let p: Vec<String> = pending.iter().map(|(c, x)| format!("T{}@{}", x.0, c.0)).collect();
+                let p: Vec<String> =
+                    pending.iter().map(|(c, x)| format!("T{} ({} {})", x.0, l.t("chk", "检查点"), c.0)).collect();
                 lines.push(line(1, format!("{} {}", l.t("pre-committed:", "已预提交："), p.join(" ")), "muted"));
             }
         }

@@ -344,7 +344,11 @@ fn describe_state(g: &JobGraph, s: &OpState, l: Lang) -> String {
                 format!(
                     "{} {}",
                     l.t("pre-committed:", "已预提交："),
-                    pending.iter().map(|(c, t)| format!("T{}@{}", t.0, c.0)).collect::<Vec<_>>().join(" ")
+                    pending
+                        .iter()
+                        .map(|(c, t)| format!("T{} ({} {})", t.0, l.t("chk", "检查点"), c.0))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             }
         }

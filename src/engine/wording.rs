@@ -55,8 +55,8 @@ pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
         }
         Action::Read { task: t } => say!(lang, "read {}", "让 {} 读取", task(t)),
         Action::Checkpoint => lang.t("checkpoint", "触发检查点").into(),
-        Action::Timer { task: t } => say!(lang, "timer {}", "触发 {} 的定时器", task(t)),
-        Action::AllTimers => lang.t("all timers", "触发全部定时器").into(),
+        Action::Timer { task: t } => say!(lang, "fire {}'s timer", "触发 {} 的定时器", task(t)),
+        Action::AllTimers => lang.t("fire all timers", "触发全部定时器").into(),
         Action::Crash => lang.t("crash the cluster", "使集群崩溃").into(),
         Action::CrashTask { task: t } => say!(lang, "crash {}", "使 {} 崩溃", task(t)),
         Action::CrashJobManager => lang.t("crash the JobManager", "使 JobManager 崩溃").into(),
@@ -64,7 +64,7 @@ pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
         Action::Notify { task: t } => {
             say!(lang, "notify {} (checkpoint complete)", "把检查点完成通知送达 {}", task(t))
         }
-        Action::Auto => lang.t("auto step", "自动单步").into(),
+        Action::Auto => lang.t("take an auto step", "自动单步").into(),
     }
 }
 
@@ -98,10 +98,13 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             (None, _) if g.task(task).kind == OperatorKind::Sink => {
                 say!(lang, "{} received {}.", "{} 收到了 {}。", t(task), r(record))
             }
+            (None, _) if emitted == 1 => {
+                say!(lang, "{} processed {} and passed it on.", "{} 处理了 {} 并向下游转发。", t(task), r(record))
+            }
             (None, _) => say!(
                 lang,
-                "{} processed {} and passed it on ({emitted} channel(s)).",
-                "{} 处理了 {} 并向下游转发（{emitted} 个通道）。",
+                "{} processed {} and passed it on to {emitted} channels.",
+                "{} 处理了 {} 并转发到 {emitted} 个下游通道。",
                 t(task),
                 r(record)
             ),
@@ -606,13 +609,17 @@ impl ActionError {
                 )
             }
             NoCheckpoints { strategy } => {
-                say!(lang, "strategy {strategy} takes no checkpoints", "策略 {strategy} 不做检查点")
+                let name = strategy_words(strategy, lang);
+                say!(lang, "there are no checkpoints with {name}", "“{name}”不做检查点")
             }
-            NotTimers { strategy } => say!(
-                lang,
-                "snapshot timers belong to strategy timers, not {strategy}",
-                "快照定时器属于 timers 策略，而不是 {strategy}"
-            ),
+            NotTimers { strategy } => {
+                let (timers, name) = (strategy_words("timers", lang), strategy_words(strategy, lang));
+                say!(
+                    lang,
+                    "snapshot timers belong to {timers}, not to {name}",
+                    "快照定时器只属于“{timers}”，而不属于“{name}”"
+                )
+            }
             NothingToDo => lang
                 .t(
                     "nothing left to do: every log is read and every channel is empty or blocked",
@@ -626,5 +633,18 @@ impl ActionError {
 impl fmt::Display for ActionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message(Lang::En))
+    }
+}
+
+/// A strategy named in words, not by its scenario-file id ("per-task timers", not "timers").
+fn strategy_words(id: &str, lang: Lang) -> &'static str {
+    match id {
+        "none" => lang.t("no snapshots", "不做快照"),
+        "timers" => lang.t("per-task timers", "各任务定时快照"),
+        "aligned" => lang.t("aligned barriers", "对齐屏障"),
+        "at-least-once" => lang.t("barriers without alignment", "屏障不对齐"),
+        "unaligned" => lang.t("unaligned checkpoints", "非对齐检查点"),
+        "stop-the-world" => lang.t("stop-the-world snapshots", "全局暂停快照"),
+        _ => lang.t("this strategy", "此策略"),
     }
 }
