@@ -640,6 +640,20 @@ await check('while the job is down the verdict waits for the restore, not "on it
   await pg.context().close();
 });
 
+await check('in Chinese the Checkpoints table headers stay on one line', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  await pg.click('#btn-lang');
+  await pg.selectOption('#sel-strategy', 'aligned');
+  await pg.keyboard.press('c');
+  await pg.click('#tab-checkpoints');
+  const tall = await pg.$$eval('.history th', (ths) => ths.filter((th) => {
+    const line = parseFloat(getComputedStyle(th).lineHeight) || 20;
+    return th.getBoundingClientRect().height > 1.6 * line + 8;
+  }).map((th) => th.textContent));
+  expect(tall.length === 0, `headers wrapped: ${tall.join(', ')}`);
+  await pg.context().close();
+});
+
 await check('no errors in the page', async () => {
   expect(errors.length === 0, errors.join('\n'));
 });
