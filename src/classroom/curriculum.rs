@@ -104,8 +104,8 @@ pub static LESSONS: &[Lesson] = &[
                 "Look at the cut these saves make: a, b and c were sent before Source saved, but will be received after Map saved. They are in transit, and no save holds them.",
                 "看看这些保存构成的切面：a、b、c 在 Source 保存之前就已发出，却要在 Map 保存之后才会被接收。它们正在途中，没有任何一份保存记录了它们。")),
             predict(&["crash", "restore", "end"], t(
-                "Now the whole cluster crashes, and every task restores its own latest save. Mark the records you think will be lost or duplicated.",
-                "现在整个集群宕机，每个任务都从自己最近一次保存恢复。请标出你认为会丢失或重复的记录。"),
+                "Now the whole cluster crashes, and every task restores its own latest save. Mark every record: exactly once, lost or duplicated.",
+                "现在整个集群宕机，每个任务都从自己最近一次保存恢复。请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Lost: a, b and c. Source restores offset 3 and continues after c, while Map and Count restore a state that never saw them, and the copies in the network vanished in the crash. count(x) ends at 2 instead of 5.",
                 "丢失的是 a、b、c。Source 恢复到偏移量 3，从 c 之后继续读取；而 Map 和 Count 恢复的状态从未见过它们，网络中的那几条也随崩溃消失了。最终 count(x) 是 2，而不是 5。")),
@@ -134,8 +134,8 @@ pub static LESSONS: &[Lesson] = &[
                 "Now Map's and Count's timers fire, and Count saves count(x) = 3 from {a, b, c}. The cut shows a, b and c as orphans: their receipt is saved, their sending is not.",
                 "现在 Map 和 Count 的定时器触发，Count 保存了来自 {a, b, c} 的 count(x) = 3。切面显示 a、b、c 是孤儿数据：它们的接收被保存了，它们的发送却没有。")),
             predict(&["crash", "restore", "end"], t(
-                "The cluster crashes and each task restores its own save. Which records will be lost or duplicated? Mark them.",
-                "集群宕机，每个任务都从自己的保存恢复。哪些记录会丢失或重复？请标出来。"),
+                "The cluster crashes and each task restores its own save. Which records will be lost or duplicated? Mark every record: exactly once, lost or duplicated.",
+                "集群宕机，每个任务都从自己的保存恢复。哪些记录会丢失或重复？请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Duplicated: a, b and c. Source restores offset 0 and reads them again, and Count, whose saved state already holds them, counts them a second time: count(x) ends at 8 instead of 5.",
                 "重复的是 a、b、c。Source 恢复到偏移量 0，重新读取它们；而 Count 保存的状态里已经有它们，于是又计了一次：最终 count(x) 是 8，而不是 5。")),
@@ -167,8 +167,8 @@ pub static LESSONS: &[Lesson] = &[
                 "The job goes on after checkpoint 1: Source reads d and Map passes it on.",
                 "检查点 1 之后作业继续运行：Source 读取了 d，Map 把它转发出去。")),
             predict(&["crash", "restore", "end"], t(
-                "The cluster crashes now, with d in the network, and the job restores from checkpoint 1. Mark any record you think will be lost or duplicated.",
-                "此时 d 还在网络中，集群宕机了，作业从检查点 1 恢复。请标出你认为会丢失或重复的记录。"),
+                "The cluster crashes now, with d in the network, and the job restores from checkpoint 1. Mark every record: exactly once, lost or duplicated.",
+                "此时 d 还在网络中，集群宕机了，作业从检查点 1 恢复。请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Nothing is lost or duplicated: exactly once. Source resumes at offset 3 and reads d again, and Count restarts from count(x) = 3 from {a, b, c}. Because the barrier followed a, b, c through every task, all the snapshots agree on where they are.",
                 "没有数据丢失或重复：精确一次。Source 从偏移量 3 继续并重新读取 d，Count 从来自 {a, b, c} 的 count(x) = 3 重新开始。因为屏障跟在 a、b、c 后面流经了每个任务，所有快照对它们的位置看法一致。")),
@@ -208,8 +208,8 @@ pub static LESSONS: &[Lesson] = &[
                 "Count 计入 f 和 g，屏障 1 终于从 Right 到达：Count 保存状态、解除 Left->Count 的阻塞并确认，检查点 1 完成。这一次 Count 对齐用了 5 步；在 Count 取走 b 和 c 之前，Left 仍然无法读取。"))
             .shows(&[Shows::NothingBlocked, Shows::Completed(1), Shows::Backpressured("Left")]),
             predict(&["crash", "restore", "end"], t(
-                "The cluster crashes with b and c still waiting in Left->Count, and the job restores from checkpoint 1. Mark the records that will be lost or duplicated.",
-                "b 和 c 还在 Left->Count 中等待时集群宕机了，作业从检查点 1 恢复。请标出会丢失或重复的记录。"),
+                "The cluster crashes with b and c still waiting in Left->Count, and the job restores from checkpoint 1. Mark every record: exactly once, lost or duplicated.",
+                "b 和 c 还在 Left->Count 中等待时集群宕机了，作业从检查点 1 恢复。请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Exactly once. The buffered b and c vanish in the crash, but they were never in Count's snapshot, and Left's saved offset is 1, so it reads them again. Alignment costs waiting time, not correctness.",
                 "精确一次。被缓存的 b 和 c 在崩溃中消失了，但它们从未进入 Count 的快照，而 Left 保存的偏移量是 1，所以会重新读取它们。对齐付出的是等待时间，而不是正确性。")),
@@ -235,8 +235,8 @@ pub static LESSONS: &[Lesson] = &[
                 "Count counts f, then barrier 1 from Right completes the count: Count saves its state and checkpoint 1 is completed. That snapshot already holds b, yet Left's saved offset is before b: the cut shows b as an orphan.",
                 "Count 计入了 f，然后来自 Right 的屏障 1 凑齐了数目：Count 保存状态，检查点 1 完成。这个快照里已经有 b，可 Left 保存的偏移量却在 b 之前：切面显示 b 是孤儿数据。")).shows(&[Shows::Completed(1)]),
             predict(&["crash", "restore", "end"], t(
-                "The cluster crashes and the job restores from checkpoint 1. Mark the records you expect to be lost or duplicated.",
-                "集群宕机，作业从检查点 1 恢复。请标出你预计会丢失或重复的记录。"),
+                "The cluster crashes and the job restores from checkpoint 1. Mark every record: exactly once, lost or duplicated.",
+                "集群宕机，作业从检查点 1 恢复。请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "b is duplicated: Left reads it again from offset 1, and Count counts it on top of a snapshot that already holds it. No blocking means lower latency but duplicates on tasks with several inputs; with one input per task, as in a chain of maps, this mode is effectively exactly once.",
                 "b 被重复计算：Left 从偏移量 1 重新读取它，Count 在已经包含 b 的快照之上又计了一次。不阻塞换来更低的延迟，代价是多输入的任务会出现重复；如果每个任务只有一个输入（比如一串 map 算子），这种模式实际上就是精确一次。")),
@@ -268,8 +268,8 @@ pub static LESSONS: &[Lesson] = &[
                 "The job goes on: Count counts a and b, and Left reads c. These counts are not in checkpoint 1's state, but a and b are in it as in-flight data.",
                 "作业继续：Count 计入了 a 和 b，Left 读取了 c。这些计数不在检查点 1 的状态里，但 a 和 b 作为在途数据保存在检查点中。")),
             predict(&["crash", "restore", "end"], t(
-                "The cluster crashes and the job restores from checkpoint 1. Mark the records that will be lost or duplicated.",
-                "集群宕机，作业从检查点 1 恢复。请标出会丢失或重复的记录。"),
+                "The cluster crashes and the job restores from checkpoint 1. Mark every record: exactly once, lost or duplicated.",
+                "集群宕机，作业从检查点 1 恢复。请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Exactly once. On restore the stored in-flight a, b, f, g go back on their channels and are delivered before any new data, onto an empty count, and the sources resume after them (Left reads c again). With an alignment timeout, an aligned checkpoint still waiting for barriers when the timeout passes (counted from the checkpoint's trigger) turns unaligned in just this way.",
                 "精确一次。恢复时，保存的在途数据 a、b、f、g 被放回各自的通道，先于任何新数据投递，计入空的计数；数据源则从它们之后继续读取（Left 重新读取 c）。如果设置了对齐超时（aligned-checkpoint-timeout，从检查点触发时算起），超时后仍在等待屏障的对齐检查点也会这样转为非对齐。")),
@@ -298,8 +298,8 @@ pub static LESSONS: &[Lesson] = &[
                 "Spark Streaming takes the same road for streams: it cuts the stream into micro-batches and recovers batch by batch, with a write-ahead log of received data for at-least-once input. The price is latency: results come no faster than one batch, just as nothing moved here while the job drained.",
                 "Spark Streaming 在流上走的也是这条路：它把数据流切成微批（micro batch），以批次为单位容错，并用预写日志保存接收到的数据，保障至少一次的接收。代价是时效性：结果至少要等一个批次，就像这里作业排空时一切都停了下来。")),
             predict(&["crash", "restore", "end"], t(
-                "The cluster crashes now and the job restores from checkpoint 1. Mark the records you expect to be lost or duplicated.",
-                "集群现在宕机，作业从检查点 1 恢复。请标出你预计会丢失或重复的记录。"),
+                "The cluster crashes now and the job restores from checkpoint 1. Mark every record: exactly once, lost or duplicated.",
+                "集群现在宕机，作业从检查点 1 恢复。请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Exactly once: with every channel empty, the snapshots form a consistent cut, so Source resumes at offset 2 and Count at count(x) = 2. Correct, but the whole job stalls for each checkpoint, and longer the more data is in flight; Flink's barriers get the same consistency without stopping.",
                 "精确一次：每个通道都为空，快照自然构成一致的切面，于是 Source 从偏移量 2 继续，Count 从 count(x) = 2 继续。结果正确，但每做一次检查点整个作业都要停顿，在途数据越多停得越久；Flink 的屏障不必停下作业就能得到同样的一致性。")),
@@ -322,8 +322,8 @@ pub static LESSONS: &[Lesson] = &[
                 "After the checkpoint, d and e go all the way through: Count counts them and the Sink appends them to the table.",
                 "检查点之后，d 和 e 一路走到底：Count 计入了它们，Sink 把它们追加到表里。")),
             predict(&["crash", "restore", "end"], t(
-                "The cluster crashes and the job restores from checkpoint 1. Judge by what a reader of the table sees: mark the records that will be missing or appear twice.",
-                "集群宕机，作业从检查点 1 恢复。这次以表的读者看到的为准：请标出会缺失或出现两次的记录。"),
+                "The cluster crashes and the job restores from checkpoint 1. Judge by what a reader of the table sees: mark every record exactly once, missing (lost) or twice (duplicated).",
+                "集群宕机，作业从检查点 1 恢复。这次以表的读者看到的为准：请为每一条记录标出精确一次、缺失（丢失）或出现两次（重复）。"),
                 Judge::Output, t(
                 "d and e appear twice in the output. The state is exactly once (Count restores count(x) = 3 and counts d and e once), but Source reads them again from offset 3 and the Sink appends them again: what is written to the table cannot be taken back.",
                 "d 和 e 在输出中出现了两次。状态是精确一次的（Count 恢复到 count(x) = 3，d 和 e 只计入一次），但 Source 从偏移量 3 重新读取它们，Sink 又追加了一遍：已经写进表里的数据收不回来。")),
@@ -331,8 +331,8 @@ pub static LESSONS: &[Lesson] = &[
                 "The same run with an idempotent sink: it upserts each row by its key, the record. Up to the crash nothing looks different: a to e are written and visible at once.",
                 "同样的运行，换成幂等写入的 Sink：它按键（即数据本身）写入或覆盖（upsert）每一行。直到宕机之前看起来毫无区别：a 到 e 都已写入，立即可见。")),
             predict(&["crash", "restore", "end"], t(
-                "Crash and restore again. What will readers see this time? Mark the records missing or doubled in the output.",
-                "再次宕机并恢复。这次读者会看到什么？请标出输出中缺失或重复的记录。"),
+                "Crash and restore again. What will readers see this time? Mark every record by the output: exactly once, missing or doubled.",
+                "再次宕机并恢复。这次读者会看到什么？请按输出为每一条记录标出：精确一次、缺失或重复。"),
                 Judge::Output, t(
                 "Exactly once in the output: the replayed d and e overwrite their own rows instead of adding new ones, so the table converges. Idempotent writes make replay harmless: writing the same row twice is the same as writing it once.",
                 "输出是精确一次：重放的 d 和 e 覆盖了各自原有的行，而不是再添新行，表最终收敛到正确结果。幂等写入让重放变得无害：同一行写两次和写一次一样。")),
@@ -340,8 +340,8 @@ pub static LESSONS: &[Lesson] = &[
                 "The same run with a two-phase-commit sink. a, b, c went into a transaction, T0, that the Sink pre-committed when barrier 1 reached it. Checkpoint 1 has completed, but the Sink commits only when the JobManager's notification that it completed arrives, and that notification is still on its way: readers see nothing yet. d and e sit in a new open transaction, T1, invisible too.",
                 "同样的运行，换成两阶段提交的 Sink。a、b、c 写入事务 T0，屏障 1 到达 Sink 时它被预提交。检查点 1 已经完成，但 Sink 要等 JobManager 发来“检查点已完成”的通知才提交，而这个通知还在路上：读者现在什么也看不到。d 和 e 在一个新的、尚未提交的事务 T1 里，同样看不到。")).shows(&[Shows::Completed(1)]),
             predict(&["crash", "restore", "end"], t(
-                "Crash and restore once more, before the notification arrives. Mark what a reader will find missing or doubled.",
-                "在通知送达之前，最后一次宕机并恢复。请标出读者会发现缺失或重复的记录。"),
+                "Crash and restore once more, before the notification arrives. Mark every record by what a reader will find: exactly once, missing or doubled.",
+                "在通知送达之前，最后一次宕机并恢复。请按读者所见为每一条记录标出：精确一次、缺失或重复。"),
                 Judge::Output, t(
                 "Exactly once end to end. The crash drops the notification, but checkpoint 1 holds T0 as pre-committed, so on restore the Sink commits it (recoverAndCommit): a, b, c become visible. T1, holding d and e, is aborted, so no reader ever saw them; they are replayed into a new transaction that commits when the notification of the final checkpoint arrives. The price: output becomes visible only after a checkpoint completes.",
                 "端到端精确一次。宕机让通知丢失了，但检查点 1 里记着已预提交的 T0，所以恢复时 Sink 把它提交（recoverAndCommit）：a、b、c 变得可见。装着 d 和 e 的 T1 被中止，没有读者见过它们；它们被重放进一个新事务，在最后一个检查点的完成通知送达时提交。代价是：输出要等检查点完成之后才可见。")),
@@ -373,8 +373,8 @@ pub static LESSONS: &[Lesson] = &[
                 "Compare Storm: its master, Nimbus, is stateless and can simply be restarted while the workers run on. Storm keeps no state snapshots; it tracks every record with ACKs and replays any record the bolts did not fully acknowledge: at-least-once.",
                 "对比 Storm：它的主节点 Nimbus 是无状态的，直接重启即可，工作节点照常运行。Storm 不做状态快照，而是用 ACK 跟踪每一条数据，凡是没有被所有 Bolt 完整确认的数据都会重发：至少一次。")),
             predict(&["restore", "end"], t(
-                "The new JobManager now restores the job and runs it to the end. Mark the records you expect to be lost or duplicated.",
-                "新的 JobManager 现在恢复作业并运行到结束。请标出你预计会丢失或重复的记录。"),
+                "The new JobManager now restores the job and runs it to the end. Mark every record: exactly once, lost or duplicated.",
+                "新的 JobManager 现在恢复作业并运行到结束。请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Exactly once. The job restores from completed checkpoint 1: Source resumes at offset 1 and reads b again onto count(x) = 1. The next checkpoint gets id 3, not 2: checkpoint ids keep rising across a JobManager failover.",
                 "精确一次。作业从已完成的检查点 1 恢复：Source 从偏移量 1 继续，重新读取 b，计入 count(x) = 1 之上。下一个检查点的编号是 3 而不是 2：检查点编号在 JobManager 故障切换之后仍然递增。")),
