@@ -89,8 +89,12 @@ impl Sim {
         };
         // A stop-the-world checkpoint among them ends without its sources resuming: the job is
         // down.
+        let any_pending = !lost.coordinator.pending.is_empty();
         for p in lost.coordinator.pending {
             self.record_abort(p.id, reason, out);
+        }
+        // Nothing the retention reads changes between these aborts: prune once.
+        if any_pending {
             self.recompute_retention();
         }
     }
