@@ -487,70 +487,35 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
             </g>
         }
     });
-    let mut chips = Vec::new();
-    let cy = y + BOX_H - 36.0;
-    let mut cx = x + 10.0;
+    // The task's own buttons, left to right: (action, width, label, tooltip, id prefix).
+    let mut specs: Vec<(Action, f64, &str, &str, &str)> = Vec::new();
     if info.kind == OperatorKind::Source {
-        let a = Action::Read { task: t };
-        chips.push(chip(
-            &h.act,
-            a,
-            sim,
-            cx,
-            cy,
-            72.0,
-            l.t("Read ▸", "读取 ▸"),
-            format!("{} {}", l.t("Read the next record into", "读取下一条记录："), info.name),
-            format!("read-{}", info.name),
-            l,
-        ));
-        cx += 78.0;
+        let tip = l.t("Read the next record into", "读取下一条记录：");
+        specs.push((Action::Read { task: t }, 72.0, l.t("Read ▸", "读取 ▸"), tip, "read"));
     }
     if sim.strategy() == Strategy::Timers {
-        let a = Action::Timer { task: t };
-        chips.push(chip(
-            &h.act,
-            a,
-            sim,
-            cx,
-            cy,
-            78.0,
-            l.t("◷ Save", "◷ 保存"),
-            format!("{} {}", l.t("Fire the snapshot timer of", "触发定时快照："), info.name),
-            format!("timer-{}", info.name),
-            l,
-        ));
-        cx += 84.0;
+        let tip = l.t("Fire the snapshot timer of", "触发定时快照：");
+        specs.push((Action::Timer { task: t }, 78.0, l.t("◷ Save", "◷ 保存"), tip, "timer"));
     }
     if info.kind == OperatorKind::Sink && sim.settings.sink == SinkMode::TwoPhaseCommit {
-        let a = Action::Notify { task: t };
-        chips.push(chip(
-            &h.act,
-            a,
-            sim,
-            cx,
-            cy,
-            84.0,
-            l.t("✉ Notify", "✉ 通知"),
-            format!("{} {}", l.t("Deliver the checkpoint-complete notification to", "投递检查点完成通知："), info.name),
-            format!("notify-{}", info.name),
-            l,
-        ));
-        cx += 90.0;
+        let tip = l.t("Deliver the checkpoint-complete notification to", "投递检查点完成通知：");
+        specs.push((Action::Notify { task: t }, 84.0, l.t("✉ Notify", "✉ 通知"), tip, "notify"));
     }
-    let a = Action::CrashTask { task: t };
-    chips.push(chip(
-        &h.act,
-        a,
-        sim,
-        cx,
-        cy,
+    specs.push((
+        Action::CrashTask { task: t },
         72.0,
         l.t("✖ Crash", "✖ 崩溃"),
-        format!("{} {}", l.t("Crash the task", "使任务崩溃："), info.name),
-        format!("crash-{}", info.name),
-        l,
+        l.t("Crash the task", "使任务崩溃："),
+        "crash",
     ));
+    let cy = y + BOX_H - 36.0;
+    let mut cx = x + 10.0;
+    let mut chips = Vec::new();
+    for (a, w, label, tip, id) in specs {
+        let title = format!("{tip} {}", info.name);
+        chips.push(chip(&h.act, a, sim, cx, cy, w, label, title, format!("{id}-{}", info.name), l));
+        cx += w + 6.0;
+    }
     let snap_mark = saved.map(|s| {
         html! { <g class="snap-mark" data-snapshot-step={s.tick.to_string()}>
             <title>{ format!("{} {}", l.t("Saved at step", "保存于第几步："), s.tick + 1) }</title>
