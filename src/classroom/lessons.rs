@@ -158,6 +158,8 @@ pub fn parse_line(s: &str) -> Result<ScriptAction, String> {
         "crash-jm" => ScriptAction::CrashJobManager,
         "restore" => ScriptAction::Restore,
         "notify" => ScriptAction::Notify(arg),
+        "ack" => ScriptAction::Ack(arg),
+        "answer" => ScriptAction::Answer(arg),
         "auto" => ScriptAction::Auto(arg.parse().map_err(|_| format!("{s:?}: auto needs a number"))?),
         "end" => ScriptAction::RunToEnd,
         _ => return Err(format!("{s:?}: unknown script word {verb:?}")),
