@@ -654,6 +654,32 @@ await check('in Chinese the Checkpoints table headers stay on one line', async (
   await pg.context().close();
 });
 
+// --- Storm's acker (issue 9) ---
+await check('Storm: the acker is on the canvas; stepping init and acks completes a tree and commits', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  await pg.selectOption('#sel-job', 'line-sink');
+  await pg.selectOption('#sel-strategy', 'storm-acker');
+  expect(await pg.textContent('#btn-crash-jm').then((t) => t.includes('Nimbus')), 'the JobManager button is Nimbus');
+  await pg.click('#read-Source');
+  await pg.click('[data-ack-row="Source → acker"]');
+  const val = await pg.getAttribute('.acker-row[data-root]', 'data-val');
+  expect(val && val !== '0000000000000000', `one open edge: ${val}`);
+  for (const [lane, row] of [['Source->Map', 'Map'], ['Map->Count', 'Count'], ['Count->Sink', 'Sink']]) {
+    await pg.click(`[data-channel="${lane}"] .lane-hit`);
+    await pg.click(`[data-ack-row="${row} → acker"]`);
+  }
+  expect(await pg.$('.acker-row[data-root]') === null, 'the tree reached 0 and left the table');
+  await pg.click('[data-ack-row="acker → Source"]');
+  expect((await pg.textContent('[data-spout="Source"]')).includes('committed offset 1'), 'committed');
+  await pg.screenshot({ path: shots + 'storm-acker-1366.png' });
+  // Nimbus dies: the job keeps running.
+  await pg.click('#btn-crash-jm');
+  await pg.click('#read-Source');
+  expect((await pg.textContent('[data-task="Source"]')).includes('offset 2 / 8'), 'the spout still reads while Nimbus is down');
+  expect((await pg.textContent('#jobmanager')).includes('Nimbus down'), 'Nimbus down shown');
+  await pg.context().close();
+});
+
 await check('no errors in the page', async () => {
   expect(errors.length === 0, errors.join('\n'));
 });

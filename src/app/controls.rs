@@ -9,7 +9,7 @@ use super::text::{job_name, sink_name, strategy_name, Lang};
 use super::{Dispatch, Msg, Run, SPEEDS};
 use crate::classroom::{Command, RunConfig, MAX_GENERATED};
 use crate::engine::settings::Edit;
-use crate::engine::{Action, FailoverStrategy, RestartPolicy, SinkMode, Strategy, BUILTIN_NAMES};
+use crate::engine::{Action, FailoverStrategy, JobGraph, OperatorKind, RestartPolicy, SinkMode, Strategy, BUILTIN_NAMES};
 
 /// How a select's or a field's value changes the run configuration.
 type Change = fn(&mut RunConfig, &str);
@@ -23,8 +23,57 @@ fn positive(v: &str) -> Option<u64> {
     v.trim().parse::<u64>().ok().filter(|n| *n > 0)
 }
 
+/// Storm's acker settings: the message timeout, the acker count, and which bolt edges emit
+/// anchored. Only with the storm-acker strategy; each disabled field says why.
+fn acker_settings(config: &RunConfig, graph: &JobGraph, l: Lang, dispatch: &Dispatch) -> Html {
+    let storm = config.settings.strategy.takes_acker_settings();
+    let why = if storm { "" } else { l.t("Only with Storm's acker (choose it under Snapshots)", "只用于 Storm 的 acker（在“快照策略”中选择）") };
+    let reconfigure = |f: Box<dyn Fn(&mut RunConfig, &str)>| {
+        let d = dispatch.clone();
+        let config = config.clone();
+        Callback::from(move |e: Event| {
+            let mut c = config.clone();
+            f(&mut c, &e.target_unchecked_into::<HtmlInputElement>().value());
+            d.dispatch(Msg::Cmd(Command::Configure(c)));
+        })
+    };
+    let on_timeout = reconfigure(Box::new(|c, v| edit(c, Edit::MessageTimeout(positive(v).unwrap_or(1)))));
+    let on_ackers = reconfigure(Box::new(|c, v| edit(c, Edit::Ackers(if v == "0" { 0 } else { 1 }))));
+    let settings = &config.settings;
+    let edges = graph.spec.edges.iter().enumerate().filter(|(_, e)| {
+        !graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == OperatorKind::Source)
+    });
+    html! { <>
+        <label title={why}>{ l.t("Storm message timeout (steps)", "Storm 消息超时（步）") }
+            <input id="inp-message-timeout" type="number" min="1" disabled={!storm}
+                value={settings.message_timeout.to_string()} onchange={on_timeout} /></label>
+        <label title={why}>{ l.t("Storm ackers", "Storm acker 数") }
+            <select id="sel-ackers" disabled={!storm} onchange={on_ackers}>
+                <option value="1" selected={settings.ackers == 1}>{ l.t("1: track every tuple (at least once)", "1：跟踪每个元组（至少一次）") }</option>
+                <option value="0" selected={settings.ackers == 0}>{ l.t("0: tracking off (at most once)", "0：不跟踪（最多一次）") }</option>
+            </select></label>
+        { for edges.map(|(i, e)| {
+            let name = format!("{}->{}", e.from, e.to);
+            let anchored = !settings.unanchored.contains(&name);
+            let d = dispatch.clone();
+            let c = config.clone();
+            let g = graph.clone();
+            let toggle = Callback::from(move |_: Event| {
+                let mut next = c.clone();
+                next.settings = next.settings.edited_for(Edit::Anchoring { edge: i as u16, anchored: !anchored }, &g);
+                d.dispatch(Msg::Cmd(Command::Configure(next)));
+            });
+            html! {
+                <label title={if storm { l.t("Unanchored tuples are not tracked: never replayed", "未锚定的元组不被跟踪：永不重放") } else { why }}>
+                    { format!("{} {name}", l.t("Anchor tuples on", "锚定元组：")) }
+                    <input id={format!("chk-anchor-{i}")} type="checkbox" checked={anchored} disabled={!storm} onchange={toggle} /></label>
+            }
+        }) }
+    </> }
+}
+
 /// The run's configuration: every change starts a new run with it.
-fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
+fn run_settings(config: &RunConfig, graph: &JobGraph, l: Lang, dispatch: &Dispatch) -> Html {
     // Each select and field turns its value into a new run configuration.
     let configure = |change: Change| {
         let d = dispatch.clone();
@@ -118,6 +167,7 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
                             <option value="from-beginning" selected={settings.restart == RestartPolicy::FromBeginning}>{ l.t("from the beginning (at least once)", "从头开始（至少一次）") }</option>
                             <option value="from-latest" selected={settings.restart == RestartPolicy::FromLatest}>{ l.t("after the newest read (at most once)", "从最新读取处（最多一次）") }</option>
                         </select></label>
+                    { acker_settings(config, graph, l, dispatch) }
                 </div>
             </details>
             <button id="btn-lang" class="tool lang" onclick={lang_toggle} aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
@@ -197,7 +247,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
         <header class="topbar">
             <h1><span class="logo" aria-hidden="true">{"▍"}</span>{ "Barrierscope" }</h1>
             <p class="tagline">{ l.t("How stream processors survive failure", "流处理系统如何在故障中幸存") }</p>
-            { run_settings(&session.config, l, &props.dispatch) }
+            { run_settings(&session.config, &sim.graph, l, &props.dispatch) }
         </header>
         <nav class="toolbar" aria-label={l.t("Simulation controls", "模拟控制")}>
             <div class="group">
@@ -217,7 +267,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             </div>
             <div class="group">
                 { button("btn-crash", l.t("✖ Crash cluster", "✖ 集群崩溃"), "X", || Msg::Cmd(Command::Act(Action::Crash)), check(Action::Crash), Some("danger")) }
-                { button("btn-crash-jm", l.t("✖ Crash JobManager", "✖ JobManager 崩溃"), "J", || Msg::Cmd(Command::Act(Action::CrashJobManager)), check(Action::CrashJobManager), Some("danger")) }
+                { button("btn-crash-jm", if sim.strategy() == Strategy::StormAcker { l.t("✖ Crash Nimbus", "✖ Nimbus 崩溃") } else { l.t("✖ Crash JobManager", "✖ JobManager 崩溃") }, "J", || Msg::Cmd(Command::Act(Action::CrashJobManager)), check(Action::CrashJobManager), Some("danger")) }
                 { button("btn-restore", l.t("⟳ Restore", "⟳ 恢复"), "R", || Msg::Cmd(Command::Act(Action::Restore)), check(Action::Restore), Some("good")) }
             </div>
             <div class="group timeline">

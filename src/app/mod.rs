@@ -4,6 +4,7 @@
 //! callbacks. The page is a tree of components whose props compare cheaply, so a step redraws the
 //! parts it changed and Yew skips the rest.
 
+pub mod acker_view;
 pub mod canvas;
 pub mod classroom;
 pub mod controls;

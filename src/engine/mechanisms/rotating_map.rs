@@ -62,7 +62,7 @@ impl<K: Ord + Copy, V> RotatingMap<K, V> {
     /// Every entry, in key order.
     pub fn entries(&self) -> Vec<(K, &V)> {
         let mut v: Vec<(K, &V)> = self.buckets.iter().flat_map(|b| b.iter().map(|(k, v)| (*k, v))).collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v.sort_by_key(|e| e.0);
         v
     }
 
