@@ -621,7 +621,10 @@ mod tests {
         s.handle(Command::Act(Action::Read { task: TaskId(0) }));
         // Refused: nothing changes, the run is kept.
         assert!(!s.handle(Command::EditSetting(SettingField::Seed, Some("2.5".into()))));
-        assert_eq!(s.notice.as_ref().unwrap().message(Lang::En), "Seed: “2.5” is not a whole number; nothing changed.");
+        assert_eq!(
+            s.notice.as_ref().unwrap().message(Lang::En),
+            "Seed: \"2.5\" is not a whole number; nothing changed."
+        );
         assert!(s.notice.as_ref().unwrap().is_error());
         assert_eq!((s.timeline.len(), s.config.seed, s.config.settings.channel_capacity), (1, 1, Some(3)));
         assert!(!s.handle(Command::EditSetting(SettingField::Records, None)));

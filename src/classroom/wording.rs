@@ -199,7 +199,7 @@ impl FieldNote {
             ),
             FieldNote::Refused { typed: Some(typed), .. } => say!(
                 lang,
-                "{name}: “{typed}” is not a whole number; nothing changed.",
+                "{name}: \"{typed}\" is not a whole number; nothing changed.",
                 "{name}：“{typed}”不是整数；没有任何改动。"
             ),
             FieldNote::Refused { typed: None, .. } => {
