@@ -235,6 +235,9 @@ await check('a Checkpoints row keeps its completed figures and the later checkpo
   const acks = await pg.$$eval('#subtasks tbody tr', (rs) => rs.map((r) => r.cells[1].textContent));
   expect(acks.length === 3 && acks.every((a) => /^\d+$/.test(a)), `every subtask acknowledged: ${acks}`);
   await pg.screenshot({ path: shots + '31-checkpoints-row-clicked-1366.png', fullPage: true });
+  const second = before.find((r) => r[0] === '2');
+  await pg.click('#checkpoints tr[data-checkpoint="2"] button');
+  expect(await step(pg) === Number(second[3]), `a later row moves the timeline forward to its trigger, step ${second[3]}; at ${await step(pg)}`);
   await pg.context().close();
 });
 

@@ -107,6 +107,12 @@ fn same_run(s: &Session, m: &Model) {
     assert_eq!(s.narration.last().map(|l| l.step), (m.pos > 0).then_some(m.pos), "the narration ends at the playhead");
 }
 
+/// Commands are data: each goes through JSON on its way to the session.
+fn send(s: &mut Session, cmd: Command) -> bool {
+    let cmd: Command = serde_json::from_str(&serde_json::to_string(&cmd).unwrap()).unwrap();
+    s.handle(cmd)
+}
+
 fn run_case(job: &str, strategy: Snapshots, ops: &[Op]) {
     let config = RunConfig { job: job.into(), settings: Settings::new(strategy), seed: 5, records: None };
     let mut s = Session::new(config).unwrap();
@@ -119,7 +125,7 @@ fn run_case(job: &str, strategy: Snapshots, ops: &[Op]) {
             Op::Act(kind, x) => {
                 let a = action(s.sim(), kind, x);
                 let enabled = s.sim().check(a).is_ok();
-                assert_eq!(s.handle(Command::Act(a)), enabled, "{a:?}");
+                assert_eq!(send(&mut s, Command::Act(a)), enabled, "{a:?}");
                 if enabled {
                     m.act(a);
                     if !at_end {
@@ -128,7 +134,7 @@ fn run_case(job: &str, strategy: Snapshots, ops: &[Op]) {
                 }
             }
             Op::Back => {
-                assert_eq!(s.handle(Command::Back), pos > 0);
+                assert_eq!(send(&mut s, Command::Back), pos > 0);
                 m.pos = pos.saturating_sub(1);
             }
             Op::Forward | Op::Tick => {
@@ -138,7 +144,7 @@ fn run_case(job: &str, strategy: Snapshots, ops: &[Op]) {
                     true
                 };
                 let cmd = if matches!(op, Op::Forward) { Command::Forward } else { Command::Tick };
-                assert_eq!(s.handle(cmd), enabled);
+                assert_eq!(send(&mut s, cmd), enabled);
                 if at_end && enabled {
                     m.act(Action::Auto);
                 } else if !at_end {
@@ -147,11 +153,11 @@ fn run_case(job: &str, strategy: Snapshots, ops: &[Op]) {
             }
             Op::Seek(x) => {
                 let to = x as usize % (len + 2);
-                assert!(s.handle(Command::Seek(to)));
+                assert!(send(&mut s, Command::Seek(to)));
                 m.pos = to.min(len);
             }
             Op::ToEnd => {
-                s.handle(Command::ToEnd);
+                send(&mut s, Command::ToEnd);
                 assert!(s.timeline.actions().starts_with(&m.actions), "running to the end keeps the history");
                 m.actions = s.timeline.actions().to_vec();
                 m.pos = m.actions.len();
@@ -162,13 +168,13 @@ fn run_case(job: &str, strategy: Snapshots, ops: &[Op]) {
                 let (from, to) = if undoing { (&mut m.undo, &mut m.redo) } else { (&mut m.redo, &mut m.undo) };
                 match from.pop() {
                     None => {
-                        assert!(!s.handle(if undoing { Command::Undo } else { Command::Redo }));
+                        assert!(!send(&mut s, if undoing { Command::Undo } else { Command::Redo }));
                         assert_eq!(s.notice, Some(if undoing { Notice::NothingToUndo } else { Notice::NothingToRedo }));
                     }
                     Some((actions, at)) => {
                         keep(to, (std::mem::take(&mut m.actions), m.pos));
                         (m.actions, m.pos) = (actions, at);
-                        assert!(s.handle(if undoing { Command::Undo } else { Command::Redo }));
+                        assert!(send(&mut s, if undoing { Command::Undo } else { Command::Redo }));
                         assert!(matches!(s.notice, Some(Notice::Undone { .. } | Notice::Redone { .. })));
                         same_run(&s, &m);
                     }

@@ -340,8 +340,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         aria-valuetext={format!("{} {} / {}", l.t("step", "步"), pos, len)}
                         aria-describedby={fork.is_some().then_some("fork-note")} />
                     // Where acting would fork the run: from the playhead to the end, the steps that would go.
-                    { fork.as_ref().map(|(_, warning)| html! {
-                        <span id="fork-marker" class="fork-marker" aria-hidden="true" data-step={pos.to_string()} title={warning.clone()}
+                    { fork.as_ref().map(|_| html! {
+                        <span id="fork-marker" class="fork-marker" aria-hidden="true" data-step={pos.to_string()}
                             style={format!("--fork-at: {:.4}", pos as f64 / len.max(1) as f64)}></span>
                     }).unwrap_or_default() }
                 </span>

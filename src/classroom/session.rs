@@ -272,7 +272,8 @@ impl Session {
             },
             Command::SelectCheckpoint(id) => {
                 self.selected = Some(id);
-                if let Some(r) = self.sim().stats.history.iter().find(|r| r.id == id) {
+                // From the whole history: a checkpoint triggered after the playhead too.
+                if let Some(r) = self.timeline.last().stats.history.iter().find(|r| r.id == id) {
                     let step = r.trigger_tick as usize + 1;
                     self.took_over |= self.lesson.is_some();
                     self.seek(step);
@@ -653,12 +654,16 @@ mod tests {
             s.handle(Command::Act(Action::Auto));
         }
         s.handle(Command::Act(Action::Checkpoint));
-        for _ in 0..5 {
-            s.handle(Command::Act(Action::Auto));
-        }
+        assert!(s.handle(Command::ToEnd), "to the end, with a final checkpoint");
+        let history = s.timeline.last().stats.history.clone();
+        assert!(history.len() >= 2, "{history:?}");
         s.handle(Command::SelectCheckpoint(CheckpointId(1)));
         assert_eq!(s.timeline.position(), 4);
         assert!(matches!(s.narration.last().unwrap().events[0], Event::CheckpointTriggered { .. }));
+        // A checkpoint triggered after the playhead is selected from the whole history too.
+        let later = history.last().unwrap();
+        assert!(s.handle(Command::SelectCheckpoint(later.id)));
+        assert_eq!((s.selected, s.timeline.position()), (Some(later.id), later.trigger_tick as usize + 1));
     }
 
     #[test]
