@@ -421,13 +421,16 @@ pub fn App() -> Html {
         <div id="app" class={classes!("app", state.playing.then_some("playing"), state.presenter.then_some("presenter"))} data-ready="true"
              lang={if l == Lang::Zh { "zh-Hans" } else { "en" }} data-lang={l.id()} data-presenter={state.presenter.to_string()}
              data-step={pos.to_string()} data-steps={len.to_string()}>
-            <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()} />
-            <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
-                presenter={state.presenter} link={state.link.clone()} lang={l} dispatch={dispatch.clone()} />
+            // The run's controls; presenter mode packs them into two compact rows.
+            <div class="chrome">
+                <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()} />
+                <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
+                    presenter={state.presenter} link={state.link.clone()} lang={l} dispatch={dispatch.clone()} />
+            </div>
             { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
             { classroom::lesson_bar(&session, l, &dispatch) }
             <main class="workspace">
-                <div class="canvas-wrap"><canvas::Canvas run={run.clone()} lang={l} dispatch={dispatch.clone()} /></div>
+                <div class="canvas-wrap"><canvas::Canvas run={run.clone()} lang={l} dispatch={dispatch.clone()} presenter={state.presenter} /></div>
                 <div class="tabs">
                     <div role="tablist" aria-label={l.t("Details", "详情")}>
                         { tab_button(Tab::Narration, "tab-narration", l.t("What happened", "发生了什么")) }
