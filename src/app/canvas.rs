@@ -185,7 +185,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     );
     let shape = if lay.shape == Shape::Wide { "wide" } else { "tall" };
     html! { <>
-        <svg id="canvas" class="canvas" viewBox={format!("0 0 {} {}", lay.width, lay.height)} role="group" aria-label={aria}
+        <svg id="canvas" class={classes!("canvas", lay.compact.then_some("compact"))} viewBox={format!("0 0 {} {}", lay.width, lay.height)} role="group" aria-label={aria}
              preserveAspectRatio="xMidYMin meet" data-shape={shape}>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -519,7 +519,7 @@ fn task_box(
     let text_max = bw - 28.0;
     let mut lines: Vec<Html> = Vec::new();
     let line = |i: usize, text: String, class: &'static str| {
-        html! { <text class={classes!("state", class)} x={(x + 14.0).to_string()} y={(y + ROW0 + i as f64 * ROW).to_string()}>{ fit(&text, text_max, 17.0) }</text> }
+        html! { <text class={classes!("state", class)} x={(x + 14.0).to_string()} y={(y + ROW0 + i as f64 * ROW).to_string()}>{ fit(&text, text_max, lay.state_px()) }</text> }
     };
     match (&rt.status, &rt.state) {
         (TaskStatus::Crashed, _) => {
@@ -537,7 +537,8 @@ fn task_box(
             for (i, (k, e)) in entries.iter().enumerate().take(shown) {
                 let v = if info.kind == OperatorKind::Count { e.contributors.len() as i64 } else { e.sum };
                 let labels: Vec<&str> = e.contributors.iter().map(|r| g.label(*r)).collect();
-                let text = fit_labels(&format!("{word}({})={v} {{", g.key_name(*k)), &labels, "}", text_max, 17.0);
+                let text =
+                    fit_labels(&format!("{word}({})={v} {{", g.key_name(*k)), &labels, "}", text_max, lay.state_px());
                 lines.push(html! { <text class="state main" x={(x + 14.0).to_string()} y={(y + ROW0 + i as f64 * ROW).to_string()}>{ text }</text> });
             }
             if entries.len() > shown {
@@ -720,28 +721,49 @@ pub fn kind_name(l: Lang, k: &OperatorKind) -> &'static str {
     }
 }
 
-/// The cut: dashed runs joining the save markers of the tasks that have one, column by column.
-/// A run goes along the top of a box and down the gutter right of a column, places the layout
-/// keeps clear of text and tokens, and ends at the edge of a marker, never across its number.
+/// The cut: dashed runs joining the save markers of the tasks that have one. A run along the
+/// top row's markers (the spine), and from it a run down the gutter right of a column to each
+/// marker lower in it: places the layout keeps clear of text and tokens. Every run ends at the
+/// edge of a marker, never across its number.
 fn cut_line(lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) -> Html {
-    let mut marks: Vec<usize> = (0..saved.len()).filter(|t| saved[*t].is_some()).collect();
+    let marks: Vec<usize> = (0..saved.len()).filter(|t| saved[*t].is_some()).collect();
     if marks.len() < 2 {
         return html! {};
     }
-    marks.sort_by(|a, b| lay.column[*a].cmp(&lay.column[*b]).then(lay.boxes[*a].1.total_cmp(&lay.boxes[*b].1)));
-    let runs = marks.windows(2).map(|w| {
-        let (a, b) = (lay.snap(w[0]), lay.snap(w[1]));
-        let (ya, yb) = (a.y + a.h / 2.0, b.y + b.h / 2.0);
-        let gx = lay.gutters[lay.column[w[0]]];
-        let end = if lay.column[w[0]] == lay.column[w[1]] { b.right() } else { b.x };
-        let pts = [(a.right(), ya), (gx, ya), (gx, yb), (end, yb)];
-        let pts: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
-        html! { <polyline class="cut-run" points={pts.join(" ")} /> }
-    });
+    let sky = lay.sky;
+    let pts = |p: &[(f64, f64)]| p.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect::<Vec<_>>().join(" ");
+    let mut runs: Vec<String> = Vec::new();
+    // Stops along the spine: a top-row marker (its left and right ends) or a tooth (one x).
+    let mut stops: Vec<(f64, f64)> = Vec::new();
+    let mut teeth: std::collections::BTreeMap<usize, f64> = std::collections::BTreeMap::new();
+    for t in &marks {
+        let r = lay.snap(*t);
+        let cy = r.y + r.h / 2.0;
+        if (cy - sky).abs() < 1.0 {
+            stops.push((r.x, r.right()));
+        } else {
+            let col = lay.column[*t];
+            let gx = lay.gutters[col];
+            runs.push(pts(&[(gx, cy), (r.right(), cy)]));
+            let low = teeth.entry(col).or_insert(cy);
+            *low = low.max(cy);
+        }
+    }
+    for (col, low) in &teeth {
+        let gx = lay.gutters[*col];
+        runs.push(pts(&[(gx, sky), (gx, *low)]));
+        stops.push((gx, gx));
+    }
+    stops.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for w in stops.windows(2) {
+        if w[1].0 - w[0].1 > 1.0 {
+            runs.push(pts(&[(w[0].1, sky), (w[1].0, sky)]));
+        }
+    }
     html! {
         <g class="cut" id="cut">
             <title>{ l.t("The cut: the saves a restore would use", "切面：恢复将使用的保存") }</title>
-            { for runs }
+            { for runs.into_iter().map(|p| html! { <polyline class="cut-run" points={p} /> }) }
         </g>
     }
 }
@@ -764,10 +786,11 @@ fn external_box(sim: &Sim, lay: &Layout, r: Rect, sink: TaskId, l: Lang) -> Html
     let max = r.w - 28.0;
     let seen = format!("{} {}", visible.len(), l.t("row(s) a reader sees", "行对读者可见"));
     let seen_short = format!("{} {}", visible.len(), l.t("row(s) seen", "行可见"));
+    let px = lay.state_px();
     let rows = if tail.len() < labels.len() {
-        fit_labels("… ", &tail, "", max, 17.0)
+        fit_labels("… ", &tail, "", max, px)
     } else {
-        fit_labels("", &tail, "", max, 17.0)
+        fit_labels("", &tail, "", max, px)
     };
     html! {
         <g class="external" id="external-box">
@@ -781,7 +804,8 @@ fn external_box(sim: &Sim, lay: &Layout, r: Rect, sink: TaskId, l: Lang) -> Html
                 html!{ <text class="state" x={(r.x + 14.0).to_string()} y={(r.y + ROW0 + 2.0 * ROW).to_string()}>{ rows }</text> } } }
             { if mode == SinkMode::TwoPhaseCommit {
                 html!{ <text class="state muted" x={(r.x + 14.0).to_string()} y={(r.y + ROW0 + 3.0 * ROW).to_string()}>
-                    { fit(&format!("{} {}", open, l.t("row(s) uncommitted, invisible", "行未提交，不可见")), max, 17.0) }</text> }
+                    { { let full = format!("{} {}", open, l.t("row(s) uncommitted, invisible", "行未提交，不可见"));
+                      if text_w(&full, px) <= max { full } else { format!("{} {}", open, l.t("uncommitted", "未提交")) } } }</text> }
               } else { html!{} } }
         </g>
     }
@@ -833,12 +857,14 @@ fn banner(lay: &Layout, id: &'static str, first: String, second: String) -> Html
 fn legend(l: Lang, presenter: bool) -> Html {
     let item = |glyph: Html, w: u32, text: &'static str| {
         html! {
-            <li><svg class="legend-glyph" viewBox={format!("0 0 {w} 48")} width={(w / 2).to_string()} height="24" aria-hidden="true">{ glyph }</svg>
+            <li><svg class="legend-glyph" viewBox={format!("0 0 {w} 48")} style={format!("width: {:.2}em", f64::from(w) / 48.0 * 1.9)} aria-hidden="true">{ glyph }</svg>
                 <span>{ text }</span></li>
         }
     };
+    // The glyphs have classes of their own ("g-…"), styled like the canvas's marks, so a query
+    // for the canvas's tokens or markers never finds them.
     let token = |class: &'static str| {
-        html! { <g class={classes!("token", class)} transform="translate(24 24)">
+        html! { <g class={classes!("g-token", class)} transform="translate(24 24)">
         <rect class="tok" x="-17" y="-17" width="34" height="34" rx="17" fill={KEY_COLOURS[0]} />
         <text y="6" text-anchor="middle">{ "a" }</text></g> }
     };
@@ -846,22 +872,22 @@ fn legend(l: Lang, presenter: bool) -> Html {
         <details class="legend" id="legend" open={!presenter}>
             <summary>{ l.t("Legend: what the marks mean", "图例：各标记的含义") }</summary>
             <ul>
-                { item(html!{ <g class="snap-mark"><rect x="4" y="10" width="76" height="26" rx="13" /><text x="42" y="29" text-anchor="middle">{ "◉ 4" }</text></g> }, 84,
+                { item(html!{ <g class="g-snap"><rect x="4" y="10" width="76" height="26" rx="13" /><text x="42" y="29" text-anchor="middle">{ "◉ 4" }</text></g> }, 84,
                     l.t("◉ n: the task saved its state at step n", "◉ n：任务在第 n 步保存了状态")) }
-                { item(html!{ <g class="cut"><polyline class="cut-run" points="4,24 76,24" /></g> }, 80,
+                { item(html!{ <g class="g-cut"><polyline points="4,24 76,24" /></g> }, 80,
                     l.t("the cut: joins the saves a restore would use", "切面：连接恢复将使用的保存")) }
                 { item(token("buffered"), 48, l.t("ring: buffered behind a barrier while its task aligns", "圆环：任务对齐时在屏障后缓存")) }
                 { item(token("replayed"), 48, l.t("dashes: replayed after a restore", "虚线：恢复后重放")) }
-                { item(html!{ <g class="barrier" transform="translate(24 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
+                { item(html!{ <g class="g-barrier" transform="translate(24 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
                     <circle class="mark" r="13" /><text y="6" text-anchor="middle">{ "1" }</text></g> }, 48,
                     l.t("filled: checkpoint barrier n (aligned)", "实心：检查点 n 的屏障（对齐）")) }
-                { item(html!{ <g class="barrier unaligned" transform="translate(30 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
+                { item(html!{ <g class="g-barrier unaligned" transform="translate(30 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
                     <rect class="mark" x="-26" y="-13" width="52" height="26" rx="13" /><text y="6" text-anchor="middle">{ "1" }<tspan class="barrier-mark">{ "⇥u" }</tspan></text></g> }, 60,
                     l.t("hollow, ⇥u: unaligned barrier, overtakes records", "空心、⇥u：非对齐屏障，越过记录")) }
-                { item(html!{ <g class="barrier cancel-marker" transform="translate(26 24)"><path class="cross" d="M -8 -20 L 8 20 M 8 -20 L -8 20" />
+                { item(html!{ <g class="g-barrier cancel-marker" transform="translate(26 24)"><path class="cross" d="M -8 -20 L 8 20 M 8 -20 L -8 20" />
                     <rect class="mark" x="-20" y="-13" width="40" height="26" rx="13" /><text y="6" text-anchor="middle">{ "✕1" }</text></g> }, 52,
                     l.t("✕n: cancel marker, checkpoint n was declined", "✕n：取消标记，检查点 n 被拒绝")) }
-                { item(html!{ <g class="log-cell next"><rect x="10" y="10" width="28" height="28" rx="4" fill={KEY_COLOURS[0]} /><text x="24" y="30" text-anchor="middle">{ "d" }</text></g> }, 48,
+                { item(html!{ <g class="g-cell next"><rect x="10" y="10" width="28" height="28" rx="4" fill={KEY_COLOURS[0]} /><text x="24" y="30" text-anchor="middle">{ "d" }</text></g> }, 48,
                     l.t("outlined: the next record a source reads", "描边：源下一条要读取的记录")) }
             </ul>
         </details>

@@ -205,6 +205,8 @@ pub struct Layout {
     pub column: Vec<usize>,
     /// Per column, the x of the cut's vertical run just right of its boxes.
     pub gutters: Vec<f64>,
+    /// The y of the cut's horizontal run: through the save markers of the top row.
+    pub sky: f64,
     pub lanes: Vec<LaneGeo>,
     /// The external system's box and the sink that writes to it.
     pub external: Option<(Rect, TaskId)>,
@@ -223,6 +225,14 @@ impl Layout {
     pub fn snap(&self, t: usize) -> Rect {
         let (x, y) = self.boxes[t];
         Rect::new(x + self.box_w - 84.0, y - SNAP_UP, 76.0, 26.0)
+    }
+    /// The size of a box's state text: one size smaller in the compact geometry.
+    pub fn state_px(&self) -> f64 {
+        if self.compact {
+            16.0
+        } else {
+            17.0
+        }
     }
     /// The alignment badge of task `t`, under its box.
     pub fn badge(&self, t: usize) -> Rect {
@@ -604,6 +614,7 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
         boxes,
         column,
         gutters,
+        sky,
         lanes,
         external,
         jm,
