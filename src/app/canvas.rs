@@ -186,7 +186,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let shape = if lay.shape == Shape::Wide { "wide" } else { "tall" };
     html! { <>
         <svg id="canvas" class={classes!("canvas", lay.compact.then_some("compact"))} viewBox={format!("0 0 {} {}", lay.width, lay.height)} role="group" aria-label={aria}
-             preserveAspectRatio="xMidYMin meet" data-shape={shape}>
+             preserveAspectRatio={if props.presenter { "xMidYMid meet" } else { "xMidYMin meet" }} data-shape={shape}>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" fill="#64748b" />

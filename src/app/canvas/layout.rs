@@ -536,9 +536,17 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
     let runs: Vec<((f64, f64), (f64, f64))> = lanes.iter().map(|l| (l.path[l.path.len() - 2], l.b)).collect();
     let mut placed: Vec<Option<(Rect, bool)>> = vec![None; lanes.len()];
     for (i, (a, b)) in runs.iter().enumerate() {
+        // Near: closer to its own lane than to any other, so it reads as that lane's.
+        let mine = segments(&lanes[i].path);
+        let theirs: Vec<Segment> =
+            lanes.iter().enumerate().filter(|(j, _)| *j != i).flat_map(|(_, l)| segments(&l.path)).collect();
+        let owned = |r: &Rect| {
+            let d = |segs: &[Segment]| segs.iter().map(|(p, q)| r.dist_seg(*p, *q)).fold(f64::MAX, f64::min);
+            d(&mine) + 8.0 <= d(&theirs)
+        };
         let spot = [(FLAG_W, 120.0), (FLAG_COMPACT_W, 170.0)]
             .iter()
-            .find_map(|(w, reach)| find_place(&obstacles, &bounds, *a, *b, *w, FLAG_H, *reach));
+            .find_map(|(w, reach)| find_place(&obstacles, &bounds, *a, *b, *w, FLAG_H, *reach, &owned));
         if let Some(r) = spot {
             obstacles.push(Obstacle::Rect(r.grow(3.0)));
             placed[i] = Some((r, true));
@@ -551,7 +559,7 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
             continue;
         }
         let deeper = Rect::new(bounds.x, bounds.y, bounds.w, bounds.h + FLAG_H + GAP);
-        let r = find_place(&obstacles, &deeper, *a, *b, FLAG_W, FLAG_H, f64::MAX).unwrap_or_else(|| {
+        let r = find_place(&obstacles, &deeper, *a, *b, FLAG_W, FLAG_H, f64::MAX, &|_| true).unwrap_or_else(|| {
             ok = false;
             let mid = ((a.0 + b.0) / 2.0 - FLAG_W / 2.0).clamp(M, (width - M - FLAG_W).max(M));
             let r = Rect::new(mid, spill, FLAG_W, FLAG_H);
@@ -629,6 +637,7 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
 
 /// The free place for a `w`×`h` text nearest the middle of lane run a→b, no farther than `reach`:
 /// beside the lane on either side, or anywhere around.
+#[allow(clippy::too_many_arguments)]
 fn find_place(
     obstacles: &[Obstacle],
     bounds: &Rect,
@@ -637,6 +646,7 @@ fn find_place(
     w: f64,
     h: f64,
     reach: f64,
+    fits: &dyn Fn(&Rect) -> bool,
 ) -> Option<Rect> {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len = (dx * dx + dy * dy).sqrt().max(1.0);
@@ -679,5 +689,6 @@ fn find_place(
                 && r.y >= bounds.y
                 && r.bottom() <= bounds.bottom()
                 && !obstacles.iter().any(|o| o.hits(r))
+                && fits(r)
         })
 }
