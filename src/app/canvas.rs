@@ -25,6 +25,9 @@ use crate::engine::CutReport;
 use crate::engine::OperatorKind;
 use crate::engine::*;
 
+/// More records in flight than this and tokens move at once instead of gliding.
+const BUSY: usize = 40;
+
 /// Colours for keys; none of them is a verdict colour.
 pub const KEY_COLOURS: [&str; 6] = ["#1d4ed8", "#0f766e", "#7c3aed", "#be185d", "#a16207", "#334155"];
 
@@ -184,8 +187,10 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         "数据流作业：任务为方框，通道为承载记录和屏障的管道",
     );
     let shape = if lay.shape == Shape::Wide { "wide" } else { "tall" };
+    // With many records in flight tokens move at once: a glide repaints the drawing every frame.
+    let busy = sim.channels().iter().map(|c| c.queue.len()).sum::<usize>() > BUSY;
     html! { <>
-        <svg id="canvas" class={classes!("canvas", lay.compact.then_some("compact"))} viewBox={format!("0 0 {} {}", lay.width, lay.height)} role="group" aria-label={aria}
+        <svg id="canvas" class={classes!("canvas", lay.compact.then_some("compact"), busy.then_some("busy"))} viewBox={format!("0 0 {} {}", lay.width, lay.height)} role="group" aria-label={aria}
              preserveAspectRatio={if props.presenter { "xMidYMid meet" } else { "xMidYMin meet" }} data-shape={shape}>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -200,7 +205,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             { lay.external.map(|(r, s)| external_box(sim, lay, r, s, lang)).unwrap_or_default() }
             { if !running { down_banner(sim, lay, lang) } else if sim.region_down() { region_banner(sim, lay, lang) } else { html!{} } }
         </svg>
-        { legend(lang, props.presenter) }
+        <Legend lang={lang} presenter={props.presenter} />
     </> }
 }
 
@@ -852,9 +857,18 @@ fn banner(lay: &Layout, id: &'static str, first: String, second: String) -> Html
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct LegendProps {
+    lang: Lang,
+    presenter: bool,
+}
+
 /// The legend: what the marks on the canvas mean, drawn with the canvas's own marks. Open beside
-/// the drawing; folded into a button in presenter mode.
-fn legend(l: Lang, presenter: bool) -> Html {
+/// the drawing; folded into a button in presenter mode. A component of its own: a step does not
+/// draw it again.
+#[component]
+fn Legend(props: &LegendProps) -> Html {
+    let (l, presenter) = (props.lang, props.presenter);
     let item = |glyph: Html, w: u32, text: &'static str| {
         html! {
             <li><svg class="legend-glyph" viewBox={format!("0 0 {w} 48")} style={format!("width: {:.2}em", f64::from(w) / 48.0 * 1.9)} aria-hidden="true">{ glyph }</svg>
