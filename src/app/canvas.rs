@@ -16,7 +16,7 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use layout::{box_height, BANNER_H, ITEM_GAP, JM_W, ROW, ROW0, TOKEN_H};
-pub use layout::{text_w, Layout, Rect, Shape};
+pub use layout::{shape, text_w, Layout, Rect, Shape};
 
 use super::text::Lang;
 use super::{Dispatch, Msg, Run, Shared};

@@ -418,7 +418,10 @@ pub fn App() -> Html {
     };
 
     html! {
-        <div id="app" class={classes!("app", state.playing.then_some("playing"), state.presenter.then_some("presenter"))} data-ready="true"
+        // The page's layout follows the lesson, the drawing's shape and the sink (see style.css).
+        <div id="app" class={classes!("app", state.playing.then_some("playing"), state.presenter.then_some("presenter"),
+                session.lesson.is_some().then_some("in-lesson"), (canvas::shape(&sim.graph) == canvas::Shape::Tall).then_some("tall"),
+                sim.graph.has_sink().then_some("with-sink"))} data-ready="true"
              lang={if l == Lang::Zh { "zh-Hans" } else { "en" }} data-lang={l.id()} data-presenter={state.presenter.to_string()}
              data-step={pos.to_string()} data-steps={len.to_string()}>
             // The run's controls; presenter mode packs them into two compact rows.

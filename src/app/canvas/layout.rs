@@ -245,6 +245,33 @@ impl Layout {
     }
 }
 
+/// Tasks by column: a column per depth from the sources (the longest path), in topological order.
+fn columns_of(g: &JobGraph) -> Vec<Vec<usize>> {
+    let ops = g.spec.operators.len();
+    let mut depth = vec![0usize; ops];
+    for t in &g.topo_order {
+        let info = g.task(*t);
+        for c in &info.inputs {
+            let from = g.task(g.channel(*c).from).operator.index();
+            depth[info.operator.index()] = depth[info.operator.index()].max(depth[from] + 1);
+        }
+    }
+    let mut columns: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for t in &g.topo_order {
+        columns.entry(depth[g.task(*t).operator.index()]).or_default().push(t.index());
+    }
+    columns.into_values().collect()
+}
+
+/// The shape of job `g`'s drawing: one row of tasks is wide.
+pub fn shape(g: &JobGraph) -> Shape {
+    if columns_of(g).iter().all(|c| c.len() <= 1) {
+        Shape::Wide
+    } else {
+        Shape::Tall
+    }
+}
+
 /// The rows of text a task's box needs: a source's offset and its log strip, a keyed operator's
 /// counts (up to three rows), a two-phase-commit sink's transactions.
 fn rows_needed(g: &JobGraph, t: usize, two_phase: bool) -> usize {
@@ -312,21 +339,7 @@ pub fn layout(g: &JobGraph, presenter: bool, two_phase: bool) -> Layout {
 /// (with `near`: a place near its lane).
 pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near: bool) -> (Layout, bool) {
     let n = g.tasks.len();
-    // Depth of each operator: the longest path from a source.
-    let ops = g.spec.operators.len();
-    let mut depth = vec![0usize; ops];
-    for t in &g.topo_order {
-        let info = g.task(*t);
-        for c in &info.inputs {
-            let from = g.task(g.channel(*c).from).operator.index();
-            depth[info.operator.index()] = depth[info.operator.index()].max(depth[from] + 1);
-        }
-    }
-    let mut columns: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for t in &g.topo_order {
-        columns.entry(depth[g.task(*t).operator.index()]).or_default().push(t.index());
-    }
-    let columns: Vec<Vec<usize>> = columns.into_values().collect();
+    let columns = columns_of(g);
     let rows = columns.iter().map(Vec::len).max().unwrap_or(1);
     let box_h = (0..n).map(|t| box_height(rows_needed(g, t, two_phase))).fold(0.0, f64::max);
     let multi = |t: usize| g.tasks[t].inputs.len() >= 2;
