@@ -895,6 +895,294 @@ await check('Storm: the acker is on the canvas; stepping init and acks completes
   await pg.context().close();
 });
 
+// --- canvas and presenter (issue 18) ---
+const JOBS = ['line', 'line-sink', 'two-inputs', 'diamond', 'keyed-shuffle'];
+// The smallest text drawn on the canvas, in screen pixels: font size × the SVG's scale.
+const minCanvasText = (pg) => pg.evaluate(() => {
+  let min = Infinity;
+  let who = '';
+  for (const t of document.querySelectorAll('#canvas text, #canvas tspan')) {
+    if (!t.textContent.trim()) continue;
+    const m = t.getScreenCTM();
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+    if (px < min) { min = px; who = t.textContent.trim().slice(0, 24); }
+  }
+  return { min, who };
+});
+// Clicks and keys dispatched in the page (fast: no waiting between them).
+const clickN = (pg, sel, n = 1) => pg.evaluate(([sel, n]) => {
+  for (let i = 0; i < n; i++) document.querySelector(sel)?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+}, [sel, n]);
+const keyN = (pg, key, n = 1) => pg.evaluate(([key, n]) => {
+  for (let i = 0; i < n; i++) window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+}, [key, n]);
+const settled = (pg) => pg.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const idSel = (id) => `[id="${id}"]`;
+async function generated(pg, job, records = 150) {
+  await pg.selectOption('#sel-job', job);
+  await pg.click('.more-settings summary');
+  await pg.fill('#inp-records', String(records));
+  await pg.dispatchEvent('#inp-records', 'change');
+  await pg.click('.more-settings summary');
+}
+// What is in view without scrolling: the page does not scroll, and each element lies inside the window.
+const inView = (pg, sels) => pg.evaluate((sels) => {
+  const out = [];
+  if (document.documentElement.scrollHeight > innerHeight + 1) out.push(`the page scrolls (${document.documentElement.scrollHeight} > ${innerHeight})`);
+  for (const s of sels) {
+    for (const el of document.querySelectorAll(s)) {
+      const r = el.getBoundingClientRect();
+      if (r.top < -1 || r.left < -1 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1 || r.height === 0) out.push(`${s} at ${r.top.toFixed(0)}..${r.bottom.toFixed(0)}`);
+    }
+  }
+  return out;
+}, sels);
+
+// Everything drawn on the canvas that must not touch, and the pairs that do. Text boxes lose 12 %
+// of their height top and bottom (the font's line gap, where no ink is).
+const canvasOverlaps = (pg) => pg.evaluate(() => {
+  const svg = document.getElementById('canvas');
+  const box = (el, f = 0) => { const r = el.getBoundingClientRect(); return { l: r.left + 1, r: r.right - 1, t: r.top + r.height * f, b: r.bottom - r.height * f }; };
+  const hit = (a, b) => Math.min(a.r, b.r) - Math.max(a.l, b.l) > 0.5 && Math.min(a.b, b.b) - Math.max(a.t, b.t) > 0.5;
+  const inside = (a, b) => a.l >= b.l - 1.5 && a.r <= b.r + 1.5 && a.t >= b.t - 1.5 && a.b <= b.b + 1.5;
+  const name = (el) => (el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 28);
+  const owner = (el) => el.closest('[data-task]')?.dataset.task || el.closest('#jobmanager, #external-box, .down-banner, .cut')?.id
+    || (el.closest('.lane') ? 'lane:' + el.closest('.lane').dataset.channel : el.closest('[data-lane-label]') ? 'label:' + el.closest('[data-lane-label]').dataset.laneLabel : '?');
+  const texts = [...svg.querySelectorAll('text')].filter((t) => !t.closest('.token, .barrier') && name(t))
+    .map((t) => ({ el: t, r: box(t, 0.12), what: `text "${name(t)}" (${owner(t)})`, owner: owner(t) }));
+  const tokens = [...svg.querySelectorAll('.token, .barrier')].map((t) => ({ r: box(t), lane: t.closest('.lane').dataset.channel,
+    what: `token ${t.dataset.record || t.dataset.checkpoint || t.dataset.cancel} on ${t.closest('.lane').dataset.channel}` }));
+  const boxes = [...svg.querySelectorAll('.task-box, #jobmanager > rect, #external-box > rect, .down-banner > rect')]
+    .map((b) => ({ r: box(b), owner: owner(b), what: `box of ${owner(b)}` }));
+  const lines = (sel) => [...svg.querySelectorAll(sel)].flatMap((p) => {
+    const m = p.getScreenCTM();
+    const raw = p.tagName === 'line' ? [[+p.getAttribute('x1'), +p.getAttribute('y1')], [+p.getAttribute('x2'), +p.getAttribute('y2')]]
+      : p.getAttribute('points').trim().split(/\s+/).map((s) => s.split(',').map(Number));
+    const pts = raw.map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+    return pts.slice(1).map((q, i) => ({ a: pts[i], b: q, el: p }));
+  });
+  const crosses = (s, r) => {
+    for (let k = 0; k <= 60; k++) {
+      const x = s.a[0] + (s.b[0] - s.a[0]) * k / 60; const y = s.a[1] + (s.b[1] - s.a[1]) * k / 60;
+      if (x > r.l && x < r.r && y > r.t && y < r.b) return true;
+    }
+    return false;
+  };
+  const out = [];
+  for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) if (hit(texts[i].r, texts[j].r)) out.push(`${texts[i].what} × ${texts[j].what}`);
+  for (const t of texts) for (const k of tokens) if (hit(t.r, k.r)) out.push(`${t.what} × ${k.what}`);
+  for (let i = 0; i < tokens.length; i++) for (let j = i + 1; j < tokens.length; j++) if (tokens[i].lane !== tokens[j].lane && hit(tokens[i].r, tokens[j].r)) out.push(`${tokens[i].what} × ${tokens[j].what}`);
+  for (const t of texts) for (const b of boxes) if (b.owner !== t.owner && hit(t.r, b.r)) out.push(`${t.what} × ${b.what}`);
+  for (const k of tokens) for (const b of boxes) if (hit(k.r, b.r)) out.push(`${k.what} × ${b.what}`);
+  for (const s of lines('#cut polyline')) {
+    for (const t of texts) if (crosses(s, t.r)) out.push(`the cut × ${t.what}`);
+    for (const k of tokens) if (crosses(s, k.r)) out.push(`the cut × ${k.what}`);
+  }
+  for (const s of lines('.lane-line')) {
+    const lane = s.el.closest('.lane').dataset.channel;
+    for (const t of texts) if (t.owner !== 'lane:' + lane && crosses(s, t.r)) out.push(`lane ${lane} × ${t.what}`);
+    for (const k of tokens) if (k.lane !== lane && crosses(s, k.r)) out.push(`lane ${lane} × ${k.what}`);
+  }
+  for (const s of lines('.flag-leader')) {
+    const mine = s.el.closest('[data-lane-label]').dataset.laneLabel;
+    for (const t of texts) if (t.owner !== 'label:' + mine && crosses(s, t.r)) out.push(`leader of ${mine} × ${t.what}`);
+    for (const k of tokens) if (crosses(s, k.r)) out.push(`leader of ${mine} × ${k.what}`);
+  }
+  // Names fit what holds them: a token's label its token, a log cell's its cell, a button's its button.
+  for (const [sel, shape] of [['.token', '.tok'], ['.log-cell', 'rect'], ['.chip', 'rect'], ['.snap-mark', 'rect'], ['.more', 'rect'], ['.barrier:not(.cancel-marker)', '.mark']]) {
+    for (const g of svg.querySelectorAll(sel)) {
+      const t = g.querySelector('text'); const s = g.querySelector(shape);
+      if (t && s && !inside(box(t, 0.2), box(s))) out.push(`"${name(t)}" sticks out of its ${sel}`);
+    }
+  }
+  for (const task of svg.querySelectorAll('[data-task]')) {
+    const b = box(task.querySelector('.task-box'));
+    for (const t of task.querySelectorAll('.task-name, .task-kind, .state, .badge')) {
+      const r = box(t, 0.2);
+      if (r.l < b.l - 1 || r.r > b.r + 1) out.push(`"${name(t)}" sticks out of ${task.dataset.task}'s box`);
+    }
+  }
+  return [...new Set(out)];
+});
+
+// A crowded run: many records read on every source, barriers in flight, saves and the cut drawn,
+// channels blocked or flagged, depending on the strategy.
+async function crowd(pg, strategy) {
+  await pg.selectOption('#sel-strategy', strategy);
+  const sources = await pg.$$eval('[id^="read-"]', (els) => els.map((e) => e.id));
+  const lanes = await pg.$$eval('.lane[data-channel]', (els) => els.map((e) => e.dataset.channel));
+  for (const s of sources) await clickN(pg, idSel(s), 8);
+  if (strategy === 'timers') {
+    for (const l of lanes) await clickN(pg, `[data-channel="${l}"] .lane-hit`, 2);
+    await keyN(pg, 't');
+    for (const l of lanes) await clickN(pg, `[data-channel="${l}"] .lane-hit`, 2);
+    const timers = await pg.$$eval('[id^="timer-"]', (els) => els.map((e) => e.id));
+    await clickN(pg, idSel(timers[timers.length - 1]));
+  } else {
+    await keyN(pg, 'c');
+    await keyN(pg, 'ArrowRight', 25);
+    await keyN(pg, 'c');
+    for (const s of sources) await clickN(pg, idSel(s), 6);
+    await keyN(pg, 'ArrowRight', 12);
+    await keyN(pg, 'c');
+  }
+  for (const s of sources) await clickN(pg, idSel(s), 6);
+  await settled(pg);
+}
+
+const textSizes = {};
+await check('canvas text: at 1366x768 never under 16 px in presenter mode, never under 11 px outside it, for every job', async () => {
+  const problems = [];
+  for (const presenter of [false, true]) {
+    const pg = await open({ width: 1366, height: 768 });
+    for (const job of JOBS) {
+      await pg.selectOption('#sel-job', job);
+      if (presenter && (await attr(pg, '#app', 'data-presenter')) !== 'true') await pg.keyboard.press('p');
+      // A busy canvas: records read, saves and the cut drawn, flags shown.
+      for (const s of await pg.$$eval('[id^="read-"]', (els) => els.map((e) => e.id))) await clickN(pg, idSel(s), 3);
+      await keyN(pg, 't');
+      await settled(pg);
+      const { min, who } = await minCanvasText(pg);
+      textSizes[`${job} ${presenter ? 'presenter' : 'normal'}`] = min.toFixed(1);
+      const floor = presenter ? 16 : 11;
+      if (!(min >= floor - 0.05)) problems.push(`${job}, ${presenter ? 'presenter' : 'normal'}: "${who}" is ${min.toFixed(1)} px`);
+      if (presenter) problems.push(...(await inView(pg, ['#canvas', '#verdict'])).map((p) => `${job}: ${p}`));
+    }
+    await pg.context().close();
+  }
+  console.log(`     (smallest canvas text, px at 1366x768: ${Object.entries(textSizes).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+  expect(problems.length === 0, problems.join('\n'));
+});
+
+await check('presenter mode, every step of every lesson, at 1366x768 and 1920x1080: no scrolling, the lesson, its predictions and the verdict in view, canvas text at least 16 px', async () => {
+  const problems = [];
+  let smallest = Infinity;
+  for (const [width, height] of [[1366, 768], [1920, 1080]]) {
+    const pg = await open({ width, height });
+    await pg.keyboard.press('p');
+    const lessons = await pg.$$eval('#sel-lesson option', (os) => os.map((o) => o.value).filter((v) => v !== 'none'));
+    for (const lesson of lessons) {
+      await pg.selectOption('#sel-lesson', lesson);
+      for (let guard = 0; guard < 20; guard++) {
+        const at = `lesson ${+lesson + 1} step ${await attr(pg, '#lesson', 'data-step')}${(await attr(pg, '#lesson', 'data-revealed')) === 'true' ? ' revealed' : ''} at ${width}`;
+        const { min, who } = await minCanvasText(pg);
+        if (width === 1366) smallest = Math.min(smallest, min);
+        if (!(min >= 15.95)) problems.push(`${at}: "${who}" is ${min.toFixed(1)} px`);
+        problems.push(...(await inView(pg, ['#lesson-say', '#lesson-next', '.predict-chip', '#score', '#tally-state', '#verdict', '#canvas'])).map((p) => `${at}: ${p}`));
+        if (await pg.$('#predict')) for (const chip of await pg.$$('.predict-chip')) await chip.click();
+        if (await pg.isDisabled('#lesson-next')) break;
+        await pg.keyboard.press('PageDown');
+      }
+    }
+    if (width === 1366) await pg.screenshot({ path: shots + '13-presenter-lesson-end-1366.png' });
+    await pg.context().close();
+  }
+  console.log(`     (presenter mode, every lesson step: smallest canvas text ${smallest.toFixed(1)} px at 1366x768)`);
+  expect(problems.length === 0, problems.slice(0, 20).join('\n'));
+});
+
+await check('outside presenter mode at 1366x768: the verdict\'s columns are never cut off, and after Reveal the verdict is in view', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  const problems = [];
+  for (const job of JOBS) {
+    await pg.selectOption('#sel-job', job);
+    await pg.keyboard.press('e');
+    const cut = await pg.$$eval('#verdict td, #verdict th', (cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1
+      || c.getBoundingClientRect().right > c.closest('.ledger-scroll').getBoundingClientRect().right + 1).map((c) => c.textContent));
+    if (cut.length) problems.push(`${job}: cut off: ${cut.slice(0, 3).join(', ')}`);
+  }
+  for (const lesson of ['1', '8']) {
+    await lessonToPredict(pg, +lesson);
+    for (const chip of await pg.$$('.predict-chip')) await chip.click();
+    await pg.keyboard.press('PageDown');
+    expect(await attr(pg, '#lesson', 'data-revealed') === 'true', `lesson ${+lesson + 1} revealed`);
+    const out = await pg.evaluate(() => ['#tally-state', '#verdict h2', '#ledger'].map((s) => [s, document.querySelector(s).getBoundingClientRect()])
+      .filter(([, r]) => r.top < 0 || r.top > innerHeight - 20).map(([s, r]) => `${s} at ${r.top.toFixed(0)}`));
+    if (out.length) problems.push(`lesson ${+lesson + 1} after Reveal: ${out.join(', ')}`);
+  }
+  await pg.screenshot({ path: shots + '14-lesson9-reveal-verdict-in-view-1366.png' });
+  await pg.context().close();
+  expect(problems.length === 0, problems.join('\n'));
+});
+
+await check('a crowded canvas never overlaps itself: every job, 150 records per partition, timers, aligned, unaligned and crashed, normal and presenter', async () => {
+  const problems = [];
+  for (const presenter of [false, true]) {
+    for (const job of JOBS) {
+      const pg = await open({ width: 1366, height: 768 }, { reducedMotion: 'reduce' });
+      await generated(pg, job);
+      if (presenter) await pg.keyboard.press('p');
+      for (const strategy of ['timers', 'aligned', 'unaligned', 'crash']) {
+        if (strategy === 'crash') await keyN(pg, 'x');
+        else await crowd(pg, strategy);
+        await settled(pg);
+        const found = await canvasOverlaps(pg);
+        problems.push(...found.slice(0, 3).map((o) => `${job} ${strategy}${presenter ? ' presenter' : ''}: ${o}`));
+        if (job === 'keyed-shuffle' && strategy === 'aligned') {
+          const blocked = await pg.$$eval('.lane[data-blocked="true"]', (l) => l.length);
+          expect(blocked > 0 && !(await pg.textContent('#jm-pending')).includes('none'), `${job}: blocked lanes and barriers in flight`);
+          await pg.screenshot({ path: shots + `15-crowded-keyed-shuffle-${presenter ? 'presenter' : 'normal'}-1366.png` });
+        }
+        if (strategy === 'timers') expect((await pg.$$eval('[data-flag]', (f) => f.length)) > 0 && (await pg.$('#cut polyline')), `${job}: flags and the cut drawn`);
+      }
+      await pg.context().close();
+    }
+  }
+  expect(problems.length === 0, problems.slice(0, 40).join('\n'));
+});
+
+await check('the legend explains the marks, in English and Chinese; in presenter mode it folds into a button', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  expect(await pg.isVisible('#legend ul'), 'the legend is open beside the canvas');
+  const en = await pg.textContent('#legend');
+  for (const words of ['◉ n: the task saved its state at step n', 'the cut', 'ring: buffered behind a barrier', 'dashes: replayed', 'filled: checkpoint barrier', 'hollow, ⇥u: unaligned', '✕n: cancel marker', 'the next record a source reads']) {
+    expect(en.includes(words), `legend says "${words}": ${en}`);
+  }
+  expect(await pg.$$eval('#legend .g-token.buffered, #legend .g-token.replayed, #legend .g-barrier.unaligned, #legend .cancel-marker, #legend .g-snap', (g) => g.length) === 5, 'drawn with the canvas\'s marks');
+  await pg.click('#btn-lang');
+  const zh = await pg.textContent('#legend');
+  for (const words of ['图例', '保存了状态', '缓存', '重放', '非对齐屏障', '取消标记']) expect(zh.includes(words), `Chinese legend says "${words}"`);
+  await pg.click('#btn-lang');
+  await pg.keyboard.press('p');
+  expect(!(await pg.isVisible('#legend ul')) && (await pg.isVisible('#legend summary')), 'folded in presenter mode');
+  await pg.click('#legend summary');
+  expect(await pg.isVisible('#legend ul'), 'opens on click');
+  await pg.context().close();
+});
+
+await check('after a crash the source\'s log marks where the restore resumes, never a record it will skip; the next-record outline is not the focus ring\'s colour', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  const cells = (cls) => pg.$$eval(`[data-task="Source"] .log-cell.${cls} text`, (t) => t.map((x) => x.textContent));
+  // Per-task timers: Source saves offset 3, reads d, crashes: the restore resumes at d.
+  for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+  await pg.keyboard.press('t');
+  await pg.click('#read-Source');
+  expect(JSON.stringify(await cells('next')) === '["e"]', `next before the crash: ${await cells('next')}`);
+  await pg.keyboard.press('x');
+  expect((await cells('next')).length === 0, `no next-record outline while down: ${await cells('next')}`);
+  expect(JSON.stringify(await cells('resume')) === '["d"]', `resumes at d (offset 3): ${await cells('resume')}`);
+  await pg.keyboard.press('r');
+  expect(JSON.stringify(await cells('next')) === '["d"]' && (await cells('resume')).length === 0, `after the restore next is d: ${await cells('next')}`);
+  // Aligned: checkpoint 1 holds offset 2; two more reads, a crash: the restore resumes at c.
+  await pg.selectOption('#sel-strategy', 'aligned');
+  for (let i = 0; i < 2; i++) await pg.click('#read-Source');
+  await pg.keyboard.press('c');
+  for (const ch of ['Source->Map', 'Map->Count']) for (let i = 0; i < 3; i++) await pg.click(`[data-channel="${ch}"] .lane-hit`);
+  for (let i = 0; i < 2; i++) await pg.click('#read-Source');
+  await pg.click('#crash-Map');
+  expect((await cells('next')).length === 0 && JSON.stringify(await cells('resume')) === '["c"]', `aligned: resumes at c: ${await cells('resume')}`);
+  await pg.keyboard.press('r');
+  // The colours: the focus ring (read from a focused button) and the next-record outline differ.
+  await pg.focus('#btn-reset');
+  await pg.keyboard.press('Shift+Tab');
+  await pg.keyboard.press('Tab');
+  const ring = await pg.evaluate(() => getComputedStyle(document.activeElement).outlineColor);
+  const outline = await pg.$eval('[data-task="Source"] .log-cell.next rect', (r) => getComputedStyle(r).stroke);
+  expect(ring === 'rgb(245, 158, 11)', `the focus ring is amber: ${ring}`);
+  expect(outline !== ring && !/245, 158, 11/.test(outline), `the next-record outline ${outline} differs from the focus ring ${ring}`);
+  await pg.context().close();
+});
+
 await check('no errors in the page', async () => {
   expect(errors.length === 0, errors.join('\n'));
 });

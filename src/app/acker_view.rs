@@ -4,7 +4,6 @@
 //! `__ack_init` and `__ack_ack` to the acker, the acker's answers to the spouts. A row is a
 //! channel: clicking it (or Enter on it) delivers its oldest message, as a lane does for records.
 
-use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::text::Lang;
@@ -13,8 +12,11 @@ use crate::engine::{Action, Sim, TaskId};
 
 /// Height of the band, in canvas units.
 pub const BAND_H: f64 = 250.0;
+/// The narrowest the band draws in: the acker and a row of three messages beside it.
+pub const MIN_W: f64 = 1180.0;
 const ROW_H: f64 = 34.0;
-const ACKER_W: f64 = 560.0;
+const MSG_W: f64 = 106.0;
+const LABEL_W: f64 = 250.0;
 
 fn hex(x: u64) -> String {
     if x == 0 {
@@ -24,57 +26,44 @@ fn hex(x: u64) -> String {
     }
 }
 
-/// One row of messages from `from` to `to`: a button that delivers the oldest, then the
-/// messages, oldest first.
+/// One row of messages from `from` to `to`, `w` wide: a button that delivers the oldest, then
+/// the messages, oldest first.
 #[allow(clippy::too_many_arguments)]
-fn message_row(sim: &Sim, a: Action, y: f64, x: f64, label: String, items: Vec<String>, act: &Callback<Action>, l: Lang) -> Html {
+fn message_row(sim: &Sim, a: Action, y: f64, x: f64, w: f64, label: String, items: Vec<String>, act: &Callback<Action>, l: Lang) -> Html {
     let enabled = sim.check(a);
     let aria = format!("{} {}", l.t("Deliver the oldest message:", "投递最早的消息："), label);
     let title = match &enabled {
         Ok(()) => aria.clone(),
         Err(e) => format!("{aria} — {}", e.message(l)),
     };
-    let click = {
-        let act = act.clone();
-        Callback::from(move |e: MouseEvent| {
-            e.stop_propagation();
-            act.emit(a)
-        })
-    };
-    let key = {
-        let act = act.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" {
-                e.prevent_default();
-                e.stop_propagation();
-                act.emit(a)
-            }
-        })
-    };
+    let (click, key) = super::canvas::press(act, a);
     let ok = enabled.is_ok();
-    let shown = items.len().min(6);
+    let room = (((w - LABEL_W - 40.0) / MSG_W).floor() as usize).max(1);
+    let shown = items.len().min(room);
     html! {
         <g class={classes!("ack-row", ok.then_some("ready"))} role="button" tabindex={if ok { "0" } else { "-1" }}
            aria-label={aria} aria-disabled={(!ok).to_string()} data-ack-row={label.clone()}
            onclick={ok.then_some(click)} onkeydown={ok.then_some(key)}>
             <title>{ title }</title>
-            <rect class="ack-row-bed" x={x.to_string()} y={(y - 24.0).to_string()} width="900" height={(ROW_H - 4.0).to_string()} rx="8" />
+            <rect class="ack-row-bed" x={x.to_string()} y={(y - 24.0).to_string()} width={w.to_string()} height={(ROW_H - 4.0).to_string()} rx="8" />
             <text class="ack-row-label" x={(x + 12.0).to_string()} y={y.to_string()}>{ format!("{label} ▸") }</text>
             { for items.iter().take(shown).enumerate().map(|(i, m)| html! {
                 <g class="ack-msg">
-                    <rect x={(x + 250.0 + i as f64 * 106.0).to_string()} y={(y - 20.0).to_string()} width="100" height="24" rx="12" />
-                    <text x={(x + 300.0 + i as f64 * 106.0).to_string()} y={(y - 3.0).to_string()} text-anchor="middle">{ m.clone() }</text>
+                    <rect x={(x + LABEL_W + i as f64 * MSG_W).to_string()} y={(y - 20.0).to_string()} width={(MSG_W - 6.0).to_string()} height="24" rx="12" />
+                    <text x={(x + LABEL_W + (MSG_W - 6.0) / 2.0 + i as f64 * MSG_W).to_string()} y={(y - 3.0).to_string()} text-anchor="middle">{ m.clone() }</text>
                 </g>
             }) }
-            { if items.len() > shown { html!{ <text class="ack-more" x={(x + 250.0 + shown as f64 * 106.0).to_string()} y={y.to_string()}>{ format!("+{}", items.len() - shown) }</text> } } else { html!{} } }
+            { if items.len() > shown { html!{ <text class="ack-more" x={(x + LABEL_W + shown as f64 * MSG_W).to_string()} y={y.to_string()}>{ format!("+{}", items.len() - shown) }</text> } } else { html!{} } }
         </g>
     }
 }
 
 /// The band: the acker with its pending trees on the left, the spouts' bookkeeping and the
-/// message rows on the right. `top` is where it starts on the canvas.
-pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, act: &Callback<Action>, l: Lang) -> Html {
+/// message rows on the right. `top` is where it starts on the canvas, `width` the canvas's width.
+pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Callback<Action>, l: Lang) -> Html {
     let g = &sim.graph;
+    let acker_w = (width * 0.4).clamp(420.0, 560.0);
+    let rows_w = width - acker_w - 60.0 - 24.0;
     let entries = storm.acker.entries();
     let rows: Vec<Html> = entries
         .iter()
@@ -87,7 +76,7 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, act: &Callback<Acti
             html! {
                 <text class="acker-row" x="40" y={(top + 84.0 + i as f64 * 30.0).to_string()} data-root={format!("{root:016x}")} data-val={format!("{:016x}", e.val)}>
                     <title>{ format!("root {root:016x}, value {:016x}", e.val) }</title>
-                    { format!("{} {} ({who}): {} {} · {} {{{open}}}", l.t("tree", "树"), hex(*root), l.t("value", "值"), hex(e.val), l.t("open edges", "未确认的边")) }
+                    { super::canvas::fit(&format!("{} {} ({who}): {} {} · {} {{{open}}}", l.t("tree", "树"), hex(*root), l.t("value", "值"), hex(e.val), l.t("open edges", "未确认的边")), acker_w - 32.0, 17.0) }
                 </text>
             }
         })
@@ -95,7 +84,7 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, act: &Callback<Acti
     let more = entries.len().saturating_sub(5);
     let mut lines: Vec<Html> = Vec::new();
     let mut y = top + 40.0;
-    let x = ACKER_W + 60.0;
+    let x = acker_w + 60.0;
     for s in g.sources() {
         let spout = &storm.spouts[s.index()];
         let pending: Vec<String> = spout.pending.entries().iter().map(|(_, (_, r))| g.label(*r).to_string()).collect();
@@ -110,7 +99,8 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, act: &Callback<Acti
             l.t("committed offset", "已提交偏移量"),
             sim.committed_offset(s)
         );
-        lines.push(html! { <text class="spout-line" x={x.to_string()} y={y.to_string()} data-spout={g.task(s).name.clone()}>{ text }</text> });
+        lines.push(html! { <text class="spout-line" x={x.to_string()} y={y.to_string()} data-spout={g.task(s).name.clone()}>
+            <title>{ text.clone() }</title>{ super::canvas::fit(&text, rows_w, 17.0) }</text> });
         y += 28.0;
     }
     let mut message_rows: Vec<Html> = Vec::new();
@@ -124,13 +114,13 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, act: &Callback<Acti
             })
             .collect();
         let label = format!("{} → acker", g.task(task).name);
-        message_rows.push(message_row(sim, Action::ToAcker { task }, 0.0, x, label, items, act, l));
+        message_rows.push(message_row(sim, Action::ToAcker { task }, 0.0, x, rows_w, label, items, act, l));
     }
     for (t, q) in storm.to_spout.iter().enumerate().filter(|(_, q)| !q.is_empty()) {
         let task = TaskId(t as u16);
         let items = q.iter().map(|a| format!("✓ {}", g.label(a.record))).collect();
         let label = format!("acker → {}", g.task(task).name);
-        message_rows.push(message_row(sim, Action::FromAcker { task }, 0.0, x, label, items, act, l));
+        message_rows.push(message_row(sim, Action::FromAcker { task }, 0.0, x, rows_w, label, items, act, l));
     }
     let shown_rows = message_rows.len().min(5);
     let hidden = message_rows.len() - shown_rows;
@@ -140,9 +130,9 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, act: &Callback<Acti
     let nothing = storm.messages_to_acker() == 0 && storm.to_spout.iter().all(|q| q.is_empty());
     html! {
         <g id="acker-band" class="acker-band" aria-label={l.t("Storm's acker and its messages", "Storm 的 acker 及其消息")} role="group">
-            <rect class="acker-box" x="24" y={(top + 8.0).to_string()} width={ACKER_W.to_string()} height={(BAND_H - 20.0).to_string()} rx="12" />
+            <rect class="acker-box" x="24" y={(top + 8.0).to_string()} width={acker_w.to_string()} height={(BAND_H - 20.0).to_string()} rx="12" />
             <text class="task-name" x="40" y={(top + 40.0).to_string()}>{ l.t("Acker", "Acker") }</text>
-            <text class="task-kind" x={(ACKER_W + 8.0).to_string()} y={(top + 40.0).to_string()} text-anchor="end">
+            <text class="task-kind" x={(acker_w + 8.0).to_string()} y={(top + 40.0).to_string()} text-anchor="end">
                 { l.t("XOR of each pending tree", "每棵进行中的树的异或值") }</text>
             { if rows.is_empty() {
                 html!{ <text class="acker-row muted" x="40" y={(top + 84.0).to_string()}>{ l.t("no pending trees", "没有进行中的树") }</text> }

@@ -1,31 +1,32 @@
 //! The canvas: the job drawn in SVG. Tasks are boxes showing their state; channels are lanes with
-//! their queued records (tokens labelled a, b, c, coloured by key) and barriers (numbered markers);
-//! the JobManager's CheckpointCoordinator sits on top; the cut of the latest saves is drawn across
-//! the tasks with in-transit and orphan records flagged. Tokens carry a key (channel and sequence
-//! number), but they sit among unkeyed siblings, so Yew recreates them each step and they don't
-//! glide yet.
+//! their queued records (tokens labelled a, b, c, coloured by key) and barriers (numbered
+//! markers); the JobManager's CheckpointCoordinator sits beside them; the cut of the latest saves
+//! joins the save markers (◉ n) with in-transit and orphan records flagged. A legend beside the
+//! drawing says what each mark means.
+//!
+//! Where everything goes is [`layout::layout`], computed once per job and mode: every text has a
+//! reserved place and every lane a corridor for its tokens, so nothing drawn overlaps. Presenter
+//! mode uses a compact geometry in which the smallest text is 16 pixels on a 1366-pixel projector.
+//! Tokens are keyed in a list of their own, so a step moves them (they glide) rather than
+//! recreating them.
 
-use std::collections::BTreeMap;
+mod layout;
 
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
+use layout::{box_height, BANNER_H, ITEM_GAP, JM_W, ROW, ROW0, TOKEN_H};
+pub use layout::{shape, text_w, Layout, Rect, Shape};
+
 use super::text::Lang;
-use super::{Dispatch, Msg, Run};
+use super::{Dispatch, Msg, Run, Shared};
 use crate::classroom::Command;
 use crate::engine::CutReport;
 use crate::engine::OperatorKind;
 use crate::engine::*;
 
-pub const BOX_W: f64 = 240.0;
-pub const BOX_H: f64 = 156.0;
-const COL: f64 = 470.0;
-const ROW: f64 = 214.0;
-const TOP: f64 = 178.0;
-const LEFT: f64 = 24.0;
-const TOKEN_GAP: f64 = 38.0;
-const EXTERNAL_GAP: f64 = 110.0;
-const EXTERNAL_W: f64 = 270.0;
+/// More records in flight than this and tokens move at once instead of gliding.
+const BUSY: usize = 40;
 
 /// Colours for keys; none of them is a verdict colour.
 pub const KEY_COLOURS: [&str; 6] = ["#1d4ed8", "#0f766e", "#7c3aed", "#be185d", "#a16207", "#334155"];
@@ -34,70 +35,13 @@ pub fn key_colour(k: KeyId) -> &'static str {
     KEY_COLOURS[k.index() % KEY_COLOURS.len()]
 }
 
-pub struct Layout {
-    pub width: f64,
-    pub height: f64,
-    /// Top-left corner of each task's box.
-    pub boxes: Vec<(f64, f64)>,
-    /// Per channel: (x1, y1) at the producer, (x2, y2) at the consumer.
-    pub lanes: Vec<(f64, f64, f64, f64)>,
-    pub external: Option<(f64, f64)>,
-}
-
-pub fn layout(g: &JobGraph) -> Layout {
-    // Depth of each operator: the longest path from a source.
-    let ops = g.spec.operators.len();
-    let mut depth = vec![0usize; ops];
-    for t in &g.topo_order {
-        let info = g.task(*t);
-        for c in &info.inputs {
-            let from = g.task(g.channel(*c).from).operator.index();
-            depth[info.operator.index()] = depth[info.operator.index()].max(depth[from] + 1);
-        }
-    }
-    let mut columns: BTreeMap<usize, Vec<TaskId>> = BTreeMap::new();
-    for t in &g.topo_order {
-        columns.entry(depth[g.task(*t).operator.index()]).or_default().push(*t);
-    }
-    let rows = columns.values().map(Vec::len).max().unwrap_or(1) as f64;
-    let mut boxes = vec![(0.0, 0.0); g.tasks.len()];
-    for (d, tasks) in &columns {
-        let offset = (rows - tasks.len() as f64) * ROW / 2.0;
-        for (i, t) in tasks.iter().enumerate() {
-            boxes[t.index()] = (LEFT + *d as f64 * COL, TOP + offset + i as f64 * ROW);
-        }
-    }
-    let lanes = g
-        .channels
-        .iter()
-        .map(|c| {
-            let (fx, fy) = boxes[c.from.index()];
-            let (tx, ty) = boxes[c.to.index()];
-            let spread = |i: usize, n: usize| (i as f64 - (n as f64 - 1.0) / 2.0) * (BOX_H / 2.0 / n.max(1) as f64);
-            let out_n = g.task(c.from).out_channels.len();
-            let in_n = g.task(c.to).inputs.len();
-            (
-                fx + BOX_W,
-                fy + BOX_H / 2.0 + spread(c.output_index, out_n),
-                tx,
-                ty + BOX_H / 2.0 + spread(c.input_index, in_n),
-            )
-        })
-        .collect();
-    let columns_n = columns.len() as f64;
-    let right = LEFT + (columns_n - 1.0) * COL + BOX_W;
-    let external = g.has_sink().then(|| (right + EXTERNAL_GAP, TOP + (rows * ROW - BOX_H) / 2.0));
-    let width = right + if external.is_some() { EXTERNAL_GAP + EXTERNAL_W } else { 0.0 } + 24.0;
-    Layout { width: width.max(760.0), height: TOP + rows * ROW - (ROW - BOX_H) + 40.0, boxes, lanes, external }
-}
-
 /// Handlers the canvas calls; each takes an action and returns a callback.
 #[derive(Clone, PartialEq)]
 pub struct Handlers {
     pub act: Callback<Action>,
 }
 
-fn press(act: &Callback<Action>, a: Action) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
+pub(super) fn press(act: &Callback<Action>, a: Action) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
     let click = {
         let act = act.clone();
         Callback::from(move |e: MouseEvent| {
@@ -119,12 +63,41 @@ fn press(act: &Callback<Action>, a: Action) -> (Callback<MouseEvent>, Callback<K
     (click, key)
 }
 
-fn trunc(labels: &[&str], max: usize) -> String {
-    let mut s = labels.iter().take(max).copied().collect::<Vec<_>>().join(" ");
-    if labels.len() > max {
-        s += " …";
+/// `s` cut to fit `max` units at `px`, with "…" when it was cut.
+pub(super) fn fit(s: &str, max: f64, px: f64) -> String {
+    if text_w(s, px) <= max {
+        return s.to_string();
     }
-    s
+    let mut out = String::new();
+    for c in s.chars() {
+        if text_w(&format!("{out}{c}…"), px) > max {
+            break;
+        }
+        out.push(c);
+    }
+    format!("{}…", out.trim_end())
+}
+
+/// `head`, then as many of `labels` as fit in `max` units at `px` ("…" for the rest), then `tail`.
+fn fit_labels(head: &str, labels: &[&str], tail: &str, max: f64, px: f64) -> String {
+    let ellipsis = text_w(" …", px);
+    let mut w = text_w(head, px) + text_w(tail, px);
+    let mut n = 0;
+    for (i, label) in labels.iter().enumerate() {
+        let add = text_w(label, px) + if i > 0 { text_w(" ", px) } else { 0.0 };
+        let rest = if i + 1 < labels.len() { ellipsis } else { 0.0 };
+        if w + add + rest > max {
+            break;
+        }
+        w += add;
+        n += 1;
+    }
+    let more = match (n < labels.len(), n) {
+        (false, _) => "",
+        (true, 0) => "…",
+        (true, _) => " …",
+    };
+    format!("{head}{}{more}{tail}", labels[..n].join(" "))
 }
 
 /// A small button drawn inside a task box.
@@ -154,7 +127,7 @@ fn chip(
            onclick={(!disabled).then_some(onclick)} onkeydown={(!disabled).then_some(onkeydown)}>
             <title>{title}</title>
             <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height="28" rx="6" />
-            <text x={(x + w / 2.0).to_string()} y={(y + 19.0).to_string()} text-anchor="middle">{label}</text>
+            <text x={(x + w / 2.0).to_string()} y={(y + 20.0).to_string()} text-anchor="middle">{label}</text>
         </g>
     }
 }
@@ -164,9 +137,12 @@ pub struct CanvasProps {
     pub run: Run,
     pub lang: Lang,
     pub dispatch: Dispatch,
+    /// Presenter mode: the compact geometry, and the legend folded away.
+    #[prop_or_default]
+    pub presenter: bool,
 }
 
-/// The job drawn in SVG.
+/// The job drawn in SVG, and its legend.
 #[component]
 pub fn Canvas(props: &CanvasProps) -> Html {
     let session = props.run.session();
@@ -179,43 +155,69 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         },
     };
     let g = &sim.graph;
-    let lay = layout(g);
+    let two_phase = sim.settings.sink == SinkMode::TwoPhaseCommit;
+    let lay = use_memo((Shared(g.clone()), props.presenter, two_phase), |(g, presenter, two_phase)| {
+        layout::layout(g, *presenter, *two_phase)
+    });
+    let lay = &*lay;
     let saved: Vec<Option<&TaskSnapshot>> = sim.restore_point();
     let cut = saved.iter().any(|s| s.is_some()).then(|| sim.cut_check(&saved));
     let running = sim.running();
+    // Where each stopped source would read next after a restore now (never where it stopped).
+    let resume: Vec<Option<u32>> = {
+        let stopped = g.sources().any(|s| sim.tasks()[s.index()].status != TaskStatus::Running);
+        let mut after = None;
+        if stopped && sim.check(Action::Restore).is_ok() {
+            let mut s = sim.clone();
+            if s.step(Action::Restore).is_ok() {
+                after = Some(s);
+            }
+        }
+        (0..g.tasks.len())
+            .map(|t| {
+                let t = TaskId(t as u16);
+                (g.task(t).kind == OperatorKind::Source && sim.tasks()[t.index()].status != TaskStatus::Running)
+                    .then(|| after.as_ref().map(|s| s.source_offset(t)))
+                    .flatten()
+            })
+            .collect()
+    };
     let aria = lang.t(
         "The dataflow job: tasks as boxes, channels as lanes carrying records and barriers",
         "数据流作业：任务为方框，通道为承载记录和屏障的管道",
     );
+    let shape = if lay.shape == Shape::Wide { "wide" } else { "tall" };
+    // With many records in flight tokens move at once: a glide repaints the drawing every frame.
+    let busy = sim.channels().iter().map(|c| c.queue.len()).sum::<usize>() > BUSY;
     // Storm: the acker's band under the job.
     let band = sim.storm().filter(|_| sim.settings.ackers > 0);
+    let width = if band.is_some() { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
     let height = lay.height + if band.is_some() { super::acker_view::BAND_H } else { 0.0 };
-    html! {
-        <svg id="canvas" class="canvas" viewBox={format!("0 0 {} {}", lay.width.max(1560.0 * if band.is_some() { 1.0 } else { 0.0 }), height)} role="group" aria-label={aria}
-             preserveAspectRatio="xMidYMin meet">
+    html! { <>
+        <svg id="canvas" class={classes!("canvas", lay.compact.then_some("compact"), busy.then_some("busy"))} viewBox={format!("0 0 {width} {height}")} role="group" aria-label={aria}
+             preserveAspectRatio={if props.presenter { "xMidYMid meet" } else { "xMidYMin meet" }} data-shape={shape}>
             <defs>
-                <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                    <rect width="6" height="6" fill="#fde68a" />
-                    <line x1="0" y1="0" x2="0" y2="6" stroke="#b45309" stroke-width="2" />
-                </pattern>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" fill="#64748b" />
                 </marker>
             </defs>
-            { jobmanager(sim, lang) }
-            { for g.channels.iter().enumerate().map(|(i, _)| lane(sim, ChannelId(i as u16), &lay, lang, h, cut.as_ref())) }
-            { for g.tasks.iter().enumerate().map(|(i, _)| task_box(sim, TaskId(i as u16), &lay, lang, h, saved[i])) }
-            { cut_line(sim, &lay, &saved, lang) }
-            { lay.external.map(|(x, y)| external_box(sim, x, y, lang)).unwrap_or_default() }
-            { band.map(|s| super::acker_view::acker_band(sim, s, lay.height, &h.act, lang)).unwrap_or_default() }
-            { if !running { down_banner(sim, &lay, lang) } else if sim.region_down() { region_banner(sim, &lay, lang) } else { html!{} } }
+            { for g.channels.iter().enumerate().map(|(i, _)| lane(sim, ChannelId(i as u16), lay, lang, h)) }
+            { cut_line(lay, &saved, lang) }
+            { for g.tasks.iter().enumerate().map(|(i, _)| task_box(sim, TaskId(i as u16), lay, lang, h, saved[i], resume[i])) }
+            { for g.channels.iter().enumerate().map(|(i, _)| lane_labels(sim, ChannelId(i as u16), lay, lang, cut.as_ref())) }
+            { jobmanager(sim, lay, lang) }
+            { lay.external.map(|(r, s)| external_box(sim, lay, r, s, lang)).unwrap_or_default() }
+            { band.map(|s| super::acker_view::acker_band(sim, s, lay.height, width, &h.act, lang)).unwrap_or_default() }
+            { if !running { down_banner(sim, lay, lang) } else if sim.region_down() { region_banner(sim, lay, lang) } else { html!{} } }
         </svg>
-    }
+        <Legend lang={lang} presenter={props.presenter} />
+    </> }
 }
 
-fn jobmanager(sim: &Sim, l: Lang) -> Html {
+fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
     let up = sim.jobmanager_up();
     let strategy = sim.strategy();
+    let max = JM_W - 28.0;
     let line2 = if strategy.uses_coordinator() {
         let pending: Vec<String> = sim
             .pending()
@@ -269,10 +271,13 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
     let stw = sim.stop_the_world().map(|(id, _)| {
         format!("{} {}", l.t("❚❚ sources paused for stop-the-world checkpoint", "❚❚ 源已暂停，等待全局快照"), id.0)
     });
+    let r = lay.jm;
+    let full = format!("{line2}\n{}", stw.clone().unwrap_or_else(|| line3.clone()));
     html! {
         <g id="jobmanager" class={classes!("jobmanager", (!up).then_some("down"))} data-up={up.to_string()}>
-            <rect x="24" y="12" width="640" height="112" rx="10" />
-            <text class="jm-title" x="40" y="42">
+            <title>{ full }</title>
+            <rect x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="10" />
+            <text class="jm-title" x={(r.x + 14.0).to_string()} y={(r.y + 25.0).to_string()}>
                 { match (strategy == Strategy::StormAcker, up) {
                     (true, true) => l.t("Storm · Nimbus", "Storm · Nimbus"),
                     (true, false) => l.t("✖ Nimbus down", "✖ Nimbus 故障"),
@@ -280,21 +285,34 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
                     (false, false) => l.t("✖ JobManager down", "✖ JobManager 故障"),
                 } }
             </text>
-            <text class="jm-line" x="40" y="72" id="jm-pending">{ line2 }</text>
-            <text class="jm-line" x="40" y="100" id="jm-completed">{ stw.unwrap_or(line3) }</text>
+            <text class="jm-line" x={(r.x + 14.0).to_string()} y={(r.y + 48.0).to_string()} id="jm-pending">{ fit(&line2, max, 17.0) }</text>
+            <text class="jm-line" x={(r.x + 14.0).to_string()} y={(r.y + 70.0).to_string()} id="jm-completed">{ fit(&stw.unwrap_or(line3), max, 17.0) }</text>
         </g>
     }
 }
 
-fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Option<&CutReport>) -> Html {
+/// The width of an item on a lane.
+fn item_w(lay: &Layout, item: &Item) -> f64 {
+    match item {
+        Item::Record { .. } => lay.token_w,
+        Item::Barrier(b) if b.unaligned => text_w(&format!("{}⇥u", b.checkpoint.0), 16.0) + 12.0,
+        Item::Barrier(_) => 26.0,
+        Item::Cancel(id) => text_w(&format!("✕{}", id.0), 16.0) + 12.0,
+    }
+}
+
+fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
     let g = &sim.graph;
     let info = g.channel(c);
     let ch = &sim.channels()[c.index()];
-    let (x1, y1, x2, y2) = lay.lanes[c.index()];
-    let (dx, dy) = (x2 - x1, y2 - y1);
-    let len = (dx * dx + dy * dy).sqrt().max(1.0);
-    let (ux, uy) = (dx / len, dy / len);
-    let capacity = ((len - 40.0) / TOKEN_GAP).floor().max(1.0) as usize;
+    let geo = &lay.lanes[c.index()];
+    let points: Vec<String> = geo.path.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+    // The visible line stops a little short of the consumer, where the arrow's tip is.
+    let mut tip = geo.path.clone();
+    if let Some(last) = tip.last_mut() {
+        *last = (last.0 + geo.back.0 * 4.0, last.1 + geo.back.1 * 4.0);
+    }
+    let tip: Vec<String> = tip.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
     let head_action = Action::Deliver { channel: c };
     let enabled = sim.check(head_action);
     let (onclick, onkeydown) = press(&h.act, head_action);
@@ -310,78 +328,95 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Optio
         Err(e) => format!("{} — {}", info.name, e.message(l)),
     };
     let n = ch.queue.len();
-    let shown = n.min(capacity);
-    let tokens = ch.queue.iter().take(shown).enumerate().map(|(i, item)| {
-        let d = 26.0 + i as f64 * TOKEN_GAP;
-        let (x, y) = (x2 - ux * d, y2 - uy * d);
+    // Items from the head at the consumer's end back along the corridor; "+n" for the rest.
+    let (c0, c1) = geo.corridor;
+    let mut placed: Vec<(f64, f64)> = Vec::new();
+    let mut d = c0;
+    for item in ch.queue.iter() {
+        let w = item_w(lay, item);
+        if d + w > c1 {
+            break;
+        }
+        placed.push((d + w / 2.0, w));
+        d += w + ITEM_GAP;
+    }
+    let more = (placed.len() < n).then(|| {
+        let label = |shown: usize| format!("+{}", n - shown);
+        loop {
+            let end = placed.last().map(|(m, w)| m + w / 2.0 + ITEM_GAP).unwrap_or(c0);
+            let w = text_w(&label(placed.len()), 16.0);
+            if end + w <= c1 || placed.is_empty() {
+                break (label(placed.len()), end + w / 2.0);
+            }
+            placed.pop();
+        }
+    });
+    let tokens = ch.queue.iter().zip(&placed).map(|(item, (d, _))| {
+        let (x, y) = geo.at(*d);
         let style = format!("transform: translate({x:.1}px, {y:.1}px)");
         match item {
             Item::Record { seq, rec } => {
                 let label = g.label(rec.id);
                 let key = g.record(rec.id).key;
                 let buffered = ch.blocked;
+                let w = lay.token_w;
                 html! {
                     <g key={format!("r{}-{}", c.0, seq)} class={classes!("token", buffered.then_some("buffered"), rec.replayed.then_some("replayed"))}
                        style={style} data-record={label.to_string()} data-seq={seq.to_string()}>
                         <title>{ format!("{label} ({} {}) {}", l.t("key", "键"), g.key_name(key),
                             if buffered { l.t("— buffered behind the barrier", "——在屏障后缓存") } else if rec.replayed { l.t("— replayed", "——重放") } else { "" }) }</title>
-                        <circle r="16" fill={key_colour(key)} />
+                        <rect class="tok" x={(-w / 2.0).to_string()} y={(-TOKEN_H / 2.0).to_string()} width={w.to_string()} height={TOKEN_H.to_string()}
+                            rx={(TOKEN_H / 2.0).to_string()} fill={key_colour(key)} />
                         <text y="6" text-anchor="middle">{ label }</text>
                     </g>
                 }
             }
-            Item::Barrier(b) => html! {
-                <g key={format!("b{}-{}", c.0, b.checkpoint.0)} class={classes!("barrier", b.unaligned.then_some("unaligned"))} style={style} data-checkpoint={b.checkpoint.0.to_string()}>
-                    <title>{ if b.unaligned {
-                        format!("{} {} {}", l.t("unaligned checkpoint barrier", "非对齐检查点屏障"), b.checkpoint.0, l.t("(overtakes records)", "（越过记录）"))
-                    } else {
-                        format!("{} {}", l.t("checkpoint barrier", "检查点屏障"), b.checkpoint.0)
-                    } }</title>
-                    <rect x="-5" y="-22" width="10" height="44" rx="2" />
-                    <circle cy="-30" r="11" />
-                    <text y="-25" text-anchor="middle">{ b.checkpoint.0 }</text>
-                    { if b.unaligned { html!{ <text class="barrier-mark" x="-12" y="-32" text-anchor="end">{ "⇥u" }</text> } } else { html!{} } }
-                </g>
-            },
-            Item::Cancel(id) => html! {
-                <g key={format!("x{}-{}", c.0, id.0)} class="barrier cancel-marker" style={style} data-cancel={id.0.to_string()}>
-                    <title>{ format!("{} {}", l.t("cancel marker for checkpoint", "检查点取消标记"), id.0) }</title>
-                    <path class="cross" d="M -9 -18 L 9 18 M 9 -18 L -9 18" />
-                    <circle cy="-30" r="11" />
-                    <text y="-25" text-anchor="middle">{ format!("✕{}", id.0) }</text>
-                </g>
-            },
+            Item::Barrier(b) => {
+                let id = b.checkpoint.0;
+                html! {
+                    <g key={format!("b{}-{}", c.0, id)} class={classes!("barrier", b.unaligned.then_some("unaligned"))} style={style} data-checkpoint={id.to_string()}>
+                        <title>{ if b.unaligned {
+                            format!("{} {} {}", l.t("unaligned checkpoint barrier", "非对齐检查点屏障"), id, l.t("(overtakes records)", "（越过记录）"))
+                        } else {
+                            format!("{} {}", l.t("checkpoint barrier", "检查点屏障"), id)
+                        } }</title>
+                        <rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
+                        { if b.unaligned {
+                            let w = item_w(lay, item);
+                            html! { <>
+                                <rect class="mark" x={(-w / 2.0).to_string()} y="-13" width={w.to_string()} height="26" rx="13" />
+                                <text y="6" text-anchor="middle">{ id }<tspan class="barrier-mark">{ "⇥u" }</tspan></text>
+                            </> }
+                        } else {
+                            html! { <>
+                                <circle class="mark" r="13" />
+                                <text y="6" text-anchor="middle">{ id }</text>
+                            </> }
+                        } }
+                    </g>
+                }
+            }
+            Item::Cancel(id) => {
+                let w = item_w(lay, item);
+                html! {
+                    <g key={format!("x{}-{}", c.0, id.0)} class="barrier cancel-marker" style={style} data-cancel={id.0.to_string()}>
+                        <title>{ format!("{} {}", l.t("cancel marker for checkpoint", "检查点取消标记"), id.0) }</title>
+                        <path class="cross" d="M -8 -20 L 8 20 M 8 -20 L -8 20" />
+                        <rect class="mark" x={(-w / 2.0).to_string()} y="-13" width={w.to_string()} height="26" rx="13" />
+                        <text y="6" text-anchor="middle">{ format!("✕{}", id.0) }</text>
+                    </g>
+                }
+            }
         }
     });
-    let more = (n > shown).then(|| {
-        let d = 26.0 + shown as f64 * TOKEN_GAP;
-        html! { <text class="more" x={(x2 - ux * d).to_string()} y={(y2 - uy * d + 5.0).to_string()} text-anchor="middle">{ format!("+{}", n - shown) }</text> }
-    });
-    // Flags from the cut: records in transit (lost on restore) or orphans (counted twice).
-    let flag = cut.and_then(|cut| cut.channels.iter().find(|cc| cc.channel == c)).and_then(|cc| {
-        let names = |v: &Vec<RecordId>| v.iter().map(|r| g.label(*r)).collect::<Vec<_>>();
-        // Beside the lane, on the side away from where it heads, so a flag never sits on a
-        // neighbouring lane of the same consumer.
-        let side = if y2 > y1 + 1.0 { -58.0 } else { 42.0 };
-        let (mx, my) = ((x1 + x2) / 2.0 - if y2 > y1 + 1.0 { 20.0 } else { 0.0 }, (y1 + y2) / 2.0 + side);
-        let two = |class: &'static str, flag: &'static str, first: String, second: &'static str| html! {
-            <text class={classes!("flag", class)} x={mx.to_string()} y={my.to_string()} text-anchor="middle" data-flag={flag}>
-                <tspan x={mx.to_string()}>{ first }</tspan>
-                <tspan x={mx.to_string()} dy="19">{ second }</tspan>
-            </text>
-        };
-        if !cc.in_transit.is_empty() {
-            Some(two("in-transit", "in-transit", format!("{} {}", l.t("⚠ in transit:", "⚠ 在途："), trunc(&names(&cc.in_transit), 5)),
-                l.t("saved by no one", "无人保存")))
-        } else if !cc.orphans.is_empty() {
-            Some(two("orphan", "orphan", format!("{} {}", l.t("⚠ orphans:", "⚠ 孤儿消息："), trunc(&names(&cc.orphans), 5)),
-                l.t("counted, will be sent again", "已计入，会再次发送")))
-        } else if !cc.stored.is_empty() {
-            Some(two("stored", "stored", format!("{} {}", l.t("◉ stored in-flight:", "◉ 已存在途数据："), trunc(&names(&cc.stored), 5)),
-                l.t("replayed on restore", "恢复时重放")))
-        } else {
-            None
-        }
+    // "+n" on a white pill, so the lane's line does not run through it.
+    let more = more.map(|(label, d)| {
+        let (x, y) = geo.at(d);
+        let w = text_w(&label, 16.0);
+        html! { <g class="more" data-more={(n - placed.len()).to_string()}>
+            <rect x={format!("{:.1}", x - w / 2.0)} y={format!("{:.1}", y - 12.0)} width={format!("{w:.1}")} height="24" rx="8" />
+            <text x={format!("{x:.1}")} y={format!("{:.1}", y + 6.0)} text-anchor="middle">{ label }</text>
+        </g> }
     });
     html! {
         <g class={classes!("lane", ch.blocked.then_some("blocked"), enabled.is_ok().then_some("ready"))} data-channel={info.name.clone()}
@@ -389,33 +424,125 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers, cut: Optio
             <g role="button" tabindex={if enabled.is_ok() { "0" } else { "-1" }} aria-label={aria} aria-disabled={enabled.is_err().to_string()}
                onclick={enabled.is_ok().then_some(onclick)} onkeydown={enabled.is_ok().then_some(onkeydown)} class="lane-hit">
                 <title>{ title }</title>
-                <line x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} class="lane-bed" />
-                <line x1={x1.to_string()} y1={y1.to_string()} x2={(x2 - ux * 4.0).to_string()} y2={(y2 - uy * 4.0).to_string()} class="lane-line" marker-end="url(#arrow)" />
-                { for tokens }
+                <polyline points={points.join(" ")} class="lane-bed" />
+                <polyline points={tip.join(" ")} class="lane-line" marker-end="url(#arrow)" />
+                // The tokens alone in a keyed list: a step moves them instead of recreating them.
+                <g class="items">{ for tokens }</g>
                 { more.unwrap_or_default() }
             </g>
-            { if ch.blocked {
-                html! { <text class="blocked-label" x={((x1 + x2) / 2.0).to_string()} y={((y1 + y2) / 2.0 - 30.0).to_string()} text-anchor="middle">
-                    { l.t("⊘ blocked: aligning", "⊘ 阻塞：对齐中") }</text> }
-              } else { html!{} } }
-            { flag.unwrap_or_default() }
         </g>
     }
 }
 
-fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Option<&TaskSnapshot>) -> Html {
+/// What is written beside a lane, in the place the layout reserved for it: the cut's flag and
+/// "⊘ blocked" while the lane is blocked during alignment. A place away from its lane starts with
+/// the channel's name, and has a dotted leader to the lane when one fits.
+fn lane_labels(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, cut: Option<&CutReport>) -> Html {
+    let g = &sim.graph;
+    let ch = &sim.channels()[c.index()];
+    let geo = &lay.lanes[c.index()];
+    let name = &g.channel(c).name;
+    let r = geo.flag;
+    let max = r.w - 8.0;
+    let names = |v: &Vec<RecordId>| v.iter().map(|r| g.label(*r)).collect::<Vec<&str>>();
+    // The cut's flag: (class, head, records, explanation).
+    let flag = cut.and_then(|cut| cut.channels.iter().find(|cc| cc.channel == c)).and_then(|cc| {
+        if !cc.in_transit.is_empty() {
+            Some((
+                "in-transit",
+                l.t("⚠ in transit: ", "⚠ 在途："),
+                names(&cc.in_transit),
+                l.t("saved by no one", "无人保存"),
+            ))
+        } else if !cc.orphans.is_empty() {
+            Some((
+                "orphan",
+                l.t("⚠ orphans: ", "⚠ 孤儿消息："),
+                names(&cc.orphans),
+                l.t("counted, will be sent again", "已计入，会再次发送"),
+            ))
+        } else if !cc.stored.is_empty() {
+            Some((
+                "stored",
+                l.t("◉ stored in-flight: ", "◉ 已存在途数据："),
+                names(&cc.stored),
+                l.t("replayed on restore", "恢复时重放"),
+            ))
+        } else {
+            None
+        }
+    });
+    if flag.is_none() && !ch.blocked {
+        return html! {};
+    }
+    let blocked_word = l.t("⊘ blocked", "⊘ 阻塞");
+    let mut lines: Vec<(String, &'static str)> = Vec::new();
+    if !geo.flag_near {
+        lines.push((fit(name, max, 16.0), "lane-name"));
+    }
+    if ch.blocked {
+        lines.push((blocked_word.to_string(), "blocked-label"));
+    }
+    let mut title = Vec::new();
+    if ch.blocked {
+        title.push(l.t("blocked: the task waits for this checkpoint's barrier on its other inputs; the records behind the barrier here are buffered",
+            "阻塞：任务在其他输入上等待本检查点的屏障；此处屏障后的记录被缓存").to_string());
+    }
+    if let Some((_, head, labels, second)) = &flag {
+        title.push(format!("{}{} — {second}", head, labels.join(" ")));
+        let full = fit_labels(head, labels, "", max, 16.0);
+        match 2 - lines.len().min(2) {
+            2 if r.w >= layout::FLAG_W => lines.extend([(full, "flag-line"), (fit(second, max, 16.0), "flag-line")]),
+            2 => lines.extend([
+                (head.trim_end().to_string(), "flag-line"),
+                (fit_labels("", labels, "", max, 16.0), "flag-line"),
+            ]),
+            1 => lines.push((full, "flag-line")),
+            _ => {
+                let last = lines.len() - 1;
+                lines[last] = (fit_labels(&format!("{blocked_word} · {head}"), labels, "", max, 16.0), "flag-line");
+            }
+        }
+    }
+    let class = flag.as_ref().map(|f| f.0);
+    let leader = geo.leader.map(|((x1, y1), (x2, y2))| {
+        html! { <line class="flag-leader" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} /> }
+    });
+    html! {
+        <g class={classes!("flag", class, ch.blocked.then_some("blocked"))} data-flag={class} data-lane-label={name.clone()}>
+            <title>{ format!("{name}: {}", title.join(" · ")) }</title>
+            { leader.unwrap_or_default() }
+            { for lines.into_iter().enumerate().map(|(i, (text, class))| html! {
+                <text class={class} x={r.cx().to_string()} y={(r.y + 18.0 + 22.0 * i as f64).to_string()} text-anchor="middle">{ text }</text>
+            }) }
+        </g>
+    }
+}
+
+fn task_box(
+    sim: &Sim,
+    t: TaskId,
+    lay: &Layout,
+    l: Lang,
+    h: &Handlers,
+    saved: Option<&TaskSnapshot>,
+    resume: Option<u32>,
+) -> Html {
     let g = &sim.graph;
     let info = g.task(t);
     let rt = &sim.tasks()[t.index()];
     let (x, y) = lay.boxes[t.index()];
+    let (bw, bh) = (lay.box_w, lay.box_h);
     let status = match rt.status {
         TaskStatus::Running => "running",
         TaskStatus::Crashed => "crashed",
         TaskStatus::Canceled => "canceled",
     };
+    let rows = (((bh - box_height(1)) / ROW).round() as usize) + 1;
+    let text_max = bw - 28.0;
     let mut lines: Vec<Html> = Vec::new();
     let line = |i: usize, text: String, class: &'static str| {
-        html! { <text class={classes!("state", class)} x={(x + 14.0).to_string()} y={(y + 62.0 + i as f64 * 24.0).to_string()}>{ text }</text> }
+        html! { <text class={classes!("state", class)} x={(x + 14.0).to_string()} y={(y + ROW0 + i as f64 * ROW).to_string()}>{ fit(&text, text_max, lay.state_px()) }</text> }
     };
     match (&rt.status, &rt.state) {
         (TaskStatus::Crashed, _) => {
@@ -429,13 +556,16 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
                 lines.push(line(0, l.t("no counts yet", "尚无计数").into(), "muted"));
             }
             let word = if info.kind == OperatorKind::Count { "count" } else { "sum" };
-            for (i, (k, e)) in entries.iter().enumerate().take(3) {
+            let shown = if entries.len() > rows { rows - 1 } else { rows };
+            for (i, (k, e)) in entries.iter().enumerate().take(shown) {
                 let v = if info.kind == OperatorKind::Count { e.contributors.len() as i64 } else { e.sum };
                 let labels: Vec<&str> = e.contributors.iter().map(|r| g.label(*r)).collect();
-                lines.push(line(i, format!("{word}({})={v} {{{}}}", g.key_name(*k), trunc(&labels, 5)), "main"));
+                let text =
+                    fit_labels(&format!("{word}({})={v} {{", g.key_name(*k)), &labels, "}", text_max, lay.state_px());
+                lines.push(html! { <text class="state main" x={(x + 14.0).to_string()} y={(y + ROW0 + i as f64 * ROW).to_string()}>{ text }</text> });
             }
-            if entries.len() > 3 {
-                lines.push(line(3, format!("+{} {}", entries.len() - 3, l.t("more keys", "个键")), "muted"));
+            if entries.len() > shown {
+                lines.push(line(shown, format!("+{} {}", entries.len() - shown, l.t("more keys", "个键")), "muted"));
             }
         }
         (_, OpState::Sink { open, pending }) => {
@@ -450,7 +580,7 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
                 },
                 "main",
             ));
-            if !pending.is_empty() {
+            if !pending.is_empty() && rows > 1 {
                 let p: Vec<String> =
                     pending.iter().map(|(c, x)| format!("T{} ({} {})", x.0, l.t("chk", "检查点"), c.0)).collect();
                 lines.push(line(1, format!("{} {}", l.t("pre-committed:", "已预提交："), p.join(" ")), "muted"));
@@ -467,84 +597,133 @@ fn task_box(sim: &Sim, t: TaskId, lay: &Layout, l: Lang, h: &Handlers, saved: Op
                     let rows = sim.external().visible().iter().filter(|r| r.sink == t).count();
                     format!("{} {} {}", l.t("wrote", "已写出"), rows, l.t("row(s)", "行"))
                 }
-                _ => l.t("stateless: passes records on", "无状态：转发记录").into(),
+                _ => l.t("no state to save", "无状态，无需保存").into(),
             };
             lines.push(line(0, text, "muted"));
         }
     }
-    // Alignment / recording badge.
+    // Alignment / recording badge, under the box.
     let badge = rt.alignment.as_ref().map(|a| {
-        let text = if a.cancelled {
-            format!("{} {} {}", l.t("◌ collecting chk", "◌ 收集检查点"), a.checkpoint.0, l.t("(aborted)", "（已中止）"))
+        let id = a.checkpoint.0;
+        let (short, long) = if a.cancelled {
+            (format!("{} {id} {}", l.t("◌ chk", "◌ 检查点"), l.t("aborted", "已中止")),
+             format!("{} {id} {}", l.t("Checkpoint", "检查点"), l.t("was aborted: the task still collects its barriers", "已中止：任务仍在收集它的屏障")))
         } else if a.unaligned.is_some() {
-            format!("{} {}: {}", l.t("● recording in-flight for chk", "● 记录在途数据，检查点"), a.checkpoint.0, a.waiting())
+            (format!("{} {id}", l.t("● recording chk", "● 记录检查点")),
+             format!("{} {id}: {}", l.t("Recording in-flight data for checkpoint", "为检查点记录在途数据："), a.waiting()))
         } else {
-            format!("{} {}: {} {}", l.t("◐ aligning chk", "◐ 对齐检查点"), a.checkpoint.0, a.waiting(), l.t("input(s) to go", "个输入未到"))
+            (format!("{} {id}: {} {}", l.t("◐ aligning", "◐ 对齐"), a.waiting(), l.t("to go", "个未到")),
+             format!("{} {id}: {} {}", l.t("Aligning checkpoint", "对齐检查点"), a.waiting(), l.t("input(s) still to deliver its barrier", "个输入的屏障未到")))
         };
-        html! { <text class="badge" x={(x + 14.0).to_string()} y={(y + BOX_H + 22.0).to_string()} data-aligning={a.checkpoint.0.to_string()}>{ text }</text> }
+        let r = lay.badge(t.index());
+        html! { <text class="badge" x={(r.x + 14.0).to_string()} y={(r.y + 21.0).to_string()} data-aligning={id.to_string()}>
+            <title>{ long }</title>{ fit(&short, bw - 24.0, 16.0) }</text> }
     });
-    // Source: the log strip with read records dimmed.
+    // Source: the log strip. Read records are dimmed; the next one is outlined while the task
+    // runs. While it is down, the outline marks where a restore would resume, never where it
+    // stopped (the restore may rewind, or skip ahead).
     let strip = (info.kind == OperatorKind::Source).then(|| {
+        let running = rt.status == TaskStatus::Running;
         let off = sim.source_offset(t) as usize;
-        let max = 9usize;
-        let start = off.saturating_sub(3).min(info.log.len().saturating_sub(max));
+        let mark = if running { Some(off) } else { resume.map(|r| r as usize) };
+        let max = lay.cells;
+        let focus = mark.unwrap_or(off);
+        let start = focus.saturating_sub(2).min(info.log.len().saturating_sub(max));
+        let cy = y + ROW0 + ROW;
+        let cw = lay.cell_w;
         html! {
-            <g class="log-strip" aria-hidden="true">
+            <g class="log-strip">
             { for info.log.iter().enumerate().skip(start).take(max).map(|(i, r)| {
-                let cx = x + 20.0 + (i - start) as f64 * 24.0;
-                let cy = y + 92.0;
-                let read = i < off;
+                let cx = x + 14.0 + cw / 2.0 + (i - start) as f64 * (cw + 4.0);
+                let read = running && i < off;
+                let class = if mark == Some(i) { Some(if running { "next" } else { "resume" }) } else { None };
                 html! {
-                    <g class={classes!("log-cell", read.then_some("read"), (i == off).then_some("next"))}>
-                        <rect x={(cx - 10.0).to_string()} y={(cy - 11.0).to_string()} width="20" height="22" rx="4" fill={key_colour(g.record(*r).key)} />
-                        <text x={cx.to_string()} y={(cy + 5.0).to_string()} text-anchor="middle">{ g.label(*r) }</text>
+                    <g class={classes!("log-cell", read.then_some("read"), class)}>
+                        { match class {
+                            Some("next") => html!{ <title>{ format!("{} {}", l.t("next record to read:", "下一条要读取的记录："), g.label(*r)) }</title> },
+                            Some(_) => html!{ <title>{ format!("{} {}", l.t("a restore resumes reading here:", "恢复后从这里继续读取："), g.label(*r)) }</title> },
+                            None => html!{},
+                        } }
+                        <rect x={(cx - cw / 2.0).to_string()} y={(cy - 18.0).to_string()} width={cw.to_string()} height="24" rx="4" fill={key_colour(g.record(*r).key)} />
+                        <text x={cx.to_string()} y={cy.to_string()} text-anchor="middle">{ g.label(*r) }</text>
                     </g>
                 }
             }) }
             </g>
         }
     });
-    // The task's own buttons, left to right: (action, width, label, tooltip, id prefix).
-    let mut specs: Vec<(Action, f64, &str, &str, &str)> = Vec::new();
+    // The task's own buttons, left to right: (action, label, symbol, tooltip, id prefix). The
+    // compact geometry shows the symbols only; the tooltip and the label for screen readers
+    // always say the whole.
+    let mut specs: Vec<(Action, &'static str, &'static str, &'static str, &'static str)> = Vec::new();
     if info.kind == OperatorKind::Source {
-        let tip = l.t("Read the next record into", "读取下一条记录：");
-        specs.push((Action::Read { task: t }, 72.0, l.t("Read ▸", "读取 ▸"), tip, "read"));
+        specs.push((
+            Action::Read { task: t },
+            l.t("Read ▸", "读取 ▸"),
+            "▸",
+            l.t("Read the next record into", "读取下一条记录："),
+            "read",
+        ));
     }
     if sim.strategy() == Strategy::Timers {
-        let tip = l.t("Fire the snapshot timer of", "触发定时快照：");
-        specs.push((Action::Timer { task: t }, 78.0, l.t("◷ Save", "◷ 保存"), tip, "timer"));
+        specs.push((
+            Action::Timer { task: t },
+            l.t("◷ Save", "◷ 保存"),
+            "◷",
+            l.t("Fire the snapshot timer of", "触发定时快照："),
+            "timer",
+        ));
     }
     if info.kind == OperatorKind::Sink && sim.settings.sink == SinkMode::TwoPhaseCommit {
         let tip = l.t("Deliver the checkpoint-complete notification to", "投递检查点完成通知：");
-        specs.push((Action::Notify { task: t }, 84.0, l.t("✉ Notify", "✉ 通知"), tip, "notify"));
+        specs.push((Action::Notify { task: t }, l.t("✉ Notify", "✉ 通知"), "✉", tip, "notify"));
     }
     specs.push((
         Action::CrashTask { task: t },
-        72.0,
         l.t("✖ Crash", "✖ 崩溃"),
+        "✖",
         l.t("Crash the task", "使任务崩溃："),
         "crash",
     ));
-    let cy = y + BOX_H - 36.0;
+    let compact = lay.compact;
+    let shown = move |s: &(Action, &'static str, &'static str, &'static str, &'static str)| -> &'static str {
+        if compact {
+            s.2
+        } else {
+            s.1
+        }
+    };
+    let widths: Vec<f64> =
+        specs.iter().map(|s| if lay.compact { 34.0 } else { text_w(shown(s), 16.0) + 14.0 }).collect();
+    let room = bw - 20.0 - 5.0 * (specs.len() - 1) as f64;
+    let squeeze = (room / widths.iter().sum::<f64>()).min(1.0);
+    let cy = y + bh - 36.0;
     let mut cx = x + 10.0;
     let mut chips = Vec::new();
-    for (a, w, label, tip, id) in specs {
+    for (spec, w) in specs.iter().zip(widths) {
+        let w = (w * squeeze).floor();
+        let (a, _, _, tip, id) = *spec;
         let title = format!("{tip} {}", info.name);
-        chips.push(chip(&h.act, a, sim, cx, cy, w, label, title, format!("{id}-{}", info.name), l));
-        cx += w + 6.0;
+        chips.push(chip(&h.act, a, sim, cx, cy, w, shown(spec), title, format!("{id}-{}", info.name), l));
+        cx += w + 5.0;
     }
     let snap_mark = saved.map(|s| {
+        let r = lay.snap(t.index());
         html! { <g class="snap-mark" data-snapshot-step={s.tick.to_string()}>
             <title>{ format!("{} {}", l.t("Saved at step", "保存于第几步："), s.tick + 1) }</title>
-            <rect x={(x + BOX_W - 76.0).to_string()} y={(y - 22.0).to_string()} width="72" height="26" rx="13" />
-            <text x={(x + BOX_W - 40.0).to_string()} y={(y - 4.0).to_string()} text-anchor="middle">{ format!("◉ {}", s.tick + 1) }</text>
+            <rect x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="13" />
+            <text x={r.cx().to_string()} y={(r.y + 19.0).to_string()} text-anchor="middle">{ format!("◉ {}", s.tick + 1) }</text>
         </g> }
     });
+    let name_w = text_w(&info.name, 21.0);
+    let kind = kind_name(l, &info.kind);
     html! {
         <g class={classes!("task", status)} data-task={info.name.clone()} data-status={status}>
-            <rect class="task-box" x={x.to_string()} y={y.to_string()} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="12" />
-            <text class="task-name" x={(x + 14.0).to_string()} y={(y + 30.0).to_string()}>{ info.name.clone() }</text>
-            <text class="task-kind" x={(x + BOX_W - 14.0).to_string()} y={(y + 30.0).to_string()} text-anchor="end">{ kind_name(l, &info.kind) }</text>
+            <rect class="task-box" x={x.to_string()} y={y.to_string()} width={bw.to_string()} height={bh.to_string()} rx="12" />
+            <text class="task-name" x={(x + 14.0).to_string()} y={(y + 28.0).to_string()}>{ fit(&info.name, bw - 28.0, 21.0) }</text>
+            { if name_w + text_w(kind, 16.0) + 40.0 <= bw {
+                html!{ <text class="task-kind" x={(x + bw - 14.0).to_string()} y={(y + 28.0).to_string()} text-anchor="end">{ kind }</text> }
+              } else { html!{} } }
             { for lines }
             { strip.unwrap_or_default() }
             { for chips }
@@ -565,28 +744,54 @@ pub fn kind_name(l: Lang, k: &OperatorKind) -> &'static str {
     }
 }
 
-/// The cut: a dashed line through the save marker of every task that has one.
-fn cut_line(_sim: &Sim, lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) -> Html {
-    let mut pts: Vec<(f64, f64)> = saved
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| s.map(|_| (lay.boxes[i].0 + BOX_W - 40.0, lay.boxes[i].1 - 9.0)))
-        .collect();
-    if pts.len() < 2 {
+/// The cut: dashed runs joining the save markers of the tasks that have one. A run along the
+/// top row's markers (the spine), and from it a run down the gutter right of a column to each
+/// marker lower in it: places the layout keeps clear of text and tokens. Every run ends at the
+/// edge of a marker, never across its number.
+fn cut_line(lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) -> Html {
+    let marks: Vec<usize> = (0..saved.len()).filter(|t| saved[*t].is_some()).collect();
+    if marks.len() < 2 {
         return html! {};
     }
-    pts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    let d: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
-    let (lx, ly) = pts[0];
+    let sky = lay.sky;
+    let pts = |p: &[(f64, f64)]| p.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect::<Vec<_>>().join(" ");
+    let mut runs: Vec<String> = Vec::new();
+    // Stops along the spine: a top-row marker (its left and right ends) or a tooth (one x).
+    let mut stops: Vec<(f64, f64)> = Vec::new();
+    let mut teeth: std::collections::BTreeMap<usize, f64> = std::collections::BTreeMap::new();
+    for t in &marks {
+        let r = lay.snap(*t);
+        let cy = r.y + r.h / 2.0;
+        if (cy - sky).abs() < 1.0 {
+            stops.push((r.x, r.right()));
+        } else {
+            let col = lay.column[*t];
+            let gx = lay.gutters[col];
+            runs.push(pts(&[(gx, cy), (r.right(), cy)]));
+            let low = teeth.entry(col).or_insert(cy);
+            *low = low.max(cy);
+        }
+    }
+    for (col, low) in &teeth {
+        let gx = lay.gutters[*col];
+        runs.push(pts(&[(gx, sky), (gx, *low)]));
+        stops.push((gx, gx));
+    }
+    stops.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for w in stops.windows(2) {
+        if w[1].0 - w[0].1 > 1.0 {
+            runs.push(pts(&[(w[0].1, sky), (w[1].0, sky)]));
+        }
+    }
     html! {
         <g class="cut" id="cut">
-            <polyline points={d.join(" ")} />
-            <text x={(lx - 36.0).to_string()} y={(ly - 22.0).to_string()}>{ l.t("the cut: the saves a restore would use", "切面：恢复将使用的保存") }</text>
+            <title>{ l.t("The cut: the saves a restore would use", "切面：恢复将使用的保存") }</title>
+            { for runs.into_iter().map(|p| html! { <polyline class="cut-run" points={p} /> }) }
         </g>
     }
 }
 
-fn external_box(sim: &Sim, x: f64, y: f64, l: Lang) -> Html {
+fn external_box(sim: &Sim, lay: &Layout, r: Rect, sink: TaskId, l: Lang) -> Html {
     let g = &sim.graph;
     let visible = sim.external().visible();
     let labels: Vec<&str> = visible.iter().map(|r| g.label(r.record)).collect();
@@ -598,26 +803,32 @@ fn external_box(sim: &Sim, x: f64, y: f64, l: Lang) -> Html {
         .filter(|t| matches!(t.status, TxnStatus::Open | TxnStatus::PreCommitted(_)))
         .map(|t| t.rows.len())
         .sum();
-    let tail: Vec<&str> = labels.iter().rev().take(10).rev().copied().collect();
-    // Arrows from each sink to the external system.
-    let lay = layout(g);
-    let arrows = g.tasks.iter().enumerate().filter(|(_, t)| t.kind == OperatorKind::Sink).map(|(i, _)| {
-        let (sx, sy) = lay.boxes[i];
-        html! { <line class="to-external" x1={(sx + BOX_W).to_string()} y1={(sy + BOX_H / 2.0).to_string()}
-        x2={(x - 6.0).to_string()} y2={(y + BOX_H / 2.0).to_string()} marker-end="url(#arrow)" /> }
-    });
+    let tail: Vec<&str> = labels.iter().rev().take(12).rev().copied().collect();
+    let (sx, sy) = lay.boxes[sink.index()];
+    let ax = sx + lay.box_w - 16.0;
+    let max = r.w - 28.0;
+    let seen = format!("{} {}", visible.len(), l.t("row(s) a reader sees", "行对读者可见"));
+    let seen_short = format!("{} {}", visible.len(), l.t("row(s) seen", "行可见"));
+    let px = lay.state_px();
+    let rows = if tail.len() < labels.len() {
+        fit_labels("… ", &tail, "", max, px)
+    } else {
+        fit_labels("", &tail, "", max, px)
+    };
     html! {
         <g class="external" id="external-box">
-            { for arrows }
-            <rect x={x.to_string()} y={y.to_string()} width={EXTERNAL_W.to_string()} height={BOX_H.to_string()} rx="12" />
-            <text class="task-name" x={(x + 14.0).to_string()} y={(y + 30.0).to_string()}>{ l.t("External system", "外部系统") }</text>
-            <text class="state muted" x={(x + 14.0).to_string()} y={(y + 56.0).to_string()}>{ super::text::sink_name(l, mode) }</text>
-            <text class="state main" x={(x + 14.0).to_string()} y={(y + 84.0).to_string()}>
-                { format!("{} {}", visible.len(), l.t("row(s) a reader sees", "行对读者可见")) }</text>
-            <text class="state" x={(x + 14.0).to_string()} y={(y + 110.0).to_string()}>{ trunc(&tail, 10) }</text>
+            <title>{ format!("{}: {seen}", l.t("External system", "外部系统")) }</title>
+            <line class="to-external" x1={ax.to_string()} y1={(sy + lay.box_h).to_string()} x2={ax.to_string()} y2={(r.y - 4.0).to_string()} marker-end="url(#arrow)" />
+            <rect x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="12" />
+            <text class="task-name" x={(r.x + 14.0).to_string()} y={(r.y + 28.0).to_string()}>{ l.t("External system", "外部系统") }</text>
+            <text class="state muted" x={(r.x + 14.0).to_string()} y={(r.y + ROW0).to_string()}>{ super::text::sink_name(l, mode) }</text>
+            <text class="state main seen" x={(r.x + 14.0).to_string()} y={(r.y + ROW0 + ROW).to_string()}>{ if text_w(&seen, 16.0) <= max { seen.clone() } else { seen_short } }</text>
+            { if rows.is_empty() { html!{} } else {
+                html!{ <text class="state" x={(r.x + 14.0).to_string()} y={(r.y + ROW0 + 2.0 * ROW).to_string()}>{ rows }</text> } } }
             { if mode == SinkMode::TwoPhaseCommit {
-                html!{ <text class="state muted" x={(x + 14.0).to_string()} y={(y + 136.0).to_string()}>
-                    { format!("{} {}", open, l.t("row(s) uncommitted, invisible", "行未提交，不可见")) }</text> }
+                html!{ <text class="state muted" x={(r.x + 14.0).to_string()} y={(r.y + ROW0 + 3.0 * ROW).to_string()}>
+                    { { let full = format!("{} {}", open, l.t("row(s) uncommitted, invisible", "行未提交，不可见"));
+                      if text_w(&full, px) <= max { full } else { format!("{} {}", open, l.t("uncommitted", "未提交")) } } }</text> }
               } else { html!{} } }
         </g>
     }
@@ -625,21 +836,13 @@ fn external_box(sim: &Sim, x: f64, y: f64, l: Lang) -> Html {
 
 fn down_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
     let why = match sim.down() {
-        Some(CrashScope::Cluster) => l.t("The cluster crashed. Press Restore (R).", "集群崩溃。按“恢复”（R）。"),
-        Some(CrashScope::Task(_)) => l.t(
-            "A task crashed; the job must fail over. Press Restore (R).",
-            "任务崩溃，作业需要故障转移。按“恢复”（R）。",
-        ),
-        Some(CrashScope::JobManager) => {
-            l.t("The JobManager crashed. Press Restore (R).", "JobManager 崩溃。按“恢复”（R）。")
-        }
-        Some(CrashScope::Global) => l.t(
-            "Too many checkpoints failed; the job fails over. Press Restore (R).",
-            "检查点失败次数过多，作业进行故障转移。按“恢复”（R）。",
-        ),
+        Some(CrashScope::Cluster) => l.t("✖ The cluster crashed.", "✖ 集群崩溃。"),
+        Some(CrashScope::Task(_)) => l.t("✖ A task crashed: the job fails over.", "✖ 任务崩溃，作业需要故障转移。"),
+        Some(CrashScope::JobManager) => l.t("✖ The JobManager crashed.", "✖ JobManager 崩溃。"),
+        Some(CrashScope::Global) => l.t("✖ Too many failed checkpoints: failover.", "✖ 检查点失败次数过多，故障转移。"),
         None => "",
     };
-    banner(lay, "down-banner", why.to_string())
+    banner(lay, "down-banner", why.to_string(), l.t("Press Restore (R).", "按“恢复”（R）。").to_string())
 }
 
 /// A failed pipelined region is down while the rest of the job runs.
@@ -651,20 +854,74 @@ fn region_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
         .or_else(|| tasks.iter().position(|t| t.status != TaskStatus::Running))
         .map(|i| sim.graph.tasks[i].name.as_str())
         .unwrap_or("?");
-    let why = match l {
-        Lang::Zh => format!("{failed} 所在的区域正在重启——按“恢复”（R）"),
-        _ => format!("Region of {failed} is restarting — press Restore (R)"),
+    let (first, second) = match l {
+        Lang::Zh => (format!("{failed} 所在的区域正在重启"), "按“恢复”（R）".to_string()),
+        _ => (format!("Region of {failed} is restarting"), "— press Restore (R)".to_string()),
     };
-    banner(lay, "region-banner", why)
+    banner(lay, "region-banner", first, second)
 }
 
-fn banner(lay: &Layout, id: &'static str, why: String) -> Html {
-    let x = 688.0;
-    let w = (lay.width - x - 16.0).max(300.0);
+fn banner(lay: &Layout, id: &'static str, first: String, second: String) -> Html {
+    let r = lay.banner;
+    let max = r.w - 20.0;
     html! {
         <g class="down-banner" id={id} role="status">
-            <rect x={x.to_string()} y="12" width={w.to_string()} height="56" rx="10" />
-            <text x={(x + w / 2.0).to_string()} y="47" text-anchor="middle">{ why }</text>
+            <rect x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={BANNER_H.to_string()} rx="10" />
+            <text x={r.cx().to_string()} y={(r.y + 24.0).to_string()} text-anchor="middle">
+                <tspan x={r.cx().to_string()}>{ fit(&first, max, 18.0) }</tspan>
+                <tspan x={r.cx().to_string()} dy="23">{ fit(&second, max, 18.0) }</tspan>
+            </text>
         </g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LegendProps {
+    lang: Lang,
+    presenter: bool,
+}
+
+/// The legend: what the marks on the canvas mean, drawn with the canvas's own marks. Open beside
+/// the drawing; folded into a button in presenter mode. A component of its own: a step does not
+/// draw it again.
+#[component]
+fn Legend(props: &LegendProps) -> Html {
+    let (l, presenter) = (props.lang, props.presenter);
+    let item = |glyph: Html, w: u32, text: &'static str| {
+        html! {
+            <li><svg class="legend-glyph" viewBox={format!("0 0 {w} 48")} style={format!("width: {:.2}em", f64::from(w) / 48.0 * 1.9)} aria-hidden="true">{ glyph }</svg>
+                <span>{ text }</span></li>
+        }
+    };
+    // The glyphs have classes of their own ("g-…"), styled like the canvas's marks, so a query
+    // for the canvas's tokens or markers never finds them.
+    let token = |class: &'static str| {
+        html! { <g class={classes!("g-token", class)} transform="translate(24 24)">
+        <rect class="tok" x="-17" y="-17" width="34" height="34" rx="17" fill={KEY_COLOURS[0]} />
+        <text y="6" text-anchor="middle">{ "a" }</text></g> }
+    };
+    html! {
+        <details class="legend" id="legend" open={!presenter}>
+            <summary>{ l.t("Legend: what the marks mean", "图例：各标记的含义") }</summary>
+            <ul>
+                { item(html!{ <g class="g-snap"><rect x="4" y="10" width="76" height="26" rx="13" /><text x="42" y="29" text-anchor="middle">{ "◉ 4" }</text></g> }, 84,
+                    l.t("◉ n: the task saved its state at step n", "◉ n：任务在第 n 步保存了状态")) }
+                { item(html!{ <g class="g-cut"><polyline points="4,24 76,24" /></g> }, 80,
+                    l.t("the cut: joins the saves a restore would use", "切面：连接恢复将使用的保存")) }
+                { item(token("buffered"), 48, l.t("ring: buffered behind a barrier while its task aligns", "圆环：任务对齐时在屏障后缓存")) }
+                { item(token("replayed"), 48, l.t("dashes: replayed after a restore", "虚线：恢复后重放")) }
+                { item(html!{ <g class="g-barrier" transform="translate(24 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
+                    <circle class="mark" r="13" /><text y="6" text-anchor="middle">{ "1" }</text></g> }, 48,
+                    l.t("filled: checkpoint barrier n (aligned)", "实心：检查点 n 的屏障（对齐）")) }
+                { item(html!{ <g class="g-barrier unaligned" transform="translate(30 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
+                    <rect class="mark" x="-26" y="-13" width="52" height="26" rx="13" /><text y="6" text-anchor="middle">{ "1" }<tspan class="barrier-mark">{ "⇥u" }</tspan></text></g> }, 60,
+                    l.t("hollow, ⇥u: unaligned barrier, overtakes records", "空心、⇥u：非对齐屏障，越过记录")) }
+                { item(html!{ <g class="g-barrier cancel-marker" transform="translate(26 24)"><path class="cross" d="M -8 -20 L 8 20 M 8 -20 L -8 20" />
+                    <rect class="mark" x="-20" y="-13" width="40" height="26" rx="13" /><text y="6" text-anchor="middle">{ "✕1" }</text></g> }, 52,
+                    l.t("✕n: cancel marker, checkpoint n was declined", "✕n：取消标记，检查点 n 被拒绝")) }
+                { item(html!{ <g class="g-cell next"><rect x="10" y="10" width="28" height="28" rx="4" fill={KEY_COLOURS[0]} /><text x="24" y="30" text-anchor="middle">{ "d" }</text></g> }, 48,
+                    l.t("outlined: the next record a source reads", "描边：源下一条要读取的记录")) }
+            </ul>
+        </details>
     }
 }

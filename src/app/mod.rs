@@ -453,16 +453,22 @@ pub fn App() -> Html {
     };
 
     html! {
-        <div id="app" class={classes!("app", state.playing.then_some("playing"), state.presenter.then_some("presenter"))} data-ready="true"
+        // The page's layout follows the lesson, the drawing's shape and the sink (see style.css).
+        <div id="app" class={classes!("app", state.playing.then_some("playing"), state.presenter.then_some("presenter"),
+                session.lesson.is_some().then_some("in-lesson"), (canvas::shape(&sim.graph) == canvas::Shape::Tall).then_some("tall"),
+                sim.graph.has_sink().then_some("with-sink"))} data-ready="true"
              lang={if l == Lang::Zh { "zh-Hans" } else { "en" }} data-lang={l.id()} data-presenter={state.presenter.to_string()}
              data-step={pos.to_string()} data-steps={len.to_string()}>
-            <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()} />
-            <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
-                presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()} />
+            // The run's controls; presenter mode packs them into two compact rows.
+            <div class="chrome">
+                <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()} />
+                <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
+                    presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()} />
+            </div>
             { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
             { classroom::lesson_bar(&session, l, &dispatch) }
             <main class="workspace">
-                <div class="canvas-wrap"><canvas::Canvas run={run.clone()} lang={l} dispatch={dispatch.clone()} /></div>
+                <div class="canvas-wrap"><canvas::Canvas run={run.clone()} lang={l} dispatch={dispatch.clone()} presenter={state.presenter} /></div>
                 <div class="tabs">
                     <div role="tablist" aria-label={l.t("Details", "详情")}>
                         { tab_button(Tab::Narration, "tab-narration", l.t("What happened", "发生了什么")) }
