@@ -231,6 +231,8 @@ mod tests {
             assert_eq!(note, None);
             let want = match field {
                 SettingField::Seed | SettingField::TolerableFailedCheckpoints => Some(0),
+                // Empty: Storm's default timeout.
+                SettingField::MessageTimeout => Some(Settings::new(Strategy::StormAcker).message_timeout),
                 _ => None,
             };
             assert_eq!(field.value(&d), want, "{field:?}");
