@@ -104,7 +104,6 @@ pub enum Takeover {
 
 /// One failover: from the failure to the job running again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
 pub struct FailoverRecord {
     pub cause: FailureCause,
     /// The step of the failure.
