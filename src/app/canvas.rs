@@ -275,8 +275,8 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
             data-leader={sim.strategy().takes_high_availability().then(|| sim.masters().leader.letter())}
             data-ha={sim.strategy().takes_high_availability().then(|| sim.settings.high_availability.id())}
             data-submission={sim.masters().submission.to_string()}>
-            <rect x="24" y="12" width="640" height={if ha.is_some() { "140" } else { "112" }} rx="10" />
-            <text class="jm-title" x="40" y="42" id="jm-title">
+            <rect x="24" y="12" width="640" height={if ha.is_some() { "122" } else { "112" }} rx="10" />
+            <text class="jm-title" x="40" y={if ha.is_some() { "40" } else { "42" }} id="jm-title">
                 { match (&ha, strategy == Strategy::StormAcker, up) {
                     (Some((title, _)), _, _) => title.clone(),
                     (None, true, true) => l.t("Storm · Nimbus", "Storm · Nimbus").to_string(),
@@ -285,9 +285,9 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
                     (None, false, false) => l.t("✖ JobManager down", "✖ JobManager 故障").to_string(),
                 } }
             </text>
-            <text class="jm-line" x="40" y="72" id="jm-pending">{ line2 }</text>
-            <text class="jm-line" x="40" y="100" id="jm-completed">{ stw.unwrap_or(line3) }</text>
-            { ha.map(|(_, line)| html! { <text class="jm-line jm-ha" x="40" y="128" id="jm-ha">{ line }</text> }).unwrap_or_default() }
+            <text class="jm-line" x="40" y={if ha.is_some() { "66" } else { "72" }} id="jm-pending">{ line2 }</text>
+            <text class="jm-line" x="40" y={if ha.is_some() { "92" } else { "100" }} id="jm-completed">{ stw.unwrap_or(line3) }</text>
+            { ha.map(|(_, line)| html! { <text class="jm-line jm-ha" x="40" y="118" id="jm-ha">{ line }</text> }).unwrap_or_default() }
         </g>
     }
 }
@@ -698,17 +698,24 @@ fn down_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
         ),
         Some(CrashScope::JobManager) if sim.strategy().takes_high_availability() => {
             match (sim.settings.high_availability, sim.masters().awaiting_resubmission) {
-                (HighAvailability::Standby, _) => l.t(
-                    "The leading JobManager failed. Press Restore (R): the standby wins the election.",
-                    "Leader JobManager 故障。按“恢复”（R）：备用节点赢得选举。",
-                ),
+                (HighAvailability::Standby, _) => {
+                    let (a, b) = (sim.masters().leader.letter(), sim.masters().leader.other().letter());
+                    return banner(
+                        lay,
+                        "down-banner",
+                        match l {
+                            Lang::Zh => format!("JobManager {a} 故障。按 R：{b} 接管。"),
+                            _ => format!("JobManager {a} failed. Press R: {b} takes over."),
+                        },
+                    );
+                }
                 (HighAvailability::None, false) => l.t(
-                    "The JobManager failed, and the job with it (no HA). Press R to start a new JobManager.",
-                    "JobManager 故障，作业随之失败（无高可用）。按 R 启动新的 JobManager。",
+                    "Job failed (no HA). R starts a JobManager.",
+                    "作业失败（无高可用）。按 R 启动 JobManager。",
                 ),
                 (HighAvailability::None, true) => l.t(
-                    "A new JobManager runs, without the job. Press R to resubmit the job.",
-                    "新的 JobManager 在运行，但没有作业。按 R 重新提交作业。",
+                    "No job is running. Press R to resubmit it.",
+                    "没有作业在运行。按 R 重新提交作业。",
                 ),
             }
         }

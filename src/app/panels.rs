@@ -394,19 +394,20 @@ fn failovers(v: &CheckpointsView, l: Lang) -> Html {
                 } }</p> }
             }) }
             { if stats.failovers.is_empty() { html!{} } else { html! {
-                <table class="history" id="failovers">
+                <table class="failovers-table" id="failovers">
                     <caption>{ l.t("Failovers: steps from the failure to running again", "故障转移：从故障到重新运行的步数") }</caption>
                     <thead><tr>
-                        <th scope="col">{ l.t("what failed", "故障") }</th><th scope="col">{ l.t("failed at step", "故障于第几步") }</th>
-                        <th scope="col">{ l.t("running again at step", "重新运行于第几步") }</th><th scope="col">{ l.t("steps down", "停止步数") }</th>
+                        <th scope="col">{ l.t("what failed", "故障") }</th>
+                        <th scope="col">{ l.t("steps down (failed → running)", "停止步数（故障 → 运行）") }</th>
                         <th scope="col">{ l.t("how it came back", "如何恢复") }</th><th scope="col">{ l.t("restored from", "恢复自") }</th>
                     </tr></thead>
                     <tbody>{ for stats.failovers.iter().map(|f| html! {
                         <tr class={classes!(later(f).then_some("later"))} data-steps-down={f.steps_down().map(|s| s.to_string())}>
                             <td>{ cause(f.cause) }</td>
-                            <td>{ f.failed_tick + 1 }</td>
-                            <td>{ f.running_tick.map_or("–".to_string(), |t| (t + 1).to_string()) }</td>
-                            <td>{ f.steps_down().map_or("–".to_string(), |s| s.to_string()) }</td>
+                            <td class="steps">{ match (f.steps_down(), f.running_tick) {
+                                (Some(n), Some(t)) => format!("{n} ({} → {})", f.failed_tick + 1, t + 1),
+                                _ => format!("– ({} → …)", f.failed_tick + 1),
+                            } }</td>
                             <td>{ how(f.takeover) }</td>
                             <td>{ from(f.restored) }</td>
                         </tr>
