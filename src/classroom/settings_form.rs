@@ -231,7 +231,7 @@ mod tests {
             assert_eq!(note, None);
             let want = match field {
                 SettingField::Seed | SettingField::TolerableFailedCheckpoints => Some(0),
-                // Empty: Storm's default timeout.
+                // Storm's timeout has no "off": empty is its default.
                 SettingField::MessageTimeout => Some(Settings::new(Strategy::StormAcker).message_timeout),
                 _ => None,
             };
