@@ -1183,6 +1183,105 @@ await check('after a crash the source\'s log marks where the restore resumes, ne
   await pg.context().close();
 });
 
+// --- JobManager HA (issue 9) ---
+await check('JobManager HA: a standby wins the election; without HA a new JobManager, then a resubmission (retained or from nothing); the failovers compare', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  const text = (sel) => pg.textContent(sel);
+  const lanes = async (ch, n) => { for (let i = 0; i < n; i++) await pg.click(`[data-channel="${ch}"] .lane-hit`); };
+  // Checkpoint 1 completes with a and b; c is read and checkpoint 2 is pending; the JobManager fails.
+  const story = async () => {
+    await pg.click('#read-Source');
+    await pg.click('#read-Source');
+    await pg.keyboard.press('c');
+    await lanes('Source->Map', 3);
+    await lanes('Map->Count', 3);
+    await pg.click('#read-Source');
+    await pg.keyboard.press('c');
+    await lanes('Source->Map', 1);
+    await pg.keyboard.press('j');
+  };
+  const settings = async (ha, retention) => {
+    await pg.click('.more-settings summary');
+    await pg.selectOption('#sel-high-availability', ha);
+    if (retention) await pg.selectOption('#sel-retention', retention);
+    await pg.click('.more-settings summary');
+  };
+  const failover = async () => {
+    await pg.click('#tab-checkpoints');
+    const row = await pg.$eval('#failovers tbody tr:last-child', (r) => ({ steps: r.dataset.stepsDown, text: r.textContent }));
+    await pg.click('#tab-narration');
+    return row;
+  };
+  await pg.selectOption('#sel-job', 'line');
+  // Per-task timers keep no checkpoints in the JobManager: the selects say why they are off.
+  await pg.click('.more-settings summary');
+  expect(await pg.isDisabled('#sel-high-availability'), 'HA is off under per-task timers');
+  expect((await attr(pg, '#sel-high-availability', 'title')).includes('checkpointing strategy'), 'and says why');
+  await pg.selectOption('#sel-strategy', 'aligned');
+  expect(!(await pg.isDisabled('#sel-high-availability')), 'HA is on under aligned barriers');
+  expect(await pg.$eval('#sel-high-availability', (e) => e.value) === 'standby', 'standby by default');
+  expect(await pg.isDisabled('#sel-retention') && (await attr(pg, '#sel-retention', 'title')).includes('only without HA'), 'the retention matters only without HA');
+  await pg.click('.more-settings summary');
+
+  // With a standby: A fails, B wins the election at the restore, ids keep rising.
+  expect((await text('#jm-title')).includes('A (leader') && (await text('#jm-title')).includes('B (standby)'), await text('#jm-title'));
+  await story();
+  expect(await attr(pg, '#jobmanager', 'data-up') === 'false', 'A is down');
+  const during = await text('#jm-title');
+  expect(during.includes('A ✖') && during.includes('B (standby) wins the election'), during);
+  expect((await text('#jm-ha')).includes('pointer → chk 1'), await text('#jm-ha'));
+  await pg.screenshot({ path: shots + 'ha-election-during-1366.png' });
+  await pg.keyboard.press('r');
+  const after = await text('#jm-title');
+  expect(after.includes('B (leader)') && after.includes('A (standby)') && await attr(pg, '#jobmanager', 'data-leader') === 'B', after);
+  expect((await text('#jm-ha')).includes('B elected at step'), await text('#jm-ha'));
+  await pg.screenshot({ path: shots + 'ha-election-after-1366.png' });
+  await pg.click('#btn-lang');
+  expect((await text('#jm-title')).includes('B（Leader）') && (await text('#jm-title')).includes('A（备用）'), await text('#jm-title'));
+  await pg.click('#btn-lang');
+  await pg.keyboard.press('c');
+  await pg.click('#tab-checkpoints');
+  expect(await pg.$('#checkpoints tr[data-checkpoint="3"]'), 'the next checkpoint is 3: ids keep rising');
+  await pg.click('#tab-narration');
+  const standby = await failover();
+  expect(standby.steps === '1' && standby.text.includes('B won the election') && standby.text.includes('checkpoint 1'), JSON.stringify(standby));
+
+  // Without HA, retained: the job fails; R starts a JobManager, R resubmits from checkpoint 1.
+  await settings('none', 'retain-on-cancellation');
+  expect((await text('#jm-title')).includes('no HA'), await text('#jm-title'));
+  await story();
+  expect((await text('#jm-title')).includes('the job failed'), await text('#jm-title'));
+  expect((await text('#btn-restore')).includes('Start a JobManager'), await text('#btn-restore'));
+  await pg.keyboard.press('r');
+  expect(await attr(pg, '#jobmanager', 'data-up') === 'true' && (await text('#btn-restore')).includes('Resubmit'), 'a new JobManager, the job not yet resubmitted');
+  expect((await text('#jm-ha')).includes('from retained chk 1, ids continue at 2'), await text('#jm-ha'));
+  await pg.keyboard.press('r');
+  expect(await attr(pg, '#jobmanager', 'data-submission') === '2', 'the second submission');
+  expect((await text('[data-task="Source"]')).includes('offset 2 / 8'), 'Source from checkpoint 1');
+  await pg.keyboard.press('c');
+  await pg.click('#tab-checkpoints');
+  expect(await pg.$('#checkpoints tr[data-checkpoint="2"]') && !(await pg.$('#checkpoints tr[data-checkpoint="1"]')), 'the new job counts from 2');
+  expect((await text('#checkpoints')).includes('Checkpoints of submission 1'), 'the failed job\'s checkpoints apart');
+  await pg.click('#tab-narration');
+  const retained = await failover();
+  expect(retained.steps === '2' && retained.text.includes('resubmitted') && retained.text.includes('checkpoint 1'), JSON.stringify(retained));
+
+  // Without HA or retention: resubmitted from nothing, ids from 1.
+  await settings('none', 'no-externalized-checkpoints');
+  await story();
+  expect((await text('#jm-ha')).includes('no checkpoint retained'), await text('#jm-ha'));
+  await pg.keyboard.press('r');
+  await pg.keyboard.press('r');
+  expect((await text('[data-task="Source"]')).includes('offset 0 / 8'), 'Source from offset 0');
+  await pg.keyboard.press('c');
+  await pg.click('#tab-checkpoints');
+  expect(await pg.$('#checkpoints tr[data-checkpoint="1"]'), 'ids from 1 again');
+  await pg.click('#tab-narration');
+  const nothing = await failover();
+  expect(nothing.steps === '2' && nothing.text.includes('nothing'), JSON.stringify(nothing));
+  await pg.context().close();
+});
+
 await check('no errors in the page', async () => {
   expect(errors.length === 0, errors.join('\n'));
 });

@@ -1,7 +1,9 @@
 //! Property tests over the built-in jobs, random input logs, seeds and action sequences with
 //! crashes anywhere (and expired checkpoints failing the job over past a random
 //! tolerable-failed-checkpoints): aligned, unaligned and stop-the-world always end exactly once;
-//! barriers without alignment never lose a record; a crash-free run is always exactly once.
+//! barriers without alignment never lose a record; a crash-free run is always exactly once. A
+//! JobManager failure is survived by a standby or, without HA, by a resubmission from the
+//! retained checkpoint (retain- or delete-on-cancellation): both keep every guarantee.
 //! 1,000 cases per property (PROPTEST_CASES overrides).
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -9,8 +11,8 @@ mod cases;
 use barrierscope::engine::auto_label;
 use barrierscope::engine::dataflow::job_graph::{LogEntry, SourceInput};
 use barrierscope::engine::{
-    builtin, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, Strategy as Snapshots,
-    BUILTIN_NAMES,
+    builtin, Action, CheckpointRetention, Event, HighAvailability, OnRefusal, Scenario, ScriptAction, Settings, Sim,
+    SinkMode, Strategy as Snapshots, BUILTIN_NAMES,
 };
 use cases::config;
 use proptest::prelude::*;
@@ -57,6 +59,8 @@ struct Case {
     sink: SinkMode,
     /// tolerable-failed-checkpoints: past it, an expired checkpoint fails the job over.
     tolerable: u32,
+    /// A standby JobManager, or none with a retention that keeps checkpoints when the job fails.
+    ha: (HighAvailability, CheckpointRetention),
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -70,9 +74,14 @@ fn case() -> impl Strategy<Value = Case> {
         prop::option::of(2u32..6),
         prop::sample::select(SinkMode::ALL.to_vec()),
         0u32..3,
+        prop::sample::select(vec![
+            (HighAvailability::Standby, CheckpointRetention::NoExternalizedCheckpoints),
+            (HighAvailability::None, CheckpointRetention::RetainOnCancellation),
+            (HighAvailability::None, CheckpointRetention::DeleteOnCancellation),
+        ]),
     )
-        .prop_map(|(job, keys, seed, max_concurrent, interval, alignment_timeout, capacity, sink, tolerable)| {
-            Case { job, keys, seed, max_concurrent, interval, alignment_timeout, capacity, sink, tolerable }
+        .prop_map(|(job, keys, seed, max_concurrent, interval, alignment_timeout, capacity, sink, tolerable, ha)| {
+            Case { job, keys, seed, max_concurrent, interval, alignment_timeout, capacity, sink, tolerable, ha }
         })
 }
 
@@ -107,6 +116,7 @@ fn scenario(c: &Case, strategy: Snapshots) -> Scenario {
         s.sink = c.sink;
         s.checkpoint_timeout = 40;
         s.tolerable_failed_checkpoints = c.tolerable;
+        (s.high_availability, s.externalized_checkpoint_retention) = c.ha;
     }
     if strategy == Snapshots::Aligned {
         s.alignment_timeout = c.alignment_timeout;

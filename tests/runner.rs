@@ -62,6 +62,30 @@ fn the_table_shows_verdict_ledger_and_checkpoints() {
     assert!(out.contains("Restored every task from completed checkpoint 1."), "{out}");
 }
 
+/// Without HA: the JSON and the table give the failover (two steps down, a resubmission from the
+/// retained checkpoint) and keep the failed job's checkpoints apart from the new job's, whose ids
+/// continue after the restored one.
+#[test]
+fn the_runner_reports_failovers_and_a_resubmitted_job() {
+    let v = verdict("jobmanager-without-ha.json");
+    assert_eq!(v["verdict"]["state"], "exactly-once");
+    let f = &v["failovers"][0];
+    assert_eq!(f["cause"]["cause"], "job-manager-without-ha", "{f}");
+    assert_eq!(f["running_tick"].as_u64().unwrap() - f["failed_tick"].as_u64().unwrap(), 2, "{f}");
+    assert_eq!(f["takeover"], serde_json::json!({"how": "resubmission", "submission": 2}));
+    let restored = f["restored"]["checkpoint"].as_u64().expect("from a checkpoint");
+    let earlier = &v["checkpoints"]["earlier_submissions"][0];
+    let done: Vec<u64> =
+        earlier.as_array().unwrap().iter().filter(|r| r["status"]["status"] == "completed").map(|r| r["id"].as_u64().unwrap()).collect();
+    assert_eq!(done.last(), Some(&restored), "the latest retained checkpoint");
+    assert_eq!(v["checkpoints"]["history"][0]["id"].as_u64(), Some(restored + 1), "a new job counts on from it");
+    let path = format!("{}/scenarios/jobmanager-without-ha.json", env!("CARGO_MANIFEST_DIR"));
+    let (code, out, _) = runner(&["run", &path]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Checkpoints of submission 1 (a failed job):"), "{out}");
+    assert!(out.contains("the JobManager failed (no HA)") && out.contains("resubmitted (submission 2)"), "{out}");
+}
+
 #[test]
 fn example_scenarios_round_trip_through_the_runner() {
     for job in ["line", "line-sink", "two-inputs", "diamond", "keyed-shuffle"] {

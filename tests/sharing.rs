@@ -48,6 +48,11 @@ fn bad_texts() -> Vec<(String, &'static str)> {
             "checkpoint-interval needs a checkpointing strategy",
         ),
         (with("settings", json!({"max-concurrent-checkpoints": 0})), "max-concurrent-checkpoints must be 1 to 16"),
+        (with("settings", json!({"high-availability": "zookeeper"})), "unknown variant `zookeeper`"),
+        (
+            with("settings", json!({"strategy": "timers", "high-availability": "none"})),
+            "high-availability and externalized-checkpoint-retention concern the checkpoints the JobManager keeps",
+        ),
         (with("actions", json!("r0 r0 zz")), "action #3 \"zz\" is not an action"),
         (with("actions", json!("R")), "action #1 (restore) is not enabled: the job is running"),
         (with("actions", json!("d0")), "action #1 (deliver Source->Map) is not enabled: channel Source->Map is empty"),
@@ -80,6 +85,38 @@ fn a_run_round_trips_through_link_and_file_and_storage() {
     let (u, _) = Session::load(&file).unwrap();
     assert_eq!(u.timeline.position(), s.timeline.position());
     assert_eq!(u.sim().ledger(), s.sim().ledger());
+}
+
+/// A run without HA, its JobManager failed and the job resubmitted from the retained checkpoint,
+/// opens from a link at the same frame: the settings travel with it, and the failover, the
+/// submission and the new job's checkpoints are as they were.
+#[test]
+fn a_run_without_ha_round_trips_with_its_resubmission() {
+    use barrierscope::engine::{CheckpointRetention, HighAvailability, Settings, Strategy};
+    let mut settings = Settings::new(Strategy::Aligned);
+    settings.high_availability = HighAvailability::None;
+    settings.externalized_checkpoint_retention = CheckpointRetention::DeleteOnCancellation;
+    let config = RunConfig { job: "line".into(), settings, seed: 1, records: None };
+    let mut s = Session::new(config).unwrap();
+    for a in ["r0", "r0", "c", "d0", "d0", "d0", "d1", "d1", "d1", "r0", "c", "J", "R", "R", "c"] {
+        s.handle(Command::Act(Action::from_code(a).unwrap()));
+    }
+    assert_eq!(s.sim().masters().submission, 2);
+    let saved = s.save(Lang::En);
+    let json = serde_json::to_value(&saved).unwrap();
+    assert_eq!(json["settings"]["high-availability"], "none");
+    assert_eq!(json["settings"]["externalized-checkpoint-retention"], "delete-on-cancellation");
+    let (t, _) = Session::load(&from_fragment(&format!("#{}", to_fragment(&saved))).unwrap()).unwrap();
+    assert_eq!(t.save(Lang::En), saved);
+    assert_eq!(t.sim().masters(), s.sim().masters());
+    assert_eq!(t.sim().stats, s.sim().stats);
+    // A link from before the setting existed opens with the defaults: a standby.
+    let mut old = json.clone();
+    old["settings"].as_object_mut().unwrap().retain(|k, _| k == "strategy");
+    old["actions"] = serde_json::json!("r0 c J R");
+    old["at"] = serde_json::json!(4);
+    let (u, _) = Session::load(&old.to_string()).unwrap();
+    assert_eq!(u.sim().masters().leader.letter(), "B", "the standby won the election");
 }
 
 #[test]

@@ -268,28 +268,99 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
         })
         .collect();
     let line3 = if notify.is_empty() { line3 } else { format!("{line3} · ✉ {}", notify.join(", ")) };
+    let ha = sim.strategy().takes_high_availability().then(|| high_availability(sim, l));
     let stw = sim.stop_the_world().map(|(id, _)| {
         format!("{} {}", l.t("❚❚ sources paused for stop-the-world checkpoint", "❚❚ 源已暂停，等待全局快照"), id.0)
     });
     let r = lay.jm;
     let full = format!("{line2}\n{}", stw.clone().unwrap_or_else(|| line3.clone()));
     html! {
-        <g id="jobmanager" class={classes!("jobmanager", (!up).then_some("down"))} data-up={up.to_string()}>
+        <g id="jobmanager" class={classes!("jobmanager", (!up).then_some("down"))} data-up={up.to_string()}
+            data-leader={sim.strategy().takes_high_availability().then(|| sim.masters().leader.letter())}
+            data-ha={sim.strategy().takes_high_availability().then(|| sim.settings.high_availability.id())}
+            data-submission={sim.masters().submission.to_string()}>
             <title>{ full }</title>
             <rect x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="10" />
-            <text class="jm-title" x={(r.x + 14.0).to_string()} y={(r.y + 25.0).to_string()}>
-                { match (strategy == Strategy::StormAcker, up) {
-                    (true, true) => l.t("Storm · Nimbus", "Storm · Nimbus"),
-                    (true, false) => l.t("✖ Nimbus down", "✖ Nimbus 故障"),
-                    (false, true) => l.t("JobManager · CheckpointCoordinator", "JobManager · 检查点协调器"),
-                    (false, false) => l.t("✖ JobManager down", "✖ JobManager 故障"),
-                } }
+            <text class="jm-title" x={(r.x + 14.0).to_string()} y={(r.y + 25.0).to_string()} id="jm-title">
+                { fit(&match (&ha, strategy == Strategy::StormAcker, up) {
+                    (Some((title, _)), _, _) => title.clone(),
+                    (None, true, true) => l.t("Storm · Nimbus", "Storm · Nimbus").to_string(),
+                    (None, true, false) => l.t("✖ Nimbus down", "✖ Nimbus 故障").to_string(),
+                    (None, false, true) => l.t("JobManager · CheckpointCoordinator", "JobManager · 检查点协调器").to_string(),
+                    (None, false, false) => l.t("✖ JobManager down", "✖ JobManager 故障").to_string(),
+                }, max, 19.0) }
             </text>
-            <text class="jm-line" x={(r.x + 14.0).to_string()} y={(r.y + 48.0).to_string()} id="jm-pending">{ fit(&line2, max, 17.0) }</text>
+            // With nothing pending (always so while the JobManager is down), the line tells what
+            // high availability holds instead.
+            { match ha.as_ref().map(|(_, line)| line).filter(|_| sim.pending().is_empty()) {
+                Some(line) => html! { <text class="jm-line jm-ha" x={(r.x + 14.0).to_string()} y={(r.y + 48.0).to_string()} id="jm-ha">{ fit(line, max, 17.0) }</text> },
+                None => html! { <text class="jm-line" x={(r.x + 14.0).to_string()} y={(r.y + 48.0).to_string()} id="jm-pending">{ fit(&line2, max, 17.0) }</text> },
+            } }
             <text class="jm-line" x={(r.x + 14.0).to_string()} y={(r.y + 70.0).to_string()} id="jm-completed">{ fit(&stw.unwrap_or(line3), max, 17.0) }</text>
         </g>
     }
 }
+
+/// The JobManager box's title and HA line under a checkpointing strategy: the leader and the
+/// standby and the switch between them (with a standby), or the one JobManager, the failed job and
+/// its resubmission (without HA).
+fn high_availability(sim: &Sim, l: Lang) -> (String, String) {
+    let m = sim.masters();
+    let (leader, standby) = (m.leader.letter(), m.leader.other().letter());
+    let latest = sim.storage().completed.last().map(|c| c.id.0);
+    let chk = |id: Option<u64>| match id {
+        Some(id) => format!("{} {id}", l.t("chk", "检查点")),
+        None => l.t("no checkpoint", "无检查点").to_string(),
+    };
+    let zh = l == Lang::Zh;
+    let down = sim.down() == Some(CrashScope::JobManager);
+    match sim.settings.high_availability {
+        HighAvailability::Standby if down => (
+            if zh { format!("JobManager {leader} ✖ · {standby}（备用）将赢得选举") } else { format!("JobManager {leader} ✖ · {standby} (standby) wins the election") },
+            if zh {
+                format!("恢复（R）时 {standby} 当选；HA 存储：作业图，指针 → {}", chk(latest))
+            } else {
+                format!("{standby} is elected at the restore (R); HA store: job graph, pointer → {}", chk(latest))
+            },
+        ),
+        HighAvailability::Standby => (
+            if zh { format!("JobManager {leader}（Leader）· {standby}（备用）") } else { format!("JobManager {leader} (leader) · {standby} (standby)") },
+            match m.elected_at {
+                Some(t) if zh => format!("{leader} 于第 {} 步当选，从 HA 存储恢复：作业图、指针 → {}", t + 1, chk(sim.stats.latest_restored.map(|c| c.0))),
+                Some(t) => format!("{leader} elected at step {}; from the HA store: job graph, pointer → {}", t + 1, chk(sim.stats.latest_restored.map(|c| c.0))),
+                None if zh => format!("HA 存储（ZooKeeper 或 K8s）：作业图、指针 → {}", chk(latest)),
+                None => format!("HA store (ZooKeeper or K8s): job graph, pointer → {}", chk(latest)),
+            },
+        ),
+        HighAvailability::None if down && m.awaiting_resubmission => (
+            l.t("New JobManager (no HA) · the job is not running", "新的 JobManager（无高可用）· 作业未运行").to_string(),
+            match latest {
+                Some(id) if zh => format!("重新提交（R）：从保留的检查点 {id} 恢复，编号从 {} 继续", id + 1),
+                Some(id) => format!("resubmit (R): from retained chk {id}, ids continue at {}", id + 1),
+                None => l.t("resubmit (R): from nothing (offset 0), ids from 1", "重新提交（R）：从零开始（偏移量 0），编号从 1 开始").to_string(),
+            },
+        ),
+        HighAvailability::None if down => (
+            l.t("✖ JobManager down (no HA): the job failed", "✖ JobManager 故障（无高可用）：作业失败").to_string(),
+            match latest {
+                Some(id) if zh => format!("检查点 {id} 已外部化保留；按 R 启动新的 JobManager"),
+                Some(id) => format!("chk {id} is retained (externalized); R starts a new JobManager"),
+                None => l.t("no checkpoint retained; R starts a new JobManager", "没有保留的检查点；按 R 启动新的 JobManager").to_string(),
+            },
+        ),
+        HighAvailability::None => (
+            if m.submission > 1 && zh {
+                format!("JobManager（无高可用）· 第 {} 次提交的作业", m.submission)
+            } else if m.submission > 1 {
+                format!("JobManager (no HA) · job resubmitted (submission {})", m.submission)
+            } else {
+                l.t("JobManager (no HA, no standby)", "JobManager（无高可用，无备用）").to_string()
+            },
+            l.t("completed checkpoints in its memory only: its failure fails the job", "已完成的检查点只在它的内存里：它一故障，作业就失败").to_string(),
+        ),
+    }
+}
+
 
 /// The width of an item on a lane.
 fn item_w(lay: &Layout, item: &Item) -> f64 {
@@ -838,6 +909,24 @@ fn down_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
     let why = match sim.down() {
         Some(CrashScope::Cluster) => l.t("✖ The cluster crashed.", "✖ 集群崩溃。"),
         Some(CrashScope::Task(_)) => l.t("✖ A task crashed: the job fails over.", "✖ 任务崩溃，作业需要故障转移。"),
+        Some(CrashScope::JobManager) if sim.strategy().takes_high_availability() => {
+            let (a, b) = (sim.masters().leader.letter(), sim.masters().leader.other().letter());
+            let (why, hint) = match (sim.settings.high_availability, sim.masters().awaiting_resubmission) {
+                (HighAvailability::Standby, _) => match l {
+                    Lang::Zh => (format!("✖ JobManager {a} 故障。"), format!("按 R：{b} 接管。")),
+                    _ => (format!("✖ JobManager {a} failed."), format!("Press R: {b} takes over.")),
+                },
+                (HighAvailability::None, false) => (
+                    l.t("✖ The job failed (no HA).", "✖ 作业失败（无高可用）。").to_string(),
+                    l.t("R starts a JobManager.", "按 R 启动 JobManager。").to_string(),
+                ),
+                (HighAvailability::None, true) => (
+                    l.t("No job is running.", "没有作业在运行。").to_string(),
+                    l.t("Press R to resubmit it.", "按 R 重新提交作业。").to_string(),
+                ),
+            };
+            return banner(lay, "down-banner", why, hint);
+        }
         Some(CrashScope::JobManager) => l.t("✖ The JobManager crashed.", "✖ JobManager 崩溃。"),
         Some(CrashScope::Global) => l.t("✖ Too many failed checkpoints: failover.", "✖ 检查点失败次数过多，故障转移。"),
         None => "",

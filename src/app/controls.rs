@@ -13,7 +13,10 @@ use super::text::{job_name, sink_name, strategy_name, Lang};
 use super::{Dispatch, Msg, Run, SPEEDS};
 use crate::classroom::{edit_field, Command, Notice, RunConfig, SettingField};
 use crate::engine::settings::Edit;
-use crate::engine::{Action, FailoverStrategy, JobGraph, OperatorKind, RestartPolicy, SinkMode, Strategy, BUILTIN_NAMES};
+use crate::engine::{
+    Action, CheckpointRetention, CrashScope, FailoverStrategy, HighAvailability, JobGraph, OperatorKind, RestartPolicy,
+    Sim, SinkMode, Strategy, BUILTIN_NAMES,
+};
 
 /// How a select's value changes the run configuration.
 type Change = fn(&mut RunConfig, &str);
@@ -64,6 +67,7 @@ enum Needs {
     Restart,
     Acker,
     Failover,
+    HighAvailability,
 }
 
 /// Why a Settings control is disabled under `strategy`, or None when it is enabled.
@@ -109,6 +113,14 @@ fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<String> {
             l.t("Only Storm's acker tracks tuples", "只有 Storm 的 acker 跟踪元组"),
             strategy_name(l, Strategy::StormAcker).to_string(),
         ),
+        Needs::HighAvailability => (
+            strategy.takes_high_availability(),
+            l.t(
+                "Only a checkpointing strategy keeps completed checkpoints in the JobManager for a standby or a resubmission",
+                "只有做检查点的策略才在 JobManager 中保存已完成的检查点，供备用节点或重新提交使用",
+            ),
+            checkpointing_strategies(l),
+        ),
         Needs::Failover => (
             strategy.takes_failover_strategy(),
             l.t(
@@ -147,7 +159,7 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
     html! { <>
         { timeout }
         <label title={why.clone()}>{ l.t("Storm ackers", "Storm acker 数") }
-            <select id="sel-ackers" disabled={!storm} onchange={on_ackers}>
+            <select id="sel-ackers" disabled={!storm} title={(!storm).then(|| why.clone())} onchange={on_ackers}>
                 <option value="1" selected={settings.ackers == 1}>{ l.t("1: track every tuple (at least once)", "1：跟踪每个元组（至少一次）") }</option>
                 <option value="0" selected={settings.ackers == 0}>{ l.t("0: tracking off (at most once)", "0：不跟踪（最多一次）") }</option>
             </select></label>
@@ -165,10 +177,75 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
             html! {
                 <label title={if storm { l.t("Unanchored tuples are not tracked: never replayed", "未锚定的元组不被跟踪：永不重放").to_string() } else { why.clone() }}>
                     { format!("{} {name}", l.t("Anchor tuples on", "锚定元组：")) }
-                    <input id={format!("chk-anchor-{i}")} type="checkbox" checked={anchored} disabled={!storm} onchange={toggle} /></label>
+                    <input id={format!("chk-anchor-{i}")} type="checkbox" checked={anchored} disabled={!storm}
+                        title={(!storm).then(|| why.clone())} onchange={toggle} /></label>
             }
         }) }
     </> }
+}
+
+/// JobManager high availability and the retention of externalized checkpoints: checkpointing
+/// strategies only; the retention matters only without a standby. Each disabled select says why.
+fn ha_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
+    let settings = &config.settings;
+    let why = disabled_why(l, settings.strategy, Needs::HighAvailability);
+    let retention_why = why.clone().or_else(|| {
+        (settings.high_availability == HighAvailability::Standby).then(|| {
+            l.t(
+                "With a standby JobManager the HA store keeps the pointer to the latest checkpoint and the job never fails with its JobManager: the retention matters only without HA.",
+                "有备用 JobManager 时，HA 存储保存着指向最新检查点的指针，作业不会随 JobManager 失败：保留策略只在没有高可用时起作用。",
+            )
+            .to_string()
+        })
+    });
+    let on = |change: fn(&mut RunConfig, &str)| {
+        let (d, config) = (dispatch.clone(), config.clone());
+        Callback::from(move |e: Event| {
+            let mut c = config.clone();
+            change(&mut c, &e.target_unchecked_into::<HtmlSelectElement>().value());
+            d.dispatch(Msg::Cmd(Command::Configure(c)));
+        })
+    };
+    let on_ha = on(|c, v| edit(c, Edit::HighAvailability(HighAvailability::from_id(v).unwrap_or_default())));
+    let on_retention = on(|c, v| edit(c, Edit::Retention(CheckpointRetention::from_id(v).unwrap_or_default())));
+    let ha_name = |h: HighAvailability| match h {
+        HighAvailability::Standby => l.t("a standby JobManager takes over (election)", "备用 JobManager 接管（选举）"),
+        HighAvailability::None => l.t("none: the job fails with its JobManager (Flink's default)", "无：作业随 JobManager 失败（Flink 默认）"),
+    };
+    let retention_name = |r: CheckpointRetention| match r {
+        CheckpointRetention::NoExternalizedCheckpoints => {
+            l.t("not externalized: they go with the job (Flink's default)", "不外部化：随作业一起删除（Flink 默认）")
+        }
+        CheckpointRetention::RetainOnCancellation => l.t("retain on cancellation (kept when it fails too)", "取消时保留（失败时也保留）"),
+        CheckpointRetention::DeleteOnCancellation => l.t("delete on cancellation (kept when it fails)", "取消时删除（失败时保留）"),
+    };
+    html! { <>
+        <label title={why.clone().unwrap_or_default()}>{ l.t("JobManager high availability", "JobManager 高可用") }
+            <select id="sel-high-availability" onchange={on_ha} disabled={why.is_some()} title={why.clone()}>
+                { for HighAvailability::ALL.iter().rev().map(|h| html! {
+                    <option value={h.id()} selected={settings.high_availability == *h}>{ ha_name(*h) }</option>
+                }) }
+            </select></label>
+        <label title={retention_why.clone().unwrap_or_default()}>{ l.t("Completed checkpoints when the job fails", "作业失败时的已完成检查点") }
+            <select id="sel-retention" onchange={on_retention} disabled={retention_why.is_some()} title={retention_why.clone()}>
+                { for CheckpointRetention::ALL.iter().map(|r| html! {
+                    <option value={r.id()} selected={settings.externalized_checkpoint_retention == *r}>{ retention_name(*r) }</option>
+                }) }
+            </select></label>
+    </> }
+}
+
+/// What the Restore button does now: after a JobManager failure without HA it first starts a new
+/// JobManager, then resubmits the job.
+fn restore_label(sim: &Sim, l: Lang) -> &'static str {
+    let without_ha = sim.down() == Some(CrashScope::JobManager)
+        && sim.strategy().takes_high_availability()
+        && sim.settings.high_availability == HighAvailability::None;
+    match (without_ha, sim.masters().awaiting_resubmission) {
+        (true, false) => l.t("⟳ Start a JobManager", "⟳ 启动 JobManager"),
+        (true, true) => l.t("⟳ Resubmit the job", "⟳ 重新提交作业"),
+        _ => l.t("⟳ Restore", "⟳ 恢复"),
+    }
 }
 
 /// The run's configuration: every change starts a new run with it.
@@ -295,6 +372,7 @@ fn run_settings(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l
                         </select></label>
                     { acker_settings(config, graph, number(SettingField::MessageTimeout, l.t("Storm message timeout (steps)", "Storm 消息超时（步）"),
                         disabled_why(l, strategy, Needs::Acker)), l, dispatch) }
+                    { ha_settings(config, l, dispatch) }
                 </div>
             </details>
             <button id="btn-lang" class="tool lang" onclick={lang_toggle} aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
@@ -396,7 +474,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             <div class="group">
                 { button("btn-crash", l.t("✖ Crash cluster", "✖ 集群崩溃"), "X", || Msg::Cmd(Command::Act(Action::Crash)), check(Action::Crash), Some("danger")) }
                 { button("btn-crash-jm", if sim.strategy() == Strategy::StormAcker { l.t("✖ Crash Nimbus", "✖ Nimbus 崩溃") } else { l.t("✖ Crash JobManager", "✖ JobManager 崩溃") }, "J", || Msg::Cmd(Command::Act(Action::CrashJobManager)), check(Action::CrashJobManager), Some("danger")) }
-                { button("btn-restore", l.t("⟳ Restore", "⟳ 恢复"), "R", || Msg::Cmd(Command::Act(Action::Restore)), check(Action::Restore), Some("good")) }
+                { button("btn-restore", restore_label(sim, l), "R", || Msg::Cmd(Command::Act(Action::Restore)), check(Action::Restore), Some("good")) }
             </div>
             <div class="group timeline">
                 <label for="inp-timeline">{ format!("{} {} / {}", l.t("Step", "步"), pos, len) }</label>

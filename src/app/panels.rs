@@ -264,9 +264,12 @@ pub struct CheckpointsProps {
 pub fn CheckpointsPanel(props: &CheckpointsProps) -> Html {
     let (v, l) = (&props.view, props.lang);
     if !v.coordinated {
-        return html! { <p class="hint" id="checkpoints">{ l.t(
-        "This strategy takes no checkpoints. Choose aligned, at-least-once, unaligned or stop-the-world to see the CheckpointCoordinator at work.",
-        "此策略不做检查点。选择对齐、至少一次、非对齐或全局暂停，即可看到检查点协调器的工作。") }</p> };
+        return html! { <>
+            <p class="hint" id="checkpoints">{ l.t(
+            "This strategy takes no checkpoints. Choose aligned, at-least-once, unaligned or stop-the-world to see the CheckpointCoordinator at work.",
+            "此策略不做检查点。选择对齐、至少一次、非对齐或全局暂停，即可看到检查点协调器的工作。") }</p>
+            { failovers(v, l) }
+        </> };
     }
     let stats = &v.stats;
     let c = stats.counts();
@@ -333,6 +336,84 @@ pub fn CheckpointsPanel(props: &CheckpointsProps) -> Html {
                     }) }</tbody>
                 </table>
             }).unwrap_or_default() }
+            { failovers(v, l) }
+        </div>
+    }
+}
+
+/// The failovers of the run: what failed, the step it failed and the step the job ran again, the
+/// steps between, how it came back (restarted tasks, a standby's election, a resubmission) and
+/// from what; and the checkpoints of the job's earlier submissions (no HA: a resubmitted job is a
+/// new job). So a JobManager failure with and without a standby compare in steps.
+fn failovers(v: &CheckpointsView, l: Lang) -> Html {
+    let stats = &v.stats;
+    if stats.failovers.is_empty() && stats.earlier_submissions.is_empty() {
+        return html! {};
+    }
+    let g = &*v.graph;
+    let cause = |c: FailureCause| match c {
+        FailureCause::Cluster => l.t("the cluster crashed", "集群崩溃").to_string(),
+        FailureCause::Task(t) => format!("{} {}", g.task(t).name, l.t("failed (every task restarts)", "失败（所有任务重启）")),
+        FailureCause::Region(t) => format!("{} {}", g.task(t).name, l.t("failed (its region restarts)", "失败（其区域重启）")),
+        FailureCause::JobManager => l.t("the JobManager failed", "JobManager 故障").to_string(),
+        FailureCause::JobManagerWithStandby => l.t("the JobManager failed (a standby waits)", "JobManager 故障（有备用）").to_string(),
+        FailureCause::JobManagerWithoutHa => l.t("the JobManager failed (no HA: the job fails)", "JobManager 故障（无高可用：作业失败）").to_string(),
+        FailureCause::Nimbus => l.t("Nimbus died", "Nimbus 故障").to_string(),
+        FailureCause::TooManyFailedCheckpoints => l.t("too many failed checkpoints", "失败的检查点过多").to_string(),
+    };
+    let how = |t: Option<Takeover>| match t {
+        None => l.t("still down", "仍在停止").to_string(),
+        Some(Takeover::Restart) => l.t("the tasks restarted", "任务重启").to_string(),
+        Some(Takeover::Election { leader }) => match l {
+            Lang::Zh => format!("{} 赢得选举", leader.letter()),
+            _ => format!("{} won the election", leader.letter()),
+        },
+        Some(Takeover::Resubmission { submission }) => match l {
+            Lang::Zh => format!("新 JobManager，重新提交（第 {submission} 次提交）"),
+            _ => format!("a new JobManager, then resubmitted (submission {submission})"),
+        },
+        Some(Takeover::KeptRunning) => l.t("nothing stopped: the workers kept running", "什么都没停：worker 继续运行").to_string(),
+    };
+    let from = |r: Option<RestoreFrom>| match r {
+        None => "–".to_string(),
+        Some(RestoreFrom::Checkpoint { checkpoint }) => format!("{} {}", l.t("checkpoint", "检查点"), checkpoint.0),
+        Some(RestoreFrom::Nothing) => l.t("nothing (empty state, offset 0)", "无（空状态，偏移量 0）").to_string(),
+        Some(RestoreFrom::OwnSaves) => l.t("each task's own save", "各任务自己的保存").to_string(),
+        Some(RestoreFrom::Policy) => l.t("the restart policy", "重启策略").to_string(),
+        Some(RestoreFrom::Committed) => l.t("the committed offsets", "已提交的偏移量").to_string(),
+    };
+    let later = |f: &FailoverRecord| v.at.is_some_and(|at| f.failed_tick >= at);
+    html! {
+        <div class="failovers">
+            { for stats.earlier_submissions.iter().enumerate().map(|(i, h)| {
+                let rows: Vec<String> = h.iter().map(|r| format!("{} {}", r.id.0, status_text(l, r.status))).collect();
+                let rows = if rows.is_empty() { l.t("none", "无").to_string() } else { rows.join(" · ") };
+                html! { <p class="muted earlier-submission" data-submission={(i + 1).to_string()}>{ match l {
+                    Lang::Zh => format!("第 {} 次提交（已失败的作业）的检查点：{rows}", i + 1),
+                    _ => format!("Checkpoints of submission {} (the failed job): {rows}", i + 1),
+                } }</p> }
+            }) }
+            { if stats.failovers.is_empty() { html!{} } else { html! {
+                <table class="failovers-table" id="failovers">
+                    <caption>{ l.t("Failovers: steps from the failure to running again", "故障转移：从故障到重新运行的步数") }</caption>
+                    <thead><tr>
+                        <th scope="col">{ l.t("what failed", "故障") }</th>
+                        <th scope="col">{ l.t("steps down (failed → running)", "停止步数（故障 → 运行）") }</th>
+                        <th scope="col">{ l.t("how it came back", "如何恢复") }</th><th scope="col">{ l.t("restored from", "恢复自") }</th>
+                    </tr></thead>
+                    <tbody>{ for stats.failovers.iter().map(|f| html! {
+                        <tr class={classes!(later(f).then_some("later"))} data-steps-down={f.steps_down().map(|s| s.to_string())}>
+                            <td>{ cause(f.cause) }</td>
+                            <td class="steps">{ match (f.steps_down(), f.running_tick) {
+                                (Some(n), Some(t)) => format!("{n} ({} → {})", f.failed_tick + 1, t + 1),
+                                _ => format!("– ({} → …)", f.failed_tick + 1),
+                            } }</td>
+                            <td>{ how(f.takeover) }</td>
+                            <td>{ from(f.restored) }</td>
+                        </tr>
+                    }) }</tbody>
+                </table>
+            } } }
         </div>
     }
 }

@@ -198,7 +198,69 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
             }
         }
     }
+    s += &failover_table(sim);
     s + &cut_table(sim)
+}
+
+/// Each failover: what failed, the steps from the failure to running again, how the job came back
+/// and from what; and the checkpoints of earlier submissions of the job (without HA).
+fn failover_table(sim: &Sim) -> String {
+    let g = &sim.graph;
+    let mut s = String::new();
+    for (i, h) in sim.stats.earlier_submissions.iter().enumerate() {
+        let rows: Vec<String> = h
+            .iter()
+            .map(|r| match r.status {
+                CheckpointStatus::Completed => format!("{} completed", r.id.0),
+                CheckpointStatus::InProgress => format!("{} in progress", r.id.0),
+                CheckpointStatus::Failed(reason) => format!("{} failed: {}", r.id.0, reason.id()),
+            })
+            .collect();
+        let rows = if rows.is_empty() { "none".to_string() } else { rows.join(", ") };
+        s += &format!("\nCheckpoints of submission {} (a failed job): {rows}\n", i + 1);
+    }
+    if sim.stats.failovers.is_empty() {
+        return s;
+    }
+    s += "\nFailovers (steps from the failure to running again)\n";
+    s += &format!("  {:<34} {:>6} {:>8} {:>6}  {:<30} {}\n", "cause", "failed", "running", "steps", "how", "restored from");
+    for f in &sim.stats.failovers {
+        let cause = match f.cause {
+            FailureCause::Cluster => "the cluster crashed".to_string(),
+            FailureCause::Task(t) => format!("{} failed (every task)", g.task(t).name),
+            FailureCause::Region(t) => format!("{} failed (its region)", g.task(t).name),
+            FailureCause::JobManager => "the JobManager failed".to_string(),
+            FailureCause::JobManagerWithStandby => "the JobManager failed (standby)".to_string(),
+            FailureCause::JobManagerWithoutHa => "the JobManager failed (no HA)".to_string(),
+            FailureCause::Nimbus => "Nimbus died".to_string(),
+            FailureCause::TooManyFailedCheckpoints => "too many failed checkpoints".to_string(),
+        };
+        let how = match f.takeover {
+            None => "still down".to_string(),
+            Some(Takeover::Restart) => "restarted the tasks".to_string(),
+            Some(Takeover::Election { leader }) => format!("{} won the election", leader.letter()),
+            Some(Takeover::Resubmission { submission }) => format!("resubmitted (submission {submission})"),
+            Some(Takeover::KeptRunning) => "the workers kept running".to_string(),
+        };
+        let from = match f.restored {
+            None => "-".to_string(),
+            Some(RestoreFrom::Checkpoint { checkpoint }) => format!("checkpoint {}", checkpoint.0),
+            Some(RestoreFrom::Nothing) => "nothing".to_string(),
+            Some(RestoreFrom::OwnSaves) => "each task's own save".to_string(),
+            Some(RestoreFrom::Policy) => "the restart policy".to_string(),
+            Some(RestoreFrom::Committed) => "the committed offsets".to_string(),
+        };
+        s += &format!(
+            "  {:<34} {:>6} {:>8} {:>6}  {:<30} {}\n",
+            cause,
+            f.failed_tick,
+            f.running_tick.map_or("-".into(), |t| t.to_string()),
+            f.steps_down().map_or("-".into(), |t| t.to_string()),
+            how,
+            from
+        );
+    }
+    s
 }
 
 /// The labels of `records`, at most `max` of them, then how many more.
@@ -310,7 +372,9 @@ fn report_json(sc: &Scenario, p: &Played) -> String {
         "checkpoints": {
             "counts": sim.stats.counts(),
             "history": sim.stats.history,
+            "earlier_submissions": sim.stats.earlier_submissions,
         },
+        "failovers": sim.stats.failovers,
         "cut": cut_json(sim),
     });
     serde_json::to_string_pretty(&v).expect("serializes") + "\n"

@@ -1,9 +1,9 @@
-//! The ten guided lessons, in English and Simplified Chinese. They retell the two articles in
+//! The guided lessons, in English and Simplified Chinese. They retell the two articles in
 //! `shared/seeds` with the vocabulary of `shared/reference/checkpointing-mechanisms.md`; the
 //! tests below play each one through and check what its reveals claim.
 
 use super::lessons::{Judge, Lesson, Shows, Step, Text};
-use crate::engine::{Settings, SinkMode, Strategy};
+use crate::engine::{CheckpointRetention, HighAvailability, Settings, SinkMode, Strategy};
 
 const fn t(en: &'static str, zh: &'static str) -> Text {
     Text { en, zh }
@@ -58,6 +58,32 @@ fn storm_short_timeout() -> Settings {
     let mut s = Settings::new(Strategy::StormAcker).with_sink(SinkMode::Append);
     s.message_timeout = 10;
     s
+}
+
+/// Storm's acker with an append sink (lesson 12: Nimbus).
+fn storm_append() -> Settings {
+    Settings::new(Strategy::StormAcker).with_sink(SinkMode::Append)
+}
+
+/// Aligned checkpoints, an append sink and a JobManager without HA, with `retention`.
+fn no_ha(retention: CheckpointRetention) -> Settings {
+    let mut s = Settings::new(Strategy::Aligned).with_sink(SinkMode::Append);
+    s.high_availability = HighAvailability::None;
+    s.externalized_checkpoint_retention = retention;
+    s
+}
+
+fn no_ha_retained() -> Settings {
+    no_ha(CheckpointRetention::RetainOnCancellation)
+}
+
+fn no_ha_not_retained() -> Settings {
+    no_ha(CheckpointRetention::NoExternalizedCheckpoints)
+}
+
+/// Aligned checkpoints, an append sink and a standby JobManager.
+fn standby() -> Settings {
+    Settings::new(Strategy::Aligned).with_sink(SinkMode::Append)
 }
 
 fn upsert_sink() -> Settings {
@@ -375,7 +401,7 @@ pub static LESSONS: &[Lesson] = &[
                 "Source 读取了 b，检查点 2 被触发：Source 保存偏移量 2 并确认，但 Map 和 Count 还没见到屏障 2。检查点 2 处于进行中（1/3）。")).shows(&[Shows::Pending(2), Shows::Completed(1)]),
             step(&["crash-jm"], t(
                 "The JobManager fails. Pending checkpoint 2 is lost with it, and the job's tasks stop, dropping b from the network; completed checkpoint 1 is safe in storage. With high availability, a standby JobManager wins the leader election and takes over.",
-                "JobManager 发生故障。进行中的检查点 2 随之丢失，作业的任务也停了下来，网络中的 b 消失了；已完成的检查点 1 安然保存在存储中。在高可用（HA）模式下，一个 Standby JobManager 通过选举成为新的 Leader 并接管作业。")).shows(&[Shows::Down, Shows::Failed(2), Shows::NonePending, Shows::Completed(1)]),
+                "JobManager 发生故障。进行中的检查点 2 随之丢失，作业的任务也停了下来，网络中的 b 消失了；已完成的检查点 1 安然保存在存储中。在高可用（HA）模式下，一个 Standby JobManager 通过选举成为新的 Leader 并接管作业。")).shows(&[Shows::Down, Shows::MasterDown, Shows::Failed(2), Shows::NonePending, Shows::Completed(1)]),
             step(&[], t(
                 "Compare Storm: its master, Nimbus, is stateless and can simply be restarted while the workers run on. Storm keeps no state snapshots; it tracks every record with ACKs and replays any record the bolts did not fully acknowledge: at-least-once.",
                 "对比 Storm：它的主节点 Nimbus 是无状态的，直接重启即可，工作节点照常运行。Storm 不做状态快照，而是用 ACK 跟踪每一条数据，凡是没有被所有 Bolt 完整确认的数据都会重发：至少一次。")),
@@ -423,6 +449,71 @@ pub static LESSONS: &[Lesson] = &[
                 "b 出现了两次：第一个 b 在它的树超时之前已经写出，重放又写了一遍。而且表里的顺序是 a、b、c、b：重放的 b 排在 c 后面。文章说逐条确认能保证顺序，Storm 并不能：失败的元组在失败时重发，排在更新的元组后面。Storm 的 acker 只保证至少一次，既不是精确一次，也不保序（Trident 在其上提供精确一次）。")),
         ],
     },
+    Lesson {
+        id: "master",
+        title: t("12. The master fails", "12. 主节点故障"),
+        job: "line-sink",
+        settings: storm_append,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "Every cluster has a master beside its workers: Storm's Nimbus, Flink's JobManager. What the master's failure costs depends on what it holds. Three masters in turn: Nimbus, a JobManager without high availability, and a JobManager with a standby.",
+                "每个集群除了工作节点还有一个主节点：Storm 的 Nimbus，Flink 的 JobManager。主节点故障的代价取决于它掌握着什么。下面依次看三种主节点：Nimbus、没有高可用的 JobManager、有备用节点的 JobManager。")),
+            step(&["read Source", "crash-jm", "read Source", "deliver Source->Map x2", "deliver Map->Count x2", "deliver Count->Sink x2"], t(
+                "Storm: Source reads a, then Nimbus dies. The workers do not notice: Source reads b, and Sink writes a and b. Nimbus only assigns work to workers; while it is down, no topology can be submitted and a dead worker would not be reassigned, but nothing stops.",
+                "Storm：Source 读取 a，然后 Nimbus 挂了。worker 毫无察觉：Source 读取 b，Sink 写出 a 和 b。Nimbus 只负责给 worker 分配工作；它停着的时候不能提交新的拓扑，死掉的 worker 也不会被重新分配，但什么都没有停下来。"))
+                .shows(&[Shows::Running, Shows::MasterDown]),
+            restart(no_ha_retained, MASTER_STORY, t(
+                "Flink, without high availability (Flink's default), checkpoints retained on cancellation. Checkpoint 1 completed with a and b; Sink then wrote c; checkpoint 2 is pending. Then the JobManager fails, and with no standby the job fails with it: only this JobManager's memory knew the completed checkpoints. Checkpoint 1 was externalized, so its files stay.",
+                "Flink，没有高可用（Flink 的默认设置），检查点在取消时保留。检查点 1 已完成，包含 a 和 b；之后 Sink 写出了 c；检查点 2 还在进行中。这时 JobManager 故障，没有备用节点，作业随之失败：只有这个 JobManager 的内存知道哪些检查点已完成。检查点 1 是外部化保留的，它的文件还在。"))
+                .shows(&[Shows::Down, Shows::MasterDown, Shows::Completed(1), Shows::Failed(2), Shows::InStorage(Some(1))]),
+            predict(&["restore", "restore", "end"], t(
+                "Someone starts a new JobManager (restore), submits the job again from checkpoint 1 (restore), and it runs to the end. Mark every record by what a reader of the sink's table sees: exactly once, missing or twice.",
+                "有人启动一个新的 JobManager（恢复），再从检查点 1 重新提交作业（恢复），然后运行到结束。请按 Sink 所写的表中读者看到的，为每一条记录标出：精确一次、缺失或出现两次。"),
+                Judge::Output, t(
+                "c appears twice: it was written after checkpoint 1, and the resubmitted job reads it again from offset 2. Coming back took two steps, a new JobManager and then the resubmission. The resubmitted job is a new job: it restores checkpoint 1 and, as Flink's restoreSavepoint does, sets its checkpoint id counter to 1 + 1, so its first checkpoint is 2 again, another checkpoint 2 than the failed job's.",
+                "c 出现了两次：它是在检查点 1 之后写出的，重新提交的作业从偏移量 2 再读了一遍。恢复用了两步：先启动新的 JobManager，再重新提交。重新提交的作业是一个新作业：它从检查点 1 恢复，并像 Flink 的 restoreSavepoint 那样把检查点编号计数器设为 1 + 1，所以它的第一个检查点又是 2，和失败作业的那个检查点 2 不是同一个。"))
+                .shows(&[Shows::Running, Shows::Completed(2), Shows::InStorage(Some(2))]),
+            restart(no_ha_not_retained, MASTER_STORY, t(
+                "The same run without externalized checkpoints, Flink's default retention. When the job fails with its JobManager, its checkpoints go with it: no checkpoint is left in storage for a resubmission.",
+                "同样的运行，但检查点不外部化（Flink 默认的保留策略）。作业随 JobManager 失败时，它的检查点也随之而去：存储里没有留下任何可供重新提交使用的检查点。"))
+                .shows(&[Shows::Down, Shows::MasterDown, Shows::InStorage(None)]),
+            predict(&["restore", "restore", "end"], t(
+                "A new JobManager starts and the job is submitted again, from nothing this time, and runs to the end. Mark every record by what a reader of the sink's table sees.",
+                "新的 JobManager 启动，作业重新提交，这次是从零开始，然后运行到结束。请按 Sink 所写的表中读者看到的，为每一条记录标出。"),
+                Judge::Output, t(
+                "a, b and c appear twice: the new job starts from nothing, Source at offset 0 and every count at zero, and writes everything again. Its checkpoint ids start again at 1. The counts end right, rebuilt from the whole log, but the output was written twice and the whole log was read again.",
+                "a、b、c 都出现了两次：新作业从零开始，Source 从偏移量 0 读起，所有计数从零开始，把所有数据又写了一遍。它的检查点编号重新从 1 开始。计数最终是对的（从整个日志重建），但输出写了两遍，整个日志也重读了一遍。"))
+                .shows(&[Shows::Running, Shows::Completed(1), Shows::InStorage(Some(1))]),
+            restart(standby, MASTER_STORY, t(
+                "The same run with high availability: JobManager A leads and B stands by. A fails: the job's tasks are canceled, but the HA store (ZooKeeper or a Kubernetes ConfigMap) still holds the job graph, the pointer to completed checkpoint 1 and the checkpoint id counter. The leadership is free, and B is waiting for the election.",
+                "同样的运行，这次有高可用：JobManager A 是 Leader，B 在备用。A 故障：作业的任务被取消，但 HA 存储（ZooKeeper 或 Kubernetes ConfigMap）里仍有作业图、指向已完成检查点 1 的指针和检查点编号计数器。领导权空了出来，B 在等待选举。"))
+                .shows(&[Shows::Down, Shows::MasterDown, Shows::Completed(1), Shows::InStorage(Some(1))]),
+            predict(&["restore", "end"], t(
+                "Restore: B wins the election and takes over; the job runs to the end. Mark every record by what a reader of the sink's table sees.",
+                "恢复：B 赢得选举并接管；作业运行到结束。请按 Sink 所写的表中读者看到的，为每一条记录标出。"),
+                Judge::Output, t(
+                "As after the resubmission, c appears twice: B recovered the job graph and the pointer to checkpoint 1 from the HA store and restarted the tasks from it. But it took one step, not two, and nobody had to resubmit anything. It is the same job, and the counter was in the HA store: the next checkpoint is 3, ids keep rising. B leads now, and A comes back as its standby.",
+                "和重新提交之后一样，c 出现了两次：B 从 HA 存储恢复了作业图和指向检查点 1 的指针，并让任务从它重启。但这只用了一步而不是两步，也没有人需要重新提交。这仍是同一个作业，计数器也在 HA 存储里：下一个检查点是 3，编号继续递增。现在 B 是 Leader，A 重启后作为它的备用。"))
+                .shows(&[Shows::Running, Shows::Leader("B"), Shows::Completed(3)]),
+        ],
+    },
+];
+
+/// Lesson 12, each Flink run: checkpoint 1 completes with a and b (written), c is written after
+/// it, checkpoint 2 is pending, and the JobManager fails.
+const MASTER_STORY: &[&str] = &[
+    "read Source x2",
+    "checkpoint",
+    "deliver Source->Map x3",
+    "deliver Map->Count x3",
+    "deliver Count->Sink x3",
+    "read Source",
+    "deliver Source->Map",
+    "deliver Map->Count",
+    "deliver Count->Sink",
+    "checkpoint",
+    "crash-jm",
 ];
 
 /// The Storm lesson's end: b's replay and d to h, one record at a time through every task, each
@@ -515,7 +606,7 @@ mod tests {
     use crate::classroom::lessons::parse_line;
     use crate::classroom::progress::{actions_for, Progress};
     use crate::engine::ledger::Verdict;
-    use crate::engine::{AbortReason, CheckpointId, CheckpointStatus};
+    use crate::engine::{AbortReason, CheckpointId, CheckpointStatus, RestoreFrom};
     use crate::engine::{Action, Event, Sim, TxnId};
 
     /// Plays a whole lesson, revealing every prediction; returns the final simulation.
@@ -583,6 +674,10 @@ mod tests {
         }),
         (&["backpressure"], "backpressure", |c| matches!(c, Shows::Backpressured(_))),
         (&["fails", "crashes"], "the job down", |c| matches!(c, Shows::Down)),
+        (&["nimbus dies", "jobmanager fails", "a fails"], "the master down", |c| matches!(c, Shows::MasterDown)),
+        (&["do not notice", "nothing stops"], "a job still running", |c| matches!(c, Shows::Running)),
+        (&["leads", "election"], "the leader", |c| matches!(c, Shows::Leader(_) | Shows::MasterDown)),
+        (&["its files stay", "go with it", "left in storage"], "what storage holds", |c| matches!(c, Shows::InStorage(_))),
     ];
 
     #[test]
@@ -650,7 +745,7 @@ mod tests {
             let predictions = lesson.steps.iter().filter(|s| s.predict.is_some()).count();
             let expected = match lesson.id {
                 "state" => 0,
-                "sinks" => 3,
+                "sinks" | "master" => 3,
                 _ => 1,
             };
             assert_eq!(predictions, expected, "{}", lesson.id);
@@ -658,7 +753,52 @@ mod tests {
                 assert!(lesson.steps.last().unwrap().predict.is_some(), "{}", lesson.id);
             }
         }
-        assert_eq!(LESSONS.len(), 11);
+        assert_eq!(LESSONS.len(), 12);
+    }
+
+    /// Lesson 12: Nimbus stops nothing; without HA the job comes back in two steps, from the
+    /// retained checkpoint (ids from its id + 1) or from nothing (ids from 1); with a standby in one
+    /// step, from the HA store's checkpoint, ids rising. Each reveal's words against the run.
+    #[test]
+    fn lesson_12_the_master_fails() {
+        let i = index("master");
+        let lesson = &LESSONS[i];
+        let nimbus = play_to(i, 1);
+        assert!(nimbus.running() && !nimbus.jobmanager_up());
+        assert_eq!(nimbus.stats.failovers[0].steps_down(), Some(0));
+        let predicts: Vec<usize> = (0..lesson.steps.len()).filter(|&k| lesson.steps[k].predict.is_some()).collect();
+        let runs: Vec<Sim> = predicts.iter().map(|k| play_to(i, *k)).collect();
+        // Before each crash the same run: checkpoint 1 completed, c written after it.
+        let mut before = LESSONS[i].config_at(predicts[0] - 1).scenario().sim().unwrap();
+        crate::classroom::play_lines(&mut before, &MASTER_STORY[..MASTER_STORY.len() - 2]).unwrap();
+        let cp = before.storage().completed.last().unwrap().id;
+        let written: Vec<&str> = before.external().visible().iter().map(|r| before.record_label(r.record)).collect();
+        let after: Vec<&str> = written.iter().copied().filter(|l| before.ledger().row(l).unwrap().expected_external > 0).collect();
+        let (retained, from_nothing, standby) = (&runs[0], &runs[1], &runs[2]);
+        for (sim, ha) in [(retained, HighAvailability::None), (from_nothing, HighAvailability::None), (standby, HighAvailability::Standby)] {
+            assert_eq!(sim.settings.high_availability, ha);
+            assert_eq!(sim.ledger().state.exactly_once as usize, sim.ledger().rows.len(), "the counts end right");
+        }
+        // Retained: what was written after checkpoint 1 (c) twice; a new job counting from cp + 1.
+        let f = retained.stats.failovers[0];
+        assert_eq!((f.steps_down(), f.restored), (Some(2), Some(RestoreFrom::Checkpoint { checkpoint: cp })));
+        assert_eq!(retained.stats.history[0].id, CheckpointId(cp.0 + 1));
+        let saved_in_1: Vec<&str> = written.iter().copied().filter(|l| ["a", "b"].contains(l)).collect();
+        let twice: Vec<&str> = after.iter().copied().filter(|l| !saved_in_1.contains(l)).collect();
+        assert_eq!(twice, ["c"]);
+        assert_eq!(retained.ledger().external_labels(Verdict::Duplicated), twice);
+        // From nothing: everything written before the crash twice; ids from 1.
+        assert_eq!(from_nothing.ledger().external_labels(Verdict::Duplicated), written);
+        assert_eq!(from_nothing.stats.history[0].id, CheckpointId(1));
+        assert_eq!(from_nothing.stats.failovers[0].restored, Some(RestoreFrom::Nothing));
+        // Standby: as retained, in one step; the same job, ids rising; B leads.
+        assert_eq!(standby.ledger().external_labels(Verdict::Duplicated), twice);
+        let f = standby.stats.failovers[0];
+        assert_eq!((f.steps_down(), f.restored), (Some(1), Some(RestoreFrom::Checkpoint { checkpoint: cp })));
+        let ids: Vec<u64> = standby.stats.history.iter().map(|r| r.id.0).collect();
+        assert_eq!(ids, [1, 2, 3], "the next checkpoint is 3");
+        assert!(Shows::Leader("B").check(standby).is_ok());
+        assert!(standby.stats.earlier_submissions.is_empty());
     }
 
     /// The Storm lesson: b times out though nothing crashed, and its replay lands after c.

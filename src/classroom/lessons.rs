@@ -2,7 +2,7 @@
 //! actions and then shows its narration, in English and Simplified Chinese. A step may ask the
 //! learner to predict first (predict-then-reveal): its actions (typically the crash, the restore
 //! and the rest of the run) are held back until the learner has marked which records will be
-//! lost or duplicated, and the replay scores the guess. The ten lessons themselves are in
+//! lost or duplicated, and the replay scores the guess. The lessons themselves are in
 //! `curriculum.rs`; where a learner stands in one is in `progress.rs`.
 //!
 //! A step's actions use the script words of the scenario tests: `read Source`,
@@ -62,6 +62,15 @@ pub enum Shows {
     Committed(&'static str, u32),
     /// Storm: this record failed and its spout will emit it again.
     ToReplay(&'static str),
+    /// The job is running (its master may be down: Storm's Nimbus).
+    Running,
+    /// The master is down.
+    MasterDown,
+    /// This JobManager ("A" or "B") leads, and is up.
+    Leader(&'static str),
+    /// The newest completed checkpoint in storage, a restore or a resubmission could use (None:
+    /// none is left).
+    InStorage(Option<u64>),
 }
 
 impl Shows {
@@ -86,6 +95,10 @@ impl Shows {
             Shows::Down => sim.down().is_some(),
             Shows::TreesInAcker(n) => sim.storm().is_some_and(|s| s.acker.len() == n),
             Shows::Committed(task, offset) => sim.graph.task_by_name(task).is_some_and(|t| sim.committed_offset(t) == offset),
+            Shows::Running => sim.running(),
+            Shows::MasterDown => !sim.jobmanager_up(),
+            Shows::Leader(name) => sim.jobmanager_up() && sim.masters().leader.letter() == name,
+            Shows::InStorage(id) => sim.storage().completed.last().map(|c| c.id.0) == id,
             Shows::ToReplay(label) => sim.storm().is_some_and(|s| {
                 sim.graph.sources().any(|t| {
                     s.spouts[t.index()].retry.iter().any(|o| sim.graph.label(sim.graph.task(t).log[*o as usize]) == label)
@@ -97,10 +110,13 @@ impl Shows {
         }
         let pending: Vec<u64> = sim.pending().iter().map(|p| p.id.0).collect();
         Err(format!(
-            "{self:?} does not hold: blocked {blocked:?}, pending {pending:?}, history {:?}, down {:?}, trees in the acker {:?}",
+            "{self:?} does not hold: blocked {blocked:?}, pending {pending:?}, history {:?}, down {:?}, trees in the acker {:?}, master up {} (leader {}), in storage {:?}",
             sim.stats.history.iter().map(|r| (r.id.0, r.status)).collect::<Vec<_>>(),
             sim.down(),
-            sim.storm().map(|s| s.acker.len())
+            sim.storm().map(|s| s.acker.len()),
+            sim.jobmanager_up(),
+            sim.masters().leader.letter(),
+            sim.storage().completed.iter().map(|c| c.id.0).collect::<Vec<_>>()
         ))
     }
 }

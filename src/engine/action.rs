@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::high_availability::JobManagerName;
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId, TxnId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -520,6 +521,42 @@ pub enum Event {
     NimbusDown,
     /// Storm: Nimbus is back.
     NimbusRestarted,
+    /// HA standby: the leading JobManager failed and its leadership is free. The HA store still
+    /// holds the job graph and the pointer to `checkpoint`, the latest completed one; `standby`
+    /// will win the election.
+    LeadershipLost {
+        leader: JobManagerName,
+        standby: JobManagerName,
+        checkpoint: Option<CheckpointId>,
+    },
+    /// HA standby: `leader` won the leader election; `previous` comes back as its standby.
+    LeaderElected {
+        leader: JobManagerName,
+        previous: JobManagerName,
+    },
+    /// HA standby: the new leader read the job graph and the pointer to the latest completed
+    /// checkpoint (`checkpoint`) from the HA store; the checkpoint id counter, kept there too,
+    /// continues at `next_id`.
+    JobRecovered {
+        checkpoint: Option<CheckpointId>,
+        next_id: CheckpointId,
+    },
+    /// No HA: the job failed with its JobManager, whose memory alone knew the completed
+    /// checkpoints. `retained` is the latest one externalized for a resubmission; `discarded`
+    /// completed checkpoints went with the job.
+    JobFailed {
+        retained: Option<CheckpointId>,
+        discarded: u32,
+    },
+    /// No HA: a new JobManager started; it knows nothing of the failed job.
+    JobManagerStarted,
+    /// No HA: the job was submitted again, as a new job (its `submission`-th), from the retained
+    /// checkpoint `from` or from nothing; its checkpoint ids start at `next_id`.
+    JobResubmitted {
+        submission: u32,
+        from: Option<CheckpointId>,
+        next_id: CheckpointId,
+    },
 }
 
 fn is_false(b: &bool) -> bool {

@@ -5,6 +5,8 @@
 //! - [`mechanisms`]: how it survives failure, one file per mechanism, behind one seam.
 //! - [`coordinator`], [`snapshot`], [`storage`]: checkpoints, what a task saves, where it goes.
 //! - [`recovery`]: crash and restore; what a crash destroys and what survives it.
+//! - [`high_availability`], [`master_failover`]: the JobManagers, a standby's election, a job
+//!   resubmitted without HA; the failover statistics.
 //! - [`sim`]: one run, driven by [`Action`]s; [`script`], [`scenario`], [`timeline`] drive it.
 //! - [`reference_run`], [`ledger`], [`cut`], [`stats`]: the verdict and the measurements.
 
@@ -14,9 +16,11 @@ pub mod coordinator;
 pub mod cut;
 pub mod dataflow;
 pub mod error;
+pub mod high_availability;
 pub mod ids;
 pub mod lang;
 pub mod ledger;
+pub mod master_failover;
 pub mod mechanisms;
 pub mod recovery;
 pub mod reference_run;
@@ -43,16 +47,21 @@ pub use dataflow::record::{Barrier, Item, Record};
 pub use dataflow::state::{KeyedEntry, OpState};
 pub use dataflow::task::{TaskRuntime, TaskStatus};
 pub use error::{ActionError, ScenarioError};
+pub use high_availability::{JobManagerName, Masters};
 pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnId};
 pub use lang::Lang;
 pub use ledger::{Ledger, Tally, Verdict};
 pub use mechanisms::progress::Alignment;
 pub use scenario::{fingerprint, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
-pub use settings::{FailoverStrategy, RestartPolicy, Settings, SinkMode, Strategy, TimerSpec};
+pub use settings::{
+    CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Settings, SinkMode, Strategy, TimerSpec,
+};
 pub use sim::Sim;
 pub use snapshot::TaskSnapshot;
-pub use stats::{CheckpointRecord, CheckpointStats, CheckpointStatus, Counts, SubtaskStats};
+pub use stats::{
+    CheckpointRecord, CheckpointStats, CheckpointStatus, Counts, FailoverRecord, FailureCause, SubtaskStats, Takeover,
+};
 pub use storage::{CheckpointStorage, CompletedCheckpoint, SAVES_KEPT};
 pub use timeline::{Branch, Timeline};
 pub use wording::{describe, narrate};

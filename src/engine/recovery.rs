@@ -37,6 +37,7 @@ use crate::engine::mechanisms::seam::InFlight;
 use crate::engine::settings::FailoverStrategy;
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
+use crate::engine::stats::Takeover;
 
 impl Sim {
     /// The crash: the live part is gone, all of it or (region failover) the failed task's
@@ -47,6 +48,7 @@ impl Sim {
             // Storm's Nimbus: "no worker processes are affected by the death of Nimbus".
             self.jobmanager_up = false;
             out.push(Event::NimbusDown);
+            self.failover_began(scope, false);
             return;
         }
         if let CrashScope::Task(x) = scope {
@@ -55,6 +57,7 @@ impl Sim {
                 let region = self.pipelined_region(x);
                 if region.contains(&false) {
                     self.crash_region(x, &region, out);
+                    self.failover_began(scope, true);
                     return;
                 }
             }
@@ -86,6 +89,7 @@ impl Sim {
         }
         out.push(Event::Crashed { scope, lost_in_flight: dropped });
         self.down = Some(scope);
+        self.failover_began(scope, false);
         let reason = match scope {
             CrashScope::JobManager => {
                 self.jobmanager_up = false;
@@ -100,8 +104,10 @@ impl Sim {
         for p in lost.coordinator.pending {
             self.record_abort(p.id, reason, out);
         }
+        // The JobManager's failure may take the completed checkpoints with the job (no HA).
+        let discarded = scope == CrashScope::JobManager && self.follows_high_availability() && self.jobmanager_failed(out);
         // Nothing the retention reads changes between these aborts: prune once.
-        if any_pending {
+        if any_pending || discarded {
             self.recompute_retention();
         }
     }
@@ -171,6 +177,15 @@ impl Sim {
                 return;
             }
         }
+        // After a JobManager failure: a standby wins the election, or (no HA) a new JobManager
+        // starts and, at the next restore, the job is submitted again.
+        let mut takeover = Takeover::Restart;
+        if self.down == Some(CrashScope::JobManager) && self.follows_high_availability() {
+            match self.take_over_job(out) {
+                Some(t) => takeover = t,
+                None => return,
+            }
+        }
         let whole = self.down.is_some();
         let kept: Vec<Option<TaskRuntime>> = if whole {
             vec![None; self.live.tasks.len()]
@@ -219,6 +234,7 @@ impl Sim {
         }
         self.recover_sinks(&restarted, out);
         self.recompute_retention();
+        self.failovers_ended(takeover, from);
     }
 
     /// Every task from the latest completed checkpoint, with the in-flight records stored in it;

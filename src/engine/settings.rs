@@ -2,7 +2,9 @@
 //! settings, named after Flink's configuration keys (execution.checkpointing.interval, timeout,
 //! max-concurrent-checkpoints, num-retained, aligned-checkpoint-timeout,
 //! tolerable-failed-checkpoints), the failover strategy (jobmanager.execution.failover-strategy),
-//! and the sink mode. Times are logical steps: the simulation has no wall clock.
+//! JobManager high availability (`high-availability.type`) with the retention of externalized
+//! checkpoints (execution.checkpointing.externalized-checkpoint-retention), and the sink mode.
+//! Times are logical steps: the simulation has no wall clock.
 
 use std::collections::BTreeMap;
 
@@ -70,6 +72,12 @@ impl Strategy {
     /// whole.
     pub fn takes_failover_strategy(self) -> bool {
         self != Strategy::StormAcker
+    }
+    /// Whether [`HighAvailability`] and [`CheckpointRetention`] apply: only the JobManager's
+    /// CheckpointCoordinator keeps completed checkpoints that a standby or a resubmission could
+    /// restore (per-task timers save on their own; Storm's Nimbus holds no job state).
+    pub fn takes_high_availability(self) -> bool {
+        self.uses_coordinator()
     }
     /// Whether the [`RestartPolicy`] applies: only when nothing is saved.
     pub fn takes_restart_policy(self) -> bool {
@@ -158,6 +166,78 @@ impl FailoverStrategy {
     }
 }
 
+/// JobManager high availability, after Flink's `high-availability.type` (`NONE`, `ZOOKEEPER`,
+/// `KUBERNETES`): whether a standby JobManager waits to take over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HighAvailability {
+    /// No HA (Flink's default): completed checkpoints are known only to the JobManager's memory
+    /// (`StandaloneCompletedCheckpointStore`), and so is the checkpoint id counter
+    /// (`StandaloneCheckpointIDCounter`). A JobManager failure fails the job; it comes back only
+    /// when a new JobManager is started and the job is resubmitted, from a retained checkpoint or
+    /// from nothing.
+    None,
+    /// A standby JobManager (the simulator's default): the HA services (ZooKeeper or Kubernetes)
+    /// keep the job graph, the pointers to the completed checkpoints and the checkpoint id counter.
+    /// When the leader fails, the standby wins the leader election, recovers the job from the HA
+    /// store and restarts the tasks from the latest completed checkpoint; ids keep rising.
+    #[default]
+    Standby,
+}
+
+impl HighAvailability {
+    pub const ALL: [HighAvailability; 2] = [HighAvailability::None, HighAvailability::Standby];
+    pub fn id(self) -> &'static str {
+        match self {
+            HighAvailability::None => "none",
+            HighAvailability::Standby => "standby",
+        }
+    }
+    pub fn from_id(s: &str) -> Option<HighAvailability> {
+        HighAvailability::ALL.into_iter().find(|x| x.id() == s)
+    }
+}
+
+/// What becomes of completed checkpoints when the job ends, after Flink's
+/// `ExternalizedCheckpointRetention`. The simulator's job ends only by failing (with its
+/// JobManager, without HA), and Flink keeps an externalized checkpoint when its job fails under
+/// both retaining modes ("checkpoint state is always kept if the job terminates with state
+/// FAILED"), so the two behave alike here; they differ on cancellation, which is not modelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckpointRetention {
+    /// Flink's default: checkpoints are not externalized; they go with the job
+    /// (`CHECKPOINT_NEVER_RETAINED`: deleted on failure and on suspension).
+    #[default]
+    NoExternalizedCheckpoints,
+    /// Kept when the job fails or is cancelled.
+    RetainOnCancellation,
+    /// Kept when the job fails, deleted when it is cancelled.
+    DeleteOnCancellation,
+}
+
+impl CheckpointRetention {
+    pub const ALL: [CheckpointRetention; 3] = [
+        CheckpointRetention::NoExternalizedCheckpoints,
+        CheckpointRetention::RetainOnCancellation,
+        CheckpointRetention::DeleteOnCancellation,
+    ];
+    pub fn id(self) -> &'static str {
+        match self {
+            CheckpointRetention::NoExternalizedCheckpoints => "no-externalized-checkpoints",
+            CheckpointRetention::RetainOnCancellation => "retain-on-cancellation",
+            CheckpointRetention::DeleteOnCancellation => "delete-on-cancellation",
+        }
+    }
+    pub fn from_id(s: &str) -> Option<CheckpointRetention> {
+        CheckpointRetention::ALL.into_iter().find(|x| x.id() == s)
+    }
+    /// Does a failed job leave its completed checkpoints for a resubmission?
+    pub fn kept_when_the_job_fails(self) -> bool {
+        self != CheckpointRetention::NoExternalizedCheckpoints
+    }
+}
+
 /// A task's snapshot timer: it fires at step `phase`, then every `period` steps (`period` 0: only
 /// when fired by hand).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -201,6 +281,8 @@ pub enum Edit {
     Ackers(u32),
     /// Anchor (true) or not the tuples a bolt emits on the `index`-th edge of the job.
     Anchoring { edge: u16, anchored: bool },
+    HighAvailability(HighAvailability),
+    Retention(CheckpointRetention),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -257,6 +339,15 @@ pub struct Settings {
     /// unanchored: not tracked, never replayed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unanchored: Vec<String>,
+    /// Checkpointing strategies: whether a standby JobManager takes over when the leader fails
+    /// (`standby`, the simulator's default) or the job fails with its JobManager (`none`, Flink's
+    /// default).
+    #[serde(default)]
+    pub high_availability: HighAvailability,
+    /// Checkpointing strategies: whether a failed job leaves its completed checkpoints for a
+    /// resubmission (matters with `high-availability: none`).
+    #[serde(default)]
+    pub externalized_checkpoint_retention: CheckpointRetention,
 }
 
 fn default_timeout() -> u64 {
@@ -293,6 +384,8 @@ impl Settings {
             message_timeout: default_message_timeout(),
             ackers: 1,
             unanchored: vec![],
+            high_availability: HighAvailability::default(),
+            externalized_checkpoint_retention: CheckpointRetention::default(),
         }
     }
 
@@ -333,6 +426,10 @@ impl Settings {
                     s.checkpoint_interval = self.checkpoint_interval;
                 }
                 s.failover_strategy = self.failover_strategy;
+                if strategy.takes_high_availability() {
+                    s.high_availability = self.high_availability;
+                    s.externalized_checkpoint_retention = self.externalized_checkpoint_retention;
+                }
             }
             Edit::Sink(sink) => s.sink = sink,
             Edit::Restart(restart) => s.restart = restart,
@@ -346,6 +443,8 @@ impl Settings {
             Edit::MessageTimeout(n) => s.message_timeout = n.clamp(1, MAX_STEPS_SETTING),
             Edit::Ackers(n) => s.ackers = n.min(1),
             Edit::Anchoring { .. } => {}
+            Edit::HighAvailability(ha) => s.high_availability = ha,
+            Edit::Retention(r) => s.externalized_checkpoint_retention = r,
         }
         s
     }
@@ -456,6 +555,15 @@ impl Settings {
                     "unanchored edge {name:?}: a spout's tuples are anchored by their message id; turn acking off (ackers 0) to emit untracked"
                 ));
             }
+        }
+        if !self.strategy.takes_high_availability()
+            && (self.high_availability != HighAvailability::default()
+                || self.externalized_checkpoint_retention != CheckpointRetention::default())
+        {
+            return bad(format!(
+                "high-availability and externalized-checkpoint-retention concern the checkpoints the JobManager keeps, so they need a checkpointing strategy (aligned, at-least-once, unaligned or stop-the-world), not {:?}; leave them out (standby, no-externalized-checkpoints)",
+                self.strategy.id()
+            ));
         }
         if graph.has_sink() && !self.strategy.allows_sink(self.sink) {
             return bad(format!(
@@ -580,5 +688,52 @@ mod tests {
         assert_eq!(a.checkpoint_interval, Some(9));
         assert_eq!(a.edited(Edit::CheckpointInterval(None)).checkpoint_interval, None);
         assert!(Strategy::None.takes_restart_policy() && !Strategy::Aligned.takes_restart_policy());
+    }
+
+    #[test]
+    fn high_availability_and_retention_belong_to_checkpointing_strategies() {
+        let s = Settings::new(Strategy::Aligned)
+            .edited(Edit::HighAvailability(HighAvailability::None))
+            .edited(Edit::Retention(CheckpointRetention::RetainOnCancellation));
+        assert_eq!(s.high_availability, HighAvailability::None);
+        assert_eq!(s.externalized_checkpoint_retention, CheckpointRetention::RetainOnCancellation);
+        assert_eq!(s.validate(&graph("line")), Ok(()));
+        for to in Strategy::ALL {
+            let t = s.edited(Edit::Strategy(to));
+            assert_eq!(t.validate(&graph("line")), Ok(()), "{to:?}");
+            assert_eq!(t.high_availability == HighAvailability::None, to.takes_high_availability(), "{to:?}");
+        }
+        for strategy in Strategy::ALL.into_iter().filter(|s| !s.takes_high_availability()) {
+            let mut bad = Settings::new(strategy);
+            bad.high_availability = HighAvailability::None;
+            let e = bad.validate(&graph("line")).unwrap_err().to_string();
+            assert!(e.contains("high-availability") && e.contains(strategy.id()), "{e}");
+            let mut bad = Settings::new(strategy);
+            bad.externalized_checkpoint_retention = CheckpointRetention::DeleteOnCancellation;
+            assert!(bad.validate(&graph("line")).is_err(), "{strategy:?}");
+        }
+    }
+
+    #[test]
+    fn the_ha_settings_read_and_write_in_kebab_case_with_defaults() {
+        let s: Settings = serde_json::from_str(
+            r#"{"high-availability": "none", "externalized-checkpoint-retention": "delete-on-cancellation"}"#,
+        )
+        .unwrap();
+        assert_eq!(s.high_availability, HighAvailability::None);
+        assert_eq!(s.externalized_checkpoint_retention, CheckpointRetention::DeleteOnCancellation);
+        let back: Settings = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
+        let d: Settings = serde_json::from_str("{}").unwrap();
+        assert_eq!((d.high_availability, d.externalized_checkpoint_retention), (HighAvailability::Standby, CheckpointRetention::NoExternalizedCheckpoints));
+        assert!(serde_json::from_str::<Settings>(r#"{"high-availability": "zookeeper"}"#).is_err());
+        for r in CheckpointRetention::ALL {
+            assert_eq!(CheckpointRetention::from_id(r.id()), Some(r));
+            assert_eq!(serde_json::to_value(r).unwrap(), r.id());
+        }
+        for h in HighAvailability::ALL {
+            assert_eq!(HighAvailability::from_id(h.id()), Some(h));
+            assert_eq!(serde_json::to_value(h).unwrap(), h.id());
+        }
     }
 }

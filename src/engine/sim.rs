@@ -25,6 +25,7 @@ use super::dataflow::job_graph::{JobGraph, OperatorKind};
 use super::dataflow::record::Item;
 use super::dataflow::task::{TaskRuntime, TaskStatus};
 use super::error::{ActionError, ScenarioError};
+use super::high_availability::Masters;
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
 use super::mechanisms::tuple_tree::StormRuntime;
 use super::rng::Rng;
@@ -46,6 +47,8 @@ pub struct Sim {
     /// rest runs: its tasks are not running, and `down` is None.)
     pub(crate) down: Option<CrashScope>,
     pub(crate) jobmanager_up: bool,
+    /// The JobManagers: which leads, and (no HA) whether the job waits to be submitted again.
+    pub(crate) masters: Masters,
     /// What a crash destroys.
     pub(crate) live: Live,
     /// What survives every crash.
@@ -110,6 +113,7 @@ impl Sim {
             rng: Rng::new(seed),
             down: None,
             jobmanager_up: true,
+            masters: Masters::default(),
             stats: CheckpointStats::default(),
             scratch: Vec::new(),
             tracks_tuples: false,
@@ -166,6 +170,11 @@ impl Sim {
     }
     pub fn jobmanager_up(&self) -> bool {
         self.jobmanager_up
+    }
+    /// The JobManagers as the HA services see them: the leader, the last election, a job waiting
+    /// to be resubmitted.
+    pub fn masters(&self) -> &Masters {
+        &self.masters
     }
     pub fn strategy(&self) -> Strategy {
         self.settings.strategy

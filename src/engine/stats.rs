@@ -2,11 +2,18 @@
 //! status, acknowledgements, duration, size and in-flight data, and per subtask the start delay,
 //! the alignment time and whether it went unaligned. Times are logical steps. The simulator keeps
 //! these for the learner; they are not part of the job and survive every crash.
+//!
+//! Beside them, every failover: what failed, the step it failed, the step the job ran again, how
+//! it came back (the same JobManager, a standby that won the election, or a resubmission) and
+//! from what it was restored, so that a failure with and without a standby JobManager compare in
+//! steps. A job resubmitted without HA is a new job with a Checkpoints tab of its own: the earlier
+//! submission's checkpoints are kept apart.
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::action::AbortReason;
-use crate::engine::ids::CheckpointId;
+use crate::engine::action::{AbortReason, RestoreFrom};
+use crate::engine::high_availability::JobManagerName;
+use crate::engine::ids::{CheckpointId, TaskId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "status", content = "reason")]
@@ -59,11 +66,74 @@ impl CheckpointRecord {
     }
 }
 
+/// What failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "cause", content = "task")]
+pub enum FailureCause {
+    /// Every TaskManager died.
+    Cluster,
+    /// A task failed and every task restarted.
+    Task(TaskId),
+    /// A task failed and only its pipelined region restarted.
+    Region(TaskId),
+    /// The JobManager failed under a strategy that keeps no checkpoints in it (timers, none).
+    JobManager,
+    /// The JobManager failed, with a standby waiting.
+    JobManagerWithStandby,
+    /// The JobManager failed without HA: the job failed with it.
+    JobManagerWithoutHa,
+    /// Storm's master, Nimbus, died: the workers went on.
+    Nimbus,
+    /// Too many checkpoints failed in a row: the job failed over as a whole.
+    TooManyFailedCheckpoints,
+}
+
+/// How the job came back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "how")]
+pub enum Takeover {
+    /// The JobManager (or Storm's supervisor) restarted the tasks.
+    Restart,
+    /// A standby JobManager won the leader election and recovered the job from the HA store.
+    Election { leader: JobManagerName },
+    /// Without HA: a new JobManager started and the job was submitted again, as a new job.
+    Resubmission { submission: u32 },
+    /// Nothing stopped (Storm's workers go on without Nimbus).
+    KeptRunning,
+}
+
+/// One failover: from the failure to the job running again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailoverRecord {
+    pub cause: FailureCause,
+    /// The step of the failure.
+    pub failed_tick: u64,
+    /// The step the job ran again (None: still down).
+    pub running_tick: Option<u64>,
+    pub takeover: Option<Takeover>,
+    /// What the job was restored from (None: still down, or nothing stopped).
+    pub restored: Option<RestoreFrom>,
+}
+
+impl FailoverRecord {
+    /// Steps from the failure to running again (None: still down).
+    pub fn steps_down(&self) -> Option<u64> {
+        self.running_tick.map(|t| t - self.failed_tick)
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckpointStats {
     pub history: Vec<CheckpointRecord>,
     pub restored: u32,
     pub latest_restored: Option<CheckpointId>,
+    /// Every failover of the run, across submissions of the job.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failovers: Vec<FailoverRecord>,
+    /// The checkpoint histories of the job's earlier submissions (without HA, a JobManager failure
+    /// fails the job and a resubmission is a new job), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_submissions: Vec<Vec<CheckpointRecord>>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,6 +157,14 @@ impl CheckpointStats {
             }
         }
         c
+    }
+    /// The job is submitted again as a new job: its checkpoints so far go to
+    /// `earlier_submissions`, and the counts start again.
+    pub fn resubmitted(&mut self) {
+        let earlier = std::mem::take(&mut self.history);
+        self.earlier_submissions.push(earlier);
+        self.restored = 0;
+        self.latest_restored = None;
     }
     pub fn get_mut(&mut self, id: CheckpointId) -> Option<&mut CheckpointRecord> {
         // Ids rise with the history, so a binary search finds them.
