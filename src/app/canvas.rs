@@ -316,59 +316,44 @@ fn high_availability(sim: &Sim, l: Lang) -> (String, String) {
     let down = sim.down() == Some(CrashScope::JobManager);
     match sim.settings.high_availability {
         HighAvailability::Standby if down => (
-            if zh { format!("JobManager {leader} ✖ · {standby}（备用）将赢得选举") } else { format!("JobManager {leader} ✖ · {standby} (standby) wins the election") },
-            if zh {
-                format!("恢复（R）时 {standby} 当选；HA 存储：作业图，指针 → {}", chk(latest))
-            } else {
-                format!("{standby} is elected at the restore (R); HA store: job graph, pointer → {}", chk(latest))
-            },
+            if zh { format!("{leader} ✖ · {standby}（备用）将赢得选举") } else { format!("{leader} ✖ · {standby} (standby) wins the election") },
+            if zh { format!("HA 存储：作业图，指针 → {}", chk(latest)) } else { format!("HA store: job graph, pointer → {}", chk(latest)) },
         ),
         HighAvailability::Standby => (
             if zh { format!("JobManager {leader}（Leader）· {standby}（备用）") } else { format!("JobManager {leader} (leader) · {standby} (standby)") },
             match m.elected_at {
-                Some(t) if zh => format!("{leader} 于第 {} 步当选，从 HA 存储恢复：作业图、指针 → {}", t + 1, chk(sim.stats.latest_restored.map(|c| c.0))),
-                Some(t) => format!("{leader} elected at step {}; from the HA store: job graph, pointer → {}", t + 1, chk(sim.stats.latest_restored.map(|c| c.0))),
-                None if zh => format!("HA 存储（ZooKeeper 或 K8s）：作业图、指针 → {}", chk(latest)),
-                None => format!("HA store (ZooKeeper or K8s): job graph, pointer → {}", chk(latest)),
+                Some(t) if zh => format!("{leader} 于第 {} 步当选 · HA 指针 → {}", t + 1, chk(sim.stats.latest_restored.map(|c| c.0))),
+                Some(t) => format!("{leader} elected at step {} · HA pointer → {}", t + 1, chk(sim.stats.latest_restored.map(|c| c.0))),
+                None if zh => format!("HA 存储：作业图，指针 → {}", chk(latest)),
+                None => format!("HA store: job graph, pointer → {}", chk(latest)),
             },
         ),
         HighAvailability::None if down && m.awaiting_resubmission => (
-            l.t("New JobManager (no HA) · the job is not running", "新的 JobManager（无高可用）· 作业未运行").to_string(),
+            l.t("New JobManager (no HA) · no job", "新的 JobManager（无高可用）· 无作业").to_string(),
             match latest {
-                Some(id) if zh => format!("重新提交（R）：从保留的检查点 {id} 恢复，编号从 {} 继续", id + 1),
-                Some(id) => format!("resubmit (R): from retained chk {id}, ids continue at {}", id + 1),
-                None => l.t("resubmit (R): from nothing (offset 0), ids from 1", "重新提交（R）：从零开始（偏移量 0），编号从 1 开始").to_string(),
+                Some(id) if zh => format!("R 重新提交：从保留的检查点 {id} 恢复，编号从 {} 继续", id + 1),
+                Some(id) => format!("R: from retained chk {id}, ids continue at {}", id + 1),
+                None => l.t("resubmit (R): from nothing, ids from 1", "重新提交（R）：从零开始，编号从 1 开始").to_string(),
             },
         ),
         HighAvailability::None if down => (
-            l.t("✖ JobManager down (no HA): the job failed", "✖ JobManager 故障（无高可用）：作业失败").to_string(),
+            l.t("✖ JobManager down: the job failed", "✖ JobManager 故障：作业失败").to_string(),
             match latest {
-                Some(id) if zh => format!("检查点 {id} 已外部化保留；按 R 启动新的 JobManager"),
-                Some(id) => format!("chk {id} is retained (externalized); R starts a new JobManager"),
-                None => l.t("no checkpoint retained; R starts a new JobManager", "没有保留的检查点；按 R 启动新的 JobManager").to_string(),
+                Some(id) if zh => format!("检查点 {id} 已外部化保留；R 启动新的 JobManager"),
+                Some(id) => format!("chk {id} retained; R starts a new JobManager"),
+                None => l.t("no checkpoint retained; R starts a JobManager", "没有保留的检查点；R 启动 JobManager").to_string(),
             },
         ),
         HighAvailability::None => (
             if m.submission > 1 && zh {
-                format!("JobManager（无高可用）· 第 {} 次提交的作业", m.submission)
+                format!("JobManager（无高可用）· 第 {} 次提交", m.submission)
             } else if m.submission > 1 {
-                format!("JobManager (no HA) · job resubmitted (submission {})", m.submission)
+                format!("JobManager (no HA) · submission {}", m.submission)
             } else {
                 l.t("JobManager (no HA, no standby)", "JobManager（无高可用，无备用）").to_string()
             },
-            l.t("completed checkpoints in its memory only: its failure fails the job", "已完成的检查点只在它的内存里：它一故障，作业就失败").to_string(),
+            l.t("checkpoints only in its memory: its failure fails the job", "检查点只在它的内存里：它一故障，作业就失败").to_string(),
         ),
-    }
-}
-
-
-/// The width of an item on a lane.
-fn item_w(lay: &Layout, item: &Item) -> f64 {
-    match item {
-        Item::Record { .. } => lay.token_w,
-        Item::Barrier(b) if b.unaligned => text_w(&format!("{}⇥u", b.checkpoint.0), 16.0) + 12.0,
-        Item::Barrier(_) => 26.0,
-        Item::Cancel(id) => text_w(&format!("✕{}", id.0), 16.0) + 12.0,
     }
 }
 
