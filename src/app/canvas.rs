@@ -357,6 +357,16 @@ fn high_availability(sim: &Sim, l: Lang) -> (String, String) {
     }
 }
 
+/// The width of an item on a lane.
+fn item_w(lay: &Layout, item: &Item) -> f64 {
+    match item {
+        Item::Record { .. } => lay.token_w,
+        Item::Barrier(b) if b.unaligned => text_w(&format!("{}⇥u", b.checkpoint.0), 16.0) + 12.0,
+        Item::Barrier(_) => 26.0,
+        Item::Cancel(id) => text_w(&format!("✕{}", id.0), 16.0) + 12.0,
+    }
+}
+
 fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
     let g = &sim.graph;
     let info = g.channel(c);
