@@ -6,7 +6,8 @@
 //! - [`coordinator`], [`snapshot`], [`storage`]: checkpoints, what a task saves, where it goes.
 //! - [`recovery`]: crash and restore; what a crash destroys and what survives it.
 //! - [`sim`]: one run, driven by [`Action`]s; [`script`], [`scenario`], [`timeline`] drive it.
-//! - [`reference_run`], [`ledger`], [`cut`], [`stats`]: the verdict and the measurements.
+//! - [`reference_run`], [`history`], [`ledger`], [`cut`], [`stats`]: the verdict and the
+//!   measurements.
 
 pub mod action;
 pub mod checkpoint;
@@ -14,6 +15,7 @@ pub mod coordinator;
 pub mod cut;
 pub mod dataflow;
 pub mod error;
+pub mod history;
 pub mod ids;
 pub mod lang;
 pub mod ledger;
@@ -43,9 +45,10 @@ pub use dataflow::record::{Barrier, Item, Record};
 pub use dataflow::state::{KeyedEntry, OpState};
 pub use dataflow::task::{TaskRuntime, TaskStatus};
 pub use error::{ActionError, ScenarioError};
+pub use history::Place;
 pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnId};
 pub use lang::Lang;
-pub use ledger::{Ledger, Tally, Verdict};
+pub use ledger::{CompleteTally, Completeness, Ledger, Order, OrderTally, Tally, Verdict};
 pub use mechanisms::progress::Alignment;
 pub use scenario::{fingerprint, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
