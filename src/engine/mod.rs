@@ -48,7 +48,7 @@ pub use error::{ActionError, ScenarioError};
 pub use history::Place;
 pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnId};
 pub use lang::Lang;
-pub use ledger::{CompleteTally, Completeness, Ledger, Order, OrderTally, Tally, Verdict};
+pub use ledger::{CompleteTally, Completeness, Ledger, LedgerRow, Order, OrderTally, Tally, Verdict};
 pub use mechanisms::progress::Alignment;
 pub use scenario::{fingerprint, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
