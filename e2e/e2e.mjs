@@ -114,6 +114,221 @@ await check('acting at an earlier step forks the run', async () => {
   expect(await steps(page) === 5, `history now ends at 5, got ${await steps(page)}`);
 });
 
+// --- time travel and notices (issue 18) ---
+/** Line, per-task timers: Read ▸ three times, all timers, crash: steps 1–5. */
+async function fiveSteps(pg) {
+  for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+  await pg.keyboard.press('t');
+  await pg.keyboard.press('x');
+}
+/** What the canvas and the verdict show: every task's status, every channel's queue, every record's verdict. */
+const frame = (pg) => pg.evaluate(() => JSON.stringify({
+  tasks: [...document.querySelectorAll('[data-task]')].map((t) => [t.dataset.task, t.dataset.status, t.textContent]),
+  channels: [...document.querySelectorAll('[data-channel]')].map((c) => [c.dataset.channel, c.dataset.queued]),
+  ledger: [...document.querySelectorAll('#ledger tbody tr')].map((r) => [r.dataset.record, r.dataset.verdict]),
+}));
+
+await check('before acting at an earlier step, the timeline marks the fork and names the steps that would go', async () => {
+  const pg = await open();
+  await fiveSteps(pg);
+  expect(!(await pg.$('#fork-note')) && !(await pg.$('#fork-marker')), 'at the end nothing would be dropped');
+  await pg.keyboard.press('ArrowLeft');
+  await pg.keyboard.press('ArrowLeft');
+  expect(await step(pg) === 3 && (await steps(pg)) === 5, 'at step 3 of 5');
+  const note = await pg.textContent('#fork-note');
+  expect(note.includes('Acting at this step drops steps 4–5 (2 steps).') && note.includes('Ctrl+Z brings them back'), note);
+  expect(await attr(pg, '#fork-note', 'data-from') === '4' && (await attr(pg, '#fork-note', 'data-to')) === '5', 'the steps, as data');
+  expect(await attr(pg, '#inp-timeline', 'aria-describedby') === 'fork-note', 'the timeline slider is described by the note');
+  // The marker starts where the thumb is (3 of 5) and runs to the end of the track.
+  const track = await pg.$eval('#inp-timeline', (e) => { const r = e.getBoundingClientRect(); return { x: r.x, w: r.width }; });
+  const mark = await pg.$eval('#fork-marker', (e) => { const r = e.getBoundingClientRect(); return { x: r.x, right: r.right }; });
+  const thumb = track.x + 8 + (track.w - 16) * 3 / 5;
+  expect(Math.abs(mark.x - thumb) <= 4, `marker at ${mark.x}, thumb at ${thumb}`);
+  expect(mark.right > track.x + track.w - 8, 'the marker runs to the end');
+  expect(await pg.isVisible('#fork-note'), 'the note is visible');
+  await pg.screenshot({ path: shots + '30-fork-marker-and-note-1366.png' });
+  await pg.click('#btn-lang');
+  expect((await pg.textContent('#fork-note')).includes('在这一步操作会丢弃第 4–5 步（共 2 步）'), await pg.textContent('#fork-note'));
+  await pg.click('#btn-lang');
+  await pg.keyboard.press('ArrowRight');
+  expect((await pg.textContent('#fork-note')).includes('drops step 5.'), 'one step: "step 5"');
+  await pg.keyboard.press('ArrowRight');
+  expect(!(await pg.$('#fork-note')) && !(await pg.$('#fork-marker')), 'back at the end: no note, no marker');
+  await pg.context().close();
+});
+
+await check('acting in the past says what it dropped; Undo, Ctrl+Z and Ctrl+Y bring back exactly the same steps', async () => {
+  const pg = await open();
+  await fiveSteps(pg);
+  const atEnd = await frame(pg);
+  await pg.keyboard.press('ArrowLeft');
+  await pg.keyboard.press('ArrowLeft');
+  const at3 = await frame(pg);
+  await pg.click('#btn-crash');
+  expect(await steps(pg) === 4 && (await step(pg)) === 4, 'forked: steps 1–3 and the new 4');
+  const notice = await pg.textContent('#notice');
+  expect(notice.includes('Forked the run at step 3: steps 4–5 (2 steps) dropped. Undo (Ctrl+Z) brings them back.'), notice);
+  const forked = await frame(pg);
+  await pg.click('#btn-undo-fork');
+  expect(await steps(pg) === 5 && (await step(pg)) === 3, `undone: ${await step(pg)} / ${await steps(pg)}`);
+  expect(await frame(pg) === at3, 'the same frame as at step 3 before the fork');
+  expect((await pg.textContent('#notice')).includes('Brought back steps 4–5 (2 steps); you are at step 3.'), await pg.textContent('#notice'));
+  await pg.click('#btn-redo-fork');
+  expect(await steps(pg) === 4 && (await step(pg)) === 4 && (await frame(pg)) === forked, 'redone: the fork again');
+  await pg.keyboard.press('Control+z');
+  expect(await steps(pg) === 5 && (await step(pg)) === 3, 'Ctrl+Z undoes');
+  await pg.keyboard.press('Control+y');
+  expect(await steps(pg) === 4, 'Ctrl+Y redoes');
+  await pg.keyboard.press('Control+Shift+Z');
+  expect(await steps(pg) === 4 && (await step(pg)) === 4, 'nothing set aside to redo');
+  await pg.keyboard.press('Control+z');
+  await pg.keyboard.press('ArrowRight');
+  await pg.keyboard.press('ArrowRight');
+  expect(await step(pg) === 5 && (await frame(pg)) === atEnd, 'the steps brought back end as they did');
+  await pg.keyboard.press('Control+z');
+  expect((await pg.textContent('#notice')).includes('Nothing to undo'), await pg.textContent('#notice'));
+  await pg.click('#btn-lang');
+  await pg.click('#btn-back');
+  await pg.click('#btn-crash');
+  expect((await pg.textContent('#notice')).includes('已在第 4 步分叉：丢弃了第 5 步'), await pg.textContent('#notice'));
+  await pg.context().close();
+});
+
+await check('Ctrl+Z follows the key rule: in a text field it is the field\'s; on the timeline, a button or the page it undoes the fork', async () => {
+  const pg = await open();
+  await fiveSteps(pg);
+  await pg.fill('#inp-timeline', '2');
+  await pg.dispatchEvent('#inp-timeline', 'input');
+  await pg.keyboard.press('t');
+  expect(await steps(pg) === 3, 'forked at step 2');
+  await pg.click('.more-settings summary');
+  await pg.focus('#inp-seed');
+  await pg.keyboard.press('Control+z');
+  expect(await steps(pg) === 3, 'Ctrl+Z in the seed field does not undo the fork');
+  await pg.click('#btn-share');
+  await pg.focus('#share-url');
+  await pg.keyboard.press('Control+z');
+  expect(await steps(pg) === 3, 'nor in the share link');
+  await pg.focus('#inp-timeline');
+  await pg.keyboard.press('Control+z');
+  expect(await steps(pg) === 5 && (await step(pg)) === 2, 'on the timeline slider it does');
+  await pg.context().close();
+});
+
+await check('a Checkpoints row keeps its completed figures and the later checkpoints, wherever the timeline is', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-strategy', 'aligned');
+  const keys = ['ArrowRight', 'ArrowRight', 'ArrowRight', 'c', ...Array(10).fill('ArrowRight'), 'c', ...Array(4).fill('ArrowRight'), 'e'];
+  for (const k of keys) await pg.keyboard.press(k);
+  await pg.click('#tab-checkpoints');
+  const rows = () => pg.$$eval('#checkpoints tr[data-checkpoint]', (rs) => rs.map((r) => [r.dataset.checkpoint, ...[...r.cells].slice(1).map((c) => c.textContent)]));
+  const before = await rows();
+  expect(before.length >= 2 && before.every((r) => r[1].includes('completed')), JSON.stringify(before));
+  const first = before.find((r) => r[0] === '1');
+  await pg.click('#checkpoints tr[data-checkpoint="1"] button');
+  expect(await step(pg) === Number(first[3]), `at the trigger of checkpoint 1, step ${first[3]}; at ${await step(pg)}`);
+  expect(await steps(pg) > (await step(pg)), 'an earlier step');
+  expect(JSON.stringify(await rows()) === JSON.stringify(before), `the same rows and figures:\n${JSON.stringify(await rows())}\n${JSON.stringify(before)}`);
+  expect(await attr(pg, '#checkpoints tr[data-checkpoint="1"]', 'class') === 'selected', 'the clicked row is highlighted');
+  expect(await attr(pg, '#checkpoints tr[data-checkpoint="2"]', 'data-later') === 'true', 'a later checkpoint is marked later');
+  expect((await pg.textContent('#checkpoints-as-of')).includes('as of its last step'), 'the table says what it shows');
+  const acks = await pg.$$eval('#subtasks tbody tr', (rs) => rs.map((r) => r.cells[1].textContent));
+  expect(acks.length === 3 && acks.every((a) => /^\d+$/.test(a)), `every subtask acknowledged: ${acks}`);
+  await pg.screenshot({ path: shots + '31-checkpoints-row-clicked-1366.png', fullPage: true });
+  const second = before.find((r) => r[0] === '2');
+  await pg.click('#checkpoints tr[data-checkpoint="2"] button');
+  expect(await step(pg) === Number(second[3]), `a later row moves the timeline forward to its trigger, step ${second[3]}; at ${await step(pg)}`);
+  await pg.context().close();
+});
+
+await check('Share link confirms "copied" in both languages; a refused clipboard says so and selects the link', async () => {
+  const pg = await open(undefined, { permissions: ['clipboard-read', 'clipboard-write'] });
+  await pg.click('#read-Source');
+  await pg.click('#btn-share');
+  await pg.waitForSelector('#share-status[data-copied="yes"]', { timeout: 5000 });
+  expect((await pg.textContent('#share-status')).includes('Link copied'), await pg.textContent('#share-status'));
+  expect(await attr(pg, '#share-status', 'role') === 'status', 'announced politely');
+  expect(await pg.evaluate(() => navigator.clipboard.readText()) === await pg.inputValue('#share-url'), 'the clipboard holds the link');
+  await pg.click('#btn-lang');
+  await pg.click('#btn-share');
+  await pg.waitForSelector('#share-status[data-copied="yes"]', { timeout: 5000 });
+  expect((await pg.textContent('#share-status')).includes('链接已复制'), await pg.textContent('#share-status'));
+  await pg.context().close();
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  await context.addInitScript(() => {
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) } });
+  });
+  const refused = await context.newPage();
+  refused.on('pageerror', (e) => errors.push(e.message));
+  await refused.goto(srv.url);
+  await refused.waitForSelector('#app[data-ready="true"]');
+  await refused.click('#btn-share');
+  await refused.waitForSelector('#share-status[data-copied="no"]', { timeout: 5000 });
+  expect((await refused.textContent('#share-status')).includes('press Ctrl+C to copy it'), await refused.textContent('#share-status'));
+  const sel = await refused.evaluate(() => { const e = document.activeElement; return [e.id, e.selectionStart, e.selectionEnd, e.value.length]; });
+  expect(sel[0] === 'share-url' && sel[1] === 0 && sel[2] === sel[3] && sel[3] > 20, `the link is focused and selected: ${sel}`);
+  await context.close();
+});
+
+await check('Settings say when a value was clamped or refused, next to the field and in the notice; nothing else is lost', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-strategy', 'aligned');
+  await pg.click('.more-settings summary');
+  const set = async (sel, v) => { await pg.fill(sel, v); await pg.dispatchEvent(sel, 'change'); };
+  await set('#inp-capacity', '3');
+  await set('#inp-records', '9000');
+  const clamped = 'Records per source partition: 9000 is above the maximum 5000; using 5000.';
+  expect((await pg.textContent('#notice')).includes(clamped), await pg.textContent('#notice'));
+  expect((await pg.textContent('#note-records')).includes(clamped), 'the note sits by the field');
+  expect(await attr(pg, '#inp-records', 'aria-describedby') === 'note-records', 'the field is described by its note');
+  expect(await pg.inputValue('#inp-records') === '5000' && (await pg.inputValue('#inp-capacity')) === '3', 'clamped; the capacity kept');
+  expect((await pg.textContent('[data-task="Source"]')).includes('0 / 5000'), 'the run uses 5000');
+  await pg.click('#read-Source');
+  await set('#inp-seed', '2.5');
+  expect((await pg.textContent('#notice')).includes('Seed: "2.5" is not a whole number; nothing changed.'), await pg.textContent('#notice'));
+  expect((await pg.textContent('#note-seed')).includes('nothing changed'), 'by the field too');
+  expect(await pg.inputValue('#inp-seed') === '1' && (await steps(pg)) === 1, `the seed and the run are kept: ${await pg.inputValue('#inp-seed')}, ${await steps(pg)}`);
+  await pg.click('#inp-seed', { clickCount: 3 });
+  await pg.keyboard.type('e');
+  await pg.keyboard.press('Tab');
+  expect((await pg.textContent('#notice')).includes('Seed: that is not a number; nothing changed.'), await pg.textContent('#notice'));
+  expect(await pg.inputValue('#inp-seed') === '1' && (await steps(pg)) === 1, 'still kept');
+  await set('#inp-tolerable', '-3');
+  expect((await pg.textContent('#note-tolerable')).includes('-3 is below the minimum 0; using 0.'), await pg.textContent('#notice'));
+  await pg.click('#btn-lang');
+  await set('#inp-records', '7000');
+  expect((await pg.textContent('#note-records')).includes('每个源分区的记录数：7000 超过上限 5000，改用 5000。'), await pg.textContent('#notice'));
+  expect(await steps(pg) === 1, 'the same records: the run is kept');
+  await pg.context().close();
+});
+
+await check('a disabled control\'s tooltip says why it is disabled, in both languages', async () => {
+  const pg = await open();
+  await pg.click('.more-settings summary');
+  const disabled = () => pg.$$eval('.config select:disabled, .config input:disabled, .config option[disabled]',
+    (es) => es.map((e) => ({ id: e.id || e.value, own: e.title, label: e.tagName === 'OPTION' ? e.title : e.closest('label').title })));
+  let seen = 0;
+  for (const job of ['line', 'line-sink']) {
+    await pg.selectOption('#sel-job', job);
+    for (const strategy of ['none', 'timers', 'aligned', 'at-least-once', 'unaligned', 'stop-the-world']) {
+      await pg.selectOption('#sel-strategy', strategy);
+      for (const d of await disabled()) {
+        seen++;
+        expect(d.own.length > 20 && d.label.length > 20, `${job} ${strategy}: ${d.id} says why: ${JSON.stringify(d)}`);
+      }
+    }
+  }
+  expect(seen >= 20, `${seen} disabled controls checked`);
+  await pg.selectOption('#sel-strategy', 'timers');
+  expect((await attr(pg, '#inp-interval', 'title')).includes('Aligned barriers (exactly once)'), 'names a strategy to choose');
+  await pg.click('#btn-lang');
+  for (const d of await disabled()) expect(/[\u4e00-\u9fff]/.test(d.own), `in Chinese: ${JSON.stringify(d)}`);
+  await pg.click('#btn-lang');
+  await pg.selectOption('#sel-lesson', '0');
+  expect(await pg.isDisabled('#lesson-prev') && (await attr(pg, '#lesson-prev', 'title')).includes('first step'), 'the lesson\'s Previous says why');
+  await pg.context().close();
+});
+
 await check('⟲ Reset starts the run over', async () => {
   await page.click('#btn-reset');
   expect(await step(page) === 0 && (await steps(page)) === 0, 'empty history');
@@ -654,6 +869,29 @@ await check('in Chinese the Checkpoints table headers stay on one line', async (
   await pg.context().close();
 });
 
+// --- Storm's acker (issue 9) ---
+await check('Storm: the acker is on the canvas; stepping init and acks completes a tree and commits', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  await pg.selectOption('#sel-job', 'line-sink');
+  await pg.selectOption('#sel-strategy', 'storm-acker');
+  expect(await pg.textContent('#btn-crash-jm').then((t) => t.includes('Nimbus')), 'the JobManager button is Nimbus');
+  await pg.click('#read-Source');
+  await pg.click('[data-ack-row="Source → acker"]');
+  const val = await pg.getAttribute('.acker-row[data-root]', 'data-val');
+  expect(val && val !== '0000000000000000', `one open edge: ${val}`);
+  for (const [lane, row] of [['Source->Map', 'Map'], ['Map->Count', 'Count'], ['Count->Sink', 'Sink']]) {
+    await pg.click(`[data-channel="${lane}"] .lane-hit`);
+    await pg.click(`[data-ack-row="${row} → acker"]`);
+  }
+  expect(await pg.$('.acker-row[data-root]') === null, 'the tree reached 0 and left the table');
+  await pg.click('[data-ack-row="acker → Source"]');
+  expect((await pg.textContent('[data-spout="Source"]')).includes('committed offset 1'), 'committed');
+  await pg.screenshot({ path: shots + 'storm-acker-1366.png' });
+  // Nimbus dies: the job keeps running.
+  await pg.click('#btn-crash-jm');
+  await pg.click('#read-Source');
+  expect((await pg.textContent('[data-task="Source"]')).includes('offset 2 / 8'), 'the spout still reads while Nimbus is down');
+  expect((await pg.textContent('#jobmanager')).includes('Nimbus down'), 'Nimbus down shown');
 // --- order and completeness (issue 9) ---
 const marks = (pg, what) => pg.$$eval('#ledger tbody tr', (rows, w) => Object.fromEntries(rows.map((r) => [r.dataset.record, r.dataset[w]])), what);
 const words = async (pg, sel) => (await pg.textContent(sel)).replace(/\u00a0/g, ' ');

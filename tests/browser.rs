@@ -185,11 +185,12 @@ async fn lesson_2_in_chinese() {
 #[wasm_bindgen_test]
 fn fingerprints_equal_native() {
     let fixture: BTreeMap<String, String> = serde_json::from_str(include_str!("fixtures/fingerprints.json")).unwrap();
-    let files: [(&str, &str); 7] = [
+    let files: [(&str, &str); 8] = [
         ("abc-barriers-exactly-once.json", include_str!("../scenarios/abc-barriers-exactly-once.json")),
         ("abc-timers-duplicated.json", include_str!("../scenarios/abc-timers-duplicated.json")),
         ("abc-timers-lost.json", include_str!("../scenarios/abc-timers-lost.json")),
         ("sink-two-phase-commit.json", include_str!("../scenarios/sink-two-phase-commit.json")),
+        ("storm-crash-duplicates.json", include_str!("../scenarios/storm-crash-duplicates.json")),
         ("two-inputs-at-least-once.json", include_str!("../scenarios/two-inputs-at-least-once.json")),
         ("two-inputs-unaligned.json", include_str!("../scenarios/two-inputs-unaligned.json")),
         ("two-pipelines-region-failover.json", include_str!("../scenarios/two-pipelines-region-failover.json")),
@@ -200,4 +201,30 @@ fn fingerprints_equal_native() {
         let fp = format!("{:016x}", fingerprint(played.events.iter().flatten()));
         assert_eq!(fixture[name], fp, "{name}: wasm and native runs differ");
     }
+}
+
+/// Storm: a read sends init to the acker; stepping it there shows the tree's XOR value; the map's
+/// ack follows; the value is the XOR of the edges still open.
+#[wasm_bindgen_test]
+async fn storm_steps_an_ack_to_the_acker() {
+    let root = mount().await;
+    choose(&root, "#sel-job", "line").await;
+    choose(&root, "#sel-strategy", "storm-acker").await;
+    click(&root, "#read-Source").await;
+    assert!(text(&root, "[data-ack-row=\"Source → acker\"]").contains("init a"));
+    click(&root, "[data-ack-row=\"Source → acker\"]").await;
+    let row = find(&root, ".acker-row[data-root]");
+    let val = row.get_attribute("data-val").unwrap();
+    assert_ne!(val, "0000000000000000", "one edge open: Source->Map's tuple");
+    click(&root, "[data-channel=\"Source->Map\"] .lane-hit").await;
+    click(&root, "[data-ack-row=\"Map → acker\"]").await;
+    let after = find(&root, ".acker-row[data-root]").get_attribute("data-val").unwrap();
+    assert_ne!(after, val, "Map's ack XORed its input out and its child in");
+    click(&root, "[data-channel=\"Map->Count\"] .lane-hit").await;
+    click(&root, "[data-ack-row=\"Count → acker\"]").await;
+    assert!(root.query_selector(".acker-row[data-root]").unwrap().is_none(), "the tree reached 0 and left the table");
+    assert!(text(&root, "[data-ack-row=\"acker → Source\"]").contains("✓ a"));
+    click(&root, "[data-ack-row=\"acker → Source\"]").await;
+    assert!(text(&root, "[data-spout=\"Source\"]").contains("committed offset 1"));
+    assert!(text(&root, "#narration").contains("forgot it"));
 }

@@ -32,6 +32,16 @@ fn scenario_files_tell_the_stories() {
         .collect();
     assert_eq!(lost, ["a", "b", "c"]);
     assert_eq!(verdict("abc-timers-duplicated.json")["verdict"]["state"], "duplicated");
+    let storm = verdict("storm-crash-duplicates.json");
+    assert_eq!(storm["verdict"]["external"], "duplicated", "{storm}");
+    let dup: Vec<&str> = storm["ledger"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["external_verdict"] == "duplicated")
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(dup, ["a"], "only a was written before the crash");
     assert_eq!(verdict("abc-barriers-exactly-once.json")["verdict"]["state"], "exactly-once");
     assert_eq!(verdict("two-inputs-at-least-once.json")["verdict"]["state"], "duplicated");
     let v = verdict("two-inputs-unaligned.json");

@@ -128,3 +128,31 @@ fn the_lesson_position_is_part_of_the_run() {
     assert_eq!(t.timeline.position(), s.timeline.position());
     assert!(!t.took_over);
 }
+
+/// Storm's acker travels in a link too: its settings (timeout, unanchored edges) and its steps
+/// (messages to the acker, answers to the spout) come back the same, acker table included.
+#[test]
+fn a_storm_run_round_trips_through_a_link() {
+    use barrierscope::engine::{Settings, Strategy};
+    let mut settings = Settings::new(Strategy::StormAcker);
+    settings.message_timeout = 7;
+    settings.unanchored = vec!["Count->Sink".into()];
+    let config = RunConfig { job: "line-sink".into(), settings, seed: 3, records: None };
+    let mut s = Session::new(config).unwrap();
+    let (source, map) = (TaskId(0), TaskId(1));
+    for a in [
+        Action::Read { task: source },
+        Action::ToAcker { task: source },
+        Action::Deliver { channel: barrierscope::engine::ChannelId(0) },
+        Action::ToAcker { task: map },
+    ] {
+        s.handle(Command::Act(a));
+    }
+    let saved = s.save(Lang::En);
+    assert!(saved.actions.contains("q0") && saved.actions.contains("q1"), "{}", saved.actions);
+    let link = to_fragment(&saved);
+    let (t, _) = Session::load(&from_fragment(&format!("#{link}")).unwrap()).unwrap();
+    assert_eq!(t.save(Lang::En), saved);
+    assert_eq!(t.sim().storm(), s.sim().storm(), "the same trees, values and messages");
+    assert_eq!(t.sim().settings.unanchored, vec!["Count->Sink".to_string()]);
+}

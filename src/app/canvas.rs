@@ -187,8 +187,11 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         "The dataflow job: tasks as boxes, channels as lanes carrying records and barriers",
         "数据流作业：任务为方框，通道为承载记录和屏障的管道",
     );
+    // Storm: the acker's band under the job.
+    let band = sim.storm().filter(|_| sim.settings.ackers > 0);
+    let height = lay.height + if band.is_some() { super::acker_view::BAND_H } else { 0.0 };
     html! {
-        <svg id="canvas" class="canvas" viewBox={format!("0 0 {} {}", lay.width, lay.height)} role="group" aria-label={aria}
+        <svg id="canvas" class="canvas" viewBox={format!("0 0 {} {}", lay.width.max(1560.0 * if band.is_some() { 1.0 } else { 0.0 }), height)} role="group" aria-label={aria}
              preserveAspectRatio="xMidYMin meet">
             <defs>
                 <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -204,6 +207,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             { for g.tasks.iter().enumerate().map(|(i, _)| task_box(sim, TaskId(i as u16), &lay, lang, h, saved[i])) }
             { cut_line(sim, &lay, &saved, lang) }
             { lay.external.map(|(x, y)| external_box(sim, x, y, lang)).unwrap_or_default() }
+            { band.map(|s| super::acker_view::acker_band(sim, s, lay.height, &h.act, lang)).unwrap_or_default() }
             { if !running { down_banner(sim, &lay, lang) } else if sim.region_down() { region_banner(sim, &lay, lang) } else { html!{} } }
         </svg>
     }
@@ -225,6 +229,12 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
         }
     } else if strategy == Strategy::Timers {
         l.t("no coordination: each task's own timer saves it", "无协调：各任务按自己的定时器保存").to_string()
+    } else if strategy == Strategy::StormAcker {
+        if up {
+            l.t("Nimbus: assigns workers; not on the data path", "Nimbus：分配 worker，不在数据路径上").to_string()
+        } else {
+            l.t("Nimbus down: workers keep processing; reassignment waits", "Nimbus 故障：worker 继续处理，重新分配需等待").to_string()
+        }
     } else {
         l.t("nothing is saved", "不保存任何状态").to_string()
     };
@@ -237,6 +247,8 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
         )
     } else if strategy == Strategy::Timers {
         l.t("restore: each task from its own latest save", "恢复：每个任务用自己最近的保存").to_string()
+    } else if strategy == Strategy::StormAcker {
+        l.t("no state is saved: a restarted bolt starts empty", "不保存状态：重启的 bolt 从空开始").to_string()
     } else {
         l.t("restore: every task starts empty", "恢复：每个任务从空开始").to_string()
     };
@@ -261,7 +273,12 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
         <g id="jobmanager" class={classes!("jobmanager", (!up).then_some("down"))} data-up={up.to_string()}>
             <rect x="24" y="12" width="640" height="112" rx="10" />
             <text class="jm-title" x="40" y="42">
-                { if up { l.t("JobManager · CheckpointCoordinator", "JobManager · 检查点协调器") } else { l.t("✖ JobManager down", "✖ JobManager 故障") } }
+                { match (strategy == Strategy::StormAcker, up) {
+                    (true, true) => l.t("Storm · Nimbus", "Storm · Nimbus"),
+                    (true, false) => l.t("✖ Nimbus down", "✖ Nimbus 故障"),
+                    (false, true) => l.t("JobManager · CheckpointCoordinator", "JobManager · 检查点协调器"),
+                    (false, false) => l.t("✖ JobManager down", "✖ JobManager 故障"),
+                } }
             </text>
             <text class="jm-line" x="40" y="72" id="jm-pending">{ line2 }</text>
             <text class="jm-line" x="40" y="100" id="jm-completed">{ stw.unwrap_or(line3) }</text>

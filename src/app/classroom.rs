@@ -5,6 +5,7 @@
 //! callbacks, never from the reducer.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -45,7 +46,8 @@ pub fn store(session: &Session, lang: Lang) {
     }
 }
 
-/// Puts the run in the address bar (without a new history entry) and returns the full link.
+/// Puts the run in the address bar (without a new history entry) and returns the full link. (The
+/// caller copies it: [`copy_to_clipboard`].)
 pub fn share_link(session: &Session, lang: Lang) -> String {
     let fragment = to_fragment(&session.save(lang));
     let loc = window().location();
@@ -59,8 +61,34 @@ pub fn share_link(session: &Session, lang: Lang) -> String {
     if let Ok(h) = window().history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
-    let _ = window().navigator().clipboard().write_text(&url);
     url
+}
+
+/// Copies `text` to the clipboard, then calls `done(true)`; `done(false)` if the browser refuses
+/// (no permission, the page not focused) or has no clipboard here (a page not served securely).
+pub fn copy_to_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
+    let navigator = window().navigator();
+    let has_clipboard =
+        js_sys::Reflect::get(&navigator, &"clipboard".into()).is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    if !has_clipboard {
+        done(false);
+        return;
+    }
+    // The promise settles once, calling one of the two; the other is never called.
+    let done = Rc::new(RefCell::new(Some(done)));
+    let answer = |ok: bool| {
+        let done = done.clone();
+        Closure::once_into_js(move |_: wasm_bindgen::JsValue| {
+            if let Some(f) = done.borrow_mut().take() {
+                f(ok)
+            }
+        })
+    };
+    let promise = navigator.clipboard().write_text(text);
+    // `promise.then(copied, refused)`, with functions that free themselves when called.
+    if let Ok(then) = js_sys::Reflect::get(&promise, &"then".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+        let _ = then.call2(&promise, &answer(true), &answer(false));
+    }
 }
 
 /// Offers the run as a JSON file download.
@@ -117,6 +145,8 @@ pub struct ShareBarProps {
     pub presenter: bool,
     /// The link made by the Share button, shown for copying.
     pub link: Option<String>,
+    /// Whether the browser copied it (None: not answered yet).
+    pub copied: Option<bool>,
     pub lang: Lang,
     pub dispatch: Dispatch,
 }
@@ -152,9 +182,21 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
         let (d, session) = (d.clone(), props.session.clone());
         Callback::from(move |_| {
             let url = share_link(&session.borrow(), l);
-            d.dispatch(Msg::Shared(url));
+            d.dispatch(Msg::Shared(url.clone()));
+            let (d, text) = (d.clone(), url.clone());
+            copy_to_clipboard(&text, move |ok| d.dispatch(Msg::Copied { url, ok }));
         })
     };
+    // Refused: the link is selected, for copying by hand.
+    use_effect_with(props.copied, |copied| {
+        if *copied == Some(false) {
+            let field = window().document().and_then(|d| d.get_element_by_id("share-url"));
+            if let Some(input) = field.and_then(|f| f.dyn_into::<HtmlInputElement>().ok()) {
+                let _ = input.focus();
+                input.select();
+            }
+        }
+    });
     let on_export = {
         let (d, session) = (d.clone(), props.session.clone());
         Callback::from(move |_| {
@@ -183,24 +225,46 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             <label class="tool import" title={l.t("Open a run from a JSON file", "从 JSON 文件打开运行")}>{ l.t("↑ Import", "↑ 导入") }
                 <input id="inp-import" type="file" accept=".json,application/json" onchange={on_import} aria-label={l.t("Import a run file", "导入运行文件")} /></label>
             { props.link.clone().map(|url| html!{
-                <input id="share-url" class="share-url" type="text" readonly=true value={url} aria-label={l.t("Link to this run", "此运行的链接")} />
+                <input id="share-url" class="share-url" type="text" readonly=true value={url} aria-label={l.t("Link to this run", "此运行的链接")}
+                    aria-describedby="share-status" />
             }).unwrap_or_default() }
+            <span id="share-status" class={classes!("share-status", (props.copied == Some(false)).then_some("refused"))} role="status"
+                data-copied={props.copied.map_or("", |ok| if ok { "yes" } else { "no" })}>{ match (&props.link, props.copied) {
+                (Some(_), Some(true)) => l.t("✓ Link copied", "✓ 链接已复制"),
+                (Some(_), Some(false)) => l.t(
+                    "The browser did not let the page copy: the link is selected, press Ctrl+C to copy it.",
+                    "浏览器不允许本页复制：链接已选中，按 Ctrl+C 复制。"),
+                _ => "",
+            } }</span>
         </div>
     }
 }
 
-/// The last notice: why something was refused, or what was opened.
+/// The last notice: why something was refused, or what was opened; after a fork, an Undo button,
+/// and after an undo that set steps aside, a Redo button.
 pub fn notice_bar(notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html {
-    let dismiss = {
+    let cmd = |c: Command| {
         let d = dispatch.clone();
-        Callback::from(move |_| d.dispatch(Msg::Cmd(Command::Dismiss)))
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(c.clone())))
+    };
+    let action = match notice {
+        Some(Notice::Forked(_)) | Some(Notice::Redone { set_aside: 1.., .. }) => html! {
+            <button id="btn-undo-fork" class="tool" onclick={cmd(Command::Undo)} aria-keyshortcuts="Control+Z"
+                title={l.t("Bring the dropped steps back (Ctrl+Z)", "找回被丢弃的步骤（Ctrl+Z）")}>{ l.t("↩ Undo", "↩ 撤销") }</button>
+        },
+        Some(Notice::Undone { set_aside: 1.., .. }) => html! {
+            <button id="btn-redo-fork" class="tool" onclick={cmd(Command::Redo)} aria-keyshortcuts="Control+Y"
+                title={l.t("Put back the steps the undo set aside (Ctrl+Y)", "放回撤销时暂存的步骤（Ctrl+Y）")}>{ l.t("↪ Redo", "↪ 重做") }</button>
+        },
+        _ => html! {},
     };
     html! {
         <div id="notice" class={classes!("notice", notice.is_some().then_some("shown"),
                 notice.is_some_and(|n| !n.is_error()).then_some("info"))} role="alert">
             { notice.map(|n| html!{ <>
                 <span>{ n.message(l) }</span>
-                <button class="dismiss" onclick={dismiss} aria-label={l.t("Dismiss", "关闭")}>{"×"}</button>
+                { action }
+                <button class="dismiss" onclick={cmd(Command::Dismiss)} aria-label={l.t("Dismiss", "关闭")}>{"×"}</button>
             </> }).unwrap_or_default() }
         </div>
     }
@@ -314,8 +378,12 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
                     <button class="tool" id="lesson-resume" onclick={cmd(Command::LessonResume)}>{ l.t("↩ Back to the lesson", "↩ 回到课程") }</button></p> }
               } else { html!{} } }
             <div class="lesson-nav">
-                <button class="tool" id="lesson-prev" onclick={cmd(Command::LessonPrev)} disabled={!prev_enabled} aria-keyshortcuts="PageUp">{ l.t("◀ Previous", "◀ 上一步") }</button>
-                <button class="tool primary" id="lesson-next" onclick={cmd(Command::LessonNext)} disabled={!next_enabled} aria-keyshortcuts="PageDown">{ next_label }</button>
+                <button class="tool" id="lesson-prev" onclick={cmd(Command::LessonPrev)} disabled={!prev_enabled} aria-keyshortcuts="PageUp"
+                    title={if prev_enabled { l.t("The previous step of the lesson (PageUp)", "课程的上一步（PageUp）") }
+                        else { l.t("This is the lesson's first step", "这是课程的第一步") }}>{ l.t("◀ Previous", "◀ 上一步") }</button>
+                <button class="tool primary" id="lesson-next" onclick={cmd(Command::LessonNext)} disabled={!next_enabled} aria-keyshortcuts="PageDown"
+                    title={if next_enabled { l.t("The next step of the lesson (PageDown)", "课程的下一步（PageDown）") }
+                        else { l.t("This is the lesson's last step", "这是课程的最后一步") }}>{ next_label }</button>
             </div>
         </section>
     }

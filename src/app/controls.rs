@@ -1,30 +1,178 @@
 //! The controls: the top bar with the run's configuration (job, strategy, sink, settings,
 //! language) and the toolbar (step, play, checkpoint, crash, restore, the timeline). Edits go through
-//! [`Settings::edited`], which holds the rules for what fits together.
+//! [`Settings::edited`], which holds the rules for what fits together; a number typed into a
+//! Settings field goes through [`crate::classroom::edit_field`], which clamps or refuses it and
+//! says so next to the field. A disabled field's tooltip says why it is disabled. Before the end
+//! of the history, the timeline marks where acting would fork the run and says which steps would
+//! go.
 
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::text::{job_name, sink_name, strategy_name, Lang};
 use super::{Dispatch, Msg, Run, SPEEDS};
-use crate::classroom::{Command, RunConfig, MAX_GENERATED};
+use crate::classroom::{edit_field, Command, Notice, RunConfig, SettingField};
 use crate::engine::settings::Edit;
-use crate::engine::{Action, FailoverStrategy, RestartPolicy, SinkMode, Strategy, BUILTIN_NAMES};
+use crate::engine::{Action, FailoverStrategy, JobGraph, OperatorKind, RestartPolicy, SinkMode, Strategy, BUILTIN_NAMES};
 
-/// How a select's or a field's value changes the run configuration.
+/// How a select's value changes the run configuration.
 type Change = fn(&mut RunConfig, &str);
 
 fn edit(c: &mut RunConfig, edit: Edit) {
     c.settings = c.settings.edited(edit);
 }
 
-/// A number field's value: a positive whole number, or none when empty (or not one).
-fn positive(v: &str) -> Option<u64> {
-    v.trim().parse::<u64>().ok().filter(|n| *n > 0)
+/// The element id of a Settings number field.
+fn field_id(f: SettingField) -> &'static str {
+    match f {
+        SettingField::Records => "inp-records",
+        SettingField::Seed => "inp-seed",
+        SettingField::CheckpointInterval => "inp-interval",
+        SettingField::AlignmentTimeout => "inp-align-timeout",
+        SettingField::ChannelCapacity => "inp-capacity",
+        SettingField::TolerableFailedCheckpoints => "inp-tolerable",
+        SettingField::MessageTimeout => "inp-message-timeout",
+    }
+}
+
+/// Whether the browser could not read the number field's text as a number (`validity.badInput`:
+/// the value is then empty, whatever was typed).
+fn bad_input(input: &HtmlInputElement) -> bool {
+    js_sys::Reflect::get(input, &"validity".into())
+        .and_then(|v| js_sys::Reflect::get(&v, &"badInput".into()))
+        .is_ok_and(|b| b.as_bool() == Some(true))
+}
+
+/// "A, B, C or D": the strategies that take checkpoints, by the names the Snapshots menu shows.
+fn checkpointing_strategies(l: Lang) -> String {
+    let names: Vec<&str> =
+        Strategy::ALL.iter().filter(|s| s.uses_coordinator()).map(|s| strategy_name(l, *s)).collect();
+    let (last, rest) = names.split_last().expect("strategies take checkpoints");
+    match l {
+        Lang::En => format!("{} or {last}", rest.join(", ")),
+        Lang::Zh => format!("{}或{last}", rest.join("、")),
+    }
+}
+
+/// A Settings control that only some strategies take.
+#[derive(Clone, Copy)]
+enum Needs {
+    Interval,
+    Alignment,
+    Tolerable,
+    TwoPhaseCommit,
+    Restart,
+    Acker,
+    Failover,
+}
+
+/// Why a Settings control is disabled under `strategy`, or None when it is enabled.
+fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<String> {
+    let choose = |strategies: String| match l {
+        Lang::En => format!("choose {strategies} in Snapshots"),
+        Lang::Zh => format!("在“快照策略”中选择{strategies}"),
+    };
+    let (enabled, why, which) = match what {
+        Needs::Interval => (
+            strategy.takes_checkpoint_interval(),
+            l.t("Only a checkpointing strategy triggers checkpoints", "只有做检查点的策略才会触发检查点"),
+            checkpointing_strategies(l),
+        ),
+        Needs::Alignment => (
+            strategy.takes_alignment_timeout(),
+            l.t("Only aligned barriers wait for alignment", "只有对齐屏障才会等待对齐"),
+            strategy_name(l, Strategy::Aligned).to_string(),
+        ),
+        Needs::Tolerable => (
+            strategy.uses_coordinator(),
+            l.t("Only a checkpointing strategy counts failed checkpoints", "只有做检查点的策略才计算失败的检查点"),
+            checkpointing_strategies(l),
+        ),
+        Needs::TwoPhaseCommit => (
+            strategy.allows_sink(SinkMode::TwoPhaseCommit),
+            l.t(
+                "A two-phase-commit sink commits when a checkpoint completes, so it needs a checkpointing strategy",
+                "两阶段提交的输出端在检查点完成时提交，所以需要做检查点的策略",
+            ),
+            checkpointing_strategies(l),
+        ),
+        Needs::Restart => (
+            strategy.takes_restart_policy(),
+            l.t(
+                "Only without snapshots: a strategy that saves restarts the sources from what it saved",
+                "只在不做快照时适用：保存状态的策略会让源从保存处重启",
+            ),
+            strategy_name(l, Strategy::None).to_string(),
+        ),
+        Needs::Acker => (
+            strategy.takes_acker_settings(),
+            l.t("Only Storm's acker tracks tuples", "只有 Storm 的 acker 跟踪元组"),
+            strategy_name(l, Strategy::StormAcker).to_string(),
+        ),
+        Needs::Failover => (
+            strategy.takes_failover_strategy(),
+            l.t(
+                "Storm runs every task in one worker here, which restarts whole",
+                "这里 Storm 的所有任务都在一个 worker 里，整体重启",
+            ),
+            checkpointing_strategies(l),
+        ),
+    };
+    (!enabled).then(|| match l {
+        Lang::En => format!("{why}: {}.", choose(which)),
+        Lang::Zh => format!("{why}：{}。", choose(which)),
+    })
+}
+
+/// Storm's acker settings: the message timeout, the acker count, and which bolt edges emit
+/// anchored. Only with the storm-acker strategy; each disabled field says why.
+fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, dispatch: &Dispatch) -> Html {
+    let why = disabled_why(l, config.settings.strategy, Needs::Acker);
+    let storm = why.is_none();
+    let why = why.unwrap_or_default();
+    let reconfigure = |f: Box<dyn Fn(&mut RunConfig, &str)>| {
+        let d = dispatch.clone();
+        let config = config.clone();
+        Callback::from(move |e: Event| {
+            let mut c = config.clone();
+            f(&mut c, &e.target_unchecked_into::<HtmlInputElement>().value());
+            d.dispatch(Msg::Cmd(Command::Configure(c)));
+        })
+    };
+    let on_ackers = reconfigure(Box::new(|c, v| edit(c, Edit::Ackers(if v == "0" { 0 } else { 1 }))));
+    let settings = &config.settings;
+    let edges = graph.spec.edges.iter().enumerate().filter(|(_, e)| {
+        !graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == OperatorKind::Source)
+    });
+    html! { <>
+        { timeout }
+        <label title={why.clone()}>{ l.t("Storm ackers", "Storm acker 数") }
+            <select id="sel-ackers" disabled={!storm} onchange={on_ackers}>
+                <option value="1" selected={settings.ackers == 1}>{ l.t("1: track every tuple (at least once)", "1：跟踪每个元组（至少一次）") }</option>
+                <option value="0" selected={settings.ackers == 0}>{ l.t("0: tracking off (at most once)", "0：不跟踪（最多一次）") }</option>
+            </select></label>
+        { for edges.map(|(i, e)| {
+            let name = format!("{}->{}", e.from, e.to);
+            let anchored = !settings.unanchored.contains(&name);
+            let d = dispatch.clone();
+            let c = config.clone();
+            let g = graph.clone();
+            let toggle = Callback::from(move |_: Event| {
+                let mut next = c.clone();
+                next.settings = next.settings.edited_for(Edit::Anchoring { edge: i as u16, anchored: !anchored }, &g);
+                d.dispatch(Msg::Cmd(Command::Configure(next)));
+            });
+            html! {
+                <label title={if storm { l.t("Unanchored tuples are not tracked: never replayed", "未锚定的元组不被跟踪：永不重放").to_string() } else { why.clone() }}>
+                    { format!("{} {name}", l.t("Anchor tuples on", "锚定元组：")) }
+                    <input id={format!("chk-anchor-{i}")} type="checkbox" checked={anchored} disabled={!storm} onchange={toggle} /></label>
+            }
+        }) }
+    </> }
 }
 
 /// The run's configuration: every change starts a new run with it.
-fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
+fn run_settings(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html {
     // Each select and field turns its value into a new run configuration.
     let configure = |change: Change| {
         let d = dispatch.clone();
@@ -39,10 +187,6 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
         let apply = configure(change);
         Callback::from(move |e: Event| apply(e.target_unchecked_into::<HtmlSelectElement>().value()))
     };
-    let on_number = |change: Change| {
-        let apply = configure(change);
-        Callback::from(move |e: Event| apply(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
     let on_job = on_select(|c, v| {
         c.job = v.to_string();
         c.settings = c.settings.for_job(c.has_sink());
@@ -55,13 +199,7 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
             Edit::Restart(if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning }),
         )
     });
-    let on_interval = on_number(|c, v| edit(c, Edit::CheckpointInterval(positive(v))));
-    let on_align_timeout = on_number(|c, v| edit(c, Edit::AlignmentTimeout(positive(v))));
-    let on_capacity = on_number(|c, v| edit(c, Edit::ChannelCapacity(positive(v))));
-    let on_tolerable = on_number(|c, v| edit(c, Edit::TolerableFailedCheckpoints(v.trim().parse().unwrap_or(0))));
     let on_failover = on_select(|c, v| edit(c, Edit::Failover(FailoverStrategy::from_id(v).unwrap_or_default())));
-    let on_seed = on_number(|c, v| c.seed = positive(v).unwrap_or(0));
-    let on_records = on_number(|c, v| c.records = positive(v).map(|n| n.min(MAX_GENERATED as u64) as u32));
     let lang_toggle = {
         let d = dispatch.clone();
         let next = if l == Lang::En { Lang::Zh } else { Lang::En };
@@ -70,8 +208,50 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
     let settings = &config.settings;
     let strategy = settings.strategy;
     let has_sink = config.has_sink();
-    let checkpoints = strategy.uses_coordinator();
-    let shown = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+    // A number field: what it shows, its range, why it is disabled, and what it did with the last
+    // value typed into it.
+    let number = |field: SettingField, label: &'static str, why: Option<String>| {
+        let on_change = {
+            let (d, config) = (dispatch.clone(), config.clone());
+            Callback::from(move |e: Event| {
+                let input = e.target_unchecked_into::<HtmlInputElement>();
+                let typed = (!bad_input(&input)).then(|| input.value());
+                // The value the field already shows (a change event again on leaving the field)
+                // changes nothing.
+                if typed.as_deref() == Some(field.shown(&config).as_str()) {
+                    return;
+                }
+                // The field shows what the run uses: the value taken or clamped, or, refused, the
+                // one before.
+                let used = edit_field(&config, field, typed.as_deref()).map_or_else(|_| config.clone(), |(c, _)| c);
+                input.set_value(&field.shown(&used));
+                d.dispatch(Msg::Cmd(Command::EditSetting(field, typed)));
+            })
+        };
+        let (min, max) = field.range();
+        let id = field_id(field);
+        let note = match notice {
+            Some(Notice::Setting(n)) if n.field() == field => Some(n),
+            _ => None,
+        };
+        let note_id = format!("note-{}", id.trim_start_matches("inp-"));
+        html! { <>
+            <label title={why.clone().unwrap_or_default()}>{ label }
+                <input id={id} type="number" min={min.to_string()} max={max.to_string()} disabled={why.is_some()}
+                    title={why.clone()} value={field.shown(config)} onchange={on_change}
+                    aria-describedby={note.is_some().then(|| note_id.clone())} /></label>
+            { note.map(|n| html! {
+                <p id={note_id.clone()} class={classes!("field-note", n.is_refusal().then_some("refused"))}>{ n.message(l) }</p>
+            }).unwrap_or_default() }
+        </> }
+    };
+    let no_sink = (!has_sink).then(|| {
+        l.t(
+            "This job has no sink: choose line-sink or keyed-shuffle in Job to watch an external system.",
+            "此作业没有输出端：在“作业”中选择 line-sink 或 keyed-shuffle 来观察外部系统。",
+        )
+    });
+    let restart_why = disabled_why(l, strategy, Needs::Restart);
     html! {
         <div class="config" role="group" aria-label={l.t("Run configuration", "运行配置")}>
             <label>{ l.t("Job", "作业") }
@@ -82,42 +262,39 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
                 <select id="sel-strategy" ~value={strategy.id()} onchange={on_strategy} aria-label={l.t("Snapshot strategy", "快照策略")}>
                     { for Strategy::ALL.iter().map(|s| html!{ <option value={s.id()} selected={strategy == *s}>{ strategy_name(l, *s) }</option> }) }
                 </select></label>
-            <label title={if has_sink { "" } else { l.t("This job has no sink", "此作业没有输出端") }}>{ l.t("Sink", "输出端") }
-                <select id="sel-sink" ~value={settings.sink.id()} onchange={on_sink} disabled={!has_sink} aria-label={l.t("Sink mode", "输出模式")}>
+            <label title={no_sink.unwrap_or_default()}>{ l.t("Sink", "输出端") }
+                <select id="sel-sink" ~value={settings.sink.id()} onchange={on_sink} disabled={!has_sink} title={no_sink} aria-label={l.t("Sink mode", "输出模式")}>
                     { for SinkMode::ALL.iter().map(|s| html!{
-                        <option value={s.id()} selected={settings.sink == *s} disabled={!strategy.allows_sink(*s)}>{ sink_name(l, *s) }</option>
+                        <option value={s.id()} selected={settings.sink == *s} disabled={!strategy.allows_sink(*s)}
+                            title={(*s == SinkMode::TwoPhaseCommit).then(|| disabled_why(l, strategy, Needs::TwoPhaseCommit)).flatten()}>{ sink_name(l, *s) }</option>
                     }) }
                 </select></label>
             <details class="more-settings">
                 <summary>{ l.t("Settings", "设置") }</summary>
                 <div class="settings-grid">
-                    <label>{ l.t("Records per source partition (empty = the story's)", "每个源分区的记录数（留空=故事默认）") }
-                        <input id="inp-records" type="number" min="1" max={MAX_GENERATED.to_string()}
-                            value={shown(config.records.map(u64::from))} onchange={on_records} /></label>
-                    <label>{ l.t("Seed", "随机种子") }<input id="inp-seed" type="number" min="0" value={config.seed.to_string()} onchange={on_seed} /></label>
-                    <label>{ l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）") }
-                        <input id="inp-interval" type="number" min="1" disabled={!strategy.takes_checkpoint_interval()}
-                            value={shown(settings.checkpoint_interval)} onchange={on_interval} /></label>
-                    <label>{ l.t("Alignment timeout (steps, empty = off)", "对齐超时（步，留空=关闭）") }
-                        <input id="inp-align-timeout" type="number" min="1" disabled={!strategy.takes_alignment_timeout()}
-                            value={shown(settings.alignment_timeout_steps())} onchange={on_align_timeout} /></label>
-                    <label>{ l.t("Channel capacity (empty = unbounded)", "通道容量（留空=无界）") }
-                        <input id="inp-capacity" type="number" min="1" value={shown(settings.channel_capacity.map(u64::from))} onchange={on_capacity} /></label>
-                    <label title={if checkpoints { "" } else { l.t("Only a checkpointing strategy counts failed checkpoints", "只有做检查点的策略才计算失败的检查点") }}>
-                        { l.t("Tolerable failed checkpoints (in a row)", "可容忍的连续失败检查点数") }
-                        <input id="inp-tolerable" type="number" min="0" disabled={!checkpoints}
-                            value={settings.tolerable_failed_checkpoints.to_string()} onchange={on_tolerable} /></label>
-                    <label>{ l.t("Failover: when a task crashes, restart", "故障转移：任务崩溃时重启") }
-                        <select id="sel-failover" onchange={on_failover}>
+                    { number(SettingField::Records, l.t("Records per source partition (empty = the story's)", "每个源分区的记录数（留空=故事默认）"), None) }
+                    { number(SettingField::Seed, l.t("Seed", "随机种子"), None) }
+                    { number(SettingField::CheckpointInterval, l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）"),
+                        disabled_why(l, strategy, Needs::Interval)) }
+                    { number(SettingField::AlignmentTimeout, l.t("Alignment timeout (steps, empty = off)", "对齐超时（步，留空=关闭）"),
+                        disabled_why(l, strategy, Needs::Alignment)) }
+                    { number(SettingField::ChannelCapacity, l.t("Channel capacity (empty = unbounded)", "通道容量（留空=无界）"), None) }
+                    { number(SettingField::TolerableFailedCheckpoints, l.t("Tolerable failed checkpoints (in a row)", "可容忍的连续失败检查点数"),
+                        disabled_why(l, strategy, Needs::Tolerable)) }
+                    <label title={disabled_why(l, strategy, Needs::Failover).unwrap_or_default()}>{ l.t("Failover: when a task crashes, restart", "故障转移：任务崩溃时重启") }
+                        <select id="sel-failover" onchange={on_failover} disabled={!strategy.takes_failover_strategy()}
+                            title={disabled_why(l, strategy, Needs::Failover)}>
                             <option value="region" selected={settings.failover_strategy == FailoverStrategy::Region}>{ l.t("its pipelined region (Flink's default)", "其流水线区域（Flink 默认）") }</option>
                             <option value="full" selected={settings.failover_strategy == FailoverStrategy::Full}>{ l.t("every task", "所有任务") }</option>
                         </select></label>
-                    <label>{ l.t("Without snapshots, sources restart", "不做快照时，源从何处重启") }
+                    <label title={restart_why.clone().unwrap_or_default()}>{ l.t("Without snapshots, sources restart", "不做快照时，源从何处重启") }
                         <select id="sel-restart" ~value={if settings.restart == RestartPolicy::FromLatest { "from-latest" } else { "from-beginning" }}
-                            disabled={!strategy.takes_restart_policy()} onchange={on_restart}>
+                            disabled={restart_why.is_some()} title={restart_why.clone()} onchange={on_restart}>
                             <option value="from-beginning" selected={settings.restart == RestartPolicy::FromBeginning}>{ l.t("from the beginning (at least once)", "从头开始（至少一次）") }</option>
                             <option value="from-latest" selected={settings.restart == RestartPolicy::FromLatest}>{ l.t("after the newest read (at most once)", "从最新读取处（最多一次）") }</option>
                         </select></label>
+                    { acker_settings(config, graph, number(SettingField::MessageTimeout, l.t("Storm message timeout (steps)", "Storm 消息超时（步）"),
+                        disabled_why(l, strategy, Needs::Acker)), l, dispatch) }
                 </div>
             </details>
             <button id="btn-lang" class="tool lang" onclick={lang_toggle} aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
@@ -193,11 +370,12 @@ pub fn Controls(props: &ControlsProps) -> Html {
         })
     };
     let (playing, speed) = (props.playing, props.speed);
+    let fork = session.fork_preview().map(|steps| (steps, steps.fork_warning(l)));
     html! { <>
         <header class="topbar">
             <h1><span class="logo" aria-hidden="true">{"▍"}</span>{ "Barrierscope" }</h1>
             <p class="tagline">{ l.t("How stream processors survive failure", "流处理系统如何在故障中幸存") }</p>
-            { run_settings(&session.config, l, &props.dispatch) }
+            { run_settings(&session.config, &sim.graph, session.notice.as_ref(), l, &props.dispatch) }
         </header>
         <nav class="toolbar" aria-label={l.t("Simulation controls", "模拟控制")}>
             <div class="group">
@@ -217,15 +395,27 @@ pub fn Controls(props: &ControlsProps) -> Html {
             </div>
             <div class="group">
                 { button("btn-crash", l.t("✖ Crash cluster", "✖ 集群崩溃"), "X", || Msg::Cmd(Command::Act(Action::Crash)), check(Action::Crash), Some("danger")) }
-                { button("btn-crash-jm", l.t("✖ Crash JobManager", "✖ JobManager 崩溃"), "J", || Msg::Cmd(Command::Act(Action::CrashJobManager)), check(Action::CrashJobManager), Some("danger")) }
+                { button("btn-crash-jm", if sim.strategy() == Strategy::StormAcker { l.t("✖ Crash Nimbus", "✖ Nimbus 崩溃") } else { l.t("✖ Crash JobManager", "✖ JobManager 崩溃") }, "J", || Msg::Cmd(Command::Act(Action::CrashJobManager)), check(Action::CrashJobManager), Some("danger")) }
                 { button("btn-restore", l.t("⟳ Restore", "⟳ 恢复"), "R", || Msg::Cmd(Command::Act(Action::Restore)), check(Action::Restore), Some("good")) }
             </div>
             <div class="group timeline">
                 <label for="inp-timeline">{ format!("{} {} / {}", l.t("Step", "步"), pos, len) }</label>
-                <input id="inp-timeline" type="range" min="0" max={len.to_string()} value={pos.to_string()} oninput={on_timeline}
-                    aria-label={l.t("Timeline: drag to any earlier step", "时间线：拖到任意之前的步")}
-                    aria-valuetext={format!("{} {} / {}", l.t("step", "步"), pos, len)} />
+                <span class="timeline-track">
+                    <input id="inp-timeline" type="range" min="0" max={len.to_string()} value={pos.to_string()} oninput={on_timeline}
+                        aria-label={l.t("Timeline: drag to any earlier step", "时间线：拖到任意之前的步")}
+                        aria-valuetext={format!("{} {} / {}", l.t("step", "步"), pos, len)}
+                        aria-describedby={fork.is_some().then_some("fork-note")} />
+                    // Where acting would fork the run: from the playhead to the end, the steps that would go.
+                    { fork.as_ref().map(|_| html! {
+                        <span id="fork-marker" class="fork-marker" aria-hidden="true" data-step={pos.to_string()}
+                            style={format!("--fork-at: {:.4}", pos as f64 / len.max(1) as f64)}></span>
+                    }).unwrap_or_default() }
+                </span>
             </div>
+            { fork.map(|(steps, warning)| html! {
+                <p id="fork-note" class="fork-note" data-from={steps.first().to_string()} data-to={steps.last().to_string()}>
+                    <span aria-hidden="true">{ "⚠ " }</span>{ warning }</p>
+            }).unwrap_or_default() }
         </nav>
     </> }
 }

@@ -4,6 +4,7 @@
 //! callbacks. The page is a tree of components whose props compare cheaply, so a step redraws the
 //! parts it changed and Yew skips the rest.
 
+pub mod acker_view;
 pub mod canvas;
 pub mod classroom;
 pub mod controls;
@@ -94,6 +95,8 @@ pub struct UiState {
     pub presenter: bool,
     /// The link made by the Share button, shown for copying.
     pub link: Option<String>,
+    /// Whether the browser copied that link to the clipboard (None: not answered yet).
+    pub copied: Option<bool>,
 }
 
 impl PartialEq for UiState {
@@ -107,6 +110,7 @@ impl PartialEq for UiState {
             && self.lang == other.lang
             && self.presenter == other.presenter
             && self.link == other.link
+            && self.copied == other.copied
     }
 }
 
@@ -122,6 +126,11 @@ pub enum Msg {
     Load(Origin, Result<String, LoadError>),
     /// The Share button put the run in this link (and the link in the address bar).
     Shared(String),
+    /// The browser copied the link to the clipboard, or refused to.
+    Copied {
+        url: String,
+        ok: bool,
+    },
     /// The Export button offered the run as a file.
     Exported,
     /// Deliver the oldest completion notification on its way (key N).
@@ -152,6 +161,7 @@ impl UiState {
             lang: Lang::En,
             presenter: false,
             link: None,
+            copied: None,
         }
     }
 
@@ -194,8 +204,11 @@ impl Reducible for UiState {
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut next = (*self).clone();
-        // The link shows until the next message.
-        next.link = None;
+        // The link shows until the next message (but the clipboard's answer about it).
+        if !matches!(&msg, Msg::Copied { url, .. } if self.link.as_ref() == Some(url)) {
+            next.link = None;
+            next.copied = None;
+        }
         let mut session_changed = true;
         let msg = match msg {
             Msg::NotifyFirst => Msg::Cmd(Command::Act(first_notification(next.session.borrow().sim()))),
@@ -253,6 +266,10 @@ impl Reducible for UiState {
                 next.link = Some(url);
                 session_changed = false;
             }
+            Msg::Copied { ok, .. } => {
+                next.copied = next.link.is_some().then_some(ok);
+                session_changed = false;
+            }
             Msg::Exported | Msg::NotifyFirst => session_changed = false,
         }
         if session_changed {
@@ -289,11 +306,26 @@ fn in_text_field(e: &KeyboardEvent) -> bool {
     }
 }
 
-/// Whether a key is the run's to take: the one rule for every key. Outside a text field and
-/// without Ctrl, Alt or Meta, the run's keys act on the run wherever the focus is (a button, a
-/// select, a slider, a lane on the canvas), and the focused element never sees them.
+/// Whether a key is the run's to take: the one rule for every key. Outside a text field, the
+/// run's keys act on the run wherever the focus is (a button, a select, a slider, a lane on the
+/// canvas), and the focused element never sees them: the plain keys without Ctrl, Alt or Meta,
+/// and the chords Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y (⌘ on a Mac). In a text field every key is the
+/// field's, Ctrl+Z too (it undoes the typing).
 fn belongs_to_run(e: &KeyboardEvent) -> bool {
-    !(e.ctrl_key() || e.meta_key() || e.alt_key() || in_text_field(e))
+    !in_text_field(e) && (!(e.ctrl_key() || e.meta_key() || e.alt_key()) || undo_chord(e).is_some())
+}
+
+/// Ctrl+Z (undo a fork), Ctrl+Shift+Z or Ctrl+Y (redo), ⌘ for Ctrl on a Mac.
+fn undo_chord(e: &KeyboardEvent) -> Option<Command> {
+    if !(e.ctrl_key() || e.meta_key()) || e.alt_key() {
+        return None;
+    }
+    match e.key().as_str() {
+        "z" | "Z" if e.shift_key() => Some(Command::Redo),
+        "z" | "Z" => Some(Command::Undo),
+        "y" | "Y" if !e.shift_key() => Some(Command::Redo),
+        _ => None,
+    }
 }
 
 /// Whether the focus is on a control rather than on the page itself.
@@ -319,6 +351,9 @@ fn key_action(e: &KeyboardEvent, lesson: bool, presenter: bool) -> (bool, Option
 fn shortcut(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Msg> {
     if !belongs_to_run(e) {
         return None;
+    }
+    if let Some(cmd) = undo_chord(e) {
+        return Some(Msg::Cmd(cmd));
     }
     let lesson_keys = lesson && presenter;
     Some(match e.key().as_str() {
@@ -423,7 +458,7 @@ pub fn App() -> Html {
              data-step={pos.to_string()} data-steps={len.to_string()}>
             <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()} />
             <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
-                presenter={state.presenter} link={state.link.clone()} lang={l} dispatch={dispatch.clone()} />
+                presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()} />
             { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
             { classroom::lesson_bar(&session, l, &dispatch) }
             <main class="workspace">

@@ -288,27 +288,35 @@ fn status_text(l: Lang, s: CheckpointStatus) -> String {
     }
 }
 
-/// What the Checkpoints tab shows.
+/// What the Checkpoints tab shows: the whole history's checkpoints, as of its last step, whatever
+/// step the timeline shows (a checkpoint clicked keeps its completed figures, and the later ones
+/// stay listed).
 #[derive(PartialEq)]
 pub struct CheckpointsView {
     coordinated: bool,
     stats: CheckpointStats,
-    /// The clock, while a checkpoint is in progress (its duration grows).
+    /// The clock at the end of the history, while a checkpoint is in progress (its duration grows).
     now: u64,
     selected: Option<CheckpointId>,
     graph: Shared<JobGraph>,
+    /// The step the timeline shows, when it is before the end (`end`): checkpoints triggered from
+    /// it on are later than what the canvas shows.
+    at: Option<u64>,
+    end: u64,
 }
 
 impl CheckpointsView {
     pub fn of(session: &Session) -> CheckpointsView {
-        let sim = session.sim();
-        let open = sim.stats.history.iter().any(|r| r.end_tick.is_none());
+        let last = session.timeline.last();
+        let open = last.stats.history.iter().any(|r| r.end_tick.is_none());
         CheckpointsView {
-            coordinated: sim.strategy().uses_coordinator(),
-            stats: sim.stats.clone(),
-            now: if open { sim.tick } else { 0 },
+            coordinated: last.strategy().uses_coordinator(),
+            stats: last.stats.clone(),
+            now: if open { last.tick } else { 0 },
             selected: session.selected,
-            graph: Shared(sim.graph.clone()),
+            graph: Shared(last.graph.clone()),
+            at: (!session.at_end()).then_some(session.sim().tick),
+            end: last.tick,
         }
     }
 }
@@ -333,8 +341,14 @@ pub fn CheckpointsPanel(props: &CheckpointsProps) -> Html {
     let c = stats.counts();
     let selected = v.selected.and_then(|id| stats.history.iter().find(|r| r.id == id));
     let g = &*v.graph;
+    let later = |r: &CheckpointRecord| v.at.is_some_and(|at| r.trigger_tick >= at);
     html! {
         <div id="checkpoints" class="checkpoints">
+            { v.at.map(|at| html! { <p class="muted" id="checkpoints-as-of">{ if l == Lang::Zh {
+                format!("表中是整个历史到最后一步（第 {} 步）的检查点；时间线在第 {at} 步，之后触发的检查点标为“之后”。", v.end)
+              } else {
+                format!("The table shows the whole history, as of its last step ({}); the timeline is at step {at}. Checkpoints triggered after it are marked later.", v.end)
+              } }</p> }).unwrap_or_default() }
             <p class="counts">{ format!("{} {} · {} {} · {} {} · {} {} · {} {}",
                 l.t("triggered", "已触发"), c.triggered, l.t("in progress", "进行中"), c.in_progress,
                 l.t("completed", "已完成"), c.completed, l.t("failed", "失败"), c.failed, l.t("restored", "已恢复"), c.restored) }</p>
@@ -351,10 +365,13 @@ pub fn CheckpointsPanel(props: &CheckpointsProps) -> Html {
                     let d = props.dispatch.clone();
                     let onclick = Callback::from(move |_| d.dispatch(Msg::Cmd(Command::SelectCheckpoint(id))));
                     let is_sel = v.selected == Some(id);
+                    let later = later(r);
                     html! {
-                        <tr data-checkpoint={id.0.to_string()} class={classes!(is_sel.then_some("selected"))}>
+                        <tr data-checkpoint={id.0.to_string()} class={classes!(is_sel.then_some("selected"), later.then_some("later"))}
+                            data-later={later.to_string()}>
                             <td><button class="linkish" onclick={onclick} aria-pressed={is_sel.to_string()}
-                                title={l.t("Move the timeline to this checkpoint's trigger", "把时间线移到此检查点的触发时刻")}>{ id.0 }</button></td>
+                                title={l.t("Move the timeline to this checkpoint's trigger", "把时间线移到此检查点的触发时刻")}>{ id.0 }</button>
+                                { if later { html!{ <span class="later-mark">{ l.t(" later", " 之后") }</span> } } else { html!{} } }</td>
                             <td>{ status_text(l, r.status) }</td>
                             <td>{ format!("{}/{}", r.acked, r.total) }</td>
                             <td>{ r.trigger_tick + 1 }</td>

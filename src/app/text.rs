@@ -14,6 +14,7 @@ pub fn strategy_name(l: Lang, s: Strategy) -> &'static str {
         Strategy::AtLeastOnce => l.t("Barriers, no alignment (at least once)", "屏障不对齐（至少一次）"),
         Strategy::Unaligned => l.t("Unaligned checkpoints", "非对齐检查点"),
         Strategy::StopTheWorld => l.t("Stop the world", "全局暂停快照"),
+        Strategy::StormAcker => l.t("Storm: ack every tuple (at least once)", "Storm：逐条确认（至少一次）"),
     }
 }
 

@@ -56,6 +56,12 @@ pub enum Shows {
     Backpressured(&'static str),
     /// The job is down, waiting for the restore.
     Down,
+    /// Storm: the acker holds this many unfinished tuple trees.
+    TreesInAcker(usize),
+    /// Storm: this spout has committed its log up to this offset.
+    Committed(&'static str, u32),
+    /// Storm: this record failed and its spout will emit it again.
+    ToReplay(&'static str),
 }
 
 impl Shows {
@@ -78,15 +84,23 @@ impl Shows {
                 matches!(sim.check(Action::Read { task: t }), Err(crate::engine::ActionError::Backpressured { .. }))
             }),
             Shows::Down => sim.down().is_some(),
+            Shows::TreesInAcker(n) => sim.storm().is_some_and(|s| s.acker.len() == n),
+            Shows::Committed(task, offset) => sim.graph.task_by_name(task).is_some_and(|t| sim.committed_offset(t) == offset),
+            Shows::ToReplay(label) => sim.storm().is_some_and(|s| {
+                sim.graph.sources().any(|t| {
+                    s.spouts[t.index()].retry.iter().any(|o| sim.graph.label(sim.graph.task(t).log[*o as usize]) == label)
+                })
+            }),
         };
         if ok {
             return Ok(());
         }
         let pending: Vec<u64> = sim.pending().iter().map(|p| p.id.0).collect();
         Err(format!(
-            "{self:?} does not hold: blocked {blocked:?}, pending {pending:?}, history {:?}, down {:?}",
+            "{self:?} does not hold: blocked {blocked:?}, pending {pending:?}, history {:?}, down {:?}, trees in the acker {:?}",
             sim.stats.history.iter().map(|r| (r.id.0, r.status)).collect::<Vec<_>>(),
-            sim.down()
+            sim.down(),
+            sim.storm().map(|s| s.acker.len())
         ))
     }
 }
@@ -158,6 +172,8 @@ pub fn parse_line(s: &str) -> Result<ScriptAction, String> {
         "crash-jm" => ScriptAction::CrashJobManager,
         "restore" => ScriptAction::Restore,
         "notify" => ScriptAction::Notify(arg),
+        "ack" => ScriptAction::Ack(arg),
+        "answer" => ScriptAction::Answer(arg),
         "auto" => ScriptAction::Auto(arg.parse().map_err(|_| format!("{s:?}: auto needs a number"))?),
         "end" => ScriptAction::RunToEnd,
         _ => return Err(format!("{s:?}: unknown script word {verb:?}")),

@@ -6,7 +6,8 @@
 //! One concept a file, each using only the engine and the files before it: `run_config` (what
 //! defines a run), `lessons` (the lesson model, script lines, scoring), `curriculum` (the ten
 //! lessons), `progress` (where a learner stands in a lesson), `saved_run` (the saved-run format),
-//! `session` (the session and its commands) and `wording` (the layer's English and Chinese words).
+//! `settings_form` (the Settings panel's number fields: ranges, clamping, refusals), `session`
+//! (the session and its commands) and `wording` (the layer's English and Chinese words).
 
 pub mod curriculum;
 pub mod lessons;
@@ -14,6 +15,7 @@ pub mod progress;
 pub mod run_config;
 pub mod saved_run;
 pub mod session;
+pub mod settings_form;
 pub mod wording;
 
 pub use curriculum::LESSONS;
@@ -24,5 +26,6 @@ pub use saved_run::{
     from_base64url, from_fragment, to_base64url, to_fragment, LoadError, Origin, SavedLesson, SavedRun,
     MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, SAVED_VERSION,
 };
-pub use session::{Command, Notice, Session, StepLog, NARRATION_STEPS};
+pub use session::{Command, Notice, Session, StepLog, Steps, MAX_FORKS_KEPT, NARRATION_STEPS};
+pub use settings_form::{edit_field, FieldNote, SettingField};
 pub use wording::step_title;

@@ -4,20 +4,37 @@
 //! browser, so it is tested natively. A session also saves to and loads from a [`SavedRun`]:
 //! loading checks everything before the current run is replaced, so a bad link, file or stored
 //! entry names its problem and loses nothing.
+//!
+//! Acting at an earlier step forks the run: the later steps are dropped. Before that, the
+//! session says which steps would go ([`Session::fork_preview`]); after it, [`Command::Undo`]
+//! (Ctrl+Z) brings the dropped steps back exactly, and [`Command::Redo`] puts back what the undo
+//! set aside. The forks are kept as a stack (the latest [`MAX_FORKS_KEPT`]), so several undos walk
+//! back through several forks; a new fork clears what could be redone.
+
+use serde::{Deserialize, Serialize};
 
 use super::curriculum::LESSONS;
 use super::progress::{actions_for, Progress};
 use super::run_config::RunConfig;
 use super::saved_run::{LoadError, Origin, SavedLesson, SavedRun, MAX_SAVED_ACTIONS, SAVED_VERSION};
+use super::settings_form::{edit_field, FieldNote, SettingField};
 use crate::engine::*;
 
 /// How many recent steps the narration keeps.
 pub const NARRATION_STEPS: usize = 40;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How many forks can be undone (and undos redone); older ones are forgotten.
+pub const MAX_FORKS_KEPT: usize = 32;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Command {
     /// Apply an action at the current step (forking if it is earlier than the end).
     Act(Action),
+    /// Bring back the steps the latest fork dropped, with the playhead where it was then; the
+    /// steps since the fork are set aside for [`Command::Redo`].
+    Undo,
+    /// Put back the steps the latest undo set aside.
+    Redo,
     /// Play: move on one step (through the history, or a new seeded step at the end).
     Tick,
     /// Run to the end at once: to the end of the history, then every record through and a final
@@ -29,6 +46,10 @@ pub enum Command {
     Seek(usize),
     Reset,
     Configure(RunConfig),
+    /// A number typed into a Settings field (None: the browser could not read a number). Out of
+    /// range, it is clamped and the notice says so; no whole number, it is refused and nothing
+    /// changes; a value that leaves the configuration as it is keeps the run.
+    EditSetting(SettingField, Option<String>),
     /// Select a checkpoint in the Checkpoints tab and move to its trigger.
     SelectCheckpoint(CheckpointId),
     Dismiss,
@@ -40,6 +61,22 @@ pub enum Command {
     LessonExit,
     /// Mark a record's predicted fate on a predict step.
     Predict(String, Verdict),
+}
+
+/// Some steps of the history, numbered from 1: the `steps` steps after step `after`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Steps {
+    pub after: usize,
+    pub steps: usize,
+}
+
+impl Steps {
+    pub fn first(&self) -> usize {
+        self.after + 1
+    }
+    pub fn last(&self) -> usize {
+        self.after + self.steps
+    }
 }
 
 /// The last notice for the learner: why something was refused, or what was opened (worded in
@@ -62,11 +99,33 @@ pub enum Notice {
     },
     Opened(Origin),
     LessonError(String),
+    /// Acting at an earlier step dropped these steps; Undo brings them back.
+    Forked(Steps),
+    /// Undo brought these steps back, the playhead at `at`, and set `set_aside` steps aside.
+    Undone {
+        back: Steps,
+        at: usize,
+        set_aside: usize,
+    },
+    /// Redo put these steps back, the playhead at `at`, and set `set_aside` steps aside.
+    Redone {
+        back: Steps,
+        at: usize,
+        set_aside: usize,
+    },
+    NothingToUndo,
+    NothingToRedo,
+    /// A Settings field clamped or refused a value.
+    Setting(FieldNote),
 }
 
 impl Notice {
     pub fn is_error(&self) -> bool {
-        !matches!(self, Notice::Opened(_))
+        match self {
+            Notice::Opened(_) | Notice::Forked(_) | Notice::Undone { .. } | Notice::Redone { .. } => false,
+            Notice::Setting(note) => note.is_refusal(),
+            _ => true,
+        }
     }
 }
 
@@ -88,6 +147,10 @@ pub struct Session {
     pub lesson: Option<Progress>,
     /// The learner acted or scrubbed during the lesson.
     pub took_over: bool,
+    /// What each fork dropped, the latest last: [`Command::Undo`] brings it back.
+    pub undo: Vec<Branch>,
+    /// What each undo set aside, the latest last: [`Command::Redo`] puts it back.
+    pub redo: Vec<Branch>,
 }
 
 impl Session {
@@ -101,7 +164,15 @@ impl Session {
             selected: None,
             lesson: None,
             took_over: false,
+            undo: vec![],
+            redo: vec![],
         })
+    }
+
+    /// The steps acting now would drop: those after the playhead, when it is before the end.
+    pub fn fork_preview(&self) -> Option<Steps> {
+        let steps = self.timeline.fork_preview()?;
+        Some(Steps { after: self.timeline.position(), steps: steps.count() })
     }
 
     pub fn sim(&self) -> &Sim {
@@ -137,6 +208,20 @@ impl Session {
         self.notice = None;
         match cmd {
             Command::Act(a) => self.act(a),
+            Command::Undo => match self.undo.pop() {
+                Some(branch) => self.swap(branch, true),
+                None => {
+                    self.notice = Some(Notice::NothingToUndo);
+                    false
+                }
+            },
+            Command::Redo => match self.redo.pop() {
+                Some(branch) => self.swap(branch, false),
+                None => {
+                    self.notice = Some(Notice::NothingToRedo);
+                    false
+                }
+            },
             Command::Tick => {
                 if self.at_end() {
                     self.sim().has_work() && self.act(Action::Auto)
@@ -172,9 +257,23 @@ impl Session {
                 self.reconfigure(config)
             }
             Command::Configure(config) => self.reconfigure(config),
+            Command::EditSetting(field, typed) => match edit_field(&self.config, field, typed.as_deref()) {
+                Err(note) => {
+                    self.notice = Some(Notice::Setting(note));
+                    false
+                }
+                Ok((config, note)) => {
+                    let ok = config == self.config || self.reconfigure(config);
+                    if ok {
+                        self.notice = note.map(Notice::Setting);
+                    }
+                    ok
+                }
+            },
             Command::SelectCheckpoint(id) => {
                 self.selected = Some(id);
-                if let Some(r) = self.sim().stats.history.iter().find(|r| r.id == id) {
+                // From the whole history: a checkpoint triggered after the playhead too.
+                if let Some(r) = self.timeline.last().stats.history.iter().find(|r| r.id == id) {
                     let step = r.trigger_tick as usize + 1;
                     self.took_over |= self.lesson.is_some();
                     self.seek(step);
@@ -247,6 +346,8 @@ impl Session {
                     self.selected = None;
                     self.lesson = Some(p);
                     self.took_over = false;
+                    self.undo.clear();
+                    self.redo.clear();
                     let end = self.timeline.len();
                     self.seek(end);
                     true
@@ -279,10 +380,16 @@ impl Session {
     fn act(&mut self, a: Action) -> bool {
         let g = &self.sim().graph;
         let (action, action_zh) = (describe(g, &a, Lang::En), describe(g, &a, Lang::Zh));
-        match self.timeline.apply(a) {
-            Ok(events) => {
+        let mut events = Vec::new();
+        match self.timeline.apply_forking(a, &mut events) {
+            Ok(dropped) => {
                 let step = self.timeline.position();
                 self.took_over |= self.lesson.is_some();
+                if let Some(branch) = dropped {
+                    self.notice = Some(Notice::Forked(Steps { after: branch.from, steps: branch.actions.len() }));
+                    push_kept(&mut self.undo, branch);
+                    self.redo.clear();
+                }
                 self.narration.retain(|l| l.step < step);
                 self.narration.push(StepLog { step, action: a, events });
                 if self.narration.len() > NARRATION_STEPS {
@@ -292,6 +399,32 @@ impl Session {
             }
             Err(error) => {
                 self.notice = Some(Notice::Refused { action, action_zh, error });
+                false
+            }
+        }
+    }
+
+    /// Puts a branch kept by a fork or an undo back in place, and keeps what it replaces for the
+    /// opposite command.
+    fn swap(&mut self, branch: Branch, undoing: bool) -> bool {
+        let back = Steps { after: branch.from, steps: branch.actions.len() };
+        match self.timeline.swap_branch(branch) {
+            Ok(set_aside) => {
+                let (at, n) = (self.timeline.position(), set_aside.actions.len());
+                push_kept(if undoing { &mut self.redo } else { &mut self.undo }, set_aside);
+                self.took_over |= self.lesson.is_some();
+                self.seek(at);
+                self.notice = Some(if undoing {
+                    Notice::Undone { back, at, set_aside: n }
+                } else {
+                    Notice::Redone { back, at, set_aside: n }
+                });
+                true
+            }
+            // Not a branch of this history (the stacks are cleared whenever the history is
+            // replaced, so this does not happen): nothing changes.
+            Err(_) => {
+                self.notice = Some(if undoing { Notice::NothingToUndo } else { Notice::NothingToRedo });
                 false
             }
         }
@@ -380,6 +513,14 @@ impl Session {
     }
 }
 
+/// Pushes onto a stack of kept branches, forgetting the oldest past [`MAX_FORKS_KEPT`].
+fn push_kept(stack: &mut Vec<Branch>, branch: Branch) {
+    stack.push(branch);
+    if stack.len() > MAX_FORKS_KEPT {
+        stack.remove(0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,6 +551,101 @@ mod tests {
     }
 
     #[test]
+    fn the_steps_a_fork_drops_are_named_before_and_after_in_both_languages() {
+        let mut s = Session::new(RunConfig::default()).unwrap();
+        for _ in 0..3 {
+            s.handle(Command::Act(Action::Read { task: TaskId(0) }));
+        }
+        s.handle(Command::Act(Action::AllTimers));
+        s.handle(Command::Act(Action::Crash));
+        assert_eq!(s.fork_preview(), None, "at the end nothing would be dropped");
+        s.handle(Command::Seek(3));
+        let preview = s.fork_preview().unwrap();
+        assert_eq!(
+            preview.fork_warning(Lang::En),
+            "Acting at this step drops steps 4–5 (2 steps). Step, Play and End keep them; Ctrl+Z brings them back."
+        );
+        assert!(preview.fork_warning(Lang::Zh).contains("第 4–5 步（共 2 步）"));
+        s.handle(Command::Seek(4));
+        assert!(s.fork_preview().unwrap().fork_warning(Lang::En).starts_with("Acting at this step drops step 5. "));
+        s.handle(Command::Seek(3));
+        assert!(s.handle(Command::Act(Action::Crash)));
+        let forked = s.notice.clone().unwrap();
+        assert!(!forked.is_error());
+        assert_eq!(
+            forked.message(Lang::En),
+            "Forked the run at step 3: steps 4–5 (2 steps) dropped. Undo (Ctrl+Z) brings them back."
+        );
+        assert!(s.handle(Command::Undo));
+        assert_eq!(
+            s.notice.as_ref().unwrap().message(Lang::En),
+            "Brought back steps 4–5 (2 steps); you are at step 3. The 1 step(s) after the fork are set aside: Redo (Ctrl+Y) puts them back."
+        );
+        assert!(s.notice.as_ref().unwrap().message(Lang::Zh).contains("已找回第 4–5 步"));
+    }
+
+    #[test]
+    fn several_forks_undo_one_by_one_and_a_new_fork_clears_redo() {
+        let mut s = Session::new(RunConfig::default()).unwrap();
+        for _ in 0..6 {
+            s.handle(Command::Act(Action::Read { task: TaskId(0) }));
+        }
+        let h0 = s.timeline.actions().to_vec();
+        s.handle(Command::Seek(4));
+        s.handle(Command::Act(Action::AllTimers));
+        let h1 = s.timeline.actions().to_vec();
+        s.handle(Command::Seek(2));
+        s.handle(Command::Act(Action::Crash));
+        assert_eq!(s.undo.len(), 2);
+        assert!(s.handle(Command::Undo));
+        assert_eq!((s.timeline.actions(), s.timeline.position()), (&h1[..], 2));
+        assert!(s.handle(Command::Undo));
+        assert_eq!((s.timeline.actions(), s.timeline.position()), (&h0[..], 4));
+        assert_eq!(s.redo.len(), 2);
+        assert!(s.handle(Command::Redo));
+        assert_eq!((s.timeline.actions(), s.timeline.position()), (&h1[..], 2), "where the undo was made");
+        s.handle(Command::Seek(1));
+        s.handle(Command::Act(Action::AllTimers));
+        assert!(s.redo.is_empty(), "a new fork: nothing to redo");
+        assert!(!s.handle(Command::Redo));
+        assert_eq!(s.notice, Some(Notice::NothingToRedo));
+        // A new run forgets the forks of the old one.
+        s.handle(Command::Reset);
+        assert!(s.undo.is_empty() && !s.handle(Command::Undo));
+    }
+
+    #[test]
+    fn a_settings_field_says_when_it_clamps_or_refuses_and_loses_nothing_else() {
+        let config = RunConfig { settings: Settings::new(Strategy::Aligned), ..RunConfig::default() };
+        let mut s = Session::new(config).unwrap();
+        s.handle(Command::EditSetting(SettingField::ChannelCapacity, Some("3".into())));
+        s.handle(Command::Act(Action::Read { task: TaskId(0) }));
+        // Refused: nothing changes, the run is kept.
+        assert!(!s.handle(Command::EditSetting(SettingField::Seed, Some("2.5".into()))));
+        assert_eq!(
+            s.notice.as_ref().unwrap().message(Lang::En),
+            "Seed: \"2.5\" is not a whole number; nothing changed."
+        );
+        assert!(s.notice.as_ref().unwrap().is_error());
+        assert_eq!((s.timeline.len(), s.config.seed, s.config.settings.channel_capacity), (1, 1, Some(3)));
+        assert!(!s.handle(Command::EditSetting(SettingField::Records, None)));
+        assert_eq!(s.notice.as_ref().unwrap().message(Lang::Zh), "每个源分区的记录数：输入的不是数字；没有任何改动。");
+        // Clamped: the run starts again with the limit, the other settings kept, and says so.
+        assert!(s.handle(Command::EditSetting(SettingField::Records, Some("9000".into()))));
+        assert_eq!(
+            s.notice.as_ref().unwrap().message(Lang::En),
+            "Records per source partition: 9000 is above the maximum 5000; using 5000."
+        );
+        assert!(s.notice.as_ref().unwrap().message(Lang::Zh).contains("9000 超过上限 5000，改用 5000"));
+        assert_eq!((s.config.records, s.config.settings.channel_capacity, s.timeline.len()), (Some(5000), Some(3), 0));
+        // The same value again changes no setting: the run is kept.
+        s.handle(Command::Act(Action::Read { task: TaskId(0) }));
+        assert!(s.handle(Command::EditSetting(SettingField::Records, Some("7000".into()))));
+        assert!(matches!(s.notice, Some(Notice::Setting(FieldNote::Clamped { limit: 5000, .. }))));
+        assert_eq!(s.timeline.len(), 1, "the run is kept");
+    }
+
+    #[test]
     fn selecting_a_checkpoint_moves_to_its_trigger() {
         let config =
             RunConfig { job: "line".into(), settings: Settings::new(Strategy::Aligned), seed: 1, records: None };
@@ -418,12 +654,16 @@ mod tests {
             s.handle(Command::Act(Action::Auto));
         }
         s.handle(Command::Act(Action::Checkpoint));
-        for _ in 0..5 {
-            s.handle(Command::Act(Action::Auto));
-        }
+        assert!(s.handle(Command::ToEnd), "to the end, with a final checkpoint");
+        let history = s.timeline.last().stats.history.clone();
+        assert!(history.len() >= 2, "{history:?}");
         s.handle(Command::SelectCheckpoint(CheckpointId(1)));
         assert_eq!(s.timeline.position(), 4);
         assert!(matches!(s.narration.last().unwrap().events[0], Event::CheckpointTriggered { .. }));
+        // A checkpoint triggered after the playhead is selected from the whole history too.
+        let later = history.last().unwrap();
+        assert!(s.handle(Command::SelectCheckpoint(later.id)));
+        assert_eq!((s.selected, s.timeline.position()), (Some(later.id), later.trigger_tick as usize + 1));
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! The classroom's own words in English and Simplified Chinese, each sentence written once with
 //! its two languages side by side: the session's notices, why a saved run could not be opened,
-//! and a step's name in the narration. (Actions and events are worded by the engine; the lessons'
+//! what acting at an earlier step would drop, what a Settings field did with a value, and a
+//! step's name in the narration. (Actions and events are worded by the engine; the lessons'
 //! texts are in `curriculum.rs`.)
 
 use super::saved_run::{LoadError, Origin, MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, SAVED_VERSION};
-use super::session::{Notice, StepLog};
+use super::session::{Notice, StepLog, Steps};
+use super::settings_form::{FieldNote, SettingField};
 use crate::engine::lang::say;
 use crate::engine::{describe, Action, Event, Lang, Sim};
 
@@ -90,6 +92,120 @@ impl Notice {
                 say!(lang, "Opened {}, paused at its saved step.", "已打开{}，暂停在保存时的那一步。", origin(*o, lang))
             }
             Notice::LessonError(m) => m.clone(),
+            Notice::Forked(s) => say!(
+                lang,
+                "Forked the run at step {}: {} dropped. Undo (Ctrl+Z) brings them back.",
+                "已在第 {} 步分叉：丢弃了{}。撤销（Ctrl+Z）可以找回。",
+                s.after,
+                s.words(lang)
+            ),
+            Notice::Undone { back, at, set_aside } => {
+                let mut m = say!(
+                    lang,
+                    "Brought back {}; you are at step {at}.",
+                    "已找回{}；你在第 {at} 步。",
+                    back.words(lang)
+                );
+                if *set_aside > 0 {
+                    m += &say!(
+                        lang,
+                        " The {set_aside} step(s) after the fork are set aside: Redo (Ctrl+Y) puts them back.",
+                        "分叉之后的 {set_aside} 步已暂存：重做（Ctrl+Y）可以放回。"
+                    );
+                }
+                m
+            }
+            Notice::Redone { back, at, set_aside } => {
+                let mut m = say!(lang, "Put back {}; you are at step {at}.", "已放回{}；你在第 {at} 步。", back.words(lang));
+                if *set_aside > 0 {
+                    m += &say!(
+                        lang,
+                        " Undo (Ctrl+Z) brings back the {set_aside} step(s) it set aside.",
+                        "撤销（Ctrl+Z）可以找回被暂存的 {set_aside} 步。"
+                    );
+                }
+                m
+            }
+            Notice::NothingToUndo => lang
+                .t(
+                    "Nothing to undo: Ctrl+Z brings back steps that acting at an earlier step dropped, and none were dropped.",
+                    "没有可撤销的：Ctrl+Z 用来找回在较早的步骤上操作时丢弃的步骤，而目前没有丢弃任何步骤。",
+                )
+                .into(),
+            Notice::NothingToRedo => lang
+                .t(
+                    "Nothing to redo: Ctrl+Y puts back the steps an undo set aside, and none are set aside.",
+                    "没有可重做的：Ctrl+Y 用来放回撤销时暂存的步骤，而目前没有暂存的步骤。",
+                )
+                .into(),
+            Notice::Setting(note) => note.message(lang),
+        }
+    }
+}
+
+impl Steps {
+    /// "steps 7–12 (6 steps)", or "step 12".
+    pub fn words(&self, lang: Lang) -> String {
+        let (first, last, n) = (self.first(), self.last(), self.steps);
+        if n == 1 {
+            say!(lang, "step {first}", "第 {first} 步")
+        } else {
+            say!(lang, "steps {first}–{last} ({n} steps)", "第 {first}–{last} 步（共 {n} 步）")
+        }
+    }
+
+    /// What acting at the playhead would drop, said before it happens.
+    pub fn fork_warning(&self, lang: Lang) -> String {
+        say!(
+            lang,
+            "Acting at this step drops {}. Step, Play and End keep them; Ctrl+Z brings them back.",
+            "在这一步操作会丢弃{}。单步、播放和到结尾会保留它们；按 Ctrl+Z 可以找回。",
+            self.words(lang)
+        )
+    }
+}
+
+impl SettingField {
+    /// The field's name, as a note about it starts.
+    pub fn name(self, lang: Lang) -> &'static str {
+        match self {
+            SettingField::Records => lang.t("Records per source partition", "每个源分区的记录数"),
+            SettingField::Seed => lang.t("Seed", "随机种子"),
+            SettingField::CheckpointInterval => lang.t("Checkpoint every (steps)", "检查点间隔（步）"),
+            SettingField::AlignmentTimeout => lang.t("Alignment timeout (steps)", "对齐超时（步）"),
+            SettingField::ChannelCapacity => lang.t("Channel capacity", "通道容量"),
+            SettingField::TolerableFailedCheckpoints => {
+                lang.t("Tolerable failed checkpoints", "可容忍的连续失败检查点数")
+            }
+            SettingField::MessageTimeout => lang.t("Storm message timeout (steps)", "Storm 消息超时（步）"),
+        }
+    }
+}
+
+impl FieldNote {
+    /// What the field did with the value: "Records per source partition: 9000 is above the
+    /// maximum 5000; using 5000."
+    pub fn message(&self, lang: Lang) -> String {
+        let name = self.field().name(lang);
+        match self {
+            FieldNote::Clamped { typed, limit, above: true, .. } => say!(
+                lang,
+                "{name}: {typed} is above the maximum {limit}; using {limit}.",
+                "{name}：{typed} 超过上限 {limit}，改用 {limit}。"
+            ),
+            FieldNote::Clamped { typed, limit, above: false, .. } => say!(
+                lang,
+                "{name}: {typed} is below the minimum {limit}; using {limit}.",
+                "{name}：{typed} 低于下限 {limit}，改用 {limit}。"
+            ),
+            FieldNote::Refused { typed: Some(typed), .. } => say!(
+                lang,
+                "{name}: \"{typed}\" is not a whole number; nothing changed.",
+                "{name}：“{typed}”不是整数；没有任何改动。"
+            ),
+            FieldNote::Refused { typed: None, .. } => {
+                say!(lang, "{name}: that is not a number; nothing changed.", "{name}：输入的不是数字；没有任何改动。")
+            }
         }
     }
 }

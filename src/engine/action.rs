@@ -32,6 +32,12 @@ pub enum Action {
     /// The JobManager's notification that a checkpoint completed reaches this task (Flink's
     /// `notifyCheckpointComplete`, an RPC of its own): a two-phase-commit sink commits.
     Notify { task: TaskId },
+    /// Storm: the oldest message from this task (a spout's `__ack_init`, a bolt's `__ack_ack`)
+    /// reaches the acker, which XORs it into the tree's value.
+    ToAcker { task: TaskId },
+    /// Storm: the acker's oldest answer (the tree completed) reaches this spout, which forgets the
+    /// tuple and commits its offset.
+    FromAcker { task: TaskId },
     /// The scheduler draws one enabled delivery, read or notification (or the restore) from the
     /// seeded PRNG.
     Auto,
@@ -40,7 +46,8 @@ pub enum Action {
 impl Action {
     /// A compact code for links and saved runs: `d3` deliver channel 3, `r0` read task 0, `c`
     /// checkpoint, `t2` timer of task 2, `T` all timers, `X` crash, `k1` crash task 1, `J` crash
-    /// the JobManager, `R` restore, `n3` notify task 3, `a` auto.
+    /// the JobManager, `R` restore, `n3` notify task 3, `q2` task 2's message to the acker, `p0` the
+    /// acker's answer to task 0, `a` auto.
     pub fn code(&self) -> String {
         match *self {
             Action::Deliver { channel } => format!("d{}", channel.0),
@@ -53,6 +60,8 @@ impl Action {
             Action::CrashJobManager => "J".into(),
             Action::Restore => "R".into(),
             Action::Notify { task } => format!("n{}", task.0),
+            Action::ToAcker { task } => format!("q{}", task.0),
+            Action::FromAcker { task } => format!("p{}", task.0),
             Action::Auto => "a".into(),
         }
     }
@@ -72,6 +81,8 @@ impl Action {
             "t" => Action::Timer { task: TaskId(n()?) },
             "k" => Action::CrashTask { task: TaskId(n()?) },
             "n" => Action::Notify { task: TaskId(n()?) },
+            "q" => Action::ToAcker { task: TaskId(n()?) },
+            "p" => Action::FromAcker { task: TaskId(n()?) },
             _ if !rest.is_empty() => return None,
             "c" => Action::Checkpoint,
             "T" => Action::AllTimers,
@@ -217,6 +228,8 @@ pub enum RestoreFrom {
     OwnSaves,
     /// Strategy none: tasks empty, sources from the start or from the newest read position.
     Policy,
+    /// Storm: bolts empty (no state is saved), each spout from the offset it committed.
+    Committed,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -451,6 +464,62 @@ pub enum Event {
         channel: ChannelId,
         record: RecordId,
     },
+    /// Storm: a spout emitted `record` as a new tuple tree `root` and sent `__ack_init`.
+    AckInitSent {
+        task: TaskId,
+        record: RecordId,
+        root: u64,
+    },
+    /// Storm: a bolt acked its input tuple of tree `root`, after emitting `anchored` children
+    /// anchored to it and `unanchored` without an anchor.
+    AckSent {
+        task: TaskId,
+        record: RecordId,
+        root: u64,
+        anchored: u16,
+        unanchored: u16,
+    },
+    /// Storm: the acker XORed a message from `from` into tree `root`; its value is now `val`.
+    AckerUpdated {
+        from: TaskId,
+        record: RecordId,
+        root: u64,
+        val: u64,
+    },
+    /// Storm: tree `root` reached 0: every tuple of it was acked; the acker tells the spout.
+    TreeCompleted {
+        spout: TaskId,
+        record: RecordId,
+        root: u64,
+    },
+    /// Storm: the spout got the ack for `record`, forgot it, and has committed up to `committed`.
+    SpoutAcked {
+        task: TaskId,
+        record: RecordId,
+        offset: u32,
+        committed: u32,
+    },
+    /// Storm: an ack for a tree the spout had already failed (timed out): ignored.
+    StaleAckIgnored {
+        task: TaskId,
+        record: RecordId,
+    },
+    /// Storm: the tuple was not fully acked within the message timeout: it failed, and the spout
+    /// will emit the offset again.
+    TupleTimedOut {
+        task: TaskId,
+        record: RecordId,
+        offset: u32,
+    },
+    /// Storm: the acker's pending map rotated an unfinished tree out, silently.
+    AckerForgot {
+        root: u64,
+        record: Option<RecordId>,
+    },
+    /// Storm: Nimbus died. The workers keep processing; submissions and reassignment wait.
+    NimbusDown,
+    /// Storm: Nimbus is back.
+    NimbusRestarted,
 }
 
 fn is_false(b: &bool) -> bool {

@@ -61,6 +61,14 @@ pub enum ActionError {
     NoCheckpoints { strategy: &'static str },
     NotTimers { strategy: &'static str },
     NothingToDo,
+    /// Storm: Nimbus is already down.
+    NimbusDown,
+    /// Storm: nothing from this task is on its way to the acker.
+    NoAckMessage { task: String },
+    /// Storm: no answer from the acker is on its way to this task.
+    NoAckerAnswer { task: String },
+    /// There is no acker: another strategy, or ackers 0.
+    NoAcker { strategy: &'static str },
 }
 
 impl std::error::Error for ActionError {}

@@ -396,6 +396,12 @@ impl Sim {
                 v[r.0 as usize] = true;
             }
         }
+        // Storm: a tuple not yet acked will be emitted again if it fails.
+        if self.tracks_tuples {
+            for (i, again) in self.awaiting_replay().into_iter().enumerate() {
+                v[i] |= again;
+            }
+        }
         for (i, ch) in self.live.channels.iter().enumerate() {
             if !feeds[self.graph.channels[i].to.index()] {
                 continue;

@@ -57,5 +57,5 @@ pub use sim::Sim;
 pub use snapshot::TaskSnapshot;
 pub use stats::{CheckpointRecord, CheckpointStats, CheckpointStatus, Counts, SubtaskStats};
 pub use storage::{CheckpointStorage, CompletedCheckpoint, SAVES_KEPT};
-pub use timeline::Timeline;
+pub use timeline::{Branch, Timeline};
 pub use wording::{describe, narrate};

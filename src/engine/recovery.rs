@@ -45,8 +45,15 @@ impl Sim {
     /// pipelined region. Its in-flight records are lost, its tasks stop (the learner still sees
     /// what a canceled task held until the restart), and the pending checkpoints are aborted.
     pub(crate) fn crash(&mut self, scope: CrashScope, out: &mut Vec<Event>) {
+        if scope == CrashScope::JobManager && self.tracks_tuples {
+            // Storm's Nimbus: "no worker processes are affected by the death of Nimbus".
+            self.jobmanager_up = false;
+            out.push(Event::NimbusDown);
+            return;
+        }
         if let CrashScope::Task(x) = scope {
-            if self.settings.failover_strategy == FailoverStrategy::Region {
+            // Storm runs every task in one worker, which dies and restarts whole.
+            if self.settings.failover_strategy == FailoverStrategy::Region && !self.tracks_tuples {
                 let region = self.pipelined_region(x);
                 if region.contains(&false) {
                     self.crash_region(x, &region, out);
@@ -159,6 +166,13 @@ impl Sim {
     /// mechanism's saved state put back, in-flight data replayed first, sources rewound,
     /// two-phase-commit sinks recovered. Tasks that kept running keep their state.
     pub(crate) fn restore(&mut self, out: &mut Vec<Event>) {
+        if !self.jobmanager_up && self.tracks_tuples {
+            self.jobmanager_up = true;
+            out.push(Event::NimbusRestarted);
+            if self.down.is_none() && !self.region_down() {
+                return;
+            }
+        }
         let whole = self.down.is_some();
         let kept: Vec<Option<TaskRuntime>> = if whole {
             vec![None; self.live.tasks.len()]

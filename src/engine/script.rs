@@ -1,5 +1,5 @@
 //! Scripts: the one interpreter that plays actions written in words ("read Source", "deliver
-//! Source->Map", "notify Sink", "auto 5", "end"), used by scenario files, the lessons, the property tests and the
+//! Source->Map", "notify Sink", "ack Map", "answer Source", "auto 5", "end"), used by scenario files, the lessons, the property tests and the
 //! benchmark workload alike. A line names tasks and channels; [`Sim::resolve`] turns it into
 //! concrete [`Action`]s against the current run; [`Sim::play_line`] applies them and hands each
 //! step's events on.
@@ -25,6 +25,10 @@ pub enum ScriptAction {
     Restore,
     /// Deliver the oldest checkpoint-complete notification on its way to this task.
     Notify(String),
+    /// Storm: deliver this task's oldest message to the acker.
+    Ack(String),
+    /// Storm: deliver the acker's oldest answer to this spout.
+    Answer(String),
     /// Up to this many seeded scheduler steps (each a delivery, a read, a notification, or a
     /// restore when down); stops early when nothing is left to do.
     Auto(u32),
@@ -82,6 +86,8 @@ impl Sim {
             ScriptAction::CrashJobManager => vec![Action::CrashJobManager],
             ScriptAction::Restore => vec![Action::Restore],
             ScriptAction::Notify(name) => vec![Action::Notify { task: task(name)? }],
+            ScriptAction::Ack(name) => vec![Action::ToAcker { task: task(name)? }],
+            ScriptAction::Answer(name) => vec![Action::FromAcker { task: task(name)? }],
             ScriptAction::Auto(n) => vec![Action::Auto; *n as usize],
             ScriptAction::RunToEnd => vec![],
         })

@@ -28,16 +28,19 @@ pub enum Strategy {
     Unaligned,
     /// Pause the sources, drain every channel, snapshot all, resume.
     StopTheWorld,
+    /// Storm's XOR acker: every tuple acknowledged, failed trees replayed; no state saved.
+    StormAcker,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 6] = [
+    pub const ALL: [Strategy; 7] = [
         Strategy::None,
         Strategy::Timers,
         Strategy::Aligned,
         Strategy::AtLeastOnce,
         Strategy::Unaligned,
         Strategy::StopTheWorld,
+        Strategy::StormAcker,
     ];
     /// Strategies run by the CheckpointCoordinator (checkpoint ids, acknowledgements).
     pub fn uses_coordinator(self) -> bool {
@@ -59,6 +62,15 @@ impl Strategy {
     pub fn takes_alignment_timeout(self) -> bool {
         self == Strategy::Aligned
     }
+    /// Whether the acker's settings apply (`message-timeout`, `ackers`, unanchored edges).
+    pub fn takes_acker_settings(self) -> bool {
+        self == Strategy::StormAcker
+    }
+    /// Whether the failover strategy applies: Storm runs every task in one worker, which restarts
+    /// whole.
+    pub fn takes_failover_strategy(self) -> bool {
+        self != Strategy::StormAcker
+    }
     /// Whether the [`RestartPolicy`] applies: only when nothing is saved.
     pub fn takes_restart_policy(self) -> bool {
         self == Strategy::None
@@ -71,6 +83,7 @@ impl Strategy {
             Strategy::AtLeastOnce => "at-least-once",
             Strategy::Unaligned => "unaligned",
             Strategy::StopTheWorld => "stop-the-world",
+            Strategy::StormAcker => "storm-acker",
         }
     }
     pub fn from_id(s: &str) -> Option<Strategy> {
@@ -181,6 +194,13 @@ pub enum Edit {
     /// limit.
     TolerableFailedCheckpoints(u64),
     Failover(FailoverStrategy),
+    /// Storm's `topology.message.timeout.secs`, in steps (1 or more; more than
+    /// [`MAX_STEPS_SETTING`] is taken as the limit).
+    MessageTimeout(u64),
+    /// Storm's `topology.acker.executors`: 0 turns tracking off, 1 is the one acker here.
+    Ackers(u32),
+    /// Anchor (true) or not the tuples a bolt emits on the `index`-th edge of the job.
+    Anchoring { edge: u16, anchored: bool },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -222,6 +242,21 @@ pub struct Settings {
     /// Which tasks restart when one task fails.
     #[serde(default)]
     pub failover_strategy: FailoverStrategy,
+    /// Strategy `storm-acker`: steps before a tuple's tree that is not fully acked fails (Storm's
+    /// `topology.message.timeout.secs`, default 30 seconds; the spout and the acker rotate their
+    /// pending maps once per timeout, so a tuple fails between 1 and 2 timeouts after it was
+    /// emitted). The default, 100 steps, is long enough that no built-in job's failure-free run
+    /// times out (30 would: a second is far longer than a record's processing, a step is not).
+    #[serde(default = "default_message_timeout")]
+    pub message_timeout: u64,
+    /// Strategy `storm-acker`: acker tasks (`topology.acker.executors`): 1, or 0 to turn tracking
+    /// off (the spout acks every tuple as it emits it: at most once).
+    #[serde(default = "default_one")]
+    pub ackers: u32,
+    /// Strategy `storm-acker`: edges ("From->To", operator names) whose tuples bolts emit
+    /// unanchored: not tracked, never replayed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unanchored: Vec<String>,
 }
 
 fn default_timeout() -> u64 {
@@ -229,6 +264,9 @@ fn default_timeout() -> u64 {
 }
 fn default_one() -> u32 {
     1
+}
+fn default_message_timeout() -> u64 {
+    100
 }
 
 impl Default for Settings {
@@ -252,6 +290,9 @@ impl Settings {
             sink: SinkMode::Append,
             tolerable_failed_checkpoints: 0,
             failover_strategy: FailoverStrategy::Region,
+            message_timeout: default_message_timeout(),
+            ackers: 1,
+            unanchored: vec![],
         }
     }
 
@@ -260,7 +301,27 @@ impl Settings {
         self
     }
 
-    /// These settings with one edit made.
+    /// These settings with one edit made. `graph` names the edges of [`Edit::Anchoring`].
+    pub fn edited_for(&self, edit: Edit, graph: &JobGraph) -> Settings {
+        match edit {
+            Edit::Anchoring { edge, anchored } => {
+                let mut s = self.clone();
+                if let Some(e) = graph.spec.edges.get(edge as usize) {
+                    let name = format!("{}->{}", e.from, e.to);
+                    s.unanchored.retain(|n| *n != name);
+                    if !anchored {
+                        s.unanchored.push(name);
+                        s.unanchored.sort();
+                    }
+                }
+                s
+            }
+            other => self.edited(other),
+        }
+    }
+
+    /// These settings with one edit made ([`Edit::Anchoring`] needs the graph: see
+    /// [`Settings::edited_for`]).
     pub fn edited(&self, edit: Edit) -> Settings {
         let mut s = self.clone();
         match edit {
@@ -282,6 +343,9 @@ impl Settings {
             }
             Edit::TolerableFailedCheckpoints(n) => s.tolerable_failed_checkpoints = n.min(MAX_STEPS_SETTING) as u32,
             Edit::Failover(f) => s.failover_strategy = f,
+            Edit::MessageTimeout(n) => s.message_timeout = n.clamp(1, MAX_STEPS_SETTING),
+            Edit::Ackers(n) => s.ackers = n.min(1),
+            Edit::Anchoring { .. } => {}
         }
         s
     }
@@ -366,6 +430,31 @@ impl Settings {
             }
             if self.tolerable_failed_checkpoints as u64 > MAX_STEPS_SETTING {
                 return bad(format!("tolerable-failed-checkpoints must be at most {MAX_STEPS_SETTING}"));
+            }
+        }
+        if self.message_timeout == 0 || self.message_timeout > MAX_STEPS_SETTING {
+            return bad(format!("message-timeout must be 1 to {MAX_STEPS_SETTING} steps"));
+        }
+        if self.ackers > 1 {
+            return bad("ackers must be 0 (tracking off) or 1: the simulator runs one acker".into());
+        }
+        if !self.strategy.takes_acker_settings() && (self.ackers != 1 || !self.unanchored.is_empty() || self.message_timeout != default_message_timeout()) {
+            return bad(format!(
+                "message-timeout, ackers and unanchored belong to the storm-acker strategy, not {:?}",
+                self.strategy.id()
+            ));
+        }
+        for name in &self.unanchored {
+            let Some(e) = graph.spec.edges.iter().find(|e| format!("{}->{}", e.from, e.to) == *name) else {
+                return bad(format!(
+                    "unanchored edge {name:?}: the job has no such edge; its edges are {}",
+                    graph.spec.edges.iter().map(|e| format!("{}->{}", e.from, e.to)).collect::<Vec<_>>().join(", ")
+                ));
+            };
+            if graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == super::dataflow::job_graph::OperatorKind::Source) {
+                return bad(format!(
+                    "unanchored edge {name:?}: a spout's tuples are anchored by their message id; turn acking off (ackers 0) to emit untracked"
+                ));
             }
         }
         if graph.has_sink() && !self.strategy.allows_sink(self.sink) {

@@ -28,6 +28,7 @@ use super::dataflow::task::{TaskRuntime, TaskStatus};
 use super::error::{ActionError, ScenarioError};
 use super::history::{EffectLog, PlaceCounts};
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
+use super::mechanisms::tuple_tree::StormRuntime;
 use super::rng::Rng;
 use super::settings::{Settings, Strategy, TimerSpec};
 use super::stats::CheckpointStats;
@@ -42,7 +43,7 @@ pub struct Sim {
     pub expected: Rc<Expected>,
     /// Logical clock: one tick per applied action.
     pub tick: u64,
-    rng: Rng,
+    pub(crate) rng: Rng,
     /// Why the job is down as a whole, if it is. (A failed pipelined region is down while the
     /// rest runs: its tasks are not running, and `down` is None.)
     pub(crate) down: Option<CrashScope>,
@@ -60,6 +61,11 @@ pub struct Sim {
     /// The observer: the Checkpoints tab's statistics.
     pub stats: CheckpointStats,
     scratch: Vec<Action>,
+    /// The mechanism follows every tuple (Storm's acker): each read and each processed record
+    /// collects what it emitted in `emitted` for it.
+    pub(crate) tracks_tuples: bool,
+    /// What the current read or record emitted: (channel, sequence number).
+    pub(crate) emitted: Vec<(ChannelId, u64)>,
 }
 
 fn err<T>(e: ActionError) -> Result<T, ActionError> {
@@ -111,7 +117,13 @@ impl Sim {
             jobmanager_up: true,
             stats: CheckpointStats::default(),
             scratch: Vec::new(),
+            tracks_tuples: false,
+            emitted: Vec::new(),
         };
+        sim.tracks_tuples = sim.mechanism().tracks_tuples();
+        if sim.tracks_tuples {
+            sim.live.storm = Some(StormRuntime::new(sim.graph.tasks.len()));
+        }
         sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
         sim.recompute_retention();
         sim
@@ -190,6 +202,19 @@ impl Sim {
         }
     }
 
+    /// Storm's acker runs: the strategy has one, and the workers are up.
+    fn need_acker(&self) -> Result<(), ActionError> {
+        if !self.tracks_tuples || self.settings.ackers == 0 {
+            return err(ActionError::NoAcker { strategy: self.strategy().id() });
+        }
+        self.need_running()
+    }
+
+    /// Is there an acker message for the scheduler to deliver?
+    fn acker_work(&self) -> bool {
+        self.live.storm.as_ref().is_some_and(|s| s.to_acker.iter().any(|q| !q.is_empty()) || s.to_spout.iter().any(|q| !q.is_empty()))
+    }
+
     /// Is `a` enabled now? The error says why not.
     pub fn check(&self, a: Action) -> Result<(), ActionError> {
         match a {
@@ -222,8 +247,7 @@ impl Sim {
                 if let Some((id, _)) = self.live.coordinator.stop_the_world {
                     return err(ActionError::SourcesPaused { checkpoint: id.0 });
                 }
-                let off = self.source_offset(task);
-                if off as usize >= info.log.len() {
+                if self.mechanism().next_read(self, task).is_none() {
                     return err(ActionError::LogExhausted { task: info.name.clone(), records: info.log.len() });
                 }
                 self.room(task)
@@ -247,7 +271,14 @@ impl Sim {
                 }
                 self.need_running()
             }
-            Action::Crash | Action::CrashJobManager => self.need_running(),
+            Action::Crash => self.need_running(),
+            Action::CrashJobManager => {
+                self.need_running()?;
+                if !self.jobmanager_up {
+                    return err(ActionError::NimbusDown);
+                }
+                Ok(())
+            }
             Action::CrashTask { task } => {
                 if task.index() >= self.live.tasks.len() {
                     return err(ActionError::NoSuchTask(task.0));
@@ -257,9 +288,29 @@ impl Sim {
             }
             Action::Restore => match self.down {
                 Some(_) => Ok(()),
-                None if self.region_down() => Ok(()),
+                None if self.region_down() || !self.jobmanager_up => Ok(()),
                 None => err(ActionError::JobRunning),
             },
+            Action::ToAcker { task } => {
+                if task.index() >= self.live.tasks.len() {
+                    return err(ActionError::NoSuchTask(task.0));
+                }
+                self.need_acker()?;
+                if self.live.storm.as_ref().is_some_and(|s| s.to_acker[task.index()].is_empty()) {
+                    return err(ActionError::NoAckMessage { task: self.graph.task(task).name.clone() });
+                }
+                Ok(())
+            }
+            Action::FromAcker { task } => {
+                if task.index() >= self.live.tasks.len() {
+                    return err(ActionError::NoSuchTask(task.0));
+                }
+                self.need_acker()?;
+                if self.live.storm.as_ref().is_some_and(|s| s.to_spout[task.index()].is_empty()) {
+                    return err(ActionError::NoAckerAnswer { task: self.graph.task(task).name.clone() });
+                }
+                Ok(())
+            }
             Action::Notify { task } => {
                 let Some(info) = self.graph.tasks.get(task.index()) else {
                     return err(ActionError::NoSuchTask(task.0));
@@ -290,6 +341,7 @@ impl Sim {
             || self.graph.sources().any(|task| self.readable(task))
             || !self.live.notifications.is_empty()
             || self.region_down()
+            || self.acker_work()
     }
 
     /// The steps the scheduler may draw from now, in a fixed order: deliveries, reads,
@@ -317,6 +369,18 @@ impl Sim {
                 let task = TaskId(t as u16);
                 if self.next_notification(task).is_some() {
                     out.push(Action::Notify { task });
+                }
+            }
+        }
+        if let Some(storm) = self.live.storm.as_ref().filter(|_| self.acker_work()) {
+            for (t, q) in storm.to_acker.iter().enumerate() {
+                if !q.is_empty() {
+                    out.push(Action::ToAcker { task: TaskId(t as u16) });
+                }
+            }
+            for (t, q) in storm.to_spout.iter().enumerate() {
+                if !q.is_empty() {
+                    out.push(Action::FromAcker { task: TaskId(t as u16) });
                 }
             }
         }
@@ -380,6 +444,8 @@ impl Sim {
             Action::CrashJobManager => self.crash(CrashScope::JobManager, out),
             Action::Restore => self.restore(out),
             Action::Notify { task } => self.deliver_notification(task, out),
+            Action::ToAcker { task } => self.deliver_to_acker(task, out),
+            Action::FromAcker { task } => self.deliver_to_spout(task, out),
             Action::Auto => unreachable!("Auto resolves to a concrete action"),
         }
         self.after_tick(out);
@@ -421,6 +487,8 @@ pub struct Live {
     pub coordinator: Coordinator,
     /// `notifyCheckpointComplete` messages on their way from the JobManager, oldest first.
     pub notifications: Vec<Notification>,
+    /// Storm's acker, its messages and the spouts' pending tuples (strategy `storm-acker`).
+    pub storm: Option<StormRuntime>,
 }
 
 /// What survives every crash.
@@ -429,6 +497,9 @@ pub struct Durable {
     pub storage: CheckpointStorage,
     pub checkpoint_ids: CheckpointIdCounter,
     pub external: ExternalSystem,
+    /// Per source task: the offset its spout committed to the log (strategy `storm-acker`; Kafka
+    /// keeps a consumer group's commits outside the job).
+    pub committed: Vec<u32>,
 }
 
 /// What the failure-free run of the same input yields, per source record: how often it is

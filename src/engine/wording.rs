@@ -24,6 +24,15 @@ fn ordinal(i: usize, lang: Lang) -> String {
     }
 }
 
+/// An id of a tuple tree or an XOR value, short ("9f2c…"); 0 is "0".
+fn hex(x: u64) -> String {
+    if x == 0 {
+        "0".into()
+    } else {
+        format!("{}…", super::mechanisms::tuple_tree::short_hex(x))
+    }
+}
+
 /// Why a checkpoint was aborted.
 pub fn abort_reason(r: AbortReason, lang: Lang) -> &'static str {
     match r {
@@ -64,6 +73,8 @@ pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
         Action::Notify { task: t } => {
             say!(lang, "notify {} (checkpoint complete)", "把检查点完成通知送达 {}", task(t))
         }
+        Action::ToAcker { task: t } => say!(lang, "deliver {}'s message to the acker", "把 {} 的消息送到 acker", task(t)),
+        Action::FromAcker { task: t } => say!(lang, "deliver the acker's answer to {}", "把 acker 的答复送到 {}", task(t)),
         Action::Auto => lang.t("take an auto step", "自动单步").into(),
     }
 }
@@ -520,6 +531,12 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             RestoreFrom::Policy => {
                 lang.t("Nothing was saved: every task restarts empty.", "什么都没有保存：每个任务都从空开始。").into()
             }
+            RestoreFrom::Committed => lang
+                .t(
+                    "The worker restarted: Storm saves no state, so every bolt starts empty; each spout resumes at the offset it committed, and every tree that was pending is gone.",
+                    "worker 重启：Storm 不保存状态，每个 bolt 都从空开始；每个 spout 从它提交的偏移量继续，进行中的元组树全部消失。",
+                )
+                .into(),
         },
         Event::RegionFailedOver { task, tasks, total, lost_in_flight } => say!(
             lang,
@@ -544,7 +561,7 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
                 "Restored each of the failed region's {tasks} task(s) from its own latest save; the other tasks kept running.",
                 "失败区域的 {tasks} 个任务各自从最近一次保存恢复；其他任务一直在运行。"
             ),
-            RestoreFrom::Policy => say!(
+            RestoreFrom::Policy | RestoreFrom::Committed => say!(
                 lang,
                 "Nothing was saved: the failed region's {tasks} task(s) restart empty; the other tasks kept running.",
                 "什么都没有保存：失败区域的 {tasks} 个任务从空开始；其他任务一直在运行。"
@@ -560,6 +577,83 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             r(record),
             ch(channel)
         ),
+        Event::AckInitSent { task, record, root } => say!(
+            lang,
+            "{} started tuple tree {} for {} and told the acker its edges (init).",
+            "{0} 为 {2} 建立了元组树 {1}，并把它的边告诉 acker（init）。",
+            t(task),
+            hex(root),
+            r(record)
+        ),
+        Event::AckSent { task, record, root, anchored, unanchored } => {
+            let extra = if unanchored > 0 {
+                say!(lang, "; {unanchored} child(ren) went out unanchored, untracked", "；{unanchored} 个子元组未锚定，不被跟踪")
+            } else {
+                String::new()
+            };
+            say!(
+                lang,
+                "{} acked its {} tuple of tree {} with {anchored} anchored child(ren){extra}.",
+                "{0} 确认（ack）了树 {2} 中的 {1} 元组，带 {anchored} 个锚定的子元组{extra}。",
+                t(task),
+                r(record),
+                hex(root)
+            )
+        }
+        Event::AckerUpdated { from, record, root, val } => say!(
+            lang,
+            "The acker XORed {}'s message into tree {} ({}): its value is now {}.",
+            "acker 把 {} 的消息异或进树 {}（{}）：值现在是 {}。",
+            t(from),
+            hex(root),
+            r(record),
+            hex(val)
+        ),
+        Event::TreeCompleted { spout, record, root } => say!(
+            lang,
+            "Tree {} of {} reached 0: every tuple in it was acked. The acker tells {}.",
+            "{1} 的树 {0} 归零：其中每个元组都已确认。acker 通知 {2}。",
+            hex(root),
+            r(record),
+            t(spout)
+        ),
+        Event::SpoutAcked { task, record, offset, committed } => say!(
+            lang,
+            "{} got the ack for {} (offset {offset}) and forgot it; it has committed up to offset {committed}.",
+            "{} 收到 {}（偏移量 {offset}）的确认并不再保留它；已提交到偏移量 {committed}。",
+            t(task),
+            r(record)
+        ),
+        Event::StaleAckIgnored { task, record } => say!(
+            lang,
+            "{} ignored an ack for {}: that tree had already timed out and {} was sent again as a new tree.",
+            "{} 忽略了 {} 的确认：那棵树已经超时，{} 已作为新树重发。",
+            t(task),
+            r(record),
+            r(record)
+        ),
+        Event::TupleTimedOut { task, record, offset } => say!(
+            lang,
+            "{}'s tuple {} (offset {offset}) was not fully acked within the message timeout: it failed, and {} will emit it again.",
+            "{} 的元组 {}（偏移量 {offset}）没有在消息超时内被完全确认：它失败了，{} 会重新发出它。",
+            t(task),
+            r(record),
+            t(task)
+        ),
+        Event::AckerForgot { root, record } => say!(
+            lang,
+            "The acker dropped unfinished tree {}{} after its timeout, silently.",
+            "acker 在超时后悄悄丢弃了未完成的树 {}{}。",
+            hex(root),
+            record.map(|x| format!(" ({})", r(x))).unwrap_or_default()
+        ),
+        Event::NimbusDown => lang
+            .t(
+                "Nimbus died. The workers keep processing; only new submissions and reassigning failed workers wait for it.",
+                "Nimbus 挂了。worker 照常处理；只有提交新作业和重新分配失败的 worker 要等它恢复。",
+            )
+            .into(),
+        Event::NimbusRestarted => lang.t("Nimbus is back.", "Nimbus 已恢复。").into(),
     }
 }
 
@@ -620,6 +714,17 @@ impl ActionError {
                     "快照定时器只属于“{timers}”，而不属于“{name}”"
                 )
             }
+            NimbusDown => lang.t("Nimbus is already down", "Nimbus 已经停了").into(),
+            NoAckMessage { task } => {
+                say!(lang, "no message from {task} is on its way to the acker", "没有从 {task} 发往 acker 的消息")
+            }
+            NoAckerAnswer { task } => {
+                say!(lang, "no answer from the acker is on its way to {task}", "没有 acker 发往 {task} 的答复")
+            }
+            NoAcker { strategy } => {
+                let name = strategy_words(strategy, lang);
+                say!(lang, "there is no acker with {name} (or with ackers 0)", "“{name}”没有 acker（或 acker 数为 0）")
+            }
             NothingToDo => lang
                 .t(
                     "nothing left to do: every log is read and every channel is empty or blocked",
@@ -645,6 +750,7 @@ fn strategy_words(id: &str, lang: Lang) -> &'static str {
         "at-least-once" => lang.t("barriers without alignment", "屏障不对齐"),
         "unaligned" => lang.t("unaligned checkpoints", "非对齐检查点"),
         "stop-the-world" => lang.t("stop-the-world snapshots", "全局暂停快照"),
+        "storm-acker" => lang.t("Storm's acker", "Storm 的 acker"),
         _ => lang.t("this strategy", "此策略"),
     }
 }

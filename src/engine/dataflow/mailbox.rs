@@ -98,7 +98,15 @@ impl Sim {
                 self.live.tasks[info.to.index()].in_pos[info.input_index] = seq + 1;
                 self.mechanism().on_record(self, c, seq, rec, out);
                 self.wire[c.index()].retain(seq, rec, Fate::Delivered);
-                self.process(info.to, c, rec, out);
+                if self.tracks_tuples {
+                    self.emitted.clear();
+                    self.process(info.to, c, rec, out);
+                    let children = std::mem::take(&mut self.emitted);
+                    self.mechanism().after_record(self, info.to, c, seq, rec.id, &children, out);
+                    self.emitted = children;
+                } else {
+                    self.process(info.to, c, rec, out);
+                }
             }
             Item::Barrier(b) => self.barrier_arrived(info.to, c, info.input_index, b, out),
             Item::Cancel(id) => self.cancel_arrived(info.to, c, info.input_index, id, out),

@@ -22,6 +22,9 @@ impl Sim {
             let mut send = |sim: &mut Sim, c: ChannelId| {
                 let seq = sim.wire[c.index()].take_seq();
                 sim.live.channels[c.index()].queue.push_back(Item::Record { seq, rec });
+                if sim.tracks_tuples {
+                    sim.emitted.push((c, seq));
+                }
                 n += 1;
             };
             match group.partitioning {

@@ -11,18 +11,22 @@
 //! | `at-least-once` | [`tracker::BarrierTracker`] | Flink's `CheckpointBarrierTracker` |
 //! | `unaligned` | [`aligned::UNALIGNED`] | the same handler, unaligned (FLIP-76; [`unaligned`]) |
 //! | `stop-the-world` | [`stop_the_world::StopTheWorld`] | pausing the sources and draining |
+//! | `storm-acker` | [`acker::XorAcker`] | Storm's XOR acker: every tuple acknowledged, no state saved |
 //!
 //! [`barriers`] holds what the barrier handlers share: injecting barriers at the sources,
 //! forwarding them, and the per-task alignment state.
 
+pub mod acker;
 pub mod aligned;
 pub mod barriers;
 pub mod no_snapshots;
 pub mod progress;
+pub mod rotating_map;
 pub mod seam;
 pub mod stop_the_world;
 pub mod timers;
 pub mod tracker;
+pub mod tuple_tree;
 pub mod unaligned;
 
 use crate::engine::action::Event;
@@ -42,6 +46,7 @@ pub fn for_strategy(strategy: Strategy) -> &'static dyn Mechanism {
         Strategy::AtLeastOnce => &tracker::BarrierTracker,
         Strategy::Unaligned => &aligned::UNALIGNED,
         Strategy::StopTheWorld => &stop_the_world::StopTheWorld,
+        Strategy::StormAcker => &acker::XorAcker,
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::engine::action::{Event, RestoreFrom};
 use crate::engine::dataflow::record::{Barrier, Record};
-use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::ids::{ChannelId, CheckpointId, RecordId, TaskId};
 use crate::engine::sim::Sim;
 
 /// Where a barrier arrived: at `task`, on `channel`, its input number `input`.
@@ -29,7 +29,10 @@ pub type InFlight = Vec<(ChannelId, u64, Record)>;
 /// - the coordinator aborts checkpoint n ([`Mechanism::on_abort`], Flink's
 ///   `notifyCheckpointAborted`);
 /// - the logical clock ticks while the job runs ([`Mechanism::on_tick`]), after every action;
-/// - the job restarts after a crash ([`Mechanism::restore`]).
+/// - the job restarts after a crash ([`Mechanism::restore`]);
+/// - a mechanism that follows every tuple ([`Mechanism::tracks_tuples`], Storm's acker): a source
+///   read and emitted a record ([`Mechanism::on_read`]), a task processed one
+///   ([`Mechanism::after_record`]), and which offset a source reads next ([`Mechanism::next_read`]).
 ///
 /// A crash is not a call. A mechanism keeps its per-task progress in the live part of the run
 /// (the tasks), which the crash drops whole; what it wants after a crash it must have put in
@@ -73,6 +76,24 @@ pub trait Mechanism: Sync {
     fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
         sim.restore_latest_checkpoint()
     }
+    /// Does this mechanism follow every tuple it is handed (Storm's acker)? Only then does the
+    /// dataflow collect what each read and each processed record emitted and call
+    /// [`Mechanism::on_read`] and [`Mechanism::after_record`]; the barrier handlers skip that work.
+    fn tracks_tuples(&self) -> bool {
+        false
+    }
+    /// The offset source `t` reads next, or None when it has nothing to read. By default the next
+    /// offset of its log; a spout that replays failed tuples reads those first.
+    fn next_read(&self, sim: &Sim, t: TaskId) -> Option<u32> {
+        sim.next_in_log(t)
+    }
+    /// Source `t` read `record` at `offset` and emitted it as `children` (channel, sequence
+    /// number). Called only when [`Mechanism::tracks_tuples`].
+    fn on_read(&self, _sim: &mut Sim, _t: TaskId, _offset: u32, _record: RecordId, _children: &[(ChannelId, u64)], _out: &mut Vec<Event>) {}
+    /// Task `t` processed record `seq` of channel `c` and emitted `children`. Called only when
+    /// [`Mechanism::tracks_tuples`].
+    #[allow(clippy::too_many_arguments)]
+    fn after_record(&self, _sim: &mut Sim, _t: TaskId, _c: ChannelId, _seq: u64, _record: RecordId, _children: &[(ChannelId, u64)], _out: &mut Vec<Event>) {}
     /// Does a checkpoint of this mechanism store in-flight records (unaligned)?
     fn stores_in_flight(&self) -> bool {
         false

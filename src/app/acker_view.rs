@@ -1,0 +1,157 @@
+//! Storm's acker on the canvas: a band under the job with the acker task and its table of pending
+//! tuple trees (each root's XOR value in hex and the edges it stands for), each spout's pending
+//! tuples, replays due and committed offset, and the messages on their way, one row per sender:
+//! `__ack_init` and `__ack_ack` to the acker, the acker's answers to the spouts. A row is a
+//! channel: clicking it (or Enter on it) delivers its oldest message, as a lane does for records.
+
+use web_sys::KeyboardEvent;
+use yew::prelude::*;
+
+use super::text::Lang;
+use crate::engine::mechanisms::tuple_tree::{short_hex, AckMessage, StormRuntime};
+use crate::engine::{Action, Sim, TaskId};
+
+/// Height of the band, in canvas units.
+pub const BAND_H: f64 = 250.0;
+const ROW_H: f64 = 34.0;
+const ACKER_W: f64 = 560.0;
+
+fn hex(x: u64) -> String {
+    if x == 0 {
+        "0".into()
+    } else {
+        format!("{}…", short_hex(x))
+    }
+}
+
+/// One row of messages from `from` to `to`: a button that delivers the oldest, then the
+/// messages, oldest first.
+#[allow(clippy::too_many_arguments)]
+fn message_row(sim: &Sim, a: Action, y: f64, x: f64, label: String, items: Vec<String>, act: &Callback<Action>, l: Lang) -> Html {
+    let enabled = sim.check(a);
+    let aria = format!("{} {}", l.t("Deliver the oldest message:", "投递最早的消息："), label);
+    let title = match &enabled {
+        Ok(()) => aria.clone(),
+        Err(e) => format!("{aria} — {}", e.message(l)),
+    };
+    let click = {
+        let act = act.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.stop_propagation();
+            act.emit(a)
+        })
+    };
+    let key = {
+        let act = act.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" {
+                e.prevent_default();
+                e.stop_propagation();
+                act.emit(a)
+            }
+        })
+    };
+    let ok = enabled.is_ok();
+    let shown = items.len().min(6);
+    html! {
+        <g class={classes!("ack-row", ok.then_some("ready"))} role="button" tabindex={if ok { "0" } else { "-1" }}
+           aria-label={aria} aria-disabled={(!ok).to_string()} data-ack-row={label.clone()}
+           onclick={ok.then_some(click)} onkeydown={ok.then_some(key)}>
+            <title>{ title }</title>
+            <rect class="ack-row-bed" x={x.to_string()} y={(y - 24.0).to_string()} width="900" height={(ROW_H - 4.0).to_string()} rx="8" />
+            <text class="ack-row-label" x={(x + 12.0).to_string()} y={y.to_string()}>{ format!("{label} ▸") }</text>
+            { for items.iter().take(shown).enumerate().map(|(i, m)| html! {
+                <g class="ack-msg">
+                    <rect x={(x + 250.0 + i as f64 * 106.0).to_string()} y={(y - 20.0).to_string()} width="100" height="24" rx="12" />
+                    <text x={(x + 300.0 + i as f64 * 106.0).to_string()} y={(y - 3.0).to_string()} text-anchor="middle">{ m.clone() }</text>
+                </g>
+            }) }
+            { if items.len() > shown { html!{ <text class="ack-more" x={(x + 250.0 + shown as f64 * 106.0).to_string()} y={y.to_string()}>{ format!("+{}", items.len() - shown) }</text> } } else { html!{} } }
+        </g>
+    }
+}
+
+/// The band: the acker with its pending trees on the left, the spouts' bookkeeping and the
+/// message rows on the right. `top` is where it starts on the canvas.
+pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, act: &Callback<Action>, l: Lang) -> Html {
+    let g = &sim.graph;
+    let entries = storm.acker.entries();
+    let rows: Vec<Html> = entries
+        .iter()
+        .take(5)
+        .enumerate()
+        .map(|(i, (root, e))| {
+            let who = e.spout.map(|(_, _, r)| g.label(r).to_string()).unwrap_or_else(|| l.t("init not yet in", "init 未到").into());
+            let open: Vec<String> = e.open.iter().map(|x| short_hex(*x)).collect();
+            let open = if open.len() > 3 { format!("{} …", open[..3].join(" ")) } else { open.join(" ") };
+            html! {
+                <text class="acker-row" x="40" y={(top + 84.0 + i as f64 * 30.0).to_string()} data-root={format!("{root:016x}")} data-val={format!("{:016x}", e.val)}>
+                    <title>{ format!("root {root:016x}, value {:016x}", e.val) }</title>
+                    { format!("{} {} ({who}): {} {} · {} {{{open}}}", l.t("tree", "树"), hex(*root), l.t("value", "值"), hex(e.val), l.t("open edges", "未确认的边")) }
+                </text>
+            }
+        })
+        .collect();
+    let more = entries.len().saturating_sub(5);
+    let mut lines: Vec<Html> = Vec::new();
+    let mut y = top + 40.0;
+    let x = ACKER_W + 60.0;
+    for s in g.sources() {
+        let spout = &storm.spouts[s.index()];
+        let pending: Vec<String> = spout.pending.entries().iter().map(|(_, (_, r))| g.label(*r).to_string()).collect();
+        let retry: Vec<&str> = spout.retry.iter().map(|o| g.label(g.task(s).log[*o as usize])).collect();
+        let text = format!(
+            "{}: {} {} · {} {} · {} {}",
+            g.task(s).name,
+            l.t("waiting for acks", "等待确认"),
+            if pending.is_empty() { "—".to_string() } else { pending.join(" ") },
+            l.t("to replay", "待重放"),
+            if retry.is_empty() { "—".to_string() } else { retry.join(" ") },
+            l.t("committed offset", "已提交偏移量"),
+            sim.committed_offset(s)
+        );
+        lines.push(html! { <text class="spout-line" x={x.to_string()} y={y.to_string()} data-spout={g.task(s).name.clone()}>{ text }</text> });
+        y += 28.0;
+    }
+    let mut message_rows: Vec<Html> = Vec::new();
+    for (t, q) in storm.to_acker.iter().enumerate().filter(|(_, q)| !q.is_empty()) {
+        let task = TaskId(t as u16);
+        let items = q
+            .iter()
+            .map(|m| match m {
+                AckMessage::Init { record, .. } => format!("init {}", g.label(*record)),
+                AckMessage::Ack { record, .. } => format!("ack {}", g.label(*record)),
+            })
+            .collect();
+        let label = format!("{} → acker", g.task(task).name);
+        message_rows.push(message_row(sim, Action::ToAcker { task }, 0.0, x, label, items, act, l));
+    }
+    for (t, q) in storm.to_spout.iter().enumerate().filter(|(_, q)| !q.is_empty()) {
+        let task = TaskId(t as u16);
+        let items = q.iter().map(|a| format!("✓ {}", g.label(a.record))).collect();
+        let label = format!("acker → {}", g.task(task).name);
+        message_rows.push(message_row(sim, Action::FromAcker { task }, 0.0, x, label, items, act, l));
+    }
+    let shown_rows = message_rows.len().min(5);
+    let hidden = message_rows.len() - shown_rows;
+    let rows_html = message_rows.into_iter().take(shown_rows).enumerate().map(|(i, r)| {
+        html! { <g transform={format!("translate(0 {:.1})", y + 30.0 + i as f64 * ROW_H)}>{ r }</g> }
+    });
+    let nothing = storm.messages_to_acker() == 0 && storm.to_spout.iter().all(|q| q.is_empty());
+    html! {
+        <g id="acker-band" class="acker-band" aria-label={l.t("Storm's acker and its messages", "Storm 的 acker 及其消息")} role="group">
+            <rect class="acker-box" x="24" y={(top + 8.0).to_string()} width={ACKER_W.to_string()} height={(BAND_H - 20.0).to_string()} rx="12" />
+            <text class="task-name" x="40" y={(top + 40.0).to_string()}>{ l.t("Acker", "Acker") }</text>
+            <text class="task-kind" x={(ACKER_W + 8.0).to_string()} y={(top + 40.0).to_string()} text-anchor="end">
+                { l.t("XOR of each pending tree", "每棵进行中的树的异或值") }</text>
+            { if rows.is_empty() {
+                html!{ <text class="acker-row muted" x="40" y={(top + 84.0).to_string()}>{ l.t("no pending trees", "没有进行中的树") }</text> }
+              } else { html!{ { for rows } } } }
+            { if more > 0 { html!{ <text class="acker-row muted" x="40" y={(top + 84.0 + 5.0 * 30.0).to_string()}>{ format!("+{more} {}", l.t("more trees", "棵树")) }</text> } } else { html!{} } }
+            { for lines }
+            { for rows_html }
+            { if nothing { html!{ <text class="spout-line muted" x={x.to_string()} y={(y + 16.0).to_string()}>{ l.t("no acker messages on their way", "没有在途的 acker 消息") }</text> } } else { html!{} } }
+            { if hidden > 0 { html!{ <text class="spout-line muted" x={x.to_string()} y={(y + 30.0 + 5.0 * ROW_H).to_string()}>{ format!("+{hidden} {}", l.t("more senders", "个发送方")) }</text> } } else { html!{} } }
+        </g>
+    }
+}

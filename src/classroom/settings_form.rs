@@ -1,0 +1,244 @@
+//! The number fields of the Settings panel, as a learner types them. Each field has a range; a
+//! value outside it is clamped to the nearest limit and the learner is told so ("9000 is above the
+//! maximum 5000; using 5000"); a value that is no whole number is refused, and then nothing
+//! changes. An empty field means what its label says (the story's input, by hand, off,
+//! unbounded), or the smallest value where it has no such meaning. The words are in `wording.rs`.
+
+use serde::{Deserialize, Serialize};
+
+use super::run_config::{RunConfig, MAX_GENERATED};
+use crate::engine::settings::{Edit, MAX_CHANNEL_CAPACITY, MAX_STEPS_SETTING};
+use crate::engine::{Settings, Strategy};
+
+/// A number field of the Settings panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SettingField {
+    /// Generated records per source partition (empty: the story's input).
+    Records,
+    Seed,
+    /// Steps between triggered checkpoints (empty: by hand).
+    CheckpointInterval,
+    /// Steps of alignment before a checkpoint goes unaligned (empty: off).
+    AlignmentTimeout,
+    /// Items a channel holds before its producer is backpressured (empty: unbounded).
+    ChannelCapacity,
+    TolerableFailedCheckpoints,
+    /// Storm: steps before a tuple's tree that is not fully acked fails (empty: the default).
+    MessageTimeout,
+}
+
+/// What a field did with a value it could not take as typed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FieldNote {
+    /// `typed` was outside the range: the field uses `limit` instead.
+    Clamped { field: SettingField, typed: String, limit: u64, above: bool },
+    /// `typed` is not a whole number (None: the browser could not read a number at all); nothing
+    /// changed.
+    Refused { field: SettingField, typed: Option<String> },
+}
+
+impl FieldNote {
+    pub fn field(&self) -> SettingField {
+        match self {
+            FieldNote::Clamped { field, .. } | FieldNote::Refused { field, .. } => *field,
+        }
+    }
+    pub fn is_refusal(&self) -> bool {
+        matches!(self, FieldNote::Refused { .. })
+    }
+}
+
+impl SettingField {
+    pub const ALL: [SettingField; 7] = [
+        SettingField::Records,
+        SettingField::Seed,
+        SettingField::CheckpointInterval,
+        SettingField::AlignmentTimeout,
+        SettingField::ChannelCapacity,
+        SettingField::TolerableFailedCheckpoints,
+        SettingField::MessageTimeout,
+    ];
+
+    /// The smallest and the largest value the field takes.
+    pub fn range(self) -> (u64, u64) {
+        match self {
+            SettingField::Records => (1, MAX_GENERATED as u64),
+            SettingField::Seed => (0, u64::MAX),
+            SettingField::CheckpointInterval | SettingField::AlignmentTimeout | SettingField::MessageTimeout => {
+                (1, MAX_STEPS_SETTING)
+            }
+            SettingField::ChannelCapacity => (1, MAX_CHANNEL_CAPACITY as u64),
+            SettingField::TolerableFailedCheckpoints => (0, MAX_STEPS_SETTING),
+        }
+    }
+
+    /// The field's value in a configuration (None: empty).
+    pub fn value(self, c: &RunConfig) -> Option<u64> {
+        let s = &c.settings;
+        match self {
+            SettingField::Records => c.records.map(u64::from),
+            SettingField::Seed => Some(c.seed),
+            SettingField::CheckpointInterval => s.checkpoint_interval,
+            SettingField::AlignmentTimeout => s.alignment_timeout_steps(),
+            SettingField::ChannelCapacity => s.channel_capacity.map(u64::from),
+            SettingField::TolerableFailedCheckpoints => Some(s.tolerable_failed_checkpoints as u64),
+            SettingField::MessageTimeout => Some(s.message_timeout),
+        }
+    }
+
+    /// What the field shows for a configuration.
+    pub fn shown(self, c: &RunConfig) -> String {
+        self.value(c).map(|v| v.to_string()).unwrap_or_default()
+    }
+
+    /// The configuration with the field set to `v` (in range; None: empty).
+    fn set(self, c: &RunConfig, v: Option<u64>) -> RunConfig {
+        let mut c = c.clone();
+        let edit = match self {
+            SettingField::Records => {
+                c.records = v.map(|n| n as u32);
+                return c;
+            }
+            SettingField::Seed => {
+                c.seed = v.unwrap_or(0);
+                return c;
+            }
+            SettingField::CheckpointInterval => Edit::CheckpointInterval(v),
+            SettingField::AlignmentTimeout => Edit::AlignmentTimeout(v),
+            SettingField::ChannelCapacity => Edit::ChannelCapacity(v),
+            SettingField::TolerableFailedCheckpoints => Edit::TolerableFailedCheckpoints(v.unwrap_or(0)),
+            SettingField::MessageTimeout => {
+                Edit::MessageTimeout(v.unwrap_or(Settings::new(Strategy::StormAcker).message_timeout))
+            }
+        };
+        c.settings = c.settings.edited(edit);
+        c
+    }
+}
+
+/// A typed value as a number: Ok(Some(n)) a whole number (clamped to u64: the sign and the size
+/// decide, the range check comes after), Ok(None) empty, Err(()) not a whole number.
+fn parse(typed: &str) -> Result<Option<i128>, ()> {
+    let t = typed.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        // More digits than any limit: past it in the typed direction.
+        let n = digits.trim_start_matches('0');
+        let magnitude = if n.len() > 30 { i128::MAX / 2 } else { n.parse::<i128>().unwrap_or(0) };
+        return Ok(Some(if t.starts_with('-') { -magnitude } else { magnitude }));
+    }
+    // A number field also gives "1e3" or "2.0": whole numbers written otherwise.
+    match t.parse::<f64>() {
+        Ok(f) if f.is_finite() && f.fract() == 0.0 => Ok(Some(f.clamp(-1e30, 1e30) as i128)),
+        _ => Err(()),
+    }
+}
+
+/// What typing `typed` into `field` makes of `config` (`typed` None: the browser could not read a
+/// number): the new configuration, with a note if the value was clamped; or, if it is no whole
+/// number, the note that refuses it (the configuration stays as it was).
+///
+/// ```
+/// use barrierscope::classroom::{edit_field, FieldNote, RunConfig, SettingField};
+///
+/// let c = RunConfig::default();
+/// let (d, note) = edit_field(&c, SettingField::Records, Some("9000")).unwrap();
+/// assert_eq!(d.records, Some(5000));
+/// assert!(matches!(note, Some(FieldNote::Clamped { limit: 5000, above: true, .. })));
+/// assert!(edit_field(&c, SettingField::Seed, Some("2.5")).is_err());
+/// ```
+pub fn edit_field(
+    config: &RunConfig,
+    field: SettingField,
+    typed: Option<&str>,
+) -> Result<(RunConfig, Option<FieldNote>), FieldNote> {
+    let refused = || FieldNote::Refused { field, typed: typed.map(|t| t.trim().to_string()) };
+    let n = parse(typed.ok_or_else(refused)?).map_err(|()| refused())?;
+    let (min, max) = field.range();
+    let Some(n) = n else {
+        return Ok((field.set(config, None), None));
+    };
+    let clamped = n.clamp(min as i128, max as i128) as u64;
+    let note = (clamped as i128 != n).then(|| FieldNote::Clamped {
+        field,
+        typed: typed.unwrap_or_default().trim().to_string(),
+        limit: clamped,
+        above: n > max as i128,
+    });
+    Ok((field.set(config, Some(clamped)), note))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn aligned() -> RunConfig {
+        RunConfig { settings: Settings::new(Strategy::Aligned), ..RunConfig::default() }
+    }
+
+    /// The model: a whole number in range is taken as is; out of range, the nearest limit, said;
+    /// empty, the field's empty meaning; anything else refused.
+    #[test]
+    fn every_field_takes_its_range_clamps_outside_and_refuses_the_rest() {
+        for field in SettingField::ALL {
+            // Each field on a strategy that takes it.
+            let c = if field == SettingField::MessageTimeout {
+                RunConfig { settings: Settings::new(Strategy::StormAcker), ..RunConfig::default() }
+            } else {
+                aligned()
+            };
+            let (min, max) = field.range();
+            for v in [min, min + 1, max / 2, max - 1, max] {
+                let (d, note) = edit_field(&c, field, Some(&v.to_string())).unwrap();
+                assert_eq!((field.value(&d), note), (Some(v), None), "{field:?} {v}");
+                assert_eq!(d.scenario().sim().map(drop), Ok(()), "{field:?} {v}: a valid run");
+            }
+            let above = format!("{}0", max);
+            let (d, note) = edit_field(&c, field, Some(&above)).unwrap();
+            assert_eq!(field.value(&d), Some(max));
+            assert_eq!(note, Some(FieldNote::Clamped { field, typed: above, limit: max, above: true }));
+            let below = if min == 0 { "-3".to_string() } else { (min - 1).to_string() };
+            let (d, note) = edit_field(&c, field, Some(&below)).unwrap();
+            assert_eq!(field.value(&d), Some(min));
+            assert_eq!(note, Some(FieldNote::Clamped { field, typed: below, limit: min, above: false }));
+            for bad in ["2.5", "abc", "1,000", "--1", "+"] {
+                assert_eq!(
+                    edit_field(&c, field, Some(bad)),
+                    Err(FieldNote::Refused { field, typed: Some(bad.into()) }),
+                    "{field:?} {bad:?}"
+                );
+            }
+            assert_eq!(edit_field(&c, field, None), Err(FieldNote::Refused { field, typed: None }));
+            assert_eq!(edit_field(&c, field, Some("1e1")).unwrap().0, field.set(&c, Some(10)), "{field:?}");
+        }
+    }
+
+    #[test]
+    fn an_empty_field_means_what_its_label_says() {
+        let mut c = aligned();
+        c.records = Some(10);
+        c.settings.checkpoint_interval = Some(4);
+        c.settings.channel_capacity = Some(2);
+        c.settings.alignment_timeout = Some(3);
+        c.settings.tolerable_failed_checkpoints = 2;
+        c.seed = 7;
+        for field in SettingField::ALL {
+            let (d, note) = edit_field(&c, field, Some("  ")).unwrap();
+            assert_eq!(note, None);
+            let want = match field {
+                SettingField::Seed | SettingField::TolerableFailedCheckpoints => Some(0),
+                // Storm's timeout has no "off": empty is its default.
+                SettingField::MessageTimeout => Some(Settings::new(Strategy::StormAcker).message_timeout),
+                _ => None,
+            };
+            assert_eq!(field.value(&d), want, "{field:?}");
+            for other in SettingField::ALL.into_iter().filter(|o| *o != field) {
+                assert_eq!(other.value(&d), other.value(&c), "{field:?} keeps {other:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! Storm's acker: at-least-once by acknowledging every tuple (Apache Storm's "Guaranteeing
+//! Message Processing"; `daemon/Acker.java`, `executor/bolt/BoltOutputCollectorImpl.java`,
+//! `executor/spout/SpoutExecutor.java`, and `KafkaSpout` for the replayable spout). Storm saves no
+//! operator state at all: a bolt's counts live in the worker's memory and die with it.
+//!
+//! What happens, step by step (the data is in [`super::tuple_tree`]):
+//! - **read**: the spout emits the record with its offset as message id, draws a random root id
+//!   and an edge id per emitted tuple, keeps the root pending, and sends `__ack_init` to the
+//!   acker. With acking off (0 ackers) the spout acks at once and tracks nothing: at most once.
+//! - **process**: a bolt emits its children anchored to the input (a fresh edge id each), except on
+//!   an unanchored edge, then acks the input: `__ack_ack [root, input edge ^ children's edges]`.
+//!   A tuple that arrives unanchored is not tracked, and neither are its children.
+//! - **to the acker** ([`Action::ToAcker`]): the acker XORs the message into the root's value;
+//!   at 0 the tree is complete and an answer goes to the spout.
+//! - **to the spout** ([`Action::FromAcker`]): the spout forgets the tuple; the offset is acked
+//!   and the contiguous acked offsets are committed to the log (Kafka keeps them).
+//! - **timeout**: the spout's and the acker's pending maps rotate once per `message-timeout`
+//!   steps; a spout tuple that falls out of the 2-bucket map failed (between T and 2T after it
+//!   was emitted), and the spout emits that offset again, before new ones, as a new tree (marked
+//!   a replay). An ack for the old tree is ignored when it comes.
+//! - **crash and restore**: the workers' memory is gone (every bolt's counts, every pending tree);
+//!   bolts start empty and each spout resumes at its committed offset, so what was acked above a
+//!   gap, or processed and not yet acked, comes again.
+//! - **Nimbus** (the JobManager's place): its crash stops nothing that runs; only new submissions
+//!   and reassignment wait until it is back.
+//!
+//! [`Action::ToAcker`]: crate::engine::Action::ToAcker
+//! [`Action::FromAcker`]: crate::engine::Action::FromAcker
+
+use super::seam::{InFlight, Mechanism};
+use super::tuple_tree::{AckMessage, StormRuntime, TupleId};
+use crate::engine::action::{Event, RestoreFrom};
+use crate::engine::dataflow::state::OpState;
+use crate::engine::ids::{ChannelId, RecordId, TaskId};
+use crate::engine::sim::Sim;
+
+/// The XOR acker (strategy `storm-acker`).
+pub struct XorAcker;
+
+impl Mechanism for XorAcker {
+    fn on_trigger(&self, _sim: &mut Sim, _id: crate::engine::ids::CheckpointId, _out: &mut Vec<Event>) {
+        unreachable!("Storm has no checkpoints: the trigger is refused before it reaches the mechanism")
+    }
+    fn tracks_tuples(&self) -> bool {
+        true
+    }
+    fn next_read(&self, sim: &Sim, t: TaskId) -> Option<u32> {
+        let retry = sim.live.storm.as_ref().and_then(|s| s.spouts[t.index()].retry.first().copied());
+        retry.or_else(|| sim.next_in_log(t))
+    }
+    fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
+        sim.spout_emitted(t, offset, record, children, out);
+    }
+    fn after_record(&self, sim: &mut Sim, t: TaskId, c: ChannelId, seq: u64, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
+        sim.bolt_acks(t, c, seq, record, children, out);
+    }
+    fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
+        let period = sim.settings.message_timeout;
+        if (sim.tick + 1) % period == 0 {
+            sim.rotate_pending(out);
+        }
+    }
+    /// Bolts start empty (Storm keeps no state); each spout resumes at its committed offset.
+    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
+        for s in sim.graph.sources().collect::<Vec<_>>() {
+            let committed = sim.committed_offset(s);
+            if let OpState::Source { next_offset } = &mut sim.live.tasks[s.index()].state {
+                *next_offset = committed;
+            }
+        }
+        sim.live.storm = Some(StormRuntime::new(sim.graph.tasks.len()));
+        (RestoreFrom::Committed, vec![])
+    }
+}
+
+impl Sim {
+    /// The offset the spout committed to the log (durable): where a restarted spout resumes.
+    pub fn committed_offset(&self, t: TaskId) -> u32 {
+        self.durable.committed.get(t.index()).copied().unwrap_or(0)
+    }
+
+    /// Storm's reliability machinery, while the workers run.
+    pub fn storm(&self) -> Option<&StormRuntime> {
+        self.live.storm.as_ref()
+    }
+
+    fn storm_mut(&mut self) -> &mut StormRuntime {
+        self.live.storm.as_mut().expect("the workers run")
+    }
+
+    /// Is a channel's edge unanchored (its tuples emitted without an anchor)?
+    pub fn unanchored(&self, c: ChannelId) -> bool {
+        let info = self.graph.channel(c);
+        let name = format!(
+            "{}->{}",
+            self.graph.spec.operators[self.graph.task(info.from).operator.index()].name,
+            self.graph.spec.operators[self.graph.task(info.to).operator.index()].name
+        );
+        self.settings.unanchored.contains(&name)
+    }
+
+    /// The spout emitted `record` (message id `offset`) as `children`: a new tree, or (no acker)
+    /// acked at once.
+    fn spout_emitted(&mut self, t: TaskId, offset: u32, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
+        if self.settings.ackers == 0 {
+            self.mark_acked(t, offset);
+            return;
+        }
+        let root = self.rng.next_u64();
+        let mut xor = 0;
+        let mut opened = Vec::with_capacity(children.len());
+        for &child in children {
+            let edge = self.rng.next_u64();
+            self.storm_mut().anchors.insert(child, TupleId { root, edge });
+            xor ^= edge;
+            opened.push(edge);
+        }
+        let storm = self.storm_mut();
+        storm.spouts[t.index()].pending.put(root, (offset, record));
+        storm.to_acker[t.index()].push_back(AckMessage::Init { root, xor, spout: t, offset, record, opened });
+        out.push(Event::AckInitSent { task: t, record, root });
+    }
+
+    /// Bolt `t` processed tuple `seq` of channel `c` and emitted `children`: anchored ones get an
+    /// edge id each, then the input is acked.
+    fn bolt_acks(&mut self, t: TaskId, c: ChannelId, seq: u64, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
+        let Some(input) = self.storm_mut().anchors.remove(&(c, seq)) else { return };
+        let mut xor = input.edge;
+        let mut opened = Vec::new();
+        for &child in children {
+            if self.unanchored(child.0) {
+                continue;
+            }
+            let edge = self.rng.next_u64();
+            self.storm_mut().anchors.insert(child, TupleId { root: input.root, edge });
+            xor ^= edge;
+            opened.push(edge);
+        }
+        let anchored = opened.len() as u16;
+        self.storm_mut().to_acker[t.index()].push_back(AckMessage::Ack {
+            root: input.root,
+            xor,
+            record,
+            closed: input.edge,
+            opened,
+        });
+        out.push(Event::AckSent { task: t, record, root: input.root, anchored, unanchored: children.len() as u16 - anchored });
+    }
+
+    /// The acker takes the oldest message from task `from`.
+    pub(crate) fn deliver_to_acker(&mut self, from: TaskId, out: &mut Vec<Event>) {
+        let step = self.storm_mut().acker_receive(from).expect("checked");
+        out.push(Event::AckerUpdated { from, record: step.record, root: step.root, val: step.val });
+        if let Some((spout, answer)) = step.completed {
+            out.push(Event::TreeCompleted { spout, record: answer.record, root: answer.root });
+        }
+    }
+
+    /// Spout `t` takes the acker's oldest answer: it forgets the tuple and commits.
+    pub(crate) fn deliver_to_spout(&mut self, t: TaskId, out: &mut Vec<Event>) {
+        let storm = self.storm_mut();
+        let answer = storm.to_spout[t.index()].pop_front().expect("checked");
+        match storm.spouts[t.index()].pending.remove(&answer.root) {
+            Some((offset, record)) => {
+                self.mark_acked(t, offset);
+                out.push(Event::SpoutAcked { task: t, record, offset, committed: self.committed_offset(t) });
+            }
+            None => out.push(Event::StaleAckIgnored { task: t, record: answer.record }),
+        }
+    }
+
+    /// `offset` of spout `t` is acked: commit every contiguous acked offset.
+    fn mark_acked(&mut self, t: TaskId, offset: u32) {
+        if self.durable.committed.len() <= t.index() {
+            self.durable.committed.resize(self.graph.tasks.len(), 0);
+        }
+        let mut committed = self.durable.committed[t.index()];
+        if let Some(storm) = self.live.storm.as_mut() {
+            let acked = &mut storm.spouts[t.index()].acked;
+            acked.insert(offset);
+            while acked.remove(&committed) {
+                committed += 1;
+            }
+        } else if offset == committed {
+            committed += 1;
+        }
+        self.durable.committed[t.index()] = committed.max(self.durable.committed[t.index()]);
+    }
+
+    /// One message timeout passed: the spouts' and the acker's pending maps rotate. A spout tuple
+    /// that falls out has failed and its offset is emitted again; the acker forgets its entry.
+    fn rotate_pending(&mut self, out: &mut Vec<Event>) {
+        let Some(storm) = self.live.storm.as_mut() else { return };
+        for (t, spout) in storm.spouts.iter_mut().enumerate() {
+            for (_, (offset, record)) in spout.pending.rotate() {
+                spout.retry.insert(offset);
+                out.push(Event::TupleTimedOut { task: TaskId(t as u16), record, offset });
+            }
+        }
+        for (root, entry) in storm.acker.rotate() {
+            out.push(Event::AckerForgot { root, record: entry.spout.map(|s| s.2) });
+        }
+    }
+
+    /// Per source record: will a spout emit it again (pending without an ack, or failed and due)?
+    pub fn awaiting_replay(&self) -> Vec<bool> {
+        let mut v = vec![false; self.graph.records.len()];
+        if let Some(storm) = &self.live.storm {
+            for s in self.graph.sources() {
+                let spout = &storm.spouts[s.index()];
+                for (_, (_, r)) in spout.pending.entries() {
+                    v[r.0 as usize] = true;
+                }
+                for o in &spout.retry {
+                    v[self.graph.task(s).log[*o as usize].0 as usize] = true;
+                }
+            }
+        }
+        v
+    }
+}
