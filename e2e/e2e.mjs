@@ -892,6 +892,9 @@ await check('Storm: the acker is on the canvas; stepping init and acks completes
   await pg.click('#read-Source');
   expect((await pg.textContent('[data-task="Source"]')).includes('offset 2 / 8'), 'the spout still reads while Nimbus is down');
   expect((await pg.textContent('#jobmanager')).includes('Nimbus down'), 'Nimbus down shown');
+  await pg.context().close();
+});
+
 // --- order and completeness (issue 9) ---
 const marks = (pg, what) => pg.$$eval('#ledger tbody tr', (rows, w) => Object.fromEntries(rows.map((r) => [r.dataset.record, r.dataset[w]])), what);
 const words = async (pg, sel) => (await pg.textContent(sel)).replace(/\u00a0/g, ' ');

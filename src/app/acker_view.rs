@@ -27,16 +27,7 @@ fn hex(x: u64) -> String {
 /// One row of messages from `from` to `to`: a button that delivers the oldest, then the
 /// messages, oldest first.
 #[allow(clippy::too_many_arguments)]
-fn message_row(
-    sim: &Sim,
-    a: Action,
-    y: f64,
-    x: f64,
-    label: String,
-    items: Vec<String>,
-    act: &Callback<Action>,
-    l: Lang,
-) -> Html {
+fn message_row(sim: &Sim, a: Action, y: f64, x: f64, label: String, items: Vec<String>, act: &Callback<Action>, l: Lang) -> Html {
     let enabled = sim.check(a);
     let aria = format!("{} {}", l.t("Deliver the oldest message:", "投递最早的消息："), label);
     let title = match &enabled {

@@ -233,11 +233,7 @@ fn jobmanager(sim: &Sim, l: Lang) -> Html {
         if up {
             l.t("Nimbus: assigns workers; not on the data path", "Nimbus：分配 worker，不在数据路径上").to_string()
         } else {
-            l.t(
-                "Nimbus down: workers keep processing; reassignment waits",
-                "Nimbus 故障：worker 继续处理，重新分配需等待",
-            )
-            .to_string()
+            l.t("Nimbus down: workers keep processing; reassignment waits", "Nimbus 故障：worker 继续处理，重新分配需等待").to_string()
         }
     } else {
         l.t("nothing is saved", "不保存任何状态").to_string()

@@ -13,9 +13,7 @@ use super::text::{job_name, sink_name, strategy_name, Lang};
 use super::{Dispatch, Msg, Run, SPEEDS};
 use crate::classroom::{edit_field, Command, Notice, RunConfig, SettingField};
 use crate::engine::settings::Edit;
-use crate::engine::{
-    Action, FailoverStrategy, JobGraph, OperatorKind, RestartPolicy, SinkMode, Strategy, BUILTIN_NAMES,
-};
+use crate::engine::{Action, FailoverStrategy, JobGraph, OperatorKind, RestartPolicy, SinkMode, Strategy, BUILTIN_NAMES};
 
 /// How a select's value changes the run configuration.
 type Change = fn(&mut RunConfig, &str);
@@ -143,12 +141,9 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
     };
     let on_ackers = reconfigure(Box::new(|c, v| edit(c, Edit::Ackers(if v == "0" { 0 } else { 1 }))));
     let settings = &config.settings;
-    let edges = graph
-        .spec
-        .edges
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| !graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == OperatorKind::Source));
+    let edges = graph.spec.edges.iter().enumerate().filter(|(_, e)| {
+        !graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == OperatorKind::Source)
+    });
     html! { <>
         { timeout }
         <label title={why.clone()}>{ l.t("Storm ackers", "Storm acker 数") }

@@ -85,15 +85,10 @@ impl Shows {
             }),
             Shows::Down => sim.down().is_some(),
             Shows::TreesInAcker(n) => sim.storm().is_some_and(|s| s.acker.len() == n),
-            Shows::Committed(task, offset) => {
-                sim.graph.task_by_name(task).is_some_and(|t| sim.committed_offset(t) == offset)
-            }
+            Shows::Committed(task, offset) => sim.graph.task_by_name(task).is_some_and(|t| sim.committed_offset(t) == offset),
             Shows::ToReplay(label) => sim.storm().is_some_and(|s| {
                 sim.graph.sources().any(|t| {
-                    s.spouts[t.index()]
-                        .retry
-                        .iter()
-                        .any(|o| sim.graph.label(sim.graph.task(t).log[*o as usize]) == label)
+                    s.spouts[t.index()].retry.iter().any(|o| sim.graph.label(sim.graph.task(t).log[*o as usize]) == label)
                 })
             }),
         };

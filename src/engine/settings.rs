@@ -200,10 +200,7 @@ pub enum Edit {
     /// Storm's `topology.acker.executors`: 0 turns tracking off, 1 is the one acker here.
     Ackers(u32),
     /// Anchor (true) or not the tuples a bolt emits on the `index`-th edge of the job.
-    Anchoring {
-        edge: u16,
-        anchored: bool,
-    },
+    Anchoring { edge: u16, anchored: bool },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -441,9 +438,7 @@ impl Settings {
         if self.ackers > 1 {
             return bad("ackers must be 0 (tracking off) or 1: the simulator runs one acker".into());
         }
-        if !self.strategy.takes_acker_settings()
-            && (self.ackers != 1 || !self.unanchored.is_empty() || self.message_timeout != default_message_timeout())
-        {
+        if !self.strategy.takes_acker_settings() && (self.ackers != 1 || !self.unanchored.is_empty() || self.message_timeout != default_message_timeout()) {
             return bad(format!(
                 "message-timeout, ackers and unanchored belong to the storm-acker strategy, not {:?}",
                 self.strategy.id()
@@ -456,12 +451,7 @@ impl Settings {
                     graph.spec.edges.iter().map(|e| format!("{}->{}", e.from, e.to)).collect::<Vec<_>>().join(", ")
                 ));
             };
-            if graph
-                .spec
-                .operators
-                .iter()
-                .any(|o| o.name == e.from && o.kind == super::dataflow::job_graph::OperatorKind::Source)
-            {
+            if graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == super::dataflow::job_graph::OperatorKind::Source) {
                 return bad(format!(
                     "unanchored edge {name:?}: a spout's tuples are anchored by their message id; turn acking off (ackers 0) to emit untracked"
                 ));
