@@ -1282,6 +1282,57 @@ await check('JobManager HA: a standby wins the election; without HA a new JobMan
   await pg.context().close();
 });
 
+// --- order and completeness (issue 9) ---
+const marks = (pg, what) => pg.$$eval('#ledger tbody tr', (rows, w) => Object.fromEntries(rows.map((r) => [r.dataset.record, r.dataset[w]])), what);
+const words = async (pg, sel) => (await pg.textContent(sel)).replace(/\u00a0/g, ' ');
+
+await check('the timers duplication story shows a, b, c out of order in the verdict, in words and with a tooltip', async () => {
+  const pg = await open();
+  await pg.click('#timer-Source');
+  for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+  for (const ch of ['Source->Map', 'Map->Count']) for (let i = 0; i < 3; i++) await pg.click(`[data-channel="${ch}"] .lane-hit`);
+  for (const t of ['#timer-Map', '#timer-Count']) await pg.click(t);
+  for (const k of ['x', 'r', 'e']) await pg.keyboard.press(k);
+  const order = await marks(pg, 'order');
+  expect(['a', 'b', 'c'].every((r) => order[r] === 'out-of-order') && ['d', 'e', 'f', 'g', 'h'].every((r) => order[r] === 'in-order'), JSON.stringify(order));
+  expect(Object.values(await marks(pg, 'complete')).every((v) => v === 'complete'), 'counted twice, missing nowhere');
+  expect((await pg.textContent('#tally-order')).includes('⇅ out of order'), 'the order headline has a symbol and a word');
+  expect((await pg.textContent('#tally-order')).includes('5 in order · 3 out of order · 0 on the way'), await pg.textContent('#tally-order'));
+  expect((await words(pg, '[data-record="a"] [data-what="order"]')) === '⇅ out of order', 'the row says it in words');
+  const tip = await attr(pg, '[data-record="a"] [data-what="order"]', 'title');
+  expect(tip.includes('Map (from Source->Map)') && tip.includes('Count (from Map->Count)'), tip);
+  expect((await attr(pg, '#tally-order', 'title')).includes('source order'), 'the tally explains in order');
+  await pg.click('#btn-lang');
+  expect((await pg.textContent('#tally-order')).includes('⇅ 乱序'), await pg.textContent('#tally-order'));
+  expect((await words(pg, '[data-record="a"] [data-what="complete"]')) === '✓ 完整', 'Chinese completeness');
+  await pg.screenshot({ path: shots + '30-timers-duplicated-out-of-order-zh-1366.png' });
+  await pg.context().close();
+});
+
+await check('a failure-free aligned run is complete and in order for every record; the ledger fits the panel at 1366', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-strategy', 'aligned');
+  await pg.keyboard.press('c');
+  await pg.keyboard.press('e');
+  expect(Object.values(await marks(pg, 'complete')).every((v) => v === 'complete'), JSON.stringify(await marks(pg, 'complete')));
+  expect(Object.values(await marks(pg, 'order')).every((v) => v === 'in-order'), JSON.stringify(await marks(pg, 'order')));
+  expect((await pg.textContent('#tally-complete')).includes('✓ complete') && (await pg.textContent('#tally-complete')).includes('8 complete · 0 incomplete · 0 on the way'), await pg.textContent('#tally-complete'));
+  expect((await pg.textContent('#tally-order')).includes('✓ in order'), await pg.textContent('#tally-order'));
+  // The widest ledger: a sink job whose output a replay duplicated, every record out of order, in
+  // both languages: nothing is cut off.
+  await pg.selectOption('#sel-job', 'line-sink');
+  await pg.selectOption('#sel-strategy', 'none');
+  for (const k of ['e', 'x', 'r', 'e']) await pg.keyboard.press(k);
+  expect(Object.values(await marks(pg, 'order')).every((v) => v === 'out-of-order'), 'a reader sees every record again');
+  for (const lang of ['en', 'zh']) {
+    const [scroll, client] = await pg.$eval('.ledger-scroll', (e) => [e.scrollWidth, e.clientWidth]);
+    expect(scroll <= client, `${lang}: the ledger is ${scroll} px wide in ${client} px`);
+    await pg.click('#btn-lang');
+  }
+  await (await pg.$('#verdict')).screenshot({ path: shots + '31-verdict-order-completeness-1366.png' });
+  await pg.context().close();
+});
+
 await check('no errors in the page', async () => {
   expect(errors.length === 0, errors.join('\n'));
 });

@@ -1,9 +1,10 @@
 //! Property tests over the built-in jobs, random input logs, seeds and action sequences with
 //! crashes anywhere (and expired checkpoints failing the job over past a random
-//! tolerable-failed-checkpoints): aligned, unaligned and stop-the-world always end exactly once;
-//! barriers without alignment never lose a record; a crash-free run is always exactly once. A
-//! JobManager failure is survived by a standby or, without HA, by a resubmission from the
-//! retained checkpoint (retain- or delete-on-cancellation): both keep every guarantee.
+//! tolerable-failed-checkpoints): aligned, unaligned and stop-the-world always end exactly once,
+//! complete and in order; barriers without alignment never lose a record; a crash-free run is
+//! always exactly once, complete and in order. A JobManager failure is survived by a standby or,
+//! without HA, by a resubmission from the retained checkpoint (retain- or delete-on-cancellation):
+//! both keep every guarantee.
 //! 1,000 cases per property (PROPTEST_CASES overrides).
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -11,8 +12,8 @@ mod cases;
 use barrierscope::engine::auto_label;
 use barrierscope::engine::dataflow::job_graph::{LogEntry, SourceInput};
 use barrierscope::engine::{
-    builtin, Action, CheckpointRetention, Event, HighAvailability, OnRefusal, Scenario, ScriptAction, Settings, Sim,
-    SinkMode, Strategy as Snapshots, BUILTIN_NAMES,
+    builtin, Action, CheckpointRetention, Event, HighAvailability, OnRefusal, Order, Scenario, ScriptAction, Settings,
+    Sim, SinkMode, Strategy as Snapshots, BUILTIN_NAMES,
 };
 use cases::config;
 use proptest::prelude::*;
@@ -188,6 +189,29 @@ proptest! {
     }
 
     #[test]
+    fn order_and_completeness_never_fail_under_aligned_checkpoints_and_a_replayable_source(
+        c in case(),
+        m in moves(true),
+        strategy in prop::sample::select(vec![Snapshots::Aligned, Snapshots::Unaligned, Snapshots::StopTheWorld]),
+    ) {
+        // Crashes of tasks, the cluster and the JobManager, and restores, anywhere; then the end.
+        let sim = run(&c, strategy, &m);
+        let l = sim.ledger();
+        prop_assert_eq!(l.complete.complete as usize, l.rows.len(), "complete: {:?}", l.rows);
+        for r in &l.rows {
+            // At every task, on the history that counts.
+            prop_assert!(!r.out_of_order_at_a_task(), "{} out of order at a task: {:?}", r.label, r.out_of_order_at);
+        }
+        // What a reader sees: in order, but an append sink shows a replay again (at least once).
+        if sim.settings.sink == SinkMode::Append {
+            let late = l.order_labels(Order::OutOfOrder);
+            prop_assert!(late.iter().all(|r| l.row(r).unwrap().external > 1), "{:?}", l.rows);
+        } else {
+            prop_assert_eq!(l.order.in_order as usize, l.rows.len(), "in order: {:?}", l.rows);
+        }
+    }
+
+    #[test]
     fn barriers_without_alignment_never_lose_a_record(c in case(), m in moves(true)) {
         let sim = run(&c, Snapshots::AtLeastOnce, &m);
         let l = sim.ledger();
@@ -208,6 +232,7 @@ proptest! {
         if let Some(e) = l.external {
             prop_assert_eq!(e.exactly_once as usize, l.rows.len(), "{:?}", l.rows);
         }
+        prop_assert!(l.complete_and_in_order(), "{:?}", l.rows);
     }
 
     #[test]

@@ -52,6 +52,37 @@ fn scenario_files_tell_the_stories() {
 }
 
 #[test]
+fn order_and_completeness_are_in_the_json_and_the_table() {
+    // The same verdicts the ledger gives, by the runner: orphans come again, in-transit records
+    // never arrive.
+    let v = verdict("abc-timers-duplicated.json");
+    assert_eq!(
+        (v["verdict"]["order"].as_str(), v["verdict"]["complete"].as_str()),
+        (Some("out-of-order"), Some("complete"))
+    );
+    let late: Vec<&str> = v["ledger"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["order_verdict"] == "out-of-order")
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(late, ["a", "b", "c"]);
+    let v = verdict("abc-timers-lost.json");
+    assert_eq!(v["tally"]["complete"]["incomplete"], 3);
+    let path = format!("{}/scenarios/abc-timers-lost.json", env!("CARGO_MANIFEST_DIR"));
+    let (code, out, _) = runner(&["run", &path]);
+    assert_eq!(code, 0);
+    assert!(out.contains("complete: 5 complete, 3 incomplete, 0 pending -> INCOMPLETE"), "{out}");
+    assert!(out.contains("a        INCOMPLETE at Source->Map, Map->Count"), "{out}");
+    let v = verdict("abc-barriers-exactly-once.json");
+    assert_eq!(
+        (v["verdict"]["order"].as_str(), v["verdict"]["complete"].as_str()),
+        (Some("in-order"), Some("complete"))
+    );
+}
+
+#[test]
 fn the_table_shows_verdict_ledger_and_checkpoints() {
     let path = format!("{}/scenarios/abc-barriers-exactly-once.json", env!("CARGO_MANIFEST_DIR"));
     let (code, out, _) = runner(&["run", &path, "--events"]);

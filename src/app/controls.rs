@@ -159,7 +159,7 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
     html! { <>
         { timeout }
         <label title={why.clone()}>{ l.t("Storm ackers", "Storm acker 数") }
-            <select id="sel-ackers" disabled={!storm} title={(!storm).then(|| why.clone())} onchange={on_ackers}>
+            <select id="sel-ackers" title={why.clone()} disabled={!storm} onchange={on_ackers}>
                 <option value="1" selected={settings.ackers == 1}>{ l.t("1: track every tuple (at least once)", "1：跟踪每个元组（至少一次）") }</option>
                 <option value="0" selected={settings.ackers == 0}>{ l.t("0: tracking off (at most once)", "0：不跟踪（最多一次）") }</option>
             </select></label>
@@ -174,11 +174,11 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
                 next.settings = next.settings.edited_for(Edit::Anchoring { edge: i as u16, anchored: !anchored }, &g);
                 d.dispatch(Msg::Cmd(Command::Configure(next)));
             });
+            let tip = if storm { l.t("Unanchored tuples are not tracked: never replayed", "未锚定的元组不被跟踪：永不重放").to_string() } else { why.clone() };
             html! {
-                <label title={if storm { l.t("Unanchored tuples are not tracked: never replayed", "未锚定的元组不被跟踪：永不重放").to_string() } else { why.clone() }}>
+                <label title={tip.clone()}>
                     { format!("{} {name}", l.t("Anchor tuples on", "锚定元组：")) }
-                    <input id={format!("chk-anchor-{i}")} type="checkbox" checked={anchored} disabled={!storm}
-                        title={(!storm).then(|| why.clone())} onchange={toggle} /></label>
+                    <input id={format!("chk-anchor-{i}")} type="checkbox" title={tip} checked={anchored} disabled={!storm} onchange={toggle} /></label>
             }
         }) }
     </> }

@@ -7,7 +7,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::text::{verdict_mark_now, Lang};
+use super::text::{
+    complete_help, complete_mark, complete_tip, order_help, order_mark, order_tip, verdict_mark_now, Lang,
+};
 use super::{Dispatch, Msg, Run, Shared};
 use crate::classroom::{step_title, Command, Session};
 use crate::engine::ledger::LedgerRow;
@@ -51,11 +53,37 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
             if down { l.t("waiting for the restore", "等待恢复") } else { l.t("on the way", "处理中") }
         )
     };
+    let on_the_way = if down { l.t("waiting for the restore", "等待恢复") } else { l.t("on the way", "处理中") };
+    let complete = &ledger.complete;
+    let (cs, cw) = complete_mark(l, complete.headline(), down);
+    let complete_count = format!(
+        "{} {} · {} {} · {} {}",
+        complete.complete,
+        l.t("complete", "完整"),
+        complete.incomplete,
+        l.t("incomplete", "不完整"),
+        complete.pending,
+        on_the_way
+    );
+    let order = &ledger.order;
+    let (os, ow) = order_mark(l, order.headline(), down);
+    let order_count = format!(
+        "{} {} · {} {} · {} {}",
+        order.in_order,
+        l.t("in order", "有序"),
+        order.out_of_order,
+        l.t("out of order", "乱序"),
+        order.pending,
+        on_the_way
+    );
     let has_ext = ledger.external.is_some();
-    // A big generated input: list every lost or duplicated record, then others up to the cap.
+    // A big generated input: list every lost, duplicated, incomplete or out-of-order record, then
+    // others up to the cap.
     let notable = |r: &&LedgerRow| {
         matches!(r.state_verdict, Verdict::Lost | Verdict::Duplicated)
             || matches!(r.external_verdict, Some(Verdict::Lost | Verdict::Duplicated))
+            || r.complete_verdict == Completeness::Incomplete
+            || r.order_verdict == Order::OutOfOrder
     };
     let mut room = LEDGER_ROWS.saturating_sub(ledger.rows.iter().filter(notable).count());
     let shown: Vec<usize> = (0..ledger.rows.len())
@@ -78,6 +106,12 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
                 <p class="tally" id="tally-external"><span class="tally-label">{ l.t("Output", "输出") }</span>{ head(e) }
                     <span class="tally-count">{ tally(e) }</span></p>
             }).unwrap_or_default() }
+            <p class="tally" id="tally-complete" title={complete_help(l)}><span class="tally-label">{ l.t("Paths", "路径") }</span>
+                <span class={classes!("headline", complete_class(complete.headline()))}>{ format!("{cs} {cw}") }</span>
+                <span class="tally-count">{ complete_count }</span></p>
+            <p class="tally" id="tally-order" title={order_help(l)}><span class="tally-label">{ l.t("Order", "顺序") }</span>
+                <span class={classes!("headline", order_class(order.headline()))}>{ format!("{os} {ow}") }</span>
+                <span class="tally-count">{ order_count }</span></p>
             <div class="ledger-scroll">
             <table id="ledger" class="ledger">
                 <caption class="sr-only">{ l.t("Per-record ledger against the failure-free run", "与无故障运行对比的逐条记录账本") }</caption>
@@ -86,6 +120,8 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
                     <th scope="col">{ l.t("key", "键") }</th>
                     <th scope="col" title={l.t("times reflected in operator state / in the failure-free run", "在算子状态中出现的次数 / 无故障运行中")}>{ l.t("in state", "状态中") }</th>
                     { if has_ext { html!{ <th scope="col" title={l.t("times a reader sees it / in the failure-free run", "读者看到的次数 / 无故障运行中")}>{ l.t("in output", "输出中") }</th> } } else { html!{} } }
+                    <th scope="col" class="col-paths-order"><span title={complete_help(l)}>{ l.t("paths", "路径") }</span>
+                        { " · " }<span title={order_help(l)}>{ l.t("order", "顺序") }</span></th>
                 </tr></thead>
                 <tbody>
                 // A row per record, keyed by it, in a list of their own: a step redraws the rows it
@@ -96,9 +132,9 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
                 </tbody>
             </table>
             { if hidden > 0 { html!{ <p class="muted" id="ledger-more">{ if l == Lang::Zh {
-                format!("另有 {hidden} 条记录未列出（精确一次或处理中）；丢失和重复的记录全部列出。")
+                format!("另有 {hidden} 条记录未列出（精确一次或处理中）；丢失、重复、不完整和乱序的记录全部列出。")
               } else {
-                format!("{hidden} more records not listed (exactly once or on their way); every lost or duplicated record is listed.")
+                format!("{hidden} more records not listed (exactly once or on their way); every lost, duplicated, incomplete or out-of-order record is listed.")
               } }</p> } } else { html!{} } }
             </div>
         </section>
@@ -129,18 +165,51 @@ fn LedgerRowView(props: &LedgerRowProps) -> Html {
     let (r, l) = (&props.ledger.rows[props.index], props.lang);
     let colour = super::canvas::key_colour(props.graph.record(r.record).key);
     let (ss, sw) = verdict_mark_now(l, r.state_verdict, props.down);
+    let (cs, cw) = complete_mark(l, r.complete_verdict, props.down);
+    let (os, ow) = order_mark(l, r.order_verdict, props.down);
+    let g = &props.graph;
     html! {
         <tr data-record={r.label.clone()} data-verdict={r.state_verdict.id()}
-            data-external={r.external_verdict.map(|v| v.id()).unwrap_or("none")}>
+            data-external={r.external_verdict.map(|v| v.id()).unwrap_or("none")}
+            data-complete={r.complete_verdict.id()} data-order={r.order_verdict.id()}>
             <th scope="row"><span class="rec-dot" style={format!("background:{colour}")}></span>{ r.label.clone() }</th>
             <td>{ r.key.clone() }</td>
-            <td class={classes!("v", verdict_class(r.state_verdict))}>{ format!("{ss} {}/{} {sw}", r.state, r.expected_state) }</td>
+            // The count and the word may go on two lines when the panel is narrow, never apart
+            // within either.
+            <td class={classes!("v", verdict_class(r.state_verdict))}>
+                <span>{ format!("{ss} {}/{}", r.state, r.expected_state) }</span>{ " " }<span>{ sw }</span></td>
             { match r.external_verdict {
                 Some(v) => { let (es, ew) = verdict_mark_now(l, v, props.down); html!{
-                    <td class={classes!("v", verdict_class(v))}>{ format!("{es} {}/{} {ew}", r.external, r.expected_external) }</td> } }
+                    <td class={classes!("v", verdict_class(v))}>
+                        <span>{ format!("{es} {}/{}", r.external, r.expected_external) }</span>{ " " }<span>{ ew }</span></td> } }
                 None => html!{},
             } }
+            // Completeness over order, stacked in one cell: the ledger stays narrow enough for the
+            // panel.
+            <td class="v2">
+                <span class={classes!("mark", complete_class(r.complete_verdict))} data-what="complete"
+                    title={complete_tip(l, g, r.complete_verdict, &r.incomplete_at, props.down)}>{ format!("{cs}\u{a0}{cw}") }</span>
+                <span class="sr-only">{ "; " }</span>
+                <span class={classes!("mark", order_class(r.order_verdict))} data-what="order"
+                    title={order_tip(l, g, r.order_verdict, &r.out_of_order_at, props.down)}>{ format!("{os}\u{a0}{ow}") }</span>
+            </td>
         </tr>
+    }
+}
+
+fn complete_class(v: Completeness) -> &'static str {
+    match v {
+        Completeness::Complete => "v-complete",
+        Completeness::Incomplete => "v-incomplete",
+        Completeness::Pending => "pending",
+    }
+}
+
+fn order_class(v: Order) -> &'static str {
+    match v {
+        Order::InOrder => "v-in-order",
+        Order::OutOfOrder => "v-out-of-order",
+        Order::Pending => "pending",
     }
 }
 

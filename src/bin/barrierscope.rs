@@ -96,6 +96,35 @@ fn tally(t: &Tally) -> String {
     format!("{} exactly once, {} lost, {} duplicated, {} pending", t.exactly_once, t.lost, t.duplicated, t.pending)
 }
 
+fn complete_word(v: Completeness) -> &'static str {
+    match v {
+        Completeness::Complete => "complete",
+        Completeness::Incomplete => "INCOMPLETE",
+        Completeness::Pending => "pending",
+    }
+}
+
+fn order_word(v: Order) -> &'static str {
+    match v {
+        Order::InOrder => "in order",
+        Order::OutOfOrder => "OUT OF ORDER",
+        Order::Pending => "pending",
+    }
+}
+
+/// The channels of `places`, by name; what a reader sees of a sink is marked.
+fn place_names(g: &JobGraph, places: &[Place]) -> String {
+    let name = |p: &Place| {
+        let c = &g.channel(p.channel).name;
+        if p.external {
+            format!("{c} (as a reader sees the sink)")
+        } else {
+            c.clone()
+        }
+    };
+    places.iter().map(name).collect::<Vec<_>>().join(", ")
+}
+
 fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
     let sim = &p.sim;
     let g = &sim.graph;
@@ -125,6 +154,21 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
     if let Some(e) = &l.external {
         s += &format!("  external: {} -> {}\n", tally(e), verdict_word(e.headline()));
     }
+    let (c, o) = (&l.complete, &l.order);
+    s += &format!(
+        "  complete: {} complete, {} incomplete, {} pending -> {}\n",
+        c.complete,
+        c.incomplete,
+        c.pending,
+        complete_word(c.headline())
+    );
+    s += &format!(
+        "  order:    {} in order, {} out of order, {} pending -> {}\n",
+        o.in_order,
+        o.out_of_order,
+        o.pending,
+        order_word(o.headline())
+    );
     s += "\nLedger (times reflected / in the failure-free run)\n";
     s += &format!("  {:<8} {:<6} {:>7}  {:<13}", "record", "key", "state", "");
     if l.external.is_some() {
@@ -143,6 +187,29 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
             s += &format!(" {:>8}  {}", format!("{}/{}", r.external, r.expected_external), verdict_word(v));
         }
         s += "\n";
+    }
+    let judged =
+        |r: &&LedgerRow| r.complete_verdict == Completeness::Incomplete || r.order_verdict == Order::OutOfOrder;
+    if l.rows.iter().any(|r| judged(&r)) {
+        s += "\nIncomplete or out of order (at the task each channel leads to)\n";
+        for r in l.rows.iter().filter(judged) {
+            if r.complete_verdict == Completeness::Incomplete {
+                s += &format!(
+                    "  {:<8} {} at {}\n",
+                    r.label,
+                    complete_word(r.complete_verdict),
+                    place_names(g, &r.incomplete_at)
+                );
+            }
+            if r.order_verdict == Order::OutOfOrder {
+                s += &format!(
+                    "  {:<8} {} at {}\n",
+                    r.label,
+                    order_word(r.order_verdict),
+                    place_names(g, &r.out_of_order_at)
+                );
+            }
+        }
     }
     if sim.strategy().uses_coordinator() {
         let c = sim.stats.counts();
@@ -366,8 +433,10 @@ fn report_json(sc: &Scenario, p: &Played) -> String {
         "verdict": {
             "state": l.state.headline().id(),
             "external": l.external.map(|e| e.headline().id()),
+            "complete": l.complete.headline().id(),
+            "order": l.order.headline().id(),
         },
-        "tally": { "state": l.state, "external": l.external },
+        "tally": { "state": l.state, "external": l.external, "complete": l.complete, "order": l.order },
         "ledger": l.rows,
         "checkpoints": {
             "counts": sim.stats.counts(),

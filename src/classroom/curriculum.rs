@@ -799,6 +799,17 @@ mod tests {
         let x = entries.values().next().unwrap();
         let order: Vec<&str> = x.contributors.iter().map(|r| sim.record_label(*r)).collect();
         assert_eq!(&order[..4], ["a", "b", "c", "b"], "the replayed b comes after c");
+        // The verdict says so: b took effect again after c at every task on its path, and a reader
+        // of the sink sees it after c; nothing is missing.
+        let b = l.row("b").unwrap();
+        assert_eq!(l.order_labels(crate::engine::Order::OutOfOrder), ["b"]);
+        let g = &sim.graph;
+        let path: Vec<(crate::engine::ChannelId, bool)> = (0..g.channels.len())
+            .map(|c| crate::engine::ChannelId(c as u16))
+            .map(|c| (c, g.task(g.channel(c).to).kind == crate::engine::OperatorKind::Sink))
+            .collect();
+        assert_eq!(b.out_of_order_at.iter().map(|p| (p.channel, p.external)).collect::<Vec<_>>(), path);
+        assert_eq!(l.complete.complete as usize, l.rows.len());
     }
 
     #[test]

@@ -2,6 +2,12 @@
 //! operator state and in the sinks' external output against the failure-free run of the same input
 //! (`super::reference_run`): lost, duplicated, or exactly once. A record still on its way is
 //! pending, not lost.
+//!
+//! Two more verdicts judge what took effect at each task, on the history that counts after
+//! recovery (`super::history`), as the second article asks of a correct recovery: **complete**
+//! (processed on every path of the DAG it takes in the failure-free run) and **in order** (at each
+//! task, the records of one source partition take effect in source order; at a sink, as an outside
+//! reader sees its rows).
 
 use serde::{Deserialize, Serialize};
 
@@ -9,6 +15,7 @@ use super::dataflow::external_system::TxnStatus;
 use super::dataflow::job_graph::OperatorKind;
 use super::dataflow::record::Item;
 use super::dataflow::state::OpState;
+use super::history::{judge, Place};
 use super::ids::RecordId;
 use super::settings::SinkMode;
 use super::sim::Sim;
@@ -48,6 +55,55 @@ impl Verdict {
     }
 }
 
+/// Was the record processed on every path of the DAG it takes in the failure-free run?
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Completeness {
+    /// At every task input where the failure-free run processed it, the history that counts has it
+    /// at least as often.
+    #[default]
+    Complete,
+    /// Missing at some task input, and nothing on its way to bring it.
+    Incomplete,
+    /// Missing somewhere, but still on its way.
+    Pending,
+}
+
+impl Completeness {
+    pub fn id(self) -> &'static str {
+        match self {
+            Completeness::Complete => "complete",
+            Completeness::Incomplete => "incomplete",
+            Completeness::Pending => "pending",
+        }
+    }
+}
+
+/// Did the record take effect in source order at every task?
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Order {
+    /// Nowhere did it take effect after a record of its partition at the same or a later offset,
+    /// and it is not on its way any more.
+    #[default]
+    InOrder,
+    /// At some task input (or in what a reader sees of a sink) it took effect after a record of
+    /// its partition at the same or a later offset: late, or again.
+    OutOfOrder,
+    /// In order so far, and still on its way.
+    Pending,
+}
+
+impl Order {
+    pub fn id(self) -> &'static str {
+        match self {
+            Order::InOrder => "in-order",
+            Order::OutOfOrder => "out-of-order",
+            Order::Pending => "pending",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LedgerRow {
     pub record: RecordId,
@@ -60,6 +116,18 @@ pub struct LedgerRow {
     pub expected_external: u32,
     /// None when the job has no sink.
     pub external_verdict: Option<Verdict>,
+    #[serde(default)]
+    pub complete_verdict: Completeness,
+    /// Where it is missing: the task inputs whose history that counts has it fewer times than
+    /// the failure-free run (still to come while pending).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub incomplete_at: Vec<Place>,
+    #[serde(default)]
+    pub order_verdict: Order,
+    /// Where it came late or again: task inputs, or (`external`) what a reader sees of the rows a
+    /// sink wrote from that input.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub out_of_order_at: Vec<Place>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,11 +161,71 @@ impl Tally {
     }
 }
 
+/// How many records are complete, incomplete, still on their way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompleteTally {
+    pub complete: u32,
+    pub incomplete: u32,
+    pub pending: u32,
+}
+
+impl CompleteTally {
+    fn add(&mut self, v: Completeness) {
+        match v {
+            Completeness::Complete => self.complete += 1,
+            Completeness::Incomplete => self.incomplete += 1,
+            Completeness::Pending => self.pending += 1,
+        }
+    }
+    /// The worst outcome present: incomplete, then pending, then complete.
+    pub fn headline(&self) -> Completeness {
+        if self.incomplete > 0 {
+            Completeness::Incomplete
+        } else if self.pending > 0 {
+            Completeness::Pending
+        } else {
+            Completeness::Complete
+        }
+    }
+}
+
+/// How many records are in order, out of order, still on their way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderTally {
+    pub in_order: u32,
+    pub out_of_order: u32,
+    pub pending: u32,
+}
+
+impl OrderTally {
+    fn add(&mut self, v: Order) {
+        match v {
+            Order::InOrder => self.in_order += 1,
+            Order::OutOfOrder => self.out_of_order += 1,
+            Order::Pending => self.pending += 1,
+        }
+    }
+    /// The worst outcome present: out of order, then pending, then in order.
+    pub fn headline(&self) -> Order {
+        if self.out_of_order > 0 {
+            Order::OutOfOrder
+        } else if self.pending > 0 {
+            Order::Pending
+        } else {
+            Order::InOrder
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ledger {
     pub rows: Vec<LedgerRow>,
     pub state: Tally,
     pub external: Option<Tally>,
+    #[serde(default)]
+    pub complete: CompleteTally,
+    #[serde(default)]
+    pub order: OrderTally,
 }
 
 impl Ledger {
@@ -110,6 +238,26 @@ impl Ledger {
     }
     pub fn external_labels(&self, v: Verdict) -> Vec<&str> {
         self.rows.iter().filter(|r| r.external_verdict == Some(v)).map(|r| r.label.as_str()).collect()
+    }
+    /// Labels of the records with this completeness verdict.
+    pub fn complete_labels(&self, v: Completeness) -> Vec<&str> {
+        self.rows.iter().filter(|r| r.complete_verdict == v).map(|r| r.label.as_str()).collect()
+    }
+    /// Labels of the records with this order verdict.
+    pub fn order_labels(&self, v: Order) -> Vec<&str> {
+        self.rows.iter().filter(|r| r.order_verdict == v).map(|r| r.label.as_str()).collect()
+    }
+    /// Is every record complete and in order?
+    pub fn complete_and_in_order(&self) -> bool {
+        self.rows.iter().all(|r| r.complete_verdict == Completeness::Complete && r.order_verdict == Order::InOrder)
+    }
+}
+
+impl LedgerRow {
+    /// Is the record out of order at a task (on the history that counts, not in what a reader
+    /// sees of a sink)?
+    pub fn out_of_order_at_a_task(&self) -> bool {
+        self.out_of_order_at.iter().any(|p| !p.external)
     }
 }
 
@@ -131,8 +279,15 @@ impl Sim {
                 }
             }
         }
+        // Order and completeness: still to come while the record is on its way to any task, or
+        // (order) its rows wait in an uncommitted transaction.
+        let anywhere = self.on_its_way_to(&vec![true; g.tasks.len()]);
+        let counted = self.effects.counted_by_channel(g);
+        let seen = if has_sink { self.effects.seen_by_channel(g, &self.durable.external.visible()) } else { vec![] };
+        let mut found = judge(g, &counted, &seen, &self.expected.places);
         let mut rows = Vec::with_capacity(g.records.len());
         let (mut ts, mut te) = (Tally::default(), Tally::default());
+        let (mut tc, mut to) = (CompleteTally::default(), OrderTally::default());
         for (i, info) in g.records.iter().enumerate() {
             let sv = Verdict::judge(state[i], self.expected.state[i], way[i]);
             ts.add(sv);
@@ -143,6 +298,24 @@ impl Sim {
             if let Some(v) = ev {
                 te.add(v);
             }
+            let incomplete_at = std::mem::take(&mut found.incomplete[i]);
+            let out_of_order_at = std::mem::take(&mut found.out_of_order[i]);
+            let cv = if incomplete_at.is_empty() {
+                Completeness::Complete
+            } else if anywhere[i] {
+                Completeness::Pending
+            } else {
+                Completeness::Incomplete
+            };
+            let ov = if !out_of_order_at.is_empty() {
+                Order::OutOfOrder
+            } else if anywhere[i] || uncommitted[i] {
+                Order::Pending
+            } else {
+                Order::InOrder
+            };
+            tc.add(cv);
+            to.add(ov);
             rows.push(LedgerRow {
                 record: RecordId(i as u32),
                 label: info.label.clone(),
@@ -153,9 +326,13 @@ impl Sim {
                 external: external[i],
                 expected_external: self.expected.external[i],
                 external_verdict: ev,
+                complete_verdict: cv,
+                incomplete_at,
+                order_verdict: ov,
+                out_of_order_at,
             });
         }
-        Ledger { rows, state: ts, external: has_sink.then_some(te) }
+        Ledger { rows, state: ts, external: has_sink.then_some(te), complete: tc, order: to }
     }
 
     /// Per source record: how often it is reflected in the state of stateful operators.
@@ -199,6 +376,12 @@ impl Sim {
     /// down every record is: the restore decides what becomes of it; while a failed region is
     /// down, every record of its sources is (a record stays in its source's region).
     pub fn on_its_way(&self, state: bool) -> Vec<bool> {
+        self.on_its_way_to(&self.feeds(state))
+    }
+
+    /// Records still on their way to a task that `feeds` (per task: can what it emits still reach
+    /// a task that matters?): as [`Sim::on_its_way`].
+    fn on_its_way_to(&self, feeds: &[bool]) -> Vec<bool> {
         let mut v = vec![false; self.graph.records.len()];
         if self.down.is_some() {
             return vec![true; self.graph.records.len()];
@@ -208,7 +391,6 @@ impl Sim {
                 v[r.0 as usize] = true;
             }
         }
-        let feeds = self.feeds(state);
         for s in self.graph.sources().filter(|s| feeds[s.index()]) {
             for r in &self.graph.task(s).log[self.source_offset(s) as usize..] {
                 v[r.0 as usize] = true;

@@ -8,7 +8,8 @@
 //! - [`high_availability`], [`master_failover`]: the JobManagers, a standby's election, a job
 //!   resubmitted without HA; the failover statistics.
 //! - [`sim`]: one run, driven by [`Action`]s; [`script`], [`scenario`], [`timeline`] drive it.
-//! - [`reference_run`], [`ledger`], [`cut`], [`stats`]: the verdict and the measurements.
+//! - [`reference_run`], [`history`], [`ledger`], [`cut`], [`stats`]: the verdict and the
+//!   measurements.
 
 pub mod action;
 pub mod checkpoint;
@@ -17,6 +18,7 @@ pub mod cut;
 pub mod dataflow;
 pub mod error;
 pub mod high_availability;
+pub mod history;
 pub mod ids;
 pub mod lang;
 pub mod ledger;
@@ -48,9 +50,10 @@ pub use dataflow::state::{KeyedEntry, OpState};
 pub use dataflow::task::{TaskRuntime, TaskStatus};
 pub use error::{ActionError, ScenarioError};
 pub use high_availability::{JobManagerName, Masters};
+pub use history::Place;
 pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnId};
 pub use lang::Lang;
-pub use ledger::{Ledger, Tally, Verdict};
+pub use ledger::{CompleteTally, Completeness, Ledger, LedgerRow, Order, OrderTally, Tally, Verdict};
 pub use mechanisms::progress::Alignment;
 pub use scenario::{fingerprint, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};

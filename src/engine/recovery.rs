@@ -24,7 +24,9 @@
 //!   built-in job), this is the full failover.
 //!
 //! The restore starts fresh tasks for what is down and lets the mechanism put back what it saved
-//! ([`Mechanism::restore`](crate::engine::mechanisms::seam::Mechanism::restore)); tasks that kept running keep their state. In-flight
+//! ([`Mechanism::restore`](crate::engine::mechanisms::seam::Mechanism::restore)); tasks that kept running keep their state.
+//! The observer's history that counts (`crate::engine::history`) rolls back with the state:
+//! a restarted task keeps what its restored snapshot reflects, or nothing. In-flight
 //! records stored with an unaligned checkpoint go back on their channels first; sources report
 //! where they rewound to; two-phase-commit sinks recover and commit (`recoverAndCommit`).
 
@@ -197,6 +199,12 @@ impl Sim {
         self.live.tasks = (0..self.graph.tasks.len()).map(|t| self.fresh_task(TaskId(t as u16))).collect();
         let (from, mut in_flight) = self.mechanism().restore(self);
         let restarted: Vec<bool> = kept.iter().map(Option::is_none).collect();
+        // The history that counts rolls back with the state: to the restored snapshot, or to
+        // nothing; a task that kept running keeps its own.
+        for t in (0..restarted.len()).filter(|t| restarted[*t]) {
+            self.effects.restarted(TaskId(t as u16), self.tick);
+        }
+        self.effects.restore_done();
         for (t, k) in kept.into_iter().enumerate() {
             if let Some(k) = k {
                 self.live.tasks[t] = k;
@@ -254,11 +262,13 @@ impl Sim {
     }
 
     /// A restart puts task `s.task` back to snapshot `s`: its state, and what that state had sent and
-    /// received, after which the new incarnation's own sending and receiving follow.
+    /// received, after which the new incarnation's own sending and receiving follow; and the
+    /// history that counts, back to what the snapshot reflects.
     pub(crate) fn restore_task(&mut self, s: &TaskSnapshot) {
         let task = &mut self.live.tasks[s.task.index()];
         task.state = s.state.clone();
         task.sent_before = s.sent.clone();
         task.received_before = s.received.clone();
+        self.effects.restoring_from(s.task, s.tick);
     }
 }

@@ -1,11 +1,13 @@
 //! The failure-free run: the model every verdict is judged against. The same job and input, no
 //! snapshots, no crashes, every record drained through in a fixed order. Per source record it
 //! says how often the record is reflected in operator state and in the sinks' external output
-//! when nothing goes wrong; the ledger calls a record lost or duplicated by comparison with it.
+//! when nothing goes wrong, and how often it takes effect at each task input; the ledger calls a
+//! record lost, duplicated or incomplete by comparison with it.
 
 use std::rc::Rc;
 
 use super::dataflow::job_graph::JobGraph;
+use super::history::PlaceCounts;
 use super::settings::{Settings, SinkMode, Strategy};
 use super::sim::Expected;
 use super::sim::Sim;
@@ -15,7 +17,7 @@ impl Sim {
     /// commit counts every write as committed (as the final checkpoint at the end of input would
     /// make it).
     pub(crate) fn failure_free(graph: &Rc<JobGraph>, sink: SinkMode) -> Expected {
-        let placeholder = Rc::new(Expected { state: vec![], external: vec![] });
+        let placeholder = Rc::new(Expected { state: vec![], external: vec![], places: PlaceCounts::default() });
         let sink = if sink == SinkMode::Upsert { SinkMode::Upsert } else { SinkMode::Append };
         let settings = Settings::new(Strategy::None).with_sink(sink);
         let mut sim = Sim::with_expected(graph.clone(), settings, 0, placeholder);
@@ -30,6 +32,10 @@ impl Sim {
                 None => break,
             }
         }
-        Expected { state: sim.state_counts(), external: sim.external_counts() }
+        Expected {
+            state: sim.state_counts(),
+            external: sim.external_counts(),
+            places: PlaceCounts::of(&sim.effects, graph),
+        }
     }
 }

@@ -7,8 +7,9 @@
 //! - [`Live`], which a crash destroys, and [`Durable`], which survives it (crash and restore
 //!   are in `super::recovery`);
 //! - the observer's record, which the job never reads: each channel's log of sequence numbers
-//!   and fates (for the cut check), the read high-water marks (to mark re-reads as replays), and
-//!   the checkpoint statistics.
+//!   and fates (for the cut check), what took effect at each task and still counts (for order and
+//!   completeness, `super::history`), the read high-water marks (to mark re-reads as replays),
+//!   and the checkpoint statistics.
 //!
 //! What happens to a record is the dataflow's (`super::dataflow`); what is saved and restored is
 //! the mechanism's (`super::mechanisms`), chosen by the strategy.
@@ -26,6 +27,7 @@ use super::dataflow::record::Item;
 use super::dataflow::task::{TaskRuntime, TaskStatus};
 use super::error::{ActionError, ScenarioError};
 use super::high_availability::Masters;
+use super::history::{EffectLog, PlaceCounts};
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
 use super::mechanisms::tuple_tree::StormRuntime;
 use super::rng::Rng;
@@ -55,6 +57,8 @@ pub struct Sim {
     pub(crate) durable: Durable,
     /// The observer: per channel, sequence numbers and what became of each record.
     pub(crate) wire: Vec<ChannelLog>,
+    /// The observer: what took effect at each task, and what of it still counts after restores.
+    pub(crate) effects: EffectLog,
     /// The observer: per source, one past the highest offset ever read (to mark re-reads as replays).
     pub(crate) read_high_water: Vec<u32>,
     /// The observer: the Checkpoints tab's statistics.
@@ -103,6 +107,7 @@ impl Sim {
                 ..Durable::default()
             },
             wire: vec![ChannelLog::default(); graph.channels.len()],
+            effects: EffectLog::new(graph.tasks.len()),
             read_high_water: vec![0; graph.tasks.len()],
             graph,
             settings: Rc::new(settings),
@@ -507,9 +512,11 @@ pub struct Durable {
 }
 
 /// What the failure-free run of the same input yields, per source record: how often it is
-/// reflected in operator state and in the sinks' external output.
+/// reflected in operator state and in the sinks' external output, and how often it took effect
+/// at each task input (for completeness).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expected {
     pub state: Vec<u32>,
     pub external: Vec<u32>,
+    pub places: PlaceCounts,
 }

@@ -46,8 +46,10 @@ impl Sim {
         n
     }
 
-    /// The operator processes one record that arrived on channel `c`.
+    /// The operator processes one record that arrived on channel `c`: the record takes effect at
+    /// the task (noted in the observer's history, `crate::engine::history`).
     pub(crate) fn process(&mut self, t: TaskId, c: ChannelId, rec: Record, out: &mut Vec<Event>) {
+        self.effects.note(self.tick, rec.id, c);
         let g = self.graph.clone();
         let info = g.task(t);
         let key = g.record(rec.id).key;
