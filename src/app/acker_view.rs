@@ -12,6 +12,19 @@ use crate::engine::{Action, Sim, TaskId};
 
 /// Height of the band, in canvas units.
 pub const BAND_H: f64 = 250.0;
+/// Height of the compact strip presenter mode draws instead: two lines of large type, so the
+/// drawing above keeps its size on a projector.
+pub const STRIP_H: f64 = 104.0;
+
+/// The band's height: the full band, or the compact strip.
+pub fn band_height(compact: bool) -> f64 {
+    if compact {
+        STRIP_H
+    } else {
+        BAND_H
+    }
+}
+
 /// The narrowest the band draws in: the acker and a row of three messages beside it.
 pub const MIN_W: f64 = 1180.0;
 const ROW_H: f64 = 34.0;
@@ -142,6 +155,81 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &C
             { for rows_html }
             { if nothing { html!{ <text class="spout-line muted" x={x.to_string()} y={(y + 16.0).to_string()}>{ l.t("no acker messages on their way", "没有在途的 acker 消息") }</text> } } else { html!{} } }
             { if hidden > 0 { html!{ <text class="spout-line muted" x={x.to_string()} y={(y + 30.0 + 5.0 * ROW_H).to_string()}>{ format!("+{hidden} {}", l.t("more senders", "个发送方")) }</text> } } else { html!{} } }
+        </g>
+    }
+}
+
+/// Presenter mode's compact strip: one line with the acker's trees and each spout's commit, one
+/// line of buttons, one per sender with messages on their way ("Map ▸ ack b +1"), each
+/// delivering its oldest message.
+pub fn acker_strip(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Callback<Action>, l: Lang) -> Html {
+    use super::canvas::fit;
+    let g = &sim.graph;
+    let px = 20.0;
+    let trees: Vec<String> = storm
+        .acker
+        .entries()
+        .iter()
+        .map(|(_, e)| {
+            let who = e.spout.map(|(_, _, r)| g.label(r).to_string()).unwrap_or_else(|| "?".into());
+            format!("{who} {}", hex(e.val))
+        })
+        .collect();
+    let spouts: Vec<String> = g
+        .sources()
+        .map(|s| {
+            let retry: Vec<&str> = storm.spouts[s.index()].retry.iter().map(|o| g.label(g.task(s).log[*o as usize])).collect();
+            let again = if retry.is_empty() { String::new() } else { format!(" · {} {}", l.t("replay", "重放"), retry.join(" ")) };
+            format!("{} {} {}{again}", g.task(s).name, l.t("committed", "已提交"), sim.committed_offset(s))
+        })
+        .collect();
+    let line = format!(
+        "{}: {} · {}",
+        l.t("Acker", "Acker"),
+        if trees.is_empty() { l.t("no trees", "无进行中的树").to_string() } else { trees.join(", ") },
+        spouts.join(" · ")
+    );
+    let mut chips: Vec<(Action, String, String)> = Vec::new();
+    for (t, q) in storm.to_acker.iter().enumerate().filter(|(_, q)| !q.is_empty()) {
+        let head = match &q[0] {
+            AckMessage::Init { record, .. } => format!("init {}", g.label(*record)),
+            AckMessage::Ack { record, .. } => format!("ack {}", g.label(*record)),
+        };
+        let more = if q.len() > 1 { format!(" +{}", q.len() - 1) } else { String::new() };
+        let task = TaskId(t as u16);
+        chips.push((Action::ToAcker { task }, format!("{} → acker", g.task(task).name), format!("{} ▸ {head}{more}", g.task(task).name)));
+    }
+    for (t, q) in storm.to_spout.iter().enumerate().filter(|(_, q)| !q.is_empty()) {
+        let task = TaskId(t as u16);
+        let more = if q.len() > 1 { format!(" +{}", q.len() - 1) } else { String::new() };
+        chips.push((Action::FromAcker { task }, format!("acker → {}", g.task(task).name), format!("acker ▸ {} ✓ {}{more}", g.task(task).name, g.label(q[0].record))));
+    }
+    let mut x = 24.0;
+    let y = top + 58.0;
+    let mut drawn = Vec::new();
+    for (a, row, label) in chips {
+        let w = super::canvas::text_width(&label, px) + 24.0;
+        if x + w > width - 24.0 {
+            break;
+        }
+        let ok = sim.check(a).is_ok();
+        let (click, key) = super::canvas::press(act, a);
+        drawn.push(html! {
+            <g class={classes!("ack-row", "ack-chip", ok.then_some("ready"))} role="button" tabindex={if ok { "0" } else { "-1" }}
+               aria-label={format!("{} {row}", l.t("Deliver the oldest message:", "投递最早的消息："))} data-ack-row={row.clone()}
+               onclick={ok.then_some(click)} onkeydown={ok.then_some(key)}>
+                <title>{ row }</title>
+                <rect class="ack-row-bed" x={x.to_string()} y={y.to_string()} width={w.to_string()} height="34" rx="8" />
+                <text class="ack-strip-text" x={(x + 12.0).to_string()} y={(y + 24.0).to_string()}>{ label }</text>
+            </g>
+        });
+        x += w + 10.0;
+    }
+    html! {
+        <g id="acker-band" class="acker-band compact" aria-label={l.t("Storm's acker and its messages", "Storm 的 acker 及其消息")} role="group">
+            <rect class="acker-box" x="16" y={(top + 4.0).to_string()} width={(width - 32.0).to_string()} height={(STRIP_H - 8.0).to_string()} rx="10" />
+            <text class="ack-strip-text" x="28" y={(top + 38.0).to_string()}><title>{ line.clone() }</title>{ fit(&line, width - 56.0, px) }</text>
+            { for drawn }
         </g>
     }
 }

@@ -64,6 +64,11 @@ pub(super) fn press(act: &Callback<Action>, a: Action) -> (Callback<MouseEvent>,
 }
 
 /// `s` cut to fit `max` units at `px`, with "…" when it was cut.
+/// The width a text takes on the canvas (the layout's estimate).
+pub(super) fn text_width(s: &str, px: f64) -> f64 {
+    text_w(s, px)
+}
+
 pub(super) fn fit(s: &str, max: f64, px: f64) -> String {
     if text_w(s, px) <= max {
         return s.to_string();
@@ -191,8 +196,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let busy = sim.channels().iter().map(|c| c.queue.len()).sum::<usize>() > BUSY;
     // Storm: the acker's band under the job.
     let band = sim.storm().filter(|_| sim.settings.ackers > 0);
-    let width = if band.is_some() { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
-    let height = lay.height + if band.is_some() { super::acker_view::BAND_H } else { 0.0 };
+    let width = if band.is_some() && !lay.compact { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
+    let height = lay.height + if band.is_some() { super::acker_view::band_height(lay.compact) } else { 0.0 };
     html! { <>
         <svg id="canvas" class={classes!("canvas", lay.compact.then_some("compact"), busy.then_some("busy"))} viewBox={format!("0 0 {width} {height}")} role="group" aria-label={aria}
              preserveAspectRatio={if props.presenter { "xMidYMid meet" } else { "xMidYMin meet" }} data-shape={shape}>
@@ -207,7 +212,11 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             { for g.channels.iter().enumerate().map(|(i, _)| lane_labels(sim, ChannelId(i as u16), lay, lang, cut.as_ref())) }
             { jobmanager(sim, lay, lang) }
             { lay.external.map(|(r, s)| external_box(sim, lay, r, s, lang)).unwrap_or_default() }
-            { band.map(|s| super::acker_view::acker_band(sim, s, lay.height, width, &h.act, lang)).unwrap_or_default() }
+            { band.map(|s| if lay.compact {
+                super::acker_view::acker_strip(sim, s, lay.height, width, &h.act, lang)
+              } else {
+                super::acker_view::acker_band(sim, s, lay.height, width, &h.act, lang)
+              }).unwrap_or_default() }
             { if !running { down_banner(sim, lay, lang) } else if sim.region_down() { region_banner(sim, lay, lang) } else { html!{} } }
         </svg>
         <Legend lang={lang} presenter={props.presenter} />
