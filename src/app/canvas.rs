@@ -195,7 +195,12 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     // With many records in flight tokens move at once: a glide repaints the drawing every frame.
     let busy = sim.channels().iter().map(|c| c.queue.len()).sum::<usize>() > BUSY;
     // Storm: the acker's band under the job.
-    let band = sim.storm().filter(|_| sim.settings.ackers > 0);
+    // In presenter mode only while the acker has a tree or a message to show: the strip costs the
+    // drawing some of its height on a projector.
+    let band = sim.storm().filter(|s| {
+        sim.settings.ackers > 0
+            && (!lay.compact || !s.acker.is_empty() || s.messages_to_acker() > 0 || s.to_spout.iter().any(|q| !q.is_empty()))
+    });
     let width = if band.is_some() && !lay.compact { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
     let height = lay.height + if band.is_some() { super::acker_view::band_height(lay.compact) } else { 0.0 };
     html! { <>

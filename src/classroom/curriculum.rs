@@ -53,10 +53,10 @@ fn append_sink() -> Settings {
     Settings::new(Strategy::Aligned).with_sink(SinkMode::Append)
 }
 
-/// Storm's acker with a short message timeout (6 steps), so a slow tree times out.
+/// Storm's acker on line-sink with a short message timeout (8 steps), so a slow tree times out.
 fn storm_short_timeout() -> Settings {
-    let mut s = Settings::new(Strategy::StormAcker);
-    s.message_timeout = 6;
+    let mut s = Settings::new(Strategy::StormAcker).with_sink(SinkMode::Append);
+    s.message_timeout = 8;
     s
 }
 
@@ -416,34 +416,37 @@ pub static LESSONS: &[Lesson] = &[
     Lesson {
         id: "storm-acks",
         title: t("11. Storm acks every record", "11. Storm 逐条确认"),
-        job: "line",
+        job: "line-sink",
         settings: storm_short_timeout,
         seed: 1,
         steps: &[
             step(&[], t(
-                "Storm saves no state at all. Instead it follows every record: the spout gives each record a random 64-bit root id, and every tuple of the record's tree gets a random edge id. A task called the acker keeps, per root, the XOR of the ids it is told about. The message timeout here is 6 steps.",
-                "Storm 根本不保存状态。它跟踪每一条数据：spout 给每条数据一个随机的 64 位根 id，这条数据的元组树里每个元组再有一个随机的边 id。一个叫 acker 的任务按根保存它收到的所有 id 的异或值。这里的消息超时是 6 步。")),
+                "Storm saves no state at all. Instead it follows every record: the spout gives each record a random 64-bit root id, and every tuple of the record's tree gets a random edge id. A task called the acker keeps, per root, the XOR of the ids it is told about. The message timeout here is 8 steps.",
+                "Storm 根本不保存状态。它跟踪每一条数据：spout 给每条数据一个随机的 64 位根 id，这条数据的元组树里每个元组再有一个随机的边 id。一个叫 acker 的任务按根保存它收到的所有 id 的异或值。这里的消息超时是 8 步。")),
             step(&["read Source", "ack Source"], t(
-                "Source reads a and sends it to Map with a new edge id. Its init message reaches the acker: a's tree now has one open edge, and its value, shown in hex in the acker's table under the job, is that edge's id.",
-                "Source 读取 a，带着一个新的边 id 发给 Map。它的 init 消息到达 acker：a 的树现在有一条未确认的边，树的值（在作业下方 acker 的表里以十六进制显示）就是这条边的 id。")).shows(&[Shows::TreesInAcker(1)]),
-            step(&["deliver Source->Map", "ack Map", "deliver Map->Count", "ack Count"], t(
-                "Map sends a on anchored to its input, with a fresh edge id, then acks the input: the ack XORs the input's id out and the child's id in. Count counts a and acks with no child. Every edge id has now gone in and out once, so the value reaches 0: a's tree is done, and the acker's answer waits in the row to Source.",
-                "Map 把 a 锚定到输入上继续发出，带一个新的边 id，然后确认（ack）输入：ack 把输入的 id 异或出去，把子元组的 id 异或进来。Count 计入 a，确认时没有子元组。每个边 id 都进出过一次，值归零：a 的树处理完毕，acker 的答复在发往 Source 的那一行里等待。")).shows(&[Shows::TreesInAcker(0)]),
+                "Source reads a and sends it to Map with a new edge id. Its init message reaches the acker: a's tree now has one open edge, and its value, shown in hex under the job, is that edge's id.",
+                "Source 读取 a，带着一个新的边 id 发给 Map。它的 init 消息到达 acker：a 的树现在有一条未确认的边，树的值（在作业下方以十六进制显示）就是这条边的 id。")).shows(&[Shows::TreesInAcker(1)]),
+            step(&["deliver Source->Map", "ack Map", "deliver Map->Count", "ack Count", "deliver Count->Sink", "ack Sink"], t(
+                "Each task sends its output anchored to its input, with a fresh edge id, then acks the input: the ack XORs the input's id out and the child's id in. Sink writes a and acks with no child. Every edge id has now gone in and out once, so the value reaches 0: a's tree is done, and the acker's answer waits for Source.",
+                "每个任务把输出锚定到输入上发出，带一个新的边 id，然后确认（ack）输入：ack 把输入的 id 异或出去，把子元组的 id 异或进来。Sink 写出 a，确认时没有子元组。每个边 id 都进出过一次，值归零：a 的树处理完毕，acker 的答复等着送往 Source。")).shows(&[Shows::TreesInAcker(0)]),
             step(&["answer Source"], t(
                 "Source gets the answer, forgets a and commits offset 1 to the log: after a restart it would resume there.",
                 "Source 收到答复，不再保留 a，并把偏移量 1 提交到日志：重启后它会从那里继续。")).shows(&[Shows::Committed("Source", 1)]),
-            step(&["read Source", "deliver Source->Map", "deliver Map->Count", "ack Source", "ack Map", "read Source", "deliver Source->Map", "deliver Map->Count", "ack Source", "ack Map"], t(
-                "Source reads b, and Map and Count process it; then c the same way. The acker has the inits and Map's acks; Count's acks for b and c still wait in their row.",
-                "Source 读取 b，Map 和 Count 处理了它；c 也一样。acker 已收到 init 和 Map 的确认；Count 对 b 和 c 的确认还在它那一行里等待。")).shows(&[Shows::TreesInAcker(2)]),
-            step(&["ack Count x2", "answer Source x2"], t(
-                "Count's ack for b brings b's tree to 0, but in that same step b's message timeout runs out at the spout: Source has already given b up when the acker's answer reaches it, and ignores it. c's answer comes in time. Nothing crashed: the acks were only slow. Source still commits only up to offset 1: b, at offset 1, is not acked.",
-                "Count 对 b 的确认让 b 的树归零，但就在同一步，b 的消息超时在 spout 那里到期：acker 的答复到达时，Source 已经放弃了 b，于是忽略了它。c 的答复及时到达。什么都没有崩溃，只是确认慢了。Source 仍只提交到偏移量 1：偏移量 1 上的 b 还没有被确认。")).shows(&[Shows::ToReplay("b"), Shows::Committed("Source", 1), Shows::TreesInAcker(0)]),
+            step(&["read Source", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink", "ack Source", "ack Map", "ack Count"], t(
+                "Source reads b; it goes all the way and Sink writes it. The acker takes b's init and the acks of Map and Count; Sink's ack for b waits in its row.",
+                "Source 读取 b；它一路走到底，Sink 写出了它。acker 收到 b 的 init 以及 Map 和 Count 的确认；Sink 对 b 的确认还在它那一行里等待。")).shows(&[Shows::TreesInAcker(1)]),
+            step(&["read Source", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink", "ack Source", "ack Map", "ack Count"], t(
+                "c goes the same way: Sink writes c after b. Sink's acks for b and c wait in its row.",
+                "c 也一样：Sink 在 b 之后写出 c。Sink 对 b 和 c 的确认在它那一行里等待。")).shows(&[Shows::TreesInAcker(2)]),
+            step(&["ack Sink x2", "answer Source x2"], t(
+                "Sink's ack for b brings b's tree to 0, but in that same step b's message timeout runs out at the spout: Source has already given b up when the acker's answer reaches it, and ignores it. c's answer comes in time. Nothing crashed: the acks were only slow. Source still commits only up to offset 1: b, at offset 1, is not acked.",
+                "Sink 对 b 的确认让 b 的树归零，但就在同一步，b 的消息超时在 spout 那里到期：acker 的答复到达时，Source 已经放弃了 b，于是忽略了它。c 的答复及时到达。什么都没有崩溃，只是确认慢了。Source 仍只提交到偏移量 1：偏移量 1 上的 b 还没有被确认。")).shows(&[Shows::ToReplay("b"), Shows::Committed("Source", 1), Shows::TreesInAcker(0)]),
             predict(STORM_ONE_BY_ONE, t(
-                "Source now emits b again, then d to h, one record at a time, with no crash. Mark every record by what Count's state holds: exactly once, missing or twice.",
-                "Source 现在重新发出 b，然后逐条发出 d 到 h，没有任何崩溃。请按 Count 的状态为每一条记录标出：精确一次、缺失或两次。"),
-                Judge::State, t(
-                "b is counted twice: Count counted it before its tree timed out, and the replay is counted again. And Count counted a, b, c, then b again: the replayed b comes after c. The article says per-record acks keep the order; Storm does not: a failed tuple is emitted again whenever it fails, behind newer ones. A sink would write b twice as well. Storm's acker gives at least once, neither exactly once nor in order (Trident adds exactly once on top).",
-                "b 被计了两次：它的树超时之前 Count 已经计入了它，重放又计了一次。而且 Count 的计入顺序是 a、b、c、再 b：重放的 b 排在 c 后面。文章说逐条确认能保证顺序，Storm 并不能：失败的元组在失败时重发，排在更新的元组后面。如果有 Sink，它也会把 b 写两次。Storm 的 acker 只保证至少一次，既不是精确一次，也不保序（Trident 在其上提供精确一次）。")),
+                "Source now emits b again, then d to h, one record at a time, with no crash. Mark every record by what a reader of the sink's table sees: exactly once, missing or twice.",
+                "Source 现在重新发出 b，然后逐条发出 d 到 h，没有任何崩溃。请按 Sink 所写的表中读者看到的，为每一条记录标出：精确一次、缺失或出现两次。"),
+                Judge::Output, t(
+                "b appears twice: Sink wrote it before its tree timed out, and the replay writes it again. And the table reads a, b, c, b: the replayed b comes after c. The article says per-record acks keep the order; Storm does not: a failed tuple is emitted again whenever it fails, behind newer ones. Storm's acker gives at least once, neither exactly once nor in order (Trident adds exactly once on top).",
+                "b 出现了两次：它的树超时之前 Sink 已经写出了它，重放又写了一遍。而且表里的顺序是 a、b、c、b：重放的 b 排在 c 后面。文章说逐条确认能保证顺序，Storm 并不能：失败的元组在失败时重发，排在更新的元组后面。Storm 的 acker 只保证至少一次，既不是精确一次，也不保序（Trident 在其上提供精确一次）。")),
         ],
     },
     Lesson {
@@ -514,7 +517,7 @@ const MASTER_STORY: &[&str] = &[
 ];
 
 /// The Storm lesson's end: b's replay and d to h, one record at a time through every task, each
-/// tree acked within the 6-step timeout. (Left to the scheduler, trees interleave, take longer
+/// tree acked within the 8-step timeout. (Left to the scheduler, trees interleave, take longer
 /// than that, time out and are replayed again and again: a timeout that short livelocks, which is
 /// Storm's behaviour too.)
 const STORM_ONE_BY_ONE: &[&str] = &[
@@ -524,6 +527,8 @@ const STORM_ONE_BY_ONE: &[&str] = &[
     "ack Map",
     "deliver Map->Count",
     "ack Count",
+    "deliver Count->Sink",
+    "ack Sink",
     "answer Source",
     "read Source",
     "ack Source",
@@ -531,6 +536,8 @@ const STORM_ONE_BY_ONE: &[&str] = &[
     "ack Map",
     "deliver Map->Count",
     "ack Count",
+    "deliver Count->Sink",
+    "ack Sink",
     "answer Source",
     "read Source",
     "ack Source",
@@ -538,6 +545,8 @@ const STORM_ONE_BY_ONE: &[&str] = &[
     "ack Map",
     "deliver Map->Count",
     "ack Count",
+    "deliver Count->Sink",
+    "ack Sink",
     "answer Source",
     "read Source",
     "ack Source",
@@ -545,6 +554,8 @@ const STORM_ONE_BY_ONE: &[&str] = &[
     "ack Map",
     "deliver Map->Count",
     "ack Count",
+    "deliver Count->Sink",
+    "ack Sink",
     "answer Source",
     "read Source",
     "ack Source",
@@ -552,6 +563,8 @@ const STORM_ONE_BY_ONE: &[&str] = &[
     "ack Map",
     "deliver Map->Count",
     "ack Count",
+    "deliver Count->Sink",
+    "ack Sink",
     "answer Source",
     "read Source",
     "ack Source",
@@ -559,6 +572,8 @@ const STORM_ONE_BY_ONE: &[&str] = &[
     "ack Map",
     "deliver Map->Count",
     "ack Count",
+    "deliver Count->Sink",
+    "ack Sink",
     "answer Source",
     "end",
 ];
@@ -793,7 +808,10 @@ mod tests {
         let sim = play_all(i);
         let l = sim.ledger();
         assert_eq!(l.state_labels(Verdict::Duplicated), vec!["b"], "{:?}", l.rows);
-        assert_eq!(l.state.lost, 0);
+        assert_eq!(l.external_labels(Verdict::Duplicated), vec!["b"], "{:?}", l.rows);
+        assert_eq!(l.state.lost + l.external.unwrap().lost, 0);
+        let table: Vec<&str> = sim.external().visible().iter().map(|r| sim.record_label(r.record)).collect();
+        assert_eq!(&table[..4], ["a", "b", "c", "b"], "a reader sees the replayed b after c");
         // Count's contributors to count(x), in the order it counted them.
         let crate::engine::OpState::Keyed { entries } = &sim.tasks()[2].state else { panic!("Count is keyed") };
         let x = entries.values().next().unwrap();
