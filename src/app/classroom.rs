@@ -93,7 +93,7 @@ pub fn copy_to_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
 
 /// Offers the run as a JSON file download.
 pub fn export(session: &Session, lang: Lang) {
-    let Ok(text) = serde_json::to_string_pretty(&session.save(lang)) else { return };
+    let Ok(text) = serde_json::to_string(&session.save(lang)) else { return };
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&text));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type("application/json");

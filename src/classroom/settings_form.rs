@@ -132,10 +132,65 @@ fn parse(typed: &str) -> Result<Option<i128>, ()> {
         return Ok(Some(if t.starts_with('-') { -magnitude } else { magnitude }));
     }
     // A number field also gives "1e3" or "2.0": whole numbers written otherwise.
-    match t.parse::<f64>() {
-        Ok(f) if f.is_finite() && f.fract() == 0.0 => Ok(Some(f.clamp(-1e30, 1e30) as i128)),
-        _ => Err(()),
+    scientific(t).map(Some).ok_or(())
+}
+
+/// A whole number written with a fraction or an exponent ("2.0", "1e3", "-1.5E2"), read exactly
+/// with integers (no floating point: its parser's tables would cost the page more than this does);
+/// None if it is not one, or not whole ("2.5", "1e-3"). Beyond 10^30 the magnitude is held there.
+fn scientific(t: &str) -> Option<i128> {
+    const CAP: i128 = 1_000_000_000_000_000_000_000_000_000_000;
+    let (negative, body) = match t.as_bytes().first()? {
+        b'-' => (true, &t[1..]),
+        b'+' => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digit = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if (int.is_empty() && frac.is_empty()) || !digit(int) || !digit(frac) {
+        return None;
     }
+    let exp: i64 = match exponent {
+        None => 0,
+        Some(e) => {
+            let d = e.strip_prefix(['+', '-']).unwrap_or(e);
+            if d.is_empty() || !digit(d) {
+                return None;
+            }
+            let v = d.trim_start_matches('0');
+            let v: i64 = if v.len() > 6 { 1_000_000 } else { v.parse().unwrap_or(0) };
+            if e.starts_with('-') { -v } else { v }
+        }
+    };
+    // The digits, and where the decimal point sits: value = digits × 10^scale.
+    let digits = format!("{int}{frac}");
+    let digits = digits.trim_start_matches('0');
+    let mut scale = exp - frac.len() as i64;
+    let mut digits = digits.to_string();
+    while scale < 0 && digits.ends_with('0') {
+        digits.pop();
+        scale += 1;
+    }
+    if digits.is_empty() {
+        return Some(0);
+    }
+    if scale < 0 {
+        return None;
+    }
+    let magnitude = if digits.len() as i64 + scale > 31 {
+        CAP
+    } else {
+        let mut v: i128 = digits.parse().ok()?;
+        for _ in 0..scale {
+            v *= 10;
+        }
+        v.min(CAP)
+    };
+    Some(if negative { -magnitude } else { magnitude })
 }
 
 /// What typing `typed` into `field` makes of `config` (`typed` None: the browser could not read a
@@ -175,6 +230,23 @@ pub fn edit_field(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The integer reading of "2.0" or "1e3" agrees with the floating-point one on whole numbers
+    /// and refuses what is not whole.
+    #[test]
+    fn whole_numbers_with_a_fraction_or_an_exponent_read_as_floats_would() {
+        for t in ["2.0", "1e3", "1E3", "-1.5e2", "+12.000", "0.0", "5.", ".5e1", "1e+2", "120e-1", "0e5", "007.0", "1e15"] {
+            let f: f64 = t.parse().unwrap();
+            assert_eq!(scientific(t), Some(f.clamp(-1e30, 1e30) as i128), "{t}");
+        }
+        // Beyond 10^30 the magnitude is held there (exactly; the float's 1e30 is a little above).
+        assert_eq!(scientific("3e40"), Some(10i128.pow(30)));
+        assert_eq!(scientific("-3e40"), Some(-(10i128.pow(30))));
+        for t in ["2.5", "1e-3", "abc", "1e", "e3", ".", "-", "1.2.3", "1e3.0", "inf", "NaN", "1,0", "12e-1"] {
+            assert!(t.parse::<f64>().map_or(true, |f| !f.is_finite() || f.fract() != 0.0), "{t} is not whole");
+            assert_eq!(scientific(t), None, "{t}");
+        }
+    }
 
     fn aligned() -> RunConfig {
         RunConfig { settings: Settings::new(Strategy::Aligned), ..RunConfig::default() }
