@@ -164,7 +164,7 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
                 <option value="0" selected={settings.ackers == 0}>{ l.t("0: tracking off (at most once)", "0：不跟踪（最多一次）") }</option>
             </select></label>
         { for edges.map(|(i, e)| {
-            let name = format!("{}->{}", e.from, e.to);
+            let name = e.name();
             let anchored = !settings.unanchored.contains(&name);
             let d = dispatch.clone();
             let c = config.clone();

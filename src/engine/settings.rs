@@ -400,7 +400,7 @@ impl Settings {
             Edit::Anchoring { edge, anchored } => {
                 let mut s = self.clone();
                 if let Some(e) = graph.spec.edges.get(edge as usize) {
-                    let name = format!("{}->{}", e.from, e.to);
+                    let name = e.name();
                     s.unanchored.retain(|n| *n != name);
                     if !anchored {
                         s.unanchored.push(name);
@@ -544,10 +544,10 @@ impl Settings {
             ));
         }
         for name in &self.unanchored {
-            let Some(e) = graph.spec.edges.iter().find(|e| format!("{}->{}", e.from, e.to) == *name) else {
+            let Some(e) = graph.spec.edges.iter().find(|e| e.name() == *name) else {
                 return bad(format!(
                     "unanchored edge {name:?}: the job has no such edge; its edges are {}",
-                    graph.spec.edges.iter().map(|e| format!("{}->{}", e.from, e.to)).collect::<Vec<_>>().join(", ")
+                    graph.spec.edges.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
                 ));
             };
             if graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == super::dataflow::job_graph::OperatorKind::Source) {

@@ -126,7 +126,7 @@ impl Sim {
         };
         sim.tracks_tuples = sim.mechanism().tracks_tuples();
         if sim.tracks_tuples {
-            sim.live.storm = Some(StormRuntime::new(sim.graph.tasks.len()));
+            sim.live.storm = Some(sim.fresh_storm());
         }
         sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
         sim.recompute_retention();

@@ -138,6 +138,13 @@ pub struct EdgeSpec {
     pub partitioning: Partitioning,
 }
 
+impl EdgeSpec {
+    /// The edge as settings and menus name it: "From->To", by operator names.
+    pub fn name(&self) -> String {
+        format!("{}->{}", self.from, self.to)
+    }
+}
+
 /// A topology as written in a scenario file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -68,7 +68,7 @@ impl Mechanism for XorAcker {
                 *next_offset = committed;
             }
         }
-        sim.live.storm = Some(StormRuntime::new(sim.graph.tasks.len()));
+        sim.live.storm = Some(sim.fresh_storm());
         (RestoreFrom::Committed, vec![])
     }
 }
@@ -88,15 +88,17 @@ impl Sim {
         self.live.storm.as_mut().expect("the workers run")
     }
 
-    /// Is a channel's edge unanchored (its tuples emitted without an anchor)?
-    pub fn unanchored(&self, c: ChannelId) -> bool {
-        let info = self.graph.channel(c);
-        let name = format!(
-            "{}->{}",
-            self.graph.spec.operators[self.graph.task(info.from).operator.index()].name,
-            self.graph.spec.operators[self.graph.task(info.to).operator.index()].name
-        );
-        self.settings.unanchored.contains(&name)
+    /// Storm's machinery for a fresh start of the workers: nothing pending, and per channel
+    /// whether its edge is unanchored (read from the settings once, not at every emit).
+    pub(crate) fn fresh_storm(&self) -> StormRuntime {
+        let g = &self.graph;
+        let op = |t| g.spec.operators[g.task(t).operator.index()].name.as_str();
+        let unanchored = g
+            .channels
+            .iter()
+            .map(|c| self.settings.unanchored.iter().any(|e| e.split_once("->") == Some((op(c.from), op(c.to)))))
+            .collect();
+        StormRuntime::new(g.tasks.len(), unanchored)
     }
 
     /// The spout emitted `record` (message id `offset`) as `children`: a new tree, or (no acker)
@@ -128,7 +130,7 @@ impl Sim {
         let mut xor = input.edge;
         let mut opened = Vec::new();
         for &child in children {
-            if self.unanchored(child.0) {
+            if self.storm_mut().unanchored[child.0.index()] {
                 continue;
             }
             let edge = self.rng.next_u64();

@@ -136,16 +136,19 @@ pub struct StormRuntime {
     pub acker: RotatingMap<u64, AckerEntry>,
     /// Per task (sources only): the spout's bookkeeping.
     pub spouts: Vec<SpoutTracking>,
+    /// Per channel: its edge is unanchored (the settings', fixed for the run).
+    pub unanchored: Vec<bool>,
 }
 
 impl StormRuntime {
-    pub fn new(tasks: usize) -> Self {
+    pub fn new(tasks: usize, unanchored: Vec<bool>) -> Self {
         StormRuntime {
             anchors: BTreeMap::new(),
             to_acker: vec![VecDeque::new(); tasks],
             to_spout: vec![VecDeque::new(); tasks],
             acker: RotatingMap::new(ACKER_BUCKETS),
             spouts: vec![SpoutTracking::default(); tasks],
+            unanchored,
         }
     }
 
@@ -234,7 +237,7 @@ mod tests {
         let perms = permutations(4);
         assert_eq!(perms.len(), 24);
         for order in perms {
-            let mut rt = StormRuntime::new(4);
+            let mut rt = StormRuntime::new(4, vec![]);
             for (t, m) in &msgs {
                 rt.to_acker[t.index()].push_back(m.clone());
             }
