@@ -838,7 +838,7 @@ fn cut_line(lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) -> Html {
     let mut runs: Vec<String> = Vec::new();
     // Stops along the spine: a top-row marker (its left and right ends) or a tooth (one x).
     let mut stops: Vec<(f64, f64)> = Vec::new();
-    let mut teeth: std::collections::BTreeMap<usize, f64> = std::collections::BTreeMap::new();
+    let mut teeth: crate::engine::sorted_vec::SortedMap<usize, f64> = Default::default();
     for t in &marks {
         let r = lay.snap(*t);
         let cy = r.y + r.h / 2.0;
@@ -848,16 +848,16 @@ fn cut_line(lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) -> Html {
             let col = lay.column[*t];
             let gx = lay.gutters[col];
             runs.push(pts(&[(gx, cy), (r.right(), cy)]));
-            let low = teeth.entry(col).or_insert(cy);
+            let low = teeth.get_or_insert_with(col, || cy);
             *low = low.max(cy);
         }
     }
-    for (col, low) in &teeth {
+    for (col, low) in teeth.iter() {
         let gx = lay.gutters[*col];
         runs.push(pts(&[(gx, sky), (gx, *low)]));
         stops.push((gx, gx));
     }
-    stops.sort_by(|a, b| a.0.total_cmp(&b.0));
+    crate::engine::stable_sort::sort_stable_by(&mut stops, |a, b| a.0.total_cmp(&b.0));
     for w in stops.windows(2) {
         if w[1].0 - w[0].1 > 1.0 {
             runs.push(pts(&[(w[0].1, sky), (w[1].0, sky)]));

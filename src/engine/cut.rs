@@ -13,7 +13,7 @@
 //! sending of the same record they hold, they cancel out, and the report says what the next
 //! restore will do: orphans are counted once more, records in transit once less.
 
-use std::collections::BTreeMap;
+use crate::engine::sorted_vec::SortedMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -72,13 +72,10 @@ impl Sim {
             let c = ChannelId(ci as u16);
             let (ch, live) = (&self.wire[ci], &self.live.channels[ci]);
             let (sent, received) = (&s.sent[info.output_index], &r.received[info.input_index]);
-            let stored_recs: BTreeMap<u64, RecordId> = s
-                .in_flight
-                .iter()
-                .chain(&r.in_flight)
-                .filter(|(x, _, _)| *x == c)
-                .map(|(_, seq, rec)| (*seq, rec.id))
-                .collect();
+            let mut stored_recs: SortedMap<u64, RecordId> = SortedMap::new();
+            for (_, seq, rec) in s.in_flight.iter().chain(&r.in_flight).filter(|(x, _, _)| *x == c) {
+                stored_recs.insert(*seq, rec.id);
+            }
             let mut cut = ChannelCut {
                 channel: c,
                 sent: sent.len(),
@@ -223,14 +220,19 @@ impl Sim {
 /// received but not sent, and the same record sent but not received, make no difference.
 fn cancel(mut not_sent: Vec<RecordId>, mut not_received: Vec<RecordId>) -> (Vec<RecordId>, Vec<RecordId>) {
     let count = |v: &[RecordId]| {
-        let mut m: BTreeMap<RecordId, u32> = BTreeMap::new();
+        let mut m: SortedMap<RecordId, u32> = SortedMap::new();
         for r in v {
-            *m.entry(*r).or_default() += 1;
+            *m.get_or_insert_with(*r, || 0) += 1;
         }
         m
     };
     let (a, b) = (count(&not_sent), count(&not_received));
-    let mut both: BTreeMap<RecordId, u32> = a.iter().filter_map(|(r, n)| Some((*r, (*n).min(*b.get(r)?)))).collect();
+    let mut both: SortedMap<RecordId, u32> = SortedMap::new();
+    for (r, n) in a.iter() {
+        if let Some(m) = b.get(r) {
+            both.insert(*r, (*n).min(*m));
+        }
+    }
     let mut drop = both.clone();
     not_sent.retain(|r| match drop.get_mut(r) {
         Some(n) if *n > 0 => {

@@ -32,6 +32,8 @@ pub mod script;
 pub mod settings;
 pub mod sim;
 pub mod snapshot;
+pub mod sorted_vec;
+pub mod stable_sort;
 pub mod stats;
 pub mod storage;
 pub mod timeline;

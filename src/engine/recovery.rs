@@ -221,7 +221,7 @@ impl Sim {
         }
         // Unaligned in-flight data goes back on its channels before any new upstream data.
         in_flight.retain(|(c, _, _)| restarted[self.graph.channel(*c).to.index()]);
-        in_flight.sort_by_key(|(c, seq, _)| (*c, *seq));
+        crate::engine::stable_sort::sort_stable_by_key(&mut in_flight, |(c, seq, _)| (*c, *seq));
         in_flight.dedup_by_key(|(c, seq, _)| (*c, *seq));
         for (c, stored, rec) in in_flight {
             let seq = self.wire[c.index()].take_seq();

@@ -404,7 +404,7 @@ impl Settings {
                     s.unanchored.retain(|n| *n != name);
                     if !anchored {
                         s.unanchored.push(name);
-                        s.unanchored.sort();
+                        crate::engine::stable_sort::sort_stable_by(&mut s.unanchored, |a, b| a.cmp(b));
                     }
                 }
                 s

@@ -10,8 +10,8 @@
 //! All sizes are in SVG user units, which the page draws 1:1 on a 1366-pixel-wide projector in
 //! presenter mode: the smallest text on the canvas is 16 units.
 
-use std::collections::BTreeMap;
 
+use crate::engine::sorted_vec::SortedMap;
 use crate::engine::{JobGraph, OperatorKind, TaskId};
 
 /// A task's box: its buttons spelled out, or (presenter mode) their symbols only.
@@ -256,9 +256,9 @@ fn columns_of(g: &JobGraph) -> Vec<Vec<usize>> {
             depth[info.operator.index()] = depth[info.operator.index()].max(depth[from] + 1);
         }
     }
-    let mut columns: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut columns: SortedMap<usize, Vec<usize>> = SortedMap::new();
     for t in &g.topo_order {
-        columns.entry(depth[g.task(*t).operator.index()]).or_default().push(t.index());
+        columns.get_or_insert_with(depth[g.task(*t).operator.index()], Vec::new).push(t.index());
     }
     columns.into_values().collect()
 }
@@ -691,7 +691,7 @@ fn find_place(
         dy += 12.0;
     }
     let d2 = |p: &(f64, f64)| (p.0 - aim.0).powi(2) + (p.1 - aim.1).powi(2);
-    candidates.sort_by(|p, q| d2(p).total_cmp(&d2(q)));
+    crate::engine::stable_sort::sort_stable_by(&mut candidates, |p, q| d2(p).total_cmp(&d2(q)));
     candidates
         .into_iter()
         .filter(|p| d2(p) <= reach * reach)

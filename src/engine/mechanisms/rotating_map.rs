@@ -6,21 +6,23 @@
 //! So an entry lives between `(n-1)` and `n` rotation periods: "between expirationSecs and
 //! expirationSecs*(1+1/(numBuckets-1))", as the class comment says.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
+
+use crate::engine::sorted_vec::SortedMap;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RotatingMap<K: Ord, V> {
     /// Newest bucket first.
-    buckets: VecDeque<BTreeMap<K, V>>,
+    buckets: VecDeque<SortedMap<K, V>>,
 }
 
 impl<K: Ord + Copy, V> RotatingMap<K, V> {
     /// A map of `n` buckets (Storm needs at least 2).
     pub fn new(n: usize) -> Self {
         assert!(n >= 2, "a RotatingMap needs at least two buckets");
-        RotatingMap { buckets: (0..n).map(|_| BTreeMap::new()).collect() }
+        RotatingMap { buckets: (0..n).map(|_| SortedMap::new()).collect() }
     }
 
     /// Puts `k` in the newest bucket, removing it from any older one.
@@ -45,24 +47,24 @@ impl<K: Ord + Copy, V> RotatingMap<K, V> {
 
     /// Drops the oldest bucket and returns what was in it (the expired entries); a new, empty
     /// bucket becomes the newest.
-    pub fn rotate(&mut self) -> BTreeMap<K, V> {
+    pub fn rotate(&mut self) -> SortedMap<K, V> {
         let dead = self.buckets.pop_back().unwrap_or_default();
-        self.buckets.push_front(BTreeMap::new());
+        self.buckets.push_front(SortedMap::new());
         dead
     }
 
     pub fn len(&self) -> usize {
-        self.buckets.iter().map(BTreeMap::len).sum()
+        self.buckets.iter().map(SortedMap::len).sum()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.buckets.iter().all(BTreeMap::is_empty)
+        self.buckets.iter().all(SortedMap::is_empty)
     }
 
     /// Every entry, in key order.
     pub fn entries(&self) -> Vec<(K, &V)> {
         let mut v: Vec<(K, &V)> = self.buckets.iter().flat_map(|b| b.iter().map(|(k, v)| (*k, v))).collect();
-        v.sort_by_key(|e| e.0);
+        crate::engine::stable_sort::sort_stable_by_key(&mut v, |e| e.0);
         v
     }
 

@@ -15,12 +15,13 @@
 //! Everything here is volatile (the workers' memory): a crash loses it. Only the offsets the spout
 //! committed survive, in the log (Kafka keeps a consumer group's commits): see `Durable`.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
 use super::rotating_map::RotatingMap;
 use crate::engine::ids::{ChannelId, RecordId, TaskId};
+use crate::engine::sorted_vec::{SortedMap, SortedSet};
 
 /// Buckets of the spout's pending map (`SpoutExecutor`: `new RotatingMap<>(2, …)`).
 pub const SPOUT_BUCKETS: usize = 2;
@@ -81,7 +82,7 @@ pub struct AckerEntry {
     pub spout: Option<(TaskId, u32, RecordId)>,
     /// The observer's view: the edges the value stands for (created and not yet acked, as far as
     /// the acker's messages go). Their XOR is `val`.
-    pub open: BTreeSet<u64>,
+    pub open: SortedSet<u64>,
 }
 
 /// What the acker did with one message.
@@ -102,14 +103,14 @@ pub struct SpoutTracking {
     /// Tuples emitted and not yet acked: root → (offset, record).
     pub pending: RotatingMap<u64, (u32, RecordId)>,
     /// Offsets that failed (timed out) and will be emitted again, oldest first.
-    pub retry: BTreeSet<u32>,
+    pub retry: SortedSet<u32>,
     /// Acked offsets above the committed one (a gap below keeps them from being committed).
-    pub acked: BTreeSet<u32>,
+    pub acked: SortedSet<u32>,
 }
 
 impl Default for SpoutTracking {
     fn default() -> Self {
-        SpoutTracking { pending: RotatingMap::new(SPOUT_BUCKETS), retry: BTreeSet::new(), acked: BTreeSet::new() }
+        SpoutTracking { pending: RotatingMap::new(SPOUT_BUCKETS), retry: SortedSet::new(), acked: SortedSet::new() }
     }
 }
 
@@ -127,7 +128,7 @@ impl SpoutTracking {
 pub struct StormRuntime {
     /// The anchor of each anchored tuple on a channel, by (channel, sequence number). A tuple
     /// without one is unanchored (or its spout has no acker): nobody tracks it.
-    pub anchors: BTreeMap<(ChannelId, u64), TupleId>,
+    pub anchors: SortedMap<(ChannelId, u64), TupleId>,
     /// Per task: its messages on their way to the acker, oldest first.
     pub to_acker: Vec<VecDeque<AckMessage>>,
     /// Per task (spouts only): the acker's answers on their way to it, oldest first.
@@ -143,7 +144,7 @@ pub struct StormRuntime {
 impl StormRuntime {
     pub fn new(tasks: usize, unanchored: Vec<bool>) -> Self {
         StormRuntime {
-            anchors: BTreeMap::new(),
+            anchors: SortedMap::new(),
             to_acker: vec![VecDeque::new(); tasks],
             to_spout: vec![VecDeque::new(); tasks],
             acker: RotatingMap::new(ACKER_BUCKETS),
@@ -161,7 +162,7 @@ impl StormRuntime {
         let root = msg.root();
         let mut entry = self.acker.remove(&root).unwrap_or_default();
         entry.val ^= msg.xor();
-        let toggle = |open: &mut BTreeSet<u64>, e: u64| {
+        let toggle = |open: &mut SortedSet<u64>, e: u64| {
             if !open.remove(&e) {
                 open.insert(e);
             }
