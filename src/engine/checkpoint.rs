@@ -4,7 +4,7 @@
 //! (`CheckpointIDCounter`), which alone survives the JobManager. The CheckpointCoordinator that
 //! works with them is in `coordinator.rs`; completed checkpoints go to `storage.rs`.
 
-use std::collections::BTreeSet;
+use crate::engine::sorted_vec::SortedSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -24,7 +24,7 @@ pub struct PendingCheckpoint {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Coordinator {
     pub pending: Vec<PendingCheckpoint>,
-    pub aborted: BTreeSet<CheckpointId>,
+    pub aborted: SortedSet<CheckpointId>,
     /// Stop-the-world in progress: (checkpoint, trigger step).
     pub stop_the_world: Option<(CheckpointId, u64)>,
     /// The `CheckpointFailureManager`: it outlives a task failover (the crash carries it over).

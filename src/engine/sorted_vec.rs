@@ -167,6 +167,11 @@ impl<T: Ord> SortedSet<T> {
     pub fn contains(&self, x: &T) -> bool {
         self.items.binary_search(x).is_ok()
     }
+
+    /// Keeps only the values `keep` accepts.
+    pub fn retain(&mut self, keep: impl FnMut(&T) -> bool) {
+        self.items.retain(keep);
+    }
 }
 
 impl<T> SortedSet<T> {

@@ -4,7 +4,9 @@
 //! starts (fresh state, reading each input from the next record sent on it) and backpressure (a
 //! task may emit only while each output channel has room).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
+
+use crate::engine::sorted_vec::SortedSet;
 
 use super::channel::{Fate, SeqSet};
 use super::job_graph::OperatorKind;
@@ -34,7 +36,7 @@ impl Sim {
             alignment: None,
             tracker: Tracker::default(),
             last_checkpoint: None,
-            aborted: BTreeSet::new(),
+            aborted: SortedSet::new(),
             rr: 0,
         }
     }

@@ -3,7 +3,7 @@
 //! the operator, a barrier or a cancel marker to the fault-tolerance mechanism. Everything here is
 //! volatile: a crash loses it.
 
-use std::collections::BTreeSet;
+use crate::engine::sorted_vec::SortedSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -48,7 +48,7 @@ pub struct TaskRuntime {
     /// Checkpoints the CheckpointCoordinator said were aborted before this task started them
     /// (Flink's `abortedCheckpointIds` in `SubtaskCheckpointCoordinatorImpl`): when its barrier
     /// handler would start one, the task takes no snapshot and sends a cancel marker on instead.
-    pub aborted: BTreeSet<CheckpointId>,
+    pub aborted: SortedSet<CheckpointId>,
     /// Rebalance partitioning: the next output channel, round robin.
     pub rr: u32,
 }
@@ -58,6 +58,6 @@ impl TaskRuntime {
     /// one's is shown as it was until the restart replaces it. No barrier progress survives.
     pub(crate) fn stopped(self, crashed: bool, initial: OpState) -> TaskRuntime {
         let (status, state) = if crashed { (TaskStatus::Crashed, initial) } else { (TaskStatus::Canceled, self.state) };
-        TaskRuntime { status, state, alignment: None, tracker: Tracker::default(), aborted: BTreeSet::new(), ..self }
+        TaskRuntime { status, state, alignment: None, tracker: Tracker::default(), aborted: SortedSet::new(), ..self }
     }
 }
