@@ -1,8 +1,8 @@
 // End-to-end test of the built page (dist/ from `trunk build --release`), served on 127.0.0.1 and
 // driven in Debian's headless Chromium through a user's clicks and keys. Every control is checked
 // to do what its label says; screenshots go to e2e/screenshots/. Exit code 1 on any failure.
-import { mkdir } from 'node:fs/promises';
-import { serve, launch } from './lib.mjs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { serve, launch, tools } from './lib.mjs';
 
 const dist = new URL('../dist', import.meta.url).pathname;
 const shots = new URL('./screenshots/', import.meta.url).pathname;
@@ -27,6 +27,23 @@ function expect(cond, msg) { if (!cond) throw new Error(msg); }
 const srv = await serve(dist);
 const browser = await launch();
 const errors = [];
+
+// Every context of the run is watched: a request that leaves 127.0.0.1, and any violation of the
+// page's Content-Security-Policy (reported by the browser to the page, and in the console).
+const offHost = [];
+const cspViolations = [];
+const newContext = browser.newContext.bind(browser);
+browser.newContext = async (options) => {
+  const context = await newContext(options);
+  context.on('request', (r) => {
+    const u = new URL(r.url());
+    if (!['data:', 'blob:'].includes(u.protocol) && u.hostname !== '127.0.0.1') offHost.push(r.url());
+  });
+  context.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text()); });
+  await context.addInitScript(() => document.addEventListener('securitypolicyviolation',
+    (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`)));
+  return context;
+};
 
 async function open(viewport = { width: 1366, height: 768 }, options = {}) {
   const context = await browser.newContext({ viewport, ...options });
@@ -1331,6 +1348,71 @@ await check('a failure-free aligned run is complete and in order for every recor
   }
   await (await pg.$('#verdict')).screenshot({ path: shots + '31-verdict-order-completeness-1366.png' });
   await pg.context().close();
+});
+
+// ---- Hardening: offline, the Content-Security-Policy, accessibility ----
+
+await check('offline after the first load: the service worker serves the page, and it runs', async () => {
+  const pg = await open();
+  const html = await (await fetch(srv.url)).text();
+  expect(/<link rel="manifest" href="\.\/manifest\.webmanifest"/.test(html), 'the page names its web app manifest');
+  const manifest = await (await fetch(srv.url + 'manifest.webmanifest')).json();
+  expect(manifest.name && manifest.start_url === './' && manifest.display === 'standalone' && manifest.icons.length > 0, 'an installable manifest');
+  expect(await pg.evaluate(async () => !!(await navigator.serviceWorker.ready).active), 'the service worker is active');
+  await pg.waitForFunction(async () => (await (await caches.open('barrierscope-v1')).keys()).some((r) => r.url.endsWith('.wasm')), null, { timeout: 10000 });
+  await pg.context().setOffline(true);
+  await pg.reload();
+  await pg.waitForSelector('#app[data-ready="true"]', { timeout: 15000 });
+  await pg.keyboard.press('ArrowRight');
+  await pg.keyboard.press('ArrowRight');
+  expect(await step(pg) === 2, `two steps offline, at step ${await step(pg)}`);
+  await pg.selectOption('#sel-lesson', '1');
+  expect((await pg.textContent('#lesson')).length > 50, 'a lesson opens offline');
+  await pg.context().close();
+});
+
+await check('the built page has a strict Content-Security-Policy and no inline script', async () => {
+  const html = await (await fetch(srv.url)).text();
+  const csp = (html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/) || [])[1] || '';
+  for (const d of ["script-src 'self' 'wasm-unsafe-eval'", "object-src 'none'", "base-uri 'none'"]) expect(csp.includes(d), `the policy says ${d}: ${csp}`);
+  const inline = [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/g)].filter((m) => !/\ssrc=/.test(m[1] || '') || m[2].trim());
+  expect(inline.length === 0, `no inline script: ${inline.map((m) => m[0].slice(0, 80)).join(' | ')}`);
+});
+
+const axeSource = await readFile(tools + '/node_modules/axe-core/axe.min.js', 'utf8');
+async function audit(pg, name) {
+  await pg.evaluate(axeSource);
+  const found = await pg.evaluate(async () => (await axe.run(document, { resultTypes: ['violations'] })).violations
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, where: v.nodes.slice(0, 2).map((n) => n.target.join(' ')) })));
+  const count = (i) => found.filter((v) => v.impact === i).reduce((a, v) => a + v.nodes, 0);
+  console.log(`     axe ${name}: ${count('critical')} critical, ${count('serious')} serious, ${count('moderate')} moderate, ${count('minor')} minor`);
+  const bad = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.length === 0, `${name}: ${JSON.stringify(bad)}`);
+}
+await check('accessibility audit (axe-core): no serious or critical violation on five pages', async () => {
+  const pg = await open();
+  await audit(pg, 'free play');
+  await pg.selectOption('#sel-lesson', '1');
+  await pg.keyboard.press('PageDown');
+  await audit(pg, 'a lesson');
+  await pg.keyboard.press('p');
+  await pg.waitForSelector('#app[data-presenter="true"]');
+  await audit(pg, 'presenter mode');
+  await pg.keyboard.press('Escape');
+  await pg.click('#btn-lang');
+  await audit(pg, 'Chinese');
+  await pg.click('#btn-lang');
+  await pg.click('#tab-checkpoints');
+  await audit(pg, 'Checkpoints tab');
+  await pg.context().close();
+});
+
+await check('no request left 127.0.0.1 during the whole run', async () => {
+  expect(offHost.length === 0, offHost.slice(0, 5).join('\n'));
+});
+
+await check('no Content-Security-Policy violation during the whole run', async () => {
+  expect(cspViolations.length === 0, cspViolations.slice(0, 5).join('\n'));
 });
 
 await check('no errors in the page', async () => {

@@ -6,13 +6,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { homedir } from 'node:os';
 
-const tools = process.env.BARRIERSCOPE_TOOLS || join(homedir(), '.local/share/barrierscope-tools');
+export const tools = process.env.BARRIERSCOPE_TOOLS || join(homedir(), '.local/share/barrierscope-tools');
 const require = createRequire(join(tools, 'node_modules', 'noop.js'));
 export const { chromium } = require('playwright-core');
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.webmanifest': 'application/manifest+json',
 };
 
 /** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. */

@@ -5,6 +5,7 @@ set -euo pipefail
 
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
+AXE_VERSION=4.11.0
 TOOLS="${BARRIERSCOPE_TOOLS:-$HOME/.local/share/barrierscope-tools}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # The wasm-bindgen CLI must match the library version pinned in Cargo.toml exactly.
@@ -32,11 +33,16 @@ if [ ! -x "$TOOLS/node_modules/.bin/wasm-opt" ]; then
   say "installing wasm-opt (npm binaryen@$BINARYEN_VERSION) into $TOOLS"
   command -v npm >/dev/null || { apt-get update && apt-get install -y nodejs npm; }
   mkdir -p "$TOOLS"
-  (cd "$TOOLS" && npm install --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION" "playwright-core@1.64")
+  (cd "$TOOLS" && npm install --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION" "playwright-core@1.64" "axe-core@$AXE_VERSION")
 fi
 if [ ! -d "$TOOLS/node_modules/playwright-core" ]; then
   say "installing playwright-core into $TOOLS"
   (cd "$TOOLS" && npm install --no-audit --no-fund --silent "playwright-core@1.64")
+fi
+# axe-core: the accessibility audit in the end-to-end test.
+if [ "$(node -p "require('$TOOLS/node_modules/axe-core/package.json').version" 2>/dev/null || true)" != "$AXE_VERSION" ]; then
+  say "installing axe-core@$AXE_VERSION into $TOOLS"
+  (cd "$TOOLS" && npm install --no-audit --no-fund --silent "axe-core@$AXE_VERSION")
 fi
 
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then

@@ -210,7 +210,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
     };
     let lesson = props.lesson;
     html! {
-        <div class="sharebar" role="group" aria-label={l.t("Lessons and sharing", "课程与分享")}>
+        <div class="sharebar" role="region" aria-label={l.t("Lessons and sharing", "课程与分享")}>
             <label>{ l.t("Lesson", "课程") }
                 <select id="sel-lesson" ~value={running} onchange={on_lesson} aria-label={l.t("Guided lesson", "引导课程")}>
                     <option value="none" selected={lesson.is_none()}>{ l.t("Free play (no lesson)", "自由操作（无课程）") }</option>

@@ -112,7 +112,7 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
             <p class="tally" id="tally-order" title={order_help(l)}><span class="tally-label">{ l.t("Order", "顺序") }</span>
                 <span class={classes!("headline", order_class(order.headline()))}>{ format!("{os} {ow}") }</span>
                 <span class="tally-count">{ order_count }</span></p>
-            <div class="ledger-scroll">
+            <div class="ledger-scroll" tabindex="0" role="region" aria-label={l.t("Per-record ledger", "逐条记录账本")}>
             <table id="ledger" class="ledger">
                 <caption class="sr-only">{ l.t("Per-record ledger against the failure-free run", "与无故障运行对比的逐条记录账本") }</caption>
                 <thead><tr>

@@ -138,7 +138,8 @@ impl SavedLesson {
             LoadError::Lesson(format!("no lesson is called {:?}", self.id.chars().take(40).collect::<String>()))
         })?;
         if self.step >= LESSONS[i].steps.len() {
-            return Err(LoadError::Lesson(format!("lesson {:?} has no step {}", self.id, self.step + 1)));
+            // Counted from 1 for people; wide enough that the largest number a file can hold still adds one.
+            return Err(LoadError::Lesson(format!("lesson {:?} has no step {}", self.id, self.step as u128 + 1)));
         }
         let labels: Vec<&str> = g.records.iter().map(|r| r.label.as_str()).collect();
         if let Some(bad) = self.predictions.keys().find(|k| !labels.contains(&k.as_str())) {

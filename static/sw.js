@@ -1,0 +1,54 @@
+// Barrierscope's service worker: after the first load the app works offline (a classroom on flaky
+// Wi-Fi). On install it caches the page and every asset the page names (the wasm, the JS, the
+// CSS, the icon, the manifest). The page itself is fetched network-first, so a new build is seen
+// as soon as the network is back; the assets have content hashes in their names, so they are
+// served cache-first. Only same-origin GET requests are touched.
+const CACHE = 'barrierscope-v1';
+
+async function precache() {
+  const cache = await caches.open(CACHE);
+  const page = await fetch('./', { cache: 'reload' });
+  if (!page.ok) return;
+  const html = await page.clone().text();
+  const assets = new Set();
+  for (const m of html.matchAll(/(?:href|src)="(\.\/[^"#?]+)"/g)) assets.add(m[1]);
+  await cache.put('./', page);
+  await cache.addAll([...assets]);
+}
+
+self.addEventListener('install', (e) => {
+  e.waitUntil(precache().then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (e) => {
+  e.waitUntil((async () => {
+    for (const k of await caches.keys()) if (k !== CACHE) await caches.delete(k);
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener('fetch', (e) => {
+  const req = e.request;
+  if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
+  if (req.mode === 'navigate') {
+    e.respondWith((async () => {
+      try {
+        const fresh = await fetch(req);
+        if (fresh.ok) (await caches.open(CACHE)).put('./', fresh.clone());
+        return fresh;
+      } catch (err) {
+        const cached = await caches.match('./');
+        if (cached) return cached;
+        throw err;
+      }
+    })());
+    return;
+  }
+  e.respondWith((async () => {
+    const cached = await caches.match(req, { ignoreSearch: true });
+    if (cached) return cached;
+    const fresh = await fetch(req);
+    if (fresh.ok) (await caches.open(CACHE)).put(req, fresh.clone());
+    return fresh;
+  })());
+});
