@@ -21,7 +21,7 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use crate::classroom::{Command, LoadError, Notice, Origin, RunConfig, Session};
+use crate::classroom::{open_run, Command, LoadError, Notice, Origin, RunConfig, Session};
 use crate::engine::Action;
 use text::Lang;
 
@@ -181,14 +181,10 @@ impl UiState {
     }
 
     fn open(&mut self, origin: Origin, text: Result<String, LoadError>) {
-        match text.and_then(|t| Session::load(&t)) {
-            Ok((mut session, lang)) => {
-                session.notice = Some(Notice::Opened(origin));
-                self.session = Rc::new(RefCell::new(session));
-                self.lang = lang;
-                self.playing = false;
-            }
-            Err(error) => self.session.borrow_mut().notice = Some(Notice::LoadFailed { origin, error }),
+        let opened = open_run(&mut self.session.borrow_mut(), origin, text);
+        if let Some(lang) = opened {
+            self.lang = lang;
+            self.playing = false;
         }
     }
 }

@@ -26,6 +26,6 @@ pub use saved_run::{
     from_base64url, from_fragment, to_base64url, to_fragment, LoadError, Origin, SavedLesson, SavedRun,
     MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, SAVED_VERSION,
 };
-pub use session::{Command, Notice, Session, StepLog, Steps, MAX_FORKS_KEPT, NARRATION_STEPS};
+pub use session::{open_run, Command, Notice, Session, StepLog, Steps, MAX_FORKS_KEPT, NARRATION_STEPS};
 pub use settings_form::{edit_field, FieldNote, SettingField};
 pub use wording::step_title;

@@ -513,6 +513,23 @@ impl Session {
     }
 }
 
+/// Opens the run in `text` (read from `origin`) in place of `current`. A run that is refused
+/// leaves `current` exactly as it was, with the reason in its notice; an opened one replaces it,
+/// paused at its playhead. Returns the language the run was saved in, if it opened.
+pub fn open_run(current: &mut Session, origin: Origin, text: Result<String, LoadError>) -> Option<Lang> {
+    match text.and_then(|t| Session::load(&t)) {
+        Ok((mut session, lang)) => {
+            session.notice = Some(Notice::Opened(origin));
+            *current = session;
+            Some(lang)
+        }
+        Err(error) => {
+            current.notice = Some(Notice::LoadFailed { origin, error });
+            None
+        }
+    }
+}
+
 /// Pushes onto a stack of kept branches, forgetting the oldest past [`MAX_FORKS_KEPT`].
 fn push_kept(stack: &mut Vec<Branch>, branch: Branch) {
     stack.push(branch);

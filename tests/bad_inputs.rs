@@ -1,0 +1,286 @@
+//! The catalogue of bad inputs: files, links, stored runs, Settings fields, actions at the wrong
+//! moment and scenario files, each with the exact message its user sees. For every entry on the
+//! page, the test opens or applies the input against a run in progress and checks the message,
+//! its Chinese wording, and that the run is exactly as it was (its saved form, playhead
+//! included). For a scenario file, the runner has no run to keep: the message is checked.
+//!
+//! The README's table "Bad inputs and what the user sees" is this catalogue, written out by
+//! `BLESS=1 cargo test --test bad_inputs`; the test fails when the two differ.
+#![cfg(not(target_arch = "wasm32"))]
+
+use barrierscope::classroom::*;
+use barrierscope::engine::{Action, ChannelId, Lang, Scenario, Settings, Strategy, TaskId};
+use serde_json::{json, Value};
+
+/// A run in progress to damage: a few steps of the default story under `strategy`.
+fn running(strategy: Strategy) -> Session {
+    let job = if strategy == Strategy::StormAcker { "line-sink" } else { "line" };
+    let config = RunConfig { job: job.into(), settings: Settings::new(strategy), seed: 1, records: None };
+    let mut s = Session::new(config).unwrap();
+    for _ in 0..2 {
+        s.handle(Command::Act(Action::Read { task: TaskId(0) }));
+    }
+    s.notice = None;
+    s
+}
+
+fn good() -> Value {
+    serde_json::to_value(running(Strategy::Timers).save(Lang::En)).unwrap()
+}
+
+fn with(field: &str, v: Value) -> String {
+    let mut j = good();
+    j[field] = v;
+    j.to_string()
+}
+
+fn link(text: &str) -> String {
+    format!("#run={}", to_base64url(text.as_bytes()))
+}
+
+/// How an input reaches the app.
+enum Via {
+    /// Opened from a file, a link (the fragment) or the browser's storage.
+    Open(Origin, String),
+    /// Typed into a Settings field, on a run with this strategy.
+    Setting(Strategy, SettingField, Option<&'static str>),
+    /// A command (a button or a key) on a run with this strategy, after these action codes.
+    Do(Strategy, &'static str, Command),
+    /// A scenario file given to the headless runner.
+    Scenario(String),
+}
+
+struct Bad {
+    shown: &'static str,
+    via: Via,
+}
+
+fn bad(shown: &'static str, via: Via) -> Bad {
+    Bad { shown, via }
+}
+
+fn scenario(v: Value) -> Via {
+    Via::Scenario(v.to_string())
+}
+
+fn line_scenario(patch: impl FnOnce(&mut Value)) -> Via {
+    let mut v = json!({
+        "version": 1,
+        "job": {
+            "operators": [
+                {"name": "Source", "kind": "source"},
+                {"name": "Count", "kind": "count"}
+            ],
+            "edges": [{"from": "Source", "to": "Count"}]
+        },
+        "input": {"Source": ["a:x", "b:y"]},
+        "settings": {"strategy": "aligned"},
+        "actions": [{"read": "Source"}]
+    });
+    patch(&mut v);
+    Via::Scenario(v.to_string())
+}
+
+fn catalogue() -> Vec<Bad> {
+    use Origin::{File, Link, Storage};
+    use SettingField as F;
+    let file = |t: String| Via::Open(File, t);
+    vec![
+        // ---- files (↑ Import) ----
+        bad("an empty file", file(String::new())),
+        bad("`{ nope`", file("{ nope".into())),
+        bad("`[1,2,3]`", file("[1,2,3]".into())),
+        bad("`{}`", file("{}".into())),
+        bad("`\"barrierscope\": 2`", file(with("barrierscope", json!(2)))),
+        bad("`\"barrierscope\": \"1\"`", file(with("barrierscope", json!("1")))),
+        bad("`\"job\": \"triangle\"`", file(with("job", json!("triangle")))),
+        bad("`\"job\": 42`", file(with("job", json!(42)))),
+        bad("`\"seed\": -5`", file(with("seed", json!(-5)))),
+        bad("`\"records\": 10000000`", file(with("records", json!(10_000_000)))),
+        bad("`\"records\": 0`", file(with("records", json!(0)))),
+        bad("`\"settings\": {\"strategy\": \"sometimes\"}`", file(with("settings", json!({"strategy": "sometimes"})))),
+        bad(
+            "`\"settings\": {\"strategy\": \"timers\", \"checkpoint-interval\": 3}`",
+            file(with("settings", json!({"strategy": "timers", "checkpoint-interval": 3}))),
+        ),
+        bad("`\"settings\": {\"max-concurrent-checkpoints\": 0}`", file(with("settings", json!({"max-concurrent-checkpoints": 0})))),
+        bad("`\"settings\": {\"high-availability\": \"zookeeper\"}`", file(with("settings", json!({"high-availability": "zookeeper"})))),
+        bad(
+            "`\"settings\": {\"strategy\": \"timers\", \"high-availability\": \"none\"}`",
+            file(with("settings", json!({"strategy": "timers", "high-availability": "none"}))),
+        ),
+        bad("`\"settings\": {\"message-timeout\": 5}` (not Storm)", file(with("settings", json!({"message-timeout": 5})))),
+        bad("`\"actions\": \"r0 r0 zz\"`", file(with("actions", json!("r0 r0 zz")))),
+        bad("`\"actions\": \"R\"` (restore a running job)", file(with("actions", json!("R")))),
+        bad("`\"actions\": \"d0\"` (deliver from an empty channel)", file(with("actions", json!("d0")))),
+        bad("`\"actions\": \"d99\"`", file(with("actions", json!("d99")))),
+        bad("`\"actions\": \"r7\"` (no task 7)", file(with("actions", json!("r7")))),
+        bad("`\"actions\": \"X r0\"` (read while the job is down)", file(with("actions", json!("X r0")))),
+        bad("`\"actions\": \"n1\"` (no notification on its way)", file(with("actions", json!("n1")))),
+        bad("`\"actions\": [\"r0\"]`", file(with("actions", json!(["r0"])))),
+        bad("200,001 actions", file(with("actions", json!("a ".repeat(MAX_SAVED_ACTIONS + 1))))),
+        bad("`\"at\": 99` (past the last step)", file(with("at", json!(99)))),
+        bad("`\"at\": -1`", file(with("at", json!(-1)))),
+        bad("`\"lesson\": {\"id\": \"no-such-lesson\", \"step\": 0}`", file(with("lesson", json!({"id": "no-such-lesson", "step": 0})))),
+        bad("`\"lesson\": {\"id\": \"state\", \"step\": 999}`", file(with("lesson", json!({"id": "state", "step": 999})))),
+        bad(
+            "`\"lesson\": {\"id\": \"state\", \"step\": 18446744073709551615}`",
+            file(with("lesson", json!({"id": "state", "step": u64::MAX}))),
+        ),
+        bad(
+            "a prediction for record `zz`",
+            file(with("lesson", json!({"id": "state", "step": 0, "predictions": {"zz": "lost"}}))),
+        ),
+        bad(
+            "a prediction `\"maybe\"`",
+            file(with("lesson", json!({"id": "state", "step": 0, "predictions": {"a": "maybe"}}))),
+        ),
+        bad("`\"lang\": \"fr\"`", file(with("lang", json!("fr")))),
+        bad("an unknown field `\"colour\"`", file(with("colour", json!("red")))),
+        bad("a file over 4 MiB", file("x".repeat(MAX_SAVED_BYTES + 1))),
+        bad("JSON nested 10,000 deep", file(format!("{}1{}", "[".repeat(10_000), "]".repeat(10_000)))),
+        bad("`\"seed\": 1e400`", file(with("seed", json!(0)).replace("\"seed\":0", "\"seed\":1e400"))),
+        // ---- links (↗ Share link, opened) ----
+        bad("`#`", Via::Open(Link, "#".into())),
+        bad("`#view=1`", Via::Open(Link, "#view=1".into())),
+        bad("`#run=***`", Via::Open(Link, "#run=***".into())),
+        bad("`#run=a` (cut short)", Via::Open(Link, "#run=a".into())),
+        bad("`#run=` and bytes that are not UTF-8", Via::Open(Link, format!("#run={}", to_base64url(&[0xff, 0xfe, 0x00])))),
+        bad("a link over 4 MiB", Via::Open(Link, format!("#run={}", "A".repeat(MAX_SAVED_BYTES * 2)))),
+        bad("a link to `{\"barrierscope\": 7}`", Via::Open(Link, link("{\"barrierscope\": 7}"))),
+        bad("a link whose run restores a running job", Via::Open(Link, link(&with("actions", json!("R"))))),
+        // ---- the browser's storage (the run kept across a reload) ----
+        bad("a stored run cut off half way", Via::Open(Storage, good().to_string()[..60].to_string())),
+        bad("a stored `null`", Via::Open(Storage, "null".into())),
+        bad("a stored run from format version 0", Via::Open(Storage, with("barrierscope", json!(0)))),
+        // ---- Settings fields ----
+        bad("Seed: `abc`", Via::Setting(Strategy::Aligned, F::Seed, Some("abc"))),
+        bad("Records per partition: `2.5`", Via::Setting(Strategy::Aligned, F::Records, Some("2.5"))),
+        bad("Checkpoint interval: `1e`", Via::Setting(Strategy::Aligned, F::CheckpointInterval, Some("1e"))),
+        bad("Alignment timeout: `NaN`", Via::Setting(Strategy::Aligned, F::AlignmentTimeout, Some("NaN"))),
+        bad("Channel capacity: `-`", Via::Setting(Strategy::Aligned, F::ChannelCapacity, Some("-"))),
+        bad("Tolerable failed checkpoints: unreadable", Via::Setting(Strategy::Aligned, F::TolerableFailedCheckpoints, None)),
+        bad("Message timeout (Storm): `1,0`", Via::Setting(Strategy::StormAcker, F::MessageTimeout, Some("1,0"))),
+        // ---- buttons and keys at the wrong moment ----
+        bad("⟳ Restore (R) while the job runs", Via::Do(Strategy::Aligned, "", Command::Act(Action::Restore))),
+        bad("a lane (Enter) with nothing on it", Via::Do(Strategy::Aligned, "", Command::Act(Action::Deliver { channel: ChannelId(1) }))),
+        bad("Read ▸ while the job is down", Via::Do(Strategy::Aligned, "X", Command::Act(Action::Read { task: TaskId(0) }))),
+        bad("✉ Notify (N) with none on its way", Via::Do(Strategy::Aligned, "", Command::Act(Action::Notify { task: TaskId(2) }))),
+        bad("◷ Save in a task under aligned barriers", Via::Do(Strategy::Aligned, "", Command::Act(Action::Timer { task: TaskId(1) }))),
+        bad("⚑ Checkpoint (C) under per-task timers", Via::Do(Strategy::Timers, "", Command::Act(Action::Checkpoint))),
+        bad("✖ Crash in a task that is down", Via::Do(Strategy::Aligned, "X", Command::Act(Action::CrashTask { task: TaskId(1) }))),
+        bad("Storm: a message to the acker with none waiting", Via::Do(Strategy::StormAcker, "", Command::Act(Action::ToAcker { task: TaskId(2) }))),
+        bad("◀ Back (←) at the first step", Via::Do(Strategy::Aligned, "seek0", Command::Back)),
+        bad("↩ Undo (Ctrl+Z) with no fork", Via::Do(Strategy::Aligned, "", Command::Undo)),
+        bad("↪ Redo (Ctrl+Y) with nothing undone", Via::Do(Strategy::Aligned, "", Command::Redo)),
+        bad("Reveal ▶ with no record marked", Via::Do(Strategy::Timers, "lesson-predict", Command::LessonNext)),
+        // ---- scenario files (the headless runner) ----
+        bad("`{ nope`", Via::Scenario("{ nope".into())),
+        bad("`\"version\": 9`", line_scenario(|v| v["version"] = json!(9))),
+        bad("an operator of kind `join`", line_scenario(|v| v["job"]["operators"][1]["kind"] = json!("join"))),
+        bad("two operators named `Source`", line_scenario(|v| v["job"]["operators"][1]["name"] = json!("Source"))),
+        bad("an edge from `Nowhere`", line_scenario(|v| v["job"]["edges"][0]["from"] = json!("Nowhere"))),
+        bad("a self-loop", line_scenario(|v| v["job"]["edges"][0]["to"] = json!("Source"))),
+        bad("parallelism 0", line_scenario(|v| v["job"]["operators"][1]["parallelism"] = json!(0))),
+        bad("a source with no input log", line_scenario(|v| v["input"] = json!({}))),
+        bad("two records labelled `a`", line_scenario(|v| v["input"]["Source"] = json!(["a:x", "a:y"]))),
+        bad("an action `{\"fly\": \"Source\"}`", line_scenario(|v| v["actions"] = json!([{"fly": "Source"}]))),
+        bad("an action that is not enabled", line_scenario(|v| v["actions"] = json!(["restore"]))),
+        bad("`\"strategy\": \"sometimes\"`", scenario(json!({"version": 1, "job": "line", "settings": {"strategy": "sometimes"}}))),
+    ]
+}
+
+/// What the user sees, and whether the run was kept: (English, Chinese, run kept or None when
+/// there is no run).
+fn apply(via: &Via) -> (String, String, Option<bool>) {
+    match via {
+        Via::Scenario(text) => {
+            let e = Scenario::from_json(text).and_then(|s| s.play().map(|_| ())).expect_err("refused");
+            (format!("error: {e}"), String::new(), None)
+        }
+        Via::Open(origin, text) => {
+            let mut s = running(Strategy::Timers);
+            let before = s.save(Lang::En);
+            let text = match origin {
+                Origin::Link => from_fragment(text),
+                _ => Ok(text.clone()),
+            };
+            assert!(open_run(&mut s, *origin, text).is_none(), "opened");
+            let n = s.notice.clone().expect("a notice");
+            (n.message(Lang::En), n.message(Lang::Zh), Some(s.save(Lang::En) == before))
+        }
+        Via::Setting(strategy, field, typed) => {
+            let mut s = running(*strategy);
+            let before = s.save(Lang::En);
+            s.handle(Command::EditSetting(*field, typed.map(str::to_string)));
+            let n = s.notice.clone().expect("a notice");
+            (n.message(Lang::En), n.message(Lang::Zh), Some(s.save(Lang::En) == before))
+        }
+        Via::Do(strategy, first, cmd) => {
+            let mut s = running(*strategy);
+            if *first == "lesson-predict" {
+                s.handle(Command::StartLesson(1));
+                while LESSONS[1].steps[s.lesson.as_ref().unwrap().step].predict.is_none() {
+                    s.handle(Command::LessonNext);
+                }
+            } else if *first == "seek0" {
+                s.handle(Command::Seek(0));
+            } else {
+                for code in first.split_whitespace() {
+                    s.handle(Command::Act(Action::from_code(code).unwrap()));
+                }
+            }
+            s.notice = None;
+            let before = s.save(Lang::En);
+            s.handle(cmd.clone());
+            let n = s.notice.clone().expect("a notice");
+            (n.message(Lang::En), n.message(Lang::Zh), Some(s.save(Lang::En) == before))
+        }
+    }
+}
+
+fn table(rows: &[(String, String, String)]) -> String {
+    let mut t = String::from("| # | where | input | what the user sees |\n|---|---|---|---|\n");
+    for (i, (place, input, message)) in rows.iter().enumerate() {
+        let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+        t += &format!("| {} | {} | {} | {} |\n", i + 1, place, cell(input), cell(message));
+    }
+    t
+}
+
+#[test]
+fn every_bad_input_says_what_is_wrong_and_keeps_the_run() {
+    let cat = catalogue();
+    assert!(cat.len() >= 50, "{} entries", cat.len());
+    let mut rows = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for b in &cat {
+        let (en, zh, kept) = apply(&b.via);
+        let place = match &b.via {
+            Via::Open(Origin::File, _) => "file",
+            Via::Open(Origin::Link, _) => "link",
+            Via::Open(_, _) => "stored run",
+            Via::Setting(..) => "Settings",
+            Via::Do(..) => "button or key",
+            Via::Scenario(_) => "scenario file",
+        };
+        assert!(!en.is_empty(), "{}: no message", b.shown);
+        if let Some(kept) = kept {
+            assert!(kept, "{}: the run changed", b.shown);
+            assert!(!zh.is_empty() && zh != en, "{}: no Chinese message ({zh:?})", b.shown);
+        }
+        assert!(seen.insert((place, b.shown)), "{} is in the catalogue twice", b.shown);
+        rows.push((place.to_string(), b.shown.to_string(), en));
+    }
+    let generated = table(&rows);
+    let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let readme = std::fs::read_to_string(readme_path).unwrap();
+    let (start, end) = ("<!-- bad-inputs:start -->\n", "<!-- bad-inputs:end -->");
+    let a = readme.find(start).expect("the README has the bad-inputs table") + start.len();
+    let z = readme[a..].find(end).expect("the table ends") + a;
+    if std::env::var("BLESS").is_ok() {
+        std::fs::write(readme_path, format!("{}{}{}", &readme[..a], generated, &readme[z..])).unwrap();
+    } else {
+        assert_eq!(&readme[a..z], generated, "the README's table differs from the catalogue: BLESS=1 rewrites it");
+    }
+}
