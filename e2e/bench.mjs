@@ -4,6 +4,8 @@
 //   3. keyed-shuffle with 300 records in flight: median time of one step's render (60 steps)
 //   4. engine steps per second in wasm, against the native criterion figure if it was measured
 //      (`cargo bench --bench engine` first)
+//   5. the soak: 1,000,000 automatic steps of a session, its memory every 100,000 (exit 1 on an
+//      error in the page or memory that keeps growing)
 // Run: node e2e/bench.mjs   (after `trunk build --release`)
 import { readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -97,5 +99,52 @@ try {
 } catch {
   console.log('engine native: not measured yet; run `cargo bench --bench engine` for the comparison');
 }
+
+// The soak: a session left playing for 1,000,000 automatic steps (keyed-shuffle, aligned
+// checkpoints every 500 steps, a crash and a restore every 5,000, a new run when one ends). The
+// JS heap (after a forced collection) and the wasm memory every 100,000 steps must level off.
+const soakErrors = [];
+page.on('pageerror', (e) => soakErrors.push(e.message));
+page.on('console', (m) => { if (m.type() === 'error') soakErrors.push(m.text()); });
+const curve = [];
+const soakStart = Date.now();
+for (let k = 1; k <= 10; k++) {
+  const sample = await page.evaluate(() => {
+    const runs = window.wasmBindings.soak_steps(100000);
+    if (window.gc) window.gc();
+    return { runs, heap: performance.memory.usedJSHeapSize, wasm: window.wasmBindings.wasm_memory_bytes() };
+  });
+  curve.push({ steps: k * 100000, ...sample });
+}
+const mb = (b) => (b / 1048576).toFixed(1);
+console.log(`soak   1,000,000 steps in ${((Date.now() - soakStart) / 1000).toFixed(0)} s, ${curve[9].runs} runs; memory every 100,000 steps:`);
+const top = Math.max(...curve.map((c) => c.wasm));
+for (const c of curve) {
+  const bar = '#'.repeat(Math.round(40 * c.wasm / top));
+  console.log(`soak   ${String(c.steps).padStart(7)}  wasm ${mb(c.wasm).padStart(6)} MB  JS heap ${mb(c.heap).padStart(5)} MB  ${bar}`);
+}
+// The same, drawn: 3,000 steps through the page itself (the → key, X and R every 500 steps, a new
+// run when one ends), with the JS heap and the page's element count every 500 steps.
+const drawn = await page.evaluate(async () => {
+  const key = (k) => window.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+  const out = [];
+  for (let i = 1; i <= 3000; i++) {
+    if (i % 500 === 0) { key('x'); await new Promise((r) => setTimeout(r, 0)); key('r'); } else key('ArrowRight');
+    await new Promise((r) => setTimeout(r, 0));
+    if (document.getElementById('btn-reset') && document.querySelector('#btn-step[disabled]')) document.getElementById('btn-reset').click();
+    if (i % 500 === 0) { if (window.gc) window.gc(); out.push({ steps: i, heap: performance.memory.usedJSHeapSize, nodes: document.getElementsByTagName('*').length }); }
+  }
+  return out;
+});
+for (const d of drawn) console.log(`soak   drawn ${String(d.steps).padStart(5)} steps  JS heap ${mb(d.heap).padStart(5)} MB  ${d.nodes} elements`);
+const drawnGrew = drawn[5].heap - drawn[2].heap;
+const half = curve[4];
+const grewWasm = curve[9].wasm - half.wasm;
+const grewHeap = curve[9].heap - half.heap;
+console.log(`soak   growth over the second 500,000 steps: wasm ${mb(grewWasm)} MB, JS heap ${mb(grewHeap)} MB; errors ${soakErrors.length}`);
 await browser.close();
 await srv.close();
+if (soakErrors.length || grewWasm > 0.05 * half.wasm || grewHeap > 0.25 * half.heap || drawnGrew > 0.25 * drawn[2].heap) {
+  console.log('soak   FAILED: ' + (soakErrors.length ? soakErrors.slice(0, 3).join('; ') : 'memory keeps growing'));
+  process.exit(1);
+}
