@@ -6,10 +6,14 @@
 //      (`cargo bench --bench engine` first)
 //   5. the soak: 1,000,000 automatic steps of a session, its memory every 100,000 (exit 1 on an
 //      error in the page or memory that keeps growing)
+//   6. Lighthouse's scores (lighthouse@12.2.3, installed into the tools folder on first use)
 // Run: node e2e/bench.mjs   (after `trunk build --release`)
 import { readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { serve, launch } from './lib.mjs';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { serve, launch, tools } from './lib.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = root + 'dist/';
@@ -143,6 +147,34 @@ const grewWasm = curve[9].wasm - half.wasm;
 const grewHeap = curve[9].heap - half.heap;
 console.log(`soak   growth over the second 500,000 steps: wasm ${mb(grewWasm)} MB, JS heap ${mb(grewHeap)} MB; errors ${soakErrors.length}`);
 await browser.close();
+
+// Lighthouse (pinned: 13 wants Node 22) against the local Chromium, on the served page.
+const LIGHTHOUSE = '12.2.3';
+const lhDir = tools + '/node_modules/lighthouse';
+if (!existsSync(lhDir) || JSON.parse(await readFile(lhDir + '/package.json', 'utf8')).version !== LIGHTHOUSE) {
+  console.log(`lighthouse: installing lighthouse@${LIGHTHOUSE} into ${tools}`);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', `lighthouse@${LIGHTHOUSE}`], { cwd: tools, stdio: 'inherit' });
+}
+const { default: lighthouse } = await import(pathToFileURL(lhDir + '/core/index.js'));
+const { launch: launchChrome } = await import(pathToFileURL(tools + '/node_modules/chrome-launcher/dist/index.js'));
+const chrome = await launchChrome({ chromePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+// The desktop preset: the app is for a laptop or a projector's computer (simulated 10 Mbit/s, 40 ms).
+const { default: desktop } = await import(pathToFileURL(lhDir + '/core/config/desktop-config.js'));
+try {
+  const lh = await lighthouse(srv.url, { port: chrome.port, output: 'json', logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] }, desktop);
+  const cats = lh.lhr.categories;
+  console.log('lighthouse (desktop) ' + Object.values(cats).map((c) => `${c.title} ${Math.round(c.score * 100)}`).join(', '));
+  for (const c of Object.values(cats)) {
+    for (const ref of c.auditRefs) {
+      const a = lh.lhr.audits[ref.id];
+      if (ref.weight > 0 && a.score !== null && a.score < 0.9) console.log(`lighthouse   ${c.title}: ${a.title} (${a.displayValue || Math.round(a.score * 100)})`);
+    }
+  }
+} finally {
+  await chrome.kill();
+}
 await srv.close();
 if (soakErrors.length || grewWasm > 0.05 * half.wasm || grewHeap > 0.25 * half.heap || drawnGrew > 0.25 * drawn[2].heap) {
   console.log('soak   FAILED: ' + (soakErrors.length ? soakErrors.slice(0, 3).join('; ') : 'memory keeps growing'));

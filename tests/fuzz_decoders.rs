@@ -202,10 +202,19 @@ struct Tally {
 }
 
 impl Tally {
-    fn run(&mut self, text: &str, decode: impl FnOnce(&str) -> bool) {
-        let t = Instant::now();
-        let outcome = catch_unwind(AssertUnwindSafe(|| decode(text)));
-        let took = t.elapsed();
+    /// Decodes `text`, timing it. An input slower than [`HANG`] is timed twice more and its
+    /// fastest time kept: on a shared machine a single run can be descheduled for a while, and a
+    /// real hang is slow every time.
+    fn run(&mut self, text: &str, decode: impl Fn(&str) -> bool) {
+        let once = || {
+            let t = Instant::now();
+            let outcome = catch_unwind(AssertUnwindSafe(|| decode(text)));
+            (outcome, t.elapsed())
+        };
+        let (outcome, mut took) = once();
+        if took > HANG {
+            took = took.min(once().1).min(once().1);
+        }
         self.inputs += 1;
         self.slowest = self.slowest.max(took);
         match outcome {
