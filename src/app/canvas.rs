@@ -635,7 +635,7 @@ fn task_box(
             if entries.is_empty() {
                 lines.push(line(0, l.t("no counts yet", "尚无计数").into(), "muted"));
             }
-            let word = if info.kind == OperatorKind::Count { "count" } else { "sum" };
+            let word = if info.kind == OperatorKind::Count { l.t("count", "计数") } else { l.t("sum", "求和") };
             let shown = if entries.len() > rows { rows - 1 } else { rows };
             for (i, (k, e)) in entries.iter().enumerate().take(shown) {
                 let v = if info.kind == OperatorKind::Count { e.contributors.len() as i64 } else { e.sum };

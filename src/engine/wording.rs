@@ -102,7 +102,7 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
         Event::Processed { task, record, value, emitted, filtered, .. } => match (value, filtered) {
             (_, true) => say!(lang, "{} dropped {} (its key is filtered out).", "{} 丢弃了 {}（它的键被过滤掉）。", t(task), r(record)),
             (Some(v), _) => {
-                let op = if g.task(task).kind == OperatorKind::Count { "count" } else { "sum" };
+                let op = if g.task(task).kind == OperatorKind::Count { lang.t("count", "计数") } else { lang.t("sum", "求和") };
                 let key = g.key_name(g.record(record).key);
                 say!(lang, "{} counted {}: {op}({key}) is now {v}.", "{} 计入了 {}：{op}({key}) 现在是 {v}。", t(task), r(record))
             }
