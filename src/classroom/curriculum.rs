@@ -111,10 +111,10 @@ pub static LESSONS: &[Lesson] = &[
                 "Source 读取了 a 并把它发进网络。它的状态只是一个数：下一个要读的偏移量，现在是 1。")),
             step(&["deliver Source->Map", "deliver Map->Count"], t(
                 "a reached Count: count(x) = 1, and Count remembers that a contributed. Map holds no state at all.",
-                "a 到达了 Count：count(x) = 1，Count 记得是 a 贡献的。Map 完全没有状态。")),
+                "a 到达了 Count：计数(x) = 1，Count 记得是 a 贡献的。Map 完全没有状态。")),
             step(&["read Source x2", "deliver Source->Map x2", "deliver Map->Count x2"], t(
                 "After b and c: count(x) = 3 from {a, b, c}, and Source's offset is 3. To survive a crash, these values must be saved — and restored together.",
-                "b 和 c 之后：count(x) = 3，来自 {a, b, c}；Source 的偏移量是 3。要在崩溃后幸存，这些值必须被保存，并且一起恢复。")),
+                "b 和 c 之后：计数(x) = 3，来自 {a, b, c}；Source 的偏移量是 3。要在崩溃后幸存，这些值必须被保存，并且一起恢复。")),
         ],
     },
     Lesson {
@@ -141,7 +141,7 @@ pub static LESSONS: &[Lesson] = &[
                 "现在整个集群宕机，每个任务都从自己最近一次保存恢复。请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Lost: a, b and c. Source restores offset 3 and continues after c, while Map and Count restore a state that never saw them, and the copies in the network vanished in the crash. count(x) ends at 2 instead of 5.",
-                "丢失的是 a、b、c。Source 恢复到偏移量 3，从 c 之后继续读取；而 Map 和 Count 恢复的状态从未见过它们，网络中的那几条也随崩溃消失了。最终 count(x) 是 2，而不是 5。")),
+                "丢失的是 a、b、c。Source 恢复到偏移量 3，从 c 之后继续读取；而 Map 和 Count 恢复的状态从未见过它们，网络中的那几条也随崩溃消失了。最终 计数(x) 是 2，而不是 5。")),
         ],
     },
     Lesson {
@@ -162,16 +162,16 @@ pub static LESSONS: &[Lesson] = &[
                 "Source 读取了 a、b、c，Map 把它们转发出去：它们现在在通道 Map->Count 中等待。")),
             step(&["deliver Map->Count x3"], t(
                 "Count counts a, b and c: count(x) = 3.",
-                "Count 计入了 a、b、c：count(x) = 3。")),
+                "Count 计入了 a、b、c：计数(x) = 3。")),
             step(&["timer Map", "timer Count"], t(
                 "Now Map's and Count's timers fire, and Count saves count(x) = 3 from {a, b, c}. The cut shows a, b and c as orphans: their receipt is saved, their sending is not.",
-                "现在 Map 和 Count 的定时器触发，Count 保存了来自 {a, b, c} 的 count(x) = 3。切面显示 a、b、c 是孤儿数据：它们的接收被保存了，它们的发送却没有。")),
+                "现在 Map 和 Count 的定时器触发，Count 保存了来自 {a, b, c} 的 计数(x) = 3。切面显示 a、b、c 是孤儿数据：它们的接收被保存了，它们的发送却没有。")),
             predict(&["crash", "restore", "end"], t(
                 "The cluster crashes and each task restores its own save. Which records will be lost or duplicated? Mark every record: exactly once, lost or duplicated.",
                 "集群宕机，每个任务都从自己的保存恢复。哪些记录会丢失或重复？请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Duplicated: a, b and c. Source restores offset 0 and reads them again, and Count, whose saved state already holds them, counts them a second time: count(x) ends at 8 instead of 5.",
-                "重复的是 a、b、c。Source 恢复到偏移量 0，重新读取它们；而 Count 保存的状态里已经有它们，于是又计了一次：最终 count(x) 是 8，而不是 5。")),
+                "重复的是 a、b、c。Source 恢复到偏移量 0，重新读取它们；而 Count 保存的状态里已经有它们，于是又计了一次：最终 计数(x) 是 8，而不是 5。")),
         ],
     },
     Lesson {
@@ -195,7 +195,7 @@ pub static LESSONS: &[Lesson] = &[
                 "Map 处理了 a、b、c，然后遇到屏障 1：它保存状态、转发屏障并确认（2/3）。通道是先进先出的，屏障永远不会越过数据。")).shows(&[Shows::Pending(1)]),
             step(&["deliver Map->Count x4"], t(
                 "Count counts a, b and c, then barrier 1 arrives: it saves count(x) = 3 and acknowledges (3/3). Every task has acknowledged, so checkpoint 1 is completed: a consistent cut, where a, b, c are both before Source's saved offset and in Count's saved state.",
-                "Count 计入了 a、b、c，然后屏障 1 到达：它保存 count(x) = 3 并确认（3/3）。所有任务都已确认，检查点 1 完成：这是一个一致的切面：a、b、c 既在 Source 保存的偏移量之前，也在 Count 保存的状态里。")).shows(&[Shows::Completed(1), Shows::NonePending]),
+                "Count 计入了 a、b、c，然后屏障 1 到达：它保存 计数(x) = 3 并确认（3/3）。所有任务都已确认，检查点 1 完成：这是一个一致的切面：a、b、c 既在 Source 保存的偏移量之前，也在 Count 保存的状态里。")).shows(&[Shows::Completed(1), Shows::NonePending]),
             step(&["read Source", "deliver Source->Map"], t(
                 "The job goes on after checkpoint 1: Source reads d and Map passes it on.",
                 "检查点 1 之后作业继续运行：Source 读取了 d，Map 把它转发出去。")),
@@ -204,7 +204,7 @@ pub static LESSONS: &[Lesson] = &[
                 "此时 d 还在网络中，集群宕机了，作业从检查点 1 恢复。请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Nothing is lost or duplicated: exactly once. Source resumes at offset 3 and reads d again, and Count restarts from count(x) = 3 from {a, b, c}. Because the barrier followed a, b, c through every task, all the snapshots agree on where they are.",
-                "没有数据丢失或重复：精确一次。Source 从偏移量 3 继续并重新读取 d，Count 从来自 {a, b, c} 的 count(x) = 3 重新开始。因为屏障跟在 a、b、c 后面流经了每个任务，所有快照对它们的位置看法一致。")),
+                "没有数据丢失或重复：精确一次。Source 从偏移量 3 继续并重新读取 d，Count 从来自 {a, b, c} 的 计数(x) = 3 重新开始。因为屏障跟在 a、b、c 后面流经了每个任务，所有快照对它们的位置看法一致。")),
         ],
     },
     Lesson {
@@ -335,7 +335,7 @@ pub static LESSONS: &[Lesson] = &[
                 "集群现在宕机，作业从检查点 1 恢复。请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Exactly once: with every channel empty, the snapshots form a consistent cut, so Source resumes at offset 2 and Count at count(x) = 2. Correct, but the whole job stalls for each checkpoint, and longer the more data is in flight; Flink's barriers get the same consistency without stopping.",
-                "精确一次：每个通道都为空，快照自然构成一致的切面，于是 Source 从偏移量 2 继续，Count 从 count(x) = 2 继续。结果正确，但每做一次检查点整个作业都要停顿，在途数据越多停得越久；Flink 的屏障不必停下作业就能得到同样的一致性。")),
+                "精确一次：每个通道都为空，快照自然构成一致的切面，于是 Source 从偏移量 2 继续，Count 从 计数(x) = 2 继续。结果正确，但每做一次检查点整个作业都要停顿，在途数据越多停得越久；Flink 的屏障不必停下作业就能得到同样的一致性。")),
         ],
     },
     Lesson {
@@ -359,7 +359,7 @@ pub static LESSONS: &[Lesson] = &[
                 "集群宕机，作业从检查点 1 恢复。这次以表的读者看到的为准：请为每一条记录标出精确一次、缺失（丢失）或出现两次（重复）。"),
                 Judge::Output, t(
                 "d and e appear twice in the output. The state is exactly once (Count restores count(x) = 3 and counts d and e once), but Source reads them again from offset 3 and the Sink appends them again: what is written to the table cannot be taken back.",
-                "d 和 e 在输出中出现了两次。状态是精确一次的（Count 恢复到 count(x) = 3，d 和 e 只计入一次），但 Source 从偏移量 3 重新读取它们，Sink 又追加了一遍：已经写进表里的数据收不回来。")),
+                "d 和 e 在输出中出现了两次。状态是精确一次的（Count 恢复到 计数(x) = 3，d 和 e 只计入一次），但 Source 从偏移量 3 重新读取它们，Sink 又追加了一遍：已经写进表里的数据收不回来。")),
             restart(upsert_sink, SINK_STORY, t(
                 "The same run with an idempotent sink: it upserts each row by its key, the record. Up to the crash nothing looks different: a to e are written and visible at once.",
                 "同样的运行，换成幂等写入的 Sink：它按键（即数据本身）写入或覆盖（upsert）每一行。直到宕机之前看起来毫无区别：a 到 e 都已写入，立即可见。")),
@@ -395,7 +395,7 @@ pub static LESSONS: &[Lesson] = &[
                 "Source 读取了 a，随后检查点 1 被触发，屏障 1 跟在 a 后面。Source 保存了偏移量 1 并确认（1/3）。")).shows(&[Shows::Pending(1)]),
             step(&["deliver Source->Map x2", "deliver Map->Count x2"], t(
                 "a and barrier 1 pass Map and Count; both acknowledge, and checkpoint 1 is completed with count(x) = 1. It is now in durable storage.",
-                "a 和屏障 1 经过 Map 和 Count；两者都确认，检查点 1 完成，count(x) = 1。它现在保存在持久化存储中。")).shows(&[Shows::Completed(1)]),
+                "a 和屏障 1 经过 Map 和 Count；两者都确认，检查点 1 完成，计数(x) = 1。它现在保存在持久化存储中。")).shows(&[Shows::Completed(1)]),
             step(&["read Source", "checkpoint"], t(
                 "Source reads b, and checkpoint 2 is triggered: Source saves offset 2 and acknowledges, but Map and Count have not seen barrier 2 yet. Checkpoint 2 is pending (1/3).",
                 "Source 读取了 b，检查点 2 被触发：Source 保存偏移量 2 并确认，但 Map 和 Count 还没见到屏障 2。检查点 2 处于进行中（1/3）。")).shows(&[Shows::Pending(2), Shows::Completed(1)]),
@@ -410,7 +410,7 @@ pub static LESSONS: &[Lesson] = &[
                 "新的 JobManager 现在恢复作业并运行到结束。请为每一条记录标出：精确一次、丢失或重复。"),
                 Judge::State, t(
                 "Exactly once. The job restores from completed checkpoint 1: Source resumes at offset 1 and reads b again onto count(x) = 1. The next checkpoint gets id 3, not 2: checkpoint ids keep rising across a JobManager failover.",
-                "精确一次。作业从已完成的检查点 1 恢复：Source 从偏移量 1 继续，重新读取 b，计入 count(x) = 1 之上。下一个检查点的编号是 3 而不是 2：检查点编号在 JobManager 故障切换之后仍然递增。")),
+                "精确一次。作业从已完成的检查点 1 恢复：Source 从偏移量 1 继续，重新读取 b，计入 计数(x) = 1 之上。下一个检查点的编号是 3 而不是 2：检查点编号在 JobManager 故障切换之后仍然递增。")),
         ],
     },
     Lesson {
