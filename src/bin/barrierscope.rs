@@ -316,6 +316,7 @@ fn failover_table(sim: &Sim) -> String {
             Some(RestoreFrom::OwnSaves) => "each task's own save".to_string(),
             Some(RestoreFrom::Policy) => "the restart policy".to_string(),
             Some(RestoreFrom::Committed) => "the committed offsets".to_string(),
+            Some(RestoreFrom::MetadataCheckpoint { .. }) => "the metadata checkpoint".to_string(),
         };
         s += &format!(
             "  {:<34} {:>6} {:>8} {:>6}  {:<30} {}\n",

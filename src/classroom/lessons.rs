@@ -192,6 +192,7 @@ pub fn parse_line(s: &str) -> Result<ScriptAction, String> {
         "answer" => ScriptAction::Answer(arg),
         "auto" => ScriptAction::Auto(arg.parse().map_err(|_| format!("{s:?}: auto needs a number"))?),
         "end" => ScriptAction::RunToEnd,
+        "wait" => ScriptAction::Wait,
         _ => return Err(format!("{s:?}: unknown script word {verb:?}")),
     })
 }

@@ -46,6 +46,16 @@ impl Sim {
     /// pipelined region. Its in-flight records are lost, its tasks stop (the learner still sees
     /// what a canceled task held until the restart), and the pending checkpoints are aborted.
     pub(crate) fn crash(&mut self, scope: CrashScope, out: &mut Vec<Event>) {
+        if let Some(s) = &self.live.spark {
+            // Spark: an executor fails alone and is replaced at once; the driver takes every
+            // executor with it.
+            if let CrashScope::Task(x) = scope {
+                self.executor_lost(x, out);
+                return;
+            }
+            let blocks = s.blocks.iter().filter(|b| b.copies != 0).count() as u16;
+            out.push(Event::DriverLost { blocks });
+        }
         if scope == CrashScope::JobManager && self.tracks_tuples {
             // Storm's Nimbus: "no worker processes are affected by the death of Nimbus".
             self.jobmanager_up = false;
@@ -239,6 +249,7 @@ impl Sim {
         }
         for s in self.graph.sources().filter(|s| restarted[s.index()]).collect::<Vec<_>>() {
             out.push(Event::Rewound { task: s, offset: self.source_offset(s) });
+            self.socket_reconnect(s, out);
         }
         self.recover_sinks(&restarted, out);
         self.recompute_retention();
