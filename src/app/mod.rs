@@ -5,6 +5,7 @@
 //! parts it changed and Yew skips the rest.
 
 pub mod acker_view;
+pub mod batch_view;
 pub mod canvas;
 pub mod classroom;
 pub mod controls;
@@ -369,6 +370,7 @@ fn shortcut(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Msg> {
         "x" | "X" => Msg::Cmd(Command::Act(Action::Crash)),
         "j" | "J" => Msg::Cmd(Command::Act(Action::CrashJobManager)),
         "r" | "R" => Msg::Cmd(Command::Act(Action::Restore)),
+        "w" | "W" => Msg::Cmd(Command::Act(Action::Wait)),
         "n" | "N" => Msg::NotifyFirst,
         "e" | "E" => Msg::Cmd(Command::ToEnd),
         "p" | "P" => Msg::Presenter(!presenter),

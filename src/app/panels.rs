@@ -450,6 +450,7 @@ fn failovers(v: &CheckpointsView, l: Lang) -> Html {
         Some(RestoreFrom::OwnSaves) => l.t("each task's own save", "各任务自己的保存").to_string(),
         Some(RestoreFrom::Policy) => l.t("the restart policy", "重启策略").to_string(),
         Some(RestoreFrom::Committed) => l.t("the committed offsets", "已提交的偏移量").to_string(),
+        Some(RestoreFrom::MetadataCheckpoint { .. }) => l.t("the metadata checkpoint", "元数据检查点").to_string(),
     };
     let later = |f: &FailoverRecord| v.at.is_some_and(|at| f.failed_tick >= at);
     html! {

@@ -939,7 +939,7 @@ mod tests {
                     assert_eq!(l.external_labels(Verdict::Duplicated), ["d", "e"]);
                     assert_eq!(ext.lost, 0);
                 }
-                SinkMode::Upsert | SinkMode::TwoPhaseCommit => assert_eq!(ext.exactly_once, 8, "{mode:?}"),
+                SinkMode::Upsert | SinkMode::TwoPhaseCommit | SinkMode::Transactional => assert_eq!(ext.exactly_once, 8, "{mode:?}"),
             }
         }
         // Before the reveal, checkpoint 1 has completed but its notification has not reached the

@@ -178,6 +178,7 @@ impl SettingField {
                 lang.t("Tolerable failed checkpoints", "可容忍的连续失败检查点数")
             }
             SettingField::MessageTimeout => lang.t("Storm message timeout (steps)", "Storm 消息超时（步）"),
+            SettingField::BatchInterval => lang.t("Spark batch interval (steps)", "Spark 批次间隔（步）"),
         }
     }
 }

@@ -88,6 +88,16 @@ impl Strategy {
     pub fn takes_high_availability(self) -> bool {
         self.uses_coordinator()
     }
+    /// Whether a source may be a socket: Storm's spout replays a failed tuple by reading its offset
+    /// again, which a socket cannot do (a reliable spout on a socket would have to buffer every
+    /// tuple until acked; not modelled).
+    pub fn takes_socket(self) -> bool {
+        self != Strategy::StormAcker
+    }
+    /// Whether `batch-interval` and `write-ahead-log` apply.
+    pub fn takes_micro_batches(self) -> bool {
+        self == Strategy::SparkStreaming
+    }
     /// Whether the [`RestartPolicy`] applies: only when nothing is saved.
     pub fn takes_restart_policy(self) -> bool {
         self == Strategy::None
@@ -494,7 +504,9 @@ impl Settings {
                     s.checkpoint_interval = self.checkpoint_interval;
                 }
                 s.failover_strategy = self.failover_strategy;
-                s.source = self.source;
+                if strategy.takes_socket() {
+                    s.source = self.source;
+                }
                 if strategy.takes_high_availability() {
                     s.high_availability = self.high_availability;
                     s.externalized_checkpoint_retention = self.externalized_checkpoint_retention;
@@ -603,7 +615,10 @@ impl Settings {
                 return bad(format!("tolerable-failed-checkpoints must be at most {MAX_STEPS_SETTING}"));
             }
         }
-        if self.strategy != Strategy::SparkStreaming && (self.write_ahead_log || self.batch_interval != default_batch_interval()) {
+        if self.source == SourceKind::Socket && !self.strategy.takes_socket() {
+            return bad("source socket: Storm's spout replays a failed tuple by reading its offset again, which a socket cannot do; use a replayable-log source".into());
+        }
+        if !self.strategy.takes_micro_batches() && (self.write_ahead_log || self.batch_interval != default_batch_interval()) {
             return bad(format!("batch-interval and write-ahead-log belong to the spark-streaming strategy, not {:?}", self.strategy.id()));
         }
         if self.batch_interval == 0 || self.batch_interval > MAX_STEPS_SETTING {

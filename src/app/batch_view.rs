@@ -1,0 +1,205 @@
+//! Spark Streaming on the canvas: a band under the job with three boxes. The receiver's blocks
+//! not yet processed, each with its copies (executor 0, executor 1, the write-ahead log); the
+//! driver's batch queue (the running job, its attempt, the queued batches, the recomputations
+//! after a restart); the state RDD's lineage chain and its checkpoint, the log's bytes, and the
+//! statistics (scheduling and processing delay of the last batch, per-record latency from
+//! arrival to a visible output). Presenter mode draws a compact strip of two lines instead.
+
+use yew::prelude::*;
+
+use super::canvas::fit;
+use super::text::Lang;
+use crate::engine::mechanisms::received_blocks::{Block, SparkRuntime, WAL_BYTES_PER_RECORD};
+use crate::engine::Sim;
+
+/// Height of the band, and of presenter mode's strip, in canvas units.
+pub const BAND_H: f64 = 250.0;
+pub const STRIP_H: f64 = 104.0;
+/// The narrowest the band draws in.
+pub const MIN_W: f64 = 1180.0;
+const LINE: f64 = 28.0;
+
+pub fn band_height(compact: bool) -> f64 {
+    if compact {
+        STRIP_H
+    } else {
+        BAND_H
+    }
+}
+
+/// A block as a chip's words: its record and where copies are ("a ▪0 ▪1 ✎log").
+fn block_text(sim: &Sim, b: &Block) -> String {
+    let mut s = sim.graph.label(b.record).to_string();
+    for e in 0..2 {
+        if b.copies & (1 << e) != 0 {
+            s += &format!(" ▪{e}");
+        }
+    }
+    if b.wal {
+        s += " ✎";
+    }
+    s
+}
+
+/// The metadata checkpoint in one line (the driver's box shows it too).
+pub fn metadata_line(sim: &Sim, l: Lang) -> String {
+    let d = sim.durable_spark();
+    match &d.meta {
+        None => l.t("metadata checkpoint: none yet", "元数据检查点：还没有").to_string(),
+        Some(m) => {
+            let done: Vec<String> = m.batches.iter().filter(|b| b.2).map(|b| b.0.to_string()).collect();
+            let open: Vec<String> = m.batches.iter().filter(|b| !b.2).map(|b| b.0.to_string()).collect();
+            let list = |v: Vec<String>| if v.is_empty() { "—".to_string() } else { v.join(" ") };
+            match l {
+                Lang::En => format!("metadata checkpoint @{}: chain {} · incomplete {}", m.time, list(done), list(open)),
+                Lang::Zh => format!("元数据检查点 @{}：血统链 {} · 未完成 {}", m.time, list(done), list(open)),
+            }
+        }
+    }
+}
+
+/// The lineage, the log and the statistics, one line each.
+fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
+    let d = sim.durable_spark();
+    let chain: Vec<String> = s.map(|s| s.chain.iter().map(|(k, _)| k.to_string()).collect()).unwrap_or_default();
+    let ckpt = d.state.as_ref().map_or_else(|| l.t("nothing", "无").to_string(), |c| c.batch.to_string());
+    let wal_bytes = d.wal.len() as u64 * WAL_BYTES_PER_RECORD;
+    let last = d.batches.iter().rev().find(|b| b.finished.is_some());
+    let (sum, n, max) = latency(sim);
+    match l {
+        Lang::En => vec![
+            format!("state RDD: lineage chain {} ({}) ← checkpoint of batch {ckpt}", chain.len(), if chain.is_empty() { "—".into() } else { chain.join(" ← ") }),
+            format!(
+                "write-ahead log: {} · holds {wal_bytes} B · written {} B",
+                if sim.settings.write_ahead_log { "on" } else { "off" },
+                d.wal_written
+            ),
+            match last {
+                Some(b) => format!("batch {}: scheduling delay {} · processing {} steps", b.batch, b.scheduling_delay(), b.processing_delay().unwrap_or(0)),
+                None => "no batch completed yet".into(),
+            },
+            if n == 0 { "latency: no record visible yet".into() } else { format!("latency, arrival to visible output: mean {} · max {max} steps", sum / n) },
+        ],
+        Lang::Zh => vec![
+            format!("状态 RDD：血统链 {}（{}）← 批次 {ckpt} 的检查点", chain.len(), if chain.is_empty() { "—".into() } else { chain.join(" ← ") }),
+            format!(
+                "预写日志：{} · 现存 {wal_bytes} B · 累计写入 {} B",
+                if sim.settings.write_ahead_log { "开启" } else { "关闭" },
+                d.wal_written
+            ),
+            match last {
+                Some(b) => format!("批次 {}：调度延迟 {} · 处理 {} 步", b.batch, b.scheduling_delay(), b.processing_delay().unwrap_or(0)),
+                None => "还没有完成的批次".into(),
+            },
+            if n == 0 { "延迟：还没有可见的输出".into() } else { format!("从到达到可见输出的延迟：平均 {} · 最长 {max} 步", sum / n) },
+        ],
+    }
+}
+
+/// Per-record latency, from the step a receiver stored it to the first step a reader saw it:
+/// (sum, records, max).
+pub fn latency(sim: &Sim) -> (u64, u64, u64) {
+    let d = sim.durable_spark();
+    let mut first = vec![u64::MAX; d.received.len()];
+    for row in sim.external().visible() {
+        if let Some(f) = first.get_mut(row.record.0 as usize) {
+            *f = (*f).min(row.tick + 1);
+        }
+    }
+    let (mut sum, mut n, mut max) = (0, 0, 0);
+    for (r, f) in d.received.iter().zip(&first) {
+        if *r != u64::MAX && *f != u64::MAX && *f > *r {
+            let x = f - r;
+            sum += x;
+            n += 1;
+            max = max.max(x);
+        }
+    }
+    (sum, n, max)
+}
+
+/// The driver's queue, one line per job.
+fn job_lines(sim: &Sim, s: &SparkRuntime, l: Lang) -> Vec<String> {
+    s.jobs
+        .iter()
+        .map(|j| {
+            let recs: Vec<&str> = j.blocks.iter().filter_map(|id| s.block(*id).filter(|b| b.readable())).map(|b| sim.graph.label(b.record)).collect();
+            let gone = j.blocks.len() - recs.len();
+            let what = match (j.started.is_some(), j.output) {
+                (true, true) if j.attempt > 1 => format!("{} {}", l.t("▶ running, attempt", "▶ 运行中，第"), j.attempt),
+                (true, true) => l.t("▶ running", "▶ 运行中").to_string(),
+                (true, false) => l.t("▶ recomputing (lineage)", "▶ 按血统重算").to_string(),
+                (false, true) => l.t("queued", "排队中").to_string(),
+                (false, false) => l.t("queued: recompute", "排队：重算").to_string(),
+            };
+            let gone = if gone > 0 { format!(" · {gone} {}", l.t("block(s) gone", "个块已丢失")) } else { String::new() };
+            format!("{} {} @{} · {} · {what}{gone}", l.t("batch", "批次"), j.batch, j.time, if recs.is_empty() { "—".into() } else { recs.join(" ") })
+        })
+        .collect()
+}
+
+/// The band: blocks, the driver's queue, the state and the logs.
+pub fn batch_band(sim: &Sim, s: &SparkRuntime, top: f64, width: f64, l: Lang) -> Html {
+    let g = &sim.graph;
+    let col = (width - 48.0 - 32.0) / 3.0;
+    let xs = [24.0, 24.0 + col + 16.0, 24.0 + 2.0 * (col + 16.0)];
+    // Blocks still to be processed: not yet in a batch, or in a batch still queued or running.
+    let waiting: Vec<&Block> = s.blocks.iter().filter(|b| b.readable() && b.batch.is_none_or(|k| s.jobs.iter().any(|j| j.batch == k))).collect();
+    let per_row = ((col - 24.0) / 112.0).floor().max(1.0) as usize;
+    let chips = waiting.iter().take(per_row * 4).enumerate().map(|(i, b)| {
+        let (x, y) = (xs[0] + 12.0 + (i % per_row) as f64 * 112.0, top + 62.0 + (i / per_row) as f64 * 34.0);
+        let queued = b.batch.map(|k| format!(" · {} {k}", l.t("batch", "批次"))).unwrap_or_default();
+        html! {
+            <g class={classes!("spark-block", b.batch.is_none().then_some("unallocated"))} data-block={b.id.to_string()} data-wal={b.wal.to_string()} data-copies={b.copies.to_string()}>
+                <title>{ format!("{} {} ({}){queued}", l.t("block", "块"), b.id, l.t("▪0 ▪1: a copy in executor 0 / 1 memory; ✎: in the write-ahead log", "▪0 ▪1：执行器 0/1 内存中的副本；✎：在预写日志中")) }</title>
+                <rect x={x.to_string()} y={y.to_string()} width="104" height="26" rx="13" />
+                <text x={(x + 52.0).to_string()} y={(y + 19.0).to_string()} text-anchor="middle">{ block_text(sim, b) }</text>
+            </g>
+        }
+    });
+    let more = waiting.len().saturating_sub(per_row * 4);
+    let receivers: Vec<String> = g.sources().map(|t| g.task(t).name.clone()).collect();
+    let jobs = job_lines(sim, s, l);
+    let shown = jobs.len().min(5);
+    let lines = state_lines(sim, Some(s), l);
+    let line = |x: f64, y: f64, w: f64, text: &str, class: &'static str| html! {
+        <text class={class} x={x.to_string()} y={y.to_string()}><title>{ text.to_string() }</title>{ fit(text, w, 17.0) }</text>
+    };
+    let h = BAND_H - 20.0;
+    html! {
+        <g id="spark-band" class="spark-band" role="group" aria-label={l.t("Spark Streaming: blocks, batches, state", "Spark Streaming：块、批次、状态")}>
+            { for xs.iter().map(|x| html! { <rect class="spark-box" x={x.to_string()} y={(top + 8.0).to_string()} width={col.to_string()} height={h.to_string()} rx="12" /> }) }
+            <text class="task-name" x={(xs[0] + 12.0).to_string()} y={(top + 38.0).to_string()}>
+                { fit(&format!("{} {}", l.t("Blocks received by", "接收器收到的块："), receivers.join(", ")), col - 24.0, 19.0) }</text>
+            { if waiting.is_empty() { line(xs[0] + 12.0, top + 80.0, col - 24.0, l.t("no block waits for its batch", "没有等待批次的块"), "spout-line muted") } else { html!{ { for chips } } } }
+            { if more > 0 { line(xs[0] + 12.0, top + 62.0 + 4.0 * 34.0 + 18.0, col - 24.0, &format!("+{more} {}", l.t("more blocks", "个块")), "spout-line muted") } else { html!{} } }
+            <text class="task-name" x={(xs[1] + 12.0).to_string()} y={(top + 38.0).to_string()}>{ fit(l.t("Driver: batch jobs, one at a time", "驱动器：批次作业，一次一个"), col - 24.0, 19.0) }</text>
+            { if jobs.is_empty() { line(xs[1] + 12.0, top + 72.0, col - 24.0, l.t("no batch queued", "没有排队的批次"), "spout-line muted") } else { html!{} } }
+            { for jobs.iter().take(shown).enumerate().map(|(i, j)| line(xs[1] + 12.0, top + 72.0 + i as f64 * LINE, col - 24.0, j, if i == 0 && s.running().is_some() { "spout-line spark-running" } else { "spout-line" })) }
+            { if jobs.len() > shown { line(xs[1] + 12.0, top + 72.0 + 5.0 * LINE, col - 24.0, &format!("+{} {}", jobs.len() - shown, l.t("more batches", "个批次")), "spout-line muted") } else { html!{} } }
+            <text class="task-name" x={(xs[2] + 12.0).to_string()} y={(top + 38.0).to_string()}>{ fit(l.t("State, logs, delays", "状态、日志、延迟"), col - 24.0, 19.0) }</text>
+            { for lines.iter().enumerate().map(|(i, t)| line(xs[2] + 12.0, top + 72.0 + i as f64 * LINE, col - 24.0, t, "spout-line")) }
+        </g>
+    }
+}
+
+/// Presenter mode's strip: the blocks and the queue on one line, the state and the log on the
+/// next, in large type.
+pub fn batch_strip(sim: &Sim, s: &SparkRuntime, top: f64, width: f64, l: Lang) -> Html {
+    let px = 20.0;
+    let waiting: Vec<String> = s.blocks.iter().filter(|b| b.readable() && b.batch.is_none()).map(|b| block_text(sim, b)).collect();
+    let jobs: Vec<String> = s.jobs.iter().map(|j| format!("{}{}", j.batch, if j.started.is_some() { "▶" } else { "" })).collect();
+    let first = match l {
+        Lang::En => format!("blocks: {} · batches: {}", if waiting.is_empty() { "—".into() } else { waiting.join(", ") }, if jobs.is_empty() { "—".into() } else { jobs.join(" ") }),
+        Lang::Zh => format!("块：{} · 批次：{}", if waiting.is_empty() { "—".into() } else { waiting.join("，") }, if jobs.is_empty() { "—".into() } else { jobs.join(" ") }),
+    };
+    let lines = state_lines(sim, Some(s), l);
+    let second = format!("{} · {}", lines[0], lines[1]);
+    html! {
+        <g id="spark-band" class="spark-band compact" role="group" aria-label={l.t("Spark Streaming: blocks, batches, state", "Spark Streaming：块、批次、状态")}>
+            <rect class="spark-box" x="16" y={(top + 4.0).to_string()} width={(width - 32.0).to_string()} height={(STRIP_H - 8.0).to_string()} rx="10" />
+            <text class="ack-strip-text" x="28" y={(top + 38.0).to_string()}><title>{ first.clone() }</title>{ fit(&first, width - 56.0, px) }</text>
+            <text class="ack-strip-text" x="28" y={(top + 78.0).to_string()}><title>{ second.clone() }</title>{ fit(&second, width - 56.0, px) }</text>
+        </g>
+    }
+}
