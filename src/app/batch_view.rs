@@ -62,13 +62,13 @@ pub fn metadata_line(sim: &Sim, l: Lang) -> String {
 fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
     let d = sim.durable_spark();
     let chain: Vec<String> = s.map(|s| s.chain.iter().map(|(k, _)| k.to_string()).collect()).unwrap_or_default();
-    let ckpt = d.state.as_ref().map_or_else(|| l.t("nothing", "无").to_string(), |c| c.batch.to_string());
+    let ckpt = d.state.as_ref().map_or_else(|| l.t("none", "无").to_string(), |c| format!("{} {}", l.t("batch", "批次"), c.batch));
     let wal_bytes = d.wal.len() as u64 * WAL_BYTES_PER_RECORD;
     let last = d.batches.iter().rev().find(|b| b.finished.is_some());
     let (sum, n, max) = latency(sim);
     match l {
         Lang::En => vec![
-            format!("state RDD: lineage chain {} ({}) ← checkpoint of batch {ckpt}", chain.len(), if chain.is_empty() { "—".into() } else { chain.join(" ← ") }),
+            format!("state RDD: lineage {} · checkpointed: {ckpt}", if chain.is_empty() { "—".into() } else { format!("{} ({})", chain.len(), chain.join(" ← ")) }),
             format!(
                 "write-ahead log: {} · holds {wal_bytes} B · written {} B",
                 if sim.settings.write_ahead_log { "on" } else { "off" },
@@ -81,7 +81,7 @@ fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
             if n == 0 { "latency: no record visible yet".into() } else { format!("latency, arrival to visible output: mean {} · max {max} steps", sum / n) },
         ],
         Lang::Zh => vec![
-            format!("状态 RDD：血统链 {}（{}）← 批次 {ckpt} 的检查点", chain.len(), if chain.is_empty() { "—".into() } else { chain.join(" ← ") }),
+            format!("状态 RDD：血统链 {} · 已检查点：{ckpt}", if chain.is_empty() { "—".into() } else { format!("{}（{}）", chain.len(), chain.join(" ← ")) }),
             format!(
                 "预写日志：{} · 现存 {wal_bytes} B · 累计写入 {} B",
                 if sim.settings.write_ahead_log { "开启" } else { "关闭" },
@@ -146,7 +146,7 @@ pub fn batch_band(sim: &Sim, s: &SparkRuntime, top: f64, width: f64, l: Lang) ->
     // Blocks still to be processed: not yet in a batch, or in a batch still queued or running.
     let waiting: Vec<&Block> = s.blocks.iter().filter(|b| b.readable() && b.batch.is_none_or(|k| s.jobs.iter().any(|j| j.batch == k))).collect();
     let per_row = ((col - 24.0) / 112.0).floor().max(1.0) as usize;
-    let chips = waiting.iter().take(per_row * 4).enumerate().map(|(i, b)| {
+    let chips = waiting.iter().take(per_row * 3).enumerate().map(|(i, b)| {
         let (x, y) = (xs[0] + 12.0 + (i % per_row) as f64 * 112.0, top + 62.0 + (i / per_row) as f64 * 34.0);
         let queued = b.batch.map(|k| format!(" · {} {k}", l.t("batch", "批次"))).unwrap_or_default();
         html! {
@@ -157,7 +157,7 @@ pub fn batch_band(sim: &Sim, s: &SparkRuntime, top: f64, width: f64, l: Lang) ->
             </g>
         }
     });
-    let more = waiting.len().saturating_sub(per_row * 4);
+    let more = waiting.len().saturating_sub(per_row * 3);
     let receivers: Vec<String> = g.sources().map(|t| g.task(t).name.clone()).collect();
     let jobs = job_lines(sim, s, l);
     let shown = jobs.len().min(5);
@@ -172,7 +172,8 @@ pub fn batch_band(sim: &Sim, s: &SparkRuntime, top: f64, width: f64, l: Lang) ->
             <text class="task-name" x={(xs[0] + 12.0).to_string()} y={(top + 38.0).to_string()}>
                 { fit(&format!("{} {}", l.t("Blocks received by", "接收器收到的块："), receivers.join(", ")), col - 24.0, 19.0) }</text>
             { if waiting.is_empty() { line(xs[0] + 12.0, top + 80.0, col - 24.0, l.t("no block waits for its batch", "没有等待批次的块"), "spout-line muted") } else { html!{ { for chips } } } }
-            { if more > 0 { line(xs[0] + 12.0, top + 62.0 + 4.0 * 34.0 + 18.0, col - 24.0, &format!("+{more} {}", l.t("more blocks", "个块")), "spout-line muted") } else { html!{} } }
+            { line(xs[0] + 12.0, top + h - 6.0, col - 24.0, l.t("▪0 ▪1 a copy in executor 0 / 1 memory · ✎ in the log · outlined: no batch yet", "▪0 ▪1 执行器 0/1 内存中的副本 · ✎ 在日志中 · 描边：尚未分批"), "spout-line muted") }
+            { if more > 0 { line(xs[0] + 12.0, top + 62.0 + 3.0 * 34.0 + 18.0, col - 24.0, &format!("+{more} {}", l.t("more blocks", "个块")), "spout-line muted") } else { html!{} } }
             <text class="task-name" x={(xs[1] + 12.0).to_string()} y={(top + 38.0).to_string()}>{ fit(l.t("Driver: batch jobs, one at a time", "驱动器：批次作业，一次一个"), col - 24.0, 19.0) }</text>
             { if jobs.is_empty() { line(xs[1] + 12.0, top + 72.0, col - 24.0, l.t("no batch queued", "没有排队的批次"), "spout-line muted") } else { html!{} } }
             { for jobs.iter().take(shown).enumerate().map(|(i, j)| line(xs[1] + 12.0, top + 72.0 + i as f64 * LINE, col - 24.0, j, if i == 0 && s.running().is_some() { "spout-line spark-running" } else { "spout-line" })) }

@@ -524,7 +524,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             <div class="group">
                 { button("btn-checkpoint", l.t("⚑ Checkpoint", "⚑ 检查点"), "C", || Msg::Cmd(Command::Act(Action::Checkpoint)), check(Action::Checkpoint), None) }
                 { button("btn-timers", l.t("◷ All timers", "◷ 全部定时器"), "T", || Msg::Cmd(Command::Act(Action::AllTimers)), check(Action::AllTimers), None) }
-                { button("btn-wait", l.t("⌛ Wait a step", "⌛ 等待一步"), "W", || Msg::Cmd(Command::Act(Action::Wait)), check(Action::Wait), None) }
+                { button("btn-wait", l.t("◔ Wait a step", "◔ 等待一步"), "W", || Msg::Cmd(Command::Act(Action::Wait)), check(Action::Wait), None) }
             </div>
             <div class="group">
                 { button("btn-crash", l.t("✖ Crash cluster", "✖ 集群崩溃"), "X", || Msg::Cmd(Command::Act(Action::Crash)), check(Action::Crash), Some("danger")) }

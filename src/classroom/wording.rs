@@ -228,6 +228,8 @@ pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
         | Some(Event::InFlightRecorded { channel, .. }) => describe(g, &Action::Deliver { channel: *channel }, lang),
         Some(Event::Restored { .. }) | Some(Event::RegionRestored { .. }) => describe(g, &Action::Restore, lang),
         Some(Event::NotificationDelivered { task, .. }) => describe(g, &Action::Notify { task: *task }, lang),
+        Some(Event::BlockStored { task, .. }) => describe(g, &Action::Read { task: *task }, lang),
+        Some(Event::Waited) => describe(g, &Action::Wait, lang),
         _ => lang.t("step", "单步").into(),
     };
     format!("{base}: {what}")

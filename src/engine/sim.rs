@@ -260,6 +260,9 @@ impl Sim {
                 if let Some((id, _)) = self.live.coordinator.stop_the_world {
                     return err(ActionError::SourcesPaused { checkpoint: id.0 });
                 }
+                if self.receiver_listens() {
+                    return err(ActionError::ReceiverListens { task: info.name.clone() });
+                }
                 if let Some(at) = self.socket_waits(task) {
                     return err(ActionError::NotArrived { task: info.name.clone(), at });
                 }

@@ -667,11 +667,10 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             let gone: Vec<&str> = g.task(task).log[from as usize..to as usize].iter().map(|x| r(*x)).collect();
             say!(
                 lang,
-                "{} reads a socket, which cannot go back: {} (offsets {from} to {}) are gone for good; it goes on with what arrives next.",
-                "{} 读的是 socket，无法回退：{}（偏移量 {from} 到 {}）永远丢失了；它从接下来到达的数据继续。",
+                "{} reads a socket, which cannot go back: {} (from offset {from}) are gone for good; it goes on with what arrives next, at offset {to}.",
+                "{} 读的是 socket，无法回退：{}（从偏移量 {from} 起）永远丢失了；它从接下来到达的数据继续，偏移量 {to}。",
                 t(task),
-                gone.join(" "),
-                to - 1
+                gone.join(" ")
             )
         }
         Event::BlockStored { task, record, block, wal, acked } => {
@@ -888,6 +887,11 @@ impl ActionError {
                 lang,
                 "sources are paused until stop-the-world checkpoint {checkpoint} completes",
                 "数据源已暂停，直到全局暂停检查点 {checkpoint} 完成"
+            ),
+            ReceiverListens { task } => say!(
+                lang,
+                "{task}'s receiver stores what arrives on its socket by itself, as each record arrives (wait)",
+                "{task} 的接收器会在每条记录到达 socket 时自行存储（等待）"
             ),
             NotArrived { task, at } => say!(
                 lang,

@@ -75,6 +75,9 @@ pub struct SparkRuntime {
     /// step it was completed.
     pub cached: Vec<OpState>,
     pub cached_tick: u64,
+    /// A batch completed and the checkpoint writer has yet to write the metadata checkpoint that
+    /// says so (it does at the next step: Spark's `CheckpointWriter` runs asynchronously).
+    pub meta_due: bool,
 }
 
 impl SparkRuntime {

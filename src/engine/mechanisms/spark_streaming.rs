@@ -107,6 +107,12 @@ impl Sim {
     /// The driver's clock, after every step: a finished job completes, a batch is cut every
     /// `batch-interval` steps, and the next queued job starts.
     pub(crate) fn driver_tick(&mut self, out: &mut Vec<Event>) {
+        if self.spark().is_some_and(|s| s.meta_due) {
+            self.write_metadata_checkpoint();
+        }
+        if self.receiver_listens() {
+            self.receive_arrivals(out);
+        }
         if self.spark().and_then(|s| s.running()).is_some() && self.live.channels.iter().all(|c| c.queue.is_empty()) {
             self.complete_batch(out);
         }
@@ -114,6 +120,32 @@ impl Sim {
             self.cut_batch(out);
         }
         self.start_next_job(out);
+    }
+
+    /// A receiver on a socket listens all the time: it stores every record that has arrived by the
+    /// end of this step (the clock then reads `tick + 1`).
+    fn receive_arrivals(&mut self, out: &mut Vec<Event>) {
+        let g = self.graph.clone();
+        for s in g.sources() {
+            let log = &g.task(s).log;
+            loop {
+                let off = self.source_offset(s);
+                let Some(&r) = log.get(off as usize).filter(|r| g.record(**r).at <= self.tick + 1) else { break };
+                if let OpState::Source { next_offset } = &mut self.live.tasks[s.index()].state {
+                    *next_offset += 1;
+                }
+                self.read_high_water[s.index()] = self.read_high_water[s.index()].max(off + 1);
+                self.receive(s, off, r, out);
+                if off as usize + 1 == log.len() {
+                    out.push(Event::SourceExhausted { task: s });
+                }
+            }
+        }
+    }
+
+    /// Does a receiver store what arrives by itself (Spark, on a socket, while the driver runs)?
+    pub fn receiver_listens(&self) -> bool {
+        self.live.spark.is_some() && self.settings.source == SourceKind::Socket
     }
 
     /// `JobGenerator.generateJobs`: the blocks received since the last batch become batch k
@@ -207,8 +239,12 @@ impl Sim {
             let cleaned = (before - wal.len()) as u16;
             self.durable.spark.state = Some(StateCheckpoint { batch: k, tick, states });
             out.push(Event::StateCheckpointed { batch: k, cut: chain, cleaned });
+            // The state checkpoint and the metadata that points past it go together.
+            self.write_metadata_checkpoint();
+        } else {
+            // `onBatchCompletion` posts `DoCheckpoint`; the writer thread writes it a step later.
+            self.spark_mut().meta_due = true;
         }
-        self.write_metadata_checkpoint();
     }
 
     /// The output operation of a batch commits each sink partition's rows atomically, keyed by
@@ -239,6 +275,7 @@ impl Sim {
         let mut batches: Vec<(u32, Vec<u32>, bool)> = s.chain.iter().map(|(k, b)| (*k, b.clone(), true)).collect();
         // A batch being recomputed after a restart belongs to the chain: it had completed.
         batches.extend(s.jobs.iter().map(|j| (j.batch, j.blocks.clone(), !j.output)));
+        self.spark_mut().meta_due = false;
         self.durable.spark.meta = Some(MetaCheckpoint {
             time: self.tick + 1,
             batch_interval: self.settings.batch_interval,
