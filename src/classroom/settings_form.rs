@@ -270,6 +270,8 @@ mod tests {
             // Each field on a strategy that takes it.
             let c = if field == SettingField::MessageTimeout {
                 RunConfig { settings: Settings::new(Strategy::StormAcker), ..RunConfig::default() }
+            } else if field == SettingField::BatchInterval {
+                RunConfig { settings: Settings::new(Strategy::SparkStreaming), ..RunConfig::default() }
             } else {
                 aligned()
             };
@@ -315,6 +317,8 @@ mod tests {
                 SettingField::Seed | SettingField::TolerableFailedCheckpoints => Some(0),
                 // Storm's timeout has no "off": empty is its default.
                 SettingField::MessageTimeout => Some(Settings::new(Strategy::StormAcker).message_timeout),
+                // Nor has Spark's batch interval.
+                SettingField::BatchInterval => Some(Settings::new(Strategy::SparkStreaming).batch_interval),
                 _ => None,
             };
             assert_eq!(field.value(&d), want, "{field:?}");
