@@ -116,7 +116,7 @@ fn without_the_log_a_driver_crash_loses_received_blocks() {
         assert_eq!(labels(&p, true, Verdict::Lost), "a b c", "{}", story(&p));
         assert_eq!(labels(&p, false, Verdict::Lost), "a b c");
         assert_eq!(p.sim.ledger().state.exactly_once, 5);
-        assert!(events(&p).any(|e| matches!(e, Event::DriverLost { blocks: 3 })));
+        assert!(events(&p).any(|e| matches!(e, Event::DriverLost { blocks: 3, .. })));
         // With the log, the same crash loses nothing.
         let q = play("line-sink", &spark(true, SinkMode::Append), None, &["read Source x3", crash, "restore", "end"]);
         assert_eq!(q.sim.ledger().state.exactly_once, 8, "{}", story(&q));
@@ -203,14 +203,15 @@ fn an_executor_crash_reruns_the_batch_from_the_replica_or_the_log() {
 }
 
 /// On a socket, Spark's receiver stores each record at the step it arrives, by itself: a read
-/// is refused. Records that arrive while the driver is down are gone, write-ahead log or not.
+/// is refused. Records that arrive while the driver is down are gone, write-ahead log or not
+/// (time passes while it is down: `wait`).
 #[test]
 fn a_receiver_on_a_socket_listens() {
     let s = socket(spark(true, SinkMode::Append));
     let input = r#"{"Source": ["a:x@0", "b:x@1", "c:x@3", "d:y@30"]}"#;
     let e = scenario("line", &s, Some(input), &["read Source"]).play().err().expect("refused").to_string();
     assert!(e.contains("by itself"), "{e}");
-    let p = play("line", &s, Some(input), &["wait x2", "crash", "restore", "end"]);
+    let p = play("line", &s, Some(input), &["wait x2", "crash", "wait", "restore", "end"]);
     let st = story(&p);
     let stored = p.events[0].iter().filter(|e| matches!(e, Event::BlockStored { .. })).count();
     assert_eq!(stored, 2, "a and b have arrived when the clock reads 1, at the end of step 0: {st}");

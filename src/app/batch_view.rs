@@ -78,7 +78,7 @@ fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
                 Some(b) => format!("batch {}: scheduling delay {} · processing {} steps", b.batch, b.scheduling_delay(), b.processing_delay().unwrap_or(0)),
                 None => "no batch completed yet".into(),
             },
-            if n == 0 { "latency: no record visible yet".into() } else { format!("latency, arrival to visible output: mean {} · max {max} steps", sum / n) },
+            if n == 0 { "latency: no record visible yet".into() } else { format!("latency to output: mean {} · max {max} steps", sum / n) },
         ],
         Lang::Zh => vec![
             format!("状态 RDD：血统链 {} · 已检查点：{ckpt}", if chain.is_empty() { "—".into() } else { format!("{}（{}）", chain.len(), chain.join(" ← ")) }),
@@ -91,7 +91,7 @@ fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
                 Some(b) => format!("批次 {}：调度延迟 {} · 处理 {} 步", b.batch, b.scheduling_delay(), b.processing_delay().unwrap_or(0)),
                 None => "还没有完成的批次".into(),
             },
-            if n == 0 { "延迟：还没有可见的输出".into() } else { format!("从到达到可见输出的延迟：平均 {} · 最长 {max} 步", sum / n) },
+            if n == 0 { "延迟：还没有可见的输出".into() } else { format!("到达至可见的延迟：平均 {} · 最长 {max} 步", sum / n) },
         ],
     }
 }
@@ -138,13 +138,40 @@ fn job_lines(sim: &Sim, s: &SparkRuntime, l: Lang) -> Vec<String> {
         .collect()
 }
 
-/// The band: blocks, the driver's queue, the state and the logs.
-pub fn batch_band(sim: &Sim, s: &SparkRuntime, top: f64, width: f64, l: Lang) -> Html {
+/// What the checkpoint directory and the write-ahead log hold, a line each (the storage panel).
+pub fn storage_lines(sim: &Sim, l: Lang) -> Vec<String> {
+    if sim.strategy() != crate::engine::Strategy::SparkStreaming {
+        return vec![];
+    }
+    let d = sim.durable_spark();
+    let wal: Vec<&str> = d.wal.iter().map(|b| sim.graph.label(b.record)).collect();
+    let state = match &d.state {
+        Some(c) => match l {
+            Lang::En => format!("state RDD checkpoint: batch {}, written at step {}", c.batch, c.tick + 1),
+            Lang::Zh => format!("状态 RDD 检查点：批次 {}，写于第 {} 步", c.batch, c.tick + 1),
+        },
+        None => l.t("state RDD checkpoint: none yet (a restart rebuilds the state from batch 1)", "状态 RDD 检查点：还没有（重启时从批次 1 起重建状态）").to_string(),
+    };
+    let log = match (sim.settings.write_ahead_log, wal.is_empty()) {
+        (false, _) => l.t("write-ahead log: off (blocks live only in executor memory)", "预写日志：关闭（块只在执行器内存中）").to_string(),
+        (true, true) => l.t("write-ahead log: empty", "预写日志：空").to_string(),
+        (true, false) => format!("{} {}", l.t("write-ahead log:", "预写日志："), wal.join(" ")),
+    };
+    vec![metadata_line(sim, l), state, log]
+}
+
+/// The band: blocks, the driver's queue, the state and the logs. While the driver is down (`s`
+/// None) it shows what survived: the log's blocks and the metadata checkpoint.
+pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> Html {
     let g = &sim.graph;
     let col = (width - 48.0 - 32.0) / 3.0;
     let xs = [24.0, 24.0 + col + 16.0, 24.0 + 2.0 * (col + 16.0)];
-    // Blocks still to be processed: not yet in a batch, or in a batch still queued or running.
-    let waiting: Vec<&Block> = s.blocks.iter().filter(|b| b.readable() && b.batch.is_none_or(|k| s.jobs.iter().any(|j| j.batch == k))).collect();
+    // Blocks still to be processed: not yet in a batch, or in a batch still queued or running;
+    // while the driver is down, the blocks the log kept.
+    let waiting: Vec<&Block> = match s {
+        Some(s) => s.blocks.iter().filter(|b| b.readable() && b.batch.is_none_or(|k| s.jobs.iter().any(|j| j.batch == k))).collect(),
+        None => sim.durable_spark().wal.iter().collect(),
+    };
     let per_row = ((col - 24.0) / 112.0).floor().max(1.0) as usize;
     let chips = waiting.iter().take(per_row * 3).enumerate().map(|(i, b)| {
         let (x, y) = (xs[0] + 12.0 + (i % per_row) as f64 * 112.0, top + 62.0 + (i / per_row) as f64 * 34.0);
@@ -159,9 +186,13 @@ pub fn batch_band(sim: &Sim, s: &SparkRuntime, top: f64, width: f64, l: Lang) ->
     });
     let more = waiting.len().saturating_sub(per_row * 3);
     let receivers: Vec<String> = g.sources().map(|t| g.task(t).name.clone()).collect();
-    let jobs = job_lines(sim, s, l);
+    let jobs = match s {
+        Some(s) => job_lines(sim, s, l),
+        None => vec![l.t("✖ down: the queue died with the driver", "✖ 故障：队列随驱动器一起没了").to_string(), metadata_line(sim, l)],
+    };
     let shown = jobs.len().min(5);
-    let lines = state_lines(sim, Some(s), l);
+    let running = s.is_some_and(|s| s.running().is_some());
+    let lines = state_lines(sim, s, l);
     let line = |x: f64, y: f64, w: f64, text: &str, class: &'static str| html! {
         <text class={class} x={x.to_string()} y={y.to_string()}><title>{ text.to_string() }</title>{ fit(text, w, 17.0) }</text>
     };
@@ -171,12 +202,17 @@ pub fn batch_band(sim: &Sim, s: &SparkRuntime, top: f64, width: f64, l: Lang) ->
             { for xs.iter().map(|x| html! { <rect class="spark-box" x={x.to_string()} y={(top + 8.0).to_string()} width={col.to_string()} height={h.to_string()} rx="12" /> }) }
             <text class="task-name" x={(xs[0] + 12.0).to_string()} y={(top + 38.0).to_string()}>
                 { fit(&format!("{} {}", l.t("Blocks received by", "接收器收到的块："), receivers.join(", ")), col - 24.0, 19.0) }</text>
-            { if waiting.is_empty() { line(xs[0] + 12.0, top + 80.0, col - 24.0, l.t("no block waits for its batch", "没有等待批次的块"), "spout-line muted") } else { html!{ { for chips } } } }
-            { line(xs[0] + 12.0, top + h - 6.0, col - 24.0, l.t("▪0 ▪1 a copy in executor 0 / 1 memory · ✎ in the log · outlined: no batch yet", "▪0 ▪1 执行器 0/1 内存中的副本 · ✎ 在日志中 · 描边：尚未分批"), "spout-line muted") }
+            { match (waiting.is_empty(), s.is_some()) {
+                (true, true) => line(xs[0] + 12.0, top + 80.0, col - 24.0, l.t("no block waits for its batch", "没有等待批次的块"), "spout-line muted"),
+                (true, false) => line(xs[0] + 12.0, top + 80.0, col - 24.0, l.t("memory died with the executors; the log holds nothing", "内存随执行器一起没了；日志里什么都没有"), "spout-line muted"),
+                _ => html!{ { for chips } },
+            } }
+            { line(xs[0] + 12.0, top + h - 24.0, col - 24.0, l.t("▪0 ▪1 a copy in executor 0 / 1 memory", "▪0 ▪1 执行器 0/1 内存中的副本"), "spout-line muted") }
+            { line(xs[0] + 12.0, top + h + 2.0, col - 24.0, l.t("✎ in the log · outlined: no batch yet", "✎ 在日志中 · 描边：尚未分批"), "spout-line muted") }
             { if more > 0 { line(xs[0] + 12.0, top + 62.0 + 3.0 * 34.0 + 18.0, col - 24.0, &format!("+{more} {}", l.t("more blocks", "个块")), "spout-line muted") } else { html!{} } }
             <text class="task-name" x={(xs[1] + 12.0).to_string()} y={(top + 38.0).to_string()}>{ fit(l.t("Driver: batch jobs, one at a time", "驱动器：批次作业，一次一个"), col - 24.0, 19.0) }</text>
             { if jobs.is_empty() { line(xs[1] + 12.0, top + 72.0, col - 24.0, l.t("no batch queued", "没有排队的批次"), "spout-line muted") } else { html!{} } }
-            { for jobs.iter().take(shown).enumerate().map(|(i, j)| line(xs[1] + 12.0, top + 72.0 + i as f64 * LINE, col - 24.0, j, if i == 0 && s.running().is_some() { "spout-line spark-running" } else { "spout-line" })) }
+            { for jobs.iter().take(shown).enumerate().map(|(i, j)| line(xs[1] + 12.0, top + 72.0 + i as f64 * LINE, col - 24.0, j, if i == 0 && running { "spout-line spark-running" } else { "spout-line" })) }
             { if jobs.len() > shown { line(xs[1] + 12.0, top + 72.0 + 5.0 * LINE, col - 24.0, &format!("+{} {}", jobs.len() - shown, l.t("more batches", "个批次")), "spout-line muted") } else { html!{} } }
             <text class="task-name" x={(xs[2] + 12.0).to_string()} y={(top + 38.0).to_string()}>{ fit(l.t("State, logs, delays", "状态、日志、延迟"), col - 24.0, 19.0) }</text>
             { for lines.iter().enumerate().map(|(i, t)| line(xs[2] + 12.0, top + 72.0 + i as f64 * LINE, col - 24.0, t, "spout-line")) }
@@ -186,8 +222,12 @@ pub fn batch_band(sim: &Sim, s: &SparkRuntime, top: f64, width: f64, l: Lang) ->
 
 /// Presenter mode's strip: the blocks and the queue on one line, the state and the log on the
 /// next, in large type.
-pub fn batch_strip(sim: &Sim, s: &SparkRuntime, top: f64, width: f64, l: Lang) -> Html {
-    let px = 20.0;
+pub fn batch_strip(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> Html {
+    let Some(s) = s else {
+        let lines = storage_lines(sim, l);
+        let (first, second) = (format!("{} · {}", l.t("✖ driver down", "✖ 驱动器故障"), lines[2]), lines[0].clone());
+        return strip(top, width, l, first, second);
+    };
     let waiting: Vec<String> = s.blocks.iter().filter(|b| b.readable() && b.batch.is_none()).map(|b| block_text(sim, b)).collect();
     let jobs: Vec<String> = s.jobs.iter().map(|j| format!("{}{}", j.batch, if j.started.is_some() { "▶" } else { "" })).collect();
     let first = match l {
@@ -196,6 +236,12 @@ pub fn batch_strip(sim: &Sim, s: &SparkRuntime, top: f64, width: f64, l: Lang) -
     };
     let lines = state_lines(sim, Some(s), l);
     let second = format!("{} · {}", lines[0], lines[1]);
+    strip(top, width, l, first, second)
+}
+
+/// The strip's two lines of large type.
+fn strip(top: f64, width: f64, l: Lang, first: String, second: String) -> Html {
+    let px = 20.0;
     html! {
         <g id="spark-band" class="spark-band compact" role="group" aria-label={l.t("Spark Streaming: blocks, batches, state", "Spark Streaming：块、批次、状态")}>
             <rect class="spark-box" x="16" y={(top + 4.0).to_string()} width={(width - 32.0).to_string()} height={(STRIP_H - 8.0).to_string()} rx="10" />

@@ -203,7 +203,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     });
     // Spark Streaming: the blocks, the batch queue and the state under the job (in presenter mode
     // while the driver runs).
-    let spark = sim.spark();
+    let spark = (sim.strategy() == Strategy::SparkStreaming).then(|| sim.spark());
     let extra = band.is_some() || spark.is_some();
     let width = if extra && !lay.compact { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
     let height = lay.height
@@ -795,7 +795,11 @@ fn task_box(
         Action::CrashTask { task: t },
         l.t("✖ Crash", "✖ 崩溃"),
         "✖",
-        l.t("Crash the task", "使任务崩溃："),
+        if sim.strategy() == Strategy::SparkStreaming {
+            l.t("Crash the executor running", "使运行它的执行器崩溃：")
+        } else {
+            l.t("Crash the task", "使任务崩溃：")
+        },
         "crash",
     ));
     let compact = lay.compact;
@@ -968,6 +972,14 @@ fn down_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
                 ),
             };
             return banner(lay, "down-banner", why, hint);
+        }
+        Some(_) if sim.strategy() == Strategy::SparkStreaming => {
+            return banner(
+                lay,
+                "down-banner",
+                l.t("✖ The Spark driver died.", "✖ Spark 驱动器挂了。").into(),
+                l.t("Press Restore (R).", "按“恢复”（R）。").into(),
+            );
         }
         Some(CrashScope::JobManager) => l.t("✖ The JobManager crashed.", "✖ JobManager 崩溃。"),
         Some(CrashScope::Global) => l.t("✖ Too many failed checkpoints: failover.", "✖ 检查点失败次数过多，故障转移。"),

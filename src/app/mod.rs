@@ -490,7 +490,7 @@ pub fn App() -> Html {
                 // The panels get the part of the run they show: one whose part did not change is not
                 // drawn again.
                 <panels::VerdictPanel ledger={Rc::new(sim.ledger())} graph={graph.clone()} lang={l} down={sim.down().is_some()} />
-                <panels::StoragePanel storage={sim.storage().clone()} strategy={sim.strategy()} graph={graph} lang={l} />
+                <panels::StoragePanel storage={sim.storage().clone()} spark={batch_view::storage_lines(sim, l)} strategy={sim.strategy()} graph={graph} lang={l} />
             </main>
         </div>
     }

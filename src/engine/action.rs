@@ -552,7 +552,7 @@ pub enum Event {
     /// Spark: executor `executor` (running `task`) died and a new one took its place.
     ExecutorLost { executor: u8, task: TaskId, lost_blocks: u16, rerun: Option<u32>, lineage: u32 },
     /// Spark: the driver died and every executor with it, with `blocks` blocks in memory.
-    DriverLost { blocks: u16 },
+    DriverLost { blocks: u16, lost_in_flight: u32 },
     /// Storm: Nimbus is back.
     NimbusRestarted,
     /// HA standby: the leading JobManager failed and its leadership is free. The HA store still

@@ -290,7 +290,9 @@ impl Sim {
                 }
                 self.need_running()
             }
-            Action::Crash | Action::Wait => self.need_running(),
+            Action::Crash => self.need_running(),
+            // Time passes whether the job runs or not (a socket's records arrive all the same).
+            Action::Wait => Ok(()),
             Action::CrashJobManager => {
                 self.need_running()?;
                 if !self.jobmanager_up {

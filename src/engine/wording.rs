@@ -757,10 +757,10 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
                 t(task)
             )
         }
-        Event::DriverLost { blocks } => say!(
+        Event::DriverLost { blocks, lost_in_flight } => say!(
             lang,
-            "The driver died, and every executor with it: {blocks} block(s) in memory are gone.",
-            "驱动器挂了，所有执行器随之退出：内存中的 {blocks} 个块消失了。"
+            "The driver died, and every executor with it: {blocks} block(s) in memory and {lost_in_flight} record(s) on their way are gone.",
+            "驱动器挂了，所有执行器随之退出：内存中的 {blocks} 个块和 {lost_in_flight} 条在途记录消失了。"
         ),
         Event::NimbusDown => lang
             .t(

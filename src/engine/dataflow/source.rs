@@ -37,8 +37,9 @@ impl Sim {
         (!self.arrived(r)).then(|| self.graph.record(r).at)
     }
 
-    /// A source on a socket comes back: it cannot read again what it had read, nor what arrived
-    /// while no one listened; it resumes at the first record still to arrive.
+    /// A source on a socket comes back during this step: it cannot read again what it had read,
+    /// nor what arrived before this step while no one listened (the dead connection's buffer
+    /// included); it resumes at the first record arriving from now on.
     pub(crate) fn socket_reconnect(&mut self, t: TaskId, out: &mut Vec<Event>) {
         if self.settings.source != SourceKind::Socket {
             return;
@@ -46,7 +47,7 @@ impl Sim {
         let from = self.source_offset(t);
         let log = &self.graph.task(t).log;
         let mut to = from.max(self.read_high_water[t.index()]);
-        while (to as usize) < log.len() && self.graph.record(log[to as usize]).at <= self.tick {
+        while (to as usize) < log.len() && self.graph.record(log[to as usize]).at < self.tick {
             to += 1;
         }
         if to != from {
