@@ -65,7 +65,7 @@ fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
     let ckpt = d.state.as_ref().map_or_else(|| l.t("none", "无").to_string(), |c| format!("{} {}", l.t("batch", "批次"), c.batch));
     let wal_bytes = d.wal.len() as u64 * WAL_BYTES_PER_RECORD;
     let last = d.batches.iter().rev().find(|b| b.finished.is_some());
-    let (sum, n, max) = latency(sim);
+    let (sum, n, max) = sim.record_latency();
     match l {
         Lang::En => vec![
             format!("state RDD: lineage {} · checkpointed: {ckpt}", if chain.is_empty() { "—".into() } else { format!("{} ({})", chain.len(), chain.join(" ← ")) }),
@@ -94,28 +94,6 @@ fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
             if n == 0 { "延迟：还没有可见的输出".into() } else { format!("到达至可见的延迟：平均 {} · 最长 {max} 步", sum / n) },
         ],
     }
-}
-
-/// Per-record latency, from the step a receiver stored it to the first step a reader saw it:
-/// (sum, records, max).
-pub fn latency(sim: &Sim) -> (u64, u64, u64) {
-    let d = sim.durable_spark();
-    let mut first = vec![u64::MAX; d.received.len()];
-    for row in sim.external().visible() {
-        if let Some(f) = first.get_mut(row.record.0 as usize) {
-            *f = (*f).min(row.tick + 1);
-        }
-    }
-    let (mut sum, mut n, mut max) = (0, 0, 0);
-    for (r, f) in d.received.iter().zip(&first) {
-        if *r != u64::MAX && *f != u64::MAX && *f > *r {
-            let x = f - r;
-            sum += x;
-            n += 1;
-            max = max.max(x);
-        }
-    }
-    (sum, n, max)
 }
 
 /// The driver's queue, one line per job.

@@ -203,7 +203,11 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     });
     // Spark Streaming: the blocks, the batch queue and the state under the job (in presenter mode
     // while the driver runs).
-    let spark = (sim.strategy() == Strategy::SparkStreaming).then(|| sim.spark());
+    // In presenter mode only while blocks or batches wait: on a projector the strip costs the
+    // drawing its size, and a prediction's chips need the room.
+    let spark = (sim.strategy() == Strategy::SparkStreaming)
+        .then(|| sim.spark())
+        .filter(|s| !lay.compact || s.is_some_and(|s| !s.jobs.is_empty() || s.blocks.iter().any(|b| b.batch.is_none() && b.readable())));
     let extra = band.is_some() || spark.is_some();
     let width = if extra && !lay.compact { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
     let height = lay.height

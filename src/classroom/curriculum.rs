@@ -528,8 +528,8 @@ pub static LESSONS: &[Lesson] = &[
         seed: 1,
         steps: &[
             step(&[], t(
-                "Flink saves only operator state and counts on its source to replay what came after a checkpoint. A socket cannot replay: what was in flight at a crash is gone. Spark Streaming takes another way. A receiver stores what arrives as blocks, the driver cuts the stream into micro-batches, and each batch is a small job over the DAG. With its write-ahead log, every block is also written to reliable storage, so even a socket loses nothing. The same input three times, from a socket.",
-                "Flink 只保存算子状态，依靠数据源重放检查点之后的数据。socket 不能重放：崩溃时在途的数据就没了。Spark Streaming 走另一条路：接收器把到达的数据存成块，驱动器把流切成微批，每个批次是在 DAG 上运行的一个小作业。开启预写日志后，每个块还会写到可靠存储上，所以即使是 socket 也不会丢数据。下面同样的输入来自一个 socket，跑三遍。")),
+                "Flink saves only operator state and counts on its source to replay what came after a checkpoint. A socket cannot replay: what was in flight at a crash is gone. Spark Streaming takes another way. A receiver stores what arrives as blocks, the driver cuts the stream into micro-batches, and each batch is a small job over the DAG. With its write-ahead log, every block is also written to reliable storage before the receiver goes on: what reached the log survives a driver crash, even from a socket that cannot replay. The same input three times, from a socket.",
+                "Flink 只保存算子状态，依靠数据源重放检查点之后的数据。socket 不能重放：崩溃时在途的数据就没了。Spark Streaming 走另一条路：接收器把到达的数据存成块，驱动器把流切成微批，每个批次是在 DAG 上运行的一个小作业。开启预写日志后，接收器先把每个块写到可靠存储上再继续：写进日志的数据能扛过驱动器崩溃，即使来自不能重放的 socket。下面同样的输入来自一个 socket，跑三遍。")),
             step(&["wait x4"], t(
                 "a to h arrive on the socket one per step, whether or not anyone listens. The receiver listens: it stores each record as a block in executor 0's memory with a replica on executor 1 (a socket cannot be acknowledged, nor asked again). At step 4 the driver cut the blocks received so far into batch 1, a to e, wrote a metadata checkpoint, and started batch 1's job: a to e are on their way to Map. No channel is blocked: Spark has no barriers.",
                 "a 到 h 每步一条到达 socket，不管有没有人在听。接收器在听：它把每条记录存成一个块，放在执行器 0 的内存里，并复制到执行器 1（socket 既不能确认，也不能重发）。第 4 步时，驱动器把到目前为止收到的块切成批次 1（a 到 e），写下元数据检查点，并启动批次 1 的作业：a 到 e 正在流向 Map。没有通道被阻塞：Spark 没有屏障。"))
@@ -552,8 +552,8 @@ pub static LESSONS: &[Lesson] = &[
                 "Restore and run to the end. Mark every record by what a reader of the sink's table sees.",
                 "恢复并运行到结束。请按 Sink 所写的表中读者看到的，为每一条记录标出。"),
                 Judge::Output, t(
-                "Nothing is lost: the restart reads the blocks of batch 1 and batch 2 back from the log. But a to e appear twice: batch 1 had written them, and its completion was not yet in the metadata checkpoint, so the restart runs it again, output and all. The log makes receiving safe; a plain output is at least once.",
-                "什么都没丢：重启后从日志中读回批次 1 和批次 2 的块。但 a 到 e 出现了两次：批次 1 已经写出了它们，而它的完成还没写进元数据检查点，所以重启时连同输出一起又跑了一遍。日志让接收变得可靠；普通的输出是至少一次。")),
+                "Nothing is lost: the restart reads batch 1's and batch 2's blocks back from the log. But a to e appear twice: batch 1 had written them, its completion was not yet in the metadata checkpoint, so the restart runs it again, output and all: at least once. A caveat: this receiver logs each record at once. Spark's socket receiver first gathers records for 200 ms into a block, and a crash loses that buffer, log or not. Only a reliable receiver, which acks its source after the log write, loses nothing.",
+                "什么都没丢：重启后从日志中读回批次 1 和批次 2 的块。但 a 到 e 出现了两次：批次 1 已经写出了它们，而它的完成还没写进元数据检查点，所以重启时连同输出一起又跑了一遍：至少一次。注意：这里的接收器每条记录都立刻写日志。Spark 的 socket 接收器会先把 200 毫秒内的记录攒成一个块，崩溃时这个缓冲区里的数据不管有没有日志都会丢。只有在写完日志后才向数据源确认的可靠接收器才不丢数据。")),
             restart(spark_log_transactional, SPARK_STORY, t(
                 "Once more with the log and a transactional output: Sink's rows of a batch commit in one transaction keyed by (batch time, partition), and a key that has committed is never committed again. Batch 1 committed as (batch time 4, Sink); the driver crashes at the same moment.",
                 "再来一次，开启日志并使用事务输出：一个批次里 Sink 的行在一个事务中提交，以（批次时间，分区）为键，已提交过的键不会再提交。批次 1 以（批次时间 4，Sink）提交；驱动器在同一时刻崩溃。"))

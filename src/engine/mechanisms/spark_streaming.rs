@@ -394,6 +394,27 @@ impl Sim {
         }
     }
 
+    /// Per-record latency, from the step a receiver stored a record to the first step a reader saw
+    /// it in the sink's output: (sum, records, max), over the records seen.
+    pub fn record_latency(&self) -> (u64, u64, u64) {
+        let d = &self.durable.spark;
+        let mut first = vec![u64::MAX; d.received.len()];
+        for row in self.durable.external.visible() {
+            if let Some(f) = first.get_mut(row.record.0 as usize) {
+                *f = (*f).min(row.tick + 1);
+            }
+        }
+        let (mut sum, mut n, mut max) = (0, 0, 0);
+        for (r, f) in d.received.iter().zip(&first) {
+            if *r != u64::MAX && *f != u64::MAX && *f > *r {
+                sum += f - r;
+                n += 1;
+                max = max.max(f - r);
+            }
+        }
+        (sum, n, max)
+    }
+
     /// Blocks wait for the driver to cut their batch.
     pub(crate) fn blocks_waiting(&self) -> bool {
         self.spark().is_some_and(|s| s.blocks.iter().any(|b| b.batch.is_none() && b.readable()))
