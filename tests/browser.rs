@@ -185,12 +185,14 @@ async fn lesson_2_in_chinese() {
 #[wasm_bindgen_test]
 fn fingerprints_equal_native() {
     let fixture: BTreeMap<String, String> = serde_json::from_str(include_str!("fixtures/fingerprints.json")).unwrap();
-    let files: [(&str, &str); 9] = [
+    let files: [(&str, &str); 11] = [
         ("abc-barriers-exactly-once.json", include_str!("../scenarios/abc-barriers-exactly-once.json")),
         ("abc-timers-duplicated.json", include_str!("../scenarios/abc-timers-duplicated.json")),
         ("abc-timers-lost.json", include_str!("../scenarios/abc-timers-lost.json")),
         ("jobmanager-without-ha.json", include_str!("../scenarios/jobmanager-without-ha.json")),
         ("sink-two-phase-commit.json", include_str!("../scenarios/sink-two-phase-commit.json")),
+        ("socket-flink-loses.json", include_str!("../scenarios/socket-flink-loses.json")),
+        ("socket-spark-wal-keeps.json", include_str!("../scenarios/socket-spark-wal-keeps.json")),
         ("storm-crash-duplicates.json", include_str!("../scenarios/storm-crash-duplicates.json")),
         ("two-inputs-at-least-once.json", include_str!("../scenarios/two-inputs-at-least-once.json")),
         ("two-inputs-unaligned.json", include_str!("../scenarios/two-inputs-unaligned.json")),

@@ -8,9 +8,11 @@
 //! `DStreamCheckpointData` (the state RDD checkpointed every `checkpoint-interval` batches).
 //!
 //! Step by step (the data is in [`super::received_blocks`]):
-//! - **read**: the receiver stores the record as a block in executor 0's memory with a replica on
-//!   executor 1 and, with the write-ahead log on, in the log; only then does it acknowledge a
-//!   reliable source (a replayable log commits the offset; a socket cannot be acknowledged).
+//! - **read** (a replayable log), or **arrival** (a socket: the receiver stores each record by
+//!   itself at the step it arrives): the receiver stores the record as a block in its executor's
+//!   memory with a replica on the other executor and, with the write-ahead log on, in the log;
+//!   only then does it acknowledge a reliable source (a replayable log commits the offset; a
+//!   socket cannot be acknowledged).
 //! - **the driver's clock**: every `batch-interval` steps it allocates the blocks received since
 //!   the last batch to batch k, queues k's job and writes a metadata checkpoint.
 //! - **the job** puts the batch's records on the source's outputs; the learner delivers them
@@ -18,7 +20,8 @@
 //!   commits (batch time, partition) unless that key was committed before, the state RDD is
 //!   cached, the lineage chain grows, every `checkpoint-interval` batches the state RDD is
 //!   checkpointed (the chain is cut and the log's older blocks are cleaned up), and a metadata
-//!   checkpoint is written.
+//!   checkpoint is written a step later (`onBatchCompletion` posts `DoCheckpoint`, which the
+//!   `CheckpointWriter` thread writes): a driver crash in between re-runs the batch.
 //! - **executor crash** (`crash-task`): the executor running the task dies and a new one takes
 //!   its place at once. Its block copies are gone (the replica or the log still has them), the
 //!   running batch's tasks re-run from its blocks over the cached state (recomputed from lineage),
