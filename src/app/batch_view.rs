@@ -50,10 +50,15 @@ pub fn metadata_line(sim: &Sim, l: Lang) -> String {
             let done: Vec<String> = m.batches.iter().filter(|b| b.2).map(|b| b.0.to_string()).collect();
             let open: Vec<String> = m.batches.iter().filter(|b| !b.2).map(|b| b.0.to_string()).collect();
             let list = |v: Vec<String>| if v.is_empty() { "—".to_string() } else { v.join(" ") };
-            match l {
-                Lang::En => format!("metadata checkpoint @{}: chain {} · incomplete {}", m.time, list(done), list(open)),
-                Lang::Zh => format!("元数据检查点 @{}：血统链 {} · 未完成 {}", m.time, list(done), list(open)),
-            }
+            format!(
+                "{} @{}: {} {} · {} {}",
+                l.t("metadata checkpoint", "元数据检查点"),
+                m.time,
+                l.t("chain", "血统链"),
+                list(done),
+                l.t("incomplete", "未完成"),
+                list(open)
+            )
         }
     }
 }
@@ -62,38 +67,40 @@ pub fn metadata_line(sim: &Sim, l: Lang) -> String {
 fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
     let d = sim.durable_spark();
     let chain: Vec<String> = s.map(|s| s.chain.iter().map(|(k, _)| k.to_string()).collect()).unwrap_or_default();
+    let chain = if chain.is_empty() { "—".into() } else { format!("{} ({})", chain.len(), chain.join(" ← ")) };
     let ckpt = d.state.as_ref().map_or_else(|| l.t("none", "无").to_string(), |c| format!("{} {}", l.t("batch", "批次"), c.batch));
     let wal_bytes = d.wal.len() as u64 * WAL_BYTES_PER_RECORD;
     let last = d.batches.iter().rev().find(|b| b.finished.is_some());
     let (sum, n, max) = sim.record_latency();
-    match l {
-        Lang::En => vec![
-            format!("state RDD: lineage {} · checkpointed: {ckpt}", if chain.is_empty() { "—".into() } else { format!("{} ({})", chain.len(), chain.join(" ← ")) }),
-            format!(
-                "write-ahead log: {} · holds {wal_bytes} B · written {} B",
-                if sim.settings.write_ahead_log { "on" } else { "off" },
-                d.wal_written
+    let steps = l.t("steps", "步");
+    vec![
+        format!("{} {chain} · {} {ckpt}", l.t("state RDD: lineage", "状态 RDD：血统链"), l.t("checkpointed:", "已检查点：")),
+        format!(
+            "{} {} · {} {wal_bytes} B · {} {} B",
+            l.t("write-ahead log:", "预写日志："),
+            if sim.settings.write_ahead_log { l.t("on", "开启") } else { l.t("off", "关闭") },
+            l.t("holds", "现存"),
+            l.t("written", "累计写入"),
+            d.wal_written
+        ),
+        match last {
+            Some(b) => format!(
+                "{} {}: {} {} · {} {} {steps}",
+                l.t("batch", "批次"),
+                b.batch,
+                l.t("scheduling delay", "调度延迟"),
+                b.scheduling_delay(),
+                l.t("processing", "处理"),
+                b.processing_delay().unwrap_or(0)
             ),
-            match last {
-                Some(b) => format!("batch {}: scheduling delay {} · processing {} steps", b.batch, b.scheduling_delay(), b.processing_delay().unwrap_or(0)),
-                None => "no batch completed yet".into(),
-            },
-            if n == 0 { "latency: no record visible yet".into() } else { format!("latency to output: mean {} · max {max} steps", sum / n) },
-        ],
-        Lang::Zh => vec![
-            format!("状态 RDD：血统链 {} · 已检查点：{ckpt}", if chain.is_empty() { "—".into() } else { format!("{}（{}）", chain.len(), chain.join(" ← ")) }),
-            format!(
-                "预写日志：{} · 现存 {wal_bytes} B · 累计写入 {} B",
-                if sim.settings.write_ahead_log { "开启" } else { "关闭" },
-                d.wal_written
-            ),
-            match last {
-                Some(b) => format!("批次 {}：调度延迟 {} · 处理 {} 步", b.batch, b.scheduling_delay(), b.processing_delay().unwrap_or(0)),
-                None => "还没有完成的批次".into(),
-            },
-            if n == 0 { "延迟：还没有可见的输出".into() } else { format!("到达至可见的延迟：平均 {} · 最长 {max} 步", sum / n) },
-        ],
-    }
+            None => l.t("no batch completed yet", "还没有完成的批次").into(),
+        },
+        if n == 0 {
+            l.t("latency: no record visible yet", "延迟：还没有可见的输出").into()
+        } else {
+            format!("{} {} · {} {max} {steps}", l.t("latency to output: mean", "到达至可见的延迟：平均"), sum / n, l.t("max", "最长"))
+        },
+    ]
 }
 
 /// The driver's queue, one line per job.
@@ -124,10 +131,7 @@ pub fn storage_lines(sim: &Sim, l: Lang) -> Vec<String> {
     let d = sim.durable_spark();
     let wal: Vec<&str> = d.wal.iter().map(|b| sim.graph.label(b.record)).collect();
     let state = match &d.state {
-        Some(c) => match l {
-            Lang::En => format!("state RDD checkpoint: batch {}, written at step {}", c.batch, c.tick + 1),
-            Lang::Zh => format!("状态 RDD 检查点：批次 {}，写于第 {} 步", c.batch, c.tick + 1),
-        },
+        Some(c) => format!("{} {}, {} {}", l.t("state RDD checkpoint: batch", "状态 RDD 检查点：批次"), c.batch, l.t("written at step", "写于步"), c.tick + 1),
         None => l.t("state RDD checkpoint: none yet (a restart rebuilds the state from batch 1)", "状态 RDD 检查点：还没有（重启时从批次 1 起重建状态）").to_string(),
     };
     let log = match (sim.settings.write_ahead_log, wal.is_empty()) {
@@ -142,8 +146,8 @@ pub fn storage_lines(sim: &Sim, l: Lang) -> Vec<String> {
 /// None) it shows what survived: the log's blocks and the metadata checkpoint.
 pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> Html {
     let g = &sim.graph;
-    let col = (width - 48.0 - 32.0) / 3.0;
-    let xs = [24.0, 24.0 + col + 16.0, 24.0 + 2.0 * (col + 16.0)];
+    let col = (width - 80.0) / 3.0;
+    let x = |c: usize| 24.0 + c as f64 * (col + 16.0);
     // Blocks still to be processed: not yet in a batch, or in a batch still queued or running;
     // while the driver is down, the blocks the log kept.
     let waiting: Vec<&Block> = match s {
@@ -151,49 +155,62 @@ pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: 
         None => sim.durable_spark().wal.iter().collect(),
     };
     let per_row = ((col - 24.0) / 112.0).floor().max(1.0) as usize;
-    let chips = waiting.iter().take(per_row * 3).enumerate().map(|(i, b)| {
-        let (x, y) = (xs[0] + 12.0 + (i % per_row) as f64 * 112.0, top + 62.0 + (i / per_row) as f64 * 34.0);
-        let queued = b.batch.map(|k| format!(" · {} {k}", l.t("batch", "批次"))).unwrap_or_default();
-        html! {
-            <g class={classes!("spark-block", b.batch.is_none().then_some("unallocated"))} data-block={b.id.to_string()} data-wal={b.wal.to_string()} data-copies={b.copies.to_string()}>
-                <title>{ format!("{} {} ({}){queued}", l.t("block", "块"), b.id, l.t("▪0 ▪1: a copy in executor 0 / 1 memory; ✎: in the write-ahead log", "▪0 ▪1：执行器 0/1 内存中的副本；✎：在预写日志中")) }</title>
-                <rect x={x.to_string()} y={y.to_string()} width="104" height="26" rx="13" />
-                <text x={(x + 52.0).to_string()} y={(y + 19.0).to_string()} text-anchor="middle">{ block_text(sim, b) }</text>
-            </g>
-        }
-    });
+    let h = BAND_H - 20.0;
+    // Every text of the band: (column, y below the band's top, class, words).
+    let muted = "spout-line muted";
+    let receivers: Vec<&str> = g.sources().map(|t| g.task(t).name.as_str()).collect();
+    let mut texts: Vec<(usize, f64, &'static str, String)> = vec![
+        (0, 38.0, "task-name", format!("{} {}", l.t("Blocks received by", "接收器收到的块："), receivers.join(", "))),
+        (1, 38.0, "task-name", l.t("Driver: batch jobs, one at a time", "驱动器：批次作业，一次一个").into()),
+        (2, 38.0, "task-name", l.t("State, logs, delays", "状态、日志、延迟").into()),
+        (0, h - 24.0, muted, l.t("▪0 ▪1 a copy in executor 0 / 1 memory", "▪0 ▪1 执行器 0/1 内存中的副本").into()),
+        (0, h + 2.0, muted, l.t("✎ in the log · outlined: no batch yet", "✎ 在日志中 · 描边：尚未分批").into()),
+    ];
+    if waiting.is_empty() {
+        let none = match s {
+            Some(_) => l.t("no block waits for its batch", "没有等待批次的块"),
+            None => l.t("memory died with the executors; the log holds nothing", "内存随执行器一起没了；日志里什么都没有"),
+        };
+        texts.push((0, 80.0, muted, none.into()));
+    }
     let more = waiting.len().saturating_sub(per_row * 3);
-    let receivers: Vec<String> = g.sources().map(|t| g.task(t).name.clone()).collect();
-    let jobs = match s {
+    if more > 0 {
+        texts.push((0, 62.0 + 3.0 * 34.0 + 18.0, muted, format!("+{more} {}", l.t("more blocks", "个块"))));
+    }
+    let mut jobs = match s {
         Some(s) => job_lines(sim, s, l),
         None => vec![l.t("✖ down: the queue died with the driver", "✖ 故障：队列随驱动器一起没了").to_string(), metadata_line(sim, l)],
     };
-    let shown = jobs.len().min(5);
+    if jobs.len() > 5 {
+        let n = jobs.len() - 4;
+        jobs.truncate(4);
+        jobs.push(format!("+{n} {}", l.t("more batches", "个批次")));
+    }
+    if jobs.is_empty() {
+        jobs.push(l.t("no batch queued", "没有排队的批次").into());
+    }
     let running = s.is_some_and(|s| s.running().is_some());
-    let lines = state_lines(sim, s, l);
-    let line = |x: f64, y: f64, w: f64, text: &str, class: &'static str| html! {
-        <text class={class} x={x.to_string()} y={y.to_string()}><title>{ text.to_string() }</title>{ fit(text, w, 17.0) }</text>
-    };
-    let h = BAND_H - 20.0;
+    for (i, j) in jobs.into_iter().enumerate() {
+        texts.push((1, 72.0 + i as f64 * LINE, if i == 0 && running { "spout-line spark-running" } else { "spout-line" }, j));
+    }
+    for (i, t) in state_lines(sim, s, l).into_iter().enumerate() {
+        texts.push((2, 72.0 + i as f64 * LINE, "spout-line", t));
+    }
     html! {
         <g id="spark-band" class="spark-band" role="group" aria-label={l.t("Spark Streaming: blocks, batches, state", "Spark Streaming：块、批次、状态")}>
-            { for xs.iter().map(|x| html! { <rect class="spark-box" x={x.to_string()} y={(top + 8.0).to_string()} width={col.to_string()} height={h.to_string()} rx="12" /> }) }
-            <text class="task-name" x={(xs[0] + 12.0).to_string()} y={(top + 38.0).to_string()}>
-                { fit(&format!("{} {}", l.t("Blocks received by", "接收器收到的块："), receivers.join(", ")), col - 24.0, 19.0) }</text>
-            { match (waiting.is_empty(), s.is_some()) {
-                (true, true) => line(xs[0] + 12.0, top + 80.0, col - 24.0, l.t("no block waits for its batch", "没有等待批次的块"), "spout-line muted"),
-                (true, false) => line(xs[0] + 12.0, top + 80.0, col - 24.0, l.t("memory died with the executors; the log holds nothing", "内存随执行器一起没了；日志里什么都没有"), "spout-line muted"),
-                _ => html!{ { for chips } },
-            } }
-            { line(xs[0] + 12.0, top + h - 24.0, col - 24.0, l.t("▪0 ▪1 a copy in executor 0 / 1 memory", "▪0 ▪1 执行器 0/1 内存中的副本"), "spout-line muted") }
-            { line(xs[0] + 12.0, top + h + 2.0, col - 24.0, l.t("✎ in the log · outlined: no batch yet", "✎ 在日志中 · 描边：尚未分批"), "spout-line muted") }
-            { if more > 0 { line(xs[0] + 12.0, top + 62.0 + 3.0 * 34.0 + 18.0, col - 24.0, &format!("+{more} {}", l.t("more blocks", "个块")), "spout-line muted") } else { html!{} } }
-            <text class="task-name" x={(xs[1] + 12.0).to_string()} y={(top + 38.0).to_string()}>{ fit(l.t("Driver: batch jobs, one at a time", "驱动器：批次作业，一次一个"), col - 24.0, 19.0) }</text>
-            { if jobs.is_empty() { line(xs[1] + 12.0, top + 72.0, col - 24.0, l.t("no batch queued", "没有排队的批次"), "spout-line muted") } else { html!{} } }
-            { for jobs.iter().take(shown).enumerate().map(|(i, j)| line(xs[1] + 12.0, top + 72.0 + i as f64 * LINE, col - 24.0, j, if i == 0 && running { "spout-line spark-running" } else { "spout-line" })) }
-            { if jobs.len() > shown { line(xs[1] + 12.0, top + 72.0 + 5.0 * LINE, col - 24.0, &format!("+{} {}", jobs.len() - shown, l.t("more batches", "个批次")), "spout-line muted") } else { html!{} } }
-            <text class="task-name" x={(xs[2] + 12.0).to_string()} y={(top + 38.0).to_string()}>{ fit(l.t("State, logs, delays", "状态、日志、延迟"), col - 24.0, 19.0) }</text>
-            { for lines.iter().enumerate().map(|(i, t)| line(xs[2] + 12.0, top + 72.0 + i as f64 * LINE, col - 24.0, t, "spout-line")) }
+            { for (0..3).map(|c| html! { <rect class="spark-box" x={x(c).to_string()} y={(top + 8.0).to_string()} width={col.to_string()} height={h.to_string()} rx="12" /> }) }
+            { for waiting.iter().take(per_row * 3).enumerate().map(|(i, b)| {
+                let (bx, by) = (x(0) + 12.0 + (i % per_row) as f64 * 112.0, top + 62.0 + (i / per_row) as f64 * 34.0);
+                html! {
+                    <g class={classes!("spark-block", b.batch.is_none().then_some("unallocated"))} data-wal={b.wal.to_string()} data-copies={b.copies.to_string()}>
+                        <rect x={bx.to_string()} y={by.to_string()} width="104" height="26" rx="13" />
+                        <text x={(bx + 52.0).to_string()} y={(by + 19.0).to_string()} text-anchor="middle">{ block_text(sim, b) }</text>
+                    </g>
+                }
+            }) }
+            { for texts.into_iter().map(|(c, y, class, t)| html! {
+                <text class={class} x={(x(c) + 12.0).to_string()} y={(top + y).to_string()}>{ fit(&t, col - 24.0, if class == "task-name" { 19.0 } else { 17.0 }) }</text>
+            }) }
         </g>
     }
 }

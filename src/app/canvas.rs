@@ -269,10 +269,7 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
         let every = sim.settings.batch_interval;
         let next = (sim.tick / every + 1) * every;
         match sim.spark() {
-            Some(_) => match l {
-                Lang::En => format!("a batch every {every} steps · next at step {next}"),
-                Lang::Zh => format!("每 {every} 步一个批次 · 下一个在第 {next} 步"),
-            },
+            Some(_) => format!("{} {every} {} · {} {next}", l.t("a batch every", "批次间隔"), l.t("steps", "步"), l.t("next at step", "下一个在步")),
             None => l.t("driver down: every executor died with it", "驱动器故障：所有执行器随之退出").to_string(),
         }
     } else if strategy == Strategy::StormAcker {
