@@ -403,7 +403,11 @@ fn run_settings(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l
                 <div class="settings-grid">
                     { number(SettingField::Records, l.t("Records per source partition (empty = the story's)", "每个源分区的记录数（留空=故事默认）"), None) }
                     { number(SettingField::Seed, l.t("Seed", "随机种子"), None) }
-                    { number(SettingField::CheckpointInterval, l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）"),
+                    { number(SettingField::CheckpointInterval, if strategy == Strategy::SparkStreaming {
+                            l.t("State checkpoint every (batches, empty = 2)", "状态检查点间隔（批次，留空=2）")
+                        } else {
+                            l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）")
+                        },
                         disabled_why(l, strategy, Needs::Interval)) }
                     { number(SettingField::AlignmentTimeout, l.t("Alignment timeout (steps, empty = off)", "对齐超时（步，留空=关闭）"),
                         disabled_why(l, strategy, Needs::Alignment)) }

@@ -500,7 +500,8 @@ impl Settings {
                 s = Settings::new(strategy);
                 s.sink = if strategy.allows_sink(self.sink) { self.sink } else { SinkMode::Append };
                 s.channel_capacity = self.channel_capacity;
-                if strategy.takes_checkpoint_interval() {
+                // Steps between checkpoints, or (Spark Streaming) batches between state checkpoints.
+                if strategy.takes_checkpoint_interval() && strategy.uses_coordinator() == self.strategy.uses_coordinator() {
                     s.checkpoint_interval = self.checkpoint_interval;
                 }
                 s.failover_strategy = self.failover_strategy;

@@ -366,11 +366,13 @@ impl Sim {
             || self.awaits_time()
     }
 
-    /// Is something due later that only time brings: a socket's next record, or blocks waiting
-    /// for the driver to cut their batch?
+    /// Is something due later that only time brings: a socket's next record, blocks waiting for
+    /// the driver to cut their batch, or Spark's checkpoint writer still to record a completion?
     pub fn awaits_time(&self) -> bool {
         self.down.is_none()
-            && (self.blocks_waiting() || self.graph.sources().any(|s| self.task_up(s) && self.socket_waits(s).is_some()))
+            && (self.blocks_waiting()
+                || self.spark().is_some_and(|s| s.meta_due)
+                || self.graph.sources().any(|s| self.task_up(s) && self.socket_waits(s).is_some()))
     }
 
     /// The steps the scheduler may draw from now, in a fixed order: deliveries, reads,
