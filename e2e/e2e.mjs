@@ -1350,6 +1350,80 @@ await check('a failure-free aligned run is complete and in order for every recor
   await pg.context().close();
 });
 
+// --- Spark Streaming (issue 10) ---
+await check('Spark Streaming: blocks, a batch cut by the driver, stepped through the DAG; the write-ahead log keeps a socket\'s records across a driver crash; the band never overlaps, at 1920x1080 and 1366x768, presenter too', async () => {
+  const problems = [];
+  for (const [width, height] of [[1920, 1080], [1366, 768]]) {
+    const pg = await open({ width, height }, { reducedMotion: 'reduce' });
+    await pg.selectOption('#sel-job', 'line-sink');
+    await pg.selectOption('#sel-strategy', 'spark-streaming');
+    expect(await pg.textContent('#btn-crash-jm').then((t) => t.includes('driver')), 'the JobManager button crashes the driver');
+    expect(await pg.isDisabled('#btn-checkpoint'), 'no checkpoint barriers in Spark');
+    for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+    expect(await pg.$$eval('#spark-band .spark-block.unallocated', (b) => b.length) === 3, 'three blocks wait for their batch');
+    await pg.keyboard.press('w');
+    const band = () => pg.textContent('#spark-band');
+    expect((await band()).includes('batch 1 @4'), `the driver cut batch 1 at step 4: ${await band()}`);
+    expect((await band()).includes('running'), 'its job runs');
+    for (const lane of ['Source->Map', 'Map->Count', 'Count->Sink']) for (let i = 0; i < 3; i++) await pg.click(`[data-channel="${lane}"] .lane-hit`);
+    expect((await band()).includes('batch 1: scheduling delay 0'), `batch 1 completed: ${await band()}`);
+    problems.push(...(await canvasOverlaps(pg)).map((o) => `${width}: ${o}`));
+    await pg.screenshot({ path: shots + `spark-streaming-${width}.png` });
+    // A socket with the log on: the receiver stores what arrives; the driver dies; nothing is lost.
+    await pg.click('.more-settings summary');
+    await pg.selectOption('#sel-source', 'socket');
+    await pg.selectOption('#sel-wal', 'on');
+    await pg.click('.more-settings summary');
+    expect(await pg.isDisabled('#read-Source'), 'a receiver on a socket reads by itself');
+    for (let i = 0; i < 3; i++) await pg.keyboard.press('w');
+    expect(await pg.$$eval('#spark-band .spark-block[data-wal="true"]', (b) => b.length) === 4, 'a to d are blocks in the log');
+    await pg.keyboard.press('j');
+    expect((await pg.textContent('#down-banner')).includes('Spark driver'), 'the banner says the driver died');
+    expect((await band()).includes('down'), 'the band shows the driver down');
+    expect(await pg.$$eval('#spark-band .spark-block', (b) => b.length) === 4, 'the log kept a to d');
+    problems.push(...(await canvasOverlaps(pg)).map((o) => `${width} down: ${o}`));
+    expect((await pg.textContent('#storage')).includes('write-ahead log: a b c d'), 'the storage panel lists the log');
+    await pg.keyboard.press('r');
+    await pg.keyboard.press('e');
+    const v = await verdicts(pg);
+    expect(Object.values(v).every((x) => x === 'exactly-once'), `every record exactly once: ${JSON.stringify(v)}`);
+    await pg.keyboard.press('p');
+    await settled(pg);
+    problems.push(...(await canvasOverlaps(pg)).map((o) => `${width} presenter: ${o}`));
+    const { min, who } = await minCanvasText(pg);
+    if (!(min >= 15.95)) problems.push(`${width} presenter: "${who}" is ${min.toFixed(1)} px`);
+    await pg.screenshot({ path: shots + `spark-streaming-presenter-${width}.png` });
+    await pg.context().close();
+  }
+  expect(problems.length === 0, problems.slice(0, 20).join('\n'));
+});
+
+await check('lesson 13 (micro-batches): the crash, then three reveals: without the log f, g, h lost; with it a to e twice; transactional exactly once; in Chinese too', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  const index = await pg.$$eval('#sel-lesson option', (os) => os.findIndex((o) => o.textContent.startsWith('13.')) - 1);
+  await pg.selectOption('#sel-lesson', String(index));
+  const seen = [];
+  for (let guard = 0; guard < 12 && !(await pg.isDisabled('#lesson-next')); guard++) {
+    if (await pg.$('#predict')) {
+      for (const chip of await pg.$$('.predict-chip')) await chip.click();
+      await pg.keyboard.press('PageDown');
+      seen.push(JSON.stringify(await pg.$$eval('#ledger tbody tr', (rows) => rows.map((r) => r.dataset.external || r.dataset.verdict))));
+      if (seen.length === 1) {
+        const problems = await canvasOverlaps(pg);
+        expect(problems.length === 0, problems.join('\n'));
+        await pg.screenshot({ path: shots + 'spark-lesson13-reveal-1366.png' });
+      }
+    }
+    if (!(await pg.isDisabled('#lesson-next'))) await pg.keyboard.press('PageDown');
+  }
+  expect(seen.length === 3, `three reveals: ${seen.length}`);
+  const say = await pg.textContent('#lesson-say');
+  expect(say.includes('19 steps'), `it ends on latency: ${say}`);
+  await pg.click('#btn-lang');
+  expect((await pg.textContent('#lesson-say')).includes('延迟'), 'in Chinese');
+  await pg.context().close();
+});
+
 // ---- Hardening: offline, the Content-Security-Policy, accessibility ----
 
 await check('offline after the first load: the service worker serves the page, and it runs', async () => {

@@ -185,12 +185,14 @@ async fn lesson_2_in_chinese() {
 #[wasm_bindgen_test]
 fn fingerprints_equal_native() {
     let fixture: BTreeMap<String, String> = serde_json::from_str(include_str!("fixtures/fingerprints.json")).unwrap();
-    let files: [(&str, &str); 9] = [
+    let files: [(&str, &str); 11] = [
         ("abc-barriers-exactly-once.json", include_str!("../scenarios/abc-barriers-exactly-once.json")),
         ("abc-timers-duplicated.json", include_str!("../scenarios/abc-timers-duplicated.json")),
         ("abc-timers-lost.json", include_str!("../scenarios/abc-timers-lost.json")),
         ("jobmanager-without-ha.json", include_str!("../scenarios/jobmanager-without-ha.json")),
         ("sink-two-phase-commit.json", include_str!("../scenarios/sink-two-phase-commit.json")),
+        ("socket-flink-loses.json", include_str!("../scenarios/socket-flink-loses.json")),
+        ("socket-spark-wal-keeps.json", include_str!("../scenarios/socket-spark-wal-keeps.json")),
         ("storm-crash-duplicates.json", include_str!("../scenarios/storm-crash-duplicates.json")),
         ("two-inputs-at-least-once.json", include_str!("../scenarios/two-inputs-at-least-once.json")),
         ("two-inputs-unaligned.json", include_str!("../scenarios/two-inputs-unaligned.json")),
@@ -228,4 +230,41 @@ async fn storm_steps_an_ack_to_the_acker() {
     click(&root, "[data-ack-row=\"acker → Source\"]").await;
     assert!(text(&root, "[data-spout=\"Source\"]").contains("committed offset 1"));
     assert!(text(&root, "#narration").contains("forgot it"));
+}
+
+/// Issue 10: Spark Streaming on the page. The receiver stores a, b, c as blocks, the driver cuts
+/// batch 1 at step 4 and its job runs (stepped by clicking the lanes); then on a socket with the
+/// write-ahead log the driver dies and the log brings every record back, exactly once.
+#[wasm_bindgen_test]
+async fn spark_streaming_cuts_a_batch_and_its_log_survives_the_driver() {
+    let root = mount().await;
+    choose(&root, "#sel-job", "line-sink").await;
+    choose(&root, "#sel-strategy", "spark-streaming").await;
+    for _ in 0..3 {
+        click(&root, "#read-Source").await;
+    }
+    assert_eq!(root.query_selector_all("#spark-band .spark-block.unallocated").unwrap().length(), 3);
+    click(&root, "#btn-wait").await;
+    let band = text(&root, "#spark-band");
+    assert!(band.contains("batch 1 @4") && band.contains("running"), "{band}");
+    for ch in ["Source->Map", "Map->Count", "Count->Sink"] {
+        for _ in 0..3 {
+            click(&root, &format!("[data-channel=\"{ch}\"] .lane-hit")).await;
+        }
+    }
+    assert!(text(&root, "#spark-band").contains("batch 1: scheduling delay 0"), "{}", text(&root, "#spark-band"));
+    choose(&root, "#sel-source", "socket").await;
+    choose(&root, "#sel-wal", "on").await;
+    assert_eq!(find(&root, "#read-Source").get_attribute("aria-disabled").as_deref(), Some("true"), "a receiver on a socket stores by itself");
+    for _ in 0..3 {
+        click(&root, "#btn-wait").await;
+    }
+    click(&root, "#btn-crash-jm").await;
+    assert!(text(&root, "#spark-band").contains("down"));
+    assert_eq!(root.query_selector_all("#spark-band .spark-block[data-wal=\"true\"]").unwrap().length(), 4);
+    click(&root, "#btn-restore").await;
+    run_to_end(&root).await;
+    let v = verdicts(&root);
+    assert!(v.values().all(|x| x == "exactly-once"), "{v:?}");
+    assert!(text(&root, "#storage").contains("metadata checkpoint"), "{}", text(&root, "#storage"));
 }

@@ -73,7 +73,7 @@ fn case() -> impl Strategy<Value = Case> {
         prop::option::of(3u64..15),
         prop::option::of(0u64..4),
         prop::option::of(2u32..6),
-        prop::sample::select(SinkMode::ALL.to_vec()),
+        prop::sample::select(SinkMode::ALL.iter().copied().filter(|s| *s != SinkMode::Transactional).collect::<Vec<_>>()),
         0u32..3,
         prop::sample::select(vec![
             (HighAvailability::Standby, CheckpointRetention::NoExternalizedCheckpoints),

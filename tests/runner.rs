@@ -32,6 +32,13 @@ fn scenario_files_tell_the_stories() {
         .collect();
     assert_eq!(lost, ["a", "b", "c"]);
     assert_eq!(verdict("abc-timers-duplicated.json")["verdict"]["state"], "duplicated");
+    // Issue 10: on a socket, Flink loses a, b, c; Spark Streaming's write-ahead log keeps them.
+    let lost = verdict("socket-flink-loses.json");
+    let lost_labels: Vec<&str> =
+        lost["ledger"].as_array().unwrap().iter().filter(|r| r["state_verdict"] == "lost").map(|r| r["label"].as_str().unwrap()).collect();
+    assert_eq!(lost_labels, ["a", "b", "c"], "{lost}");
+    let kept = verdict("socket-spark-wal-keeps.json");
+    assert_eq!((&kept["verdict"]["state"], &kept["verdict"]["external"]), (&"exactly-once".into(), &"exactly-once".into()), "{kept}");
     let storm = verdict("storm-crash-duplicates.json");
     assert_eq!(storm["verdict"]["external"], "duplicated", "{storm}");
     let dup: Vec<&str> = storm["ledger"]

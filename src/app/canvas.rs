@@ -201,8 +201,23 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         sim.settings.ackers > 0
             && (!lay.compact || !s.acker.is_empty() || s.messages_to_acker() > 0 || s.to_spout.iter().any(|q| !q.is_empty()))
     });
-    let width = if band.is_some() && !lay.compact { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
-    let height = lay.height + if band.is_some() { super::acker_view::band_height(lay.compact) } else { 0.0 };
+    // Spark Streaming: the blocks, the batch queue and the state under the job (in presenter mode
+    // while the driver runs).
+    // In presenter mode only while blocks or batches wait: on a projector the strip costs the
+    // drawing its size, and a prediction's chips need the room.
+    let spark = (sim.strategy() == Strategy::SparkStreaming)
+        .then(|| sim.spark())
+        .filter(|s| !lay.compact || s.is_some_and(|s| !s.jobs.is_empty() || s.blocks.iter().any(|b| b.batch.is_none() && b.readable())));
+    let extra = band.is_some() || spark.is_some();
+    let width = if extra && !lay.compact { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
+    let height = lay.height
+        + if band.is_some() {
+            super::acker_view::band_height(lay.compact)
+        } else if spark.is_some() {
+            super::spark_view::band_height(lay.compact)
+        } else {
+            0.0
+        };
     html! { <>
         <svg id="canvas" class={classes!("canvas", lay.compact.then_some("compact"), busy.then_some("busy"))} viewBox={format!("0 0 {width} {height}")} role="group" aria-label={aria}
              preserveAspectRatio={if props.presenter { "xMidYMid meet" } else { "xMidYMin meet" }} data-shape={shape}>
@@ -221,6 +236,11 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 super::acker_view::acker_strip(sim, s, lay.height, width, &h.act, lang)
               } else {
                 super::acker_view::acker_band(sim, s, lay.height, width, &h.act, lang)
+              }).unwrap_or_default() }
+            { spark.map(|s| if lay.compact {
+                super::spark_view::batch_strip(sim, s, lay.height, width, lang)
+              } else {
+                super::spark_view::batch_band(sim, s, lay.height, width, lang)
               }).unwrap_or_default() }
             { if !running { down_banner(sim, lay, lang) } else if sim.region_down() { region_banner(sim, lay, lang) } else { html!{} } }
         </svg>
@@ -245,6 +265,13 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
         }
     } else if strategy == Strategy::Timers {
         l.t("no coordination: each task's own timer saves it", "无协调：各任务按自己的定时器保存").to_string()
+    } else if strategy == Strategy::SparkStreaming {
+        let every = sim.settings.batch_interval;
+        let next = (sim.tick / every + 1) * every;
+        match sim.spark() {
+            Some(_) => format!("{} {every} {} · {} {next}", l.t("a batch every", "批次间隔"), l.t("steps", "步"), l.t("next at step", "下一个在步")),
+            None => l.t("driver down: every executor died with it", "驱动器故障：所有执行器随之退出").to_string(),
+        }
     } else if strategy == Strategy::StormAcker {
         if up {
             l.t("Nimbus: assigns workers; not on the data path", "Nimbus：分配 worker，不在数据路径上").to_string()
@@ -263,6 +290,8 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
         )
     } else if strategy == Strategy::Timers {
         l.t("restore: each task from its own latest save", "恢复：每个任务用自己最近的保存").to_string()
+    } else if strategy == Strategy::SparkStreaming {
+        super::spark_view::metadata_line(sim, l)
     } else if strategy == Strategy::StormAcker {
         l.t("no state is saved: a restarted bolt starts empty", "不保存状态：重启的 bolt 从空开始").to_string()
     } else {
@@ -297,6 +326,11 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
             <rect x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="10" />
             <text class="jm-title" x={(r.x + 14.0).to_string()} y={(r.y + 25.0).to_string()} id="jm-title">
                 { fit(&match (&ha, strategy == Strategy::StormAcker, up) {
+                    _ if strategy == Strategy::SparkStreaming => if sim.running() {
+                        l.t("Spark driver · JobScheduler", "Spark 驱动器 · JobScheduler").to_string()
+                    } else {
+                        l.t("✖ Spark driver down", "✖ Spark 驱动器故障").to_string()
+                    },
                     (Some((title, _)), _, _) => title.clone(),
                     (None, true, true) => l.t("Storm · Nimbus", "Storm · Nimbus").to_string(),
                     (None, true, false) => l.t("✖ Nimbus down", "✖ Nimbus 故障").to_string(),
@@ -762,7 +796,11 @@ fn task_box(
         Action::CrashTask { task: t },
         l.t("✖ Crash", "✖ 崩溃"),
         "✖",
-        l.t("Crash the task", "使任务崩溃："),
+        if sim.strategy() == Strategy::SparkStreaming {
+            l.t("Crash the executor running", "使运行它的执行器崩溃：")
+        } else {
+            l.t("Crash the task", "使任务崩溃：")
+        },
         "crash",
     ));
     let compact = lay.compact;
@@ -935,6 +973,14 @@ fn down_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
                 ),
             };
             return banner(lay, "down-banner", why, hint);
+        }
+        Some(_) if sim.strategy() == Strategy::SparkStreaming => {
+            return banner(
+                lay,
+                "down-banner",
+                l.t("✖ The Spark driver died.", "✖ Spark 驱动器挂了。").into(),
+                l.t("Press Restore (R).", "按“恢复”（R）。").into(),
+            );
         }
         Some(CrashScope::JobManager) => l.t("✖ The JobManager crashed.", "✖ JobManager 崩溃。"),
         Some(CrashScope::Global) => l.t("✖ Too many failed checkpoints: failover.", "✖ 检查点失败次数过多，故障转移。"),

@@ -14,7 +14,7 @@ use super::{Dispatch, Msg, Run, SPEEDS};
 use crate::classroom::{edit_field, Command, Notice, RunConfig, SettingField};
 use crate::engine::settings::Edit;
 use crate::engine::{
-    Action, CheckpointRetention, CrashScope, FailoverStrategy, HighAvailability, JobGraph, OperatorKind, RestartPolicy,
+    Action, CheckpointRetention, CrashScope, FailoverStrategy, HighAvailability, JobGraph, OperatorKind, RestartPolicy, SourceKind,
     Sim, SinkMode, Strategy, BUILTIN_NAMES,
 };
 
@@ -35,6 +35,7 @@ fn field_id(f: SettingField) -> &'static str {
         SettingField::ChannelCapacity => "inp-capacity",
         SettingField::TolerableFailedCheckpoints => "inp-tolerable",
         SettingField::MessageTimeout => "inp-message-timeout",
+        SettingField::BatchInterval => "inp-batch-interval",
     }
 }
 
@@ -68,6 +69,8 @@ enum Needs {
     Acker,
     Failover,
     HighAvailability,
+    MicroBatches,
+    Socket,
 }
 
 /// Why a Settings control is disabled under `strategy`, or None when it is enabled.
@@ -121,11 +124,24 @@ fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<String> {
             ),
             checkpointing_strategies(l),
         ),
+        Needs::MicroBatches => (
+            strategy.takes_micro_batches(),
+            l.t("Only Spark Streaming cuts micro-batches", "只有 Spark Streaming 切分微批"),
+            strategy_name(l, Strategy::SparkStreaming).to_string(),
+        ),
+        Needs::Socket => (
+            strategy.takes_socket(),
+            l.t(
+                "Storm's spout replays a failed tuple by reading it again, which a socket cannot do",
+                "Storm 的 spout 靠重新读取来重放失败的元组，socket 做不到",
+            ),
+            strategy_name(l, Strategy::Aligned).to_string(),
+        ),
         Needs::Failover => (
             strategy.takes_failover_strategy(),
             l.t(
-                "Storm runs every task in one worker here, which restarts whole",
-                "这里 Storm 的所有任务都在一个 worker 里，整体重启",
+                "Storm runs every task in one worker here, which restarts whole; Spark replaces a lost executor at once",
+                "这里 Storm 的所有任务都在一个 worker 里，整体重启；Spark 会立即替换丢失的执行器",
             ),
             checkpointing_strategies(l),
         ),
@@ -134,6 +150,38 @@ fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<String> {
         Lang::En => format!("{why}: {}.", choose(which)),
         Lang::Zh => format!("{why}：{}。", choose(which)),
     })
+}
+
+/// The source kind (every strategy but Storm's), and Spark Streaming's batch interval and
+/// write-ahead log; each disabled select says why.
+fn spark_settings(config: &RunConfig, interval: Html, l: Lang, dispatch: &Dispatch) -> Html {
+    let s = &config.settings;
+    let select = |change: fn(&str) -> Edit| {
+        let (d, config) = (dispatch.clone(), config.clone());
+        Callback::from(move |e: Event| {
+            let mut c = config.clone();
+            edit(&mut c, change(&e.target_unchecked_into::<HtmlSelectElement>().value()));
+            d.dispatch(Msg::Cmd(Command::Configure(c)));
+        })
+    };
+    let on_source = select(|v| Edit::Source(if v == "socket" { SourceKind::Socket } else { SourceKind::ReplayableLog }));
+    let on_wal = select(|v| Edit::WriteAheadLog(v == "on"));
+    let socket_why = disabled_why(l, s.strategy, Needs::Socket);
+    let wal_why = disabled_why(l, s.strategy, Needs::MicroBatches);
+    let socket = s.source == SourceKind::Socket;
+    html! { <>
+        <label title={socket_why.clone().unwrap_or_default()}>{ l.t("Sources read", "数据源读取") }
+            <select id="sel-source" onchange={on_source} disabled={socket_why.is_some()} title={socket_why.clone()}>
+                <option value="replayable-log" selected={!socket}>{ l.t("a replayable log (like Kafka)", "可重放的日志（如 Kafka）") }</option>
+                <option value="socket" selected={socket}>{ l.t("a socket: cannot read again", "socket：无法重读") }</option>
+            </select></label>
+        { interval }
+        <label title={wal_why.clone().unwrap_or_default()}>{ l.t("Spark write-ahead log", "Spark 预写日志") }
+            <select id="sel-wal" onchange={on_wal} disabled={wal_why.is_some()} title={wal_why.clone()}>
+                <option value="off" selected={!s.write_ahead_log}>{ l.t("off (Spark's default)", "关闭（Spark 默认）") }</option>
+                <option value="on" selected={s.write_ahead_log}>{ l.t("on: every block is logged before the ack", "开启：每个块先写日志再确认") }</option>
+            </select></label>
+    </> }
 }
 
 /// Storm's acker settings: the message timeout, the acker count, and which bolt edges emit
@@ -343,7 +391,11 @@ fn run_settings(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l
                 <select id="sel-sink" ~value={settings.sink.id()} onchange={on_sink} disabled={!has_sink} title={no_sink} aria-label={l.t("Sink mode", "输出模式")}>
                     { for SinkMode::ALL.iter().map(|s| html!{
                         <option value={s.id()} selected={settings.sink == *s} disabled={!strategy.allows_sink(*s)}
-                            title={(*s == SinkMode::TwoPhaseCommit).then(|| disabled_why(l, strategy, Needs::TwoPhaseCommit)).flatten()}>{ sink_name(l, *s) }</option>
+                            title={match s {
+                                SinkMode::TwoPhaseCommit => disabled_why(l, strategy, Needs::TwoPhaseCommit),
+                                SinkMode::Transactional => disabled_why(l, strategy, Needs::MicroBatches),
+                                _ => None,
+                            }}>{ sink_name(l, *s) }</option>
                     }) }
                 </select></label>
             <details class="more-settings">
@@ -351,7 +403,11 @@ fn run_settings(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l
                 <div class="settings-grid">
                     { number(SettingField::Records, l.t("Records per source partition (empty = the story's)", "每个源分区的记录数（留空=故事默认）"), None) }
                     { number(SettingField::Seed, l.t("Seed", "随机种子"), None) }
-                    { number(SettingField::CheckpointInterval, l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）"),
+                    { number(SettingField::CheckpointInterval, if strategy == Strategy::SparkStreaming {
+                            l.t("State checkpoint every (batches, empty = 2)", "状态检查点间隔（批次，留空=2）")
+                        } else {
+                            l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）")
+                        },
                         disabled_why(l, strategy, Needs::Interval)) }
                     { number(SettingField::AlignmentTimeout, l.t("Alignment timeout (steps, empty = off)", "对齐超时（步，留空=关闭）"),
                         disabled_why(l, strategy, Needs::Alignment)) }
@@ -373,6 +429,8 @@ fn run_settings(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l
                     { acker_settings(config, graph, number(SettingField::MessageTimeout, l.t("Storm message timeout (steps)", "Storm 消息超时（步）"),
                         disabled_why(l, strategy, Needs::Acker)), l, dispatch) }
                     { ha_settings(config, l, dispatch) }
+                    { spark_settings(config, number(SettingField::BatchInterval, l.t("Spark batch interval (steps)", "Spark 批次间隔（步）"),
+                        disabled_why(l, strategy, Needs::MicroBatches)), l, dispatch) }
                 </div>
             </details>
             <button id="btn-lang" class="tool lang" onclick={lang_toggle} aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
@@ -470,10 +528,15 @@ pub fn Controls(props: &ControlsProps) -> Html {
             <div class="group">
                 { button("btn-checkpoint", l.t("⚑ Checkpoint", "⚑ 检查点"), "C", || Msg::Cmd(Command::Act(Action::Checkpoint)), check(Action::Checkpoint), None) }
                 { button("btn-timers", l.t("◷ All timers", "◷ 全部定时器"), "T", || Msg::Cmd(Command::Act(Action::AllTimers)), check(Action::AllTimers), None) }
+                { button("btn-wait", l.t("◔ Wait a step", "◔ 等待一步"), "W", || Msg::Cmd(Command::Act(Action::Wait)), check(Action::Wait), None) }
             </div>
             <div class="group">
                 { button("btn-crash", l.t("✖ Crash cluster", "✖ 集群崩溃"), "X", || Msg::Cmd(Command::Act(Action::Crash)), check(Action::Crash), Some("danger")) }
-                { button("btn-crash-jm", if sim.strategy() == Strategy::StormAcker { l.t("✖ Crash Nimbus", "✖ Nimbus 崩溃") } else { l.t("✖ Crash JobManager", "✖ JobManager 崩溃") }, "J", || Msg::Cmd(Command::Act(Action::CrashJobManager)), check(Action::CrashJobManager), Some("danger")) }
+                { button("btn-crash-jm", match sim.strategy() {
+                    Strategy::StormAcker => l.t("✖ Crash Nimbus", "✖ Nimbus 崩溃"),
+                    Strategy::SparkStreaming => l.t("✖ Crash driver", "✖ 驱动器崩溃"),
+                    _ => l.t("✖ Crash JobManager", "✖ JobManager 崩溃"),
+                }, "J", || Msg::Cmd(Command::Act(Action::CrashJobManager)), check(Action::CrashJobManager), Some("danger")) }
                 { button("btn-restore", restore_label(sim, l), "R", || Msg::Cmd(Command::Act(Action::Restore)), check(Action::Restore), Some("good")) }
             </div>
             <div class="group timeline">

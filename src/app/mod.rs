@@ -9,6 +9,7 @@ pub mod canvas;
 pub mod classroom;
 pub mod controls;
 pub mod panels;
+pub mod spark_view;
 pub mod text;
 
 use std::cell::{Ref, RefCell};
@@ -365,6 +366,7 @@ fn shortcut(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Msg> {
         "x" | "X" => Msg::Cmd(Command::Act(Action::Crash)),
         "j" | "J" => Msg::Cmd(Command::Act(Action::CrashJobManager)),
         "r" | "R" => Msg::Cmd(Command::Act(Action::Restore)),
+        "w" | "W" => Msg::Cmd(Command::Act(Action::Wait)),
         "n" | "N" => Msg::NotifyFirst,
         "e" | "E" => Msg::Cmd(Command::ToEnd),
         "p" | "P" => Msg::Presenter(!presenter),
@@ -484,7 +486,7 @@ pub fn App() -> Html {
                 // The panels get the part of the run they show: one whose part did not change is not
                 // drawn again.
                 <panels::VerdictPanel ledger={Rc::new(sim.ledger())} graph={graph.clone()} lang={l} down={sim.down().is_some()} />
-                <panels::StoragePanel storage={sim.storage().clone()} strategy={sim.strategy()} graph={graph} lang={l} />
+                <panels::StoragePanel storage={sim.storage().clone()} spark={spark_view::storage_lines(sim, l)} strategy={sim.strategy()} graph={graph} lang={l} />
             </main>
         </div>
     }

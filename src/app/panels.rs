@@ -450,6 +450,7 @@ fn failovers(v: &CheckpointsView, l: Lang) -> Html {
         Some(RestoreFrom::OwnSaves) => l.t("each task's own save", "各任务自己的保存").to_string(),
         Some(RestoreFrom::Policy) => l.t("the restart policy", "重启策略").to_string(),
         Some(RestoreFrom::Committed) => l.t("the committed offsets", "已提交的偏移量").to_string(),
+        Some(RestoreFrom::MetadataCheckpoint { .. }) => l.t("the metadata checkpoint", "元数据检查点").to_string(),
     };
     let later = |f: &FailoverRecord| v.at.is_some_and(|at| f.failed_tick >= at);
     html! {
@@ -525,6 +526,8 @@ fn describe_state(g: &JobGraph, s: &OpState, l: Lang) -> String {
 #[derive(Properties, PartialEq)]
 pub struct StorageProps {
     pub storage: CheckpointStorage,
+    /// Spark Streaming: what its checkpoint directory and write-ahead log hold, a line each.
+    pub spark: Vec<String>,
     pub strategy: Strategy,
     pub graph: Shared<JobGraph>,
     pub lang: Lang,
@@ -568,6 +571,7 @@ pub fn StoragePanel(props: &StorageProps) -> Html {
                 }) }</> }
             }
         }
+        Strategy::SparkStreaming => html! { <ul class="snapshots">{ for props.spark.iter().map(|x| html! { <li>{ x.clone() }</li> }) }</ul> },
         _ => {
             html! { <p class="hint">{ l.t("Nothing is saved with this strategy: a restore starts every task empty.", "此策略不保存任何状态：恢复时每个任务都从空开始。") }</p> }
         }

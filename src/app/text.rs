@@ -15,6 +15,7 @@ pub fn strategy_name(l: Lang, s: Strategy) -> &'static str {
         Strategy::Unaligned => l.t("Unaligned checkpoints", "非对齐检查点"),
         Strategy::StopTheWorld => l.t("Stop the world", "全局暂停快照"),
         Strategy::StormAcker => l.t("Storm: ack every tuple (at least once)", "Storm：逐条确认（至少一次）"),
+        Strategy::SparkStreaming => l.t("Spark Streaming: micro-batches", "Spark Streaming：微批"),
     }
 }
 
@@ -23,6 +24,7 @@ pub fn sink_name(l: Lang, s: SinkMode) -> &'static str {
         SinkMode::Append => l.t("Plain append", "普通追加"),
         SinkMode::Upsert => l.t("Idempotent upsert", "幂等写入"),
         SinkMode::TwoPhaseCommit => l.t("Two-phase commit", "两阶段提交"),
+        SinkMode::Transactional => l.t("Transactional per batch (Spark)", "按批次事务（Spark）"),
     }
 }
 

@@ -266,7 +266,40 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
         }
     }
     s += &failover_table(sim);
+    if sim.strategy() == Strategy::SparkStreaming {
+        return s + &batch_table(sim);
+    }
     s + &cut_table(sim)
+}
+
+/// Spark Streaming: every batch attempt with its delays, the write-ahead log and the latency.
+fn batch_table(sim: &Sim) -> String {
+    let d = sim.durable_spark();
+    let mut s = String::from("\nBatches (steps; a recompute rebuilds state from lineage, without output)\n");
+    s += "  batch   time  records  attempt  kind        started  finished  scheduling  processing\n";
+    for b in &d.batches {
+        s += &format!(
+            "  {:>5} {:>6} {:>8} {:>8}  {:<10} {:>8} {:>9} {:>11} {:>11}\n",
+            b.batch,
+            b.time,
+            b.records,
+            b.attempt,
+            if b.output { "output" } else { "recompute" },
+            b.started,
+            b.finished.map_or("-".into(), |t| t.to_string()),
+            b.scheduling_delay(),
+            b.processing_delay().map_or("-".into(), |t| t.to_string())
+        );
+    }
+    let (sum, n, max) = sim.record_latency();
+    s += &format!(
+        "Write-ahead log: {} bytes written, {} blocks held\nLatency, arrival to a visible output: {} records, mean {}, max {max} steps\n",
+        d.wal_written,
+        d.wal.len(),
+        n,
+        if n == 0 { 0 } else { sum / n }
+    );
+    s
 }
 
 /// Each failover: what failed, the steps from the failure to running again, how the job came back
@@ -316,6 +349,7 @@ fn failover_table(sim: &Sim) -> String {
             Some(RestoreFrom::OwnSaves) => "each task's own save".to_string(),
             Some(RestoreFrom::Policy) => "the restart policy".to_string(),
             Some(RestoreFrom::Committed) => "the committed offsets".to_string(),
+            Some(RestoreFrom::MetadataCheckpoint { .. }) => "the metadata checkpoint".to_string(),
         };
         s += &format!(
             "  {:<34} {:>6} {:>8} {:>6}  {:<30} {}\n",
@@ -446,5 +480,13 @@ fn report_json(sc: &Scenario, p: &Played) -> String {
         "failovers": sim.stats.failovers,
         "cut": cut_json(sim),
     });
+    let mut v = v;
+    if sim.strategy() == Strategy::SparkStreaming {
+        let d = sim.durable_spark();
+        let (sum, n, max) = sim.record_latency();
+        v["batches"] = serde_json::json!(d.batches);
+        v["write_ahead_log"] = serde_json::json!({ "written_bytes": d.wal_written, "blocks_held": d.wal.len() });
+        v["latency"] = serde_json::json!({ "records": n, "mean": if n == 0 { 0 } else { sum / n }, "max": max });
+    }
     serde_json::to_string_pretty(&v).expect("serializes") + "\n"
 }

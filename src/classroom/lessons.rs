@@ -71,6 +71,8 @@ pub enum Shows {
     /// The newest completed checkpoint in storage, a restore or a resubmission could use (None:
     /// none is left).
     InStorage(Option<u64>),
+    /// Spark: this batch has completed (its newest attempt finished).
+    BatchDone(u32),
 }
 
 impl Shows {
@@ -99,6 +101,7 @@ impl Shows {
             Shows::MasterDown => !sim.jobmanager_up(),
             Shows::Leader(name) => sim.jobmanager_up() && sim.masters().leader.letter() == name,
             Shows::InStorage(id) => sim.storage().completed.last().map(|c| c.id.0) == id,
+            Shows::BatchDone(k) => sim.durable_spark().batches.iter().rev().find(|b| b.batch == k).is_some_and(|b| b.finished.is_some()),
             Shows::ToReplay(label) => sim.storm().is_some_and(|s| {
                 sim.graph.sources().any(|t| {
                     s.spouts[t.index()].retry.iter().any(|o| sim.graph.label(sim.graph.task(t).log[*o as usize]) == label)
@@ -192,6 +195,7 @@ pub fn parse_line(s: &str) -> Result<ScriptAction, String> {
         "answer" => ScriptAction::Answer(arg),
         "auto" => ScriptAction::Auto(arg.parse().map_err(|_| format!("{s:?}: auto needs a number"))?),
         "end" => ScriptAction::RunToEnd,
+        "wait" => ScriptAction::Wait,
         _ => return Err(format!("{s:?}: unknown script word {verb:?}")),
     })
 }

@@ -26,6 +26,8 @@ pub enum SettingField {
     TolerableFailedCheckpoints,
     /// Storm: steps before a tuple's tree that is not fully acked fails (empty: the default).
     MessageTimeout,
+    /// Spark Streaming: steps between the batches the driver cuts (empty: the default).
+    BatchInterval,
 }
 
 /// What a field did with a value it could not take as typed.
@@ -50,7 +52,7 @@ impl FieldNote {
 }
 
 impl SettingField {
-    pub const ALL: [SettingField; 7] = [
+    pub const ALL: [SettingField; 8] = [
         SettingField::Records,
         SettingField::Seed,
         SettingField::CheckpointInterval,
@@ -58,6 +60,7 @@ impl SettingField {
         SettingField::ChannelCapacity,
         SettingField::TolerableFailedCheckpoints,
         SettingField::MessageTimeout,
+        SettingField::BatchInterval,
     ];
 
     /// The smallest and the largest value the field takes.
@@ -65,7 +68,10 @@ impl SettingField {
         match self {
             SettingField::Records => (1, MAX_GENERATED as u64),
             SettingField::Seed => (0, u64::MAX),
-            SettingField::CheckpointInterval | SettingField::AlignmentTimeout | SettingField::MessageTimeout => {
+            SettingField::CheckpointInterval
+            | SettingField::AlignmentTimeout
+            | SettingField::MessageTimeout
+            | SettingField::BatchInterval => {
                 (1, MAX_STEPS_SETTING)
             }
             SettingField::ChannelCapacity => (1, MAX_CHANNEL_CAPACITY as u64),
@@ -84,6 +90,7 @@ impl SettingField {
             SettingField::ChannelCapacity => s.channel_capacity.map(u64::from),
             SettingField::TolerableFailedCheckpoints => Some(s.tolerable_failed_checkpoints as u64),
             SettingField::MessageTimeout => Some(s.message_timeout),
+            SettingField::BatchInterval => Some(s.batch_interval),
         }
     }
 
@@ -110,6 +117,9 @@ impl SettingField {
             SettingField::TolerableFailedCheckpoints => Edit::TolerableFailedCheckpoints(v.unwrap_or(0)),
             SettingField::MessageTimeout => {
                 Edit::MessageTimeout(v.unwrap_or(Settings::new(Strategy::StormAcker).message_timeout))
+            }
+            SettingField::BatchInterval => {
+                Edit::BatchInterval(v.unwrap_or(Settings::new(Strategy::SparkStreaming).batch_interval))
             }
         };
         c.settings = c.settings.edited(edit);
@@ -260,6 +270,8 @@ mod tests {
             // Each field on a strategy that takes it.
             let c = if field == SettingField::MessageTimeout {
                 RunConfig { settings: Settings::new(Strategy::StormAcker), ..RunConfig::default() }
+            } else if field == SettingField::BatchInterval {
+                RunConfig { settings: Settings::new(Strategy::SparkStreaming), ..RunConfig::default() }
             } else {
                 aligned()
             };
@@ -305,6 +317,8 @@ mod tests {
                 SettingField::Seed | SettingField::TolerableFailedCheckpoints => Some(0),
                 // Storm's timeout has no "off": empty is its default.
                 SettingField::MessageTimeout => Some(Settings::new(Strategy::StormAcker).message_timeout),
+                // Nor has Spark's batch interval.
+                SettingField::BatchInterval => Some(Settings::new(Strategy::SparkStreaming).batch_interval),
                 _ => None,
             };
             assert_eq!(field.value(&d), want, "{field:?}");

@@ -178,6 +178,7 @@ impl SettingField {
                 lang.t("Tolerable failed checkpoints", "可容忍的连续失败检查点数")
             }
             SettingField::MessageTimeout => lang.t("Storm message timeout (steps)", "Storm 消息超时（步）"),
+            SettingField::BatchInterval => lang.t("Spark batch interval (steps)", "Spark 批次间隔（步）"),
         }
     }
 }
@@ -227,6 +228,8 @@ pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
         | Some(Event::InFlightRecorded { channel, .. }) => describe(g, &Action::Deliver { channel: *channel }, lang),
         Some(Event::Restored { .. }) | Some(Event::RegionRestored { .. }) => describe(g, &Action::Restore, lang),
         Some(Event::NotificationDelivered { task, .. }) => describe(g, &Action::Notify { task: *task }, lang),
+        Some(Event::BlockStored { task, .. }) => describe(g, &Action::Read { task: *task }, lang),
+        Some(Event::Waited) => describe(g, &Action::Wait, lang),
         _ => lang.t("step", "单步").into(),
     };
     format!("{base}: {what}")

@@ -39,6 +39,9 @@ pub enum Action {
     /// Storm: the acker's oldest answer (the tree completed) reaches this spout, which forgets the
     /// tuple and commits its offset.
     FromAcker { task: TaskId },
+    /// Time passes: one step with nothing else done (a socket's records arrive, the driver's
+    /// batch interval runs).
+    Wait,
     /// The scheduler draws one enabled delivery, read or notification (or the restore) from the
     /// seeded PRNG.
     Auto,
@@ -64,6 +67,7 @@ impl Action {
             Action::ToAcker { task } => format!("q{}", task.0),
             Action::FromAcker { task } => format!("p{}", task.0),
             Action::Auto => "a".into(),
+            Action::Wait => "w".into(),
         }
     }
 
@@ -91,6 +95,7 @@ impl Action {
             "J" => Action::CrashJobManager,
             "R" => Action::Restore,
             "a" => Action::Auto,
+            "w" => Action::Wait,
             _ => return None,
         })
     }
@@ -231,6 +236,10 @@ pub enum RestoreFrom {
     Policy,
     /// Storm: bolts empty (no state is saved), each spout from the offset it committed.
     Committed,
+    /// Spark Streaming: the driver from its metadata checkpoint, the state RDD from the state
+    /// checkpoint of batch `state` (or empty), `recompute` batches of the lineage chain to
+    /// recompute and `rerun` incomplete batches to run again.
+    MetadataCheckpoint { state: Option<u32>, recompute: u16, rerun: u16 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -519,6 +528,31 @@ pub enum Event {
     },
     /// Storm: Nimbus died. The workers keep processing; submissions and reassignment wait.
     NimbusDown,
+    /// Nothing but time passed.
+    Waited,
+    /// A socket source came back: it cannot read offsets `from..to` again (read before, or
+    /// arrived while no one listened).
+    SocketLost { task: TaskId, from: u32, to: u32 },
+    /// Spark: the receiver on `task` stored `record` as block `block` (in memory, replicated, and
+    /// in the write-ahead log if `wal`), then acknowledged the source if it is reliable (`acked`).
+    BlockStored { task: TaskId, record: RecordId, block: u32, wal: bool, acked: bool },
+    /// Spark: the driver cut batch `batch` from `blocks` blocks and queued its job.
+    BatchGenerated { batch: u32, blocks: u16 },
+    /// Spark: batch `batch`'s job started (attempt `attempt`) with `records` records; `missing`
+    /// blocks were in no memory and no log; without `output` it only recomputes the state.
+    BatchStarted { batch: u32, records: u16, missing: u16, output: bool, attempt: u16 },
+    /// Spark: batch `batch` completed; the lineage chain is `lineage` batches long.
+    BatchCompleted { batch: u32, output: bool, lineage: u32 },
+    /// Spark: the state RDD of batch `batch` was checkpointed, cutting a chain of `cut`; `cleaned`
+    /// blocks left the write-ahead log.
+    StateCheckpointed { batch: u32, cut: u32, cleaned: u16 },
+    /// Spark: a transactional output of partition `task` for batch time `time` committed `rows`,
+    /// or was `skipped` because that key had committed before.
+    BatchOutput { task: TaskId, time: u64, rows: u32, skipped: bool },
+    /// Spark: executor `executor` (running `task`) died and a new one took its place.
+    ExecutorLost { executor: u8, task: TaskId, lost_blocks: u16, rerun: Option<u32>, lineage: u32 },
+    /// Spark: the driver died and every executor with it, with `blocks` blocks in memory.
+    DriverLost { blocks: u16, lost_in_flight: u32 },
     /// Storm: Nimbus is back.
     NimbusRestarted,
     /// HA standby: the leading JobManager failed and its leadership is free. The HA store still

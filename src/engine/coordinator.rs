@@ -229,7 +229,7 @@ impl Sim {
     /// (execution.checkpointing.interval) and expiring checkpoints past their timeout.
     pub(crate) fn coordinator_tick(&mut self, out: &mut Vec<Event>) {
         let tick = self.tick;
-        if let Some(every) = self.settings.checkpoint_interval {
+        if let Some(every) = self.settings.checkpoint_interval.filter(|_| self.strategy().uses_coordinator()) {
             if (tick + 1) % every == 0 {
                 self.trigger(out);
             }

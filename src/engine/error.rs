@@ -58,6 +58,10 @@ pub enum ActionError {
     NotASource { task: String },
     SourcesPaused { checkpoint: u64 },
     LogExhausted { task: String, records: usize },
+    /// A socket's next record has not arrived yet.
+    NotArrived { task: String, at: u64 },
+    /// Spark: a receiver on a socket stores what arrives by itself.
+    ReceiverListens { task: String },
     NoCheckpoints { strategy: &'static str },
     NotTimers { strategy: &'static str },
     NothingToDo,

@@ -270,7 +270,7 @@ impl Sim {
         let mut way_out = self.on_its_way(false);
         let has_sink = g.has_sink();
         let mut uncommitted = vec![false; g.records.len()];
-        if self.settings.sink == SinkMode::TwoPhaseCommit {
+        if matches!(self.settings.sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional) {
             for t in &self.durable.external.txns {
                 if matches!(t.status, TxnStatus::Open | TxnStatus::PreCommitted(_)) {
                     for r in &t.rows {
@@ -402,6 +402,7 @@ impl Sim {
                 v[i] |= again;
             }
         }
+        self.spark_on_its_way(&mut v);
         for (i, ch) in self.live.channels.iter().enumerate() {
             if !feeds[self.graph.channels[i].to.index()] {
                 continue;

@@ -60,7 +60,7 @@ pub use mechanisms::progress::Alignment;
 pub use scenario::{fingerprint, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{
-    CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Settings, SinkMode, Strategy, TimerSpec,
+    CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Settings, SourceKind, SinkMode, Strategy, TimerSpec,
 };
 pub use sim::Sim;
 pub use snapshot::TaskSnapshot;

@@ -46,6 +46,13 @@ impl Sim {
     /// pipelined region. Its in-flight records are lost, its tasks stop (the learner still sees
     /// what a canceled task held until the restart), and the pending checkpoints are aborted.
     pub(crate) fn crash(&mut self, scope: CrashScope, out: &mut Vec<Event>) {
+        // Spark: an executor fails alone and is replaced at once; the driver takes every executor
+        // with it.
+        let spark = self.live.spark.as_ref().map(|s| s.blocks.iter().filter(|b| b.copies != 0).count() as u16);
+        if let (Some(_), CrashScope::Task(x)) = (spark, scope) {
+            self.executor_lost(x, out);
+            return;
+        }
         if scope == CrashScope::JobManager && self.tracks_tuples {
             // Storm's Nimbus: "no worker processes are affected by the death of Nimbus".
             self.jobmanager_up = false;
@@ -89,7 +96,10 @@ impl Sim {
             let initial = self.initial_state(TaskId(t as u16));
             self.live.tasks.push(task.stopped(crashed, initial));
         }
-        out.push(Event::Crashed { scope, lost_in_flight: dropped });
+        out.push(match spark {
+            Some(blocks) => Event::DriverLost { blocks, lost_in_flight: dropped },
+            None => Event::Crashed { scope, lost_in_flight: dropped },
+        });
         self.down = Some(scope);
         self.failover_began(scope, false);
         let reason = match scope {
@@ -239,6 +249,7 @@ impl Sim {
         }
         for s in self.graph.sources().filter(|s| restarted[s.index()]).collect::<Vec<_>>() {
             out.push(Event::Rewound { task: s, offset: self.source_offset(s) });
+            self.socket_reconnect(s, out);
         }
         self.recover_sinks(&restarted, out);
         self.recompute_retention();

@@ -29,6 +29,8 @@ pub enum ScriptAction {
     Ack(String),
     /// Storm: deliver the acker's oldest answer to this spout.
     Answer(String),
+    /// One step in which only time passes (a socket's records arrive, the driver cuts batches).
+    Wait,
     /// Up to this many seeded scheduler steps (each a delivery, a read, a notification, or a
     /// restore when down); stops early when nothing is left to do.
     Auto(u32),
@@ -89,6 +91,7 @@ impl Sim {
             ScriptAction::Ack(name) => vec![Action::ToAcker { task: task(name)? }],
             ScriptAction::Answer(name) => vec![Action::FromAcker { task: task(name)? }],
             ScriptAction::Auto(n) => vec![Action::Auto; *n as usize],
+            ScriptAction::Wait => vec![Action::Wait],
             ScriptAction::RunToEnd => vec![],
         })
     }

@@ -32,10 +32,13 @@ pub enum Strategy {
     StopTheWorld,
     /// Storm's XOR acker: every tuple acknowledged, failed trees replayed; no state saved.
     StormAcker,
+    /// Spark Streaming: receivers store blocks (and a write-ahead log), the driver cuts
+    /// micro-batches, state is rebuilt from lineage and checkpoints.
+    SparkStreaming,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 7] = [
+    pub const ALL: [Strategy; 8] = [
         Strategy::None,
         Strategy::Timers,
         Strategy::Aligned,
@@ -43,6 +46,7 @@ impl Strategy {
         Strategy::Unaligned,
         Strategy::StopTheWorld,
         Strategy::StormAcker,
+        Strategy::SparkStreaming,
     ];
     /// Strategies run by the CheckpointCoordinator (checkpoint ids, acknowledgements).
     pub fn uses_coordinator(self) -> bool {
@@ -54,11 +58,16 @@ impl Strategy {
     /// Whether a sink may write in `sink` mode under this strategy: a two-phase-commit sink commits
     /// when a checkpoint completes, so it needs a coordinator.
     pub fn allows_sink(self, sink: SinkMode) -> bool {
-        sink != SinkMode::TwoPhaseCommit || self.uses_coordinator()
+        match sink {
+            SinkMode::TwoPhaseCommit => self.uses_coordinator(),
+            SinkMode::Transactional => self == Strategy::SparkStreaming,
+            _ => true,
+        }
     }
-    /// Whether `checkpoint-interval` applies: only the coordinator triggers checkpoints.
+    /// Whether `checkpoint-interval` applies: the coordinator triggers checkpoints every so many
+    /// steps; Spark Streaming checkpoints its state every so many batches.
     pub fn takes_checkpoint_interval(self) -> bool {
-        self.uses_coordinator()
+        self.uses_coordinator() || self == Strategy::SparkStreaming
     }
     /// Whether `alignment-timeout` applies: only aligned checkpoints align.
     pub fn takes_alignment_timeout(self) -> bool {
@@ -71,13 +80,23 @@ impl Strategy {
     /// Whether the failover strategy applies: Storm runs every task in one worker, which restarts
     /// whole.
     pub fn takes_failover_strategy(self) -> bool {
-        self != Strategy::StormAcker
+        !matches!(self, Strategy::StormAcker | Strategy::SparkStreaming)
     }
     /// Whether [`HighAvailability`] and [`CheckpointRetention`] apply: only the JobManager's
     /// CheckpointCoordinator keeps completed checkpoints that a standby or a resubmission could
     /// restore (per-task timers save on their own; Storm's Nimbus holds no job state).
     pub fn takes_high_availability(self) -> bool {
         self.uses_coordinator()
+    }
+    /// Whether a source may be a socket: Storm's spout replays a failed tuple by reading its offset
+    /// again, which a socket cannot do (a reliable spout on a socket would have to buffer every
+    /// tuple until acked; not modelled).
+    pub fn takes_socket(self) -> bool {
+        self != Strategy::StormAcker
+    }
+    /// Whether `batch-interval` and `write-ahead-log` apply.
+    pub fn takes_micro_batches(self) -> bool {
+        self == Strategy::SparkStreaming
     }
     /// Whether the [`RestartPolicy`] applies: only when nothing is saved.
     pub fn takes_restart_policy(self) -> bool {
@@ -92,6 +111,7 @@ impl Strategy {
             Strategy::Unaligned => "unaligned",
             Strategy::StopTheWorld => "stop-the-world",
             Strategy::StormAcker => "storm-acker",
+            Strategy::SparkStreaming => "spark-streaming",
         }
     }
     pub fn from_id(s: &str) -> Option<Strategy> {
@@ -123,15 +143,19 @@ pub enum SinkMode {
     /// Two-phase commit: write into the open transaction, pre-commit at the barrier, commit when
     /// the checkpoint completes.
     TwoPhaseCommit,
+    /// Spark Streaming's transactional output: a batch's rows per partition commit atomically,
+    /// keyed by (batch time, partition); a key already committed is skipped.
+    Transactional,
 }
 
 impl SinkMode {
-    pub const ALL: [SinkMode; 3] = [SinkMode::Append, SinkMode::Upsert, SinkMode::TwoPhaseCommit];
+    pub const ALL: [SinkMode; 4] = [SinkMode::Append, SinkMode::Upsert, SinkMode::TwoPhaseCommit, SinkMode::Transactional];
     pub fn id(self) -> &'static str {
         match self {
             SinkMode::Append => "append",
             SinkMode::Upsert => "upsert",
             SinkMode::TwoPhaseCommit => "two-phase-commit",
+            SinkMode::Transactional => "transactional",
         }
     }
     pub fn from_id(s: &str) -> Option<SinkMode> {
@@ -253,6 +277,27 @@ pub const MAX_STEPS_SETTING: u64 = 1_000_000_000;
 /// The most items a bounded channel may hold.
 pub const MAX_CHANNEL_CAPACITY: u32 = 100_000;
 
+/// What a source reads from: a log it can read again (a Kafka partition), or a socket, which
+/// cannot: a record not yet read arrives at its tick whether or not anyone listens, and what the
+/// source has not read when it goes down is gone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceKind {
+    #[default]
+    ReplayableLog,
+    Socket,
+}
+
+impl SourceKind {
+    pub const ALL: [SourceKind; 2] = [SourceKind::ReplayableLog, SourceKind::Socket];
+    pub fn id(self) -> &'static str {
+        match self {
+            SourceKind::ReplayableLog => "replayable-log",
+            SourceKind::Socket => "socket",
+        }
+    }
+}
+
 /// One change a person makes to a run's settings (the app's selects and fields).
 /// [`Settings::edited`] applies it with the rules that keep the other settings fitting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -283,6 +328,10 @@ pub enum Edit {
     Anchoring { edge: u16, anchored: bool },
     HighAvailability(HighAvailability),
     Retention(CheckpointRetention),
+    Source(SourceKind),
+    /// Spark Streaming's batch interval in steps (1 or more).
+    BatchInterval(u64),
+    WriteAheadLog(bool),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -348,6 +397,26 @@ pub struct Settings {
     /// resubmission (matters with `high-availability: none`).
     #[serde(default)]
     pub externalized_checkpoint_retention: CheckpointRetention,
+    /// What every source reads from.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub source: SourceKind,
+    /// Strategy `spark-streaming`: the driver cuts a batch every this many steps.
+    #[serde(default = "default_batch_interval", skip_serializing_if = "is_default_batch_interval")]
+    pub batch_interval: u64,
+    /// Strategy `spark-streaming`: receivers write every block to a write-ahead log
+    /// (`spark.streaming.receiver.writeAheadLog.enable`, off by default as in Spark).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub write_ahead_log: bool,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+fn default_batch_interval() -> u64 {
+    4
+}
+fn is_default_batch_interval(n: &u64) -> bool {
+    *n == default_batch_interval()
 }
 
 fn default_timeout() -> u64 {
@@ -386,7 +455,16 @@ impl Settings {
             unanchored: vec![],
             high_availability: HighAvailability::default(),
             externalized_checkpoint_retention: CheckpointRetention::default(),
+            source: SourceKind::ReplayableLog,
+            batch_interval: default_batch_interval(),
+            write_ahead_log: false,
         }
+    }
+
+    /// Spark Streaming: the state RDD is checkpointed every this many batches
+    /// (`checkpoint-interval`, 2 when unset).
+    pub fn state_checkpoint_batches(&self) -> u64 {
+        self.checkpoint_interval.unwrap_or(2)
     }
 
     pub fn with_sink(mut self, sink: SinkMode) -> Settings {
@@ -422,10 +500,14 @@ impl Settings {
                 s = Settings::new(strategy);
                 s.sink = if strategy.allows_sink(self.sink) { self.sink } else { SinkMode::Append };
                 s.channel_capacity = self.channel_capacity;
-                if strategy.takes_checkpoint_interval() {
+                // Steps between checkpoints, or (Spark Streaming) batches between state checkpoints.
+                if strategy.takes_checkpoint_interval() && strategy.uses_coordinator() == self.strategy.uses_coordinator() {
                     s.checkpoint_interval = self.checkpoint_interval;
                 }
                 s.failover_strategy = self.failover_strategy;
+                if strategy.takes_socket() {
+                    s.source = self.source;
+                }
                 if strategy.takes_high_availability() {
                     s.high_availability = self.high_availability;
                     s.externalized_checkpoint_retention = self.externalized_checkpoint_retention;
@@ -445,6 +527,9 @@ impl Settings {
             Edit::Anchoring { .. } => {}
             Edit::HighAvailability(ha) => s.high_availability = ha,
             Edit::Retention(r) => s.externalized_checkpoint_retention = r,
+            Edit::Source(k) => s.source = k,
+            Edit::BatchInterval(n) => s.batch_interval = n.clamp(1, MAX_STEPS_SETTING),
+            Edit::WriteAheadLog(on) => s.write_ahead_log = on,
         }
         s
     }
@@ -453,7 +538,7 @@ impl Settings {
     /// sink mode (which would not fit if a later job has a sink and the strategy cannot commit).
     pub fn for_job(&self, has_sink: bool) -> Settings {
         let mut s = self.clone();
-        if !has_sink && s.sink == SinkMode::TwoPhaseCommit {
+        if !has_sink && matches!(s.sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional) {
             s.sink = SinkMode::Append;
         }
         s
@@ -531,6 +616,15 @@ impl Settings {
                 return bad(format!("tolerable-failed-checkpoints must be at most {MAX_STEPS_SETTING}"));
             }
         }
+        if self.source == SourceKind::Socket && !self.strategy.takes_socket() {
+            return bad("source socket: Storm's spout replays a failed tuple by reading its offset again, which a socket cannot do; use a replayable-log source".into());
+        }
+        if !self.strategy.takes_micro_batches() && (self.write_ahead_log || self.batch_interval != default_batch_interval()) {
+            return bad(format!("batch-interval and write-ahead-log belong to the spark-streaming strategy, not {:?}", self.strategy.id()));
+        }
+        if self.batch_interval == 0 || self.batch_interval > MAX_STEPS_SETTING {
+            return bad(format!("batch-interval must be 1 to {MAX_STEPS_SETTING} steps"));
+        }
         if self.message_timeout == 0 || self.message_timeout > MAX_STEPS_SETTING {
             return bad(format!("message-timeout must be 1 to {MAX_STEPS_SETTING} steps"));
         }
@@ -564,6 +658,9 @@ impl Settings {
                 "high-availability and externalized-checkpoint-retention concern the checkpoints the JobManager keeps, so they need a checkpointing strategy (aligned, at-least-once, unaligned or stop-the-world), not {:?}; leave them out (standby, no-externalized-checkpoints)",
                 self.strategy.id()
             ));
+        }
+        if graph.has_sink() && self.sink == SinkMode::Transactional && !self.strategy.allows_sink(self.sink) {
+            return bad(format!("a transactional sink commits a batch keyed by (batch time, partition): it needs the spark-streaming strategy, not {:?}", self.strategy.id()));
         }
         if graph.has_sink() && !self.strategy.allows_sink(self.sink) {
             return bad(format!(

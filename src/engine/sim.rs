@@ -29,6 +29,7 @@ use super::error::{ActionError, ScenarioError};
 use super::high_availability::Masters;
 use super::history::{EffectLog, PlaceCounts};
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
+use super::mechanisms::received_blocks::{SparkDurable, SparkRuntime};
 use super::mechanisms::tuple_tree::StormRuntime;
 use super::rng::Rng;
 use super::settings::{Settings, Strategy, TimerSpec};
@@ -127,6 +128,9 @@ impl Sim {
         sim.tracks_tuples = sim.mechanism().tracks_tuples();
         if sim.tracks_tuples {
             sim.live.storm = Some(sim.fresh_storm());
+        }
+        if sim.strategy() == Strategy::SparkStreaming {
+            sim.live.spark = Some(SparkRuntime::default());
         }
         sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
         sim.recompute_retention();
@@ -256,6 +260,12 @@ impl Sim {
                 if let Some((id, _)) = self.live.coordinator.stop_the_world {
                     return err(ActionError::SourcesPaused { checkpoint: id.0 });
                 }
+                if self.receiver_listens() {
+                    return err(ActionError::ReceiverListens { task: info.name.clone() });
+                }
+                if let Some(at) = self.socket_waits(task) {
+                    return err(ActionError::NotArrived { task: info.name.clone(), at });
+                }
                 if self.mechanism().next_read(self, task).is_none() {
                     return err(ActionError::LogExhausted { task: info.name.clone(), records: info.log.len() });
                 }
@@ -281,6 +291,8 @@ impl Sim {
                 self.need_running()
             }
             Action::Crash => self.need_running(),
+            // Time passes whether the job runs or not (a socket's records arrive all the same).
+            Action::Wait => Ok(()),
             Action::CrashJobManager => {
                 self.need_running()?;
                 if !self.jobmanager_up {
@@ -351,6 +363,16 @@ impl Sim {
             || !self.live.notifications.is_empty()
             || self.region_down()
             || self.acker_work()
+            || self.awaits_time()
+    }
+
+    /// Is something due later that only time brings: a socket's next record, blocks waiting for
+    /// the driver to cut their batch, or Spark's checkpoint writer still to record a completion?
+    pub fn awaits_time(&self) -> bool {
+        self.down.is_none()
+            && (self.blocks_waiting()
+                || self.spark().is_some_and(|s| s.meta_due)
+                || self.graph.sources().any(|s| self.task_up(s) && self.socket_waits(s).is_some()))
     }
 
     /// The steps the scheduler may draw from now, in a fixed order: deliveries, reads,
@@ -395,6 +417,9 @@ impl Sim {
         }
         if self.region_down() {
             out.push(Action::Restore);
+        }
+        if self.awaits_time() {
+            out.push(Action::Wait);
         }
     }
 
@@ -455,6 +480,7 @@ impl Sim {
             Action::Notify { task } => self.deliver_notification(task, out),
             Action::ToAcker { task } => self.deliver_to_acker(task, out),
             Action::FromAcker { task } => self.deliver_to_spout(task, out),
+            Action::Wait => out.push(Event::Waited),
             Action::Auto => unreachable!("Auto resolves to a concrete action"),
         }
         self.after_tick(out);
@@ -498,6 +524,8 @@ pub struct Live {
     pub notifications: Vec<Notification>,
     /// Storm's acker, its messages and the spouts' pending tuples (strategy `storm-acker`).
     pub storm: Option<StormRuntime>,
+    /// Spark Streaming's driver and executors: blocks, queued batch jobs, the cached state RDD.
+    pub spark: Option<SparkRuntime>,
 }
 
 /// What survives every crash.
@@ -509,6 +537,8 @@ pub struct Durable {
     /// Per source task: the offset its spout committed to the log (strategy `storm-acker`; Kafka
     /// keeps a consumer group's commits outside the job).
     pub committed: Vec<u32>,
+    /// Spark Streaming's write-ahead log and checkpoint directory.
+    pub spark: SparkDurable,
 }
 
 /// What the failure-free run of the same input yields, per source record: how often it is

@@ -76,7 +76,21 @@ pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
         Action::ToAcker { task: t } => say!(lang, "deliver {}'s message to the acker", "把 {} 的消息送到 acker", task(t)),
         Action::FromAcker { task: t } => say!(lang, "deliver the acker's answer to {}", "把 acker 的答复送到 {}", task(t)),
         Action::Auto => lang.t("take an auto step", "自动单步").into(),
+        Action::Wait => lang.t("wait one step", "等待一步").into(),
     }
+}
+
+/// How the driver came back from its metadata checkpoint.
+fn spark_restart(state: Option<u32>, recompute: u16, rerun: u16, lang: Lang) -> String {
+    let from = match state {
+        Some(k) => say!(lang, "the state RDD from its checkpoint of batch {k}", "状态 RDD 取自批次 {k} 的检查点"),
+        None => lang.t("no state checkpoint yet, so the state starts empty", "还没有状态检查点，状态从空开始").into(),
+    };
+    say!(
+        lang,
+        "The driver restarted from its metadata checkpoint: {from}; {recompute} batch(es) of the lineage chain to recompute, {rerun} incomplete batch(es) to run again.",
+        "驱动器从元数据检查点重启：{from}；血统链上 {recompute} 个批次要重算，{rerun} 个未完成的批次要重新运行。"
+    )
 }
 
 /// One sentence for one event.
@@ -531,6 +545,7 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             RestoreFrom::Policy => {
                 lang.t("Nothing was saved: every task restarts empty.", "什么都没有保存：每个任务都从空开始。").into()
             }
+            RestoreFrom::MetadataCheckpoint { state, recompute, rerun } => spark_restart(state, recompute, rerun, lang),
             RestoreFrom::Committed => lang
                 .t(
                     "The worker restarted: Storm saves no state, so every bolt starts empty; each spout resumes at the offset it committed, and every tree that was pending is gone.",
@@ -561,7 +576,7 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
                 "Restored each of the failed region's {tasks} task(s) from its own latest save; the other tasks kept running.",
                 "失败区域的 {tasks} 个任务各自从最近一次保存恢复；其他任务一直在运行。"
             ),
-            RestoreFrom::Policy | RestoreFrom::Committed => say!(
+            RestoreFrom::Policy | RestoreFrom::Committed | RestoreFrom::MetadataCheckpoint { .. } => say!(
                 lang,
                 "Nothing was saved: the failed region's {tasks} task(s) restart empty; the other tasks kept running.",
                 "什么都没有保存：失败区域的 {tasks} 个任务从空开始；其他任务一直在运行。"
@@ -646,6 +661,106 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             "acker 在超时后悄悄丢弃了未完成的树 {}{}。",
             hex(root),
             record.map(|x| format!(" ({})", r(x))).unwrap_or_default()
+        ),
+        Event::Waited => lang.t("Time passed.", "时间过去了一步。").into(),
+        Event::SocketLost { task, from, to } => {
+            let gone: Vec<&str> = g.task(task).log[from as usize..to as usize].iter().map(|x| r(*x)).collect();
+            say!(
+                lang,
+                "{} reads a socket, which cannot go back: {} (from offset {from}) are gone for good; it goes on with what arrives next, at offset {to}.",
+                "{} 读的是 socket，无法回退：{}（从偏移量 {from} 起）永远丢失了；它从接下来到达的数据继续，偏移量 {to}。",
+                t(task),
+                gone.join(" ")
+            )
+        }
+        Event::BlockStored { task, record, block, wal, acked } => {
+            let log = if wal { lang.t(", and in the write-ahead log", "，并写入预写日志") } else { "" };
+            let e = super::mechanisms::spark_streaming::executor_of(task);
+            let o = 1 - e;
+            let ack = if acked {
+                lang.t("; then it acknowledged the source", "；然后向数据源确认")
+            } else {
+                lang.t("; a socket cannot be acknowledged", "；socket 无法确认")
+            };
+            say!(
+                lang,
+                "{}'s receiver took {} and stored it as block {block}: in executor {e}'s memory, replicated to executor {o}{log}{ack}.",
+                "{} 的接收器收到 {}，存为块 {block}：放在执行器 {e} 的内存，复制到执行器 {o}{log}{ack}。",
+                t(task),
+                r(record)
+            )
+        }
+        Event::BatchGenerated { batch, blocks } => say!(
+            lang,
+            "The driver cut batch {batch} from {blocks} block(s), queued its job and wrote a metadata checkpoint.",
+            "驱动器把 {blocks} 个块切成批次 {batch}，把它的作业排入队列，并写下元数据检查点。"
+        ),
+        Event::BatchStarted { batch, records, missing, output, attempt } => {
+            let what = if output { "" } else { lang.t(" (recomputed from lineage, no output)", "（按血统重算，不输出）") };
+            let again = if attempt > 1 { say!(lang, ", attempt {attempt}", "，第 {attempt} 次尝试") } else { String::new() };
+            let gone = if missing > 0 {
+                say!(lang, "; {missing} block(s) are in no memory and no log: gone", "；{missing} 个块既不在内存也不在日志中：丢失了")
+            } else {
+                String::new()
+            };
+            say!(
+                lang,
+                "Batch {batch}'s job started{what}{again}: {records} record(s){gone}.",
+                "批次 {batch} 的作业开始{what}{again}：{records} 条记录{gone}。"
+            )
+        }
+        Event::BatchCompleted { batch, output, lineage } => {
+            let what = if output { "" } else { lang.t(" (state recomputed)", "（状态已重算）") };
+            say!(
+                lang,
+                "Batch {batch} completed{what}; the state RDD's lineage chain is {lineage} batch(es) long.",
+                "批次 {batch} 完成{what}；状态 RDD 的血统链长 {lineage} 个批次。"
+            )
+        }
+        Event::StateCheckpointed { batch, cut, cleaned } => say!(
+            lang,
+            "The state RDD of batch {batch} was checkpointed: the lineage chain of {cut} is cut, and {cleaned} block(s) left the write-ahead log.",
+            "批次 {batch} 的状态 RDD 写入了检查点：长 {cut} 的血统链被截断，{cleaned} 个块从预写日志中清理。"
+        ),
+        Event::BatchOutput { task, time, rows, skipped } => {
+            if skipped {
+                say!(
+                    lang,
+                    "{}'s output for (batch time {time}, {}) had committed before: its {rows} row(s) are skipped.",
+                    "{0} 的（批次时间 {time}，{1}）输出之前已提交：这 {rows} 行被跳过。",
+                    t(task),
+                    t(task)
+                )
+            } else {
+                say!(
+                    lang,
+                    "{} committed {rows} row(s) for (batch time {time}, {}) in one transaction.",
+                    "{0} 在一个事务里提交了（批次时间 {time}，{1}）的 {rows} 行。",
+                    t(task),
+                    t(task)
+                )
+            }
+        }
+        Event::ExecutorLost { executor, task, lost_blocks, rerun, lineage } => {
+            let rerun = match rerun {
+                Some(k) => say!(
+                    lang,
+                    "; batch {k}'s tasks run again over the state RDD, its lost partitions recomputed from a lineage chain of {lineage}",
+                    "；批次 {k} 的任务在状态 RDD 上重新运行，丢失的分区按长 {lineage} 的血统链重算"
+                ),
+                None => String::new(),
+            };
+            say!(
+                lang,
+                "Executor {executor} (running {}) died and a new one took its place: {lost_blocks} block(s) lost their last copy{rerun}.",
+                "执行器 {executor}（运行 {}）挂了，新的执行器接替它：{lost_blocks} 个块失去了最后一份副本{rerun}。",
+                t(task)
+            )
+        }
+        Event::DriverLost { blocks, lost_in_flight } => say!(
+            lang,
+            "The driver died, and every executor with it: {blocks} block(s) in memory and {lost_in_flight} record(s) on their way are gone.",
+            "驱动器挂了，所有执行器随之退出：内存中的 {blocks} 个块和 {lost_in_flight} 条在途记录消失了。"
         ),
         Event::NimbusDown => lang
             .t(
@@ -772,6 +887,16 @@ impl ActionError {
                 lang,
                 "sources are paused until stop-the-world checkpoint {checkpoint} completes",
                 "数据源已暂停，直到全局暂停检查点 {checkpoint} 完成"
+            ),
+            ReceiverListens { task } => say!(
+                lang,
+                "{task}'s receiver stores what arrives on its socket by itself, as each record arrives (wait)",
+                "{task} 的接收器会在每条记录到达 socket 时自行存储（等待）"
+            ),
+            NotArrived { task, at } => say!(
+                lang,
+                "nothing has arrived on {task}'s socket yet: its next record arrives at step {at} (wait)",
+                "{task} 的 socket 上还没有数据到达：下一条记录在第 {at} 步到达（等待）"
             ),
             LogExhausted { task, records } => {
                 say!(

@@ -41,6 +41,9 @@ pub struct ExternalSystem {
     pub table: BTreeMap<RecordId, Row>,
     /// Two-phase commit: every transaction ever begun.
     pub txns: Vec<Txn>,
+    /// Spark's transactional output: the (batch time, partition) keys committed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub batch_commits: Vec<(u64, TaskId)>,
 }
 
 impl ExternalSystem {

@@ -153,7 +153,8 @@ pub struct JobSpec {
     pub edges: Vec<EdgeSpec>,
 }
 
-/// One entry of a source's input log: `"a:x"` (label a, key x, value 1), `"a:x=5"`, or an object.
+/// One entry of a source's input log: `"a:x"` (label a, key x, value 1), `"a:x=5"`, or an object;
+/// `"a:x@3"` (or `"at": 3`) gives the tick it arrives on a socket source.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum LogEntry {
@@ -163,6 +164,8 @@ pub enum LogEntry {
         key: String,
         #[serde(default = "one_i64")]
         value: i64,
+        #[serde(default)]
+        at: Option<u64>,
     },
 }
 
@@ -171,10 +174,14 @@ fn one_i64() -> i64 {
 }
 
 impl LogEntry {
-    pub fn parse(&self) -> Result<(String, String, i64), String> {
+    pub fn parse(&self) -> Result<(String, String, i64, Option<u64>), String> {
         match self {
-            LogEntry::Full { label, key, value } => Ok((label.clone(), key.clone(), *value)),
+            LogEntry::Full { label, key, value, at } => Ok((label.clone(), key.clone(), *value, *at)),
             LogEntry::Short(s) => {
+                let (s, at) = match s.split_once('@') {
+                    Some((e, t)) => (e, Some(t.trim().parse::<u64>().map_err(|_| format!("log entry {s:?}: arrival tick {t:?} is not a whole number"))?)),
+                    None => (s.as_str(), None),
+                };
                 let (label, rest) = s
                     .split_once(':')
                     .ok_or_else(|| format!("log entry {s:?} is not \"label:key\" or \"label:key=value\""))?;
@@ -187,7 +194,7 @@ impl LogEntry {
                     ),
                     None => (rest, 1),
                 };
-                Ok((label.trim().to_string(), key.trim().to_string(), value))
+                Ok((label.trim().to_string(), key.trim().to_string(), value, at))
             }
         }
     }
@@ -210,6 +217,8 @@ pub struct RecordInfo {
     pub value: i64,
     pub source: TaskId,
     pub offset: u32,
+    /// The tick it arrives on a socket source (its offset unless the log entry says).
+    pub at: u64,
 }
 
 /// The outgoing channels of one task for one outgoing edge.
@@ -384,7 +393,7 @@ impl JobGraph {
             }
         }
         // Per source operator, per partition: (label, key, value).
-        type Partitions = Vec<Vec<(String, String, i64)>>;
+        type Partitions = Vec<Vec<(String, String, i64, Option<u64>)>>;
         let mut parsed: BTreeMap<usize, Partitions> = BTreeMap::new();
         let mut keyset = BTreeSet::new();
         let mut labels = BTreeSet::new();
@@ -419,7 +428,7 @@ impl JobGraph {
                 }
                 let mut v = Vec::new();
                 for e in p {
-                    let (label, key, value) = e.parse().map_err(ScenarioError::Input)?;
+                    let (label, key, value, at) = e.parse().map_err(ScenarioError::Input)?;
                     if label.is_empty() || label.chars().count() > 12 {
                         return Err(ScenarioError::Input(format!("record label {label:?} must be 1 to 12 characters")));
                     }
@@ -434,7 +443,7 @@ impl JobGraph {
                         )));
                     }
                     keyset.insert(key.clone());
-                    v.push((label, key, value));
+                    v.push((label, key, value, at));
                 }
                 out.push(v);
             }
@@ -468,7 +477,7 @@ impl JobGraph {
                 let tid = TaskId(tasks.len() as u16);
                 let mut log = Vec::new();
                 if let Some(parts) = parsed.get(&i) {
-                    for (off, (label, key, value)) in parts[s as usize].iter().enumerate() {
+                    for (off, (label, key, value, at)) in parts[s as usize].iter().enumerate() {
                         log.push(RecordId(records.len() as u32));
                         records.push(RecordInfo {
                             label: label.clone(),
@@ -476,6 +485,7 @@ impl JobGraph {
                             value: *value,
                             source: tid,
                             offset: off as u32,
+                            at: at.unwrap_or(off as u64),
                         });
                     }
                 }

@@ -45,7 +45,7 @@ impl Sim {
         match self.graph.task(t).kind {
             OperatorKind::Source => OpState::Source { next_offset: 0 },
             OperatorKind::Count | OperatorKind::Sum => OpState::Keyed { entries: BTreeMap::new() },
-            OperatorKind::Sink if self.settings.sink == SinkMode::TwoPhaseCommit => {
+            OperatorKind::Sink if matches!(self.settings.sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional) => {
                 OpState::Sink { open: None, pending: vec![] }
             }
             _ => OpState::Stateless,

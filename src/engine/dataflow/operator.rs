@@ -77,7 +77,7 @@ impl Sim {
             OperatorKind::Source => unreachable!("sources have no inputs"),
         };
         // The sink's own event comes first; keep "processed" right after the delivery.
-        let at = if info.kind == OperatorKind::Sink { out.len() - 1 } else { out.len() };
+        let at = if info.kind == OperatorKind::Sink { out.len().saturating_sub(1) } else { out.len() };
         out.insert(at, Event::Processed { task: t, channel: c, record: rec.id, value, emitted, filtered });
     }
 }

@@ -21,6 +21,9 @@ use crate::engine::sim::Sim;
 
 impl Sim {
     pub(crate) fn sink_write(&mut self, t: TaskId, rec: Record, out: &mut Vec<Event>) {
+        if self.live.spark.as_ref().is_some_and(|s| s.recomputing()) {
+            return; // a batch recomputed from lineage rebuilds state; its output ran before
+        }
         let row = Row { record: rec.id, value: rec.value, sink: t, tick: self.tick };
         let external = &mut self.durable.external;
         match self.settings.sink {
@@ -32,7 +35,7 @@ impl Sim {
                 let overwrote = external.table.insert(rec.id, row).is_some();
                 out.push(Event::SinkWrite { task: t, record: rec.id, txn: None, overwrote });
             }
-            SinkMode::TwoPhaseCommit => {
+            SinkMode::TwoPhaseCommit | SinkMode::Transactional => {
                 let next = TxnId(external.txns.len() as u32);
                 let OpState::Sink { open, .. } = &mut self.live.tasks[t.index()].state else { unreachable!() };
                 let txn = *open.get_or_insert(next);

@@ -1,10 +1,15 @@
 //! Sources read a replayable log by offset, as a Flink Kafka source reads a partition: the offset
 //! is the source's whole state, so a restore rewinds to the saved offset and reads again. The log
 //! itself lives outside the job (in the job graph here) and survives every crash.
+//!
+//! A socket (`source: socket`, after the Spark Streaming guide's unreliable receivers and Flink's
+//! `SocketTextStreamFunction`) cannot read again: each record arrives at its tick whether or not
+//! anyone listens, and a source that comes back resumes at what arrives from then on.
 
 use super::record::Record;
 use super::state::OpState;
 use crate::engine::action::Event;
+use crate::engine::settings::SourceKind;
 use crate::engine::ids::TaskId;
 use crate::engine::sim::Sim;
 
@@ -20,12 +25,47 @@ impl Sim {
     /// The next offset of the source's log, if it has not read the whole log.
     pub fn next_in_log(&self, t: TaskId) -> Option<u32> {
         let off = self.source_offset(t);
-        ((off as usize) < self.graph.task(t).log.len()).then_some(off)
+        let log = &self.graph.task(t).log;
+        ((off as usize) < log.len() && self.arrived(log[off as usize])).then_some(off)
+    }
+
+    /// Has the record arrived? On a socket, at its tick; a replayable log holds every record.
+    pub(crate) fn arrived(&self, r: crate::engine::ids::RecordId) -> bool {
+        self.settings.source == SourceKind::ReplayableLog || self.graph.record(r).at <= self.tick
+    }
+
+    /// The tick the socket's next record arrives, while it has not yet.
+    pub fn socket_waits(&self, t: TaskId) -> Option<u64> {
+        let log = &self.graph.task(t).log;
+        let r = *log.get(self.source_offset(t) as usize)?;
+        (!self.arrived(r)).then(|| self.graph.record(r).at)
+    }
+
+    /// A source on a socket comes back during this step: it cannot read again what it had read,
+    /// nor what arrived before this step while no one listened (the dead connection's buffer
+    /// included); it resumes at the first record arriving from now on.
+    pub(crate) fn socket_reconnect(&mut self, t: TaskId, out: &mut Vec<Event>) {
+        if self.settings.source != SourceKind::Socket {
+            return;
+        }
+        let from = self.source_offset(t);
+        let log = &self.graph.task(t).log;
+        let mut to = from.max(self.read_high_water[t.index()]);
+        while (to as usize) < log.len() && self.graph.record(log[to as usize]).at < self.tick {
+            to += 1;
+        }
+        if to != from {
+            if let OpState::Source { next_offset } = &mut self.live.tasks[t.index()].state {
+                *next_offset = to;
+            }
+            out.push(Event::SocketLost { task: t, from, to });
+        }
     }
 
     /// The fast form of `check(Read)` for a source of a running job.
     pub(crate) fn readable(&self, t: TaskId) -> bool {
         self.live.coordinator.stop_the_world.is_none()
+            && !self.receiver_listens()
             && self.task_up(t)
             && self.mechanism().next_read(self, t).is_some()
             && self.has_room(t)
@@ -45,9 +85,13 @@ impl Sim {
         let id = info.log[offset as usize];
         let replayed = offset < self.read_high_water[t.index()];
         self.read_high_water[t.index()] = self.read_high_water[t.index()].max(offset + 1);
-        out.push(Event::Read { task: t, record: id, offset, replayed });
+        if self.live.spark.is_none() {
+            out.push(Event::Read { task: t, record: id, offset, replayed });
+        }
         let rec = Record { id, value: g.record(id).value, replayed };
-        if self.tracks_tuples {
+        if self.live.spark.is_some() {
+            self.receive(t, offset, id, out);
+        } else if self.tracks_tuples {
             self.emitted.clear();
             self.emit(t, rec);
             let children = std::mem::take(&mut self.emitted);

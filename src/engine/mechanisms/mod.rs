@@ -12,6 +12,7 @@
 //! | `unaligned` | [`aligned::UNALIGNED`] | the same handler, unaligned (FLIP-76; [`unaligned`]) |
 //! | `stop-the-world` | [`stop_the_world::StopTheWorld`] | pausing the sources and draining |
 //! | `storm-acker` | [`acker::XorAcker`] | Storm's XOR acker: every tuple acknowledged, no state saved |
+//! | `spark-streaming` | [`spark_streaming::MicroBatches`] | Spark Streaming: receivers, blocks, a write-ahead log, micro-batches |
 //!
 //! [`barriers`] holds what the barrier handlers share: injecting barriers at the sources,
 //! forwarding them, and the per-task alignment state.
@@ -22,7 +23,9 @@ pub mod barriers;
 pub mod no_snapshots;
 pub mod progress;
 pub mod rotating_map;
+pub mod received_blocks;
 pub mod seam;
+pub mod spark_streaming;
 pub mod stop_the_world;
 pub mod timers;
 pub mod tracker;
@@ -47,6 +50,7 @@ pub fn for_strategy(strategy: Strategy) -> &'static dyn Mechanism {
         Strategy::Unaligned => &aligned::UNALIGNED,
         Strategy::StopTheWorld => &stop_the_world::StopTheWorld,
         Strategy::StormAcker => &acker::XorAcker,
+        Strategy::SparkStreaming => &spark_streaming::MicroBatches,
     }
 }
 

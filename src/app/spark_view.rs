@@ -1,0 +1,247 @@
+//! Spark Streaming on the canvas: a band under the job with three boxes. The receiver's blocks
+//! not yet processed, each with its copies (executor 0, executor 1, the write-ahead log); the
+//! driver's batch queue (the running job, its attempt, the queued batches, the recomputations
+//! after a restart); the state RDD's lineage chain and its checkpoint, the log's bytes, and the
+//! statistics (scheduling and processing delay of the last batch, per-record latency from
+//! arrival to a visible output). Presenter mode draws a compact strip of two lines instead.
+
+use yew::prelude::*;
+
+use super::canvas::fit;
+use super::text::Lang;
+use crate::engine::mechanisms::received_blocks::{Block, SparkRuntime, WAL_BYTES_PER_RECORD};
+use crate::engine::Sim;
+
+/// Height of the band, and of presenter mode's strip, in canvas units.
+pub const BAND_H: f64 = 250.0;
+pub const STRIP_H: f64 = 104.0;
+/// The narrowest the band draws in.
+pub const MIN_W: f64 = 1180.0;
+const LINE: f64 = 28.0;
+
+pub fn band_height(compact: bool) -> f64 {
+    if compact {
+        STRIP_H
+    } else {
+        BAND_H
+    }
+}
+
+/// A block as a chip's words: its record and where copies are ("a ▪0 ▪1 ✎log").
+fn block_text(sim: &Sim, b: &Block) -> String {
+    let mut s = sim.graph.label(b.record).to_string();
+    for e in 0..2 {
+        if b.copies & (1 << e) != 0 {
+            s += &format!(" ▪{e}");
+        }
+    }
+    if b.wal {
+        s += " ✎";
+    }
+    s
+}
+
+/// The metadata checkpoint in one line (the driver's box shows it too).
+pub fn metadata_line(sim: &Sim, l: Lang) -> String {
+    let d = sim.durable_spark();
+    match &d.meta {
+        None => l.t("metadata checkpoint: none yet", "元数据检查点：还没有").to_string(),
+        Some(m) => {
+            let done: Vec<String> = m.batches.iter().filter(|b| b.2).map(|b| b.0.to_string()).collect();
+            let open: Vec<String> = m.batches.iter().filter(|b| !b.2).map(|b| b.0.to_string()).collect();
+            let list = |v: Vec<String>| if v.is_empty() { "—".to_string() } else { v.join(" ") };
+            format!(
+                "{} @{}: {} {} · {} {}",
+                l.t("metadata checkpoint", "元数据检查点"),
+                m.time,
+                l.t("chain", "血统链"),
+                list(done),
+                l.t("incomplete", "未完成"),
+                list(open)
+            )
+        }
+    }
+}
+
+/// The lineage, the log and the statistics, one line each.
+fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
+    let d = sim.durable_spark();
+    let chain: Vec<String> = s.map(|s| s.chain.iter().map(|(k, _)| k.to_string()).collect()).unwrap_or_default();
+    let chain = if chain.is_empty() { "—".into() } else { format!("{} ({})", chain.len(), chain.join(" ← ")) };
+    let ckpt = d.state.as_ref().map_or_else(|| l.t("none", "无").to_string(), |c| format!("{} {}", l.t("batch", "批次"), c.batch));
+    let wal_bytes = d.wal.len() as u64 * WAL_BYTES_PER_RECORD;
+    let last = d.batches.iter().rev().find(|b| b.finished.is_some());
+    let (sum, n, max) = sim.record_latency();
+    let steps = l.t("steps", "步");
+    vec![
+        format!("{} {chain} · {} {ckpt}", l.t("state RDD: lineage", "状态 RDD：血统链"), l.t("checkpointed:", "已检查点：")),
+        format!(
+            "{} {} · {} {wal_bytes} B · {} {} B",
+            l.t("write-ahead log:", "预写日志："),
+            if sim.settings.write_ahead_log { l.t("on", "开启") } else { l.t("off", "关闭") },
+            l.t("holds", "现存"),
+            l.t("written", "累计写入"),
+            d.wal_written
+        ),
+        match last {
+            Some(b) => format!(
+                "{} {}: {} {} · {} {} {steps}",
+                l.t("batch", "批次"),
+                b.batch,
+                l.t("scheduling delay", "调度延迟"),
+                b.scheduling_delay(),
+                l.t("processing", "处理"),
+                b.processing_delay().unwrap_or(0)
+            ),
+            None => l.t("no batch completed yet", "还没有完成的批次").into(),
+        },
+        if n == 0 {
+            l.t("latency: no record visible yet", "延迟：还没有可见的输出").into()
+        } else {
+            format!("{} {} · {} {max} {steps}", l.t("latency to output: mean", "到达至可见的延迟：平均"), sum / n, l.t("max", "最长"))
+        },
+    ]
+}
+
+/// The driver's queue, one line per job.
+fn job_lines(sim: &Sim, s: &SparkRuntime, l: Lang) -> Vec<String> {
+    s.jobs
+        .iter()
+        .map(|j| {
+            let recs: Vec<&str> = j.blocks.iter().filter_map(|id| s.block(*id).filter(|b| b.readable())).map(|b| sim.graph.label(b.record)).collect();
+            let gone = j.blocks.len() - recs.len();
+            let what = match (j.started.is_some(), j.output) {
+                (true, true) if j.attempt > 1 => format!("{} {}", l.t("▶ running, attempt", "▶ 运行中，第"), j.attempt),
+                (true, true) => l.t("▶ running", "▶ 运行中").to_string(),
+                (true, false) => l.t("▶ recomputing (lineage)", "▶ 按血统重算").to_string(),
+                (false, true) => l.t("queued", "排队中").to_string(),
+                (false, false) => l.t("queued: recompute", "排队：重算").to_string(),
+            };
+            let gone = if gone > 0 { format!(" · {gone} {}", l.t("block(s) gone", "个块已丢失")) } else { String::new() };
+            format!("{} {} @{} · {} · {what}{gone}", l.t("batch", "批次"), j.batch, j.time, if recs.is_empty() { "—".into() } else { recs.join(" ") })
+        })
+        .collect()
+}
+
+/// What the checkpoint directory and the write-ahead log hold, a line each (the storage panel).
+pub fn storage_lines(sim: &Sim, l: Lang) -> Vec<String> {
+    if sim.strategy() != crate::engine::Strategy::SparkStreaming {
+        return vec![];
+    }
+    let d = sim.durable_spark();
+    let wal: Vec<&str> = d.wal.iter().map(|b| sim.graph.label(b.record)).collect();
+    let state = match &d.state {
+        Some(c) => format!("{} {}, {} {}", l.t("state RDD checkpoint: batch", "状态 RDD 检查点：批次"), c.batch, l.t("written at step", "写于步"), c.tick + 1),
+        None => l.t("state RDD checkpoint: none yet (a restart rebuilds the state from batch 1)", "状态 RDD 检查点：还没有（重启时从批次 1 起重建状态）").to_string(),
+    };
+    let log = match (sim.settings.write_ahead_log, wal.is_empty()) {
+        (false, _) => l.t("write-ahead log: off (blocks live only in executor memory)", "预写日志：关闭（块只在执行器内存中）").to_string(),
+        (true, true) => l.t("write-ahead log: empty", "预写日志：空").to_string(),
+        (true, false) => format!("{} {}", l.t("write-ahead log:", "预写日志："), wal.join(" ")),
+    };
+    vec![metadata_line(sim, l), state, log]
+}
+
+/// The band: blocks, the driver's queue, the state and the logs. While the driver is down (`s`
+/// None) it shows what survived: the log's blocks and the metadata checkpoint.
+pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> Html {
+    let g = &sim.graph;
+    let col = (width - 80.0) / 3.0;
+    let x = |c: usize| 24.0 + c as f64 * (col + 16.0);
+    // Blocks still to be processed: not yet in a batch, or in a batch still queued or running;
+    // while the driver is down, the blocks the log kept.
+    let waiting: Vec<&Block> = match s {
+        Some(s) => s.blocks.iter().filter(|b| b.readable() && b.batch.is_none_or(|k| s.jobs.iter().any(|j| j.batch == k))).collect(),
+        None => sim.durable_spark().wal.iter().collect(),
+    };
+    let per_row = ((col - 24.0) / 112.0).floor().max(1.0) as usize;
+    let h = BAND_H - 20.0;
+    // Every text of the band: (column, y below the band's top, class, words).
+    let muted = "spout-line muted";
+    let receivers: Vec<&str> = g.sources().map(|t| g.task(t).name.as_str()).collect();
+    let mut texts: Vec<(usize, f64, &'static str, String)> = vec![
+        (0, 38.0, "task-name", format!("{} {}", l.t("Blocks received by", "接收器收到的块："), receivers.join(", "))),
+        (1, 38.0, "task-name", l.t("Driver: batch jobs, one at a time", "驱动器：批次作业，一次一个").into()),
+        (2, 38.0, "task-name", l.t("State, logs, delays", "状态、日志、延迟").into()),
+        (0, h - 24.0, muted, l.t("▪0 ▪1 a copy in executor 0 / 1 memory", "▪0 ▪1 执行器 0/1 内存中的副本").into()),
+        (0, h + 2.0, muted, l.t("✎ in the log · outlined: no batch yet", "✎ 在日志中 · 描边：尚未分批").into()),
+    ];
+    if waiting.is_empty() {
+        let none = match s {
+            Some(_) => l.t("no block waits for its batch", "没有等待批次的块"),
+            None => l.t("memory died with the executors; the log holds nothing", "内存随执行器一起没了；日志里什么都没有"),
+        };
+        texts.push((0, 80.0, muted, none.into()));
+    }
+    let more = waiting.len().saturating_sub(per_row * 3);
+    if more > 0 {
+        texts.push((0, 62.0 + 3.0 * 34.0 + 18.0, muted, format!("+{more} {}", l.t("more blocks", "个块"))));
+    }
+    let mut jobs = match s {
+        Some(s) => job_lines(sim, s, l),
+        None => vec![l.t("✖ down: the queue died with the driver", "✖ 故障：队列随驱动器一起没了").to_string(), metadata_line(sim, l)],
+    };
+    if jobs.len() > 5 {
+        let n = jobs.len() - 4;
+        jobs.truncate(4);
+        jobs.push(format!("+{n} {}", l.t("more batches", "个批次")));
+    }
+    if jobs.is_empty() {
+        jobs.push(l.t("no batch queued", "没有排队的批次").into());
+    }
+    let running = s.is_some_and(|s| s.running().is_some());
+    for (i, j) in jobs.into_iter().enumerate() {
+        texts.push((1, 72.0 + i as f64 * LINE, if i == 0 && running { "spout-line spark-running" } else { "spout-line" }, j));
+    }
+    for (i, t) in state_lines(sim, s, l).into_iter().enumerate() {
+        texts.push((2, 72.0 + i as f64 * LINE, "spout-line", t));
+    }
+    html! {
+        <g id="spark-band" class="spark-band" role="group" aria-label={l.t("Spark Streaming: blocks, batches, state", "Spark Streaming：块、批次、状态")}>
+            { for (0..3).map(|c| html! { <rect class="spark-box" x={x(c).to_string()} y={(top + 8.0).to_string()} width={col.to_string()} height={h.to_string()} rx="12" /> }) }
+            { for waiting.iter().take(per_row * 3).enumerate().map(|(i, b)| {
+                let (bx, by) = (x(0) + 12.0 + (i % per_row) as f64 * 112.0, top + 62.0 + (i / per_row) as f64 * 34.0);
+                html! {
+                    <g class={classes!("spark-block", b.batch.is_none().then_some("unallocated"))} data-wal={b.wal.to_string()} data-copies={b.copies.to_string()}>
+                        <rect x={bx.to_string()} y={by.to_string()} width="104" height="26" rx="13" />
+                        <text x={(bx + 52.0).to_string()} y={(by + 19.0).to_string()} text-anchor="middle">{ block_text(sim, b) }</text>
+                    </g>
+                }
+            }) }
+            { for texts.into_iter().map(|(c, y, class, t)| html! {
+                <text class={class} x={(x(c) + 12.0).to_string()} y={(top + y).to_string()}>{ fit(&t, col - 24.0, if class == "task-name" { 19.0 } else { 17.0 }) }</text>
+            }) }
+        </g>
+    }
+}
+
+/// Presenter mode's strip: the blocks and the queue on one line, the state and the log on the
+/// next, in large type.
+pub fn batch_strip(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> Html {
+    let Some(s) = s else {
+        let lines = storage_lines(sim, l);
+        let (first, second) = (format!("{} · {}", l.t("✖ driver down", "✖ 驱动器故障"), lines[2]), lines[0].clone());
+        return strip(top, width, l, first, second);
+    };
+    let waiting: Vec<String> = s.blocks.iter().filter(|b| b.readable() && b.batch.is_none()).map(|b| block_text(sim, b)).collect();
+    let jobs: Vec<String> = s.jobs.iter().map(|j| format!("{}{}", j.batch, if j.started.is_some() { "▶" } else { "" })).collect();
+    let first = match l {
+        Lang::En => format!("blocks: {} · batches: {}", if waiting.is_empty() { "—".into() } else { waiting.join(", ") }, if jobs.is_empty() { "—".into() } else { jobs.join(" ") }),
+        Lang::Zh => format!("块：{} · 批次：{}", if waiting.is_empty() { "—".into() } else { waiting.join("，") }, if jobs.is_empty() { "—".into() } else { jobs.join(" ") }),
+    };
+    let lines = state_lines(sim, Some(s), l);
+    let second = format!("{} · {}", lines[0], lines[1]);
+    strip(top, width, l, first, second)
+}
+
+/// The strip's two lines of large type.
+fn strip(top: f64, width: f64, l: Lang, first: String, second: String) -> Html {
+    let px = 20.0;
+    html! {
+        <g id="spark-band" class="spark-band compact" role="group" aria-label={l.t("Spark Streaming: blocks, batches, state", "Spark Streaming：块、批次、状态")}>
+            <rect class="spark-box" x="16" y={(top + 4.0).to_string()} width={(width - 32.0).to_string()} height={(STRIP_H - 8.0).to_string()} rx="10" />
+            <text class="ack-strip-text" x="28" y={(top + 38.0).to_string()}><title>{ first.clone() }</title>{ fit(&first, width - 56.0, px) }</text>
+            <text class="ack-strip-text" x="28" y={(top + 78.0).to_string()}><title>{ second.clone() }</title>{ fit(&second, width - 56.0, px) }</text>
+        </g>
+    }
+}
