@@ -4,6 +4,7 @@
 //! `__ack_init` and `__ack_ack` to the acker, the acker's answers to the spouts. A row is a
 //! channel: clicking it (or Enter on it) delivers its oldest message, as a lane does for records.
 
+use crate::app::svg_number::num;
 use yew::prelude::*;
 
 use super::text::Lang;
@@ -58,15 +59,15 @@ fn message_row(sim: &Sim, a: Action, y: f64, x: f64, w: f64, label: String, item
            aria-label={aria} aria-disabled={(!ok).to_string()} data-ack-row={label.clone()}
            onclick={ok.then_some(click)} onkeydown={ok.then_some(key)}>
             <title>{ title }</title>
-            <rect class="ack-row-bed" x={x.to_string()} y={(y - 24.0).to_string()} width={w.to_string()} height={(ROW_H - 4.0).to_string()} rx="8" />
-            <text class="ack-row-label" x={(x + 12.0).to_string()} y={y.to_string()}>{ format!("{label} ▸") }</text>
+            <rect class="ack-row-bed" x={num(x)} y={num(y - 24.0)} width={num(w)} height={num(ROW_H - 4.0)} rx="8" />
+            <text class="ack-row-label" x={num(x + 12.0)} y={num(y)}>{ format!("{label} ▸") }</text>
             { for items.iter().take(shown).enumerate().map(|(i, m)| html! {
                 <g class="ack-msg">
-                    <rect x={(x + LABEL_W + i as f64 * MSG_W).to_string()} y={(y - 20.0).to_string()} width={(MSG_W - 6.0).to_string()} height="24" rx="12" />
-                    <text x={(x + LABEL_W + (MSG_W - 6.0) / 2.0 + i as f64 * MSG_W).to_string()} y={(y - 3.0).to_string()} text-anchor="middle">{ m.clone() }</text>
+                    <rect x={num(x + LABEL_W + i as f64 * MSG_W)} y={num(y - 20.0)} width={num(MSG_W - 6.0)} height="24" rx="12" />
+                    <text x={num(x + LABEL_W + (MSG_W - 6.0) / 2.0 + i as f64 * MSG_W)} y={num(y - 3.0)} text-anchor="middle">{ m.clone() }</text>
                 </g>
             }) }
-            { if items.len() > shown { html!{ <text class="ack-more" x={(x + LABEL_W + shown as f64 * MSG_W).to_string()} y={y.to_string()}>{ format!("+{}", items.len() - shown) }</text> } } else { html!{} } }
+            { if items.len() > shown { html!{ <text class="ack-more" x={num(x + LABEL_W + shown as f64 * MSG_W)} y={num(y)}>{ format!("+{}", items.len() - shown) }</text> } } else { html!{} } }
         </g>
     }
 }
@@ -87,7 +88,7 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &C
             let open: Vec<String> = e.open.iter().map(|x| short_hex(*x)).collect();
             let open = if open.len() > 3 { format!("{} …", open[..3].join(" ")) } else { open.join(" ") };
             html! {
-                <text class="acker-row" x="40" y={(top + 84.0 + i as f64 * 30.0).to_string()} data-root={format!("{root:016x}")} data-val={format!("{:016x}", e.val)}>
+                <text class="acker-row" x="40" y={num(top + 84.0 + i as f64 * 30.0)} data-root={format!("{root:016x}")} data-val={format!("{:016x}", e.val)}>
                     <title>{ format!("root {root:016x}, value {:016x}", e.val) }</title>
                     { super::canvas::fit(&format!("{} {} ({who}): {} {} · {} {{{open}}}", l.t("tree", "树"), hex(*root), l.t("value", "值"), hex(e.val), l.t("open edges", "未确认的边")), acker_w - 32.0, 17.0) }
                 </text>
@@ -112,7 +113,7 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &C
             l.t("committed offset", "已提交偏移量"),
             sim.committed_offset(s)
         );
-        lines.push(html! { <text class="spout-line" x={x.to_string()} y={y.to_string()} data-spout={g.task(s).name.clone()}>
+        lines.push(html! { <text class="spout-line" x={num(x)} y={num(y)} data-spout={g.task(s).name.clone()}>
             <title>{ text.clone() }</title>{ super::canvas::fit(&text, rows_w, 17.0) }</text> });
         y += 28.0;
     }
@@ -138,23 +139,23 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &C
     let shown_rows = message_rows.len().min(5);
     let hidden = message_rows.len() - shown_rows;
     let rows_html = message_rows.into_iter().take(shown_rows).enumerate().map(|(i, r)| {
-        html! { <g transform={format!("translate(0 {:.1})", y + 30.0 + i as f64 * ROW_H)}>{ r }</g> }
+        html! { <g transform={format!("translate(0 {})", num(y + 30.0 + i as f64 * ROW_H))}>{ r }</g> }
     });
     let nothing = storm.messages_to_acker() == 0 && storm.to_spout.iter().all(|q| q.is_empty());
     html! {
         <g id="acker-band" class="acker-band" aria-label={l.t("Storm's acker and its messages", "Storm 的 acker 及其消息")} role="group">
-            <rect class="acker-box" x="24" y={(top + 8.0).to_string()} width={acker_w.to_string()} height={(BAND_H - 20.0).to_string()} rx="12" />
-            <text class="task-name" x="40" y={(top + 40.0).to_string()}>{ l.t("Acker", "Acker") }</text>
-            <text class="task-kind" x={(acker_w + 8.0).to_string()} y={(top + 40.0).to_string()} text-anchor="end">
+            <rect class="acker-box" x="24" y={num(top + 8.0)} width={num(acker_w)} height={num(BAND_H - 20.0)} rx="12" />
+            <text class="task-name" x="40" y={num(top + 40.0)}>{ l.t("Acker", "Acker") }</text>
+            <text class="task-kind" x={num(acker_w + 8.0)} y={num(top + 40.0)} text-anchor="end">
                 { l.t("XOR of each pending tree", "每棵进行中的树的异或值") }</text>
             { if rows.is_empty() {
-                html!{ <text class="acker-row muted" x="40" y={(top + 84.0).to_string()}>{ l.t("no pending trees", "没有进行中的树") }</text> }
+                html!{ <text class="acker-row muted" x="40" y={num(top + 84.0)}>{ l.t("no pending trees", "没有进行中的树") }</text> }
               } else { html!{ { for rows } } } }
-            { if more > 0 { html!{ <text class="acker-row muted" x="40" y={(top + 84.0 + 5.0 * 30.0).to_string()}>{ format!("+{more} {}", l.t("more trees", "棵树")) }</text> } } else { html!{} } }
+            { if more > 0 { html!{ <text class="acker-row muted" x="40" y={num(top + 84.0 + 5.0 * 30.0)}>{ format!("+{more} {}", l.t("more trees", "棵树")) }</text> } } else { html!{} } }
             { for lines }
             { for rows_html }
-            { if nothing { html!{ <text class="spout-line muted" x={x.to_string()} y={(y + 16.0).to_string()}>{ l.t("no acker messages on their way", "没有在途的 acker 消息") }</text> } } else { html!{} } }
-            { if hidden > 0 { html!{ <text class="spout-line muted" x={x.to_string()} y={(y + 30.0 + 5.0 * ROW_H).to_string()}>{ format!("+{hidden} {}", l.t("more senders", "个发送方")) }</text> } } else { html!{} } }
+            { if nothing { html!{ <text class="spout-line muted" x={num(x)} y={num(y + 16.0)}>{ l.t("no acker messages on their way", "没有在途的 acker 消息") }</text> } } else { html!{} } }
+            { if hidden > 0 { html!{ <text class="spout-line muted" x={num(x)} y={num(y + 30.0 + 5.0 * ROW_H)}>{ format!("+{hidden} {}", l.t("more senders", "个发送方")) }</text> } } else { html!{} } }
         </g>
     }
 }
@@ -219,16 +220,16 @@ pub fn acker_strip(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &
                aria-label={format!("{} {row}", l.t("Deliver the oldest message:", "投递最早的消息："))} data-ack-row={row.clone()}
                onclick={ok.then_some(click)} onkeydown={ok.then_some(key)}>
                 <title>{ row }</title>
-                <rect class="ack-row-bed" x={x.to_string()} y={y.to_string()} width={w.to_string()} height="34" rx="8" />
-                <text class="ack-strip-text" x={(x + 12.0).to_string()} y={(y + 24.0).to_string()}>{ label }</text>
+                <rect class="ack-row-bed" x={num(x)} y={num(y)} width={num(w)} height="34" rx="8" />
+                <text class="ack-strip-text" x={num(x + 12.0)} y={num(y + 24.0)}>{ label }</text>
             </g>
         });
         x += w + 10.0;
     }
     html! {
         <g id="acker-band" class="acker-band compact" aria-label={l.t("Storm's acker and its messages", "Storm 的 acker 及其消息")} role="group">
-            <rect class="acker-box" x="16" y={(top + 4.0).to_string()} width={(width - 32.0).to_string()} height={(STRIP_H - 8.0).to_string()} rx="10" />
-            <text class="ack-strip-text" x="28" y={(top + 38.0).to_string()}><title>{ line.clone() }</title>{ fit(&line, width - 56.0, px) }</text>
+            <rect class="acker-box" x="16" y={num(top + 4.0)} width={num(width - 32.0)} height={num(STRIP_H - 8.0)} rx="10" />
+            <text class="ack-strip-text" x="28" y={num(top + 38.0)}><title>{ line.clone() }</title>{ fit(&line, width - 56.0, px) }</text>
             { for drawn }
         </g>
     }

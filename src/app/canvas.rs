@@ -12,6 +12,7 @@
 
 mod layout;
 
+use crate::app::svg_number::num;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
@@ -131,8 +132,8 @@ fn chip(
            aria-label={aria} aria-disabled={disabled.to_string()} id={id}
            onclick={(!disabled).then_some(onclick)} onkeydown={(!disabled).then_some(onkeydown)}>
             <title>{title}</title>
-            <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height="28" rx="6" />
-            <text x={(x + w / 2.0).to_string()} y={(y + 20.0).to_string()} text-anchor="middle">{label}</text>
+            <rect x={num(x)} y={num(y)} width={num(w)} height="28" rx="6" />
+            <text x={num(x + w / 2.0)} y={num(y + 20.0)} text-anchor="middle">{label}</text>
         </g>
     }
 }
@@ -219,7 +220,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             0.0
         };
     html! { <>
-        <svg id="canvas" class={classes!("canvas", lay.compact.then_some("compact"), busy.then_some("busy"))} viewBox={format!("0 0 {width} {height}")} role="group" aria-label={aria}
+        <svg id="canvas" class={classes!("canvas", lay.compact.then_some("compact"), busy.then_some("busy"))} viewBox={format!("0 0 {} {}", num(width), num(height))} role="group" aria-label={aria}
              preserveAspectRatio={if props.presenter { "xMidYMid meet" } else { "xMidYMin meet" }} data-shape={shape}>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -323,8 +324,8 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
             data-ha={sim.strategy().takes_high_availability().then(|| sim.settings.high_availability.id())}
             data-submission={sim.masters().submission.to_string()}>
             <title>{ full }</title>
-            <rect x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="10" />
-            <text class="jm-title" x={(r.x + 14.0).to_string()} y={(r.y + 25.0).to_string()} id="jm-title">
+            <rect x={num(r.x)} y={num(r.y)} width={num(r.w)} height={num(r.h)} rx="10" />
+            <text class="jm-title" x={num(r.x + 14.0)} y={num(r.y + 25.0)} id="jm-title">
                 { fit(&match (&ha, strategy == Strategy::StormAcker, up) {
                     _ if strategy == Strategy::SparkStreaming => if sim.running() {
                         l.t("Spark driver · JobScheduler", "Spark 驱动器 · JobScheduler").to_string()
@@ -341,10 +342,10 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
             // With nothing pending (always so while the JobManager is down), the line tells what
             // high availability holds instead.
             { match ha.as_ref().map(|(_, line)| line).filter(|_| sim.pending().is_empty()) {
-                Some(line) => html! { <text class="jm-line jm-ha" x={(r.x + 14.0).to_string()} y={(r.y + 48.0).to_string()} id="jm-ha">{ fit(line, max, 17.0) }</text> },
-                None => html! { <text class="jm-line" x={(r.x + 14.0).to_string()} y={(r.y + 48.0).to_string()} id="jm-pending">{ fit(&line2, max, 17.0) }</text> },
+                Some(line) => html! { <text class="jm-line jm-ha" x={num(r.x + 14.0)} y={num(r.y + 48.0)} id="jm-ha">{ fit(line, max, 17.0) }</text> },
+                None => html! { <text class="jm-line" x={num(r.x + 14.0)} y={num(r.y + 48.0)} id="jm-pending">{ fit(&line2, max, 17.0) }</text> },
             } }
-            <text class="jm-line" x={(r.x + 14.0).to_string()} y={(r.y + 70.0).to_string()} id="jm-completed">{ fit(&stw.unwrap_or(line3), max, 17.0) }</text>
+            <text class="jm-line" x={num(r.x + 14.0)} y={num(r.y + 70.0)} id="jm-completed">{ fit(&stw.unwrap_or(line3), max, 17.0) }</text>
         </g>
     }
 }
@@ -420,13 +421,13 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
     let info = g.channel(c);
     let ch = &sim.channels()[c.index()];
     let geo = &lay.lanes[c.index()];
-    let points: Vec<String> = geo.path.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+    let points: Vec<String> = geo.path.iter().map(|(x, y)| format!("{},{}", num(*x), num(*y))).collect();
     // The visible line stops a little short of the consumer, where the arrow's tip is.
     let mut tip = geo.path.clone();
     if let Some(last) = tip.last_mut() {
         *last = (last.0 + geo.back.0 * 4.0, last.1 + geo.back.1 * 4.0);
     }
-    let tip: Vec<String> = tip.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+    let tip: Vec<String> = tip.iter().map(|(x, y)| format!("{},{}", num(*x), num(*y))).collect();
     let head_action = Action::Deliver { channel: c };
     let enabled = sim.check(head_action);
     let (onclick, onkeydown) = press(&h.act, head_action);
@@ -467,7 +468,7 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
     });
     let tokens = ch.queue.iter().zip(&placed).map(|(item, (d, _))| {
         let (x, y) = geo.at(*d);
-        let style = format!("transform: translate({x:.1}px, {y:.1}px)");
+        let style = format!("transform: translate({}px, {}px)", num(x), num(y));
         match item {
             Item::Record { seq, rec } => {
                 let label = g.label(rec.id);
@@ -479,8 +480,8 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
                        style={style} data-record={label.to_string()} data-seq={seq.to_string()}>
                         <title>{ format!("{label} ({} {}) {}", l.t("key", "键"), g.key_name(key),
                             if buffered { l.t("— buffered behind the barrier", "——在屏障后缓存") } else if rec.replayed { l.t("— replayed", "——重放") } else { "" }) }</title>
-                        <rect class="tok" x={(-w / 2.0).to_string()} y={(-TOKEN_H / 2.0).to_string()} width={w.to_string()} height={TOKEN_H.to_string()}
-                            rx={(TOKEN_H / 2.0).to_string()} fill={key_colour(key)} />
+                        <rect class="tok" x={num(-w / 2.0)} y={num(-TOKEN_H / 2.0)} width={num(w)} height={num(TOKEN_H)}
+                            rx={num(TOKEN_H / 2.0)} fill={key_colour(key)} />
                         <text y="6" text-anchor="middle">{ label }</text>
                     </g>
                 }
@@ -498,7 +499,7 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
                         { if b.unaligned {
                             let w = item_w(lay, item);
                             html! { <>
-                                <rect class="mark" x={(-w / 2.0).to_string()} y="-13" width={w.to_string()} height="26" rx="13" />
+                                <rect class="mark" x={num(-w / 2.0)} y="-13" width={num(w)} height="26" rx="13" />
                                 <text y="6" text-anchor="middle">{ id }<tspan class="barrier-mark">{ "⇥u" }</tspan></text>
                             </> }
                         } else {
@@ -516,7 +517,7 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
                     <g key={format!("x{}-{}", c.0, id.0)} class="barrier cancel-marker" style={style} data-cancel={id.0.to_string()}>
                         <title>{ format!("{} {}", l.t("cancel marker for checkpoint", "检查点取消标记"), id.0) }</title>
                         <path class="cross" d="M -8 -20 L 8 20 M 8 -20 L -8 20" />
-                        <rect class="mark" x={(-w / 2.0).to_string()} y="-13" width={w.to_string()} height="26" rx="13" />
+                        <rect class="mark" x={num(-w / 2.0)} y="-13" width={num(w)} height="26" rx="13" />
                         <text y="6" text-anchor="middle">{ format!("✕{}", id.0) }</text>
                     </g>
                 }
@@ -528,8 +529,8 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
         let (x, y) = geo.at(d);
         let w = text_w(&label, 16.0);
         html! { <g class="more" data-more={(n - placed.len()).to_string()}>
-            <rect x={format!("{:.1}", x - w / 2.0)} y={format!("{:.1}", y - 12.0)} width={format!("{w:.1}")} height="24" rx="8" />
-            <text x={format!("{x:.1}")} y={format!("{:.1}", y + 6.0)} text-anchor="middle">{ label }</text>
+            <rect x={num(x - w / 2.0)} y={num(y - 12.0)} width={num(w)} height="24" rx="8" />
+            <text x={num(x)} y={num(y + 6.0)} text-anchor="middle">{ label }</text>
         </g> }
     });
     html! {
@@ -620,14 +621,14 @@ fn lane_labels(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, cut: Option<&CutR
     }
     let class = flag.as_ref().map(|f| f.0);
     let leader = geo.leader.map(|((x1, y1), (x2, y2))| {
-        html! { <line class="flag-leader" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} /> }
+        html! { <line class="flag-leader" x1={num(x1)} y1={num(y1)} x2={num(x2)} y2={num(y2)} /> }
     });
     html! {
         <g class={classes!("flag", class, ch.blocked.then_some("blocked"))} data-flag={class} data-lane-label={name.clone()}>
             <title>{ format!("{name}: {}", title.join(" · ")) }</title>
             { leader.unwrap_or_default() }
             { for lines.into_iter().enumerate().map(|(i, (text, class))| html! {
-                <text class={class} x={r.cx().to_string()} y={(r.y + 18.0 + 22.0 * i as f64).to_string()} text-anchor="middle">{ text }</text>
+                <text class={class} x={num(r.cx())} y={num(r.y + 18.0 + 22.0 * i as f64)} text-anchor="middle">{ text }</text>
             }) }
         </g>
     }
@@ -656,7 +657,7 @@ fn task_box(
     let text_max = bw - 28.0;
     let mut lines: Vec<Html> = Vec::new();
     let line = |i: usize, text: String, class: &'static str| {
-        html! { <text class={classes!("state", class)} x={(x + 14.0).to_string()} y={(y + ROW0 + i as f64 * ROW).to_string()}>{ fit(&text, text_max, lay.state_px()) }</text> }
+        html! { <text class={classes!("state", class)} x={num(x + 14.0)} y={num(y + ROW0 + i as f64 * ROW)}>{ fit(&text, text_max, lay.state_px()) }</text> }
     };
     match (&rt.status, &rt.state) {
         (TaskStatus::Crashed, _) => {
@@ -676,7 +677,7 @@ fn task_box(
                 let labels: Vec<&str> = e.contributors.iter().map(|r| g.label(*r)).collect();
                 let text =
                     fit_labels(&format!("{word}({})={v} {{", g.key_name(*k)), &labels, "}", text_max, lay.state_px());
-                lines.push(html! { <text class="state main" x={(x + 14.0).to_string()} y={(y + ROW0 + i as f64 * ROW).to_string()}>{ text }</text> });
+                lines.push(html! { <text class="state main" x={num(x + 14.0)} y={num(y + ROW0 + i as f64 * ROW)}>{ text }</text> });
             }
             if entries.len() > shown {
                 lines.push(line(shown, format!("+{} {}", entries.len() - shown, l.t("more keys", "个键")), "muted"));
@@ -730,7 +731,7 @@ fn task_box(
              format!("{} {id}: {} {}", l.t("Aligning checkpoint", "对齐检查点"), a.waiting(), l.t("input(s) still to deliver its barrier", "个输入的屏障未到")))
         };
         let r = lay.badge(t.index());
-        html! { <text class="badge" x={(r.x + 14.0).to_string()} y={(r.y + 21.0).to_string()} data-aligning={id.to_string()}>
+        html! { <text class="badge" x={num(r.x + 14.0)} y={num(r.y + 21.0)} data-aligning={id.to_string()}>
             <title>{ long }</title>{ fit(&short, bw - 24.0, 16.0) }</text> }
     });
     // Source: the log strip. Read records are dimmed; the next one is outlined while the task
@@ -758,8 +759,8 @@ fn task_box(
                             Some(_) => html!{ <title>{ format!("{} {}", l.t("a restore resumes reading here:", "恢复后从这里继续读取："), g.label(*r)) }</title> },
                             None => html!{},
                         } }
-                        <rect x={(cx - cw / 2.0).to_string()} y={(cy - 18.0).to_string()} width={cw.to_string()} height="24" rx="4" fill={key_colour(g.record(*r).key)} />
-                        <text x={cx.to_string()} y={cy.to_string()} text-anchor="middle">{ g.label(*r) }</text>
+                        <rect x={num(cx - cw / 2.0)} y={num(cy - 18.0)} width={num(cw)} height="24" rx="4" fill={key_colour(g.record(*r).key)} />
+                        <text x={num(cx)} y={num(cy)} text-anchor="middle">{ g.label(*r) }</text>
                     </g>
                 }
             }) }
@@ -829,18 +830,18 @@ fn task_box(
         let r = lay.snap(t.index());
         html! { <g class="snap-mark" data-snapshot-step={s.tick.to_string()}>
             <title>{ format!("{} {}", l.t("Saved at step", "保存于第几步："), s.tick + 1) }</title>
-            <rect x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="13" />
-            <text x={r.cx().to_string()} y={(r.y + 19.0).to_string()} text-anchor="middle">{ format!("◉ {}", s.tick + 1) }</text>
+            <rect x={num(r.x)} y={num(r.y)} width={num(r.w)} height={num(r.h)} rx="13" />
+            <text x={num(r.cx())} y={num(r.y + 19.0)} text-anchor="middle">{ format!("◉ {}", s.tick + 1) }</text>
         </g> }
     });
     let name_w = text_w(&info.name, 21.0);
     let kind = kind_name(l, &info.kind);
     html! {
         <g class={classes!("task", status)} data-task={info.name.clone()} data-status={status}>
-            <rect class="task-box" x={x.to_string()} y={y.to_string()} width={bw.to_string()} height={bh.to_string()} rx="12" />
-            <text class="task-name" x={(x + 14.0).to_string()} y={(y + 28.0).to_string()}>{ fit(&info.name, bw - 28.0, 21.0) }</text>
+            <rect class="task-box" x={num(x)} y={num(y)} width={num(bw)} height={num(bh)} rx="12" />
+            <text class="task-name" x={num(x + 14.0)} y={num(y + 28.0)}>{ fit(&info.name, bw - 28.0, 21.0) }</text>
             { if name_w + text_w(kind, 16.0) + 40.0 <= bw {
-                html!{ <text class="task-kind" x={(x + bw - 14.0).to_string()} y={(y + 28.0).to_string()} text-anchor="end">{ kind }</text> }
+                html!{ <text class="task-kind" x={num(x + bw - 14.0)} y={num(y + 28.0)} text-anchor="end">{ kind }</text> }
               } else { html!{} } }
             { for lines }
             { strip.unwrap_or_default() }
@@ -872,7 +873,7 @@ fn cut_line(lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) -> Html {
         return html! {};
     }
     let sky = lay.sky;
-    let pts = |p: &[(f64, f64)]| p.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect::<Vec<_>>().join(" ");
+    let pts = |p: &[(f64, f64)]| p.iter().map(|(x, y)| format!("{},{}", num(*x), num(*y))).collect::<Vec<_>>().join(" ");
     let mut runs: Vec<String> = Vec::new();
     // Stops along the spine: a top-row marker (its left and right ends) or a tooth (one x).
     let mut stops: Vec<(f64, f64)> = Vec::new();
@@ -936,15 +937,15 @@ fn external_box(sim: &Sim, lay: &Layout, r: Rect, sink: TaskId, l: Lang) -> Html
     html! {
         <g class="external" id="external-box">
             <title>{ format!("{}: {seen}", l.t("External system", "外部系统")) }</title>
-            <line class="to-external" x1={ax.to_string()} y1={(sy + lay.box_h).to_string()} x2={ax.to_string()} y2={(r.y - 4.0).to_string()} marker-end="url(#arrow)" />
-            <rect x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="12" />
-            <text class="task-name" x={(r.x + 14.0).to_string()} y={(r.y + 28.0).to_string()}>{ l.t("External system", "外部系统") }</text>
-            <text class="state muted" x={(r.x + 14.0).to_string()} y={(r.y + ROW0).to_string()}>{ super::text::sink_name(l, mode) }</text>
-            <text class="state main seen" x={(r.x + 14.0).to_string()} y={(r.y + ROW0 + ROW).to_string()}>{ if text_w(&seen, 16.0) <= max { seen.clone() } else { seen_short } }</text>
+            <line class="to-external" x1={num(ax)} y1={num(sy + lay.box_h)} x2={num(ax)} y2={num(r.y - 4.0)} marker-end="url(#arrow)" />
+            <rect x={num(r.x)} y={num(r.y)} width={num(r.w)} height={num(r.h)} rx="12" />
+            <text class="task-name" x={num(r.x + 14.0)} y={num(r.y + 28.0)}>{ l.t("External system", "外部系统") }</text>
+            <text class="state muted" x={num(r.x + 14.0)} y={num(r.y + ROW0)}>{ super::text::sink_name(l, mode) }</text>
+            <text class="state main seen" x={num(r.x + 14.0)} y={num(r.y + ROW0 + ROW)}>{ if text_w(&seen, 16.0) <= max { seen.clone() } else { seen_short } }</text>
             { if rows.is_empty() { html!{} } else {
-                html!{ <text class="state" x={(r.x + 14.0).to_string()} y={(r.y + ROW0 + 2.0 * ROW).to_string()}>{ rows }</text> } } }
+                html!{ <text class="state" x={num(r.x + 14.0)} y={num(r.y + ROW0 + 2.0 * ROW)}>{ rows }</text> } } }
             { if mode == SinkMode::TwoPhaseCommit {
-                html!{ <text class="state muted" x={(r.x + 14.0).to_string()} y={(r.y + ROW0 + 3.0 * ROW).to_string()}>
+                html!{ <text class="state muted" x={num(r.x + 14.0)} y={num(r.y + ROW0 + 3.0 * ROW)}>
                     { { let full = format!("{} {}", open, l.t("row(s) uncommitted, invisible", "行未提交，不可见"));
                       if text_w(&full, px) <= max { full } else { format!("{} {}", open, l.t("uncommitted", "未提交")) } } }</text> }
               } else { html!{} } }
@@ -1010,10 +1011,10 @@ fn banner(lay: &Layout, id: &'static str, first: String, second: String) -> Html
     let max = r.w - 20.0;
     html! {
         <g class="down-banner" id={id} role="status">
-            <rect x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={BANNER_H.to_string()} rx="10" />
-            <text x={r.cx().to_string()} y={(r.y + 24.0).to_string()} text-anchor="middle">
-                <tspan x={r.cx().to_string()}>{ fit(&first, max, 18.0) }</tspan>
-                <tspan x={r.cx().to_string()} dy="23">{ fit(&second, max, 18.0) }</tspan>
+            <rect x={num(r.x)} y={num(r.y)} width={num(r.w)} height={num(BANNER_H)} rx="10" />
+            <text x={num(r.cx())} y={num(r.y + 24.0)} text-anchor="middle">
+                <tspan x={num(r.cx())}>{ fit(&first, max, 18.0) }</tspan>
+                <tspan x={num(r.cx())} dy="23">{ fit(&second, max, 18.0) }</tspan>
             </text>
         </g>
     }
@@ -1033,7 +1034,7 @@ fn Legend(props: &LegendProps) -> Html {
     let (l, presenter) = (props.lang, props.presenter);
     let item = |glyph: Html, w: u32, text: &'static str| {
         html! {
-            <li><svg class="legend-glyph" viewBox={format!("0 0 {w} 48")} style={format!("width: {:.2}em", f64::from(w) / 48.0 * 1.9)} aria-hidden="true">{ glyph }</svg>
+            <li><svg class="legend-glyph" viewBox={format!("0 0 {w} 48")} style={format!("width: {}em", num(f64::from(w) / 48.0 * 1.9))} aria-hidden="true">{ glyph }</svg>
                 <span>{ text }</span></li>
         }
     };

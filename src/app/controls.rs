@@ -549,7 +549,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     // Where acting would fork the run: from the playhead to the end, the steps that would go.
                     { fork.as_ref().map(|_| html! {
                         <span id="fork-marker" class="fork-marker" aria-hidden="true" data-step={pos.to_string()}
-                            style={format!("--fork-at: {:.4}", pos as f64 / len.max(1) as f64)}></span>
+                            style={fork_at(pos, len)}></span>
                     }).unwrap_or_default() }
                 </span>
             </div>
@@ -559,4 +559,11 @@ pub fn Controls(props: &ControlsProps) -> Html {
             }).unwrap_or_default() }
         </nav>
     </> }
+}
+
+/// The fork marker's place along the timeline, `pos / len` to four decimals, as a CSS custom
+/// property (integer arithmetic: no float printing in the module).
+fn fork_at(pos: usize, len: usize) -> String {
+    let f = pos.min(len) * 10_000 / len.max(1);
+    format!("--fork-at: {}.{:04}", f / 10_000, f % 10_000)
 }

@@ -10,6 +10,7 @@ pub mod classroom;
 pub mod controls;
 pub mod panels;
 pub mod spark_view;
+pub mod svg_number;
 pub mod text;
 
 use std::cell::{Ref, RefCell};

@@ -5,6 +5,7 @@
 //! statistics (scheduling and processing delay of the last batch, per-record latency from
 //! arrival to a visible output). Presenter mode draws a compact strip of two lines instead.
 
+use crate::app::svg_number::num;
 use yew::prelude::*;
 
 use super::canvas::fit;
@@ -198,18 +199,18 @@ pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: 
     }
     html! {
         <g id="spark-band" class="spark-band" role="group" aria-label={l.t("Spark Streaming: blocks, batches, state", "Spark Streaming：块、批次、状态")}>
-            { for (0..3).map(|c| html! { <rect class="spark-box" x={x(c).to_string()} y={(top + 8.0).to_string()} width={col.to_string()} height={h.to_string()} rx="12" /> }) }
+            { for (0..3).map(|c| html! { <rect class="spark-box" x={num(x(c))} y={num(top + 8.0)} width={num(col)} height={num(h)} rx="12" /> }) }
             { for waiting.iter().take(per_row * 3).enumerate().map(|(i, b)| {
                 let (bx, by) = (x(0) + 12.0 + (i % per_row) as f64 * 112.0, top + 62.0 + (i / per_row) as f64 * 34.0);
                 html! {
                     <g class={classes!("spark-block", b.batch.is_none().then_some("unallocated"))} data-wal={b.wal.to_string()} data-copies={b.copies.to_string()}>
-                        <rect x={bx.to_string()} y={by.to_string()} width="104" height="26" rx="13" />
-                        <text x={(bx + 52.0).to_string()} y={(by + 19.0).to_string()} text-anchor="middle">{ block_text(sim, b) }</text>
+                        <rect x={num(bx)} y={num(by)} width="104" height="26" rx="13" />
+                        <text x={num(bx + 52.0)} y={num(by + 19.0)} text-anchor="middle">{ block_text(sim, b) }</text>
                     </g>
                 }
             }) }
             { for texts.into_iter().map(|(c, y, class, t)| html! {
-                <text class={class} x={(x(c) + 12.0).to_string()} y={(top + y).to_string()}>{ fit(&t, col - 24.0, if class == "task-name" { 19.0 } else { 17.0 }) }</text>
+                <text class={class} x={num(x(c) + 12.0)} y={num(top + y)}>{ fit(&t, col - 24.0, if class == "task-name" { 19.0 } else { 17.0 }) }</text>
             }) }
         </g>
     }
@@ -239,9 +240,9 @@ fn strip(top: f64, width: f64, l: Lang, first: String, second: String) -> Html {
     let px = 20.0;
     html! {
         <g id="spark-band" class="spark-band compact" role="group" aria-label={l.t("Spark Streaming: blocks, batches, state", "Spark Streaming：块、批次、状态")}>
-            <rect class="spark-box" x="16" y={(top + 4.0).to_string()} width={(width - 32.0).to_string()} height={(STRIP_H - 8.0).to_string()} rx="10" />
-            <text class="ack-strip-text" x="28" y={(top + 38.0).to_string()}><title>{ first.clone() }</title>{ fit(&first, width - 56.0, px) }</text>
-            <text class="ack-strip-text" x="28" y={(top + 78.0).to_string()}><title>{ second.clone() }</title>{ fit(&second, width - 56.0, px) }</text>
+            <rect class="spark-box" x="16" y={num(top + 4.0)} width={num(width - 32.0)} height={num(STRIP_H - 8.0)} rx="10" />
+            <text class="ack-strip-text" x="28" y={num(top + 38.0)}><title>{ first.clone() }</title>{ fit(&first, width - 56.0, px) }</text>
+            <text class="ack-strip-text" x="28" y={num(top + 78.0)}><title>{ second.clone() }</title>{ fit(&second, width - 56.0, px) }</text>
         </g>
     }
 }
