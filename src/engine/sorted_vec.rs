@@ -202,6 +202,14 @@ impl<'a, T> IntoIterator for &'a SortedSet<T> {
     }
 }
 
+impl<T> IntoIterator for SortedSet<T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter()
+    }
+}
+
 impl<T: Ord> From<Vec<T>> for SortedSet<T> {
     fn from(items: Vec<T>) -> Self {
         let mut s = SortedSet::new();

@@ -2,11 +2,10 @@
 //! survives every crash. Readers see appended rows, upserted rows (one per record), and the rows of
 //! committed transactions only.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::engine::ids::{CheckpointId, RecordId, TaskId, TxnId};
+use crate::engine::sorted_vec::SortedMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Row {
@@ -38,7 +37,7 @@ pub struct ExternalSystem {
     /// Plain append: every write, in order.
     pub appended: Vec<Row>,
     /// Idempotent upsert: one row per record.
-    pub table: BTreeMap<RecordId, Row>,
+    pub table: SortedMap<RecordId, Row>,
     /// Two-phase commit: every transaction ever begun.
     pub txns: Vec<Txn>,
     /// Spark's transactional output: the (batch time, partition) keys committed.

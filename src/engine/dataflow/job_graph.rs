@@ -4,12 +4,13 @@
 //! (forward, hash-by-key, rebalance, broadcast), just as Flink's JobGraph becomes an
 //! ExecutionGraph. Sources get their replayable input log here, one partition per subtask.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::error::ScenarioError;
 use crate::engine::ids::{ChannelId, KeyId, OperatorId, RecordId, TaskId};
+use crate::engine::sorted_vec::{SortedMap, SortedSet};
 
 /// Limits that keep a scenario teachable and a hostile file harmless.
 pub const MAX_OPERATORS: usize = 32;
@@ -305,7 +306,7 @@ impl JobGraph {
                 spec.operators.len()
             )));
         }
-        let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut index: SortedMap<&str, usize> = SortedMap::new();
         for (i, op) in spec.operators.iter().enumerate() {
             check_name("operator", &op.name)?;
             if index.insert(op.name.as_str(), i).is_some() {
@@ -324,12 +325,12 @@ impl JobGraph {
         }
         let op_of = |name: &str, side: &str| -> Result<usize, ScenarioError> {
             index
-                .get(name)
+                .get(&name)
                 .copied()
                 .ok_or_else(|| ScenarioError::Topology(format!("edge {side} {name:?}: no operator has that name")))
         };
         let mut edges = Vec::new();
-        let mut seen_edges = BTreeSet::new();
+        let mut seen_edges = SortedSet::new();
         for e in &spec.edges {
             let (f, t) = (op_of(&e.from, "from")?, op_of(&e.to, "to")?);
             if f == t {
@@ -384,7 +385,7 @@ impl JobGraph {
 
         // Inputs and keys.
         for name in input.keys() {
-            match index.get(name.as_str()) {
+            match index.get(&name.as_str()) {
                 None => return Err(ScenarioError::Input(format!("input for {name:?}: no operator has that name"))),
                 Some(&i) if !matches!(spec.operators[i].kind, OperatorKind::Source) => {
                     return Err(ScenarioError::Input(format!("input for {name:?}: that operator is not a source")))
@@ -394,9 +395,9 @@ impl JobGraph {
         }
         // Per source operator, per partition: (label, key, value).
         type Partitions = Vec<Vec<(String, String, i64, Option<u64>)>>;
-        let mut parsed: BTreeMap<usize, Partitions> = BTreeMap::new();
-        let mut keyset = BTreeSet::new();
-        let mut labels = BTreeSet::new();
+        let mut parsed: SortedMap<usize, Partitions> = SortedMap::new();
+        let mut keyset = SortedSet::new();
+        let mut labels = SortedSet::new();
         let mut total = 0usize;
         for (i, op) in spec.operators.iter().enumerate() {
             if !matches!(op.kind, OperatorKind::Source) {

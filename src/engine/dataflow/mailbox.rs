@@ -4,9 +4,7 @@
 //! starts (fresh state, reading each input from the next record sent on it) and backpressure (a
 //! task may emit only while each output channel has room).
 
-use std::collections::BTreeMap;
-
-use crate::engine::sorted_vec::SortedSet;
+use crate::engine::sorted_vec::{SortedMap, SortedSet};
 
 use super::channel::{Fate, SeqSet};
 use super::job_graph::OperatorKind;
@@ -44,7 +42,7 @@ impl Sim {
     pub(crate) fn initial_state(&self, t: TaskId) -> OpState {
         match self.graph.task(t).kind {
             OperatorKind::Source => OpState::Source { next_offset: 0 },
-            OperatorKind::Count | OperatorKind::Sum => OpState::Keyed { entries: BTreeMap::new() },
+            OperatorKind::Count | OperatorKind::Sum => OpState::Keyed { entries: SortedMap::new() },
             OperatorKind::Sink if matches!(self.settings.sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional) => {
                 OpState::Sink { open: None, pending: vec![] }
             }

@@ -6,7 +6,7 @@
 
 use super::job_graph::{OperatorKind, Partitioning};
 use super::record::{Item, Record};
-use super::state::OpState;
+use super::state::{KeyedEntry, OpState};
 use crate::engine::action::Event;
 use crate::engine::ids::{ChannelId, TaskId};
 use crate::engine::sim::Sim;
@@ -64,7 +64,7 @@ impl Sim {
             }
             OperatorKind::Count | OperatorKind::Sum => {
                 let OpState::Keyed { entries } = &mut self.live.tasks[t.index()].state else { unreachable!() };
-                let e = entries.entry(key).or_default();
+                let e = entries.get_or_insert_with(key, KeyedEntry::default);
                 e.contributors.push(rec.id);
                 e.sum += rec.value;
                 let v = if info.kind == OperatorKind::Count { e.contributors.len() as i64 } else { e.sum };

@@ -4,11 +4,10 @@
 //! transaction and the pre-committed ones awaiting commit (Flink's `TwoPhaseCommitSinkFunction`
 //! state). Map and filter hold none.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::engine::ids::{CheckpointId, KeyId, RecordId, TxnId};
+use crate::engine::sorted_vec::SortedMap;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyedEntry {
@@ -25,7 +24,7 @@ pub enum OpState {
     },
     Stateless,
     Keyed {
-        entries: BTreeMap<KeyId, KeyedEntry>,
+        entries: SortedMap<KeyId, KeyedEntry>,
     },
     /// Two-phase-commit sink: the open transaction and the pre-committed ones awaiting commit.
     Sink {
