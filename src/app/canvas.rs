@@ -12,7 +12,7 @@
 
 mod layout;
 
-use crate::app::svg_number::num;
+use crate::app::svg_number::{num, points};
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
@@ -421,13 +421,11 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
     let info = g.channel(c);
     let ch = &sim.channels()[c.index()];
     let geo = &lay.lanes[c.index()];
-    let points: Vec<String> = geo.path.iter().map(|(x, y)| format!("{},{}", num(*x), num(*y))).collect();
     // The visible line stops a little short of the consumer, where the arrow's tip is.
     let mut tip = geo.path.clone();
     if let Some(last) = tip.last_mut() {
         *last = (last.0 + geo.back.0 * 4.0, last.1 + geo.back.1 * 4.0);
     }
-    let tip: Vec<String> = tip.iter().map(|(x, y)| format!("{},{}", num(*x), num(*y))).collect();
     let head_action = Action::Deliver { channel: c };
     let enabled = sim.check(head_action);
     let (onclick, onkeydown) = press(&h.act, head_action);
@@ -539,8 +537,8 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
             <g role="button" tabindex={if enabled.is_ok() { "0" } else { "-1" }} aria-label={aria} aria-disabled={enabled.is_err().to_string()}
                onclick={enabled.is_ok().then_some(onclick)} onkeydown={enabled.is_ok().then_some(onkeydown)} class="lane-hit">
                 <title>{ title }</title>
-                <polyline points={points.join(" ")} class="lane-bed" />
-                <polyline points={tip.join(" ")} class="lane-line" marker-end="url(#arrow)" />
+                <polyline points={points(&geo.path)} class="lane-bed" />
+                <polyline points={points(&tip)} class="lane-line" marker-end="url(#arrow)" />
                 // The tokens alone in a keyed list: a step moves them instead of recreating them.
                 <g class="items">{ for tokens }</g>
                 { more.unwrap_or_default() }
@@ -873,7 +871,6 @@ fn cut_line(lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) -> Html {
         return html! {};
     }
     let sky = lay.sky;
-    let pts = |p: &[(f64, f64)]| p.iter().map(|(x, y)| format!("{},{}", num(*x), num(*y))).collect::<Vec<_>>().join(" ");
     let mut runs: Vec<String> = Vec::new();
     // Stops along the spine: a top-row marker (its left and right ends) or a tooth (one x).
     let mut stops: Vec<(f64, f64)> = Vec::new();
@@ -886,20 +883,20 @@ fn cut_line(lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) -> Html {
         } else {
             let col = lay.column[*t];
             let gx = lay.gutters[col];
-            runs.push(pts(&[(gx, cy), (r.right(), cy)]));
+            runs.push(points(&[(gx, cy), (r.right(), cy)]));
             let low = teeth.get_or_insert_with(col, || cy);
             *low = low.max(cy);
         }
     }
     for (col, low) in teeth.iter() {
         let gx = lay.gutters[*col];
-        runs.push(pts(&[(gx, sky), (gx, *low)]));
+        runs.push(points(&[(gx, sky), (gx, *low)]));
         stops.push((gx, gx));
     }
     crate::engine::stable_sort::sort_stable_by(&mut stops, |a, b| a.0.total_cmp(&b.0));
     for w in stops.windows(2) {
         if w[1].0 - w[0].1 > 1.0 {
-            runs.push(pts(&[(w[0].1, sky), (w[1].0, sky)]));
+            runs.push(points(&[(w[0].1, sky), (w[1].0, sky)]));
         }
     }
     html! {

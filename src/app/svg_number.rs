@@ -12,3 +12,8 @@ pub fn num(v: f64) -> String {
         format!("{sign}{}.{}", t / 10, t % 10)
     }
 }
+
+/// A polyline's `points` attribute: "x,y x,y ...".
+pub fn points(p: &[(f64, f64)]) -> String {
+    p.iter().map(|(x, y)| format!("{},{}", num(*x), num(*y))).collect::<Vec<_>>().join(" ")
+}

@@ -84,10 +84,6 @@ impl<K, V> SortedMap<K, V> {
         self.pairs.iter().map(|(k, v)| (k, v))
     }
 
-    pub fn keys(&self) -> impl Iterator<Item = &K> {
-        self.pairs.iter().map(|(k, _)| k)
-    }
-
     pub fn values(&self) -> impl Iterator<Item = &V> {
         self.pairs.iter().map(|(_, v)| v)
     }
