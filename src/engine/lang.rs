@@ -38,9 +38,18 @@ impl Lang {
 macro_rules! say {
     ($lang:expr, $en:literal, $zh:literal $(, $arg:expr)* $(,)?) => {
         match $lang {
-            $crate::engine::lang::Lang::En => format!($en $(, $arg)*),
-            $crate::engine::lang::Lang::Zh => format!($zh $(, $arg)*),
+            $crate::engine::lang::Lang::En => $crate::engine::lang::own(format_args!($en $(, $arg)*)),
+            $crate::engine::lang::Lang::Zh => $crate::engine::lang::own(format_args!($zh $(, $arg)*)),
         }
     };
 }
 pub(crate) use say;
+
+/// The text of formatted arguments, written in one out-of-line place: `format!` repeats its fast
+/// path for constant text at every call site, and `say!` has hundreds of them.
+#[inline(never)]
+pub fn own(a: std::fmt::Arguments) -> String {
+    let mut s = String::new();
+    let _ = std::fmt::Write::write_fmt(&mut s, a);
+    s
+}
