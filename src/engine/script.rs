@@ -165,19 +165,45 @@ impl Sim {
             each(a, &events);
             *taken += 1;
         };
-        let drain = |sim: &mut Sim, taken: &mut usize, step: &mut dyn FnMut(&mut Sim, Action, &mut usize)| {
+        // With a periodic trigger (checkpoint-interval) as short as a checkpoint's round trip,
+        // every completion may be followed at once by the next trigger, so a barrier is always on
+        // its way. Once every record has settled, the drain ends when a checkpoint triggered after
+        // that has completed and been notified (the final one) and none is in progress, or, if
+        // the trigger keeps one in progress, when a second has completed.
+        let periodic = self.strategy().uses_coordinator() && self.settings.checkpoint_interval.is_some();
+        let mut settled_at = None;
+        let mut drain = |sim: &mut Sim, taken: &mut usize, step: &mut dyn FnMut(&mut Sim, Action, &mut usize)| {
             while *taken < limit && sim.has_work() {
+                if periodic && sim.records_settled() {
+                    let since = *settled_at.get_or_insert(sim.tick);
+                    let after = sim
+                        .stats
+                        .history
+                        .iter()
+                        .filter(|r| r.status == super::stats::CheckpointStatus::Completed && r.trigger_tick >= since)
+                        .count();
+                    let idle = sim.live.coordinator.pending.is_empty();
+                    if sim.live.notifications.is_empty() && ((after >= 1 && idle) || after >= 2) {
+                        return true;
+                    }
+                } else {
+                    settled_at = None;
+                }
                 step(sim, Action::Auto, taken);
             }
+            false
         };
-        drain(self, &mut taken, &mut step);
-        if self.strategy().uses_coordinator() && self.running() {
+        let mut finished = drain(self, &mut taken, &mut step);
+        if self.strategy().uses_coordinator() && self.running() && !finished {
             while !self.live.coordinator.pending.is_empty() && taken < limit {
                 // Nothing left to deliver but a checkpoint still pending: let time pass until it
                 // expires (its barriers were lost). The expiry may fail the job over
                 // (tolerable-failed-checkpoints); the drain then restores it.
                 step(self, Action::Checkpoint, &mut taken);
-                drain(self, &mut taken, &mut step);
+                finished = drain(self, &mut taken, &mut step);
+                if finished {
+                    return taken;
+                }
             }
             if taken < limit {
                 step(self, Action::Checkpoint, &mut taken);
@@ -185,5 +211,14 @@ impl Sim {
             }
         }
         taken
+    }
+
+    /// Every record has settled: no source has more of its log to read (nor a socket anything
+    /// still to come), and no record is on its way in a channel. Only barriers, cancel markers and
+    /// notifications may still move.
+    pub(crate) fn records_settled(&self) -> bool {
+        self.down.is_none()
+            && !self.graph.sources().any(|t| self.mechanism().next_read(self, t).is_some() || self.socket_waits(t).is_some())
+            && self.live.channels.iter().all(|c| c.queue.iter().all(|i| !matches!(i, super::dataflow::record::Item::Record { .. })))
     }
 }
