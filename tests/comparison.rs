@@ -410,6 +410,16 @@ fn the_runner_prints_the_cost_table() {
         assert_eq!(run["name"], lane.label.as_str());
         assert_eq!(run["costs"], serde_json::to_value(lane.costs()).unwrap());
     }
+    // Every example comparison runs.
+    for entry in std::fs::read_dir(example("")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        if is_comparison(&text) {
+            let (code, out, err) = runner(&["compare", path.to_str().unwrap()]);
+            assert_eq!(code, 0, "{}: {err}", path.display());
+            assert!(out.contains("verdict: order"), "{out}");
+        }
+    }
     // --steps: each tick's actions side by side.
     let (_, steps, _) = runner(&["compare", &example("three-ways.json"), "--steps"]);
     assert!(
@@ -470,4 +480,82 @@ fn the_runner_refuses_what_is_not_one_comparison() {
     assert_eq!(code, 2);
     assert!(err.contains("can't read /no/such/file.json"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every strategy, with every sink it allows, on every built-in job, with a crash of each place:
+/// the lockstep ends (no run left waiting), with the crash at its tick in every run and nothing
+/// pending in any run's ledger.
+#[test]
+fn every_strategy_and_sink_settles_in_lockstep() {
+    let places = [CrashPlace::Cluster, CrashPlace::Master, CrashPlace::WorkerRunning(String::new())];
+    let mut runs = 0;
+    for job in BUILTIN_NAMES {
+        let b = builtin(job).unwrap();
+        let g = JobGraph::build(&b.spec, &b.input).unwrap();
+        let mut configurations = Vec::new();
+        for strategy in Strategy::ALL {
+            for sink in SinkMode::ALL
+                .into_iter()
+                .filter(|s| strategy.allows_sink(*s) && (g.has_sink() || *s == SinkMode::Append))
+            {
+                let mut settings = Settings::new(strategy).with_sink(sink);
+                if strategy.takes_checkpoint_interval() && strategy.uses_coordinator() {
+                    settings.checkpoint_interval = Some(5);
+                }
+                configurations.push(Configuration { name: format!("{} {}", strategy.id(), sink.id()), settings });
+            }
+        }
+        for (i, place) in places.iter().enumerate() {
+            // A task in the middle of the job: the last one that is not a sink.
+            let place = match place {
+                CrashPlace::WorkerRunning(_) => CrashPlace::WorkerRunning(
+                    g.tasks.iter().rev().find(|t| !matches!(t.kind, OperatorKind::Sink)).unwrap().name.clone(),
+                ),
+                p => p.clone(),
+            };
+            for chunk in configurations.chunks(MAX_CONFIGURATIONS) {
+                let crash = 4 + 3 * i as u64 + chunk.len() as u64;
+                let file = ComparisonFile {
+                    version: 1,
+                    name: String::new(),
+                    description: String::new(),
+                    job: barrierscope::engine::scenario::JobRef::Builtin(job.to_string()),
+                    input: None,
+                    seed: 3 + i as u64,
+                    configurations: chunk.to_vec(),
+                    crash: CrashPlan { at: crash, place: place.clone() },
+                    restore: RestorePlan { at: crash + 2 },
+                };
+                let l = Lockstep::run(&file).unwrap_or_else(|e| panic!("{job}, {}: {e}", place.words()));
+                assert!(l.finished());
+                for lane in &l.lanes {
+                    let what = format!("{job}, {}, {}", place.words(), lane.label);
+                    assert_eq!(lane.log[crash as usize].action, lane.crash_action, "{what}");
+                    let ledger = lane.sim.ledger();
+                    let pending = ledger.state.pending + ledger.external.map_or(0, |e| e.pending);
+                    assert_eq!(pending, 0, "{what}: nothing pending at the end");
+                    assert!(lane.sim.running(), "{what}: running at the end");
+                    runs += 1;
+                }
+            }
+        }
+    }
+    assert!(runs > 100, "{runs} runs");
+}
+
+/// The README shows the example's table as the runner prints it; `BLESS=1` rewrites it.
+#[test]
+fn the_readme_shows_the_example_as_the_runner_prints_it() {
+    let (code, out, err) = runner(&["compare", &example("three-ways.json")]);
+    assert_eq!(code, 0, "{err}");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let readme = std::fs::read_to_string(path).unwrap();
+    let start = "$ cargo run -q --bin barrierscope -- compare scenarios/compare/three-ways.json\n";
+    let a = readme.find(start).expect("the README shows the example") + start.len();
+    let z = readme[a..].find("```").expect("its block ends") + a;
+    if std::env::var("BLESS").is_ok() {
+        std::fs::write(path, format!("{}{}{}", &readme[..a], out, &readme[z..])).unwrap();
+    } else {
+        assert_eq!(&readme[a..z], out, "the README's example differs from the runner's: BLESS=1 rewrites it");
+    }
 }

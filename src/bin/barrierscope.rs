@@ -9,7 +9,7 @@
 use std::process::ExitCode;
 
 use barrierscope::engine::comparison::format::is_comparison;
-use barrierscope::engine::comparison::{ComparisonFile, Costs, Lockstep};
+use barrierscope::engine::comparison::{crash_meaning, ComparisonFile, Costs, Lockstep};
 use barrierscope::engine::scenario::Played;
 use barrierscope::engine::*;
 
@@ -523,7 +523,9 @@ fn compare(args: &[String]) -> Result<String, String> {
     for path in &paths {
         texts.push(std::fs::read_to_string(path).map_err(|e| format!("can't read {path}: {e}"))?);
     }
-    let file = match texts.iter().position(|t| is_comparison(t)) {
+    // One file that is no JSON at all is read as a comparison file, for its message.
+    let broken = paths.len() == 1 && serde_json::from_str::<serde_json::Value>(&texts[0]).is_err();
+    let file = match texts.iter().position(|t| is_comparison(t)).or(broken.then_some(0)) {
         Some(i) if paths.len() == 1 => {
             ComparisonFile::from_json(&texts[i]).map_err(|e| format!("{}: {e}", paths[i]))?
         }
@@ -611,7 +613,7 @@ fn cost_rows(l: &Lockstep) -> Vec<(String, Vec<String>)> {
                 }
             }),
         ),
-        ("  processing steps repeated".to_string(), cells(&|_, c| c.reprocessed.steps.to_string())),
+        ("  reads and processing steps repeated".to_string(), cells(&|_, c| c.reprocessed.steps.to_string())),
         (
             "  the last one at tick".to_string(),
             cells(&|_, c| c.reprocessed.last_tick.map_or("-".into(), |t| t.to_string())),
@@ -700,9 +702,10 @@ fn compare_table(file: &ComparisonFile, l: &Lockstep, with_steps: bool, with_eve
     for (name, cells) in rows.iter().filter(|(n, _)| n != "configuration") {
         s += &line(name, cells);
     }
-    s += "\nConfigurations\n";
+    s += "\nConfigurations, and what the crash's place means in each\n";
     for lane in &l.lanes {
         s += &format!("  {}: {}\n", lane.label, configuration_words(&lane.sim.settings));
+        s += &format!("    {}\n", crash_meaning(&file.crash.place, &lane.sim.settings, g, Lang::En));
     }
     s += &format!("\nWhat the crash did ({}, tick {})\n", file.crash.place.words(), file.crash.at);
     for lane in &l.lanes {
@@ -750,6 +753,7 @@ fn compare_json(file: &ComparisonFile, l: &Lockstep) -> String {
                 "name": lane.label,
                 "settings": &*lane.sim.settings,
                 "crash_action": describe(g, &lane.crash_action, Lang::En),
+                "crash_means": crash_meaning(&file.crash.place, &lane.sim.settings, g, Lang::En),
                 "crash_did": lane.crash_events(file.crash.at).iter().map(|e| narrate(e, g, Lang::En)).collect::<Vec<_>>(),
                 "costs": lane.costs(),
             })

@@ -27,10 +27,10 @@ pub const MAX_CONFIGURATIONS: usize = 3;
 
 /// Where the crash strikes, in words that mean something under every mechanism. Each maps to one
 /// action, the same under every strategy; what the action does is the mechanism's (see
-/// [`Place::action`]).
+/// [`CrashPlace::action`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Place {
+pub enum CrashPlace {
     /// Every machine of the job: `crash` (Flink: every TaskManager; Storm: the worker; Spark
     /// Streaming: the driver, and every executor with it).
     Cluster,
@@ -44,13 +44,13 @@ pub enum Place {
     Master,
 }
 
-impl Place {
+impl CrashPlace {
     /// The crash action for this place: the same action under every strategy.
     pub fn action(&self, graph: &JobGraph) -> Result<Action, String> {
         Ok(match self {
-            Place::Cluster => Action::Crash,
-            Place::Master => Action::CrashJobManager,
-            Place::WorkerRunning(name) => Action::CrashTask {
+            CrashPlace::Cluster => Action::Crash,
+            CrashPlace::Master => Action::CrashJobManager,
+            CrashPlace::WorkerRunning(name) => Action::CrashTask {
                 task: graph.task_by_name(name).ok_or_else(|| {
                     format!(
                         "the crash's place names no task of the job: {name:?}; the tasks are {}",
@@ -62,11 +62,11 @@ impl Place {
     }
 
     /// The place a crash action stands for (the reading of a scenario file's script).
-    pub fn of_script(line: &ScriptAction) -> Option<Place> {
+    pub fn of_script(line: &ScriptAction) -> Option<CrashPlace> {
         match line {
-            ScriptAction::Crash => Some(Place::Cluster),
-            ScriptAction::CrashJobManager => Some(Place::Master),
-            ScriptAction::CrashTask(name) => Some(Place::WorkerRunning(name.clone())),
+            ScriptAction::Crash => Some(CrashPlace::Cluster),
+            ScriptAction::CrashJobManager => Some(CrashPlace::Master),
+            ScriptAction::CrashTask(name) => Some(CrashPlace::WorkerRunning(name.clone())),
             _ => None,
         }
     }
@@ -74,9 +74,9 @@ impl Place {
     /// "the cluster", "the worker running Count", "the master".
     pub fn words(&self) -> String {
         match self {
-            Place::Cluster => "the cluster".into(),
-            Place::WorkerRunning(name) => format!("the worker running {name}"),
-            Place::Master => "the master".into(),
+            CrashPlace::Cluster => "the cluster".into(),
+            CrashPlace::WorkerRunning(name) => format!("the worker running {name}"),
+            CrashPlace::Master => "the master".into(),
         }
     }
 }
@@ -111,7 +111,7 @@ impl Configuration {
 #[serde(deny_unknown_fields)]
 pub struct CrashPlan {
     pub at: u64,
-    pub place: Place,
+    pub place: CrashPlace,
 }
 
 /// The restore: the tick from which every run that is down restores.
@@ -389,7 +389,7 @@ fn script_plan(name: &str, sc: &Scenario) -> Result<(CrashPlan, Option<RestorePl
     let mut crash: Option<CrashPlan> = None;
     let mut restore: Option<RestorePlan> = None;
     for (i, line) in sc.actions.iter().enumerate() {
-        if let Some(place) = Place::of_script(line) {
+        if let Some(place) = CrashPlace::of_script(line) {
             if crash.is_some() {
                 return Err(ComparisonError::Mismatch(format!(
                     "{name}: action #{} is a second crash; a comparison has one crash",
@@ -424,5 +424,35 @@ fn script_plan(name: &str, sc: &Scenario) -> Result<(CrashPlan, Option<RestorePl
         None => Err(ComparisonError::Mismatch(format!(
             "{name}: its script has no crash; in a comparison each script says when the crash and the restore fall, as in {EXAMPLE_SCRIPT}"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_place_is_spelled_as_in_a_script() {
+        let places: Vec<CrashPlace> =
+            serde_json::from_str(r#"["cluster", "master", {"worker-running": "Count"}]"#).unwrap();
+        assert_eq!(places, [CrashPlace::Cluster, CrashPlace::Master, CrashPlace::WorkerRunning("Count".into())]);
+        let lines: Vec<ScriptAction> =
+            serde_json::from_str(r#"["crash", "crash-job-manager", {"crash-task": "Count"}]"#).unwrap();
+        assert_eq!(lines.iter().map(|l| CrashPlace::of_script(l).unwrap()).collect::<Vec<_>>(), places);
+    }
+
+    /// A script's ticks: `auto N` counts N, every other line one; `run-to-end` ends it.
+    #[test]
+    fn a_script_says_where_the_crash_and_the_restore_fall() {
+        let mut sc = Scenario::builtin("line-sink", Settings::default(), 1);
+        sc.actions = serde_json::from_str(
+            r#"[{"auto": 9}, "wait", {"crash-task": "Count"}, "wait", "restore", "restore", "run-to-end", "crash"]"#,
+        )
+        .unwrap();
+        let (crash, restore) = script_plan("a.json", &sc).unwrap();
+        assert_eq!(crash, CrashPlan { at: 10, place: CrashPlace::WorkerRunning("Count".into()) });
+        assert_eq!(restore, Some(RestorePlan { at: 12 }));
+        sc.actions = serde_json::from_str(r#"["crash", "crash"]"#).unwrap();
+        assert!(script_plan("a.json", &sc).unwrap_err().to_string().contains("action #2 is a second crash"));
     }
 }

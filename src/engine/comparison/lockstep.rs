@@ -2,7 +2,7 @@
 //! input, and all advance on one logical clock.
 //!
 //! At tick n, every run that has not finished takes exactly one step, the n-th of its log:
-//! 1. at the crash tick, its crash action (the same action in every run: [`Place::action`]);
+//! 1. at the crash tick, its crash action (the same action in every run: [`CrashPlace::action`]);
 //! 2. from the restore tick on, `restore` while the job (or a failed region, or Storm's Nimbus)
 //!    is down;
 //! 3. otherwise one scheduler step, drawn as [`Action::Auto`] draws it

@@ -25,7 +25,7 @@
 //!   brings it then, and a replayable log (a Kafka partition) has it appended then, so no run reads
 //!   it earlier;
 //! - at the crash tick every run takes its crash action instead of a scheduler step, at the same
-//!   place (the cluster, the worker running a task, or the master; [`Place`]); before the restore
+//!   place (the cluster, the worker running a task, or the master; [`CrashPlace`]); before the restore
 //!   tick no run restores; from the restore tick on, a run that is down restores at every tick
 //!   until it runs (a JobManager without HA takes two);
 //! - a run finishes when it has nothing left to do after the restore (a run with a two-phase-commit
@@ -36,13 +36,18 @@
 //! table: records re-processed after the crash, bytes stored for fault tolerance, control
 //! messages, latency from arrival to visible output, steps from the crash until the job runs
 //! again, and the ledger's final verdicts. [`format`] is the comparison file, and the reading of
-//! two or three scenario files as one comparison. The core is pure (no clock, no files, no
+//! two or three scenario files as one comparison; [`wording`] says what a crash place means under
+//! each mechanism. The core is pure (no clock, no files, no
 //! threads), so the page can run it as the runner does.
 
 pub mod costs;
 pub mod format;
 pub mod lockstep;
+pub mod wording;
 
 pub use costs::{Bytes, Costs, Latency, Messages, Recovery, Reprocessed, Verdicts};
-pub use format::{ComparisonError, ComparisonFile, Configuration, CrashPlan, Place, RestorePlan, MAX_CONFIGURATIONS};
+pub use format::{
+    ComparisonError, ComparisonFile, Configuration, CrashPlace, CrashPlan, RestorePlan, MAX_CONFIGURATIONS,
+};
 pub use lockstep::{Lane, Lockstep, Step, MAX_TICKS};
+pub use wording::crash_meaning;
