@@ -1,6 +1,6 @@
 //! The cost table: what each run paid for surviving the crash, one column per run, every figure
 //! measured from the run itself (its events, step by step, and its durable parts) by a
-//! [`CostMeter`] that watches it as the lockstep steps it. The README defines each figure; in
+//! `CostMeter` that watches it as the lockstep steps it. The README defines each figure; in
 //! short:
 //!
 //! - **records re-processed**: source records that a source read again after the crash, having

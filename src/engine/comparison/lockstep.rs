@@ -2,19 +2,28 @@
 //! input, and all advance on one logical clock.
 //!
 //! At tick n, every run that has not finished takes exactly one step, the n-th of its log:
-//! 1. at the crash tick, its crash action (the same action in every run: [`CrashPlace::action`]);
+//! 1. at the crash tick, its crash action (the same action in every run:
+//!    [`CrashPlace::action`](super::format::CrashPlace::action));
 //! 2. from the restore tick on, `restore` while the job (or a failed region, or Storm's Nimbus)
 //!    is down;
-//! 3. otherwise one scheduler step, drawn as [`Action::Auto`] draws it
+//! 3. from the restore tick on, once every record is through (nothing in a channel, nothing to
+//!    read now or later, nothing pending at Storm's acker or spouts or at Spark's driver): a run
+//!    whose output is committed has finished and takes no more steps (a periodic checkpoint may
+//!    still be in flight); one whose two-phase-commit sink still holds rows in an open
+//!    transaction takes one final checkpoint, as Flink does when bounded input ends;
+//! 4. otherwise one scheduler step, drawn as [`Action::Auto`] draws it
 //!    ([`Sim::enabled_steps`], then the run's seeded PRNG), from the steps enabled now less two
 //!    kinds: a read of a record that has not arrived yet (its tick is later than n), and a
 //!    restore (restores come from the plan, never from the scheduler);
-//! 4. with nothing to draw, `wait` while anything is still to come (the crash, the restore, a
-//!    record's arrival);
-//! 5. then, once: if the job's two-phase-commit sink still has rows in an open transaction, a
-//!    final checkpoint, as Flink takes one when bounded input ends (a checkpoint still pending is
-//!    waited out first, as [`Sim::run_to_end`] does);
-//! 6. otherwise the run has finished: it takes no more steps.
+//! 5. with nothing to draw, `wait` while anything is still to come (the crash, the restore, a
+//!    record's arrival, a spout's message timeout);
+//! 6. a checkpoint still pending with nothing left to deliver: `checkpoint`, which lets time pass
+//!    until it completes or expires, as [`Sim::run_to_end`] does;
+//! 7. otherwise the run has finished.
+//!
+//! The end is judged on the records, not on [`Sim::has_work`]: with a periodic checkpoint
+//! interval as short as a checkpoint's round trip, a new checkpoint is always in flight and there
+//! is always a barrier to deliver.
 //!
 //! Every run's scheduler is seeded with the comparison's seed, and the runs are stepped in the
 //! order of the configurations, so a comparison is deterministic: the same file gives the same

@@ -35,7 +35,7 @@
 //! [`costs`] measures each run as it goes, from its events and its durable parts, into the cost
 //! table: records re-processed after the crash, bytes stored for fault tolerance, control
 //! messages, latency from arrival to visible output, steps from the crash until the job runs
-//! again, and the ledger's final verdicts. [`format`] is the comparison file, and the reading of
+//! again, and the ledger's final verdicts. [`format`](mod@format) is the comparison file, and the reading of
 //! two or three scenario files as one comparison; [`wording`] says what a crash place means under
 //! each mechanism. The core is pure (no clock, no files, no
 //! threads), so the page can run it as the runner does.
