@@ -565,3 +565,21 @@ fn the_readme_shows_the_example_as_the_runner_prints_it() {
         assert_eq!(&readme[a..z], out, "the README's example differs from the runner's: BLESS=1 rewrites it");
     }
 }
+
+/// The figures the README's "Reading the example" quotes from the two other example comparisons.
+#[test]
+fn the_readme_reading_of_the_examples_holds() {
+    let run = |name: &str| {
+        Lockstep::run(&ComparisonFile::from_json(&std::fs::read_to_string(example(name)).unwrap()).unwrap()).unwrap()
+    };
+    let sinks = run("flink-sinks.json");
+    let medians: Vec<Option<u64>> = sinks.lanes.iter().map(|l| l.costs().latency.median).collect();
+    assert_eq!(medians, [Some(18), Some(4), Some(4)], "two-phase commit, append, upsert");
+    let faster = run("three-ways-faster.json");
+    let (flink, storm, spark) = (faster.lanes[0].costs(), faster.lanes[1].costs(), faster.lanes[2].costs());
+    assert_eq!((storm.messages.acker, storm.latency.median, storm.reprocessed.records), (132, Some(107), 7));
+    assert_eq!((flink.messages.total, spark.bytes.write_ahead_log), (45, 320));
+    let three = run("three-ways.json");
+    assert_eq!(three.lanes[0].sim.stats.history.len(), 5, "Flink's 5 checkpoints");
+    assert_eq!(three.lanes[1].costs().bytes.acker_table_peak, 40);
+}
