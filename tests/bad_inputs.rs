@@ -9,6 +9,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use barrierscope::classroom::*;
+use barrierscope::engine::comparison::format::is_comparison;
+use barrierscope::engine::comparison::{ComparisonFile, Lockstep};
 use barrierscope::engine::{Action, ChannelId, Lang, Scenario, Settings, Strategy, TaskId};
 use serde_json::{json, Value};
 
@@ -48,6 +50,8 @@ enum Via {
     Do(Strategy, &'static str, Command),
     /// A scenario file given to the headless runner.
     Scenario(String),
+    /// `barrierscope compare`: one comparison file, or scenario files (name, text).
+    Compare(Vec<(&'static str, String)>),
 }
 
 struct Bad {
@@ -79,6 +83,23 @@ fn line_scenario(patch: impl FnOnce(&mut Value)) -> Via {
     });
     patch(&mut v);
     Via::Scenario(v.to_string())
+}
+
+/// The example comparison, changed by `patch`.
+fn comparison(patch: impl FnOnce(&mut Value)) -> Via {
+    let mut v: Value = serde_json::from_str(include_str!("../scenarios/compare/three-ways.json")).unwrap();
+    patch(&mut v);
+    Via::Compare(vec![("three-ways.json", v.to_string())])
+}
+
+/// Flink's and Storm's scenario files of the example comparison, Storm's changed by `patch`.
+fn columns(patch: impl FnOnce(&mut Value)) -> Via {
+    let mut storm: Value = serde_json::from_str(include_str!("../scenarios/compare/storm-acks.json")).unwrap();
+    patch(&mut storm);
+    Via::Compare(vec![
+        ("flink-barriers.json", include_str!("../scenarios/compare/flink-barriers.json").to_string()),
+        ("storm-acks.json", storm.to_string()),
+    ])
 }
 
 fn catalogue() -> Vec<Bad> {
@@ -187,6 +208,35 @@ fn catalogue() -> Vec<Bad> {
         bad("an action `{\"fly\": \"Source\"}`", line_scenario(|v| v["actions"] = json!([{"fly": "Source"}]))),
         bad("an action that is not enabled", line_scenario(|v| v["actions"] = json!(["restore"]))),
         bad("`\"strategy\": \"sometimes\"`", scenario(json!({"version": 1, "job": "line", "settings": {"strategy": "sometimes"}}))),
+        // ---- comparisons (`barrierscope compare`) ----
+        bad("`{ nope`", Via::Compare(vec![("three-ways.json", "{ nope".into())])),
+        bad("`\"version\": 2`", comparison(|v| v["version"] = json!(2))),
+        bad("an unknown field `\"crashes\"`", comparison(|v| v["crashes"] = json!(2))),
+        bad("no `\"restore\"`", comparison(|v| drop(v.as_object_mut().unwrap().remove("restore")))),
+        bad(
+            "four configurations",
+            comparison(|v| {
+                let c = v["configurations"][0].clone();
+                v["configurations"].as_array_mut().unwrap().push(c);
+            }),
+        ),
+        bad("`\"configurations\": []`", comparison(|v| v["configurations"] = json!([]))),
+        bad("a place `\"everywhere\"`", comparison(|v| v["crash"]["place"] = json!("everywhere"))),
+        bad("the worker running `Reduce`", comparison(|v| v["crash"]["place"] = json!({"worker-running": "Reduce"}))),
+        bad("the restore at the crash's tick", comparison(|v| v["restore"]["at"] = json!(46))),
+        bad("Storm on a socket", comparison(|v| v["configurations"][1]["settings"]["source"] = json!("socket"))),
+        bad(
+            "scenario files of two jobs",
+            columns(|v| {
+                v["job"] = json!("two-inputs");
+                v.as_object_mut().unwrap().remove("input");
+            }),
+        ),
+        bad("scenario files of two inputs", columns(|v| v["input"]["Source"][2] = json!("c:x@21"))),
+        bad("scenario files of two seeds", columns(|v| v["seed"] = json!(8))),
+        bad("scenario files crashing at two ticks", columns(|v| v["actions"][0]["auto"] = json!(45))),
+        bad("a script that reads", columns(|v| v["actions"][0] = json!({"read": "Source"}))),
+        bad("a script without a crash", columns(|v| v["actions"] = json!([{"auto": 46}, "run-to-end"]))),
     ]
 }
 
@@ -196,6 +246,23 @@ fn apply(via: &Via) -> (String, String, Option<bool>) {
     match via {
         Via::Scenario(text) => {
             let e = Scenario::from_json(text).and_then(|s| s.play().map(|_| ())).expect_err("refused");
+            (format!("error: {e}"), String::new(), None)
+        }
+        Via::Compare(files) => {
+            // As the runner reads them: one comparison file (or one file that is no JSON), or
+            // scenario files.
+            let e = match &files[..] {
+                [(_, text)] if is_comparison(text) || serde_json::from_str::<Value>(text).is_err() => {
+                    ComparisonFile::from_json(text).and_then(|f| Lockstep::new(&f).map(|_| ())).expect_err("refused")
+                }
+                _ => {
+                    let scenarios: Vec<(String, Scenario)> =
+                        files.iter().map(|(n, t)| (n.to_string(), Scenario::from_json(t).unwrap())).collect();
+                    ComparisonFile::from_scenarios(&scenarios)
+                        .and_then(|f| Lockstep::new(&f).map(|_| ()))
+                        .expect_err("refused")
+                }
+            };
             (format!("error: {e}"), String::new(), None)
         }
         Via::Open(origin, text) => {
@@ -263,6 +330,7 @@ fn every_bad_input_says_what_is_wrong_and_keeps_the_run() {
             Via::Setting(..) => "Settings",
             Via::Do(..) => "button or key",
             Via::Scenario(_) => "scenario file",
+            Via::Compare(_) => "comparison",
         };
         assert!(!en.is_empty(), "{}: no message", b.shown);
         if let Some(kept) = kept {

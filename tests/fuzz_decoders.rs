@@ -1,4 +1,5 @@
-//! Fuzzed decoders: the scenario parser, the share-link decoder and the stored-run loader, driven
+//! Fuzzed decoders: the scenario parser, the share-link decoder, the stored-run loader and the
+//! comparison parser (`barrierscope compare`, up to the start of its runs), driven
 //! with generated inputs of five kinds: random bytes, mutations of valid files, deep nesting, huge
 //! numbers, and a wrong type in a field. Each decoder must answer every input with a value or an
 //! error: no panic, and no input that takes longer than 100 ms.
@@ -12,6 +13,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use barrierscope::classroom::*;
+use barrierscope::engine::comparison::{ComparisonFile, Lockstep};
 use barrierscope::engine::{Action, Lang, Scenario, TaskId};
 use serde_json::Value;
 
@@ -60,7 +62,9 @@ fn corpus() -> (Vec<String>, Vec<String>) {
     runs.push(serde_json::to_string(&st.save(Lang::En)).unwrap());
     let scenarios = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
         .unwrap()
-        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
     (runs, scenarios)
 }
@@ -234,6 +238,8 @@ fn decoders_never_panic_or_hang() {
     std::panic::set_hook(Box::new(|_| {}));
     let mut g = Gen(0x9e37_79b9_7f4a_7c15);
     let (mut scenario, mut link, mut stored) = (Tally::default(), Tally::default(), Tally::default());
+    let mut comparison = Tally::default();
+    let comparisons = vec![include_str!("../scenarios/compare/three-ways.json").to_string()];
     let started = Instant::now();
     for _ in 0..per_decoder {
         // The scenario parser, and the runner's start of a parsed scenario.
@@ -252,10 +258,18 @@ fn decoders_never_panic_or_hang() {
         // The stored-run loader (files and the browser's storage read the same text).
         let text = input(&mut g, &runs);
         stored.run(&text, |t| Session::load(t).is_ok());
+        // The comparison parser, and the start of its runs.
+        let text = input(&mut g, &comparisons);
+        comparison.run(&text, |t| ComparisonFile::from_json(t).and_then(|f| Lockstep::new(&f)).is_ok());
     }
     let _ = std::panic::take_hook();
     let mut failures = Vec::new();
-    for (name, t) in [("scenario parser", &scenario), ("share-link decoder", &link), ("stored-run loader", &stored)] {
+    for (name, t) in [
+        ("scenario parser", &scenario),
+        ("share-link decoder", &link),
+        ("stored-run loader", &stored),
+        ("comparison parser", &comparison),
+    ] {
         println!(
             "{name}: {} inputs, {} accepted, {} panics, {} over {HANG:?}, slowest {:.1} ms",
             t.inputs,
@@ -269,9 +283,10 @@ fn decoders_never_panic_or_hang() {
     }
     println!(
         "fuzz: {} inputs in all in {:.1} s",
-        scenario.inputs + link.inputs + stored.inputs,
+        scenario.inputs + link.inputs + stored.inputs + comparison.inputs,
         started.elapsed().as_secs_f64()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(stored.accepted + link.accepted > 0, "some mutations stay valid: the fuzzer reaches past the parser");
+    assert!(comparison.accepted > 0, "some mutated comparisons stay valid");
 }

@@ -10,9 +10,12 @@
 //! - [`sim`]: one run, driven by [`Action`]s; [`script`], [`scenario`], [`timeline`] drive it.
 //! - [`reference_run`], [`history`], [`ledger`], [`cut`], [`stats`]: the verdict and the
 //!   measurements.
+//! - [`comparison`]: one input and one crash under up to three mechanisms in lockstep, and the
+//!   cost table of what each paid.
 
 pub mod action;
 pub mod checkpoint;
+pub mod comparison;
 pub mod coordinator;
 pub mod cut;
 pub mod dataflow;

@@ -1,0 +1,107 @@
+//! The comparison's words, English and Chinese side by side: what a crash place means under each
+//! mechanism. The action is the same in every run ([`CrashPlace::action`]); what it takes down is
+//! the mechanism's, and the cost table says so beside its column.
+
+use crate::engine::dataflow::job_graph::JobGraph;
+use crate::engine::lang::{say, Lang};
+use crate::engine::mechanisms::spark_streaming::executor_of;
+use crate::engine::settings::{HighAvailability, Settings, Strategy};
+
+use super::format::CrashPlace;
+
+/// What a crash of `place` takes down under `settings`' mechanism, with the action it is.
+pub fn crash_meaning(place: &CrashPlace, settings: &Settings, graph: &JobGraph, lang: Lang) -> String {
+    match (place, settings.strategy) {
+        (CrashPlace::Cluster, Strategy::StormAcker) => lang
+            .t(
+                "crash: the worker dies; the simulator runs one worker, which holds every task",
+                "crash：worker 宕机；模拟器只运行一个 worker，所有任务都在其中",
+            )
+            .into(),
+        (CrashPlace::Cluster | CrashPlace::Master, Strategy::SparkStreaming) => {
+            let action = if *place == CrashPlace::Cluster { "crash" } else { "crash-job-manager" };
+            say!(lang, "{}: the driver dies, and every executor with it", "{}：driver 宕机，所有 executor 随之退出", action)
+        }
+        (CrashPlace::Cluster, _) => {
+            lang.t("crash: every TaskManager dies, and every task with it", "crash：所有 TaskManager 宕机，所有任务随之失败").into()
+        }
+        (CrashPlace::Master, Strategy::StormAcker) => lang
+            .t(
+                "crash-job-manager: Nimbus dies; the workers go on without it",
+                "crash-job-manager：Nimbus 宕机；worker 照常运行",
+            )
+            .into(),
+        (CrashPlace::Master, s) if s.takes_high_availability() => match settings.high_availability {
+            HighAvailability::Standby => lang
+                .t(
+                    "crash-job-manager: the JobManager fails; a standby wins the election at the restore",
+                    "crash-job-manager：JobManager 故障；恢复时备用 JobManager 赢得选举",
+                )
+                .into(),
+            HighAvailability::None => lang
+                .t(
+                    "crash-job-manager: the JobManager fails, and the job with it (no HA): a new JobManager, then a resubmission",
+                    "crash-job-manager：JobManager 故障，作业随之失败（无高可用）：先启动新的 JobManager，再重新提交作业",
+                )
+                .into(),
+        },
+        (CrashPlace::Master, _) => lang
+            .t("crash-job-manager: the JobManager fails, and the tasks with it", "crash-job-manager：JobManager 故障，任务随之停止")
+            .into(),
+        (CrashPlace::WorkerRunning(name), Strategy::StormAcker) => say!(
+            lang,
+            "crash-task {}: the worker running it dies; one worker runs every task, so all restart",
+            "crash-task {}：运行它的 worker 宕机；所有任务都在这一个 worker 中，因此全部重启",
+            name
+        ),
+        (CrashPlace::WorkerRunning(name), Strategy::SparkStreaming) => {
+            let e = graph.task_by_name(name).map_or(0, executor_of);
+            let tasks: Vec<&str> =
+                graph.tasks.iter().enumerate().filter(|(i, _)| i % 2 == e as usize).map(|(_, t)| t.name.as_str()).collect();
+            say!(
+                lang,
+                "crash-task {}: executor {} dies (it runs {}) and a new one takes its place at once",
+                "crash-task {}：executor {} 宕机（它运行 {}），新的 executor 立即接替",
+                name,
+                e,
+                tasks.join(", ")
+            )
+        }
+        (CrashPlace::WorkerRunning(name), _) => say!(
+            lang,
+            "crash-task {}: the task fails and the job fails over ({} failover)",
+            "crash-task {}：该任务失败，作业进行故障转移（{} 故障转移）",
+            name,
+            settings.failover_strategy.id()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::builtin;
+
+    /// Every place under every strategy is worded in both languages, naming its action.
+    #[test]
+    fn every_place_means_something_under_every_strategy() {
+        let b = builtin("line-sink").unwrap();
+        let g = JobGraph::build(&b.spec, &b.input).unwrap();
+        for place in [CrashPlace::Cluster, CrashPlace::Master, CrashPlace::WorkerRunning("Count".into())] {
+            let action = match place.action(&g).unwrap() {
+                crate::engine::Action::Crash => "crash",
+                crate::engine::Action::CrashJobManager => "crash-job-manager",
+                _ => "crash-task Count",
+            };
+            for strategy in Strategy::ALL {
+                let s = Settings::new(strategy);
+                let (en, zh) = (crash_meaning(&place, &s, &g, Lang::En), crash_meaning(&place, &s, &g, Lang::Zh));
+                assert!(en.starts_with(action) && zh.starts_with(action), "{place:?} {strategy:?}: {en} / {zh}");
+                assert_ne!(en, zh);
+            }
+        }
+        let spark = Settings::new(Strategy::SparkStreaming);
+        let en = crash_meaning(&CrashPlace::WorkerRunning("Count".into()), &spark, &g, Lang::En);
+        assert!(en.contains("executor 0 dies (it runs Source, Count)"), "{en}");
+    }
+}
