@@ -41,7 +41,7 @@ pub struct Sim {
     pub graph: Rc<JobGraph>,
     pub settings: Rc<Settings>,
     pub seed: u64,
-    timers: Rc<Vec<TimerSpec>>,
+    pub(crate) timers: Rc<Vec<TimerSpec>>,
     pub expected: Rc<Expected>,
     /// Logical clock: one tick per applied action.
     pub tick: u64,
@@ -64,7 +64,7 @@ pub struct Sim {
     pub(crate) read_high_water: Vec<u32>,
     /// The observer: the Checkpoints tab's statistics.
     pub stats: CheckpointStats,
-    scratch: Vec<Action>,
+    pub(crate) scratch: Vec<Action>,
     /// The mechanism follows every tuple (Storm's acker): each read and each processed record
     /// collects what it emitted in `emitted` for it.
     pub(crate) tracks_tuples: bool,
