@@ -9,6 +9,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use barrierscope::classroom::*;
+use barrierscope::engine::explorer::{Completion, Explorer};
 use barrierscope::engine::{Action, ChannelId, Lang, Scenario, Settings, Strategy, TaskId};
 use serde_json::{json, Value};
 
@@ -48,6 +49,8 @@ enum Via {
     Do(Strategy, &'static str, Command),
     /// A scenario file given to the headless runner.
     Scenario(String),
+    /// A scenario file given to the schedule explorer (`barrierscope explore`).
+    Explore(String),
 }
 
 struct Bad {
@@ -79,6 +82,18 @@ fn line_scenario(patch: impl FnOnce(&mut Value)) -> Via {
     });
     patch(&mut v);
     Via::Scenario(v.to_string())
+}
+
+/// A scenario for the explorer: the line with three records, these settings and this budget.
+fn explore(budget: Value, settings: Value) -> Via {
+    let v = json!({
+        "version": 1,
+        "job": "line",
+        "input": {"Source": ["a:x", "b:x", "c:x"]},
+        "settings": settings,
+        "explore": budget
+    });
+    Via::Explore(v.to_string())
 }
 
 fn catalogue() -> Vec<Bad> {
@@ -187,6 +202,20 @@ fn catalogue() -> Vec<Bad> {
         bad("an action `{\"fly\": \"Source\"}`", line_scenario(|v| v["actions"] = json!([{"fly": "Source"}]))),
         bad("an action that is not enabled", line_scenario(|v| v["actions"] = json!(["restore"]))),
         bad("`\"strategy\": \"sometimes\"`", scenario(json!({"version": 1, "job": "line", "settings": {"strategy": "sometimes"}}))),
+        // ---- scenario files given to the schedule explorer ----
+        bad("`\"explore\": {\"crashes\": 9}`", explore(json!({"crashes": 9}), json!({}))),
+        bad("`\"explore\": {\"snapshots\": -1}`", explore(json!({"snapshots": -1}), json!({}))),
+        bad("`\"explore\": {\"faults\": 2}`", explore(json!({"faults": 2}), json!({}))),
+        bad("`\"explore\": {\"snapshots\": 1}` under strategy none", explore(json!({"snapshots": 1}), json!({"strategy": "none"}))),
+        bad("strategy `storm-acker`", explore(json!({}), json!({"strategy": "storm-acker"}))),
+        bad("strategy `spark-streaming`", explore(json!({}), json!({"strategy": "spark-streaming"}))),
+        bad("a socket source", explore(json!({}), json!({"source": "socket"}))),
+        bad("`\"checkpoint-interval\": 3`", explore(json!({}), json!({"checkpoint-interval": 3}))),
+        bad(
+            "a timer on the clock",
+            explore(json!({}), json!({"strategy": "timers", "timers": {"Map": {"phase": 2, "period": 5}}})),
+        ),
+        bad("a script", Via::Explore(json!({"version": 1, "job": "line", "actions": ["checkpoint"]}).to_string())),
     ]
 }
 
@@ -196,6 +225,13 @@ fn apply(via: &Via) -> (String, String, Option<bool>) {
     match via {
         Via::Scenario(text) => {
             let e = Scenario::from_json(text).and_then(|s| s.play().map(|_| ())).expect_err("refused");
+            (format!("error: {e}"), String::new(), None)
+        }
+        Via::Explore(text) => {
+            let e = Scenario::from_json(text)
+                .and_then(|s| Explorer::for_scenario(&s, Completion::Canonical).map(|_| ()))
+                .err()
+                .expect("refused");
             (format!("error: {e}"), String::new(), None)
         }
         Via::Open(origin, text) => {
@@ -263,6 +299,7 @@ fn every_bad_input_says_what_is_wrong_and_keeps_the_run() {
             Via::Setting(..) => "Settings",
             Via::Do(..) => "button or key",
             Via::Scenario(_) => "scenario file",
+            Via::Explore(_) => "scenario file (explore)",
         };
         assert!(!en.is_empty(), "{}: no message", b.shown);
         if let Some(kept) = kept {
