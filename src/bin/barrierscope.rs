@@ -648,18 +648,19 @@ fn explore(args: &[String]) -> Result<String, String> {
     }
     let snapshots = match sim.strategy() {
         Strategy::Timers => format!(
-            "{} round(s) of timers (each task's timer at most {} time(s), at its own moment)",
-            faults.snapshots, faults.snapshots
+            "{} (each task's timer fires at most {}, at its own moment)",
+            count(faults.snapshots as u64, "round of timers", "rounds of timers"),
+            count(faults.snapshots as u64, "time", "times")
         ),
         Strategy::None => "no snapshots (strategy none)".to_string(),
-        _ => format!("{} checkpoint(s)", faults.snapshots),
+        _ => count(faults.snapshots as u64, "checkpoint", "checkpoints"),
     };
     s += &format!(
-        "strategy {}, sink {}, {} record(s); budget: {snapshots}, {} crash(es) of the cluster, each then restored; after the last restore: {}\n",
+        "strategy {}, sink {}, {}\nbudget: {snapshots}, {} at any moment, each then restored; after the last restore, {}\n",
         sim.strategy().id(),
         sim.settings.sink.id(),
-        g.records.len(),
-        faults.crashes,
+        count(g.records.len() as u64, "record", "records"),
+        count(faults.crashes as u64, "crash of the cluster", "crashes of the cluster"),
         match completion {
             Completion::Canonical => "one canonical completion",
             Completion::Every => "every completion",
@@ -690,6 +691,11 @@ fn explore(args: &[String]) -> Result<String, String> {
         }
     }
     Ok(s)
+}
+
+/// "1 record", "3 records".
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn share(n: u128, of: u128) -> String {
