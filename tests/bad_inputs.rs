@@ -230,8 +230,7 @@ fn apply(via: &Via) -> (String, String, Option<bool>) {
         Via::Explore(text) => {
             let e = Scenario::from_json(text)
                 .and_then(|s| Explorer::for_scenario(&s, Completion::Canonical).map(|_| ()))
-                .err()
-                .expect("refused");
+                .expect_err("refused");
             (format!("error: {e}"), String::new(), None)
         }
         Via::Open(origin, text) => {

@@ -463,6 +463,34 @@ fn explore_writes_counterexamples_that_run_replays() {
     std::fs::remove_dir_all(&out).unwrap();
 }
 
+#[test]
+fn the_runner_stops_a_search_past_max_states_and_refuses_bad_options() {
+    let file = format!("{}/scenarios/explore/line-timers.json", env!("CARGO_MANIFEST_DIR"));
+    let (code, _, stderr) = runner(&["explore", &file, "--max-states", "100"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains("stopped after") && stderr.contains("--max-states 100"),
+        "{stderr}"
+    );
+    for bad in [
+        vec!["explore"],
+        vec!["explore", &file, "--lang", "fr"],
+        vec!["explore", &file, "--max-states", "0"],
+        vec!["explore", &file, "--fast"],
+    ] {
+        let (code, _, stderr) = runner(&bad);
+        assert_eq!(code, 2, "{bad:?}");
+        assert!(stderr.starts_with("error: ") && stderr.lines().count() == 1, "{bad:?}: {stderr}");
+    }
+    let script = format!("{}/scenarios/abc-timers-lost.json", env!("CARGO_MANIFEST_DIR"));
+    let (code, _, stderr) = runner(&["explore", &script]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("script"), "{stderr}");
+    let (code, stdout, _) = runner(&["explore", &file, "--lang", "zh"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("a、b 和 c 丢失了"), "{stdout}");
+}
+
 // ---- slices, budgets, refusals --------------------------------------------------------------
 
 /// Run in slices of one state, the explorer finds what it finds in one go.
@@ -513,4 +541,105 @@ fn what_the_explorer_refuses_says_why() {
     assert!(refused(r#"{"strategy": "none"}"#, r#"{"snapshots": 1}"#, "[]").contains("takes no snapshots"));
     assert!(refused("{}", r#"{"crashes": 4}"#, "[]").contains("0 to 3"));
     assert!(refused("{}", "{}", r#"["crash"]"#).contains("script"));
+}
+
+// ---- the barrier-handler lab ----------------------------------------------------------------
+
+mod lab {
+    use barrierscope::engine::explorer::lab::{classify, Candidate, Guarantee};
+    use barrierscope::engine::explorer::{Completion, Explorer};
+    use barrierscope::engine::mechanisms::handler_lab::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
+    use barrierscope::engine::{FaultBudget, Lang, Scenario, Settings, Strategy};
+
+    /// The built-in strategies, as presets of the lab, classify as theory says.
+    #[test]
+    fn the_presets_classify_as_theory_says() {
+        let expected = [
+            ("aligned", Guarantee::ExactlyOnce),
+            ("at-least-once", Guarantee::AtLeastOnce),
+            ("unaligned", Guarantee::ExactlyOnce),
+            ("timers", Guarantee::NoneOfThese),
+        ];
+        for ((name, candidate), (n, g)) in Candidate::PRESETS.iter().zip(expected) {
+            assert_eq!(*name, n);
+            let c = classify(*candidate).unwrap();
+            assert_eq!(c.guarantee, g, "{name}");
+        }
+        // The counterexample that rules out exactly once for the tracker: a duplicate on two inputs,
+        // explained with the barrier the record came behind.
+        let c = classify(Candidate::Handler(Handler::TRACKER)).unwrap();
+        let (probe, dup) = c.duplicate.as_ref().unwrap();
+        assert!(c.loss.is_none());
+        let p = &c.probes[*probe];
+        assert_eq!(p.name, "two-inputs: a, b | f, g");
+        let text = dup.story.text(&p.initial.as_ref().unwrap().graph, Lang::En);
+        assert!(text.contains("behind the checkpoint's barrier"), "{text}");
+    }
+
+    /// A preset runs as the built-in mechanism does: the same schedules, ending the same ways.
+    #[test]
+    fn the_presets_reproduce_the_built_in_mechanisms() {
+        for (handler, strategy) in [
+            (Handler::ALIGNED, Strategy::Aligned),
+            (Handler::TRACKER, Strategy::AtLeastOnce),
+            (Handler::UNALIGNED, Strategy::Unaligned),
+        ] {
+            for (job, input) in [
+                ("line", r#"{"Source": ["a:x", "b:x", "c:x"]}"#),
+                ("two-inputs", r#"{"Left": ["a:x", "b:y"], "Right": ["f:y", "g:x"]}"#),
+            ] {
+                let run = |strategy: Strategy, handler: Option<Handler>| {
+                    let mut sc = Scenario::builtin(job, Settings::new(strategy), 1);
+                    sc.input = Some(serde_json::from_str(input).unwrap());
+                    let mut sim = sc.sim().unwrap();
+                    if let Some(h) = handler {
+                        sim = sim.with_handler(h).unwrap();
+                    }
+                    let mut ex = Explorer::with_completion(sim, FaultBudget::default(), Completion::Canonical).unwrap();
+                    assert!(ex.run(usize::MAX).done);
+                    ex.report().unwrap().clone()
+                };
+                let (lab, built_in) = (run(Strategy::Aligned, Some(handler)), run(strategy, None));
+                assert_eq!(
+                    (lab.schedules, lab.state, lab.end_states),
+                    (built_in.schedules, built_in.state, built_in.end_states),
+                    "{strategy:?} on {job}"
+                );
+            }
+        }
+    }
+
+    /// Composed handlers: what each choice costs.
+    #[test]
+    fn composed_handlers_classify_by_their_choices() {
+        let h = |first, after, last, in_flight| Handler { first, after, last, in_flight };
+        use AfterBarrier::*;
+        use OnFirstBarrier::*;
+        use OnLastBarrier::*;
+        let cases = [
+            // Snapshot at the first barrier without storing what is in flight: records still on
+            // their way on the other input are lost, none counted twice.
+            (h(SnapshotNow, Process, ForwardOnly, false), Guarantee::AtMostOnce),
+            // Blocking as well changes nothing about that.
+            (h(SnapshotNow, Block, ForwardOnly, false), Guarantee::AtMostOnce),
+            // Storing them makes it exactly once, blocking or not.
+            (h(SnapshotNow, Block, ForwardOnly, true), Guarantee::ExactlyOnce),
+            // Dropping what comes after a barrier loses it, even without a crash.
+            (h(Wait, Drop, Snapshot, false), Guarantee::AtMostOnce),
+            // Snapshot on every barrier: the last snapshot counts what came after the first
+            // barrier, as the tracker's does.
+            (h(SnapshotNow, Process, Snapshot, false), Guarantee::AtLeastOnce),
+        ];
+        for (handler, g) in cases {
+            assert_eq!(classify(Candidate::Handler(handler)).unwrap().guarantee, g, "{handler:?}");
+        }
+        assert_eq!(Handler::all().len(), 15);
+        let refused = Scenario::builtin("line", Settings::new(Strategy::Aligned), 1)
+            .sim()
+            .unwrap()
+            .with_handler(h(Wait, Block, ForwardOnly, false))
+            .unwrap_err()
+            .to_string();
+        assert!(refused.contains("forward only"), "{refused}");
+    }
 }

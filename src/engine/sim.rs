@@ -29,6 +29,7 @@ use super::error::{ActionError, ScenarioError};
 use super::high_availability::Masters;
 use super::history::{EffectLog, PlaceCounts};
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
+use super::mechanisms::handler_lab::HandlerLab;
 use super::mechanisms::received_blocks::{SparkDurable, SparkRuntime};
 use super::mechanisms::tuple_tree::StormRuntime;
 use super::rng::Rng;
@@ -70,6 +71,8 @@ pub struct Sim {
     pub(crate) tracks_tuples: bool,
     /// What the current read or record emitted: (channel, sequence number).
     pub(crate) emitted: Vec<(ChannelId, u64)>,
+    /// A handler of the barrier-handler lab, in place of the strategy's mechanism.
+    pub(crate) handler: Option<&'static HandlerLab>,
 }
 
 fn err<T>(e: ActionError) -> Result<T, ActionError> {
@@ -124,6 +127,7 @@ impl Sim {
             scratch: Vec::new(),
             tracks_tuples: false,
             emitted: Vec::new(),
+            handler: None,
         };
         sim.tracks_tuples = sim.mechanism().tracks_tuples();
         if sim.tracks_tuples {

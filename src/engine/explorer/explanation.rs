@@ -51,6 +51,8 @@ pub enum Decisive {
     SentAgain,
     /// After the restore: the record reached the task again.
     ReceivedAgain,
+    /// A barrier handler of the lab dropped the record.
+    Dropped,
 }
 
 /// A step a timeline should mark, with what happened there, at which task, to which records.
@@ -119,6 +121,16 @@ pub enum Account {
         /// Per record: the step it was sent again, and the step it reached the task again.
         sent_again: Vec<Option<u32>>,
         reached_again: Vec<Option<u32>>,
+    },
+    /// A barrier handler (of the lab) dropped them on arrival, after the checkpoint's barrier
+    /// on their channel, and nothing sent them again.
+    Dropped {
+        records: Vec<RecordId>,
+        task: TaskId,
+        /// Per record: the step it was dropped, and the step and channel of the barrier it came
+        /// behind.
+        dropped: Vec<Option<u32>>,
+        behind_barrier: Vec<Option<(u32, ChannelId)>>,
     },
     /// No story above fits: the verdict alone.
     Unexplained { records: Vec<RecordId>, reflected: Vec<u32>, expected: Vec<u32> },
@@ -282,6 +294,12 @@ impl Story {
                         }
                     }
                 }
+                Account::Dropped { records, task, dropped, behind_barrier } => {
+                    for (i, r) in records.iter().enumerate() {
+                        mark(behind_barrier[i].map(|(s, _)| s), Decisive::BarrierAhead, Some(*task), &[*r]);
+                        mark(dropped[i], Decisive::Dropped, Some(*task), &[*r]);
+                    }
+                }
                 Account::Unexplained { .. } => {}
             }
         }
@@ -320,6 +338,35 @@ fn account_of(replay: &Replay, r: RecordId, bad: BadOutcome) -> Account {
     };
     let unexplained =
         Account::Unexplained { records: vec![r], reflected: vec![reflected_total], expected: vec![expected_total] };
+    // Dropped by a barrier handler of the lab, and never taken again where it was dropped?
+    if bad.judged == Judged::State && bad.verdict == Verdict::Lost {
+        let drop = (0..replay.events.len()).rev().find_map(|i| {
+            replay.events[i].iter().find_map(|e| match e {
+                Event::RecordDiscarded { task, channel, record, checkpoint } if *record == r => {
+                    Some((i, *task, *channel, *checkpoint))
+                }
+                _ => None,
+            })
+        });
+        if let Some((at, task, channel, checkpoint)) = drop {
+            let taken_later = !replay
+                .steps(
+                    at + 1..replay.events.len(),
+                    |e| matches!(e, Event::Processed { task: t, record, .. } if *t == task && *record == r),
+                )
+                .is_empty();
+            if !taken_later {
+                let barrier = |e: &Event| matches!(e, Event::BarrierReceived { task: t, channel: c, checkpoint: id, .. } if *t == task && *c == channel && *id == checkpoint);
+                let behind = replay.steps(0..at, barrier).last().map(|s| (*s, channel));
+                return Account::Dropped {
+                    records: vec![r],
+                    task,
+                    dropped: vec![Some(at as u32 + 1)],
+                    behind_barrier: vec![behind],
+                };
+            }
+        }
+    }
     let (Some(crash), Some(restore), Some(before)) = (replay.crash, replay.restore, replay.before_restore.as_ref())
     else {
         return unexplained;
@@ -456,6 +503,7 @@ impl Account {
             Account::Orphans { source, source_save, resume, task, task_save, replayed, .. } => {
                 (1, Some((*source, *source_save, *resume, *task, *task_save, *replayed)))
             }
+            Account::Dropped { task, .. } => (3, Some((*task, Save::NotYet, 0, *task, Save::NotYet, false))),
             Account::Unexplained { .. } => (2, None),
         }
     }
@@ -489,6 +537,14 @@ impl Account {
                 behind_barrier.extend(d2);
                 sent_again.extend(a2);
                 reached_again.extend(b2);
+            }
+            (
+                Account::Dropped { records, dropped, behind_barrier, .. },
+                Account::Dropped { records: r2, dropped: d2, behind_barrier: b2, .. },
+            ) => {
+                records.extend(r2);
+                dropped.extend(d2);
+                behind_barrier.extend(b2);
             }
             (
                 Account::Unexplained { records, reflected, expected },
@@ -565,6 +621,31 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
         _ => String::new(),
     };
     match a {
+        Account::Dropped { records, task, dropped, behind_barrier } => {
+            let recs = list(&labels(records), lang);
+            let many = records.len() > 1;
+            let spaced = format!(" {recs} ");
+            let them = match (many, lang) {
+                (true, _) => lang.t("them", "它们"),
+                (false, Lang::En) => recs.as_str(),
+                (false, Lang::Zh) => spaced.as_str(),
+            };
+            let t = name(task);
+            let at_steps = steps(dropped, lang).map_or(String::new(), |st| say!(lang, " at {st}", "在{st}"));
+            let mut barriers: Vec<(u32, ChannelId)> = behind_barrier.iter().flatten().copied().collect();
+            barriers.dedup();
+            let each: Vec<String> = barriers
+                .iter()
+                .map(|(s, c)| say!(lang, "on {} at step {s}", "第 {s} 步经 {} 到达", g.channel(*c).name))
+                .collect();
+            let verb = if many { lang.t("are lost", "丢失了") } else { lang.t("is lost", "丢失了") };
+            say!(
+                lang,
+                "{recs} {verb}: {t} dropped {them}{at_steps}, behind the checkpoint's barrier, which had come {}: this handler drops what comes on an input after its barrier until the last barrier, and nothing sends {them} again.",
+                "{recs} {verb}：{t} {at_steps}丢弃了{them}，它们排在检查点屏障之后（屏障{}）：这个处理器会丢弃输入上屏障之后到达的记录，直到最后一个屏障到达，之后再也没有谁重新发送{them}。",
+                each.join(lang.t(" and ", "、"))
+            )
+        }
         Account::Unexplained { records, reflected, expected } => {
             let parts: Vec<String> = records
                 .iter()

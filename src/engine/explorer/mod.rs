@@ -10,7 +10,8 @@
 //! ([`schedules`]), so the first schedule found to each outcome is a shortest one, as TLC reports
 //! the shortest error trace; a counterexample replays as a scenario file ([`counterexample`]),
 //! as DSLabs and P replay theirs; and each one is explained from its own events, in the manner
-//! of Jepsen's Elle ([`explanation`]).
+//! of Jepsen's Elle ([`explanation`]). The barrier-handler lab's handlers are classified by it
+//! ([`lab`]).
 //!
 //! **The schedules.** A schedule is a sequence of actions from the initial state until nothing
 //! is left to do. At each state the explorer may take every step the engine offers
@@ -37,7 +38,9 @@
 //! a checkpoint or timer still unspent at the last restore is dropped. The whole
 //! enumeration is still available ([`Completion::Every`]), and `tests/explorer.rs` checks the
 //! reduction against it: from every state after the last restore, every completion ends with the
-//! same verdict as the canonical one. Time-driven settings would break the argument (a periodic
+//! same verdict as the canonical one. The argument needs a mechanism whose snapshots do not change
+//! what is processed: a handler of the barrier-handler lab that drops records after a barrier is
+//! refused the canonical completion. Time-driven settings would break the argument (a periodic
 //! checkpoint, a timer on the clock, an expiring checkpoint): the explorer refuses periodic
 //! checkpoints and timers, and stops if a schedule grows as long as the checkpoint timeout.
 //!
@@ -53,6 +56,7 @@
 
 pub mod counterexample;
 pub mod explanation;
+pub mod lab;
 pub mod schedules;
 pub mod state_key;
 

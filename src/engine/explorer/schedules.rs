@@ -23,6 +23,7 @@ use crate::engine::action::{Action, Event};
 use crate::engine::error::ScenarioError;
 use crate::engine::ids::TaskId;
 use crate::engine::ledger::Tally;
+use crate::engine::mechanisms::handler_lab::AfterBarrier;
 use crate::engine::scenario::{FaultBudget, Scenario};
 use crate::engine::settings::{SinkMode, Strategy};
 use crate::engine::sim::Sim;
@@ -265,6 +266,13 @@ impl Explorer {
 
     pub fn with_completion(sim: Sim, budget: FaultBudget, completion: Completion) -> Result<Explorer, ScenarioError> {
         let faults = Faults::resolve(&sim, budget)?;
+        if completion == Completion::Canonical && sim.handler.is_some_and(|h| h.handler.after == AfterBarrier::Drop) {
+            // Its barriers decide which records are processed at all: a checkpoint after the last
+            // restore changes the outcome, and so does its place among the other steps.
+            return Err(ScenarioError::Explore(
+                "a barrier handler that drops records makes the order after the last restore matter: explore it with every completion".into(),
+            ));
+        }
         let scope = KeyScope::for_sim(&sim);
         let final_checkpoint = sim.strategy().uses_coordinator() && sim.settings.sink == SinkMode::TwoPhaseCommit;
         let spent = FaultsSpent { timers: vec![0; sim.graph.tasks.len()], ..FaultsSpent::default() };

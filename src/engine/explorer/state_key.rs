@@ -71,7 +71,7 @@ impl KeyScope {
         let s = &sim.settings;
         KeyScope {
             clock: s.alignment_timeout.is_some(),
-            sequence_numbers: s.strategy == Strategy::Unaligned || s.alignment_timeout.is_some(),
+            sequence_numbers: sim.mechanism().stores_in_flight() || s.alignment_timeout.is_some(),
             read_high_water: s.strategy == Strategy::None && s.restart == RestartPolicy::FromLatest,
         }
     }
@@ -217,9 +217,11 @@ impl KeyWriter<'_> {
             scratch,
             tracks_tuples,
             emitted,
+            handler,
         } = sim;
-        // Fixed for the whole run: the job, its settings and timers, the failure-free run.
-        let _ = (graph, settings, seed, timers, expected, tracks_tuples);
+        // Fixed for the whole run: the job, its settings, timers and barrier handler, the
+        // failure-free run.
+        let _ = (graph, settings, seed, timers, expected, tracks_tuples, handler);
         // Only `auto` draws from the PRNG; the explorer picks every step itself.
         let _ = rng;
         // The observer's: channel logs, the history that counts, the statistics; and scratch space.
