@@ -135,6 +135,32 @@ fn a_loss_with_both_saves_names_both_and_the_receipt_after_the_save() {
     assert_eq!(saved, [(4, Some(source)), (5, Some(count))]);
 }
 
+/// Output stories: a sink that had not written records the restore skips, and one that writes a
+/// record again after the source rewinds before it.
+#[test]
+fn output_counterexamples_tell_what_the_sink_wrote() {
+    let sc = tiny("line-sink", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "timers"}"#);
+    let (ex, r) = explore(&sc, Completion::Canonical);
+    let g = &ex.initial().graph;
+    let text = |judged: Judged, verdict: Verdict| {
+        let c = r.counterexamples.iter().find(|c| c.bad == BadOutcome { judged, verdict }).expect("found");
+        (c.story.text(g, Lang::En), c.story.text(g, Lang::Zh))
+    };
+    let (en, zh) = text(Judged::Output, Verdict::Lost);
+    assert!(
+        en.starts_with("a and b are missing from the output: Source saved offset 2 at step 3")
+            && en.contains("Sink had not written them"),
+        "{en}"
+    );
+    assert!(zh.contains("Sink 还没有写出它们"), "{zh}");
+    let (en, _) = text(Judged::Output, Verdict::Duplicated);
+    assert!(
+        en.starts_with("a is written twice: Sink wrote a at step 4; Source had not saved;")
+            && en.contains("Sink writes a again at step 10"),
+        "{en}"
+    );
+}
+
 // ---- (b) what theory says of the barrier strategies -----------------------------------------
 
 #[test]

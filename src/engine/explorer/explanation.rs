@@ -417,8 +417,13 @@ fn account_of(replay: &Replay, r: RecordId, bad: BadOutcome) -> Account {
     let comes_again = resume <= info.offset || replayed;
     match bad.verdict {
         Verdict::Lost if !comes_again => {
-            // Reached after the task's save (so not in it), if at all.
-            let reached = received.iter().copied().find(|s| task_step.is_none_or(|t| *s > t));
+            // Reached after the task's save (so not in it), if at all; for the output, written
+            // at all before the crash (a write no reader sees went into a transaction that never
+            // committed).
+            let reached = match bad.judged {
+                Judged::State => received.iter().copied().find(|s| task_step.is_none_or(|t| *s > t)),
+                Judged::Output => received.first().copied(),
+            };
             Account::InTransit {
                 records: vec![r],
                 source,
@@ -694,8 +699,7 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                     cp(source_save)
                 ),
             };
-            let reached_known: Vec<Option<u32>> = reached.clone();
-            let arrived = match steps(&reached_known, lang) {
+            let arrived = match steps(reached, lang) {
                 None => String::new(),
                 Some(st) if !many => say!(lang, " at {st}", "（{st}才到达）"),
                 Some(_) => {
@@ -707,25 +711,29 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                     say!(lang, " ({})", "（{}）", pairs.join(lang.t(", ", "，")))
                 }
             };
-            let (took, receipt) = match bad.judged {
-                Judged::State => (lang.t("reached it", "到达它"), lang.t("a state without", "一个不含")),
-                Judged::Output => (lang.t("reached it", "到达它"), lang.t("nothing that writes", "不会再写出")),
-            };
+            let (took, without) = (lang.t("reached it", "到达它"), lang.t("a state without", "一个不含"));
             let they = if many { lang.t("they", "它们") } else { them };
-            let task_clause = match task_save {
-                Save::At { .. } => match lang {
+            let written = steps(reached, lang);
+            let task_clause = match (bad.judged, task_save) {
+                (Judged::Output, _) => match (written, lang) {
+                    (None, Lang::En) => format!("{t} had not written {them}"),
+                    (None, Lang::Zh) => format!("{t} 还没有写出{them}"),
+                    (Some(st), Lang::En) => format!("{t} wrote {them} at {st} into a transaction that never committed"),
+                    (Some(st), Lang::Zh) => format!("{t} 在{st}把{them}写入了一个从未提交的事务"),
+                },
+                (_, Save::At { .. }) => match lang {
                     Lang::En => format!("{t} saved{}{}, before {they} {took}{arrived}", at(task_save), cp(task_save)),
                     Lang::Zh => {
                         format!("{t} {}保存了状态{}，那时{them}还没有{took}{arrived}", at(task_save), cp(task_save))
                     }
                 },
-                Save::NotYet => say!(lang, "{t} had not saved", "{t} 还没有保存过"),
-                Save::NoCheckpoint => say!(lang, "no checkpoint had completed", "还没有检查点完成"),
-                Save::NoSnapshots => say!(lang, "{t} keeps no snapshot", "{t} 不保存快照"),
+                (_, Save::NotYet) => say!(lang, "{t} had not saved", "{t} 还没有保存过"),
+                (_, Save::NoCheckpoint) => say!(lang, "no checkpoint had completed", "还没有检查点完成"),
+                (_, Save::NoSnapshots) => say!(lang, "{t} keeps no snapshot", "{t} 不保存快照"),
             };
             let restored_task = match (bad.judged, lang) {
-                (Judged::State, Lang::En) => format!("gives {t} {receipt} {them}"),
-                (Judged::State, Lang::Zh) => format!("给了 {t} {receipt}{them}的状态"),
+                (Judged::State, Lang::En) => format!("gives {t} {without} {them}"),
+                (Judged::State, Lang::Zh) => format!("并给了 {t} {without}{them}的状态"),
                 (Judged::Output, Lang::En) => format!("{t} never writes {them}"),
                 (Judged::Output, Lang::Zh) => format!("{t} 再也不会写出{them}"),
             };
@@ -741,7 +749,7 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                     "{recs} {verb}: {source_clause}; {task_clause}; the cluster crashed at step {crash}; the restore at step {restore} resumes {s} after {them} and {restored_task}: {closing}."
                 ),
                 Lang::Zh => format!(
-                    "{recs} {verb}：{source_clause}；{task_clause}；集群在第 {crash} 步崩溃；第 {restore} 步的恢复让 {s} 从{them}之后继续读取，并{restored_task}：{closing}。"
+                    "{recs} {verb}：{source_clause}；{task_clause}；集群在第 {crash} 步崩溃；第 {restore} 步的恢复让 {s} 从{them}之后继续读取，{restored_task}：{closing}。"
                 ),
             }
         }
