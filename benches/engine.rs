@@ -1,6 +1,8 @@
 //! Engine benchmarks (criterion): record deliveries per second through `line` with aligned
-//! checkpoints every 100 records and through `keyed-shuffle`, and the cost of returning to an
-//! earlier step of a 100,000-step run (time travel). Run: `cargo bench --bench engine`.
+//! checkpoints every 100 records and through `keyed-shuffle`, the cost of returning to an
+//! earlier step of a 100,000-step run (time travel), and the time to explore every schedule of
+//! the a, b, c `line` job (and of one record more) under one round of snapshots and one crash.
+//! Run: `cargo bench --bench engine`.
 
 use std::hint::black_box;
 
@@ -123,5 +125,37 @@ fn time_travel(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, deliveries, time_travel);
+/// The schedule explorer on `line` with `records` records: one round of snapshots, one crash at
+/// any moment, then the restore and the rest of the run.
+fn explorer(strategy: Strategy, records: usize, completion: explorer::Completion) -> explorer::Report {
+    let mut sc = Scenario::builtin("line", Settings::new(strategy), 1);
+    sc.input = Some([("Source".to_string(), SourceInput::Single(log(records, 0)))].into());
+    let mut ex = explorer::Explorer::with_completion(sc.sim().unwrap(), FaultBudget::default(), completion).unwrap();
+    while !ex.run(4096).done {}
+    ex.report().unwrap().clone()
+}
+
+fn explore(c: &mut Criterion) {
+    use explorer::Completion::{Canonical, Every};
+    let mut g = c.benchmark_group("explore line");
+    g.sample_size(10);
+    for (strategy, records, completion) in [
+        (Strategy::Timers, 3, Canonical),
+        (Strategy::Timers, 4, Canonical),
+        (Strategy::Timers, 3, Every),
+        (Strategy::Timers, 4, Every),
+        (Strategy::Aligned, 3, Canonical),
+        (Strategy::Aligned, 4, Canonical),
+        (Strategy::Aligned, 3, Every),
+        (Strategy::Aligned, 4, Every),
+    ] {
+        let r = explorer(strategy, records, completion);
+        let name = format!("{}, {records} records, {completion:?} completion", strategy.id());
+        println!("explore {name}: {} states, {} schedules", r.states, r.schedules);
+        g.bench_function(&name, |b| b.iter(|| black_box(explorer(strategy, records, completion)).states));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, deliveries, time_travel, explore);
 criterion_main!(benches);

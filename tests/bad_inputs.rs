@@ -11,6 +11,7 @@
 use barrierscope::classroom::*;
 use barrierscope::engine::comparison::format::is_comparison;
 use barrierscope::engine::comparison::{ComparisonFile, Lockstep};
+use barrierscope::engine::explorer::{Completion, Explorer};
 use barrierscope::engine::{Action, ChannelId, Lang, Scenario, Settings, Strategy, TaskId};
 use serde_json::{json, Value};
 
@@ -52,6 +53,8 @@ enum Via {
     Scenario(String),
     /// `barrierscope compare`: one comparison file, or scenario files (name, text).
     Compare(Vec<(&'static str, String)>),
+    /// A scenario file given to the schedule explorer (`barrierscope explore`).
+    Explore(String),
 }
 
 struct Bad {
@@ -100,6 +103,18 @@ fn columns(patch: impl FnOnce(&mut Value)) -> Via {
         ("flink-barriers.json", include_str!("../scenarios/compare/flink-barriers.json").to_string()),
         ("storm-acks.json", storm.to_string()),
     ])
+}
+
+/// A scenario for the explorer: the line with three records, these settings and this budget.
+fn explore(budget: Value, settings: Value) -> Via {
+    let v = json!({
+        "version": 1,
+        "job": "line",
+        "input": {"Source": ["a:x", "b:x", "c:x"]},
+        "settings": settings,
+        "explore": budget
+    });
+    Via::Explore(v.to_string())
 }
 
 fn catalogue() -> Vec<Bad> {
@@ -237,6 +252,20 @@ fn catalogue() -> Vec<Bad> {
         bad("scenario files crashing at two ticks", columns(|v| v["actions"][0]["auto"] = json!(45))),
         bad("a script that reads", columns(|v| v["actions"][0] = json!({"read": "Source"}))),
         bad("a script without a crash", columns(|v| v["actions"] = json!([{"auto": 46}, "run-to-end"]))),
+        // ---- scenario files given to the schedule explorer ----
+        bad("`\"explore\": {\"crashes\": 9}`", explore(json!({"crashes": 9}), json!({}))),
+        bad("`\"explore\": {\"snapshots\": -1}`", explore(json!({"snapshots": -1}), json!({}))),
+        bad("`\"explore\": {\"faults\": 2}`", explore(json!({"faults": 2}), json!({}))),
+        bad("`\"explore\": {\"snapshots\": 1}` under strategy none", explore(json!({"snapshots": 1}), json!({"strategy": "none"}))),
+        bad("strategy `storm-acker`", explore(json!({}), json!({"strategy": "storm-acker"}))),
+        bad("strategy `spark-streaming`", explore(json!({}), json!({"strategy": "spark-streaming"}))),
+        bad("a socket source", explore(json!({}), json!({"source": "socket"}))),
+        bad("`\"checkpoint-interval\": 3`", explore(json!({}), json!({"checkpoint-interval": 3}))),
+        bad(
+            "a timer on the clock",
+            explore(json!({}), json!({"strategy": "timers", "timers": {"Map": {"phase": 2, "period": 5}}})),
+        ),
+        bad("a script", Via::Explore(json!({"version": 1, "job": "line", "actions": ["checkpoint"]}).to_string())),
     ]
 }
 
@@ -263,6 +292,12 @@ fn apply(via: &Via) -> (String, String, Option<bool>) {
                         .expect_err("refused")
                 }
             };
+            (format!("error: {e}"), String::new(), None)
+        }
+        Via::Explore(text) => {
+            let e = Scenario::from_json(text)
+                .and_then(|s| Explorer::for_scenario(&s, Completion::Canonical).map(|_| ()))
+                .expect_err("refused");
             (format!("error: {e}"), String::new(), None)
         }
         Via::Open(origin, text) => {
@@ -331,6 +366,7 @@ fn every_bad_input_says_what_is_wrong_and_keeps_the_run() {
             Via::Do(..) => "button or key",
             Via::Scenario(_) => "scenario file",
             Via::Compare(_) => "comparison",
+            Via::Explore(_) => "scenario file (explore)",
         };
         assert!(!en.is_empty(), "{}: no message", b.shown);
         if let Some(kept) = kept {

@@ -60,10 +60,12 @@ fn corpus() -> (Vec<String>, Vec<String>) {
     st.handle(Command::Act(Action::Read { task: TaskId(0) }));
     st.handle(Command::Act(Action::ToAcker { task: TaskId(0) }));
     runs.push(serde_json::to_string(&st.save(Lang::En)).unwrap());
-    let scenarios = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
-        .unwrap()
+    // The scenario files, the explorer's in scenarios/explore/ and the comparisons' in scenarios/compare/.
+    let scenarios = ["/scenarios", "/scenarios/explore", "/scenarios/compare"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(format!("{}{d}", env!("CARGO_MANIFEST_DIR"))).unwrap())
         .map(|e| e.unwrap().path())
-        .filter(|p| p.is_file())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
     (runs, scenarios)

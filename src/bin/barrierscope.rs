@@ -1,8 +1,13 @@
 //! The headless runner: plays a scenario file and prints the ledger verdict, the checkpoint
 //! statistics and the consistent-cut report of the end state, as a table or as JSON.
 //!
+//! It also explores a scenario: every schedule under its fault budget, the share of each outcome,
+//! and the shortest schedule to each bad one, explained and written out as scenario files.
+//!
 //!     barrierscope run scenario.json [--json] [--events]
 //!     barrierscope compare a.json b.json c.json [--json] [--steps] [--events]
+//!     barrierscope explore scenario.json [--json] [--out-dir DIR] [--lang en|zh] [--every] [--max-states N] [--time]
+//!     barrierscope lab [--json] [--lang en|zh]
 //!     barrierscope jobs
 //!     barrierscope example JOB
 
@@ -10,6 +15,7 @@ use std::process::ExitCode;
 
 use barrierscope::engine::comparison::format::is_comparison;
 use barrierscope::engine::comparison::{crash_meaning, ComparisonFile, Costs, Lockstep};
+use barrierscope::engine::explorer::{Completion, Counterexample, Decisive, Explorer, Report, Shares};
 use barrierscope::engine::scenario::Played;
 use barrierscope::engine::*;
 
@@ -19,6 +25,17 @@ const USAGE: &str = "usage:
                                                        run configurations side by side in lockstep and print the cost table:
                                                        one comparison file, or 1 to 3 scenario files sharing job, input and seed;
                                                        --steps: every tick's actions side by side; --events: each run's events
+  barrierscope explore SCENARIO.json [--json] [--out-dir DIR] [--lang en|zh] [--every] [--max-states N] [--time]
+                                                       every schedule of the scenario under its fault budget (\"explore\"):
+                                                       states, schedules, the share of each verdict, and the shortest
+                                                       schedule to each bad one with its explanation; --out-dir writes each
+                                                       as a scenario file that `run` replays; --every follows every order
+                                                       after the last restore (default: one, which decides the same);
+                                                       --max-states stops the search (default 2000000); --time prints how
+                                                       long it took
+  barrierscope lab [--json] [--lang en|zh]             the barrier-handler lab: every composed handler (and per-task timers),
+                                                       classified by exploring two small jobs, with the counterexample
+                                                       that rules out the stronger guarantees
   barrierscope jobs                                    list the built-in jobs
   barrierscope example JOB                             print an example scenario for a built-in job";
 
@@ -59,6 +76,8 @@ fn run(args: &[String]) -> Result<String, String> {
             Ok(if json { report_json(&scenario, &played) } else { report_table(&scenario, &played, events) })
         }
         Some("compare") => compare(&args[1..]),
+        Some("explore") => explore(&args[1..]),
+        Some("lab") => lab(&args[1..]),
         Some("jobs") => {
             let mut s = String::new();
             for name in BUILTIN_NAMES {
@@ -771,4 +790,382 @@ fn compare_json(file: &ComparisonFile, l: &Lockstep) -> String {
         "runs": runs,
     });
     serde_json::to_string_pretty(&v).expect("serializes") + "\n"
+}
+
+/// The default `--max-states`: the search stops past it.
+const MAX_STATES: usize = 2_000_000;
+
+/// `barrierscope explore`: the search, then the table or JSON, and the counterexample files.
+fn explore(args: &[String]) -> Result<String, String> {
+    let (mut path, mut out_dir) = (None, None);
+    let (mut json, mut every, mut time) = (false, false, false);
+    let mut lang = Lang::En;
+    let mut max_states = MAX_STATES;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |what: &str| {
+            it.next().cloned().ok_or_else(|| format!("{a} needs {what}; run `barrierscope help` for usage"))
+        };
+        match a.as_str() {
+            "--json" => json = true,
+            "--every" => every = true,
+            "--time" => time = true,
+            "--out-dir" => out_dir = Some(value("a directory")?),
+            "--lang" => {
+                let v = value("en or zh")?;
+                lang = Lang::from_id(&v).ok_or_else(|| format!("--lang takes en or zh, not {v:?}"))?;
+            }
+            "--max-states" => {
+                let v = value("a number")?;
+                max_states = v
+                    .parse()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| format!("--max-states takes a whole number above 0, not {v:?}"))?;
+            }
+            s if s.starts_with('-') => return Err(format!("unknown option {s}; run `barrierscope help` for usage")),
+            s if path.is_none() => path = Some(s.to_string()),
+            s => return Err(format!("unexpected argument {s}; run `barrierscope help` for usage")),
+        }
+    }
+    let path = path.ok_or_else(|| "explore needs a scenario file: barrierscope explore SCENARIO.json".to_string())?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("can't read {path}: {e}"))?;
+    let scenario = Scenario::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+    let completion = if every { Completion::Every } else { Completion::Canonical };
+    let mut explorer = Explorer::for_scenario(&scenario, completion).map_err(|e| format!("{path}: {e}"))?;
+    let started = std::time::Instant::now();
+    // In slices, as the page will run it; a slice is cheap to check against the limit.
+    let progress = loop {
+        let p = explorer.run(4096.min(max_states));
+        if let Some(why) = &p.failed {
+            return Err(format!("{path}: the exploration stopped: {why}"));
+        }
+        if p.done {
+            break p;
+        }
+        if p.states > max_states {
+            return Err(format!(
+                "{path}: the exploration stopped after {} states (--max-states {max_states}), {} still to expand at depth {}: explore a smaller job, fewer records or a smaller budget, or raise --max-states",
+                p.states, p.open, p.depth
+            ));
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let report = explorer.report().expect("done").clone();
+    let g = explorer.initial().graph.clone();
+    let stem = std::path::Path::new(&path).file_stem().and_then(|s| s.to_str()).unwrap_or("scenario").to_string();
+    let mut files = Vec::new();
+    for c in &report.counterexamples {
+        let file = match &out_dir {
+            None => None,
+            Some(dir) => {
+                std::fs::create_dir_all(dir).map_err(|e| format!("can't create {dir}: {e}"))?;
+                let file = std::path::Path::new(dir).join(format!("{stem}.{}.json", c.bad.id()));
+                let sc = c.scenario(&scenario, explorer.initial(), c.story.text(&g, Lang::En));
+                std::fs::write(&file, sc.to_json() + "\n")
+                    .map_err(|e| format!("can't write {}: {e}", file.display()))?;
+                Some(file.display().to_string())
+            }
+        };
+        files.push(file);
+    }
+    let faults = explorer.faults();
+    let sim = explorer.initial();
+    if json {
+        let big = |n: u128| match u64::try_from(n) {
+            Ok(n) => serde_json::json!(n),
+            Err(_) => serde_json::json!(n.to_string()),
+        };
+        let shares = |s: &Shares| {
+            serde_json::json!({
+                "exactly_once": big(s.exactly_once),
+                "lost": big(s.lost),
+                "duplicated": big(s.duplicated),
+                "lost_and_duplicated": big(s.lost_and_duplicated),
+                "pending": big(s.pending),
+            })
+        };
+        let counterexamples: Vec<serde_json::Value> = report
+            .counterexamples
+            .iter()
+            .zip(&files)
+            .map(|(c, file)| {
+                serde_json::json!({
+                    "outcome": c.bad.id(),
+                    "records": c.records.iter().map(|r| g.label(*r)).collect::<Vec<_>>(),
+                    "schedules": big(c.schedules),
+                    "steps": c.schedule.len(),
+                    "script": c.schedule.iter().map(|a| ScriptAction::of(&g, *a)).collect::<Vec<_>>(),
+                    "codes": c.schedule.iter().map(|a| a.code()).collect::<Vec<_>>().join(" "),
+                    "decisive": c.story.decisive.iter().map(|d| serde_json::json!({
+                        "step": d.step,
+                        "what": d.what,
+                        "task": d.task.map(|t| g.task(t).name.clone()),
+                        "records": d.records.iter().map(|r| g.label(*r)).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                    "explanation": { "en": c.story.text(&g, Lang::En), "zh": c.story.text(&g, Lang::Zh) },
+                    "file": file,
+                })
+            })
+            .collect();
+        let mut v = serde_json::json!({
+            "name": scenario.name,
+            "strategy": sim.strategy().id(),
+            "sink": sim.settings.sink.id(),
+            "budget": { "snapshots": faults.snapshots, "crashes": faults.crashes },
+            "completion": completion,
+            "states": report.states,
+            "end_states": report.end_states,
+            "transitions": report.transitions,
+            "schedules": big(report.schedules),
+            "shortest": report.shortest,
+            "longest": report.longest,
+            "state": shares(&report.state),
+            "output": report.output.as_ref().map(shares),
+            "counterexamples": counterexamples,
+        });
+        if time {
+            v["seconds"] = serde_json::json!(seconds);
+        }
+        return Ok(serde_json::to_string_pretty(&v).expect("serializes") + "\n");
+    }
+    let mut s = String::new();
+    if !scenario.name.is_empty() {
+        s += &format!("{}\n", scenario.name);
+    }
+    let snapshots = match sim.strategy() {
+        Strategy::Timers => format!(
+            "{} (each task's timer fires at most {}, at its own moment)",
+            count(faults.snapshots as u64, "round of timers", "rounds of timers"),
+            count(faults.snapshots as u64, "time", "times")
+        ),
+        Strategy::None => "no snapshots (strategy none)".to_string(),
+        _ => count(faults.snapshots as u64, "checkpoint", "checkpoints"),
+    };
+    s += &format!(
+        "strategy {}, sink {}, {}\nbudget: {snapshots}, {} at any moment, each then restored; after the last restore, {}\n",
+        sim.strategy().id(),
+        sim.settings.sink.id(),
+        count(g.records.len() as u64, "record", "records"),
+        count(faults.crashes as u64, "crash of the cluster", "crashes of the cluster"),
+        match completion {
+            Completion::Canonical => "one canonical completion",
+            Completion::Every => "every completion",
+        }
+    );
+    s += &format!(
+        "{} distinct states ({} where schedules end, {} moves), {} schedules of {} to {} steps{}\n",
+        report.states,
+        report.end_states,
+        report.transitions,
+        report.schedules,
+        report.shortest,
+        report.longest,
+        if time {
+            format!("; explored in {:.3} s ({} states/s)", seconds, (progress.states as f64 / seconds.max(1e-9)) as u64)
+        } else {
+            String::new()
+        }
+    );
+    s += &outcome_table(&report);
+    if report.counterexamples.is_empty() {
+        s += "\nNo schedule loses or duplicates a record.\n";
+    }
+    for (i, (c, file)) in report.counterexamples.iter().zip(&files).enumerate() {
+        s += &counterexample_text(i + 1, c, &report, &g, lang);
+        if let Some(f) = file {
+            s += &format!("  written to {f}\n");
+        }
+    }
+    Ok(s)
+}
+
+/// "1 record", "3 records".
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn share(n: u128, of: u128) -> String {
+    if of == 0 {
+        return "-".into();
+    }
+    format!("{n} ({:.1} %)", n as f64 * 100.0 / of as f64)
+}
+
+/// The share of schedules with each verdict, for state and output.
+fn outcome_table(r: &Report) -> String {
+    let mut s = format!("\nOutcomes, as shares of the {} schedules\n", r.schedules);
+    s += &format!("  {:<28} {:>22}", "", "state");
+    if r.output.is_some() {
+        s += &format!(" {:>22}", "output");
+    }
+    s += "\n";
+    type Count = fn(&Shares) -> u128;
+    let rows: [(&str, Count); 5] = [
+        ("exactly once", |x| x.exactly_once),
+        ("some record lost", |x| x.lost),
+        ("some record duplicated", |x| x.duplicated),
+        ("  (lost and duplicated)", |x| x.lost_and_duplicated),
+        ("still pending", |x| x.pending),
+    ];
+    for (name, f) in rows {
+        if name == "still pending" && f(&r.state) == 0 && r.output.as_ref().is_none_or(|o| f(o) == 0) {
+            continue;
+        }
+        s += &format!("  {:<28} {:>22}", name, share(f(&r.state), r.schedules));
+        if let Some(o) = &r.output {
+            s += &format!(" {:>22}", share(f(o), r.schedules));
+        }
+        s += "\n";
+    }
+    s
+}
+
+/// A word for what a decisive step did.
+fn decisive_note(g: &JobGraph, d: &barrierscope::engine::explorer::DecisiveStep) -> String {
+    let task = d.task.map_or(String::new(), |t| g.task(t).name.clone());
+    let recs = d.records.iter().map(|r| g.label(*r)).collect::<Vec<_>>().join(" ");
+    match d.what {
+        Decisive::Sent => format!("{task} sends {recs}"),
+        Decisive::Saved => format!("{task} saves"),
+        Decisive::Received => format!("{recs} reaches {task}"),
+        Decisive::BarrierAhead => format!("the barrier reaches {task} ahead of {recs}"),
+        Decisive::Crashed => "the crash".into(),
+        Decisive::Restored => "the restore".into(),
+        Decisive::SentAgain if d.task.is_some() => format!("{task} sends {recs} again"),
+        Decisive::SentAgain => format!("{recs} replayed"),
+        Decisive::ReceivedAgain => format!("{recs} reaches {task} again"),
+        Decisive::Dropped => format!("{task} drops {recs}"),
+    }
+}
+
+fn counterexample_text(n: usize, c: &Counterexample, r: &Report, g: &JobGraph, lang: Lang) -> String {
+    let recs = c.records.iter().map(|r| g.label(*r)).collect::<Vec<_>>().join(", ");
+    let mut s = format!(
+        "\nCounterexample {n}: {} {} ({recs}), the shortest of {} schedules ending so: {} steps\n",
+        c.bad.judged.id(),
+        c.bad.verdict.id(),
+        share(c.schedules, r.schedules),
+        c.schedule.len()
+    );
+    for (i, a) in c.schedule.iter().enumerate() {
+        let step = i as u32 + 1;
+        let notes: Vec<String> =
+            c.story.decisive.iter().filter(|d| d.step == step).map(|d| decisive_note(g, d)).collect();
+        let mark = if notes.is_empty() { ' ' } else { '*' };
+        let line = format!("  {mark}{step:>3}  {}", describe(g, a, Lang::En));
+        if notes.is_empty() {
+            s += &format!("{line}\n");
+        } else {
+            s += &format!("{line:<40}  <- {}\n", notes.join("; "));
+        }
+    }
+    s += &format!("  {}\n", c.story.text(g, lang));
+    s
+}
+
+/// `barrierscope lab`: every composed barrier handler and per-task timers, classified.
+fn lab(args: &[String]) -> Result<String, String> {
+    use barrierscope::engine::explorer::lab::{classify, Candidate};
+    use barrierscope::engine::mechanisms::handler_lab::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
+    let (mut json, mut lang) = (false, Lang::En);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--lang" => {
+                let v = it.next().ok_or("--lang needs en or zh; run `barrierscope help` for usage")?;
+                lang = Lang::from_id(v).ok_or_else(|| format!("--lang takes en or zh, not {v:?}"))?;
+            }
+            s => return Err(format!("unexpected argument {s}; run `barrierscope help` for usage")),
+        }
+    }
+    let mut candidates: Vec<Candidate> = Handler::all().into_iter().map(Candidate::Handler).collect();
+    candidates.push(Candidate::Timers);
+    let preset = |c: &Candidate| Candidate::PRESETS.iter().find(|(_, p)| p == c).map(|(n, _)| *n);
+    let mut rows = Vec::new();
+    for c in &candidates {
+        let k = classify(*c).map_err(|e| e.to_string())?;
+        rows.push((*c, k));
+    }
+    let why = |k: &barrierscope::engine::explorer::lab::Classification| {
+        [&k.loss, &k.duplicate]
+            .into_iter()
+            .flatten()
+            .map(|(p, c)| {
+                let probe = &k.probes[*p];
+                let g = &probe.initial.as_ref().expect("the probe's run").graph;
+                (probe.name, c.schedule.len(), c.schedule.iter().map(|a| a.code()).collect::<Vec<_>>().join(" "), c.story.text(g, lang))
+            })
+            .collect::<Vec<_>>()
+    };
+    if json {
+        let v: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(c, k)| {
+                serde_json::json!({
+                    "handler": match c { Candidate::Handler(h) => serde_json::json!(h), Candidate::Timers => serde_json::json!("per-task timers") },
+                    "preset": preset(c),
+                    "guarantee": k.guarantee.id(),
+                    "counterexamples": why(k).into_iter().map(|(probe, steps, codes, text)| serde_json::json!({
+                        "probe": probe, "steps": steps, "codes": codes, "explanation": text,
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        return Ok(serde_json::to_string_pretty(&v).expect("serializes") + "\n");
+    }
+    let mut s = String::from(
+        "Barrier handlers, classified by exploring every schedule of line (a, b, c) and two-inputs (a, b | f, g)\nunder one checkpoint (or round of timers) and one crash at any moment, then the restore\n\n",
+    );
+    s += &format!(
+        "  {:<14} {:<22} {:<14} {:<10} {:<14} {:<14} {}\n",
+        "first barrier", "records after barrier", "last barrier", "in-flight", "guarantee", "preset", "shortest loss / duplicate"
+    );
+    for (c, k) in &rows {
+        let steps = |x: &Option<(usize, Counterexample)>| x.as_ref().map_or("-".to_string(), |(_, c)| format!("{} steps", c.schedule.len()));
+        let cells = match c {
+            Candidate::Handler(h) => [
+                match h.first {
+                    OnFirstBarrier::SnapshotNow => "snapshot now",
+                    OnFirstBarrier::Wait => "wait",
+                },
+                match h.after {
+                    AfterBarrier::Block => "block and buffer",
+                    AfterBarrier::Process => "process",
+                    AfterBarrier::Drop => "drop",
+                },
+                match h.last {
+                    OnLastBarrier::Snapshot => "snapshot",
+                    OnLastBarrier::ForwardOnly => "forward only",
+                },
+                if h.in_flight { "stored" } else { "-" },
+            ],
+            Candidate::Timers => ["timers", "(no barriers)", "-", "-"],
+        };
+        s += &format!(
+            "  {:<14} {:<22} {:<14} {:<10} {:<14} {:<14} {} / {}\n",
+            cells[0],
+            cells[1],
+            cells[2],
+            cells[3],
+            k.guarantee.id(),
+            preset(c).unwrap_or(""),
+            steps(&k.loss),
+            steps(&k.duplicate)
+        );
+    }
+    s += "\nWhy, for the presets (the shortest schedule that rules out each stronger guarantee)\n";
+    for (c, k) in &rows {
+        let Some(name) = preset(c) else { continue };
+        s += &format!("\n{name}: {}\n", k.guarantee.id());
+        let reasons = why(k);
+        if reasons.is_empty() {
+            s += "  no schedule of either probe loses or duplicates a record\n";
+        }
+        for (probe, steps, codes, text) in reasons {
+            s += &format!("  on {probe}, {steps} steps ({codes}):\n    {text}\n");
+        }
+    }
+    Ok(s)
 }

@@ -273,6 +273,14 @@ pub enum Event {
         txn: Option<TxnId>,
         overwrote: bool,
     },
+    /// The barrier-handler lab dropped a record that arrived on an input after its barrier of
+    /// `checkpoint`: it is not processed.
+    RecordDiscarded {
+        task: TaskId,
+        channel: ChannelId,
+        record: RecordId,
+        checkpoint: CheckpointId,
+    },
     /// A record was delivered during unaligned recording and saved as in-flight data.
     InFlightRecorded {
         task: TaskId,

@@ -21,6 +21,8 @@ pub enum ScenarioError {
     Settings(String),
     /// An action of the script names something unknown or is not enabled.
     Action { index: usize, message: String },
+    /// The schedule explorer can't explore this scenario (its budget, strategy or settings).
+    Explore(String),
 }
 
 impl fmt::Display for ScenarioError {
@@ -34,6 +36,7 @@ impl fmt::Display for ScenarioError {
             ScenarioError::Input(m) => write!(f, "invalid input log: {m}"),
             ScenarioError::Settings(m) => write!(f, "invalid settings: {m}"),
             ScenarioError::Action { index, message } => write!(f, "action #{} of the script: {message}", index + 1),
+            ScenarioError::Explore(m) => write!(f, "can't explore it: {m}"),
         }
     }
 }

@@ -12,6 +12,8 @@
 //!   measurements.
 //! - [`comparison`]: one input and one crash under up to three mechanisms in lockstep, and the
 //!   cost table of what each paid.
+//! - [`explorer`]: every schedule of a small job under a fault budget, the shortest one to each
+//!   bad outcome, and why.
 
 pub mod action;
 pub mod checkpoint;
@@ -20,6 +22,7 @@ pub mod coordinator;
 pub mod cut;
 pub mod dataflow;
 pub mod error;
+pub mod explorer;
 pub mod high_availability;
 pub mod history;
 pub mod ids;
@@ -60,7 +63,7 @@ pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnI
 pub use lang::Lang;
 pub use ledger::{CompleteTally, Completeness, Ledger, LedgerRow, Order, OrderTally, Tally, Verdict};
 pub use mechanisms::progress::Alignment;
-pub use scenario::{fingerprint, Scenario};
+pub use scenario::{fingerprint, FaultBudget, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{
     CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Settings, SourceKind, SinkMode, Strategy, TimerSpec,

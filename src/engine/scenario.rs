@@ -63,10 +63,43 @@ pub struct Scenario {
     pub seed: u64,
     #[serde(default)]
     pub actions: Vec<ScriptAction>,
+    /// The schedule explorer's fault budget (`barrierscope explore`); `run` ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explore: Option<FaultBudget>,
 }
 
 fn version() -> u32 {
     FORMAT_VERSION
+}
+
+/// At most this many snapshots or crashes in a fault budget: the schedules of a small job grow
+/// fast with each.
+pub const MAX_BUDGET_FAULTS: u8 = 3;
+
+/// The faults the schedule explorer may inject (`"explore"` in a scenario file): checkpoints or
+/// rounds of timers, and crashes of the cluster, each at any moment; after a crash the restore.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FaultBudget {
+    /// Checkpoint triggers (checkpointing strategies), or rounds of timers (strategy `timers`:
+    /// each task's own timer fires at most this often). Absent: 1, or 0 under strategy `none`,
+    /// which takes no snapshots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshots: Option<u8>,
+    /// Crashes of the cluster, each followed by the restore.
+    #[serde(default = "one_crash")]
+    pub crashes: u8,
+}
+
+fn one_crash() -> u8 {
+    1
+}
+
+impl Default for FaultBudget {
+    /// One checkpoint or one round of timers, one crash at any moment, then the restore.
+    fn default() -> FaultBudget {
+        FaultBudget { snapshots: None, crashes: 1 }
+    }
 }
 
 /// The outcome of playing a scenario.
@@ -113,6 +146,7 @@ impl Scenario {
             settings,
             seed,
             actions: vec![],
+            explore: None,
         }
     }
 

@@ -7,7 +7,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::{Action, Event};
+use super::dataflow::job_graph::JobGraph;
 use super::error::ActionError;
+use super::ids::TaskId;
 use super::sim::Sim;
 
 /// One line of an action script, naming tasks and channels.
@@ -36,6 +38,30 @@ pub enum ScriptAction {
     Auto(u32),
     /// Every remaining record through, then a final checkpoint (see [`Sim::run_to_end`]).
     RunToEnd,
+}
+
+impl ScriptAction {
+    /// The script line that plays `a` in job `g`, naming its task or channel (`Auto` is one auto
+    /// step). [`Sim::resolve`] turns it back into `a`.
+    pub fn of(g: &JobGraph, a: Action) -> ScriptAction {
+        let task = |t: TaskId| g.task(t).name.clone();
+        match a {
+            Action::Deliver { channel } => ScriptAction::Deliver(g.channel(channel).name.clone()),
+            Action::Read { task: t } => ScriptAction::Read(task(t)),
+            Action::Checkpoint => ScriptAction::Checkpoint,
+            Action::Timer { task: t } => ScriptAction::Timer(task(t)),
+            Action::AllTimers => ScriptAction::AllTimers,
+            Action::Crash => ScriptAction::Crash,
+            Action::CrashTask { task: t } => ScriptAction::CrashTask(task(t)),
+            Action::CrashJobManager => ScriptAction::CrashJobManager,
+            Action::Restore => ScriptAction::Restore,
+            Action::Notify { task: t } => ScriptAction::Notify(task(t)),
+            Action::ToAcker { task: t } => ScriptAction::Ack(task(t)),
+            Action::FromAcker { task: t } => ScriptAction::Answer(task(t)),
+            Action::Wait => ScriptAction::Wait,
+            Action::Auto => ScriptAction::Auto(1),
+        }
+    }
 }
 
 /// What a script does with an action that is not enabled.

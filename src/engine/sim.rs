@@ -29,6 +29,7 @@ use super::error::{ActionError, ScenarioError};
 use super::high_availability::Masters;
 use super::history::{EffectLog, PlaceCounts};
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
+use super::mechanisms::handler_lab::HandlerLab;
 use super::mechanisms::received_blocks::{SparkDurable, SparkRuntime};
 use super::mechanisms::tuple_tree::StormRuntime;
 use super::rng::Rng;
@@ -41,7 +42,7 @@ pub struct Sim {
     pub graph: Rc<JobGraph>,
     pub settings: Rc<Settings>,
     pub seed: u64,
-    timers: Rc<Vec<TimerSpec>>,
+    pub(crate) timers: Rc<Vec<TimerSpec>>,
     pub expected: Rc<Expected>,
     /// Logical clock: one tick per applied action.
     pub tick: u64,
@@ -64,12 +65,14 @@ pub struct Sim {
     pub(crate) read_high_water: Vec<u32>,
     /// The observer: the Checkpoints tab's statistics.
     pub stats: CheckpointStats,
-    scratch: Vec<Action>,
+    pub(crate) scratch: Vec<Action>,
     /// The mechanism follows every tuple (Storm's acker): each read and each processed record
     /// collects what it emitted in `emitted` for it.
     pub(crate) tracks_tuples: bool,
     /// What the current read or record emitted: (channel, sequence number).
     pub(crate) emitted: Vec<(ChannelId, u64)>,
+    /// A handler of the barrier-handler lab, in place of the strategy's mechanism.
+    pub(crate) handler: Option<&'static HandlerLab>,
 }
 
 fn err<T>(e: ActionError) -> Result<T, ActionError> {
@@ -124,6 +127,7 @@ impl Sim {
             scratch: Vec::new(),
             tracks_tuples: false,
             emitted: Vec::new(),
+            handler: None,
         };
         sim.tracks_tuples = sim.mechanism().tracks_tuples();
         if sim.tracks_tuples {

@@ -158,6 +158,14 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
                 r(record)
             ),
         },
+        Event::RecordDiscarded { task, channel, record, checkpoint } => {
+            let (task, rec, channel, cp) = (t(task), r(record), ch(channel), checkpoint.0);
+            say!(
+                lang,
+                "{task} dropped {rec} from {channel}: it came after barrier {cp}, and this handler drops such records until the last barrier.",
+                "{task} 丢弃了来自 {channel} 的 {rec}：它在屏障 {cp} 之后到达，这个处理器会丢弃这类记录，直到最后一个屏障到达。"
+            )
+        }
         Event::InFlightRecorded { task, channel, record } => {
             let (task, rec, channel) = (t(task), r(record), ch(channel));
             say!(

@@ -96,8 +96,11 @@ impl Sim {
         match item {
             Item::Record { seq, rec } => {
                 self.live.tasks[info.to.index()].in_pos[info.input_index] = seq + 1;
-                self.mechanism().on_record(self, c, seq, rec, out);
+                let admitted = self.mechanism().on_record(self, c, seq, rec, out);
                 self.wire[c.index()].retain(seq, rec, Fate::Delivered);
+                if !admitted {
+                    return;
+                }
                 if self.tracks_tuples {
                     self.emitted.clear();
                     self.process(info.to, c, rec, out);

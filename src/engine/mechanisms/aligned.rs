@@ -53,9 +53,10 @@ impl Mechanism for SingleCheckpointBarrierHandler {
     fn stores_in_flight(&self) -> bool {
         self.unaligned
     }
-    fn on_record(&self, sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
+    fn on_record(&self, sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) -> bool {
         // Unaligned, or aligned past the alignment timeout: record in-flight input.
         sim.record_in_flight(c, seq, rec, out);
+        true
     }
     fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
         collect_barrier(sim, at, barrier, out);

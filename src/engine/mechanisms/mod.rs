@@ -15,11 +15,14 @@
 //! | `spark-streaming` | [`spark_streaming::MicroBatches`] | Spark Streaming: receivers, blocks, a write-ahead log, micro-batches |
 //!
 //! [`barriers`] holds what the barrier handlers share: injecting barriers at the sources,
-//! forwarding them, and the per-task alignment state.
+//! forwarding them, and the per-task alignment state. [`handler_lab`] composes a barrier handler
+//! from four choices, of which aligned, the tracker and unaligned are three presets; a run takes
+//! one in place of its strategy's (`Sim::with_handler`).
 
 pub mod acker;
 pub mod aligned;
 pub mod barriers;
+pub mod handler_lab;
 pub mod no_snapshots;
 pub mod progress;
 pub mod rotating_map;
@@ -55,9 +58,13 @@ pub fn for_strategy(strategy: Strategy) -> &'static dyn Mechanism {
 }
 
 impl Sim {
-    /// The mechanism that runs this job (see [`Mechanism`]).
+    /// The mechanism that runs this job (see [`Mechanism`]): the strategy's, or a handler of the
+    /// barrier-handler lab.
     pub(crate) fn mechanism(&self) -> &'static dyn Mechanism {
-        for_strategy(self.settings.strategy)
+        match self.handler {
+            Some(h) => h,
+            None => for_strategy(self.settings.strategy),
+        }
     }
 
     /// The task's synchronous snapshot. For a checkpoint, a two-phase-commit sink pre-commits its

@@ -49,7 +49,10 @@ pub trait Mechanism: Sync {
         sim.start_at_sources(id, out);
     }
     /// Record number `seq` of channel `c` is about to be processed by the channel's consumer.
-    fn on_record(&self, _sim: &mut Sim, _c: ChannelId, _seq: u64, _rec: Record, _out: &mut Vec<Event>) {}
+    /// Returns whether the consumer processes it: only the barrier-handler lab drops a record.
+    fn on_record(&self, _sim: &mut Sim, _c: ChannelId, _seq: u64, _rec: Record, _out: &mut Vec<Event>) -> bool {
+        true
+    }
     /// Do the sources emit their barriers unaligned (Flink's `CheckpointOptions.forConfig`)? By
     /// default, aligned.
     fn unaligned_at_sources(&self, _sim: &Sim) -> bool {

@@ -1,0 +1,150 @@
+//! The barrier-handler lab's verdict: a composed handler
+//! ([`crate::engine::mechanisms::handler_lab`]) is classified by exploring every schedule of two
+//! small probe jobs under one checkpoint and one crash, as a model checker classifies a protocol
+//! by the properties no schedule violates: **exactly once** if no schedule loses or duplicates a
+//! record, **at least once** if some duplicate and none lose, **at most once** if some lose and
+//! none duplicate, and **none of these** if both happen. The shortest schedule that loses and the
+//! shortest that duplicates are the counterexamples that rule out the stronger guarantees.
+//!
+//! A handler that drops records is explored with every completion: its barriers decide which
+//! records are processed at all, so a checkpoint after the last restore matters, which the
+//! canonical completion leaves out.
+//!
+//! The probes: `line` with a, b, c (one input per task: where per-task timers lose and duplicate)
+//! and `two-inputs` with two records per source (where a task's inputs deliver their barriers at
+//! different moments: what alignment, tracking, in-flight records and dropping are about). The
+//! built-in strategies are presets and classify as theory says: aligned exactly once, the barrier
+//! tracker at least once, unaligned exactly once, per-task timers (no barriers: the strategy
+//! itself) none of these.
+
+use serde::{Deserialize, Serialize};
+
+use super::counterexample::Counterexample;
+use super::schedules::{Completion, Explorer, Report};
+use crate::engine::dataflow::job_graph::InputSpec;
+use crate::engine::error::ScenarioError;
+use crate::engine::ledger::Verdict;
+use crate::engine::mechanisms::handler_lab::{AfterBarrier, Handler};
+use crate::engine::scenario::{FaultBudget, Scenario};
+use crate::engine::settings::{Settings, Strategy};
+use crate::engine::sim::Sim;
+
+/// What the lab classifies: a composed barrier handler, or per-task timers (which have none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Candidate {
+    Handler(Handler),
+    Timers,
+}
+
+impl Candidate {
+    /// The built-in strategies as presets of the lab: aligned, the barrier tracker, unaligned,
+    /// per-task timers.
+    pub const PRESETS: [(&'static str, Candidate); 4] = [
+        ("aligned", Candidate::Handler(Handler::ALIGNED)),
+        ("at-least-once", Candidate::Handler(Handler::TRACKER)),
+        ("unaligned", Candidate::Handler(Handler::UNALIGNED)),
+        ("timers", Candidate::Timers),
+    ];
+}
+
+/// The delivery guarantee a candidate keeps on every schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Guarantee {
+    ExactlyOnce,
+    AtLeastOnce,
+    AtMostOnce,
+    NoneOfThese,
+}
+
+impl Guarantee {
+    pub fn id(self) -> &'static str {
+        match self {
+            Guarantee::ExactlyOnce => "exactly once",
+            Guarantee::AtLeastOnce => "at least once",
+            Guarantee::AtMostOnce => "at most once",
+            Guarantee::NoneOfThese => "none of these",
+        }
+    }
+}
+
+/// One probe job explored.
+#[derive(Clone, Debug, Serialize)]
+pub struct Probe {
+    pub name: &'static str,
+    /// The run the probe started from (with the candidate in place): its counterexamples
+    /// replay on it.
+    #[serde(skip)]
+    pub initial: Option<Sim>,
+    pub report: Report,
+}
+
+/// A candidate's classification and the counterexamples behind it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Classification {
+    pub guarantee: Guarantee,
+    pub probes: Vec<Probe>,
+    /// The shortest schedule that loses a record in state (rules out exactly once and at least
+    /// once), with the index of its probe.
+    pub loss: Option<(usize, Counterexample)>,
+    /// The shortest schedule that duplicates one (rules out exactly once and at most once).
+    pub duplicate: Option<(usize, Counterexample)>,
+}
+
+/// The probe jobs: (name, built-in job, input).
+fn probes() -> [(&'static str, &'static str, &'static str); 2] {
+    [
+        ("line: a, b, c", "line", r#"{"Source": ["a:x", "b:x", "c:x"]}"#),
+        ("two-inputs: a, b | f, g", "two-inputs", r#"{"Left": ["a:x", "b:y"], "Right": ["f:y", "g:x"]}"#),
+    ]
+}
+
+/// Classifies `candidate` by exploring every schedule of the probes under one checkpoint (or
+/// round of timers) and one crash.
+pub fn classify(candidate: Candidate) -> Result<Classification, ScenarioError> {
+    let mut out = Classification { guarantee: Guarantee::ExactlyOnce, probes: vec![], loss: None, duplicate: None };
+    for (name, job, input) in probes() {
+        let strategy = match candidate {
+            Candidate::Handler(_) => Strategy::Aligned,
+            Candidate::Timers => Strategy::Timers,
+        };
+        let mut sc = Scenario::builtin(job, Settings::new(strategy), 1);
+        sc.input = Some(serde_json::from_str::<InputSpec>(input).expect("the probes' inputs parse"));
+        let sim = match candidate {
+            Candidate::Handler(h) => sc.sim()?.with_handler(h)?,
+            Candidate::Timers => sc.sim()?,
+        };
+        // A handler that drops records decides, with its barriers, what is processed at all: the
+        // canonical completion's argument does not hold for it (see `super`), every order counts.
+        let completion = match candidate {
+            Candidate::Handler(h) if h.after == AfterBarrier::Drop => Completion::Every,
+            _ => Completion::Canonical,
+        };
+        let mut ex = Explorer::with_completion(sim, FaultBudget::default(), completion)?;
+        let p = ex.run(usize::MAX);
+        if let Some(why) = p.failed {
+            return Err(ScenarioError::Explore(why));
+        }
+        let report = ex.report().expect("done").clone();
+        let index = out.probes.len();
+        for c in &report.counterexamples {
+            let slot = match c.bad.verdict {
+                Verdict::Lost => &mut out.loss,
+                Verdict::Duplicated => &mut out.duplicate,
+                _ => continue,
+            };
+            if slot.as_ref().is_none_or(|(_, s)| c.schedule.len() < s.schedule.len()) {
+                *slot = Some((index, c.clone()));
+            }
+        }
+        out.probes.push(Probe { name, initial: Some(ex.initial().clone()), report });
+    }
+    out.guarantee = match (out.loss.is_some(), out.duplicate.is_some()) {
+        (false, false) => Guarantee::ExactlyOnce,
+        (false, true) => Guarantee::AtLeastOnce,
+        (true, false) => Guarantee::AtMostOnce,
+        (true, true) => Guarantee::NoneOfThese,
+    };
+    Ok(out)
+}

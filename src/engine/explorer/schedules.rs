@@ -1,0 +1,540 @@
+//! Schedule enumeration: a breadth-first search over the states of a run, as an explicit-state
+//! model checker (TLA+'s TLC, SPIN in breadth-first mode) searches: a queue of states to expand,
+//! each expanded once, each successor looked up by its key ([`super::state_key`]) and queued only
+//! if it is new. Breadth-first, every state is first found by a shortest schedule, and the
+//! parent pointer kept at that moment gives the shortest schedule to it (TLC's shortest error
+//! trace). The moves at a state are the engine's enabled steps and the faults the budget still
+//! allows (see the module note of [`super`]).
+//!
+//! The schedules are then counted, not enumerated: the number of schedules reaching a state is the
+//! sum over the edges into it of the number reaching their source (Kahn's topological order of the
+//! graph, which also proves it acyclic), and each end state's verdict counts as many times as
+//! schedules end there.
+
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use serde::{Deserialize, Serialize};
+
+use super::counterexample::{BadOutcome, Counterexample};
+use super::state_key::{hash128, key_bytes, KeyScope};
+use super::{Faults, FaultsSpent};
+use crate::engine::action::{Action, Event};
+use crate::engine::error::ScenarioError;
+use crate::engine::ids::TaskId;
+use crate::engine::ledger::Tally;
+use crate::engine::mechanisms::handler_lab::AfterBarrier;
+use crate::engine::scenario::{FaultBudget, Scenario};
+use crate::engine::settings::{SinkMode, Strategy};
+use crate::engine::sim::Sim;
+
+/// How the run goes on once no crash is left: every order of the remaining steps, or one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Completion {
+    /// Every schedule to the end, as from any other state.
+    Every,
+    /// The first enabled step each time: the outcome does not depend on the order (see the
+    /// module note of [`super`]).
+    #[default]
+    Canonical,
+}
+
+/// How a run ended for one kind of verdict (operator state, or what a reader sees of the sinks):
+/// was any record lost, duplicated, still on its way?
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Judgement {
+    pub lost: bool,
+    pub duplicated: bool,
+    pub pending: bool,
+}
+
+impl Judgement {
+    fn of(t: &Tally) -> Judgement {
+        Judgement { lost: t.lost > 0, duplicated: t.duplicated > 0, pending: t.pending > 0 }
+    }
+    pub fn exactly_once(&self) -> bool {
+        !self.lost && !self.duplicated && !self.pending
+    }
+}
+
+/// The verdict at the end of a schedule: for operator state, and (a job with a sink) for the
+/// external output.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub state: Judgement,
+    pub output: Option<Judgement>,
+}
+
+impl Outcome {
+    /// The ledger's state and output verdicts of a finished run.
+    pub fn of(sim: &Sim) -> Outcome {
+        let l = sim.ledger();
+        Outcome { state: Judgement::of(&l.state), output: l.external.as_ref().map(Judgement::of) }
+    }
+    /// Does the run end with this bad outcome?
+    pub fn has(&self, bad: BadOutcome) -> bool {
+        match bad.judged {
+            super::Judged::State => bad.verdict_in(&self.state),
+            super::Judged::Output => self.output.is_some_and(|j| bad.verdict_in(&j)),
+        }
+    }
+}
+
+/// How many schedules end each way, for one kind of verdict. A schedule may lose one record and
+/// duplicate another: it counts under both, and under `lost_and_duplicated`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shares {
+    pub exactly_once: u128,
+    pub lost: u128,
+    pub duplicated: u128,
+    pub lost_and_duplicated: u128,
+    /// Still on its way at the end (not expected: a finished run has nothing on its way).
+    pub pending: u128,
+}
+
+impl Shares {
+    fn add(&mut self, j: Judgement, n: u128) {
+        let add = |x: &mut u128| *x = x.saturating_add(n);
+        if j.exactly_once() {
+            add(&mut self.exactly_once);
+        }
+        if j.lost {
+            add(&mut self.lost);
+        }
+        if j.duplicated {
+            add(&mut self.duplicated);
+        }
+        if j.lost && j.duplicated {
+            add(&mut self.lost_and_duplicated);
+        }
+        if j.pending {
+            add(&mut self.pending);
+        }
+    }
+}
+
+/// Where an exploration stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Distinct states found so far.
+    pub states: usize,
+    /// States expanded (their moves followed).
+    pub expanded: usize,
+    /// States found and not yet expanded.
+    pub open: usize,
+    /// The length of the schedules being extended now.
+    pub depth: u32,
+    pub done: bool,
+    /// Why the exploration stopped short, if it did.
+    pub failed: Option<String>,
+}
+
+/// What an exploration found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    /// Distinct states (merged by key).
+    pub states: usize,
+    /// States where schedules end.
+    pub end_states: usize,
+    /// Moves between states (edges of the graph).
+    pub transitions: usize,
+    /// Schedules from the initial state to an end: paths in the graph, counted, not enumerated
+    /// (saturating at 2^128 - 1).
+    pub schedules: u128,
+    /// The lengths of the shortest and the longest schedule, in steps.
+    pub shortest: u32,
+    pub longest: u32,
+    pub state: Shares,
+    /// None for a job without a sink.
+    pub output: Option<Shares>,
+    /// For each bad outcome that some schedule reaches, the shortest schedule reaching it.
+    pub counterexamples: Vec<Counterexample>,
+}
+
+/// A fault a move spends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    Checkpoint,
+    Timer(TaskId),
+    Crash,
+    /// The checkpoint that ends a run with a two-phase-commit sink, outside the budget.
+    FinalCheckpoint,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    action: Action,
+    fault: Option<Fault>,
+}
+
+/// One state of the search.
+#[derive(Clone, Debug)]
+struct Node {
+    /// The length of the shortest schedule to it.
+    depth: u32,
+    /// The state it was first found from (itself for the initial state), and by which action.
+    parent: u32,
+    via: Action,
+    /// Its successors: `succ[from..from + len]`, once expanded.
+    succ_from: u32,
+    succ_len: u32,
+    /// The verdict, if schedules end here.
+    end: Option<Outcome>,
+}
+
+/// A state found and not yet expanded.
+struct Open {
+    node: u32,
+    sim: Sim,
+    spent: FaultsSpent,
+}
+
+/// The keys are hashes already: use their low bits as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.0 = x as u64;
+    }
+}
+
+/// The schedule explorer: a breadth-first search that can be run in slices.
+///
+/// ```
+/// use barrierscope::engine::explorer::Explorer;
+/// use barrierscope::engine::{FaultBudget, Scenario, Settings, Strategy};
+///
+/// let mut sc = Scenario::builtin("line", Settings::new(Strategy::Aligned), 1);
+/// sc.input = Some(serde_json::from_str(r#"{"Source": ["a:x", "b:x"]}"#).unwrap());
+/// let mut explorer = Explorer::new(sc.sim().unwrap(), FaultBudget::default()).unwrap();
+/// while !explorer.run(100).done {}
+/// let report = explorer.report().unwrap();
+/// // Aligned barriers: whatever the schedule, every record counts exactly once.
+/// assert_eq!(report.state.exactly_once, report.schedules);
+/// assert!(report.counterexamples.is_empty());
+/// ```
+pub struct Explorer {
+    initial: Sim,
+    faults: Faults,
+    completion: Completion,
+    scope: KeyScope,
+    /// The run ends with a checkpoint that commits a two-phase-commit sink.
+    final_checkpoint: bool,
+    nodes: Vec<Node>,
+    seen: HashMap<u128, u32, BuildHasherDefault<KeyHasher>>,
+    succ: Vec<u32>,
+    open: VecDeque<Open>,
+    expanded: usize,
+    depth: u32,
+    failed: Option<String>,
+    report: Option<Report>,
+    // Scratch space, reused.
+    key: Vec<u8>,
+    steps: Vec<Action>,
+    moves: Vec<Move>,
+    events: Vec<Event>,
+}
+
+impl Explorer {
+    /// Explores every schedule from the state `sim` is in, under `budget`, with the canonical
+    /// completion.
+    pub fn new(sim: Sim, budget: FaultBudget) -> Result<Explorer, ScenarioError> {
+        Explorer::with_completion(sim, budget, Completion::Canonical)
+    }
+
+    /// Explores a scenario file from its start: its budget (`"explore"`, or the default), no
+    /// script.
+    pub fn for_scenario(sc: &Scenario, completion: Completion) -> Result<Explorer, ScenarioError> {
+        if !sc.actions.is_empty() {
+            return Err(ScenarioError::Explore(format!(
+                "it has a script of {} action(s); explore starts from the beginning and tries every schedule itself: leave \"actions\" out (or play it with `barrierscope run`)",
+                sc.actions.len()
+            )));
+        }
+        Explorer::with_completion(sc.sim()?, sc.explore.unwrap_or_default(), completion)
+    }
+
+    pub fn with_completion(sim: Sim, budget: FaultBudget, completion: Completion) -> Result<Explorer, ScenarioError> {
+        let faults = Faults::resolve(&sim, budget)?;
+        if completion == Completion::Canonical && sim.handler.is_some_and(|h| h.handler.after == AfterBarrier::Drop) {
+            // Its barriers decide which records are processed at all: a checkpoint after the last
+            // restore changes the outcome, and so does its place among the other steps.
+            return Err(ScenarioError::Explore(
+                "a barrier handler that drops records makes the order after the last restore matter: explore it with every completion".into(),
+            ));
+        }
+        let scope = KeyScope::for_sim(&sim);
+        let final_checkpoint = sim.strategy().uses_coordinator() && sim.settings.sink == SinkMode::TwoPhaseCommit;
+        let spent = FaultsSpent { timers: vec![0; sim.graph.tasks.len()], ..FaultsSpent::default() };
+        let mut ex = Explorer {
+            initial: sim.clone(),
+            faults,
+            completion,
+            scope,
+            final_checkpoint,
+            nodes: vec![],
+            seen: HashMap::default(),
+            succ: vec![],
+            open: VecDeque::new(),
+            expanded: 0,
+            depth: 0,
+            failed: None,
+            report: None,
+            key: vec![],
+            steps: vec![],
+            moves: vec![],
+            events: vec![],
+        };
+        key_bytes(&sim, &spent, scope, &mut ex.key);
+        ex.seen.insert(hash128(&ex.key), 0);
+        ex.nodes.push(Node { depth: 0, parent: 0, via: Action::Auto, succ_from: 0, succ_len: 0, end: None });
+        ex.open.push_back(Open { node: 0, sim, spent });
+        Ok(ex)
+    }
+
+    /// The budget as resolved for this run.
+    pub fn faults(&self) -> Faults {
+        self.faults
+    }
+    pub fn completion(&self) -> Completion {
+        self.completion
+    }
+    /// The state the exploration started from.
+    pub fn initial(&self) -> &Sim {
+        &self.initial
+    }
+
+    /// Expands at most `max_states` more states; when none is left to expand, counts the
+    /// schedules and finds the counterexamples. Call again to go on; stop calling to cancel.
+    pub fn run(&mut self, max_states: usize) -> Progress {
+        let mut n = 0;
+        while n < max_states && self.failed.is_none() {
+            let Some(open) = self.open.pop_front() else { break };
+            self.expand(open);
+            n += 1;
+        }
+        if self.open.is_empty() && self.failed.is_none() && self.report.is_none() {
+            self.finish();
+        }
+        self.progress()
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress {
+            states: self.nodes.len(),
+            expanded: self.expanded,
+            open: self.open.len(),
+            depth: self.depth,
+            done: self.report.is_some() || self.failed.is_some(),
+            failed: self.failed.clone(),
+        }
+    }
+
+    /// What the exploration found, once it is done.
+    pub fn report(&self) -> Option<&Report> {
+        self.report.as_ref()
+    }
+
+    /// The moves at a state: the engine's steps and the faults left, or (canonical completion,
+    /// no crash left) the first enabled step; the final checkpoint when nothing else is left.
+    fn moves(&mut self, sim: &Sim, spent: &FaultsSpent) {
+        self.moves.clear();
+        sim.enabled_steps(&mut self.steps);
+        let last_crash_behind = spent.crashes >= self.faults.crashes && sim.running();
+        if self.completion == Completion::Canonical && last_crash_behind {
+            if let Some(&action) = self.steps.first() {
+                self.moves.push(Move { action, fault: None });
+            }
+        } else {
+            self.moves.extend(self.steps.iter().map(|&action| Move { action, fault: None }));
+            if sim.running() {
+                let snapshots = self.faults.snapshots;
+                if sim.strategy().uses_coordinator() && spent.checkpoints < snapshots {
+                    self.moves.push(Move { action: Action::Checkpoint, fault: Some(Fault::Checkpoint) });
+                }
+                if sim.strategy() == Strategy::Timers {
+                    for (t, fired) in spent.timers.iter().enumerate() {
+                        let task = TaskId(t as u16);
+                        if *fired < snapshots && sim.task_up(task) {
+                            self.moves.push(Move { action: Action::Timer { task }, fault: Some(Fault::Timer(task)) });
+                        }
+                    }
+                }
+                if spent.crashes < self.faults.crashes {
+                    self.moves.push(Move { action: Action::Crash, fault: Some(Fault::Crash) });
+                }
+            }
+        }
+        if self.moves.is_empty() && self.final_checkpoint && !spent.final_checkpoint && sim.running() {
+            self.moves.push(Move { action: Action::Checkpoint, fault: Some(Fault::FinalCheckpoint) });
+        }
+    }
+
+    fn expand(&mut self, open: Open) {
+        let Open { node, sim, spent } = open;
+        self.expanded += 1;
+        let depth = self.nodes[node as usize].depth;
+        self.depth = depth;
+        if !self.scope.clock && sim.strategy().uses_coordinator() && sim.tick + 1 >= sim.settings.checkpoint_timeout {
+            self.failed = Some(format!(
+                "a schedule reached {} steps, the checkpoint-timeout; explore assumes that no checkpoint expires: raise checkpoint-timeout",
+                sim.tick + 1
+            ));
+            return;
+        }
+        self.moves(&sim, &spent);
+        let succ_from = self.succ.len() as u32;
+        if self.moves.is_empty() {
+            self.nodes[node as usize].end = Some(Outcome::of(&sim));
+        }
+        let moves = std::mem::take(&mut self.moves);
+        let last = moves.len().saturating_sub(1);
+        let mut sim = Some(sim);
+        for (i, m) in moves.iter().enumerate() {
+            let mut next = if i == last {
+                sim.take().expect("the last move takes the state")
+            } else {
+                sim.clone().expect("state")
+            };
+            self.events.clear();
+            if let Err(e) = next.apply(m.action, &mut self.events) {
+                self.failed = Some(format!("a move the explorer chose was refused ({:?}): {e:?}", m.action));
+                return;
+            }
+            let spent = spend(&spent, m.fault);
+            key_bytes(&next, &spent, self.scope, &mut self.key);
+            let id = match self.seen.get(&hash128(&self.key)) {
+                Some(&id) => id,
+                None => {
+                    let id = self.nodes.len() as u32;
+                    self.seen.insert(hash128(&self.key), id);
+                    self.nodes.push(Node {
+                        depth: depth + 1,
+                        parent: node,
+                        via: m.action,
+                        succ_from: 0,
+                        succ_len: 0,
+                        end: None,
+                    });
+                    self.open.push_back(Open { node: id, sim: next, spent });
+                    id
+                }
+            };
+            self.succ.push(id);
+        }
+        self.moves = moves;
+        let n = &mut self.nodes[node as usize];
+        n.succ_from = succ_from;
+        n.succ_len = self.succ.len() as u32 - succ_from;
+    }
+
+    /// Counts the schedules by dynamic programming over a topological order, and finds the
+    /// shortest schedule to each bad outcome.
+    fn finish(&mut self) {
+        let n = self.nodes.len();
+        let mut indegree = vec![0u32; n];
+        for &s in &self.succ {
+            indegree[s as usize] += 1;
+        }
+        let mut paths = vec![0u128; n];
+        let mut longest = vec![0u32; n];
+        paths[0] = 1;
+        let mut queue = VecDeque::from([0u32]);
+        let mut ordered = 0;
+        while let Some(v) = queue.pop_front() {
+            ordered += 1;
+            let node = &self.nodes[v as usize];
+            for &s in &self.succ[node.succ_from as usize..(node.succ_from + node.succ_len) as usize] {
+                let s = s as usize;
+                paths[s] = paths[s].saturating_add(paths[v as usize]);
+                longest[s] = longest[s].max(longest[v as usize] + 1);
+                indegree[s] -= 1;
+                if indegree[s] == 0 {
+                    queue.push_back(s as u32);
+                }
+            }
+        }
+        if ordered != n {
+            self.failed = Some("the states form a cycle: some schedule never ends".into());
+            return;
+        }
+        let has_sink = self.initial.graph.has_sink();
+        let mut state = Shares::default();
+        let mut output = has_sink.then(Shares::default);
+        let (mut schedules, mut end_states) = (0u128, 0);
+        let (mut shortest, mut longest_end) = (u32::MAX, 0);
+        let mut first: Vec<(BadOutcome, u32, u128)> = BadOutcome::ALL.iter().map(|b| (*b, u32::MAX, 0)).collect();
+        for (i, node) in self.nodes.iter().enumerate() {
+            let Some(end) = node.end else { continue };
+            let k = paths[i];
+            end_states += 1;
+            schedules = schedules.saturating_add(k);
+            shortest = shortest.min(node.depth);
+            longest_end = longest_end.max(longest[i]);
+            state.add(end.state, k);
+            if let (Some(o), Some(j)) = (output.as_mut(), end.output) {
+                o.add(j, k);
+            }
+            for (bad, at, count) in first.iter_mut() {
+                if end.has(*bad) {
+                    // Breadth-first: nodes are numbered in the order found, by growing depth, so
+                    // the first end with this outcome is a shortest schedule to it.
+                    if *at == u32::MAX {
+                        *at = i as u32;
+                    }
+                    *count = count.saturating_add(k);
+                }
+            }
+        }
+        let counterexamples = first
+            .into_iter()
+            .filter(|(_, at, _)| *at != u32::MAX)
+            .map(|(bad, at, count)| Counterexample::build(&self.initial, self.schedule_to(at), bad, count))
+            .collect();
+        self.report = Some(Report {
+            states: n,
+            end_states,
+            transitions: self.succ.len(),
+            schedules,
+            shortest: if end_states == 0 { 0 } else { shortest },
+            longest: longest_end,
+            state,
+            output,
+            counterexamples,
+        });
+    }
+
+    /// The shortest schedule to state `node`: the parent pointers, followed back.
+    fn schedule_to(&self, mut node: u32) -> Vec<Action> {
+        let mut v = Vec::with_capacity(self.nodes[node as usize].depth as usize);
+        while node != 0 {
+            let n = &self.nodes[node as usize];
+            v.push(n.via);
+            node = n.parent;
+        }
+        v.reverse();
+        v
+    }
+}
+
+fn spend(spent: &FaultsSpent, fault: Option<Fault>) -> FaultsSpent {
+    let mut s = spent.clone();
+    match fault {
+        None => {}
+        Some(Fault::Checkpoint) => s.checkpoints += 1,
+        Some(Fault::Timer(t)) => s.timers[t.index()] += 1,
+        Some(Fault::Crash) => s.crashes += 1,
+        Some(Fault::FinalCheckpoint) => s.final_checkpoint = true,
+    }
+    s
+}

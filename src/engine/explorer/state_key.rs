@@ -1,0 +1,550 @@
+//! State hashing: when are two states of a run the same state? The explorer merges schedules that
+//! reach the same state, as explicit-state model checkers do (TLA+'s TLC keeps a fingerprint of
+//! every state it has seen; SPIN hashes its state vector): one state, however many schedules lead
+//! to it, is expanded once. That is sound only if two states with the same key have the same
+//! futures and the same verdicts. The key is therefore everything that can affect what the job
+//! does next or what the ledger says at the end, and nothing else:
+//!
+//! - **In the key.** Whether the job is down (and why) and the JobManager's state; per task its
+//!   status, operator state (with the records that contributed: the verdict counts them), barrier
+//!   progress (alignment, the tracker's counts, the newest checkpoint handled, the checkpoints it
+//!   knows were aborted, the round-robin position); per channel its queue (records with their
+//!   value, barriers, cancel markers) and whether it is blocked; the CheckpointCoordinator's pending
+//!   checkpoints (with the snapshots acknowledged so far), its aborted ids, a stop-the-world in
+//!   progress and its count of failed checkpoints; the notifications on their way; checkpoint
+//!   storage (completed checkpoints and timer saves, by content), the checkpoint id counter and
+//!   what the external system holds; and the fault budget spent so far.
+//! - **Out of the key, because nothing reads it to decide anything.** The logical clock and the
+//!   steps recorded in states (when a snapshot, a row or a checkpoint was taken), unless an
+//!   alignment timeout makes time matter (then the clock is in the key: a barrier's trigger step
+//!   decides when it times out; the explorer refuses the other timed settings); the sequence
+//!   numbers that name each sending on a channel (the cut check's), unless the strategy can store
+//!   in-flight records, whose restore orders and de-duplicates them by sequence number. Even then
+//!   only their order on each channel matters (a number sent later is always larger), so the key
+//!   holds each number's rank among the numbers of its channel that the state holds, not the
+//!   number: two states that sent a different number of records before a crash but hold the same
+//!   records in the same order are one state, and stay one after every next step; whether a
+//!   record on the wire is a replay, and the read high-water marks behind it (only strategy
+//!   `none` restarting `from-latest` reads those, and then they are in the key); the observer's
+//!   channel logs, history and statistics; the PRNG (only `auto` draws from it, and the explorer
+//!   chooses every step itself).
+//!
+//! So the ledger's state and output verdicts are a function of the key; its completeness and
+//! order verdicts are not (they read the observer's history, which the key leaves out), and the
+//! explorer does not report them.
+//!
+//! Every struct is taken apart with all its fields named, so a new field does not compile until
+//! someone decides here whether it belongs in the key. The key is written as bytes and hashed with
+//! 128-bit FNV-1a: with a million states the chance that two different ones collide is about
+//! 10^-27.
+
+use crate::engine::action::CrashScope;
+use crate::engine::checkpoint::{Coordinator, FailureCounter, Notification, PendingCheckpoint};
+use crate::engine::dataflow::channel::Channel;
+use crate::engine::dataflow::external_system::{ExternalSystem, Row, Txn, TxnStatus};
+use crate::engine::dataflow::record::{Barrier, Item, Record};
+use crate::engine::dataflow::state::{KeyedEntry, OpState};
+use crate::engine::dataflow::task::{TaskRuntime, TaskStatus};
+use crate::engine::high_availability::Masters;
+use crate::engine::mechanisms::progress::{Alignment, BarrierCount, Tracker};
+use crate::engine::settings::{RestartPolicy, Strategy};
+use crate::engine::sim::{Durable, Live, Sim};
+use crate::engine::snapshot::TaskSnapshot;
+use crate::engine::storage::{CheckpointStorage, CompletedCheckpoint};
+
+use super::FaultsSpent;
+
+/// What the key must hold beyond the job's state, decided once per exploration from the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyScope {
+    /// An alignment timeout: time decides when a barrier times out.
+    pub clock: bool,
+    /// The strategy can store in-flight records: sequence numbers order and de-duplicate them on
+    /// restore.
+    pub sequence_numbers: bool,
+    /// Strategy `none` restarting `from-latest`: the sources resume after the newest record read.
+    pub read_high_water: bool,
+}
+
+impl KeyScope {
+    pub fn for_sim(sim: &Sim) -> KeyScope {
+        let s = &sim.settings;
+        KeyScope {
+            clock: s.alignment_timeout.is_some(),
+            sequence_numbers: sim.mechanism().stores_in_flight() || s.alignment_timeout.is_some(),
+            read_high_water: s.strategy == Strategy::None && s.restart == RestartPolicy::FromLatest,
+        }
+    }
+}
+
+/// The canonical bytes of a state's key (see the module note). Equal bytes, same state.
+pub fn key_bytes(sim: &Sim, spent: &FaultsSpent, scope: KeyScope, out: &mut Vec<u8>) {
+    out.clear();
+    let ranks = if scope.sequence_numbers { sequence_numbers(sim) } else { vec![] };
+    let mut w = KeyWriter { out, scope, ranks };
+    w.spent(spent);
+    w.sim(sim);
+}
+
+/// Per channel, the sequence numbers held anywhere in the state (queues, and the in-flight data of
+/// snapshots taken, pending or stored), sorted and without repeats.
+fn sequence_numbers(sim: &Sim) -> Vec<Vec<u64>> {
+    let mut v: Vec<Vec<u64>> = vec![Vec::new(); sim.live.channels.len()];
+    for (c, ch) in sim.live.channels.iter().enumerate() {
+        for item in &ch.queue {
+            if let Item::Record { seq, .. } = item {
+                v[c].push(*seq);
+            }
+        }
+    }
+    let mut note = |s: &TaskSnapshot| {
+        for (c, seq, _) in &s.in_flight {
+            v[c.index()].push(*seq);
+        }
+    };
+    for t in &sim.live.tasks {
+        if let Some(s) = t.alignment.as_ref().and_then(|a| a.unaligned.as_deref()) {
+            note(s);
+        }
+    }
+    for p in &sim.live.coordinator.pending {
+        p.snapshots.iter().flatten().for_each(&mut note);
+    }
+    for cp in &sim.durable.storage.completed {
+        cp.snapshots.iter().for_each(&mut note);
+    }
+    sim.durable.storage.saves.iter().flatten().for_each(&mut note);
+    for c in &mut v {
+        c.sort_unstable();
+        c.dedup();
+    }
+    v
+}
+
+/// The 128-bit FNV-1a hash of a key's bytes: the id under which the explorer merges states.
+pub fn hash128(bytes: &[u8]) -> u128 {
+    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+    let mut h = OFFSET;
+    for &b in bytes {
+        h ^= b as u128;
+        h = h.wrapping_mul(PRIME);
+    }
+    h
+}
+
+struct KeyWriter<'a> {
+    out: &'a mut Vec<u8>,
+    scope: KeyScope,
+    /// Per channel, the sequence numbers the state holds, sorted: a number is keyed by its rank.
+    ranks: Vec<Vec<u64>>,
+}
+
+impl KeyWriter<'_> {
+    fn u8(&mut self, x: u8) {
+        self.out.push(x);
+    }
+    fn bool(&mut self, x: bool) {
+        self.out.push(x as u8);
+    }
+    fn u64(&mut self, x: u64) {
+        // Small numbers dominate: a varint keeps the key short.
+        let mut x = x;
+        while x >= 0x80 {
+            self.out.push((x as u8) | 0x80);
+            x >>= 7;
+        }
+        self.out.push(x as u8);
+    }
+    fn i64(&mut self, x: i64) {
+        self.u64(((x << 1) ^ (x >> 63)) as u64);
+    }
+    fn len(&mut self, n: usize) {
+        self.u64(n as u64);
+    }
+    fn opt_u64(&mut self, x: Option<u64>) {
+        match x {
+            None => self.u8(0),
+            Some(v) => {
+                self.u8(1);
+                self.u64(v);
+            }
+        }
+    }
+    /// A step number: in the key only while time matters.
+    fn tick(&mut self, t: u64) {
+        if self.scope.clock {
+            self.u64(t);
+        }
+    }
+    /// A sequence number on channel `c`: its rank among the channel's numbers in the state.
+    fn seq(&mut self, c: usize, s: u64) {
+        if self.scope.sequence_numbers {
+            let rank = self.ranks[c].binary_search(&s).expect("every number held was collected");
+            self.u64(rank as u64);
+        }
+    }
+
+    fn spent(&mut self, f: &FaultsSpent) {
+        let FaultsSpent { checkpoints, timers, crashes, final_checkpoint } = f;
+        self.u8(*checkpoints);
+        self.len(timers.len());
+        for t in timers {
+            self.u8(*t);
+        }
+        self.u8(*crashes);
+        self.bool(*final_checkpoint);
+    }
+
+    fn sim(&mut self, sim: &Sim) {
+        let Sim {
+            graph,
+            settings,
+            seed,
+            timers,
+            expected,
+            tick,
+            rng,
+            down,
+            jobmanager_up,
+            masters,
+            live,
+            durable,
+            wire,
+            effects,
+            read_high_water,
+            stats,
+            scratch,
+            tracks_tuples,
+            emitted,
+            handler,
+        } = sim;
+        // Fixed for the whole run: the job, its settings, timers and barrier handler, the
+        // failure-free run.
+        let _ = (graph, settings, seed, timers, expected, tracks_tuples, handler);
+        // Only `auto` draws from the PRNG; the explorer picks every step itself.
+        let _ = rng;
+        // The observer's: channel logs, the history that counts, the statistics; and scratch space.
+        let _ = (wire, effects, stats, scratch, emitted);
+        self.tick(*tick);
+        match down {
+            None => self.u8(0),
+            Some(scope) => {
+                self.u8(1);
+                self.crash_scope(*scope);
+            }
+        }
+        self.bool(*jobmanager_up);
+        self.masters(masters);
+        self.live(live);
+        self.durable(durable);
+        if self.scope.read_high_water {
+            self.len(read_high_water.len());
+            for &h in read_high_water {
+                self.u64(h as u64);
+            }
+        }
+    }
+
+    fn crash_scope(&mut self, s: CrashScope) {
+        match s {
+            CrashScope::Cluster => self.u8(0),
+            CrashScope::Task(t) => {
+                self.u8(1);
+                self.u64(t.0 as u64);
+            }
+            CrashScope::JobManager => self.u8(2),
+            CrashScope::Global => self.u8(3),
+        }
+    }
+
+    fn masters(&mut self, m: &Masters) {
+        let Masters { leader, elected_at, awaiting_resubmission, submission } = m;
+        self.u8(*leader as u8);
+        // When the last election was is the failover statistics'.
+        let _ = elected_at;
+        self.bool(*awaiting_resubmission);
+        self.u64(*submission as u64);
+    }
+
+    fn live(&mut self, l: &Live) {
+        let Live { tasks, channels, coordinator, notifications, storm, spark } = l;
+        self.len(tasks.len());
+        for t in tasks {
+            self.task(t);
+        }
+        self.len(channels.len());
+        for (i, c) in channels.iter().enumerate() {
+            self.channel(i, c);
+        }
+        self.coordinator(coordinator);
+        self.len(notifications.len());
+        for Notification { task, checkpoint } in notifications {
+            self.u64(task.0 as u64);
+            self.u64(checkpoint.0);
+        }
+        // Storm's acker and Spark Streaming's driver: the explorer refuses both strategies.
+        self.bool(storm.is_some());
+        self.bool(spark.is_some());
+    }
+
+    fn task(&mut self, t: &TaskRuntime) {
+        let TaskRuntime {
+            status,
+            state,
+            in_pos,
+            received_before,
+            in_from,
+            sent_before,
+            out_from,
+            alignment,
+            tracker,
+            last_checkpoint,
+            aborted,
+            rr,
+        } = t;
+        self.u8(match status {
+            TaskStatus::Running => 0,
+            TaskStatus::Crashed => 1,
+            TaskStatus::Canceled => 2,
+        });
+        self.op_state(state);
+        // What each incarnation sent and received, by sequence number: the cut check's.
+        let _ = (in_pos, received_before, in_from, sent_before, out_from);
+        match alignment {
+            None => self.u8(0),
+            Some(a) => {
+                self.u8(1);
+                self.alignment(a);
+            }
+        }
+        self.tracker(tracker);
+        self.opt_u64(last_checkpoint.map(|c| c.0));
+        self.len(aborted.len());
+        for c in aborted.iter() {
+            self.u64(c.0);
+        }
+        self.u64(*rr as u64);
+    }
+
+    fn op_state(&mut self, s: &OpState) {
+        match s {
+            OpState::Source { next_offset } => {
+                self.u8(0);
+                self.u64(*next_offset as u64);
+            }
+            OpState::Stateless => self.u8(1),
+            OpState::Keyed { entries } => {
+                self.u8(2);
+                self.len(entries.len());
+                for (k, e) in entries.iter() {
+                    let KeyedEntry { contributors, sum } = e;
+                    self.u64(k.0 as u64);
+                    self.len(contributors.len());
+                    for r in contributors {
+                        self.u64(r.0 as u64);
+                    }
+                    self.i64(*sum);
+                }
+            }
+            OpState::Sink { open, pending } => {
+                self.u8(3);
+                self.opt_u64(open.map(|t| t.0 as u64));
+                self.len(pending.len());
+                for (c, t) in pending {
+                    self.u64(c.0);
+                    self.u64(t.0 as u64);
+                }
+            }
+        }
+    }
+
+    fn alignment(&mut self, a: &Alignment) {
+        let Alignment { checkpoint, timestamp, received, unaligned, cancelled } = a;
+        self.u64(checkpoint.0);
+        self.tick(*timestamp);
+        self.len(received.len());
+        for r in received {
+            self.bool(*r);
+        }
+        match unaligned {
+            None => self.u8(0),
+            Some(s) => {
+                self.u8(1);
+                self.snapshot(s);
+            }
+        }
+        self.bool(*cancelled);
+    }
+
+    fn tracker(&mut self, t: &Tracker) {
+        let Tracker { pending, latest } = t;
+        self.len(pending.len());
+        for BarrierCount { checkpoint, count } in pending {
+            self.u64(checkpoint.0);
+            self.u64(*count as u64);
+        }
+        self.opt_u64(latest.map(|c| c.0));
+    }
+
+    fn snapshot(&mut self, s: &TaskSnapshot) {
+        let TaskSnapshot { task, state, checkpoint, tick, sent, received, in_flight } = s;
+        self.u64(task.0 as u64);
+        self.op_state(state);
+        self.opt_u64(checkpoint.map(|c| c.0));
+        self.tick(*tick);
+        // What the saved state had sent and received: the cut check's.
+        let _ = (sent, received);
+        self.len(in_flight.len());
+        for (c, seq, rec) in in_flight {
+            self.u64(c.0 as u64);
+            self.seq(c.index(), *seq);
+            self.record(rec);
+        }
+    }
+
+    fn record(&mut self, r: &Record) {
+        let Record { id, value, replayed } = r;
+        self.u64(id.0 as u64);
+        self.i64(*value);
+        // A replay is marked for the narration only.
+        let _ = replayed;
+    }
+
+    fn channel(&mut self, index: usize, c: &Channel) {
+        let Channel { queue, blocked } = c;
+        self.bool(*blocked);
+        self.len(queue.len());
+        for item in queue {
+            match item {
+                Item::Record { seq, rec } => {
+                    self.u8(0);
+                    self.seq(index, *seq);
+                    self.record(rec);
+                }
+                Item::Barrier(b) => {
+                    let Barrier { checkpoint, timestamp, unaligned } = b;
+                    self.u8(1);
+                    self.u64(checkpoint.0);
+                    self.tick(*timestamp);
+                    self.bool(*unaligned);
+                }
+                Item::Cancel(c) => {
+                    self.u8(2);
+                    self.u64(c.0);
+                }
+            }
+        }
+    }
+
+    fn coordinator(&mut self, c: &Coordinator) {
+        let Coordinator { pending, aborted, stop_the_world, failures } = c;
+        self.len(pending.len());
+        for p in pending {
+            let PendingCheckpoint { id, trigger_tick, snapshots, acked } = p;
+            self.u64(id.0);
+            self.tick(*trigger_tick);
+            self.u64(*acked as u64);
+            self.len(snapshots.len());
+            for s in snapshots {
+                match s {
+                    None => self.u8(0),
+                    Some(s) => {
+                        self.u8(1);
+                        self.snapshot(s);
+                    }
+                }
+            }
+        }
+        self.len(aborted.len());
+        for a in aborted.iter() {
+            self.u64(a.0);
+        }
+        match stop_the_world {
+            None => self.u8(0),
+            Some((id, paused_at)) => {
+                self.u8(1);
+                self.u64(id.0);
+                self.tick(*paused_at);
+            }
+        }
+        let FailureCounter { consecutive, last_succeeded } = failures;
+        self.u64(*consecutive as u64);
+        self.opt_u64(last_succeeded.map(|c| c.0));
+    }
+
+    fn durable(&mut self, d: &Durable) {
+        let Durable { storage, checkpoint_ids, external, committed, spark } = d;
+        let CheckpointStorage { completed, saves } = storage;
+        self.len(completed.len());
+        for cp in completed {
+            let CompletedCheckpoint { id, trigger_tick, completed_tick, snapshots } = cp;
+            self.u64(id.0);
+            self.tick(*trigger_tick);
+            self.tick(*completed_tick);
+            self.len(snapshots.len());
+            for s in snapshots {
+                self.snapshot(s);
+            }
+        }
+        self.len(saves.len());
+        for task in saves {
+            self.len(task.len());
+            for s in task {
+                self.snapshot(s);
+            }
+        }
+        self.u64(checkpoint_ids.0);
+        self.external(external);
+        self.len(committed.len());
+        for c in committed {
+            self.u64(*c as u64);
+        }
+        // Spark Streaming's log and checkpoint directory: the explorer refuses the strategy.
+        let _ = spark;
+    }
+
+    fn external(&mut self, e: &ExternalSystem) {
+        let ExternalSystem { appended, table, txns, batch_commits } = e;
+        self.len(appended.len());
+        for r in appended {
+            self.row(r);
+        }
+        self.len(table.len());
+        for (_, r) in table.iter() {
+            self.row(r);
+        }
+        self.len(txns.len());
+        for Txn { id, sink, rows, status } in txns {
+            self.u64(id.0 as u64);
+            self.u64(sink.0 as u64);
+            self.len(rows.len());
+            for r in rows {
+                self.row(r);
+            }
+            match status {
+                TxnStatus::Open => self.u8(0),
+                TxnStatus::PreCommitted(c) => {
+                    self.u8(1);
+                    self.u64(c.0);
+                }
+                TxnStatus::Committed => self.u8(2),
+                TxnStatus::Aborted => self.u8(3),
+            }
+        }
+        self.len(batch_commits.len());
+        for (time, t) in batch_commits {
+            self.u64(*time);
+            self.u64(t.0 as u64);
+        }
+    }
+
+    fn row(&mut self, r: &Row) {
+        let Row { record, value, sink, tick } = r;
+        self.u64(record.0 as u64);
+        self.i64(*value);
+        self.u64(sink.0 as u64);
+        // When a reader first saw it: the latency statistics'.
+        self.tick(*tick);
+    }
+}

@@ -1,0 +1,287 @@
+//! The barrier-handler lab: a checkpoint-barrier handler composed from four choices, after the
+//! first article's remark that once barriers are understood any policy can be chosen (do not
+//! align; snapshot on every barrier; drop records until the last barrier comes), each with its
+//! own guarantee. Flink's handlers are points in this space:
+//!
+//! | choice | aligned | barrier tracker (at-least-once) | unaligned |
+//! |---|---|---|---|
+//! | on the first barrier | wait | wait | snapshot now |
+//! | records on an input after its barrier | block and buffer | process | process |
+//! | on the last barrier | snapshot | snapshot | forward only |
+//! | in-flight records in the snapshot | (none to store) | (none to store) | yes |
+//!
+//! What each choice does at a task, for checkpoint n:
+//! - **On the first barrier**, *snapshot now*: the task snapshots at once and forwards the
+//!   barrier; with in-flight records, ahead of the records in its output queues, which the
+//!   snapshot stores (Chandy-Lamport's marker rule, FLIP-76's overtaking barrier). *Wait*: nothing
+//!   yet.
+//! - **Records arriving on an input after its barrier**, until the last barrier: *block* the input
+//!   (they wait in the channel, as alignment does), *process* them (they are after the barrier
+//!   but go into the state; a snapshot taken at the last barrier counts them), or *drop* them.
+//! - **On the last barrier**, *snapshot*: the task snapshots (again, if it did at the first) and
+//!   forwards the barrier if it has not; *forward only*: the snapshot taken at the first barrier
+//!   stands (so this choice needs *snapshot now*). Then it acknowledges and unblocks its inputs.
+//! - **In-flight records**: with a snapshot taken at the first barrier, the records that arrive on
+//!   an input still waiting for its barrier are recorded with it (and processed), and replayed on
+//!   restore. Without a snapshot at the first barrier there is nothing in flight to record.
+//!
+//! The lab runs on the CheckpointCoordinator of strategy `aligned`, one checkpoint at a time;
+//! it takes a checkpoint's barriers as they come and, since the explorer's runs abort no
+//! checkpoint while the job runs, it does not handle cancel markers or aborts. The explorer
+//! classifies a handler (`crate::engine::explorer::lab`). The lab is native for now: nothing on the
+//! page selects it, and its runs are not a scenario file's.
+
+use serde::{Deserialize, Serialize};
+
+use super::barriers::{snapshot_and_forward, unblock_inputs};
+use super::progress::Alignment;
+use super::seam::{Arrival, Mechanism};
+use crate::engine::action::{Event, SnapshotKind};
+use crate::engine::dataflow::record::{Barrier, Record};
+use crate::engine::error::ScenarioError;
+use crate::engine::ids::ChannelId;
+use crate::engine::settings::Strategy;
+use crate::engine::sim::Sim;
+
+/// On the first barrier of a checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnFirstBarrier {
+    SnapshotNow,
+    Wait,
+}
+
+/// Records arriving on an input after its barrier, until the last barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AfterBarrier {
+    Block,
+    Process,
+    Drop,
+}
+
+/// On the last barrier of a checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnLastBarrier {
+    Snapshot,
+    ForwardOnly,
+}
+
+/// A composed barrier handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Handler {
+    pub first: OnFirstBarrier,
+    pub after: AfterBarrier,
+    pub last: OnLastBarrier,
+    /// The snapshot stores in-flight records (needs a snapshot at the first barrier).
+    pub in_flight: bool,
+}
+
+impl Handler {
+    /// Flink's aligned checkpoints.
+    pub const ALIGNED: Handler = Handler {
+        first: OnFirstBarrier::Wait,
+        after: AfterBarrier::Block,
+        last: OnLastBarrier::Snapshot,
+        in_flight: false,
+    };
+    /// Flink's barrier tracker (at-least-once).
+    pub const TRACKER: Handler = Handler {
+        first: OnFirstBarrier::Wait,
+        after: AfterBarrier::Process,
+        last: OnLastBarrier::Snapshot,
+        in_flight: false,
+    };
+    /// Flink's unaligned checkpoints.
+    pub const UNALIGNED: Handler = Handler {
+        first: OnFirstBarrier::SnapshotNow,
+        after: AfterBarrier::Process,
+        last: OnLastBarrier::ForwardOnly,
+        in_flight: true,
+    };
+
+    /// Every handler that makes sense: forward only and in-flight records need a snapshot at the
+    /// first barrier.
+    pub fn all() -> Vec<Handler> {
+        (0..HANDLERS.len()).map(|i| HANDLERS[i].handler).filter(|h| h.check().is_ok()).collect()
+    }
+
+    /// Why this combination makes no sense, if it does not.
+    pub fn check(&self) -> Result<(), &'static str> {
+        match (self.first, self.last, self.in_flight) {
+            (OnFirstBarrier::Wait, OnLastBarrier::ForwardOnly, _) => {
+                Err("forward only on the last barrier needs a snapshot taken at the first: the task would save nothing")
+            }
+            (OnFirstBarrier::Wait, _, true) => Err(
+                "in-flight records are those that arrive between a snapshot taken at the first barrier and the last barrier; waiting, there are none",
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    const fn index(&self) -> usize {
+        let first = match self.first {
+            OnFirstBarrier::SnapshotNow => 0,
+            OnFirstBarrier::Wait => 1,
+        };
+        let after = match self.after {
+            AfterBarrier::Block => 0,
+            AfterBarrier::Process => 1,
+            AfterBarrier::Drop => 2,
+        };
+        let last = match self.last {
+            OnLastBarrier::Snapshot => 0,
+            OnLastBarrier::ForwardOnly => 1,
+        };
+        ((first * 3 + after) * 2 + last) * 2 + self.in_flight as usize
+    }
+
+    const fn from_index(i: usize) -> Handler {
+        Handler {
+            first: if i / 12 == 0 { OnFirstBarrier::SnapshotNow } else { OnFirstBarrier::Wait },
+            after: match (i / 4) % 3 {
+                0 => AfterBarrier::Block,
+                1 => AfterBarrier::Process,
+                _ => AfterBarrier::Drop,
+            },
+            last: if (i / 2) % 2 == 0 { OnLastBarrier::Snapshot } else { OnLastBarrier::ForwardOnly },
+            in_flight: i % 2 == 1,
+        }
+    }
+
+    /// The mechanism that runs this handler: one of a fixed table, so that a run can hold it as
+    /// it holds a built-in mechanism.
+    pub(crate) fn mechanism(&self) -> &'static HandlerLab {
+        &HANDLERS[self.index()]
+    }
+}
+
+/// A composed barrier handler as a [`Mechanism`].
+#[derive(Clone, Copy, Debug)]
+pub struct HandlerLab {
+    pub handler: Handler,
+}
+
+const fn table() -> [HandlerLab; 24] {
+    let mut t = [HandlerLab { handler: Handler::ALIGNED }; 24];
+    let mut i = 0;
+    while i < 24 {
+        t[i] = HandlerLab { handler: Handler::from_index(i) };
+        i += 1;
+    }
+    t
+}
+
+static HANDLERS: [HandlerLab; 24] = table();
+
+impl Mechanism for HandlerLab {
+    /// The sources snapshot at the trigger; with in-flight records their barrier overtakes their
+    /// output queues, as an unaligned source's does.
+    fn unaligned_at_sources(&self, _sim: &Sim) -> bool {
+        self.handler.first == OnFirstBarrier::SnapshotNow && self.handler.in_flight
+    }
+    fn stores_in_flight(&self) -> bool {
+        self.handler.in_flight
+    }
+
+    /// Before a record reaches the operator: on an input whose barrier has come, drop it if the
+    /// handler drops; on one still waiting, record it with the early snapshot if it stores
+    /// in-flight records.
+    fn on_record(&self, sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) -> bool {
+        let info = sim.graph.channel(c);
+        let (t, input) = (info.to, info.input_index);
+        let Some(al) = sim.live.tasks[t.index()].alignment.as_mut() else { return true };
+        if al.received[input] {
+            if self.handler.after == AfterBarrier::Drop {
+                out.push(Event::RecordDiscarded { task: t, channel: c, record: rec.id, checkpoint: al.checkpoint });
+                return false;
+            }
+        } else if let Some(snap) = al.unaligned.as_mut().filter(|_| self.handler.in_flight) {
+            snap.in_flight.push((c, seq, rec));
+            out.push(Event::InFlightRecorded { task: t, channel: c, record: rec.id });
+        }
+        true
+    }
+
+    fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
+        let Arrival { task: t, channel: c, input } = at;
+        let id = barrier.checkpoint;
+        let h = self.handler;
+        sim.note_barrier(t, id);
+        let n = sim.graph.task(t).inputs.len();
+        let task = &mut sim.live.tasks[t.index()];
+        if task.alignment.as_ref().is_some_and(|a| a.checkpoint != id) {
+            // One checkpoint at a time: a barrier of another abandons the older.
+            task.alignment = None;
+            unblock_inputs(sim, t, out);
+        }
+        let first = sim.live.tasks[t.index()].alignment.is_none();
+        let al = sim.live.tasks[t.index()].alignment.get_or_insert_with(|| Alignment {
+            checkpoint: id,
+            timestamp: barrier.timestamp,
+            received: vec![false; n],
+            unaligned: None,
+            cancelled: false,
+        });
+        al.received[input] = true;
+        let waiting = al.waiting();
+        out.push(Event::BarrierReceived { task: t, channel: c, checkpoint: id, first, waiting });
+        if first && h.first == OnFirstBarrier::SnapshotNow {
+            let b = Barrier { unaligned: h.in_flight, ..barrier };
+            let kind = if h.in_flight { SnapshotKind::Unaligned } else { SnapshotKind::Aligned };
+            let snap = snapshot_and_forward(sim, t, b, kind, out);
+            sim.live.tasks[t.index()].alignment.as_mut().expect("collecting").unaligned = Some(Box::new(snap));
+        }
+        if waiting > 0 {
+            if h.after == AfterBarrier::Block {
+                sim.live.channels[c.index()].blocked = true;
+                out.push(Event::ChannelBlocked { channel: c, checkpoint: id });
+            }
+            return;
+        }
+        let al = sim.live.tasks[t.index()].alignment.take().expect("collecting");
+        sim.live.tasks[t.index()].last_checkpoint = Some(id);
+        unblock_inputs(sim, t, out);
+        let snap = match (h.last, al.unaligned) {
+            // A task with one input: its first barrier is its last, and it has just snapshotted.
+            (_, Some(early)) if first => *early,
+            (OnLastBarrier::ForwardOnly, Some(early)) => *early,
+            (OnLastBarrier::Snapshot, Some(_)) => {
+                // Again, at the last barrier: the barrier went on at the first.
+                let snap = sim.take_snapshot(t, Some(id), out);
+                out.push(Event::SnapshotTaken { task: t, checkpoint: Some(id), kind: SnapshotKind::Aligned });
+                snap
+            }
+            (_, None) => {
+                let b = Barrier { unaligned: false, ..barrier };
+                snapshot_and_forward(sim, t, b, SnapshotKind::Aligned, out)
+            }
+        };
+        sim.acknowledge(t, id, snap, out);
+    }
+}
+
+impl Sim {
+    /// This run, before any action, with `handler` in place of its strategy's barrier handler.
+    /// It runs on the CheckpointCoordinator of strategy `aligned`, one checkpoint at a time, without
+    /// an alignment timeout.
+    pub fn with_handler(mut self, handler: Handler) -> Result<Sim, ScenarioError> {
+        let bad = |m: &str| Err(ScenarioError::Settings(format!("the barrier-handler lab: {m}")));
+        if let Err(why) = handler.check() {
+            return bad(why);
+        }
+        let s = &self.settings;
+        if s.strategy != Strategy::Aligned || s.max_concurrent_checkpoints != 1 || s.alignment_timeout.is_some() {
+            return bad(
+                "it runs on strategy aligned's coordinator, one checkpoint at a time, without an alignment timeout",
+            );
+        }
+        if self.tick != 0 {
+            return bad("a run takes its handler before its first step");
+        }
+        self.handler = Some(handler.mechanism());
+        Ok(self)
+    }
+}

@@ -1,0 +1,736 @@
+//! The schedule explorer, checked against models: what theory says of each strategy, an
+//! independent brute-force enumeration of every schedule of tiny jobs (a plain depth-first search
+//! without merging, counting leaves and distinct states), the canonical completion against every
+//! completion, and every counterexample replayed through the scenario loader and the runner.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+use barrierscope::engine::explorer::state_key::key_bytes;
+use barrierscope::engine::explorer::{
+    BadOutcome, Completion, Decisive, Explorer, Faults, FaultsSpent, Judged, KeyScope, Outcome, Report,
+};
+use barrierscope::engine::{Action, FaultBudget, Lang, Scenario, SinkMode, Strategy, TaskId, Verdict};
+
+fn scenario_file(name: &str) -> Scenario {
+    let path = format!("{}/scenarios/explore/{name}", env!("CARGO_MANIFEST_DIR"));
+    Scenario::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+fn explore(sc: &Scenario, completion: Completion) -> (Explorer, Report) {
+    let mut ex = Explorer::for_scenario(sc, completion).unwrap();
+    let p = ex.run(usize::MAX);
+    assert!(p.done && p.failed.is_none(), "{p:?}");
+    let report = ex.report().unwrap().clone();
+    (ex, report)
+}
+
+fn labels(sc: &Scenario, records: &[barrierscope::engine::RecordId]) -> Vec<String> {
+    let g = sc.graph().unwrap();
+    records.iter().map(|r| g.label(*r).to_string()).collect()
+}
+
+/// A tiny job written out: JSON for the scenario loader.
+fn tiny(job: &str, input: &str, settings: &str) -> Scenario {
+    let job = match job {
+        "source-count" => r#"{"operators": [{"name": "Source", "kind": "source"}, {"name": "Count", "kind": "count"}],
+                              "edges": [{"from": "Source", "to": "Count"}]}"#
+            .to_string(),
+        builtin => format!("{builtin:?}"),
+    };
+    Scenario::from_json(&format!(r#"{{"job": {job}, "input": {input}, "settings": {settings}}}"#)).unwrap()
+}
+
+// ---- (a) per-task timers on the line: the a, b, c loss ----------------------------------------
+
+#[test]
+fn the_shortest_loss_under_per_task_timers_is_the_abc_story() {
+    let sc = scenario_file("line-timers.json");
+    let (ex, report) = explore(&sc, Completion::Canonical);
+    let g = &ex.initial().graph;
+    let lost = &report.counterexamples[0];
+    assert_eq!(lost.bad, BadOutcome { judged: Judged::State, verdict: Verdict::Lost });
+    assert_eq!(labels(&sc, &lost.records), ["a", "b", "c"]);
+    let source = g.task_by_name("Source").unwrap();
+    // Read a, b, c; the source saves offset 3; the cluster crashes; the restore.
+    assert_eq!(
+        lost.schedule,
+        [
+            Action::Read { task: source },
+            Action::Read { task: source },
+            Action::Read { task: source },
+            Action::Timer { task: source },
+            Action::Crash,
+            Action::Restore,
+        ]
+    );
+    let en = lost.story.text(g, Lang::En);
+    assert_eq!(
+        en,
+        "a, b and c are lost: Source saved offset 3 at step 4, after sending them at steps 1, 2 and 3; \
+         Count had not saved; the cluster crashed at step 5; the restore at step 6 resumes Source after them \
+         and gives Count a state without them: they were in transit across the cut."
+    );
+    let zh = lost.story.text(g, Lang::Zh);
+    assert!(zh.contains("第 4 步保存了偏移量 3") && zh.contains("在途"), "{zh}");
+    // The decisive steps: the sends, the save, the crash, the restore.
+    let marks: Vec<(u32, Decisive)> = lost.story.decisive.iter().map(|d| (d.step, d.what)).collect();
+    assert_eq!(
+        marks,
+        [
+            (1, Decisive::Sent),
+            (2, Decisive::Sent),
+            (3, Decisive::Sent),
+            (4, Decisive::Saved),
+            (5, Decisive::Crashed),
+            (6, Decisive::Restored)
+        ]
+    );
+    // The shortest duplicate: Count saves after counting a, the source has no save yet.
+    let dup = &report.counterexamples[1];
+    assert_eq!(dup.bad, BadOutcome { judged: Judged::State, verdict: Verdict::Duplicated });
+    assert_eq!(labels(&sc, &dup.records), ["a"]);
+    let en = dup.story.text(g, Lang::En);
+    assert!(
+        en.starts_with(
+            "a is counted twice: Count saved at step 4, after a reached it at step 3; Source had not saved;"
+        ),
+        "{en}"
+    );
+    assert!(en.contains("orphan"), "{en}");
+    assert_eq!(report.state.lost + report.state.duplicated + report.state.exactly_once, report.schedules);
+}
+
+/// With Count's save among them, the explanation names both saves and the record in transit, as
+/// the issue's example does: "Count saved at step 5, before c reached it at step 7".
+#[test]
+fn a_loss_with_both_saves_names_both_and_the_receipt_after_the_save() {
+    let sc = scenario_file("line-timers.json");
+    let (ex, _) = explore(&sc, Completion::Canonical);
+    let g = &ex.initial().graph;
+    let (source, count) = (g.task_by_name("Source").unwrap(), g.task_by_name("Count").unwrap());
+    let (sm, mc) = (g.channel_by_name("Source->Map").unwrap(), g.channel_by_name("Map->Count").unwrap());
+    let schedule = [
+        Action::Read { task: source },
+        Action::Read { task: source },
+        Action::Read { task: source },
+        Action::Timer { task: source },
+        Action::Timer { task: count },
+        Action::Deliver { channel: sm },
+        Action::Deliver { channel: mc },
+        Action::Crash,
+        Action::Restore,
+    ];
+    let bad = BadOutcome { judged: Judged::State, verdict: Verdict::Lost };
+    let story = barrierscope::engine::explorer::Story::of(ex.initial(), &schedule, bad);
+    assert_eq!(
+        story.text(g, Lang::En),
+        "a, b and c are lost: Source saved offset 3 at step 4, after sending them at steps 1, 2 and 3; \
+         Count saved at step 5, before they reached it (a at step 7); the cluster crashed at step 8; \
+         the restore at step 9 resumes Source after them and gives Count a state without them: they were in transit across the cut."
+    );
+    let saved: Vec<(u32, Option<TaskId>)> =
+        story.decisive.iter().filter(|d| d.what == Decisive::Saved).map(|d| (d.step, d.task)).collect();
+    assert_eq!(saved, [(4, Some(source)), (5, Some(count))]);
+}
+
+/// Output stories: a sink that had not written records the restore skips, and one that writes a
+/// record again after the source rewinds before it.
+#[test]
+fn output_counterexamples_tell_what_the_sink_wrote() {
+    let sc = tiny("line-sink", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "timers"}"#);
+    let (ex, r) = explore(&sc, Completion::Canonical);
+    let g = &ex.initial().graph;
+    let text = |judged: Judged, verdict: Verdict| {
+        let c = r.counterexamples.iter().find(|c| c.bad == BadOutcome { judged, verdict }).expect("found");
+        (c.story.text(g, Lang::En), c.story.text(g, Lang::Zh))
+    };
+    let (en, zh) = text(Judged::Output, Verdict::Lost);
+    assert!(
+        en.starts_with("a and b are missing from the output: Source saved offset 2 at step 3")
+            && en.contains("Sink had not written them"),
+        "{en}"
+    );
+    assert!(zh.contains("Sink 还没有写出它们"), "{zh}");
+    let (en, _) = text(Judged::Output, Verdict::Duplicated);
+    assert!(
+        en.starts_with("a is written twice: Sink wrote a at step 4; Source had not saved;")
+            && en.contains("Sink writes a again at step 10"),
+        "{en}"
+    );
+}
+
+// ---- (b) what theory says of the barrier strategies -----------------------------------------
+
+#[test]
+fn aligned_barriers_never_lose_or_duplicate_state() {
+    for file in
+        ["line-aligned.json", "two-inputs-aligned.json", "two-inputs-unaligned.json", "two-inputs-stop-the-world.json"]
+    {
+        let sc = scenario_file(file);
+        let (_, r) = explore(&sc, Completion::Canonical);
+        assert!(r.schedules > 1000, "{file}: {} schedules", r.schedules);
+        assert_eq!(r.state.exactly_once, r.schedules, "{file}: {r:?}");
+        assert!(r.counterexamples.is_empty(), "{file}");
+    }
+}
+
+#[test]
+fn the_barrier_tracker_duplicates_on_two_inputs_and_never_loses() {
+    let sc = scenario_file("two-inputs-at-least-once.json");
+    let (ex, r) = explore(&sc, Completion::Canonical);
+    assert!(r.state.duplicated > 0 && r.state.lost == 0, "{r:?}");
+    assert_eq!(r.counterexamples.len(), 1);
+    let dup = &r.counterexamples[0];
+    assert_eq!(dup.bad.verdict, Verdict::Duplicated);
+    let text = dup.story.text(&ex.initial().graph, Lang::En);
+    assert!(text.contains("behind the checkpoint's barrier"), "{text}");
+    assert!(dup.story.decisive.iter().any(|d| d.what == Decisive::BarrierAhead));
+}
+
+#[test]
+fn a_two_phase_commit_sink_is_exactly_once_end_to_end_and_an_append_sink_duplicates() {
+    let (_, r) = explore(&scenario_file("line-sink-aligned-two-phase-commit.json"), Completion::Canonical);
+    let out = r.output.unwrap();
+    assert_eq!((r.state.exactly_once, out.exactly_once), (r.schedules, r.schedules), "{r:?}");
+    let (_, r) = explore(&scenario_file("line-sink-aligned-append.json"), Completion::Canonical);
+    let out = r.output.unwrap();
+    assert_eq!(r.state.exactly_once, r.schedules);
+    assert!(out.duplicated > 0 && out.lost == 0, "{r:?}");
+}
+
+// ---- (c) against an independent brute-force enumeration -------------------------------------
+
+/// The moves at a state, by the definition of a schedule: the engine's enabled steps and the
+/// faults left; after the last crash (canonical) the first enabled step only; the final
+/// checkpoint of a two-phase-commit sink when nothing else is left.
+struct Rules {
+    faults: Faults,
+    canonical: bool,
+    final_checkpoint: bool,
+}
+
+impl Rules {
+    fn moves(&self, sim: &barrierscope::engine::Sim, spent: &FaultsSpent) -> Vec<(Action, FaultsSpent)> {
+        let mut steps = Vec::new();
+        sim.enabled_steps(&mut steps);
+        let mut out = Vec::new();
+        let after_last_crash = spent.crashes == self.faults.crashes && sim.running();
+        if self.canonical && after_last_crash {
+            out.extend(steps.first().map(|a| (*a, spent.clone())));
+        } else {
+            out.extend(steps.iter().map(|a| (*a, spent.clone())));
+            if sim.running() {
+                if sim.strategy().uses_coordinator() && spent.checkpoints < self.faults.snapshots {
+                    out.push((Action::Checkpoint, FaultsSpent { checkpoints: spent.checkpoints + 1, ..spent.clone() }));
+                }
+                if sim.strategy() == Strategy::Timers {
+                    for t in 0..spent.timers.len() {
+                        if spent.timers[t] < self.faults.snapshots && sim.task_up(TaskId(t as u16)) {
+                            let mut s = spent.clone();
+                            s.timers[t] += 1;
+                            out.push((Action::Timer { task: TaskId(t as u16) }, s));
+                        }
+                    }
+                }
+                if spent.crashes < self.faults.crashes {
+                    out.push((Action::Crash, FaultsSpent { crashes: spent.crashes + 1, ..spent.clone() }));
+                }
+            }
+        }
+        if out.is_empty() && self.final_checkpoint && !spent.final_checkpoint && sim.running() {
+            out.push((Action::Checkpoint, FaultsSpent { final_checkpoint: true, ..spent.clone() }));
+        }
+        out
+    }
+}
+
+/// Per record, how often it is reflected in state and in the output: the finest verdict.
+fn reflected(sim: &barrierscope::engine::Sim) -> (Vec<u32>, Vec<u32>) {
+    (sim.state_counts(), sim.external_counts())
+}
+
+#[derive(Default)]
+struct Brute {
+    leaves: u128,
+    states: BTreeSet<Vec<u8>>,
+    ends: BTreeSet<Vec<u8>>,
+    /// Leaves by (state exactly once, lost, duplicated), and the same for the output.
+    state: BTreeMap<(bool, bool, bool), u128>,
+    output: BTreeMap<(bool, bool, bool), u128>,
+    /// Every-order runs: the states after the last restore, and the completions checked there.
+    completions_checked: u64,
+}
+
+fn judged(j: barrierscope::engine::explorer::Judgement) -> (bool, bool, bool) {
+    (j.exactly_once(), j.lost, j.duplicated)
+}
+
+impl Brute {
+    /// Every schedule from `sim`, without merging. In every-order runs, `canonical` is what the
+    /// canonical completion gives from the state after the last restore on this path: each leaf
+    /// below it must end the same.
+    fn dfs(
+        &mut self,
+        rules: &Rules,
+        scope: KeyScope,
+        sim: &barrierscope::engine::Sim,
+        spent: &FaultsSpent,
+        canonical: Option<&(Vec<u32>, Vec<u32>)>,
+    ) {
+        let mut key = Vec::new();
+        key_bytes(sim, spent, scope, &mut key);
+        self.states.insert(key.clone());
+        let owned;
+        let mut canonical = canonical;
+        if !rules.canonical && canonical.is_none() && spent.crashes == rules.faults.crashes && sim.running() {
+            owned = canonical_completion(rules, sim, spent);
+            canonical = Some(&owned);
+        }
+        let moves = rules.moves(sim, spent);
+        if moves.is_empty() {
+            self.leaves += 1;
+            self.ends.insert(key);
+            let o = Outcome::of(sim);
+            *self.state.entry(judged(o.state)).or_default() += 1;
+            if let Some(j) = o.output {
+                *self.output.entry(judged(j)).or_default() += 1;
+            }
+            if let Some(c) = canonical {
+                assert_eq!(&reflected(sim), c, "a completion ends otherwise than the canonical one");
+                self.completions_checked += 1;
+            }
+            return;
+        }
+        for (a, s) in moves {
+            let mut next = sim.clone();
+            next.step(a).unwrap();
+            self.dfs(rules, scope, &next, &s, canonical);
+        }
+    }
+}
+
+/// The first enabled step each time, then the final checkpoint: the canonical completion.
+fn canonical_completion(rules: &Rules, sim: &barrierscope::engine::Sim, spent: &FaultsSpent) -> (Vec<u32>, Vec<u32>) {
+    let canonical = Rules { faults: rules.faults, canonical: true, final_checkpoint: rules.final_checkpoint };
+    let (mut sim, mut spent) = (sim.clone(), spent.clone());
+    while let Some((a, s)) = canonical.moves(&sim, &spent).into_iter().next() {
+        sim.step(a).unwrap();
+        spent = s;
+    }
+    reflected(&sim)
+}
+
+fn check_against_brute_force(sc: &Scenario, completion: Completion) {
+    let (_, report) = explore(sc, completion);
+    let sim = sc.sim().unwrap();
+    let rules = Rules {
+        faults: Faults::resolve(&sim, sc.explore.unwrap_or_default()).unwrap(),
+        canonical: completion == Completion::Canonical,
+        final_checkpoint: sim.strategy().uses_coordinator() && sim.settings.sink == SinkMode::TwoPhaseCommit,
+    };
+    let spent = FaultsSpent { timers: vec![0; sim.graph.tasks.len()], ..FaultsSpent::default() };
+    let mut brute = Brute::default();
+    brute.dfs(&rules, KeyScope::for_sim(&sim), &sim, &spent, None);
+    let what = format!("{:?} {:?}", sc.settings.strategy, completion);
+    assert_eq!(report.schedules, brute.leaves, "{what}: schedules");
+    assert_eq!(report.states, brute.states.len(), "{what}: distinct states");
+    assert_eq!(report.end_states, brute.ends.len(), "{what}: distinct end states");
+    let sum = |m: &BTreeMap<(bool, bool, bool), u128>, f: fn(&(bool, bool, bool)) -> bool| -> u128 {
+        m.iter().filter(|(k, _)| f(k)).map(|(_, n)| n).sum()
+    };
+    assert_eq!(report.state.exactly_once, sum(&brute.state, |k| k.0), "{what}");
+    assert_eq!(report.state.lost, sum(&brute.state, |k| k.1), "{what}");
+    assert_eq!(report.state.duplicated, sum(&brute.state, |k| k.2), "{what}");
+    if let Some(o) = report.output {
+        assert_eq!(
+            (o.exactly_once, o.lost, o.duplicated),
+            (sum(&brute.output, |k| k.0), sum(&brute.output, |k| k.1), sum(&brute.output, |k| k.2)),
+            "{what}"
+        );
+    }
+    if completion == Completion::Every {
+        assert_eq!(brute.completions_checked as u128, brute.leaves, "{what}: every leaf follows a crash");
+    }
+}
+
+#[test]
+fn counts_equal_a_brute_force_enumeration_of_tiny_jobs() {
+    let cases = [
+        tiny("source-count", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "timers"}"#),
+        tiny("line", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "aligned"}"#),
+        tiny("two-inputs", r#"{"Left": ["a:x"], "Right": ["f:x"]}"#, r#"{"strategy": "at-least-once"}"#),
+        tiny("two-inputs", r#"{"Left": ["a:x"], "Right": ["f:x"]}"#, r#"{"strategy": "unaligned"}"#),
+        tiny("two-inputs", r#"{"Left": ["a:x"], "Right": ["f:x"]}"#, r#"{"strategy": "stop-the-world"}"#),
+        tiny("line-sink", r#"{"Source": ["a:x"]}"#, r#"{"strategy": "aligned", "sink": "two-phase-commit"}"#),
+        tiny("line-sink", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "none", "restart": "from-latest"}"#),
+    ];
+    for sc in &cases {
+        check_against_brute_force(sc, Completion::Canonical);
+        check_against_brute_force(sc, Completion::Every);
+    }
+    // The line with per-task timers: only canonically (every order is 172,000 schedules).
+    check_against_brute_force(
+        &tiny("line", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "timers"}"#),
+        Completion::Canonical,
+    );
+    // Time in the key: an alignment timeout turns a checkpoint unaligned on the clock.
+    check_against_brute_force(
+        &tiny(
+            "two-inputs",
+            r#"{"Left": ["a:x"], "Right": ["f:x"]}"#,
+            r#"{"strategy": "aligned", "alignment-timeout": 2}"#,
+        ),
+        Completion::Canonical,
+    );
+    // Two crashes and two checkpoints, one pending while the next is triggered.
+    let mut sc = tiny("source-count", r#"{"Source": ["a:x"]}"#, r#"{"strategy": "unaligned"}"#);
+    sc.explore = Some(FaultBudget { snapshots: Some(2), crashes: 2 });
+    check_against_brute_force(&sc, Completion::Canonical);
+    let mut sc =
+        tiny("source-count", r#"{"Source": ["a:x"]}"#, r#"{"strategy": "aligned", "max-concurrent-checkpoints": 2}"#);
+    sc.explore = Some(FaultBudget { snapshots: Some(2), crashes: 2 });
+    check_against_brute_force(&sc, Completion::Every);
+}
+
+/// The reduction: from every state after the last restore, every completion ends as the
+/// canonical one does (checked leaf by leaf in `Brute::dfs`), so both find the same bad outcomes.
+#[test]
+fn the_canonical_completion_finds_what_every_completion_finds() {
+    for file in ["line-timers.json", "two-inputs-at-least-once.json", "line-sink-aligned-append.json"] {
+        let sc = scenario_file(file);
+        let (_, canonical) = explore(&sc, Completion::Canonical);
+        let (_, every) = explore(&sc, Completion::Every);
+        let kinds = |r: &Report| r.counterexamples.iter().map(|c| c.bad).collect::<Vec<_>>();
+        assert_eq!(kinds(&canonical), kinds(&every), "{file}");
+        assert!(every.schedules > canonical.schedules, "{file}");
+    }
+}
+
+/// The key is closed under every move: wherever the search merges two different runs under one
+/// key, their moves are the same and lead to the same keys again. (Checked one step deep at every
+/// merge of every explorer scenario; by induction, merged runs have the same futures.)
+#[test]
+fn merged_states_have_the_same_moves_and_successors() {
+    let dir = format!("{}/scenarios/explore", env!("CARGO_MANIFEST_DIR"));
+    let mut merges = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let sc = Scenario::from_json(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        for completion in [Completion::Canonical, Completion::Every] {
+            let sim = sc.sim().unwrap();
+            let rules = Rules {
+                faults: Faults::resolve(&sim, sc.explore.unwrap_or_default()).unwrap(),
+                canonical: completion == Completion::Canonical,
+                final_checkpoint: sim.strategy().uses_coordinator() && sim.settings.sink == SinkMode::TwoPhaseCommit,
+            };
+            let scope = KeyScope::for_sim(&sim);
+            let key = |sim: &barrierscope::engine::Sim, spent: &FaultsSpent| {
+                let mut k = Vec::new();
+                key_bytes(sim, spent, scope, &mut k);
+                k
+            };
+            let successors = |sim: &barrierscope::engine::Sim, spent: &FaultsSpent| -> Vec<(Action, Vec<u8>)> {
+                rules
+                    .moves(sim, spent)
+                    .into_iter()
+                    .map(|(a, s)| {
+                        let mut next = sim.clone();
+                        next.step(a).unwrap();
+                        (a, key(&next, &s))
+                    })
+                    .collect()
+            };
+            let spent = FaultsSpent { timers: vec![0; sim.graph.tasks.len()], ..FaultsSpent::default() };
+            let mut seen: BTreeMap<Vec<u8>, (barrierscope::engine::Sim, FaultsSpent)> = BTreeMap::new();
+            seen.insert(key(&sim, &spent), (sim.clone(), spent.clone()));
+            let mut queue = std::collections::VecDeque::from([(sim, spent)]);
+            while let Some((sim, spent)) = queue.pop_front() {
+                for (a, s) in rules.moves(&sim, &spent) {
+                    let mut next = sim.clone();
+                    next.step(a).unwrap();
+                    let k = key(&next, &s);
+                    match seen.get(&k) {
+                        None => {
+                            seen.insert(k, (next.clone(), s.clone()));
+                            queue.push_back((next, s));
+                        }
+                        Some((rep, rep_spent)) => {
+                            merges += 1;
+                            assert_eq!(
+                                successors(rep, rep_spent),
+                                successors(&next, &s),
+                                "{}: merged runs part",
+                                sc.name
+                            );
+                            assert_eq!(reflected(rep), reflected(&next));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(merges > 10_000, "{merges} merges checked");
+}
+
+// ---- (d) counterexamples replay ------------------------------------------------------------
+
+fn runner(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_barrierscope")).args(args).output().expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Every counterexample of every explorer scenario, written out as a scenario file, plays
+/// through the loader to the same verdict on the same records.
+#[test]
+fn every_counterexample_replays_through_the_scenario_loader() {
+    let dir = format!("{}/scenarios/explore", env!("CARGO_MANIFEST_DIR"));
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let sc = Scenario::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let (ex, report) = explore(&sc, Completion::Canonical);
+        for c in &report.counterexamples {
+            let file = c.scenario(&sc, ex.initial(), c.story.text(&ex.initial().graph, Lang::En)).to_json();
+            let played = Scenario::from_json(&file).unwrap().play().unwrap();
+            assert_eq!(played.actions, c.schedule, "{}", path.display());
+            let ledger = played.sim.ledger();
+            let records: Vec<_> = ledger
+                .rows
+                .iter()
+                .filter(|r| match c.bad.judged {
+                    Judged::State => r.state_verdict == c.bad.verdict,
+                    Judged::Output => r.external_verdict == Some(c.bad.verdict),
+                })
+                .map(|r| r.record)
+                .collect();
+            assert_eq!(records, c.records, "{}", path.display());
+            assert!(Outcome::of(&played.sim).has(c.bad));
+            seen += 1;
+        }
+    }
+    assert!(seen >= 4, "{seen} counterexamples");
+}
+
+/// The runner end to end: `explore --out-dir` writes each counterexample, and `run` plays each
+/// file to the verdict the explorer reported.
+#[test]
+fn explore_writes_counterexamples_that_run_replays() {
+    let out = format!("{}/ex-explorer-test-{}", std::env::temp_dir().display(), std::process::id());
+    let file = format!("{}/scenarios/explore/line-timers.json", env!("CARGO_MANIFEST_DIR"));
+    let (code, stdout, stderr) = runner(&["explore", &file, "--json", "--out-dir", &out]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["strategy"], "timers");
+    assert!(v["states"].as_u64().unwrap() > 100);
+    let cs = v["counterexamples"].as_array().unwrap();
+    assert_eq!(cs.len(), 2);
+    for c in cs {
+        let written = c["file"].as_str().unwrap();
+        let (code, stdout, stderr) = runner(&["run", written, "--json"]);
+        assert_eq!(code, 0, "{stderr}");
+        let run: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let (judged, verdict) = c["outcome"].as_str().unwrap().split_once('-').unwrap();
+        assert_eq!(judged, "state");
+        assert_eq!(run["verdict"]["state"], verdict, "{written}");
+        let records: Vec<&str> = run["ledger"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["state_verdict"] == verdict)
+            .map(|r| r["label"].as_str().unwrap())
+            .collect();
+        let expected: Vec<&str> = c["records"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+        assert_eq!(records, expected);
+        assert!(!c["explanation"]["zh"].as_str().unwrap().is_empty());
+    }
+    let (code, table, _) = runner(&["explore", &file]);
+    assert_eq!(code, 0);
+    assert!(table.contains("Counterexample 1: state lost (a, b, c)"), "{table}");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn the_runner_stops_a_search_past_max_states_and_refuses_bad_options() {
+    let file = format!("{}/scenarios/explore/line-timers.json", env!("CARGO_MANIFEST_DIR"));
+    let (code, _, stderr) = runner(&["explore", &file, "--max-states", "100"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains("stopped after") && stderr.contains("--max-states 100"),
+        "{stderr}"
+    );
+    for bad in [
+        vec!["explore"],
+        vec!["explore", &file, "--lang", "fr"],
+        vec!["explore", &file, "--max-states", "0"],
+        vec!["explore", &file, "--fast"],
+    ] {
+        let (code, _, stderr) = runner(&bad);
+        assert_eq!(code, 2, "{bad:?}");
+        assert!(stderr.starts_with("error: ") && stderr.lines().count() == 1, "{bad:?}: {stderr}");
+    }
+    let script = format!("{}/scenarios/abc-timers-lost.json", env!("CARGO_MANIFEST_DIR"));
+    let (code, _, stderr) = runner(&["explore", &script]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("script"), "{stderr}");
+    let (code, stdout, _) = runner(&["explore", &file, "--lang", "zh"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("a、b 和 c 丢失了"), "{stdout}");
+}
+
+// ---- slices, budgets, refusals --------------------------------------------------------------
+
+/// Run in slices of one state, the explorer finds what it finds in one go.
+#[test]
+fn slices_find_what_one_run_finds() {
+    let sc = scenario_file("two-inputs-at-least-once.json");
+    let (_, whole) = explore(&sc, Completion::Canonical);
+    let mut ex = Explorer::for_scenario(&sc, Completion::Canonical).unwrap();
+    let mut slices = 0;
+    let mut last = 0;
+    loop {
+        let p = ex.run(1);
+        slices += 1;
+        assert!(p.expanded >= last);
+        last = p.expanded;
+        if p.done {
+            break;
+        }
+    }
+    assert_eq!(ex.report().unwrap(), &whole);
+    assert_eq!(slices, whole.states, "one state a slice; the slice that expands the last one counts the schedules");
+}
+
+#[test]
+fn more_crashes_and_snapshots_explore_more() {
+    let mut sc = tiny("source-count", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "aligned"}"#);
+    let (_, one) = explore(&sc, Completion::Canonical);
+    sc.explore = Some(FaultBudget { snapshots: Some(2), crashes: 2 });
+    let (_, two) = explore(&sc, Completion::Canonical);
+    assert!(two.states > one.states && two.schedules > one.schedules);
+    assert_eq!(two.state.exactly_once, two.schedules, "aligned barriers stay exactly once across two crashes");
+    sc.explore = Some(FaultBudget { snapshots: Some(0), crashes: 0 });
+    let (_, none) = explore(&sc, Completion::Canonical);
+    assert_eq!(none.schedules, 1, "no fault: one canonical schedule");
+}
+
+#[test]
+fn what_the_explorer_refuses_says_why() {
+    let refused = |settings: &str, explore: &str, actions: &str| {
+        let sc = Scenario::from_json(&format!(
+            r#"{{"job": "line", "input": {{"Source": ["a:x"]}}, "settings": {settings}, "explore": {explore}, "actions": {actions}}}"#
+        ))
+        .unwrap();
+        Explorer::for_scenario(&sc, Completion::Canonical).err().expect("refused").to_string()
+    };
+    assert!(refused(r#"{"strategy": "storm-acker"}"#, "{}", "[]").contains("storm-acker"));
+    assert!(refused(r#"{"checkpoint-interval": 3}"#, "{}", "[]").contains("checkpoint-interval"));
+    assert!(refused(r#"{"strategy": "none"}"#, r#"{"snapshots": 1}"#, "[]").contains("takes no snapshots"));
+    assert!(refused("{}", r#"{"crashes": 4}"#, "[]").contains("0 to 3"));
+    assert!(refused("{}", "{}", r#"["crash"]"#).contains("script"));
+}
+
+// ---- the barrier-handler lab ----------------------------------------------------------------
+
+mod lab {
+    use barrierscope::engine::explorer::lab::{classify, Candidate, Guarantee};
+    use barrierscope::engine::explorer::{Completion, Explorer};
+    use barrierscope::engine::mechanisms::handler_lab::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
+    use barrierscope::engine::{FaultBudget, Lang, Scenario, Settings, Strategy};
+
+    /// The built-in strategies, as presets of the lab, classify as theory says.
+    #[test]
+    fn the_presets_classify_as_theory_says() {
+        let expected = [
+            ("aligned", Guarantee::ExactlyOnce),
+            ("at-least-once", Guarantee::AtLeastOnce),
+            ("unaligned", Guarantee::ExactlyOnce),
+            ("timers", Guarantee::NoneOfThese),
+        ];
+        for ((name, candidate), (n, g)) in Candidate::PRESETS.iter().zip(expected) {
+            assert_eq!(*name, n);
+            let c = classify(*candidate).unwrap();
+            assert_eq!(c.guarantee, g, "{name}");
+        }
+        // The counterexample that rules out exactly once for the tracker: a duplicate on two inputs,
+        // explained with the barrier the record came behind.
+        let c = classify(Candidate::Handler(Handler::TRACKER)).unwrap();
+        let (probe, dup) = c.duplicate.as_ref().unwrap();
+        assert!(c.loss.is_none());
+        let p = &c.probes[*probe];
+        assert_eq!(p.name, "two-inputs: a, b | f, g");
+        let text = dup.story.text(&p.initial.as_ref().unwrap().graph, Lang::En);
+        assert!(text.contains("behind the checkpoint's barrier"), "{text}");
+    }
+
+    /// A preset runs as the built-in mechanism does: the same schedules, ending the same ways.
+    #[test]
+    fn the_presets_reproduce_the_built_in_mechanisms() {
+        for (handler, strategy) in [
+            (Handler::ALIGNED, Strategy::Aligned),
+            (Handler::TRACKER, Strategy::AtLeastOnce),
+            (Handler::UNALIGNED, Strategy::Unaligned),
+        ] {
+            for (job, input) in [
+                ("line", r#"{"Source": ["a:x", "b:x", "c:x"]}"#),
+                ("two-inputs", r#"{"Left": ["a:x", "b:y"], "Right": ["f:y", "g:x"]}"#),
+            ] {
+                let run = |strategy: Strategy, handler: Option<Handler>| {
+                    let mut sc = Scenario::builtin(job, Settings::new(strategy), 1);
+                    sc.input = Some(serde_json::from_str(input).unwrap());
+                    let mut sim = sc.sim().unwrap();
+                    if let Some(h) = handler {
+                        sim = sim.with_handler(h).unwrap();
+                    }
+                    let mut ex = Explorer::with_completion(sim, FaultBudget::default(), Completion::Canonical).unwrap();
+                    assert!(ex.run(usize::MAX).done);
+                    ex.report().unwrap().clone()
+                };
+                let (lab, built_in) = (run(Strategy::Aligned, Some(handler)), run(strategy, None));
+                assert_eq!(
+                    (lab.schedules, lab.state, lab.end_states),
+                    (built_in.schedules, built_in.state, built_in.end_states),
+                    "{strategy:?} on {job}"
+                );
+            }
+        }
+    }
+
+    /// Composed handlers: what each choice costs.
+    #[test]
+    fn composed_handlers_classify_by_their_choices() {
+        let h = |first, after, last, in_flight| Handler { first, after, last, in_flight };
+        use AfterBarrier::*;
+        use OnFirstBarrier::*;
+        use OnLastBarrier::*;
+        let cases = [
+            // Snapshot at the first barrier without storing what is in flight: records still on
+            // their way on the other input are lost, none counted twice.
+            (h(SnapshotNow, Process, ForwardOnly, false), Guarantee::AtMostOnce),
+            // Blocking as well changes nothing about that.
+            (h(SnapshotNow, Block, ForwardOnly, false), Guarantee::AtMostOnce),
+            // Storing them makes it exactly once, blocking or not.
+            (h(SnapshotNow, Block, ForwardOnly, true), Guarantee::ExactlyOnce),
+            // Dropping what comes after a barrier loses it, even without a crash.
+            (h(Wait, Drop, Snapshot, false), Guarantee::AtMostOnce),
+            // Snapshot on every barrier: the last snapshot counts what came after the first
+            // barrier, as the tracker's does.
+            (h(SnapshotNow, Process, Snapshot, false), Guarantee::AtLeastOnce),
+        ];
+        for (handler, g) in cases {
+            assert_eq!(classify(Candidate::Handler(handler)).unwrap().guarantee, g, "{handler:?}");
+        }
+        assert_eq!(Handler::all().len(), 15);
+        let refused = Scenario::builtin("line", Settings::new(Strategy::Aligned), 1)
+            .sim()
+            .unwrap()
+            .with_handler(h(Wait, Block, ForwardOnly, false))
+            .unwrap_err()
+            .to_string();
+        assert!(refused.contains("forward only"), "{refused}");
+    }
+}
