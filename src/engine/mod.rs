@@ -10,6 +10,8 @@
 //! - [`sim`]: one run, driven by [`Action`]s; [`script`], [`scenario`], [`timeline`] drive it.
 //! - [`reference_run`], [`history`], [`ledger`], [`cut`], [`stats`]: the verdict and the
 //!   measurements.
+//! - [`pyflink_export`]: a scenario as a runnable PyFlink job, to check the verdict on a real
+//!   Apache Flink.
 
 pub mod action;
 pub mod checkpoint;
@@ -24,6 +26,7 @@ pub mod lang;
 pub mod ledger;
 pub mod master_failover;
 pub mod mechanisms;
+pub mod pyflink_export;
 pub mod recovery;
 pub mod reference_run;
 pub mod rng;
@@ -57,6 +60,7 @@ pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnI
 pub use lang::Lang;
 pub use ledger::{CompleteTally, Completeness, Ledger, LedgerRow, Order, OrderTally, Tally, Verdict};
 pub use mechanisms::progress::Alignment;
+pub use pyflink_export::{export_pyflink, ExportError};
 pub use scenario::{fingerprint, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{
