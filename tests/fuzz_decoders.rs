@@ -60,7 +60,9 @@ fn corpus() -> (Vec<String>, Vec<String>) {
     runs.push(serde_json::to_string(&st.save(Lang::En)).unwrap());
     let scenarios = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
         .unwrap()
-        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
     (runs, scenarios)
 }
