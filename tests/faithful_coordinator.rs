@@ -283,6 +283,35 @@ fn region_failover_restarts_only_the_failed_pipeline() {
     assert_eq!(run.sim.ledger().state.exactly_once, 6, "{:?}", run.sim.ledger().rows);
 }
 
+/// Found by the ground truth against Apache Flink 2.3 (scripts/groundtruth.sh): while a task is
+/// not running, the checkpoint scheduler's trigger fails before a checkpoint exists, and Flink's
+/// Checkpoints tab counts it, triggered and failed, with no row in the history
+/// (`CheckpointFailureManager.updateStatsAfterCheckpointFailed` calls
+/// `reportFailedCheckpointsWithoutInProgress`); the REST API answered `total` 21, `failed` 17,
+/// `completed` 4 for a job whose Python tasks took seconds to start. The failure count that fails
+/// a job over ignores it (`NOT_ALL_REQUIRED_TASKS_RUNNING`).
+#[test]
+fn a_trigger_that_fails_while_a_region_is_down_counts_as_triggered_and_failed() {
+    let run = up_to(&two_pipelines(), 12).play().unwrap();
+    let mut sim = run.sim;
+    let before = sim.stats.counts();
+    assert_eq!((before.triggered, before.completed, before.failed), (1, 1, 0));
+    let events = sim.step(Action::Checkpoint).unwrap();
+    assert!(matches!(events[..], [Event::TriggerFailed { .. }]), "{events:?}");
+    let c = sim.stats.counts();
+    assert_eq!((c.triggered, c.in_progress, c.completed, c.failed), (2, 0, 1, 1), "{c:?}");
+    assert_eq!(sim.stats.history.len(), 1, "a failed trigger has no row in the history");
+    // The job is not failed over for it, whatever tolerable-failed-checkpoints says (0 here).
+    assert_eq!(sim.stats.failovers.len(), 1);
+    assert_eq!(sim.tasks().iter().filter(|t| t.status == TaskStatus::Running).count(), 2);
+    // The restore brings the region back; the next trigger starts checkpoint 2.
+    sim.step(Action::Restore).unwrap();
+    sim.step(Action::Checkpoint).unwrap();
+    let c = sim.stats.counts();
+    assert_eq!((c.triggered, c.in_progress, c.failed), (3, 1, 1), "{c:?}");
+    assert_eq!(sim.stats.history.last().unwrap().id, CheckpointId(2));
+}
+
 #[test]
 fn full_failover_stops_both_pipelines() {
     let text = two_pipelines_text().replace(r#""failover-strategy": "region""#, r#""failover-strategy": "full""#);

@@ -60,8 +60,8 @@ fn corpus() -> (Vec<String>, Vec<String>) {
     st.handle(Command::Act(Action::Read { task: TaskId(0) }));
     st.handle(Command::Act(Action::ToAcker { task: TaskId(0) }));
     runs.push(serde_json::to_string(&st.save(Lang::En)).unwrap());
-    // The scenario files, the explorer's in scenarios/explore/ and the comparisons' in scenarios/compare/.
-    let scenarios = ["/scenarios", "/scenarios/explore", "/scenarios/compare"]
+    // The scenario files, and those in scenarios/explore/, compare/ and groundtruth/.
+    let scenarios = ["/scenarios", "/scenarios/explore", "/scenarios/compare", "/scenarios/groundtruth"]
         .iter()
         .flat_map(|d| std::fs::read_dir(format!("{}{d}", env!("CARGO_MANIFEST_DIR"))).unwrap())
         .map(|e| e.unwrap().path())

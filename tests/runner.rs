@@ -314,3 +314,38 @@ fn the_runner_shows_the_cut() {
     .unwrap();
     assert_eq!(v["cut"], serde_json::Value::Null);
 }
+
+#[test]
+fn export_pyflink_writes_the_job_or_says_why_not() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let (code, help, _) = runner(&["help"]);
+    assert_eq!(code, 0);
+    assert!(help.contains("barrierscope export-pyflink SCENARIO.json [-o OUT.py]"), "{help}");
+    // To stdout, or to a file with -o (then nothing on stdout).
+    let scenario = format!("{dir}/scenarios/groundtruth/2-aligned-two-phase-commit-after-checkpoint.json");
+    let (code, py, err) = runner(&["export-pyflink", &scenario]);
+    assert_eq!(code, 0, "{err}");
+    assert!(py.starts_with("#!/usr/bin/env python3\n# Ground truth 2") && py.contains("sink_to(file_sink(\"Sink\"))"));
+    let out = std::env::temp_dir().join(format!("barrierscope-runner-export-{}.py", std::process::id()));
+    let (code, stdout, err) = runner(&["export-pyflink", &scenario, "-o", out.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (0, ""), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), py);
+    std::fs::remove_file(&out).unwrap();
+    // A scenario Flink can't run: one error line, exit code 2.
+    let (code, _, err) = runner(&["export-pyflink", &format!("{dir}/scenarios/abc-timers-lost.json")]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: ") && err.contains("abc-timers-lost.json: strategy timers can't be exported"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for args in [
+        &["export-pyflink"][..],
+        &["export-pyflink", &scenario, "-o"][..],
+        &["export-pyflink", &scenario, "--nope"][..],
+    ] {
+        let (code, _, err) = runner(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+}

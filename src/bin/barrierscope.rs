@@ -8,6 +8,7 @@
 //!     barrierscope compare a.json b.json c.json [--json] [--steps] [--events]
 //!     barrierscope explore scenario.json [--json] [--out-dir DIR] [--lang en|zh] [--every] [--max-states N] [--time]
 //!     barrierscope lab [--json] [--lang en|zh]
+//!     barrierscope export-pyflink scenario.json [-o out.py]
 //!     barrierscope jobs
 //!     barrierscope example JOB
 
@@ -36,6 +37,7 @@ const USAGE: &str = "usage:
   barrierscope lab [--json] [--lang en|zh]             the barrier-handler lab: every composed handler (and per-task timers),
                                                        classified by exploring two small jobs, with the counterexample
                                                        that rules out the stronger guarantees
+  barrierscope export-pyflink SCENARIO.json [-o OUT.py] write the scenario as a PyFlink job (stdout without -o)
   barrierscope jobs                                    list the built-in jobs
   barrierscope example JOB                             print an example scenario for a built-in job";
 
@@ -78,6 +80,36 @@ fn run(args: &[String]) -> Result<String, String> {
         Some("compare") => compare(&args[1..]),
         Some("explore") => explore(&args[1..]),
         Some("lab") => lab(&args[1..]),
+        Some("export-pyflink") => {
+            let (mut path, mut out) = (None, None);
+            let mut rest = args[1..].iter();
+            while let Some(a) = rest.next() {
+                match a.as_str() {
+                    "-o" | "--output" => {
+                        out = Some(rest.next().ok_or_else(|| format!("{a} needs a file name: -o OUT.py"))?.clone())
+                    }
+                    s if s.starts_with('-') => {
+                        return Err(format!("unknown option {s}; run `barrierscope help` for usage"))
+                    }
+                    s if path.is_none() => path = Some(s.to_string()),
+                    s => return Err(format!("unexpected argument {s}; run `barrierscope help` for usage")),
+                }
+            }
+            let path = path.ok_or_else(|| {
+                "export-pyflink needs a scenario file: barrierscope export-pyflink SCENARIO.json [-o OUT.py]"
+                    .to_string()
+            })?;
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("can't read {path}: {e}"))?;
+            let scenario = Scenario::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+            let python = export_pyflink(&scenario).map_err(|e| format!("{path}: {e}"))?;
+            match out {
+                Some(out) => {
+                    std::fs::write(&out, python).map_err(|e| format!("can't write {out}: {e}"))?;
+                    Ok(String::new())
+                }
+                None => Ok(python),
+            }
+        }
         Some("jobs") => {
             let mut s = String::new();
             for name in BUILTIN_NAMES {

@@ -34,12 +34,15 @@ use crate::engine::stats::{CheckpointRecord, CheckpointStatus, SubtaskStats};
 use crate::engine::storage::CompletedCheckpoint;
 
 impl Sim {
-    /// `triggerCheckpoint`: fails while a task is down (a failed region not yet restored);
+    /// `triggerCheckpoint`: fails while a task is down (a failed region not yet restored), which
+    /// the statistics count as a failed checkpoint without a row (`CheckpointFailureManager`'s
+    /// `updateStatsAfterCheckpointFailed`; its failure count ignores it);
     /// refused past max-concurrent-checkpoints or during stop-the-world; otherwise a new pending
     /// checkpoint, started by the mechanism.
     pub(crate) fn trigger(&mut self, out: &mut Vec<Event>) {
         if let Some(t) = self.live.tasks.iter().position(|t| t.status != TaskStatus::Running) {
             out.push(Event::TriggerFailed { task: TaskId(t as u16) });
+            self.stats.failed_triggers += 1;
             return;
         }
         let c = &self.live.coordinator;

@@ -14,6 +14,8 @@
 //!   cost table of what each paid.
 //! - [`explorer`]: every schedule of a small job under a fault budget, the shortest one to each
 //!   bad outcome, and why.
+//! - [`pyflink_export`]: a scenario as a runnable PyFlink job, to check the verdict on a real
+//!   Apache Flink.
 
 pub mod action;
 pub mod checkpoint;
@@ -30,6 +32,7 @@ pub mod lang;
 pub mod ledger;
 pub mod master_failover;
 pub mod mechanisms;
+pub mod pyflink_export;
 pub mod recovery;
 pub mod reference_run;
 pub mod rng;
@@ -63,6 +66,7 @@ pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnI
 pub use lang::Lang;
 pub use ledger::{CompleteTally, Completeness, Ledger, LedgerRow, Order, OrderTally, Tally, Verdict};
 pub use mechanisms::progress::Alignment;
+pub use pyflink_export::{export_pyflink, ExportError};
 pub use scenario::{fingerprint, FaultBudget, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{

@@ -125,6 +125,11 @@ impl FailoverRecord {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckpointStats {
     pub history: Vec<CheckpointRecord>,
+    /// Triggers that failed before a checkpoint was created (a task not running): Flink's
+    /// `reportFailedCheckpointsWithoutInProgress`, counted as triggered and failed, with no row in
+    /// the history.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub failed_triggers: u32,
     pub restored: u32,
     pub latest_restored: Option<CheckpointId>,
     /// Every failover of the run, across submissions of the job.
@@ -145,9 +150,20 @@ pub struct Counts {
     pub restored: u32,
 }
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 impl CheckpointStats {
+    /// The counts at the top of the Checkpoints tab. As in Flink's `CheckpointStatsCounts`, a
+    /// trigger that failed before a checkpoint existed counts as triggered and failed.
     pub fn counts(&self) -> Counts {
-        let mut c = Counts { restored: self.restored, ..Counts::default() };
+        let mut c = Counts {
+            restored: self.restored,
+            triggered: self.failed_triggers,
+            failed: self.failed_triggers,
+            ..Counts::default()
+        };
         for r in &self.history {
             c.triggered += 1;
             match r.status {
@@ -163,6 +179,7 @@ impl CheckpointStats {
     pub fn resubmitted(&mut self) {
         let earlier = std::mem::take(&mut self.history);
         self.earlier_submissions.push(earlier);
+        self.failed_triggers = 0;
         self.restored = 0;
         self.latest_restored = None;
     }

@@ -1,0 +1,206 @@
+"""Ground truth: the scenarios in scenarios/groundtruth/ on a real Apache Flink against the simulator.
+
+For each scenario it runs `barrierscope run --json` (the simulator's verdict), exports the scenario
+with `barrierscope export-pyflink`, runs the exported job on PyFlink's local mini-cluster, and
+compares the verdicts, in state and in the output: exactly once, duplicated or lost. It prints a
+table and exits 1 on a disagreement, on a crash that did not come where the scenario put it, or on
+a run that failed. Run it through scripts/groundtruth.sh, which installs what it needs.
+
+Where real Flink's scheduling makes a verdict depend on timing, only what holds for every schedule
+is asserted (see `checks`).
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The field names of Flink's REST API (GET /jobs/<id>/checkpoints, .../details/<id> and
+# .../details/<id>/subtasks/<vertex>) that the README's vocabulary table maps to the simulator's
+# Checkpoints tab. The suite fails if Flink stops giving one of them.
+VOCABULARY = {
+    "counts": ["total", "in_progress", "completed", "failed", "restored"],
+    "checkpoint": ["id", "status", "num_acknowledged_subtasks", "num_subtasks", "trigger_timestamp",
+                   "latest_ack_timestamp", "end_to_end_duration", "checkpointed_size", "state_size",
+                   "processed_data", "persisted_data"],
+    "subtask": ["index", "ack_timestamp", "start_delay", "alignment.duration", "alignment.persisted",
+                "alignment.processed", "unaligned_checkpoint", "checkpointed_size", "state_size",
+                "checkpoint.sync", "checkpoint.async"],
+}
+
+
+def checks(sim, wanted_crash):
+    """How to compare each verdict: "exact" (the same word) or "not-lost" (neither side lost a
+    record), with the reason when it is the weaker one."""
+    state = ("exact", "")
+    if sim["strategy"] == "at-least-once":
+        state = ("not-lost", "at-least-once: whether a record that reached a task with two inputs after "
+                             "its barrier on one input is counted in the snapshot depends on when the other "
+                             "barrier arrives, so duplicates depend on the schedule; nothing is lost in any")
+    output = ("exact", "")
+    if sim["sink"] == "append" and wanted_crash and wanted_crash["effects"] == 0:
+        output = ("not-lost", "no record took effect at the sink between the checkpoint and the crash in the "
+                              "simulator; in Flink some may, between the sink's barrier and the completion")
+    return {"state": state, "external": output}
+
+
+def agree(how, sim, flink):
+    if how == "exact":
+        return sim == flink
+    return sim != "lost" and flink != "lost"
+
+
+def dig(obj, dotted):
+    for part in dotted.split("."):
+        if not isinstance(obj, dict) or part not in obj:
+            return None
+        obj = obj[part]
+    return obj
+
+
+def vocabulary(stats):
+    """The field names missing from a completed checkpoint's statistics (empty: all there)."""
+    missing = []
+    overview = stats["overview"]
+    missing += ["counts." + f for f in VOCABULARY["counts"] if f not in overview.get("counts", {})]
+    missing += ["checkpoint." + f for f in VOCABULARY["checkpoint"] if f not in stats["details"]]
+    subtasks = [s for vertex in stats["subtasks"].values() for s in vertex.get("subtasks", [])]
+    if not subtasks:
+        missing.append("subtasks")
+    for f in VOCABULARY["subtask"]:
+        if subtasks and dig(subtasks[0], f) is None:
+            missing.append("subtask." + f)
+    return missing
+
+
+def taskmanagers_lost(log_folder):
+    """How many TaskManagers of the mini-cluster died (Flink logs "TaskManager #n failed")."""
+    lost = set()
+    for path in glob.glob(os.path.join(log_folder, "*.log")):
+        with open(path, errors="replace") as f:
+            for line in f:
+                if "MiniCluster" in line and "TaskManager #" in line and "failed" in line:
+                    lost.add(line.split("TaskManager #")[1].split()[0])
+    return len(lost)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runner", default=os.path.join(ROOT, "target", "debug", "barrierscope"))
+    parser.add_argument("--only", default="", help="run only the scenarios whose file name contains this")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds one Flink run may take")
+    args = parser.parse_args()
+
+    files = sorted(glob.glob(os.path.join(ROOT, "scenarios", "groundtruth", "*.json")))
+    files = [f for f in files if args.only in os.path.basename(f)]
+    work = tempfile.mkdtemp(prefix="barrierscope-groundtruth-")
+    print("Ground truth: %d scenarios on Apache Flink (PyFlink, local mini-cluster); work files in %s"
+          % (len(files), work), flush=True)
+    rows, failures, notes, vocab, died = [], 0, [], None, []
+    started = time.time()
+    for path in files:
+        name = os.path.basename(path)[:-len(".json")]
+        folder = os.path.join(work, name)
+        os.makedirs(folder)
+        sim = json.loads(run([args.runner, "run", "--json", path]).stdout)
+        job = os.path.join(folder, "job.py")
+        run([args.runner, "export-pyflink", path, "-o", job])
+        result_path = os.path.join(folder, "result.json")
+        t0 = time.time()
+        with open(os.path.join(folder, "flink.log"), "w") as log:
+            try:
+                done = subprocess.run([sys.executable, job, "--work", os.path.join(folder, "work"),
+                                       "--result", result_path], stdout=subprocess.DEVNULL, stderr=log,
+                                      timeout=args.timeout)
+                code = done.returncode
+            except subprocess.TimeoutExpired:
+                code = "timeout"
+        seconds = time.time() - t0
+        if code != 0 or not os.path.exists(result_path):
+            failures += 1
+            rows.append((name, sim["verdict"], None, "RUN FAILED (%s; see %s)" % (code, log.name), seconds))
+            print("  %-48s run failed (%s), %.0f s" % (name, code, seconds), flush=True)
+            continue
+        with open(result_path) as f:
+            flink = json.load(f)
+        wanted, injected = flink["crash"]["wanted"], flink["crash"]["injected"]
+        problems = []
+        if wanted and not injected:
+            problems.append("the crash was never injected")
+        if wanted and injected:
+            if wanted["after_checkpoint"] and injected["checkpoint"] is None:
+                problems.append("the crash came before any checkpoint completed")
+            if not wanted["after_checkpoint"] and injected["checkpoint"] is not None:
+                problems.append("the crash came after checkpoint %d; the scenario wants it before any"
+                                % injected["checkpoint"])
+        verdicts = []
+        for part in ("state", "external"):
+            how, why = checks(sim, wanted)[part]
+            s, fl = sim["verdict"][part], flink["verdict"][part]
+            if s is None and fl is None:
+                continue
+            ok = agree(how, s, fl)
+            verdicts.append((part, how, ok))
+            if not ok:
+                problems.append("%s: simulator %s, Flink %s" % (part, s, fl))
+            if how != "exact" and why:
+                notes.append("%s, %s: only nothing lost is asserted: %s." % (name, "state" if part == "state" else "output", why))
+        stats = flink.get("checkpoint_statistics", {})
+        if vocab is None and "subtasks" in stats:
+            vocab = (name, stats["rest"], vocabulary(stats))
+        elif vocab is None and "unavailable" in stats:
+            notes.append("%s: checkpoint statistics unavailable: %s" % (name, stats["unavailable"]))
+        if problems:
+            failures += 1
+        status = "yes" if not problems else "NO: " + "; ".join(problems)
+        weaker = [p for p, how, _ in verdicts if how != "exact"]
+        if not problems and weaker:
+            status = "yes (nothing lost, %s)" % ", ".join("state" if p == "state" else "output" for p in weaker)
+        rows.append((name, sim["verdict"], flink["verdict"], status, seconds))
+        crash = ("crash at %s on %s after checkpoint %s" % (injected["at"], injected["record"], injected["checkpoint"])
+                 if injected else "no crash")
+        if taskmanagers_lost(os.path.join(folder, "work", "log")):
+            crash += "; a TaskManager died with it, the spare took over"
+            died.append(name)
+        print("  %-48s %s, %.0f s" % (name, crash, seconds), flush=True)
+
+    def words(v):
+        if v is None:
+            return "-"
+        return "%s / %s" % (v["state"], v["external"] or "(no sink)")
+
+    print()
+    print("| scenario | simulator: state / output | Flink: state / output | agree? |")
+    print("|---|---|---|---|")
+    for name, s, fl, status, _ in rows:
+        print("| %s | %s | %s | %s |" % (name, words(s), words(fl), status))
+    print()
+    for n in notes:
+        print("Note: " + n)
+    if died:
+        print("Note: in %s, the injected crash also killed a TaskManager (Beam released a Python worker's "
+              "environment twice: \"Reference count must not be negative\"); the spare TaskManager took the "
+              "restarted tasks." % ", ".join(died))
+    if vocab:
+        name, rest, missing = vocab
+        if missing:
+            failures += 1
+            print("Checkpoint statistics (%s, %s): MISSING fields %s" % (name, rest, ", ".join(missing)))
+        else:
+            print("Checkpoint statistics (REST API at %s, scenario %s): every field the README maps is there."
+                  % (rest, name))
+    print("Total: %d scenarios, %d failed, %.0f s" % (len(rows), failures, time.time() - started))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,332 @@
+//! The export to PyFlink (issue 16): each ground-truth scenario's Python file has the right
+//! pieces (checkpointing mode, interval, sink, crash record, parallelism), every scenario file
+//! either exports or gives the error the README documents for it, the refusals are worded in both
+//! languages, and the generated Python compiles (`python3 -m py_compile`, when python3 is on
+//! PATH). Running the files on Flink is `scripts/groundtruth.sh`.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::Path;
+
+use barrierscope::engine::pyflink_export::{plan, ExportError};
+use barrierscope::engine::scenario::JobRef;
+use barrierscope::engine::*;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn scenario(path: &str) -> Scenario {
+    Scenario::from_json(&std::fs::read_to_string(format!("{ROOT}/{path}")).unwrap()).unwrap()
+}
+
+fn export(path: &str) -> String {
+    export_pyflink(&scenario(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// What each ground-truth scenario's file must say.
+struct Expect {
+    file: &'static str,
+    /// `Some(("EXACTLY_ONCE", "400 ms"))`, or None for no checkpointing.
+    checkpointing: Option<(&'static str, &'static str)>,
+    unaligned: bool,
+    /// The sink's Python, or None without a sink.
+    sink: Option<&'static str>,
+    /// The crash record, per partition the first unseen record number, and the side of the
+    /// checkpoint.
+    crash: (&'static str, &'static [u32], bool),
+    /// Lines that set parallelism, as written.
+    parallelism: &'static [&'static str],
+}
+
+const GROUND_TRUTH: &[Expect] = &[
+    Expect {
+        file: "1-aligned-append-after-checkpoint.json",
+        checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
+        unaligned: false,
+        sink: Some("process(AppendSink(\"Sink\"))"),
+        crash: ("t", &[19], true),
+        parallelism: &["source(env, \"Source\", 0, 59, 1)", ".name(\"Count\").set_parallelism(1)"],
+    },
+    Expect {
+        file: "2-aligned-two-phase-commit-after-checkpoint.json",
+        checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
+        unaligned: false,
+        sink: Some("sink_to(file_sink(\"Sink\"))"),
+        crash: ("s", &[18], true),
+        parallelism: &["source(env, \"Source\", 0, 59, 1)"],
+    },
+    Expect {
+        file: "3-no-checkpoints-from-beginning.json",
+        checkpointing: None,
+        unaligned: false,
+        sink: Some("process(AppendSink(\"Sink\"))"),
+        crash: ("n", &[13], false),
+        parallelism: &["source(env, \"Source\", 0, 59, 1)"],
+    },
+    Expect {
+        file: "4-keyed-shuffle-aligned.json",
+        checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
+        unaligned: false,
+        sink: Some("s_count.rebalance().process(AppendSink(\"Sink\"))"),
+        crash: ("r", &[17, 41], true),
+        parallelism: &[
+            "source(env, \"Source\", 0, 59, 2)",
+            "s_source.key_by(key_of, key_type=Types.STRING()).process(KeyedCount(\"Count\", \"count\"), output_type=RECORD).name(\"Count\").set_parallelism(2)",
+            ".name(\"Sink\").set_parallelism(1)",
+        ],
+    },
+    Expect {
+        file: "5-diamond-aligned.json",
+        checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
+        unaligned: false,
+        sink: None,
+        crash: ("ak", &[36], true),
+        parallelism: &["s_b.union(s_c).key_by(key_of, key_type=Types.STRING()).process(KeyedCount(\"D\", \"count\")"],
+    },
+    Expect {
+        file: "6-crash-before-any-checkpoint.json",
+        checkpointing: Some(("EXACTLY_ONCE", "1500 ms")),
+        unaligned: false,
+        sink: Some("process(AppendSink(\"Sink\"))"),
+        crash: ("h", &[7], false),
+        parallelism: &["source(env, \"Source\", 0, 59, 1)"],
+    },
+    Expect {
+        file: "7-two-inputs-at-least-once.json",
+        checkpointing: Some(("AT_LEAST_ONCE", "400 ms")),
+        unaligned: false,
+        sink: None,
+        crash: ("p", &[15, 40], true),
+        parallelism: &["source(env, \"Left\", 0, 29, 1)", "source(env, \"Right\", 30, 59, 1)", "s_left.union(s_right).key_by"],
+    },
+    Expect {
+        file: "8-keyed-shuffle-at-least-once.json",
+        checkpointing: Some(("AT_LEAST_ONCE", "400 ms")),
+        unaligned: false,
+        sink: Some("process(AppendSink(\"Sink\"))"),
+        crash: ("u", &[20, 44], true),
+        parallelism: &["source(env, \"Source\", 0, 59, 2)", ".name(\"Count\").set_parallelism(2)"],
+    },
+    Expect {
+        file: "9-keyed-shuffle-unaligned-two-phase-commit.json",
+        checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
+        unaligned: true,
+        sink: Some("sink_to(file_sink(\"Sink\")).name(\"Sink (FileSink)\").set_parallelism(1)"),
+        crash: ("r", &[17, 42], true),
+        parallelism: &["source(env, \"Source\", 0, 59, 2)", ".name(\"Count\").set_parallelism(2)"],
+    },
+];
+
+#[test]
+fn each_ground_truth_export_has_the_right_pieces() {
+    let files: Vec<String> = std::fs::read_dir(format!("{ROOT}/scenarios/groundtruth"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    assert_eq!(files.len(), GROUND_TRUTH.len(), "every ground-truth scenario has its expectations here: {files:?}");
+    for x in GROUND_TRUTH {
+        let py = export(&format!("scenarios/groundtruth/{}", x.file));
+        let has = |s: &str| assert!(py.contains(s), "{}: the export lacks {s:?}", x.file);
+        let lacks = |s: &str| assert!(!py.contains(s), "{}: the export has {s:?}", x.file);
+        match x.checkpointing {
+            Some((mode, interval)) => {
+                has(&format!("\"execution.checkpointing.mode\": \"{mode}\""));
+                has(&format!("\"execution.checkpointing.interval\": \"{interval}\""));
+                has(&format!("\"execution.checkpointing.min-pause\": \"{interval}\""));
+                has(&format!("\"execution.checkpointing.unaligned.enabled\": \"{}\"", x.unaligned));
+            }
+            None => {
+                lacks("execution.checkpointing.interval");
+                lacks("execution.checkpointing.mode");
+            }
+        }
+        has("\"restart-strategy.type\": \"fixed-delay\"");
+        has("\"python.fn-execution.bundle.size\": str(BUNDLE_SIZE)");
+        has("BUNDLE_SIZE = 1\n");
+        has("config.set_string(\"python.executable\", sys.executable)");
+        match x.sink {
+            Some(s) => has(s),
+            None => {
+                lacks("AppendSink(\"");
+                lacks("file_sink(\"");
+            }
+        }
+        let (label, next, after) = x.crash;
+        let next = next.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
+        has(&format!(
+            "\"next\": [{next}], \"record\": \"{label}\", \"after_checkpoint\": {}, \"effects\": 1",
+            if after { "True" } else { "False" }
+        ));
+        for p in x.parallelism {
+            has(p);
+        }
+    }
+}
+
+#[test]
+fn the_crash_plan_follows_the_simulator_run() {
+    let p = plan(&scenario("scenarios/groundtruth/1-aligned-append-after-checkpoint.json")).unwrap();
+    let c = p.crash.unwrap();
+    assert_eq!(c.at, ["Sink"]);
+    assert!(c.after_checkpoint.is_some() && c.effects == 1 && c.cluster);
+    // The crash record is the one after the last the sink wrote before the crash.
+    let sc = scenario("scenarios/groundtruth/1-aligned-append-after-checkpoint.json");
+    let played = sc.play().unwrap();
+    let crash = played.actions.iter().position(|a| *a == Action::Crash).unwrap();
+    let last_written = played.events[..crash]
+        .iter()
+        .flatten()
+        .filter_map(|e| if let Event::SinkWrite { record, .. } = e { Some(record.0) } else { None })
+        .max()
+        .unwrap();
+    assert_eq!(c.next, [last_written + 1]);
+
+    let p = plan(&scenario("scenarios/groundtruth/6-crash-before-any-checkpoint.json")).unwrap();
+    assert_eq!(p.crash.unwrap().after_checkpoint, None);
+    assert_eq!(p.interval_ms, Some(1500));
+    // A job without a sink crashes at its sources; a task's crash keeps its region's failover.
+    let p = plan(&scenario("scenarios/two-pipelines-region-failover.json")).unwrap();
+    let c = p.crash.unwrap();
+    assert_eq!((c.at.as_slice(), c.cluster), (["Orders".to_string()].as_slice(), false));
+    assert!(p.settings.contains(&("jobmanager.execution.failover-strategy".into(), "region".into())));
+    let p = plan(&scenario("scenarios/abc-barriers-exactly-once.json")).unwrap();
+    assert!(p.settings.contains(&("jobmanager.execution.failover-strategy".into(), "full".into())));
+    // Expected counts come from the failure-free run: in the diamond, x twice.
+    let p = plan(&scenario("scenarios/groundtruth/5-diamond-aligned.json")).unwrap();
+    assert_eq!(&p.expected[..3], [(2, None), (1, None), (1, None)]);
+}
+
+/// The README's table of what each scenario file exports to: `| file | exports |` or the
+/// refusal's English message.
+fn readme_export_table() -> Vec<(String, String)> {
+    let readme = std::fs::read_to_string(format!("{ROOT}/README.md")).unwrap();
+    let start = readme.find("<!-- export-pyflink:start -->").expect("the README has the export table");
+    let end = readme.find("<!-- export-pyflink:end -->").unwrap();
+    readme[start..end]
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+            (cells[0].trim_matches('`').to_string(), cells[1].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn every_scenario_exports_or_gives_the_error_the_readme_documents() {
+    let table = readme_export_table();
+    let mut files: Vec<String> = std::fs::read_dir(format!("{ROOT}/scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    files.sort();
+    let listed: Vec<&str> = table.iter().map(|(f, _)| f.as_str()).collect();
+    assert_eq!(listed, files, "the README's export table lists every scenario file, in order");
+    for (file, said) in &table {
+        match export_pyflink(&scenario(&format!("scenarios/{file}"))) {
+            Ok(py) => {
+                assert_eq!(said, "exports", "{file} exports, the README says {said:?}");
+                assert!(py.contains("def build_job(env):"));
+            }
+            Err(e) => assert_eq!(said, &e.to_string(), "{file}"),
+        }
+    }
+    // Every ground-truth scenario exports.
+    for x in GROUND_TRUTH {
+        export(&format!("scenarios/groundtruth/{}", x.file));
+    }
+}
+
+#[test]
+fn refusals_name_why_in_both_languages() {
+    let refused = |sc: &Scenario| export_pyflink(sc).unwrap_err();
+    let builtin = |job: &str, f: &dyn Fn(&mut Settings)| {
+        let mut s = Settings::new(Strategy::Aligned);
+        f(&mut s);
+        Scenario::builtin(job, s, 1)
+    };
+    let cases: Vec<(ExportError, &str)> = vec![
+        (refused(&builtin("line", &|s| s.strategy = Strategy::Timers)), "per-task timer"),
+        (refused(&builtin("line", &|s| s.strategy = Strategy::StopTheWorld)), "teaching baseline"),
+        (refused(&builtin("line", &|s| s.strategy = Strategy::StormAcker)), "Storm"),
+        (refused(&builtin("line", &|s| s.strategy = Strategy::SparkStreaming)), "Spark Streaming"),
+        (
+            refused(&builtin("line", &|s| {
+                s.strategy = Strategy::None;
+                s.restart = RestartPolicy::FromLatest;
+            })),
+            "from the beginning",
+        ),
+        (refused(&builtin("line", &|s| s.source = SourceKind::Socket)), "replayable source"),
+        (
+            {
+                let mut sc = scenario("scenarios/sink-two-phase-commit.json");
+                let JobRef::Custom(spec) = &mut sc.job else { panic!() };
+                spec.edges[0].partitioning = barrierscope::engine::dataflow::job_graph::Partitioning::Broadcast;
+                refused(&sc)
+            },
+            "keyed stream",
+        ),
+        (
+            {
+                let mut sc = scenario("scenarios/abc-barriers-exactly-once.json");
+                sc.actions.extend([ScriptAction::Crash, ScriptAction::Restore]);
+                refused(&sc)
+            },
+            "fails 2 times",
+        ),
+        (refused(&scenario("scenarios/jobmanager-without-ha.json")), "JobManager failure"),
+    ];
+    for (e, words) in cases {
+        let (en, zh) = (e.message(Lang::En), e.message(Lang::Zh));
+        assert!(en.contains(words), "{en:?} should say {words:?}");
+        assert!(en.contains("PyFlink") || en.contains("exported job"), "{en}");
+        assert!(!zh.is_empty() && zh != en && zh.chars().any(|c| c > '\u{2e80}'), "{zh}");
+        assert_eq!(e.to_string(), en);
+    }
+}
+
+#[test]
+fn the_generated_python_compiles() {
+    let python = ["python3", "python"]
+        .into_iter()
+        .find(|p| std::process::Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success()));
+    let Some(python) = python else {
+        println!("note: no python3 on PATH; the generated files were not compiled");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("barrierscope-pyflink-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = vec![];
+    for x in GROUND_TRUTH {
+        files.push(format!("scenarios/groundtruth/{}", x.file));
+    }
+    for (file, said) in readme_export_table() {
+        if said == "exports" {
+            files.push(format!("scenarios/{file}"));
+        }
+    }
+    // A built-in job with every operator kind and an upsert sink, and one with odd names.
+    let mut upsert = Settings::new(Strategy::Unaligned);
+    upsert.sink = SinkMode::Upsert;
+    let extra = [
+        ("keyed-shuffle-upsert", Scenario::builtin("keyed-shuffle", upsert, 2)),
+        ("diamond-none", Scenario::builtin("diamond", Settings::new(Strategy::None), 2)),
+    ];
+    let mut written = vec![];
+    for f in &files {
+        let path = dir.join(Path::new(f).file_stem().unwrap()).with_extension("py");
+        std::fs::write(&path, export(f)).unwrap();
+        written.push(path);
+    }
+    for (name, sc) in extra {
+        let path = dir.join(format!("{name}.py"));
+        std::fs::write(&path, export_pyflink(&sc).unwrap()).unwrap();
+        written.push(path);
+    }
+    for path in &written {
+        let out = std::process::Command::new(python).args(["-m", "py_compile"]).arg(path).output().unwrap();
+        assert!(out.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
