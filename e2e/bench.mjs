@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { serve, launch, tools } from './lib.mjs';
+import { serve, launch, tools, renderSteps } from './lib.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = root + 'dist/';
@@ -50,35 +50,7 @@ console.log(`load   navigation to interactive: median ${median(ready).toFixed(0)
 
 const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
 await page.goto(srv.url);
-await page.waitForSelector('#app[data-ready="true"]');
-await page.selectOption('#sel-job', 'keyed-shuffle');
-await page.selectOption('#sel-strategy', 'aligned');
-await page.click('.more-settings summary');
-await page.fill('#inp-records', '150');
-await page.dispatchEvent('#inp-records', 'change');
-await page.click('.more-settings summary');
-await page.evaluate(() => {
-  for (let i = 0; i < 150; i++) {
-    for (const id of ['read-Source[0]', 'read-Source[1]']) {
-      document.getElementById(id).dispatchEvent(new MouseEvent('click', { bubbles: true }));
-    }
-  }
-});
-await page.waitForFunction(() => [...document.querySelectorAll('[data-channel]')]
-  .reduce((n, c) => n + Number(c.dataset.queued), 0) === 300);
-const times = await page.evaluate(async () => {
-  const out = [];
-  const key = () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
-  for (let i = 0; i < 60; i++) {
-    const t0 = performance.now();
-    key();
-    await new Promise((r) => setTimeout(r, 0));
-    document.getElementById('canvas').getBoundingClientRect();
-    document.body.offsetHeight;
-    out.push(performance.now() - t0);
-  }
-  return out;
-});
+const times = await renderSteps(page);
 const inFlight = await page.evaluate(() => [...document.querySelectorAll('[data-channel]')].reduce((n, c) => n + Number(c.dataset.queued), 0));
 console.log(`render keyed-shuffle, 300 records in flight: median ${median(times).toFixed(2)} ms per step (p90 ${[...times].sort((a, b) => a - b)[54].toFixed(2)} ms, 60 steps; ${inFlight} in flight at the end)`);
 

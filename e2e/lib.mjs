@@ -44,3 +44,38 @@ export async function launch() {
       '--js-flags=--expose-gc', '--enable-precise-memory-info'],
   });
 }
+
+// The bench's render figure, on a page just opened: keyed-shuffle, aligned, 150 records per
+// partition all read (300 in flight), then 60 steps by the → key, each timed until the canvas has
+// laid out. Returns the 60 times in ms.
+export async function renderSteps(page) {
+  await page.waitForSelector('#app[data-ready="true"]');
+  await page.selectOption('#sel-job', 'keyed-shuffle');
+  await page.selectOption('#sel-strategy', 'aligned');
+  await page.click('.more-settings summary');
+  await page.fill('#inp-records', '150');
+  await page.dispatchEvent('#inp-records', 'change');
+  await page.click('.more-settings summary');
+  await page.evaluate(() => {
+    for (let i = 0; i < 150; i++) {
+      for (const id of ['read-Source[0]', 'read-Source[1]']) {
+        document.getElementById(id).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      }
+    }
+  });
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-channel]')]
+    .reduce((n, c) => n + Number(c.dataset.queued), 0) === 300);
+  return page.evaluate(async () => {
+    const out = [];
+    const key = () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    for (let i = 0; i < 60; i++) {
+      const t0 = performance.now();
+      key();
+      await new Promise((r) => setTimeout(r, 0));
+      document.getElementById('canvas').getBoundingClientRect();
+      document.body.offsetHeight;
+      out.push(performance.now() - t0);
+    }
+    return out;
+  });
+}

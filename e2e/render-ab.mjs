@@ -1,36 +1,13 @@
 // A/B of one step's render (the bench's keyed-shuffle, 300 records in flight, 60 steps), two
 // built pages alternately, so that load on the machine falls on both alike.
 // Run: node e2e/render-ab.mjs DIST_A DIST_B [rounds]
-import { serve, launch } from './lib.mjs';
+import { serve, launch, renderSteps } from './lib.mjs';
 const [a, b, rounds = '4'] = process.argv.slice(2);
 const sorted = (xs) => [...xs].sort((x, y) => x - y);
 async function once(browser, url) {
   const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
   await page.goto(url);
-  await page.waitForSelector('#app[data-ready="true"]');
-  await page.selectOption('#sel-job', 'keyed-shuffle');
-  await page.selectOption('#sel-strategy', 'aligned');
-  await page.click('.more-settings summary');
-  await page.fill('#inp-records', '150');
-  await page.dispatchEvent('#inp-records', 'change');
-  await page.click('.more-settings summary');
-  await page.evaluate(() => {
-    for (let i = 0; i < 150; i++) for (const id of ['read-Source[0]', 'read-Source[1]']) document.getElementById(id).dispatchEvent(new MouseEvent('click', { bubbles: true }));
-  });
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-channel]')].reduce((n, c) => n + Number(c.dataset.queued), 0) === 300);
-  const times = await page.evaluate(async () => {
-    const out = [];
-    const key = () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
-    for (let i = 0; i < 60; i++) {
-      const t0 = performance.now();
-      key();
-      await new Promise((r) => setTimeout(r, 0));
-      document.getElementById('canvas').getBoundingClientRect();
-      document.body.offsetHeight;
-      out.push(performance.now() - t0);
-    }
-    return out;
-  });
+  const times = await renderSteps(page);
   await page.close();
   return times;
 }

@@ -111,23 +111,38 @@ pub struct Played {
     pub events: Vec<Vec<Event>>,
 }
 
+/// Why a file's JSON failed the checks that come before its fields.
+pub(crate) enum Preamble {
+    /// Not JSON of the format: too big, not JSON, not an object, a version that is no number.
+    Json(String),
+    /// Another format version.
+    Version(u32),
+}
+
+/// The checks a scenario or comparison file passes before its fields, so that each failure names
+/// its problem: its size, an object at the top, and its format version (`reads`) if it gives one.
+pub(crate) fn preamble(text: &str, reads: u32) -> Result<serde_json::Value, Preamble> {
+    if text.len() > MAX_SCENARIO_BYTES {
+        return Err(Preamble::Json(format!("it is {} bytes; at most {MAX_SCENARIO_BYTES} are allowed", text.len())));
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Preamble::Json(e.to_string()))?;
+    let obj = value.as_object().ok_or_else(|| Preamble::Json("the top level must be an object".into()))?;
+    if let Some(v) = obj.get("version") {
+        let v = v.as_u64().ok_or_else(|| Preamble::Json("\"version\" must be a whole number".into()))?;
+        if v != reads as u64 {
+            return Err(Preamble::Version(v.min(u32::MAX as u64) as u32));
+        }
+    }
+    Ok(value)
+}
+
 impl Scenario {
     /// Parses scenario JSON, checking size and version first so each failure names its problem.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        if text.len() > MAX_SCENARIO_BYTES {
-            return Err(ScenarioError::Json(format!(
-                "it is {} bytes; at most {MAX_SCENARIO_BYTES} are allowed",
-                text.len()
-            )));
-        }
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json(e.to_string()))?;
-        let obj = value.as_object().ok_or_else(|| ScenarioError::Json("the top level must be an object".into()))?;
-        if let Some(v) = obj.get("version") {
-            let v = v.as_u64().ok_or_else(|| ScenarioError::Json("\"version\" must be a whole number".into()))?;
-            if v != FORMAT_VERSION as u64 {
-                return Err(ScenarioError::Version { found: v.min(u32::MAX as u64) as u32, reads: FORMAT_VERSION });
-            }
-        }
+        let value = preamble(text, FORMAT_VERSION).map_err(|e| match e {
+            Preamble::Json(m) => ScenarioError::Json(m),
+            Preamble::Version(found) => ScenarioError::Version { found, reads: FORMAT_VERSION },
+        })?;
         serde_json::from_value(value).map_err(|e| ScenarioError::Json(e.to_string()))
     }
 

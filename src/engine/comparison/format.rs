@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::action::Action;
 use crate::engine::dataflow::job_graph::{InputSpec, JobGraph};
 use crate::engine::error::ScenarioError;
-use crate::engine::scenario::{JobRef, Scenario, MAX_SCENARIO_BYTES};
+use crate::engine::scenario::{preamble, JobRef, Preamble, Scenario};
 use crate::engine::script::ScriptAction;
 use crate::engine::settings::{Settings, Strategy};
 
@@ -208,20 +208,10 @@ pub fn is_comparison(text: &str) -> bool {
 impl ComparisonFile {
     /// Parses comparison JSON, size and version first, then checks it against its job.
     pub fn from_json(text: &str) -> Result<ComparisonFile, ComparisonError> {
-        if text.len() > MAX_SCENARIO_BYTES {
-            return Err(ComparisonError::Json(format!(
-                "it is {} bytes; at most {MAX_SCENARIO_BYTES} are allowed",
-                text.len()
-            )));
-        }
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ComparisonError::Json(e.to_string()))?;
-        let obj = value.as_object().ok_or_else(|| ComparisonError::Json("the top level must be an object".into()))?;
-        if let Some(v) = obj.get("version") {
-            let v = v.as_u64().ok_or_else(|| ComparisonError::Json("\"version\" must be a whole number".into()))?;
-            if v != FORMAT_VERSION as u64 {
-                return Err(ComparisonError::Version { found: v.min(u32::MAX as u64) as u32, reads: FORMAT_VERSION });
-            }
-        }
+        let value = preamble(text, FORMAT_VERSION).map_err(|e| match e {
+            Preamble::Json(m) => ComparisonError::Json(m),
+            Preamble::Version(found) => ComparisonError::Version { found, reads: FORMAT_VERSION },
+        })?;
         let file: ComparisonFile = serde_json::from_value(value).map_err(|e| ComparisonError::Json(e.to_string()))?;
         file.check()?;
         Ok(file)
