@@ -264,3 +264,16 @@ fn the_runner_draws_a_cut() {
     assert_eq!(code, 2);
     assert!(err.contains("cut needs the cut's points"), "{err}");
 }
+
+/// The README shows the runner's `cut` example as it prints it.
+#[test]
+fn the_readme_shows_the_cut_as_the_runner_prints_it() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = "$ cargo run -q --bin barrierscope -- cut scenarios/abc-timers-duplicated.json --at 2,9,9\n";
+    let a = readme.find(start).expect("the README shows the example") + start.len();
+    let z = a + readme[a..].find("```").unwrap();
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/abc-timers-duplicated.json");
+    let (code, out, err) = runner(&["cut", file, "--at", "2,9,9"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(&readme[a..z], out);
+}
