@@ -272,11 +272,11 @@ fn crossings(sim: &Sim, r: &Replay, points: &[u64]) -> DrawnCut {
     DrawnCut { points: points.to_vec(), arrows }
 }
 
+/// Sendings by sequence number.
+type Numbered = Vec<(u64, Sending)>;
+
 /// Drops the sendings whose record appears on both sides, pairwise, earliest first.
-fn cancel(
-    mut not_sent: Vec<(u64, Sending)>,
-    mut not_received: Vec<(u64, Sending)>,
-) -> (Vec<(u64, Sending)>, Vec<(u64, Sending)>) {
+fn cancel(mut not_sent: Numbered, mut not_received: Numbered) -> (Numbered, Numbered) {
     let mut i = 0;
     while i < not_sent.len() {
         let id = not_sent[i].1.record.id;
