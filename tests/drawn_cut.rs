@@ -26,7 +26,7 @@ fn settings(job: &str, strategy: Snapshots, seed: u64) -> Settings {
             let period = 5 + (seed + 3 * i as u64) % 9;
             s.timers.insert(t.name.clone(), TimerSpec { phase: (seed + i as u64) % period, period });
         }
-    } else {
+    } else if strategy.uses_coordinator() {
         s.checkpoint_interval = Some(4 + seed % 7);
     }
     s
@@ -170,10 +170,15 @@ fn points_that_do_not_fit_and_strategies_that_cannot_restore_are_refused() {
     let mut crashed = tl.clone();
     crashed.apply(Action::Crash).unwrap();
     assert!(matches!(classify(&crashed, &[1, 2, 11]), Err(DrawnCutError::TaskDown { point: 11, .. })));
-    let unaligned = run("line", Snapshots::Unaligned, 1, None, 10);
-    assert!(classify(&unaligned, &[3, 3, 3]).is_ok(), "any run classifies");
-    let e = restore_from(&unaligned, &[3, 3, 3], 1000).unwrap_err().to_string();
-    assert!(e.contains("`timers` and `aligned` only"), "{e}");
+    let none = run("line", Snapshots::None, 1, None, 10);
+    assert!(classify(&none, &[3, 3, 3]).is_ok(), "any run classifies");
+    let e = restore_from(&none, &[3, 3, 3], 1000).unwrap_err().to_string();
+    assert!(e.contains("needs a strategy that restores task snapshots"), "{e}");
+    let mut two_phase = Scenario::builtin("line-sink", settings("line-sink", Snapshots::Aligned, 1), 1);
+    two_phase.settings.sink = barrierscope::engine::SinkMode::TwoPhaseCommit;
+    let tl = Timeline::new(two_phase.sim().unwrap());
+    let e = restore_from(&tl, &[0, 0, 0, 0], 1000).unwrap_err().to_string();
+    assert!(e.contains("no pre-committed transaction"), "{e}");
 }
 
 proptest! {
@@ -188,14 +193,20 @@ proptest! {
     #[test]
     fn a_restore_from_a_drawn_cut_loses_what_is_in_transit_and_duplicates_the_orphans(
         sink in any::<bool>(),
-        timers in any::<bool>(),
+        strategy in 0usize..5,
         seed in 0u64..1000,
         steps in 0usize..70,
         crash_at in 0usize..140,
         raw in prop::collection::vec(0u64..1000, 4),
     ) {
         let job = if sink { "line-sink" } else { "line" };
-        let strategy = if timers { Snapshots::Timers } else { Snapshots::Aligned };
+        let strategy = [
+            Snapshots::Timers,
+            Snapshots::Aligned,
+            Snapshots::Unaligned,
+            Snapshots::AtLeastOnce,
+            Snapshots::StopTheWorld,
+        ][strategy];
         let mut tl = run(job, strategy, seed, None, steps.min(crash_at));
         if crash_at < steps {
             tl.apply(Action::Crash).unwrap();

@@ -30,7 +30,7 @@ const USAGE: &str = "usage:
                                                        in transit: sent before it, received after it or never), whether it is
                                                        consistent, and each record's verdict after a copy of the run crashes
                                                        at the latest point, restores every task from its own point and runs
-                                                       to the end (timers and aligned only)
+                                                       to the end (timers and the checkpointing strategies)
   barrierscope compare FILE... [--json] [--steps] [--events]
                                                        run configurations side by side in lockstep and print the cost table:
                                                        one comparison file, or 1 to 3 scenario files sharing job, input and seed;

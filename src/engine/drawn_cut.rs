@@ -15,8 +15,8 @@
 //!
 //! The restore crashes a copy of the run at the latest point and puts every task back from its
 //! own point, through the engine's own restore: as the per-task-timers strategy does from each
-//! task's latest save, or, under aligned checkpoints, as from a completed checkpoint made of the
-//! drawn snapshots. The copy then runs to the end and the ledger says what became of each record.
+//! task's latest save, or, under a checkpointing strategy, as from a completed checkpoint made of
+//! the drawn snapshots (with no in-flight data: a drawn cut records no channel state). The copy then runs to the end and the ledger says what became of each record.
 
 use serde::{Deserialize, Serialize};
 
@@ -297,10 +297,14 @@ fn refusal(sim: &Sim) -> Option<String> {
     if sim.handler.is_some() {
         return Some("a barrier-handler lab run can't be restored from a drawn cut".into());
     }
-    if !matches!(strategy, Strategy::Timers | Strategy::Aligned) {
+    let restores_snapshots = matches!(
+        strategy,
+        Strategy::Timers | Strategy::Aligned | Strategy::Unaligned | Strategy::AtLeastOnce | Strategy::StopTheWorld
+    );
+    if !restores_snapshots {
         return Some(format!(
-            "a restore from a drawn cut is supported under `timers` and `aligned` only, not `{}`: its restore puts \
-             back more than task snapshots (or none)",
+            "a restore from a drawn cut needs a strategy that restores task snapshots (timers or a checkpointing \
+             one), not `{}`",
             strategy.id()
         ));
     }
