@@ -16,7 +16,8 @@
 //! The restore crashes a copy of the run at the latest point and puts every task back from its
 //! own point, through the engine's own restore: as the per-task-timers strategy does from each
 //! task's latest save, or, under a checkpointing strategy, as from a completed checkpoint made of
-//! the drawn snapshots (with no in-flight data: a drawn cut records no channel state). The copy then runs to the end and the ledger says what became of each record.
+//! the drawn snapshots (with no in-flight data: a drawn cut records no channel state). The copy
+//! then runs to the end and the ledger says what became of each record.
 
 use serde::{Deserialize, Serialize};
 
