@@ -5,6 +5,7 @@
 //! and the shortest schedule to each bad one, explained and written out as scenario files.
 //!
 //!     barrierscope run scenario.json [--json] [--events]
+//!     barrierscope cut scenario.json --at T1,T2,... [--json]
 //!     barrierscope compare a.json b.json c.json [--json] [--steps] [--events]
 //!     barrierscope explore scenario.json [--json] [--out-dir DIR] [--lang en|zh] [--every] [--max-states N] [--time]
 //!     barrierscope lab [--json] [--lang en|zh]
@@ -22,6 +23,14 @@ use barrierscope::engine::*;
 
 const USAGE: &str = "usage:
   barrierscope run SCENARIO.json [--json] [--events]   play a scenario, print verdict, checkpoint statistics and the cut
+  barrierscope cut SCENARIO.json --at T1,T2,... [--json]
+                                                       draw a cut through the scenario's run: after step Ti on task i (one
+                                                       step per task, in the job's task order, as `jobs` lists them); print the
+                                                       records crossing it (orphan: received before the cut, sent after it;
+                                                       in transit: sent before it, received after it or never), whether it is
+                                                       consistent, and each record's verdict after a copy of the run crashes
+                                                       at the latest point, restores every task from its own point and runs
+                                                       to the end (timers and the checkpointing strategies)
   barrierscope compare FILE... [--json] [--steps] [--events]
                                                        run configurations side by side in lockstep and print the cost table:
                                                        one comparison file, or 1 to 3 scenario files sharing job, input and seed;
@@ -77,6 +86,7 @@ fn run(args: &[String]) -> Result<String, String> {
             let played = scenario.play().map_err(|e| format!("{path}: {e}"))?;
             Ok(if json { report_json(&scenario, &played) } else { report_table(&scenario, &played, events) })
         }
+        Some("cut") => drawn_cut(&args[1..]),
         Some("compare") => compare(&args[1..]),
         Some("explore") => explore(&args[1..]),
         Some("lab") => lab(&args[1..]),
@@ -140,6 +150,110 @@ fn run(args: &[String]) -> Result<String, String> {
         Some(other) => Err(format!("unknown command {other:?}; run `barrierscope help` for usage")),
         None => Err("no command given; run `barrierscope help` for usage".to_string()),
     }
+}
+
+fn drawn_cut(args: &[String]) -> Result<String, String> {
+    let (mut path, mut at, mut json) = (None, None, false);
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--at" => at = Some(rest.next().ok_or("--at needs one step per task: --at 4,4,4")?.clone()),
+            s if s.starts_with('-') => return Err(format!("unknown option {s}; run `barrierscope help` for usage")),
+            s if path.is_none() => path = Some(s.to_string()),
+            s => return Err(format!("unexpected argument {s}; run `barrierscope help` for usage")),
+        }
+    }
+    let usage = "barrierscope cut SCENARIO.json --at T1,T2,...";
+    let path = path.ok_or_else(|| format!("cut needs a scenario file: {usage}"))?;
+    let at = at.ok_or_else(|| format!("cut needs the cut's points: {usage}"))?;
+    let points = at
+        .split(',')
+        .map(|p| p.trim().parse::<u64>().map_err(|_| format!("--at {at}: {p:?} is not a step number")))
+        .collect::<Result<Vec<u64>, String>>()?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("can't read {path}: {e}"))?;
+    let scenario = Scenario::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+    let played = scenario.play().map_err(|e| format!("{path}: {e}"))?;
+    let start = scenario.sim().map_err(|e| format!("{path}: {e}"))?;
+    let tl = Timeline::from_actions(start, &played.actions).map_err(|(i, e)| format!("{path}: step {}: {e}", i + 1))?;
+    let cut = drawn_cut::classify(&tl, &points).map_err(|e| format!("{path}: {e}"))?;
+    let restored = drawn_cut::restore_from(&tl, &points, scenario::MAX_SCRIPT_STEPS);
+    let g = &played.sim.graph;
+    if json {
+        let v = serde_json::json!({
+            "scenario": scenario.name,
+            "steps": tl.len(),
+            "points": g.tasks.iter().zip(&points).map(|(t, p)| serde_json::json!({"task": t.name, "after_step": p})).collect::<Vec<_>>(),
+            "consistent": cut.consistent(),
+            "arrows": cut.arrows,
+            "restore": match &restored {
+                Ok((_, r)) => serde_json::json!({
+                    "crashed_after": r.crashed_after,
+                    "steps_to_end": r.steps_to_end,
+                    "state": r.ledger.state,
+                    "external": r.ledger.external,
+                    "ledger": r.ledger.rows.iter().map(|row| serde_json::json!({
+                        "record": row.label, "key": row.key,
+                        "state": row.state, "expected_state": row.expected_state, "state_verdict": row.state_verdict,
+                        "external": row.external, "expected_external": row.expected_external,
+                        "external_verdict": row.external_verdict,
+                    })).collect::<Vec<_>>(),
+                }),
+                Err(e) => serde_json::json!({ "refused": e.to_string() }),
+            },
+        });
+        return Ok(serde_json::to_string_pretty(&v).expect("serializes") + "\n");
+    }
+    let mut s = format!("{} ({} steps)\n", scenario.name, tl.len());
+    let named: Vec<String> = g.tasks.iter().zip(&points).map(|(t, p)| format!("{} {p}", t.name)).collect();
+    s += &format!("cut after steps: {}\n", named.join(", "));
+    let (orphans, in_transit) = (cut.orphans().len(), cut.in_transit().len());
+    s += &format!(
+        "consistent: {} ({orphans} {}, {in_transit} in transit)\n",
+        if cut.consistent() { "yes" } else { "NO" },
+        if orphans == 1 { "orphan" } else { "orphans" }
+    );
+    if cut.arrows.is_empty() {
+        s += "no record crosses the cut\n";
+    } else {
+        s += "records crossing the cut:\n";
+        for a in &cut.arrows {
+            let sent = a.sent_at.map_or("?".to_string(), |t| t.to_string());
+            let received = a.received_at.map_or("never received".to_string(), |t| format!("received at step {t}"));
+            s += &format!(
+                "  {:<11} {:<6} {:<16} sent at step {sent}, {received}\n",
+                a.crossing.id(),
+                a.label,
+                a.channel_name
+            );
+        }
+    }
+    match restored {
+        Ok((_, r)) => {
+            s += &format!(
+                "restore from this cut: the run crashed after step {}, every task put back to its own point, then {} steps to the end\n",
+                r.crashed_after, r.steps_to_end
+            );
+            let external = r.ledger.external.is_some();
+            s += format!("  {:<8} {:<5} {:<22}{}", "record", "key", "state", if external { "output" } else { "" })
+                .trim_end();
+            s += "\n";
+            for row in &r.ledger.rows {
+                let state = format!("{} ({} of {})", verdict_word(row.state_verdict), row.state, row.expected_state);
+                let out = row.external_verdict.map_or(String::new(), |v| {
+                    format!("{} ({} of {})", verdict_word(v), row.external, row.expected_external)
+                });
+                s += format!("  {:<8} {:<5} {state:<22}{out}", row.label, row.key).trim_end();
+                s += "\n";
+            }
+            s += &format!("state: {}\n", tally(&r.ledger.state));
+            if let Some(t) = &r.ledger.external {
+                s += &format!("output: {}\n", tally(t));
+            }
+        }
+        Err(e) => s += &format!("restore from this cut refused: {e}\n"),
+    }
+    Ok(s)
 }
 
 fn verdict_word(v: Verdict) -> &'static str {

@@ -8,7 +8,7 @@
 //! - [`high_availability`], [`master_failover`]: the JobManagers, a standby's election, a job
 //!   resubmitted without HA; the failover statistics.
 //! - [`sim`]: one run, driven by [`Action`]s; [`script`], [`scenario`], [`timeline`] drive it.
-//! - [`reference_run`], [`history`], [`ledger`], [`cut`], [`stats`]: the verdict and the
+//! - [`reference_run`], [`history`], [`ledger`], [`cut`], [`drawn_cut`], [`stats`]: the verdict and the
 //!   measurements.
 //! - [`comparison`]: one input and one crash under up to three mechanisms in lockstep, and the
 //!   cost table of what each paid.
@@ -22,6 +22,7 @@ pub mod checkpoint;
 pub mod comparison;
 pub mod coordinator;
 pub mod cut;
+pub mod drawn_cut;
 pub mod dataflow;
 pub mod error;
 pub mod explorer;
@@ -52,6 +53,7 @@ pub mod workload;
 pub use action::{AbortReason, Action, CrashScope, Event, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
 pub use checkpoint::{Notification, PendingCheckpoint};
 pub use cut::{ChannelCut, CutReport};
+pub use drawn_cut::{Arrow, Crossing, CutRestore, DrawnCut, DrawnCutError};
 pub use dataflow::builtin_jobs::{auto_label, builtin, generated_input, BuiltinJob, BUILTIN_NAMES};
 pub use dataflow::channel::{Channel, Fate, SeqSet};
 pub use dataflow::external_system::{ExternalSystem, Row, Txn, TxnStatus};
