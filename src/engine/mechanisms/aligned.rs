@@ -121,15 +121,7 @@ pub(super) fn collect_barrier(sim: &mut Sim, at: Arrival, barrier: Barrier, out:
     }
     sim.note_barrier(t, id);
     let n = sim.live.tasks[t.index()].in_pos.len();
-    let first = sim.live.tasks[t.index()].alignment.is_none();
-    let al = sim.live.tasks[t.index()].alignment.get_or_insert_with(|| Alignment {
-        checkpoint: id,
-        timestamp: barrier.timestamp,
-        received: vec![false; n],
-        unaligned: None,
-        cancelled: false,
-    });
-    al.received[input] = true;
+    let (first, al) = Alignment::count(&mut sim.live.tasks[t.index()].alignment, barrier, input, n);
     let waiting = al.waiting();
     let collecting = !al.aligning();
     out.insert(mark, Event::BarrierReceived { task: t, channel: c, checkpoint: id, first, waiting });

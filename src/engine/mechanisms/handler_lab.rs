@@ -217,15 +217,7 @@ impl Mechanism for HandlerLab {
             task.alignment = None;
             unblock_inputs(sim, t, out);
         }
-        let first = sim.live.tasks[t.index()].alignment.is_none();
-        let al = sim.live.tasks[t.index()].alignment.get_or_insert_with(|| Alignment {
-            checkpoint: id,
-            timestamp: barrier.timestamp,
-            received: vec![false; n],
-            unaligned: None,
-            cancelled: false,
-        });
-        al.received[input] = true;
+        let (first, al) = Alignment::count(&mut sim.live.tasks[t.index()].alignment, barrier, input, n);
         let waiting = al.waiting();
         out.push(Event::BarrierReceived { task: t, channel: c, checkpoint: id, first, waiting });
         if first && h.first == OnFirstBarrier::SnapshotNow {

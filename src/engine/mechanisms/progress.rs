@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::dataflow::record::Barrier;
 use crate::engine::ids::CheckpointId;
 use crate::engine::snapshot::TaskSnapshot;
 
@@ -32,6 +33,26 @@ pub struct Alignment {
 }
 
 impl Alignment {
+    /// The barrier of `barrier.checkpoint` arrives on `input` of a task with `inputs` inputs:
+    /// the first starts the task's alignment in `slot`. Returns whether it was the first, and
+    /// the alignment.
+    pub fn count(
+        slot: &mut Option<Alignment>,
+        barrier: Barrier,
+        input: usize,
+        inputs: usize,
+    ) -> (bool, &mut Alignment) {
+        let first = slot.is_none();
+        let al = slot.get_or_insert_with(|| Alignment {
+            checkpoint: barrier.checkpoint,
+            timestamp: barrier.timestamp,
+            received: vec![false; inputs],
+            unaligned: None,
+            cancelled: false,
+        });
+        al.received[input] = true;
+        (first, al)
+    }
     pub fn waiting(&self) -> u16 {
         self.received.iter().filter(|r| !**r).count() as u16
     }
