@@ -12,7 +12,8 @@
 //!   table and its JSON, and refuses scenario files that are not one comparison.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::process::Command;
+mod cli;
+use cli::runner;
 
 use barrierscope::engine::comparison::format::is_comparison;
 use barrierscope::engine::comparison::*;
@@ -355,15 +356,6 @@ fn the_scenario_files_are_the_comparison_file() {
     for (_, sc) in &files {
         sc.play().unwrap();
     }
-}
-
-fn runner(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_barrierscope")).args(args).output().expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -9,6 +9,9 @@
 //! - the runner's `cut` command.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cli;
+use cli::runner;
+
 mod cases;
 use barrierscope::engine::drawn_cut::{classify, restore_from, Crossing, DrawnCutError};
 use barrierscope::engine::{
@@ -252,15 +255,6 @@ proptest! {
             prop_assert_eq!(restored.ledger.state.exactly_once as usize, restored.ledger.rows.len());
         }
     }
-}
-
-fn runner(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_barrierscope")).args(args).output().expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

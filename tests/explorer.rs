@@ -4,8 +4,10 @@
 //! completion, and every counterexample replayed through the scenario loader and the runner.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cli;
+use cli::runner;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Command;
 
 use barrierscope::engine::explorer::state_key::key_bytes;
 use barrierscope::engine::explorer::{
@@ -474,15 +476,6 @@ fn merged_states_have_the_same_moves_and_successors() {
 }
 
 // ---- (d) counterexamples replay ------------------------------------------------------------
-
-fn runner(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_barrierscope")).args(args).output().expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// Every counterexample of every explorer scenario, written out as a scenario file, plays
 /// through the loader to the same verdict on the same records.

@@ -2,16 +2,8 @@
 //! and every kind of bad input gets one clear error naming the problem, never a panic.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::process::Command;
-
-fn runner(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_barrierscope")).args(args).output().expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod cli;
+use cli::runner;
 
 fn verdict(file: &str) -> serde_json::Value {
     let (code, out, err) = runner(&["run", &format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR")), "--json"]);
