@@ -1,0 +1,65 @@
+//! The schedule explorer in the browser: the time to explore every schedule of the a/b/c `line`
+//! job (three records, one round of snapshots, one crash at any moment, then the restore and the
+//! rest of the run), in WebAssembly in headless Chromium, beside `cargo bench --bench engine --
+//! "explore line"`, which times the same search natively. It also prints how the time grows
+//! with one record more.
+//!
+//!     CHROMEDRIVER=/usr/bin/chromedriver cargo bench --target wasm32-unknown-unknown --bench explore_browser
+#![cfg(target_arch = "wasm32")]
+
+use barrierscope::engine::dataflow::job_graph::{LogEntry, SourceInput};
+use barrierscope::engine::explorer::{Completion, Explorer, Report};
+use barrierscope::engine::*;
+use wasm_bindgen_test::{console_log, wasm_bindgen_bench, wasm_bindgen_test_configure, Criterion, Instant};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn explorer(strategy: Strategy, records: usize) -> Report {
+    let mut sc = Scenario::builtin("line", Settings::new(strategy), 1);
+    // The same input as the native benchmark: a:x, b:y, c:z, d:x.
+    let log = (0..records).map(|i| LogEntry::Short(format!("{}:{}", auto_label(i), ["x", "y", "z"][i % 3]))).collect();
+    sc.input = Some([("Source".to_string(), SourceInput::Single(log))].into());
+    let mut ex = Explorer::with_completion(sc.sim().unwrap(), FaultBudget::default(), Completion::Canonical).unwrap();
+    while !ex.run(4096).done {}
+    ex.report().unwrap().clone()
+}
+
+/// Each search timed `RUNS` times; the median and the fastest are printed. Criterion's own loop
+/// is not used: it keeps the page busy for seconds at a time, longer than the WebDriver that
+/// drives the browser waits for an answer.
+const RUNS: usize = 15;
+
+#[wasm_bindgen_bench]
+fn explore(_c: &mut Criterion) {
+    // Warm up first: V8 runs a module's first calls in its baseline compiler and swaps in the
+    // optimised code later, which made the first search timed look twice as slow.
+    for _ in 0..5 {
+        for strategy in [Strategy::Timers, Strategy::Aligned] {
+            explorer(strategy, 4);
+        }
+    }
+    for strategy in [Strategy::Timers, Strategy::Aligned] {
+        let mut medians = Vec::new();
+        for records in [3, 4] {
+            let r = explorer(strategy, records);
+            let mut ms: Vec<f64> = (0..RUNS)
+                .map(|_| {
+                    let t = Instant::now();
+                    assert_eq!(explorer(strategy, records).states, r.states);
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .collect();
+            ms.sort_by(f64::total_cmp);
+            medians.push(ms[RUNS / 2]);
+            console_log!(
+                "explore line in wasm: {}, {records} records: {} states, {} schedules; median {:.1} ms, fastest {:.1} ms ({RUNS} runs)",
+                strategy.id(),
+                r.states,
+                r.schedules,
+                ms[RUNS / 2],
+                ms[0]
+            );
+        }
+        console_log!("explore line in wasm: {}: one record more takes {:.1}x as long", strategy.id(), medians[1] / medians[0]);
+    }
+}
