@@ -470,7 +470,7 @@ fn batch_table(sim: &Sim) -> String {
         d.wal_written,
         d.wal.len(),
         n,
-        if n == 0 { 0 } else { sum / n }
+        sum.checked_div(n).unwrap_or(0)
     );
     s
 }
@@ -659,7 +659,7 @@ fn report_json(sc: &Scenario, p: &Played) -> String {
         let (sum, n, max) = sim.record_latency();
         v["batches"] = serde_json::json!(d.batches);
         v["write_ahead_log"] = serde_json::json!({ "written_bytes": d.wal_written, "blocks_held": d.wal.len() });
-        v["latency"] = serde_json::json!({ "records": n, "mean": if n == 0 { 0 } else { sum / n }, "max": max });
+        v["latency"] = serde_json::json!({ "records": n, "mean": sum.checked_div(n).unwrap_or(0), "max": max });
     }
     serde_json::to_string_pretty(&v).expect("serializes") + "\n"
 }
