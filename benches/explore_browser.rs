@@ -60,6 +60,10 @@ fn explore(_c: &mut Criterion) {
                 ms[0]
             );
         }
-        console_log!("explore line in wasm: {}: one record more takes {:.1}x as long", strategy.id(), medians[1] / medians[0]);
+        console_log!(
+            "explore line in wasm: {}: one record more takes {:.1}x as long",
+            strategy.id(),
+            medians[1] / medians[0]
+        );
     }
 }
