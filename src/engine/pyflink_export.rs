@@ -551,24 +551,23 @@ fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
         None => line(&mut py, "# - no crash: the scenario has none."),
     }
     line(&mut py, "#");
-    line(&mut py, "# Three PyFlink traps, handled here:");
-    line(&mut py, "# - Python operators buffer records in bundles (python.fn-execution.bundle.size, default 100000;");
-    line(&mut py, "#   bundle.time, default 1 s) and flush them at every checkpoint barrier. With the default,");
-    line(&mut py, "#   records reach a plain Python sink only with a barrier (or once a second), so a crash between");
-    line(&mut py, "#   checkpoints throws away records that the restore replays, and nothing is duplicated: real");
-    line(&mut py, "#   Flink behaviour, but not the record-at-a-time operators the simulator (like Flink's Java API)");
-    line(
-        &mut py,
-        &format!(
-            "#   has. BUNDLE_SIZE = {BUNDLE_SIZE} sends each record through on its own. (With 100000, the crash point,"
-        ),
-    );
-    line(&mut py, "#   which waits for a record written after a completed checkpoint while no newer one is pending,");
-    line(&mut py, "#   may never find one.)");
-    line(&mut py, "# - The Python workers run `python` from PATH: python.executable is set to this interpreter.");
-    line(&mut py, "# - When a Python function raises, Beam may release the worker's environment twice and kill the");
-    line(&mut py, "#   whole TaskManager (\"Reference count must not be negative\"); the restart then waits five");
-    line(&mut py, "#   minutes for a slot and fails. The mini-cluster here has a spare TaskManager (see main).");
+    py.push_str(&format!(
+        "\
+# Three PyFlink traps, handled here:
+# - Python operators buffer records in bundles (python.fn-execution.bundle.size, default 100000;
+#   bundle.time, default 1 s) and flush them at every checkpoint barrier. With the default,
+#   records reach a plain Python sink only with a barrier (or once a second), so a crash between
+#   checkpoints throws away records that the restore replays, and nothing is duplicated: real
+#   Flink behaviour, but not the record-at-a-time operators the simulator (like Flink's Java API)
+#   has. BUNDLE_SIZE = {BUNDLE_SIZE} sends each record through on its own. (With 100000, the crash point,
+#   which waits for a record written after a completed checkpoint while no newer one is pending,
+#   may never find one.)
+# - The Python workers run `python` from PATH: python.executable is set to this interpreter.
+# - When a Python function raises, Beam may release the worker's environment twice and kill the
+#   whole TaskManager (\"Reference count must not be negative\"); the restart then waits five
+#   minutes for a slot and fails. The mini-cluster here has a spare TaskManager (see main).
+"
+    ));
     line(&mut py, "");
 
     // The data.
