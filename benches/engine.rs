@@ -6,14 +6,10 @@
 
 use std::hint::black_box;
 
-use barrierscope::engine::auto_label;
-use barrierscope::engine::dataflow::job_graph::{LogEntry, SourceInput};
+use barrierscope::engine::dataflow::job_graph::SourceInput;
+use barrierscope::engine::workload::log;
 use barrierscope::engine::*;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-
-fn log(n: usize, offset: usize) -> Vec<LogEntry> {
-    (0..n).map(|i| LogEntry::Short(format!("{}:{}", auto_label(offset + i), ["x", "y", "z"][i % 3]))).collect()
-}
 
 fn line_sim(records: usize) -> Sim {
     let mut sc = Scenario::builtin("line", Settings::new(Strategy::Aligned), 1);
@@ -125,16 +121,6 @@ fn time_travel(c: &mut Criterion) {
     g.finish();
 }
 
-/// The schedule explorer on `line` with `records` records: one round of snapshots, one crash at
-/// any moment, then the restore and the rest of the run.
-fn explorer(strategy: Strategy, records: usize, completion: explorer::Completion) -> explorer::Report {
-    let mut sc = Scenario::builtin("line", Settings::new(strategy), 1);
-    sc.input = Some([("Source".to_string(), SourceInput::Single(log(records, 0)))].into());
-    let mut ex = explorer::Explorer::with_completion(sc.sim().unwrap(), FaultBudget::default(), completion).unwrap();
-    while !ex.run(4096).done {}
-    ex.report().unwrap().clone()
-}
-
 fn explore(c: &mut Criterion) {
     use explorer::Completion::{Canonical, Every};
     let mut g = c.benchmark_group("explore line");
@@ -149,10 +135,10 @@ fn explore(c: &mut Criterion) {
         (Strategy::Aligned, 3, Every),
         (Strategy::Aligned, 4, Every),
     ] {
-        let r = explorer(strategy, records, completion);
+        let r = workload::explore_line(strategy, records, completion);
         let name = format!("{}, {records} records, {completion:?} completion", strategy.id());
         println!("explore {name}: {} states, {} schedules", r.states, r.schedules);
-        g.bench_function(&name, |b| b.iter(|| black_box(explorer(strategy, records, completion)).states));
+        g.bench_function(&name, |b| b.iter(|| black_box(workload::explore_line(strategy, records, completion)).states));
     }
     g.finish();
 }

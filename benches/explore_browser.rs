@@ -7,21 +7,15 @@
 //!     CHROMEDRIVER=/usr/bin/chromedriver cargo bench --target wasm32-unknown-unknown --bench explore_browser
 #![cfg(target_arch = "wasm32")]
 
-use barrierscope::engine::dataflow::job_graph::{LogEntry, SourceInput};
-use barrierscope::engine::explorer::{Completion, Explorer, Report};
+use barrierscope::engine::explorer::Completion;
 use barrierscope::engine::*;
 use wasm_bindgen_test::{console_log, wasm_bindgen_bench, wasm_bindgen_test_configure, Criterion, Instant};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn explorer(strategy: Strategy, records: usize) -> Report {
-    let mut sc = Scenario::builtin("line", Settings::new(strategy), 1);
-    // The same input as the native benchmark: a:x, b:y, c:z, d:x.
-    let log = (0..records).map(|i| LogEntry::Short(format!("{}:{}", auto_label(i), ["x", "y", "z"][i % 3]))).collect();
-    sc.input = Some([("Source".to_string(), SourceInput::Single(log))].into());
-    let mut ex = Explorer::with_completion(sc.sim().unwrap(), FaultBudget::default(), Completion::Canonical).unwrap();
-    while !ex.run(4096).done {}
-    ex.report().unwrap().clone()
+/// The native benchmark's search, with its canonical completion.
+fn explore_line(strategy: Strategy, records: usize) -> explorer::Report {
+    workload::explore_line(strategy, records, Completion::Canonical)
 }
 
 /// Each search timed `RUNS` times; the median and the fastest are printed. Criterion's own loop
@@ -35,17 +29,17 @@ fn explore(_c: &mut Criterion) {
     // optimised code later, which made the first search timed look twice as slow.
     for _ in 0..5 {
         for strategy in [Strategy::Timers, Strategy::Aligned] {
-            explorer(strategy, 4);
+            explore_line(strategy, 4);
         }
     }
     for strategy in [Strategy::Timers, Strategy::Aligned] {
         let mut medians = Vec::new();
         for records in [3, 4] {
-            let r = explorer(strategy, records);
+            let r = explore_line(strategy, records);
             let mut ms: Vec<f64> = (0..RUNS)
                 .map(|_| {
                     let t = Instant::now();
-                    assert_eq!(explorer(strategy, records).states, r.states);
+                    assert_eq!(explore_line(strategy, records).states, r.states);
                     t.elapsed().as_secs_f64() * 1e3
                 })
                 .collect();

@@ -1,9 +1,13 @@
 //! A fixed workload for measuring engine speed the same way natively (criterion) and in wasm (the
 //! browser benchmark): `keyed-shuffle` with generated input, an aligned checkpoint every 100
-//! steps, driven by the seeded scheduler until every record is through.
+//! steps, driven by the seeded scheduler until every record is through. And the explorer's
+//! workload, searched the same way by `benches/engine.rs` and, in the browser,
+//! `benches/explore_browser.rs`: every schedule of `line` with a few records.
 
-use super::dataflow::builtin_jobs::{builtin, generated_input};
-use super::scenario::Scenario;
+use super::dataflow::builtin_jobs::{auto_label, builtin, generated_input};
+use super::dataflow::job_graph::{LogEntry, SourceInput};
+use super::explorer::{Completion, Explorer, Report};
+use super::scenario::{FaultBudget, Scenario};
 use super::script::{OnRefusal, ScriptAction};
 use super::settings::{Settings, Strategy};
 use super::sim::Sim;
@@ -22,6 +26,22 @@ pub fn start(per_partition: usize) -> Sim {
 pub fn run(sim: &mut Sim) -> u64 {
     let until_done = ScriptAction::Auto(u32::MAX);
     sim.play_line(&until_done, usize::MAX, OnRefusal::Stop, &mut |_, _| {}).expect("auto is never refused") as u64
+}
+
+/// `n` records for a log, labelled from `offset` on (a, b, c, …) with keys x, y, z in turn.
+pub fn log(n: usize, offset: usize) -> Vec<LogEntry> {
+    (0..n).map(|i| LogEntry::Short(format!("{}:{}", auto_label(offset + i), ["x", "y", "z"][i % 3]))).collect()
+}
+
+/// The schedule explorer on `line` with `records` records: one round of snapshots, one crash at
+/// any moment, then the restore and the rest of the run.
+pub fn explore_line(strategy: Strategy, records: usize, completion: Completion) -> Report {
+    let mut sc = Scenario::builtin("line", Settings::new(strategy), 1);
+    sc.input = Some([("Source".to_string(), SourceInput::Single(log(records, 0)))].into());
+    let mut ex = Explorer::with_completion(sc.sim().expect("line is valid"), FaultBudget::default(), completion)
+        .expect("line can be explored");
+    while !ex.run(4096).done {}
+    ex.report().expect("the search is done").clone()
 }
 
 #[cfg(test)]
