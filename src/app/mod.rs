@@ -9,6 +9,7 @@ pub mod canvas;
 pub mod classroom;
 pub mod controls;
 pub mod panels;
+pub mod rooms;
 pub mod spark_view;
 pub mod svg_number;
 pub mod text;

@@ -1,0 +1,22 @@
+//! Rooms: parts of the page that load when opened. A room is a view, with the engine code only it
+//! needs, behind one fallible split point (see `room_loader.rs`); the main screen never reaches its
+//! code, so the first visit never fetches it.
+//!
+//! Every room is handed the same [`RoomProps`] and is drawn by its `render` function.
+
+use yew::prelude::*;
+
+use super::text::Lang;
+use super::{Dispatch, Run};
+
+/// What every room is handed.
+#[derive(Properties, PartialEq, Clone)]
+pub struct RoomProps {
+    pub lang: Lang,
+    pub presenter: bool,
+    /// The run on the main screen. A room reads it; it changes it only by dispatching.
+    pub run: Run,
+    pub dispatch: Dispatch,
+    /// Close the room, back to the main screen.
+    pub close: Callback<()>,
+}
