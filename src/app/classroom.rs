@@ -25,10 +25,35 @@ fn window() -> web_sys::Window {
     web_sys::window().expect("a window")
 }
 
+/// The room a link opens: `#room=NAME`, optionally followed by `&` and what the room reads.
+pub fn room_in_link() -> Option<super::room_loader::Room> {
+    let hash = window().location().hash().ok()?;
+    let name = hash.strip_prefix("#room=")?;
+    super::room_loader::Room::from_id(name.split('&').next().unwrap_or(name))
+}
+
+/// Puts the open room in the address bar, or takes a closed one out (without a history entry). A
+/// room's own part of the link (after `&`) stays while the room is open.
+pub fn show_room_in_link(room: Option<super::room_loader::Room>) {
+    let loc = window().location();
+    let hash = loc.hash().unwrap_or_default();
+    let in_link = room_in_link();
+    let wanted = match room {
+        Some(r) if in_link == Some(r) => return,
+        Some(r) => format!("#room={}", r.id()),
+        None if in_link.is_some() || hash.starts_with("#room=") => String::new(),
+        None => return,
+    };
+    let url = format!("{}{}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default());
+    if let Ok(h) = window().history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{url}{wanted}")));
+    }
+}
+
 /// The saved run in the link the page was opened with, if any.
 pub fn link_text() -> Option<Result<String, LoadError>> {
     let hash = window().location().hash().ok()?;
-    if hash.len() <= 1 {
+    if hash.len() <= 1 || hash.starts_with("#room=") {
         return None;
     }
     Some(from_fragment(&hash))
@@ -94,16 +119,25 @@ pub fn copy_to_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
 /// Offers the run as a JSON file download.
 pub fn export(session: &Session, lang: Lang) {
     let Ok(text) = serde_json::to_string(&session.save(lang)) else { return };
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&text));
+    download(
+        &format!("barrierscope-{}-step-{}.json", session.config.job, session.timeline.position()),
+        "application/json",
+        &text,
+    );
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
+    opts.set_type(mime);
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
     let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
     let doc = window().document().expect("document");
     if let Ok(a) = doc.create_element("a") {
         let a: web_sys::HtmlAnchorElement = a.unchecked_into();
         a.set_href(&url);
-        a.set_download(&format!("barrierscope-{}-step-{}.json", session.config.job, session.timeline.position()));
+        a.set_download(name);
         a.click();
     }
     let _ = web_sys::Url::revoke_object_url(&url);
