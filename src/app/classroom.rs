@@ -15,7 +15,7 @@ use yew::prelude::*;
 use super::text::{verdict_mark, Lang};
 use super::{Dispatch, Msg, Shared};
 use crate::classroom::{
-    from_fragment, next_guess, score, to_fragment, Command, Judge, LoadError, Notice, Origin, Session, LESSONS,
+    from_fragment, next_guess, score, to_fragment, Command, Judge, LoadError, Notice, Origin, Session, CATALOGUE,
 };
 use crate::engine::ledger::Verdict;
 
@@ -23,6 +23,16 @@ pub const STORAGE_KEY: &str = "barrierscope.run";
 
 fn window() -> web_sys::Window {
     web_sys::window().expect("a window")
+}
+
+/// Opens a saved run; one that stands in a lesson waits for the lessons' part.
+pub fn open_text(dispatch: &Dispatch, origin: Origin, text: Result<String, LoadError>) {
+    let lesson = text.as_ref().is_ok_and(|t| crate::classroom::SavedRun::parse(t).is_ok_and(|s| s.lesson.is_some()));
+    if lesson {
+        super::room_loader::with_lessons(dispatch.clone(), Msg::Load(origin, text));
+    } else {
+        dispatch.dispatch(Msg::Load(origin, text));
+    }
 }
 
 /// The room a link opens: `#room=NAME`, optionally followed by `&` and what the room reads.
@@ -156,7 +166,7 @@ pub fn import(input: &web_sys::HtmlInputElement, dispatch: Dispatch) {
     // A FileReader calls onload once; a once-closure frees itself when it has been called.
     let onload = Closure::once_into_js(move |_: web_sys::ProgressEvent| {
         let text = r.result().ok().and_then(|v| v.as_string());
-        dispatch.dispatch(Msg::Load(Origin::File, text.ok_or(LoadError::Encoding)));
+        open_text(&dispatch, Origin::File, text.ok_or(LoadError::Encoding));
     });
     reader.set_onload(Some(onload.unchecked_ref()));
     let _ = reader.read_as_text(&file);
@@ -202,7 +212,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             let picked = select.value();
             select.set_value(&running);
             match picked.parse() {
-                Ok(i) => d.dispatch(Msg::Cmd(Command::StartLesson(i))),
+                Ok(i) => super::room_loader::with_lessons(d.clone(), Msg::Cmd(Command::StartLesson(i))),
                 Err(_) => d.dispatch(Msg::Cmd(Command::LessonExit)),
             }
         })
@@ -248,7 +258,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             <label>{ l.t("Lesson", "课程") }
                 <select id="sel-lesson" ~value={running} onchange={on_lesson} aria-label={l.t("Guided lesson", "引导课程")}>
                     <option value="none" selected={lesson.is_none()}>{ l.t("Free play (no lesson)", "自由操作（无课程）") }</option>
-                    { for LESSONS.iter().enumerate().map(|(i, x)| html!{
+                    { for CATALOGUE.iter().enumerate().map(|(i, x)| html!{
                         <option value={i.to_string()} selected={lesson == Some(i)}>{ if l == Lang::Zh { x.title.zh } else { x.title.en } }</option> }) }
                 </select></label>
             <button id="btn-presenter" class={classes!("tool", props.presenter.then_some("on"))} onclick={presenter_toggle}
@@ -392,14 +402,14 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
     let next_enabled = p.awaiting_reveal() || p.step + 1 < n;
     let prev_enabled = p.step > 0 || (judge.is_some() && p.revealed);
     let title = pick(&lesson.title);
-    let lesson_no = LESSONS.iter().position(|x| x.id == lesson.id).unwrap_or(0);
+    let lesson_no = CATALOGUE.iter().position(|x| x.id == lesson.id).unwrap_or(0);
     html! {
         <section id="lesson" class="lesson-bar" aria-labelledby="lesson-title" data-lesson={lesson.id} data-step={(p.step + 1).to_string()}
             data-revealed={p.revealed.to_string()}>
             <div class="lesson-head">
                 <h2 id="lesson-title">{ title }</h2>
                 <span class="lesson-step">{ if zh { format!("第 {} / {} 步", p.step + 1, n) } else { format!("step {} of {}", p.step + 1, n) } }</span>
-                { if lesson_no + 1 < LESSONS.len() && p.step + 1 == n && !p.awaiting_reveal() {
+                { if lesson_no + 1 < CATALOGUE.len() && p.step + 1 == n && !p.awaiting_reveal() {
                     html!{ <button class="tool" id="lesson-following" onclick={cmd(Command::StartLesson(lesson_no + 1))}>{ l.t("Next lesson ▶", "下一课 ▶") }</button> }
                   } else { html!{} } }
                 <button class="tool" id="lesson-exit" onclick={cmd(Command::LessonExit)}>{ l.t("✕ Leave the lesson", "✕ 离开课程") }</button>

@@ -9,6 +9,7 @@ pub mod canvas;
 pub mod classroom;
 pub mod controls;
 pub mod panels;
+pub mod pieces;
 pub mod room_loader;
 pub mod rooms;
 pub mod spark_view;
@@ -27,7 +28,7 @@ use yew::prelude::*;
 
 use crate::classroom::{open_run, Command, LoadError, Notice, Origin, RunConfig, Session};
 use crate::engine::Action;
-use room_loader::{Room, RoomDoor};
+use room_loader::{Piece, PieceSlot, Room, RoomDoor};
 use text::Lang;
 
 /// Play speeds: milliseconds between steps.
@@ -104,6 +105,8 @@ pub struct UiState {
     pub copied: Option<bool>,
     /// The room open over the run, if any (the run stays as it is underneath).
     pub room: Option<Room>,
+    /// A run to open once the page is up: one that stands in a lesson waits for the lessons' part.
+    pub deferred: Option<(Origin, String)>,
 }
 
 impl PartialEq for UiState {
@@ -145,6 +148,8 @@ pub enum Msg {
     NotifyFirst,
     /// Open a room over the run, or close it (None).
     Room(Option<Room>),
+    /// The lessons' part could not be fetched.
+    LessonsUnavailable,
 }
 
 /// The notification the N key delivers: the oldest on its way; with none, one to the first sink
@@ -173,6 +178,7 @@ impl UiState {
             link: None,
             copied: None,
             room: None,
+            deferred: None,
         }
     }
 
@@ -198,6 +204,13 @@ impl UiState {
     }
 
     fn open(&mut self, origin: Origin, text: Result<String, LoadError>) {
+        if let Ok(t) = &text {
+            let lesson = crate::classroom::SavedRun::parse(t).is_ok_and(|s| s.lesson.is_some());
+            if lesson && crate::classroom::curriculum::loaded().is_none() {
+                self.deferred = Some((origin, t.clone()));
+                return;
+            }
+        }
         let opened = open_run(&mut self.session.borrow_mut(), origin, text);
         if let Some(lang) = opened {
             self.lang = lang;
@@ -258,7 +271,13 @@ impl Reducible for UiState {
                     next.playing = false;
                 }
             }
-            Msg::Load(origin, text) => next.open(origin, text),
+            Msg::Load(origin, text) => {
+                next.open(origin, text);
+                // The last run kept in this browser reopens without a word, as at the start.
+                if origin == Origin::Storage && matches!(next.session.borrow().notice, Some(Notice::Opened(_))) {
+                    next.session.borrow_mut().notice = None;
+                }
+            }
             Msg::Speed(s) => {
                 next.speed = s.min(SPEEDS.len() - 1);
                 session_changed = false;
@@ -283,6 +302,7 @@ impl Reducible for UiState {
                 next.copied = next.link.is_some().then_some(ok);
                 session_changed = false;
             }
+            Msg::LessonsUnavailable => next.session.borrow_mut().notice = Some(Notice::PartUnavailable),
             Msg::Room(room) => {
                 next.room = room;
                 next.playing &= room.is_none();
@@ -415,9 +435,13 @@ pub fn App() -> Html {
                 let (lesson, presenter, in_room) = *modes.borrow();
                 // In a room the run's keys are the room's; Escape goes back to the run.
                 if in_room {
-                    if e.key() == "Escape" && !in_text_field(&e) {
+                    if !in_text_field(&e) && !(e.ctrl_key() || e.meta_key() || e.alt_key()) {
+                        match e.key().as_str() {
+                            "Escape" => d.dispatch(Msg::Room(None)),
+                            "p" | "P" => d.dispatch(Msg::Presenter(!presenter)),
+                            _ => return,
+                        }
                         e.prevent_default();
-                        d.dispatch(Msg::Room(None));
                     }
                     return;
                 }
@@ -433,7 +457,7 @@ pub fn App() -> Html {
                 if let Some(room) = classroom::room_in_link() {
                     dispatch.dispatch(Msg::Room(Some(room)));
                 } else if let Some(text) = classroom::link_text() {
-                    dispatch.dispatch(Msg::Load(Origin::Link, text));
+                    classroom::open_text(&dispatch, Origin::Link, text);
                 }
             });
             window.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref()).expect("listen");
@@ -452,6 +476,16 @@ pub fn App() -> Html {
         use_effect_with((state.version, state.playing), move |&(_, playing)| {
             if !playing {
                 classroom::store(&state.session.borrow(), state.lang);
+            }
+        });
+    }
+    // A run from the link or storage that stands in a lesson opens once the lessons are there.
+    {
+        let dispatch = dispatch.clone();
+        let deferred = state.deferred.clone();
+        use_effect_with((), move |_| {
+            if let Some((origin, text)) = deferred {
+                room_loader::with_lessons(dispatch, Msg::Load(origin, Ok(text)));
             }
         });
     }
@@ -474,6 +508,12 @@ pub fn App() -> Html {
     let graph = Shared(sim.graph.clone());
     let pos = session.timeline.position();
     let len = session.timeline.len();
+    // What a piece or a room is handed.
+    let piece_props = {
+        let d = dispatch.clone();
+        rooms::RoomProps { lang: l, presenter: state.presenter, run: run.clone(), dispatch: dispatch.clone(),
+            close: Callback::from(move |_| d.dispatch(Msg::Room(None))) }
+    };
     let tab_button = |t: Tab, id: &'static str, label: &'static str| {
         let d = dispatch.clone();
         let selected = state.tab == t;
@@ -510,10 +550,8 @@ pub fn App() -> Html {
                     <div role="tabpanel" class="tab-body">
                         { match state.tab {
                             Tab::Narration => html! { <panels::NarrationPanel run={run.clone()} lang={l} /> },
-                            Tab::Checkpoints => html! {
-                                <panels::CheckpointsPanel view={panels::CheckpointsView::of(&session)} lang={l} dispatch={dispatch.clone()} />
-                            },
-                            Tab::External => panels::external_panel(sim, l),
+                            Tab::Checkpoints => html! { <PieceSlot piece={Piece::CheckpointsTab} inner={piece_props.clone()} /> },
+                            Tab::External => html! { <PieceSlot piece={Piece::ExternalTab} inner={piece_props.clone()} /> },
                         } }
                     </div>
                 </div>
@@ -522,12 +560,7 @@ pub fn App() -> Html {
                 <panels::VerdictPanel ledger={Rc::new(sim.ledger())} graph={graph.clone()} lang={l} down={sim.down().is_some()} />
                 <panels::StoragePanel storage={sim.storage().clone()} spark={spark_view::storage_lines(sim, l)} strategy={sim.strategy()} graph={graph} lang={l} />
             </main>
-            { state.room.map(|room| {
-                let d = dispatch.clone();
-                let inner = rooms::RoomProps { lang: l, presenter: state.presenter, run: run.clone(), dispatch: dispatch.clone(),
-                    close: Callback::from(move |_| d.dispatch(Msg::Room(None))) };
-                html! { <RoomDoor {room} {inner} /> }
-            }).unwrap_or_default() }
+            { state.room.map(|room| html! { <RoomDoor {room} inner={piece_props.clone()} /> }).unwrap_or_default() }
         </div>
     }
 }
