@@ -210,6 +210,25 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         .then(|| sim.spark())
         .filter(|s| !lay.compact || s.is_some_and(|s| !s.jobs.is_empty() || s.blocks.iter().any(|b| b.batch.is_none() && b.readable())));
     let extra = band.is_some() || spark.is_some();
+    let (bands, retry_bands) = super::room_loader::use_bands(extra);
+    let waiting = |top: f64| match bands {
+        Ok(_) => html! {},
+        Err(fetching) => html! {
+            <g class="band-wait" role="status">
+                <text x="28" y={num(top + 40.0)} class="band-wait-text">{ if fetching {
+                    lang.t("Loading the drawing…", "正在加载图示…")
+                } else {
+                    lang.t("This drawing could not be loaded: the network is off. Your run is kept.", "图示没能加载：网络已断开。你的运行仍然保留。")
+                } }</text>
+                if !fetching {
+                    <text id="retry-bands" x="28" y={num(top + 72.0)} class="band-retry" role="button" tabindex="0"
+                        onclick={retry_bands.reform(|_| ())}
+                        onkeydown={{ let r = retry_bands.clone(); Callback::from(move |e: KeyboardEvent| if e.key() == "Enter" { r.emit(()) }) }}>
+                        { lang.t("↻ Retry", "↻ 重试") }</text>
+                }
+            </g>
+        },
+    };
     let width = if extra && !lay.compact { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
     let height = lay.height
         + if band.is_some() {
@@ -233,15 +252,13 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             { for g.channels.iter().enumerate().map(|(i, _)| lane_labels(sim, ChannelId(i as u16), lay, lang, cut.as_ref())) }
             { jobmanager(sim, lay, lang) }
             { lay.external.map(|(r, s)| external_box(sim, lay, r, s, lang)).unwrap_or_default() }
-            { band.map(|s| if lay.compact {
-                super::acker_view::acker_strip(sim, s, lay.height, width, &h.act, lang)
-              } else {
-                super::acker_view::acker_band(sim, s, lay.height, width, &h.act, lang)
+            { band.map(|s| match bands {
+                Ok(b) => (if lay.compact { b.acker_strip } else { b.acker_band })(sim, s, lay.height, width, &h.act, lang),
+                Err(_) => waiting(lay.height),
               }).unwrap_or_default() }
-            { spark.map(|s| if lay.compact {
-                super::spark_view::batch_strip(sim, s, lay.height, width, lang)
-              } else {
-                super::spark_view::batch_band(sim, s, lay.height, width, lang)
+            { spark.map(|s| match bands {
+                Ok(b) => (if lay.compact { b.batch_strip } else { b.batch_band })(sim, s, lay.height, width, lang),
+                Err(_) => waiting(lay.height),
               }).unwrap_or_default() }
             { if !running { down_banner(sim, lay, lang) } else if sim.region_down() { region_banner(sim, lay, lang) } else { html!{} } }
         </svg>

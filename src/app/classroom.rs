@@ -13,9 +13,10 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::text::{verdict_mark, Lang};
+use super::room_loader::{with_sharing, Sharing};
 use super::{Dispatch, Msg, Shared};
 use crate::classroom::{
-    from_fragment, next_guess, score, to_fragment, Command, Judge, LoadError, Notice, Origin, Session, CATALOGUE,
+    from_fragment, next_guess, score, Command, Judge, LoadError, Notice, Origin, Session, CATALOGUE,
 };
 use crate::engine::ledger::Verdict;
 
@@ -27,12 +28,11 @@ fn window() -> web_sys::Window {
 
 /// Opens a saved run; one that stands in a lesson waits for the lessons' part.
 pub fn open_text(dispatch: &Dispatch, origin: Origin, text: Result<String, LoadError>) {
-    let lesson = text.as_ref().is_ok_and(|t| crate::classroom::SavedRun::parse(t).is_ok_and(|s| s.lesson.is_some()));
-    if lesson {
-        super::room_loader::with_lessons(dispatch.clone(), Msg::Load(origin, text));
-    } else {
-        dispatch.dispatch(Msg::Load(origin, text));
-    }
+    let d = dispatch.clone();
+    with_sharing(dispatch.clone(), move |s| match &text {
+        Ok(t) if (s.in_lesson)(t) => super::room_loader::with_lessons(d, Msg::Load(origin, text)),
+        _ => d.dispatch(Msg::Load(origin, text)),
+    });
 }
 
 /// The room a link opens: `#room=NAME`, optionally followed by `&` and what the room reads.
@@ -73,18 +73,19 @@ pub fn stored_text() -> Option<String> {
     window().local_storage().ok()??.get_item(STORAGE_KEY).ok()?
 }
 
-pub fn store(session: &Session, lang: Lang) {
-    if let Ok(Some(storage)) = window().local_storage() {
-        if let Ok(text) = serde_json::to_string(&session.save(lang)) {
-            let _ = storage.set_item(STORAGE_KEY, &text);
+/// Keeps the run in the browser's storage (once the sharing part is there).
+pub fn store(session: Rc<RefCell<Session>>, lang: Lang, dispatch: Dispatch) {
+    with_sharing(dispatch, move |s| {
+        if let Ok(Some(storage)) = window().local_storage() {
+            let _ = storage.set_item(STORAGE_KEY, &(s.text)(&session.borrow(), lang));
         }
-    }
+    });
 }
 
 /// Puts the run in the address bar (without a new history entry) and returns the full link. (The
 /// caller copies it: [`copy_to_clipboard`].)
-pub fn share_link(session: &Session, lang: Lang) -> String {
-    let fragment = to_fragment(&session.save(lang));
+pub fn share_link(sharing: Sharing, session: &Session, lang: Lang) -> String {
+    let fragment = (sharing.fragment)(session, lang);
     let loc = window().location();
     let base = format!(
         "{}{}{}",
@@ -127,8 +128,8 @@ pub fn copy_to_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
 }
 
 /// Offers the run as a JSON file download.
-pub fn export(session: &Session, lang: Lang) {
-    let Ok(text) = serde_json::to_string(&session.save(lang)) else { return };
+pub fn export(sharing: Sharing, session: &Session, lang: Lang) {
+    let text = (sharing.text)(session, lang);
     download(
         &format!("barrierscope-{}-step-{}.json", session.config.job, session.timeline.position()),
         "application/json",
@@ -158,7 +159,7 @@ pub fn import(input: &web_sys::HtmlInputElement, dispatch: Dispatch) {
     let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
     input.set_value("");
     if file.size() > crate::classroom::MAX_SAVED_BYTES as f64 {
-        dispatch.dispatch(Msg::Load(Origin::File, Err(LoadError::TooLarge(file.size() as usize))));
+        open_text(&dispatch, Origin::File, Err(LoadError::TooLarge(file.size() as usize)));
         return;
     }
     let Ok(reader) = web_sys::FileReader::new() else { return };
@@ -225,10 +226,13 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
     let on_share = {
         let (d, session) = (d.clone(), props.session.clone());
         Callback::from(move |_| {
-            let url = share_link(&session.borrow(), l);
-            d.dispatch(Msg::Shared(url.clone()));
-            let (d, text) = (d.clone(), url.clone());
-            copy_to_clipboard(&text, move |ok| d.dispatch(Msg::Copied { url, ok }));
+            let (d, session) = (d.clone(), session.clone());
+            with_sharing(d.clone(), move |s| {
+                let url = share_link(s, &session.borrow(), l);
+                d.dispatch(Msg::Shared(url.clone()));
+                let (d, text) = (d.clone(), url.clone());
+                copy_to_clipboard(&text, move |ok| d.dispatch(Msg::Copied { url, ok }));
+            });
         })
     };
     // Refused: the link is selected, for copying by hand.
@@ -244,8 +248,11 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
     let on_export = {
         let (d, session) = (d.clone(), props.session.clone());
         Callback::from(move |_| {
-            export(&session.borrow(), l);
-            d.dispatch(Msg::Exported);
+            let (d, session) = (d.clone(), session.clone());
+            with_sharing(d.clone(), move |s| {
+                export(s, &session.borrow(), l);
+                d.dispatch(Msg::Exported);
+            });
         })
     };
     let on_import = {

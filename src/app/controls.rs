@@ -297,34 +297,14 @@ fn restore_label(sim: &Sim, l: Lang) -> &'static str {
 }
 
 /// The run's configuration: every change starts a new run with it.
-fn run_settings(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html {
-    // Each select and field turns its value into a new run configuration.
-    let configure = |change: Change| {
-        let d = dispatch.clone();
-        let config = config.clone();
-        move |v: String| {
-            let mut c = config.clone();
-            change(&mut c, &v);
-            d.dispatch(Msg::Cmd(Command::Configure(c)));
-        }
-    };
-    let on_select = |change: Change| {
-        let apply = configure(change);
-        Callback::from(move |e: Event| apply(e.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
+fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
+    let on_select = |change: Change| on_select(config, dispatch, change);
     let on_job = on_select(|c, v| {
         c.job = v.to_string();
         c.settings = c.settings.for_job(c.has_sink());
     });
     let on_strategy = on_select(|c, v| edit(c, Edit::Strategy(Strategy::from_id(v).unwrap_or_default())));
     let on_sink = on_select(|c, v| edit(c, Edit::Sink(SinkMode::from_id(v).unwrap_or_default())));
-    let on_restart = on_select(|c, v| {
-        edit(
-            c,
-            Edit::Restart(if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning }),
-        )
-    });
-    let on_failover = on_select(|c, v| edit(c, Edit::Failover(FailoverStrategy::from_id(v).unwrap_or_default())));
     let lang_toggle = {
         let d = dispatch.clone();
         let next = if l == Lang::En { Lang::Zh } else { Lang::En };
@@ -333,6 +313,92 @@ fn run_settings(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l
     let settings = &config.settings;
     let strategy = settings.strategy;
     let has_sink = config.has_sink();
+    let no_sink = (!has_sink).then(|| {
+        l.t(
+            "This job has no sink: choose line-sink or keyed-shuffle in Job to watch an external system.",
+            "此作业没有输出端：在“作业”中选择 line-sink 或 keyed-shuffle 来观察外部系统。",
+        )
+    });
+    html! {
+        <div class="config" role="group" aria-label={l.t("Run configuration", "运行配置")}>
+            <label>{ l.t("Job", "作业") }
+                <select id="sel-job" ~value={config.job.clone()} onchange={on_job} aria-label={l.t("Job", "作业")}>
+                    { for BUILTIN_NAMES.iter().map(|j| html!{ <option value={*j} selected={config.job == *j}>{ job_name(l, j) }</option> }) }
+                </select></label>
+            <label>{ l.t("Snapshots", "快照策略") }
+                <select id="sel-strategy" ~value={strategy.id()} onchange={on_strategy} aria-label={l.t("Snapshot strategy", "快照策略")}>
+                    { for Strategy::ALL.iter().map(|s| html!{ <option value={s.id()} selected={strategy == *s}>{ strategy_name(l, *s) }</option> }) }
+                </select></label>
+            <label title={no_sink.unwrap_or_default()}>{ l.t("Sink", "输出端") }
+                <select id="sel-sink" ~value={settings.sink.id()} onchange={on_sink} disabled={!has_sink} title={no_sink} aria-label={l.t("Sink mode", "输出模式")}>
+                    { for SinkMode::ALL.iter().map(|s| html!{
+                        <option value={s.id()} selected={settings.sink == *s} disabled={!strategy.allows_sink(*s)}
+                            title={match s {
+                                SinkMode::TwoPhaseCommit => disabled_why(l, strategy, Needs::TwoPhaseCommit),
+                                SinkMode::Transactional => disabled_why(l, strategy, Needs::MicroBatches),
+                                _ => None,
+                            }}>{ sink_name(l, *s) }</option>
+                    }) }
+                </select></label>
+            <MoreSettings lang={l} />
+            <button id="btn-lang" class="tool lang" onclick={lang_toggle} aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
+        </div>
+    }
+}
+
+/// A select's change turns its value into a new run configuration.
+fn on_select(config: &RunConfig, dispatch: &Dispatch, change: Change) -> Callback<Event> {
+    let (d, config) = (dispatch.clone(), config.clone());
+    Callback::from(move |e: Event| {
+        let mut c = config.clone();
+        change(&mut c, &e.target_unchecked_into::<HtmlSelectElement>().value());
+        d.dispatch(Msg::Cmd(Command::Configure(c)));
+    })
+}
+
+#[derive(Properties, PartialEq)]
+struct MoreProps {
+    lang: Lang,
+}
+
+/// The Settings button: the form loads the first time it opens (`pieces::settings`).
+#[component]
+fn MoreSettings(props: &MoreProps) -> Html {
+    let open = use_state(|| false);
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| open.set(e.target_unchecked_into::<web_sys::HtmlDetailsElement>().open()))
+    };
+    let l = props.lang;
+    html! {
+        <details class="more-settings" {ontoggle}>
+            <summary>{ l.t("Settings", "设置") }</summary>
+            <div class="settings-grid">
+                if *open { <SettingsSlot /> }
+            </div>
+        </details>
+    }
+}
+
+/// The form, from the run: what a piece is handed comes from the page's context.
+#[component]
+fn SettingsSlot() -> Html {
+    let inner = use_context::<super::rooms::RoomProps>().expect("the page provides the run to its pieces");
+    html! { <super::room_loader::PieceSlot piece={super::room_loader::Piece::Settings} {inner} /> }
+}
+
+/// The settings form, inside the Settings button (a piece: see `pieces::settings`).
+pub fn settings_grid(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html {
+    let on_select = |change: Change| on_select(config, dispatch, change);
+    let on_restart = on_select(|c, v| {
+        edit(
+            c,
+            Edit::Restart(if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning }),
+        )
+    });
+    let on_failover = on_select(|c, v| edit(c, Edit::Failover(FailoverStrategy::from_id(v).unwrap_or_default())));
+    let settings = &config.settings;
+    let strategy = settings.strategy;
     // A number field: what it shows, its range, why it is disabled, and what it did with the last
     // value typed into it.
     let number = |field: SettingField, label: &'static str, why: Option<String>| {
@@ -370,37 +436,8 @@ fn run_settings(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l
             }).unwrap_or_default() }
         </> }
     };
-    let no_sink = (!has_sink).then(|| {
-        l.t(
-            "This job has no sink: choose line-sink or keyed-shuffle in Job to watch an external system.",
-            "此作业没有输出端：在“作业”中选择 line-sink 或 keyed-shuffle 来观察外部系统。",
-        )
-    });
     let restart_why = disabled_why(l, strategy, Needs::Restart);
-    html! {
-        <div class="config" role="group" aria-label={l.t("Run configuration", "运行配置")}>
-            <label>{ l.t("Job", "作业") }
-                <select id="sel-job" ~value={config.job.clone()} onchange={on_job} aria-label={l.t("Job", "作业")}>
-                    { for BUILTIN_NAMES.iter().map(|j| html!{ <option value={*j} selected={config.job == *j}>{ job_name(l, j) }</option> }) }
-                </select></label>
-            <label>{ l.t("Snapshots", "快照策略") }
-                <select id="sel-strategy" ~value={strategy.id()} onchange={on_strategy} aria-label={l.t("Snapshot strategy", "快照策略")}>
-                    { for Strategy::ALL.iter().map(|s| html!{ <option value={s.id()} selected={strategy == *s}>{ strategy_name(l, *s) }</option> }) }
-                </select></label>
-            <label title={no_sink.unwrap_or_default()}>{ l.t("Sink", "输出端") }
-                <select id="sel-sink" ~value={settings.sink.id()} onchange={on_sink} disabled={!has_sink} title={no_sink} aria-label={l.t("Sink mode", "输出模式")}>
-                    { for SinkMode::ALL.iter().map(|s| html!{
-                        <option value={s.id()} selected={settings.sink == *s} disabled={!strategy.allows_sink(*s)}
-                            title={match s {
-                                SinkMode::TwoPhaseCommit => disabled_why(l, strategy, Needs::TwoPhaseCommit),
-                                SinkMode::Transactional => disabled_why(l, strategy, Needs::MicroBatches),
-                                _ => None,
-                            }}>{ sink_name(l, *s) }</option>
-                    }) }
-                </select></label>
-            <details class="more-settings">
-                <summary>{ l.t("Settings", "设置") }</summary>
-                <div class="settings-grid">
+    html! { <>
                     { number(SettingField::Records, l.t("Records per source partition (empty = the story's)", "每个源分区的记录数（留空=故事默认）"), None) }
                     { number(SettingField::Seed, l.t("Seed", "随机种子"), None) }
                     { number(SettingField::CheckpointInterval, if strategy == Strategy::SparkStreaming {
@@ -431,11 +468,7 @@ fn run_settings(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l
                     { ha_settings(config, l, dispatch) }
                     { spark_settings(config, number(SettingField::BatchInterval, l.t("Spark batch interval (steps)", "Spark 批次间隔（步）"),
                         disabled_why(l, strategy, Needs::MicroBatches)), l, dispatch) }
-                </div>
-            </details>
-            <button id="btn-lang" class="tool lang" onclick={lang_toggle} aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
-        </div>
-    }
+    </> }
 }
 
 #[derive(Properties, PartialEq)]
@@ -511,7 +544,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
         <header class="topbar">
             <h1><span class="logo" aria-hidden="true">{"▍"}</span>{ "Barrierscope" }</h1>
             <p class="tagline">{ l.t("How stream processors survive failure", "流处理系统如何在故障中幸存") }</p>
-            { run_settings(&session.config, &sim.graph, session.notice.as_ref(), l, &props.dispatch) }
+            { run_settings(&session.config, l, &props.dispatch) }
         </header>
         <nav class="toolbar" aria-label={l.t("Simulation controls", "模拟控制")}>
             <div class="group">

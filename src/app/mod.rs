@@ -26,7 +26,7 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use crate::classroom::{open_run, Command, LoadError, Notice, Origin, RunConfig, Session};
+use crate::classroom::{Command, LoadError, Notice, Origin, RunConfig, Session};
 use crate::engine::Action;
 use room_loader::{Piece, PieceSlot, Room, RoomDoor};
 use text::Lang;
@@ -105,8 +105,9 @@ pub struct UiState {
     pub copied: Option<bool>,
     /// The room open over the run, if any (the run stays as it is underneath).
     pub room: Option<Room>,
-    /// A run to open once the page is up: one that stands in a lesson waits for the lessons' part.
-    pub deferred: Option<(Origin, String)>,
+    /// The run from the link or the browser's storage, to open once the sharing part is there
+    /// (and the lessons', if it stands in one).
+    pub deferred: Option<(Origin, Result<String, LoadError>)>,
 }
 
 impl PartialEq for UiState {
@@ -149,7 +150,7 @@ pub enum Msg {
     /// Open a room over the run, or close it (None).
     Room(Option<Room>),
     /// The lessons' part could not be fetched.
-    LessonsUnavailable,
+    PartUnavailable,
 }
 
 /// The notification the N key delivers: the oldest on its way; with none, one to the first sink
@@ -186,32 +187,26 @@ impl UiState {
     /// else the a, b, c story. A bad link or stored entry says why and leaves the story.
     pub fn initial() -> UiState {
         let mut state = UiState::new(RunConfig::default());
-        if let Some(room) = classroom::room_in_link() {
+        // The run to open is read at once; it opens as soon as the sharing part is there (the page
+        // says it is ready only then).
+        state.deferred = if let Some(room) = classroom::room_in_link() {
             state.room = Some(room);
-            if let Some(text) = classroom::stored_text() {
-                state.open(Origin::Storage, Ok(text));
-                state.session.borrow_mut().notice = None;
-            }
+            classroom::stored_text().map(|t| (Origin::Storage, Ok(t)))
         } else if let Some(text) = classroom::link_text() {
-            state.open(Origin::Link, text);
-        } else if let Some(text) = classroom::stored_text() {
-            state.open(Origin::Storage, Ok(text));
-            if matches!(state.session.borrow().notice, Some(Notice::Opened(_))) {
-                state.session.borrow_mut().notice = None;
-            }
-        }
+            Some((Origin::Link, text))
+        } else {
+            classroom::stored_text().map(|t| (Origin::Storage, Ok(t)))
+        };
         state
     }
 
     fn open(&mut self, origin: Origin, text: Result<String, LoadError>) {
-        if let Ok(t) = &text {
-            let lesson = crate::classroom::SavedRun::parse(t).is_ok_and(|s| s.lesson.is_some());
-            if lesson && crate::classroom::curriculum::loaded().is_none() {
-                self.deferred = Some((origin, t.clone()));
-                return;
-            }
-        }
-        let opened = open_run(&mut self.session.borrow_mut(), origin, text);
+        self.deferred = None;
+        let Some(sharing) = room_loader::sharing_now() else {
+            self.session.borrow_mut().notice = Some(Notice::PartUnavailable);
+            return;
+        };
+        let opened = (sharing.open)(&mut self.session.borrow_mut(), origin, text);
         if let Some(lang) = opened {
             self.lang = lang;
             self.playing = false;
@@ -302,7 +297,10 @@ impl Reducible for UiState {
                 next.copied = next.link.is_some().then_some(ok);
                 session_changed = false;
             }
-            Msg::LessonsUnavailable => next.session.borrow_mut().notice = Some(Notice::PartUnavailable),
+            Msg::PartUnavailable => {
+                next.deferred = None;
+                next.session.borrow_mut().notice = Some(Notice::PartUnavailable);
+            }
             Msg::Room(room) => {
                 next.room = room;
                 next.playing &= room.is_none();
@@ -473,9 +471,11 @@ pub fn App() -> Html {
     // Keep the last run in this browser (not on every step while playing).
     {
         let state = state.clone();
-        use_effect_with((state.version, state.playing), move |&(_, playing)| {
-            if !playing {
-                classroom::store(&state.session.borrow(), state.lang);
+        let dispatch = dispatch.clone();
+        use_effect_with((state.version, state.playing), move |&(version, playing)| {
+            // Nothing to keep before the first change (a first visit fetches no sharing part).
+            if !playing && version > 0 && state.deferred.is_none() {
+                classroom::store(state.session.clone(), state.lang, dispatch);
             }
         });
     }
@@ -485,7 +485,7 @@ pub fn App() -> Html {
         let deferred = state.deferred.clone();
         use_effect_with((), move |_| {
             if let Some((origin, text)) = deferred {
-                room_loader::with_lessons(dispatch, Msg::Load(origin, Ok(text)));
+                classroom::open_text(&dispatch, origin, text);
             }
         });
     }
@@ -525,9 +525,10 @@ pub fn App() -> Html {
 
     html! {
         // The page's layout follows the lesson, the drawing's shape and the sink (see style.css).
+        <ContextProvider<rooms::RoomProps> context={piece_props.clone()}>
         <div id="app" class={classes!("app", state.playing.then_some("playing"), state.presenter.then_some("presenter"),
                 session.lesson.is_some().then_some("in-lesson"), (canvas::shape(&sim.graph) == canvas::Shape::Tall).then_some("tall"),
-                sim.graph.has_sink().then_some("with-sink"), state.room.is_some().then_some("in-room"))} data-ready="true"
+                sim.graph.has_sink().then_some("with-sink"), state.room.is_some().then_some("in-room"))} data-ready={state.deferred.is_none().to_string()}
              lang={if l == Lang::Zh { "zh-Hans" } else { "en" }} data-lang={l.id()} data-presenter={state.presenter.to_string()}
              data-step={pos.to_string()} data-steps={len.to_string()}>
             // The run's controls; presenter mode packs them into two compact rows.
@@ -538,7 +539,7 @@ pub fn App() -> Html {
                 { rooms_menu(l, &dispatch) }
             </div>
             { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
-            { classroom::lesson_bar(&session, l, &dispatch) }
+            if session.lesson.is_some() { <PieceSlot piece={Piece::LessonBar} inner={piece_props.clone()} /> }
             <main class="workspace">
                 <div class="canvas-wrap"><canvas::Canvas run={run.clone()} lang={l} dispatch={dispatch.clone()} presenter={state.presenter} /></div>
                 <div class="tabs">
@@ -562,6 +563,7 @@ pub fn App() -> Html {
             </main>
             { state.room.map(|room| html! { <RoomDoor {room} inner={piece_props.clone()} /> }).unwrap_or_default() }
         </div>
+        </ContextProvider<rooms::RoomProps>>
     }
 }
 

@@ -13,6 +13,17 @@ pub fn checkpoints(p: RoomProps) -> Html {
     html! { <CheckpointsPanel view={CheckpointsView::of(&session)} lang={p.lang} dispatch={p.dispatch.clone()} /> }
 }
 
+/// The settings form behind the Settings button.
+pub fn settings(p: RoomProps) -> Html {
+    let session = p.run.session();
+    super::controls::settings_grid(&session.config, &session.sim().graph, session.notice.as_ref(), p.lang, &p.dispatch)
+}
+
+/// The lesson bar: title, step, narration, predict-then-reveal, navigation.
+pub fn lesson_bar(p: RoomProps) -> Html {
+    super::classroom::lesson_bar(&p.run.session(), p.lang, &p.dispatch)
+}
+
 /// The External system tab.
 pub fn external(p: RoomProps) -> Html {
     external_panel(p.run.session().sim(), p.lang)

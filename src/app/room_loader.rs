@@ -56,16 +56,154 @@ macro_rules! part {
 part!(pyflink, super::rooms::pyflink::render);
 
 /// The lessons' words: the part registers them (`classroom::curriculum::loaded`).
+/// (and draws the lesson bar).
 #[cfg(feature = "split")]
 #[wasm_split_helpers::wasm_split(lessons, fallible)]
-fn lessons() -> Result<(), PartError> {
+fn lessons() -> Result<RoomView, PartError> {
     crate::classroom::curriculum::register();
-    Ok(())
+    Ok(super::pieces::lesson_bar)
 }
 #[cfg(not(feature = "split"))]
-async fn lessons() -> Result<(), PartError> {
+async fn lessons() -> Result<RoomView, PartError> {
     crate::classroom::curriculum::register();
-    Ok(())
+    Ok(super::pieces::lesson_bar)
+}
+
+/// Saved runs: reading one (a link, a file, the browser's storage) and writing one. The first
+/// screen needs neither until the learner shares, exports, imports or changes the run, or opens
+/// the page on a link or with a run kept from before; then this part loads, once.
+#[derive(Clone, Copy)]
+pub struct Sharing {
+    /// Opens a saved run in place of the session (`classroom::open_run`).
+    pub open: fn(&mut crate::classroom::Session, crate::classroom::Origin, Result<String, crate::classroom::LoadError>) -> Option<Lang>,
+    /// The run as the JSON of a saved run.
+    pub text: fn(&crate::classroom::Session, Lang) -> String,
+    /// The run as a link's fragment (`run=…`).
+    pub fragment: fn(&crate::classroom::Session, Lang) -> String,
+    /// Whether a saved run stands in a lesson (it then waits for the lessons too).
+    pub in_lesson: fn(&str) -> bool,
+}
+
+fn sharing_fns() -> Sharing {
+    use crate::classroom::{open_run, to_fragment, SavedRun};
+    Sharing {
+        open: open_run,
+        text: |s, l| serde_json::to_string(&s.save(l)).unwrap_or_default(),
+        fragment: |s, l| to_fragment(&s.save(l)),
+        in_lesson: |t| SavedRun::parse(t).is_ok_and(|s| s.lesson.is_some()),
+    }
+}
+
+#[cfg(feature = "split")]
+#[wasm_split_helpers::wasm_split(sharing, fallible)]
+fn sharing() -> Result<Sharing, PartError> {
+    Ok(sharing_fns())
+}
+#[cfg(not(feature = "split"))]
+async fn sharing() -> Result<Sharing, PartError> {
+    Ok(sharing_fns())
+}
+
+thread_local! {
+    static SHARING: std::cell::Cell<Option<Sharing>> = const { std::cell::Cell::new(None) };
+}
+
+/// The sharing part, if it is already there.
+pub fn sharing_now() -> Option<Sharing> {
+    SHARING.with(|s| s.get())
+}
+
+/// Calls `then` with the sharing part, fetching it first if need be; if it cannot be fetched,
+/// the notice says so and nothing else changes.
+pub fn with_sharing(dispatch: super::Dispatch, then: impl FnOnce(Sharing) + 'static) {
+    if let Some(s) = sharing_now() {
+        then(s);
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        match sharing().await {
+            Ok(s) => {
+                SHARING.with(|c| c.set(Some(s)));
+                then(s)
+            }
+            Err(_) => dispatch.dispatch(super::Msg::PartUnavailable),
+        }
+    });
+}
+
+/// The drawings only Storm and Spark Streaming need: the acker's band and the micro-batches'
+/// band under the job. They load when the strategy first needs them.
+#[derive(Clone, Copy)]
+pub struct Bands {
+    pub acker_band: AckerBand,
+    pub acker_strip: AckerBand,
+    pub batch_band: BatchBand,
+    pub batch_strip: BatchBand,
+}
+
+type AckerBand = fn(
+    &crate::engine::Sim,
+    &crate::engine::mechanisms::tuple_tree::StormRuntime,
+    f64,
+    f64,
+    &Callback<crate::engine::Action>,
+    Lang,
+) -> Html;
+type BatchBand =
+    fn(&crate::engine::Sim, Option<&crate::engine::mechanisms::received_blocks::SparkRuntime>, f64, f64, Lang) -> Html;
+
+fn band_fns() -> Bands {
+    use super::{acker_view, spark_view};
+    Bands {
+        acker_band: acker_view::acker_band,
+        acker_strip: acker_view::acker_strip,
+        batch_band: spark_view::batch_band,
+        batch_strip: spark_view::batch_strip,
+    }
+}
+
+#[cfg(feature = "split")]
+#[wasm_split_helpers::wasm_split(bands, fallible)]
+fn bands() -> Result<Bands, PartError> {
+    Ok(band_fns())
+}
+#[cfg(not(feature = "split"))]
+async fn bands() -> Result<Bands, PartError> {
+    Ok(band_fns())
+}
+
+thread_local! {
+    static BANDS: std::cell::Cell<Option<Bands>> = const { std::cell::Cell::new(None) };
+}
+
+/// The bands, once loaded; while `needed` and not yet there, fetches them (`Err(true)` while
+/// fetching, `Err(false)` if the fetch failed, with a retry).
+#[hook]
+pub fn use_bands(needed: bool) -> (Result<Bands, bool>, Callback<()>) {
+    let state = use_state(|| BANDS.with(|b| b.get()).ok_or(true));
+    let attempt = use_state(|| 0u32);
+    {
+        let state = state.clone();
+        use_effect_with((needed, *attempt), move |&(needed, _)| {
+            if !needed || BANDS.with(|b| b.get()).is_some() {
+                if let Some(b) = BANDS.with(|b| b.get()) {
+                    state.set(Ok(b));
+                }
+                return;
+            }
+            state.set(Err(true));
+            wasm_bindgen_futures::spawn_local(async move {
+                state.set(match bands().await {
+                    Ok(b) => {
+                        BANDS.with(|c| c.set(Some(b)));
+                        Ok(b)
+                    }
+                    Err(_) => Err(false),
+                });
+            });
+        });
+    }
+    (*state, Callback::from(move |_| attempt.set(*attempt + 1)))
 }
 
 /// Sends `then` once the lessons are there, fetching their part first if need be; if it cannot be
@@ -77,13 +215,14 @@ pub fn with_lessons(dispatch: super::Dispatch, then: super::Msg) {
     }
     wasm_bindgen_futures::spawn_local(async move {
         dispatch.dispatch(match lessons().await {
-            Ok(()) => then,
-            Err(_) => super::Msg::LessonsUnavailable,
+            Ok(_) => then,
+            Err(_) => super::Msg::PartUnavailable,
         })
     });
 }
 part!(tab_checkpoints, super::pieces::checkpoints);
 part!(tab_external, super::pieces::external);
+part!(settings_form, super::pieces::settings);
 
 /// The rooms, each behind its own part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,18 +275,35 @@ pub enum Loading {
 
 type Fetch = std::pin::Pin<Box<dyn std::future::Future<Output = Result<RoomView, PartError>>>>;
 
-/// Fetches the part for `key` (again when the key changes, or on retry) and tells where it stands.
+thread_local! {
+    /// The parts already loaded, by name: drawn at once when shown again.
+    static LOADED: std::cell::RefCell<Vec<(&'static str, RoomView)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn loaded_view(id: &'static str) -> Option<RoomView> {
+    LOADED.with(|l| l.borrow().iter().find(|(n, _)| *n == id).map(|&(_, v)| v))
+}
+
+/// Fetches the part named `id` (again when it changes, or on retry) and tells where it stands; a
+/// part already loaded is drawn at once.
 #[hook]
-fn use_part<K: PartialEq + Copy + 'static>(key: K, fetch: fn(K) -> Fetch) -> (Loading, Callback<()>) {
-    let state = use_state(|| Loading::Fetching);
+fn use_part<K: PartialEq + Copy + 'static>(key: K, id: &'static str, fetch: fn(K) -> Fetch) -> (Loading, Callback<()>) {
+    let state = use_state(|| loaded_view(id).map_or(Loading::Fetching, Loading::Ready));
     let attempt = use_state(|| 0u32);
     {
         let state = state.clone();
-        use_effect_with((key, *attempt), move |&(key, _)| {
+        use_effect_with((key, id, *attempt), move |&(key, id, _)| {
+            if let Some(view) = loaded_view(id) {
+                state.set(Loading::Ready(view));
+                return;
+            }
             state.set(Loading::Fetching);
             wasm_bindgen_futures::spawn_local(async move {
                 state.set(match fetch(key).await {
-                    Ok(view) => Loading::Ready(view),
+                    Ok(view) => {
+                        LOADED.with(|l| l.borrow_mut().push((id, view)));
+                        Loading::Ready(view)
+                    }
                     Err(_) => Loading::Failed,
                 });
             });
@@ -173,7 +329,7 @@ pub struct DoorProps {
 /// Shows a room: loading, failed with Retry, or open (with the focus on it).
 #[component]
 pub fn RoomDoor(props: &DoorProps) -> Html {
-    let (state, retry) = use_part(props.room, |r| Box::pin(r.load()));
+    let (state, retry) = use_part(props.room, props.room.id(), |r| Box::pin(r.load()));
     let here = use_node_ref();
     // The keyboard focus goes to the room once it is open, and to Retry if it failed.
     {
@@ -234,21 +390,29 @@ pub enum Piece {
     CheckpointsTab,
     /// The External system tab (what an outside reader of the sink sees).
     ExternalTab,
+    /// The settings form behind the Settings button.
+    Settings,
+    /// The lesson bar (in the lessons' part, with their words).
+    LessonBar,
 }
 
 impl Piece {
-    pub const ALL: [Piece; 2] = [Piece::CheckpointsTab, Piece::ExternalTab];
+    pub const ALL: [Piece; 4] = [Piece::CheckpointsTab, Piece::ExternalTab, Piece::Settings, Piece::LessonBar];
 
     pub fn id(self) -> &'static str {
         match self {
             Piece::CheckpointsTab => "tab-checkpoints",
             Piece::ExternalTab => "tab-external",
+            Piece::Settings => "settings",
+            Piece::LessonBar => "lesson-bar",
         }
     }
     async fn load(self) -> Result<RoomView, PartError> {
         match self {
             Piece::CheckpointsTab => tab_checkpoints().await,
             Piece::ExternalTab => tab_external().await,
+            Piece::Settings => settings_form().await,
+            Piece::LessonBar => lessons().await,
         }
     }
 }
@@ -262,7 +426,7 @@ pub struct SlotProps {
 /// Draws a piece in place once its part is there.
 #[component]
 pub fn PieceSlot(props: &SlotProps) -> Html {
-    let (state, retry) = use_part(props.piece, |p| Box::pin(p.load()));
+    let (state, retry) = use_part(props.piece, props.piece.id(), |p| Box::pin(p.load()));
     let l = props.inner.lang;
     match state {
         Loading::Fetching => html! { <p class="piece-status" role="status">{ l.t("Loading…", "加载中…") }</p> },

@@ -117,7 +117,7 @@ pub enum Notice {
     NothingToRedo,
     /// A Settings field clamped or refused a value.
     Setting(FieldNote),
-    /// The lessons' part of the page could not be fetched.
+    /// A part of the page (the lessons, saved runs) could not be fetched.
     PartUnavailable,
 }
 

@@ -141,8 +141,8 @@ impl Notice {
             Notice::Setting(note) => note.message(lang),
             Notice::PartUnavailable => lang
                 .t(
-                    "The lessons could not be loaded: the network is off, or the server did not answer. Your run is kept; choose the lesson again to retry.",
-                    "课程没能加载：网络已断开，或服务器没有响应。你的运行仍然保留；再次选择课程即可重试。",
+                    "This part of the page could not be loaded: the network is off, or the server did not answer. Your run is kept; try again once the network is back.",
+                    "页面的这一部分没能加载：网络已断开，或服务器没有响应。你的运行仍然保留；网络恢复后请再试一次。",
                 )
                 .into(),
         }
