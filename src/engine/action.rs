@@ -575,6 +575,8 @@ pub enum Event {
     DriverLost { blocks: u16, lost_in_flight: u32 },
     /// Storm: Nimbus is back.
     NimbusRestarted,
+    /// Storm: while Nimbus is down, the supervisor restarts the dead worker on its own.
+    SupervisorRestarted,
     /// HA standby: the leading JobManager failed and its leadership is free. The HA store still
     /// holds the job graph and the pointer to `checkpoint`, the latest completed one; `standby`
     /// will win the election.

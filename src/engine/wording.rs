@@ -802,6 +802,12 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             )
             .into(),
         Event::NimbusRestarted => lang.t("Nimbus is back.", "Nimbus 已恢复。").into(),
+        Event::SupervisorRestarted => lang
+            .t(
+                "Nimbus is still down, but the supervisor restarts the dead worker on its own: supervisors keep restarting workers that die without Nimbus.",
+                "Nimbus 仍然宕着，但 supervisor 自己重启了挂掉的 worker：没有 Nimbus，supervisor 照样会重启挂掉的 worker。",
+            )
+            .into(),
         Event::LeadershipLost { leader, standby, checkpoint } => {
             let (leader, standby) = (leader.letter(), standby.letter());
             match checkpoint {
