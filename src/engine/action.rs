@@ -304,9 +304,16 @@ pub enum Event {
     TriggerFailed {
         task: TaskId,
     },
-    /// The trigger was refused: too many checkpoints pending.
+    /// The trigger was refused: a stop-the-world checkpoint is in progress, or the queue of
+    /// trigger requests is full.
     CheckpointRefused {
         pending: u32,
+    },
+    /// The trigger request waits: `pending` checkpoints fill max-concurrent-checkpoints; it is
+    /// number `queued` in the queue (`CheckpointRequestDecider`) and runs when a slot frees.
+    CheckpointQueued {
+        pending: u32,
+        queued: u32,
     },
     /// A task put a barrier on its outputs; `unaligned`: at the head of each queue, jumping
     /// `overtook` records.

@@ -198,8 +198,13 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
         ),
         Event::CheckpointRefused { pending } => say!(
             lang,
-            "The CheckpointCoordinator refused a new checkpoint: {pending} still pending (max-concurrent-checkpoints).",
-            "检查点协调器拒绝了新的检查点：仍有 {pending} 个在进行中（max-concurrent-checkpoints）。"
+            "The CheckpointCoordinator refused a new checkpoint: {pending} still pending, a stop-the-world checkpoint in progress or the queue of trigger requests full.",
+            "检查点协调器拒绝了新的检查点：仍有 {pending} 个在进行中，停止世界的检查点正在进行，或触发请求队列已满。"
+        ),
+        Event::CheckpointQueued { pending, queued } => say!(
+            lang,
+            "The CheckpointCoordinator queued the trigger request: {pending} checkpoint(s) pending fill max-concurrent-checkpoints; it is number {queued} in the queue and starts as soon as one ends.",
+            "检查点协调器把触发请求排入队列：进行中的 {pending} 个检查点已占满 max-concurrent-checkpoints；它排在第 {queued} 位，一旦有检查点结束就开始。"
         ),
         Event::BarrierEmitted { task, checkpoint, overtook, unaligned } => {
             if g.task(task).out_channels.is_empty() {
