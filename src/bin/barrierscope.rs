@@ -323,6 +323,9 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
         }
     }
     let l = sim.ledger();
+    if let Some(u) = &p.unfinished {
+        s += &format!("\nUnfinished\n  {}\n", u.message(Lang::En));
+    }
     s += &format!("\nVerdict\n  state:    {} -> {}\n", tally(&l.state), verdict_word(l.state.headline()));
     if let Some(e) = &l.external {
         s += &format!("  external: {} -> {}\n", tally(e), verdict_word(e.headline()));
@@ -637,6 +640,7 @@ fn report_json(sc: &Scenario, p: &Played) -> String {
         "seed": sim.seed,
         "steps": p.actions.len(),
         "fingerprint": format!("{:016x}", fingerprint(p.events.iter().flatten())),
+        "unfinished": p.unfinished,
         "verdict": {
             "state": l.state.headline().id(),
             "external": l.external.map(|e| e.headline().id()),
