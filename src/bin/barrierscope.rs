@@ -1324,13 +1324,14 @@ fn lab(args: &[String]) -> Result<String, String> {
     // Per probe: every schedule holds, or the shortest loss and duplicate on it.
     let names: Vec<&str> = rows[0].1.probes.iter().map(|p| p.name.split(':').next().unwrap_or(p.name)).collect();
     s += "\nPer probe: every schedule holds, or the shortest schedule that loses / duplicates\n\n";
-    s += &format!("  {:<62}", "handler");
+    let mut header = format!("  {:<62}", "handler");
     for n in &names {
-        s += &format!(" {n:<30}");
+        header += &format!(" {n:<30}");
     }
+    s += header.trim_end();
     s += "\n";
     for (c, k) in &rows {
-        s += &format!("  {:<62}", cells_of(c).join(", "));
+        let mut row = format!("  {:<62}", cells_of(c).join(", "));
         for p in &k.probes {
             let cell = match (&p.loss, &p.duplicate) {
                 (None, None) => format!("every schedule holds ({})", p.report.schedules),
@@ -1338,8 +1339,9 @@ fn lab(args: &[String]) -> Result<String, String> {
                 (None, Some(d)) => format!("duplicates in {} steps", d.schedule.len()),
                 (Some(l), Some(d)) => format!("loses in {}, duplicates in {}", l.schedule.len(), d.schedule.len()),
             };
-            s += &format!(" {cell:<30}");
+            row += &format!(" {cell:<30}");
         }
+        s += row.trim_end();
         s += "\n";
     }
     s += "\nWhy, for the presets (the shortest schedule that rules out each stronger guarantee)\n";
