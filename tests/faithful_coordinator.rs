@@ -560,7 +560,7 @@ fn the_unaligned_refusal_says_the_simulator_refuses_what_flink_documents_as_unsu
         serde_json::json!({ "alignment-timeout": 3, "max-concurrent-checkpoints": 2 }),
     ] {
         let text = serde_json::json!({ "job": "line", "settings": settings, "seed": 1 }).to_string();
-        let e = Scenario::from_json(&text).and_then(|sc| sc.sim().map(|_| ())).err().expect("refused").to_string();
+        let e = Scenario::from_json(&text).and_then(|sc| sc.sim().map(|_| ())).expect_err("refused").to_string();
         assert!(!e.contains("as in Flink"), "{e}");
         assert!(e.contains("the simulator refuses") && e.contains("not supported"), "{e}");
     }

@@ -127,7 +127,10 @@ mod tests {
         for lang in [Lang::En, Lang::Zh] {
             assert!(u.message(lang).contains("4"), "{}", u.message(lang));
         }
-        assert!(u.message(Lang::En).contains("did not finish") && u.message(Lang::En).contains("times out before it can complete"));
+        assert!(
+            u.message(Lang::En).contains("did not finish")
+                && u.message(Lang::En).contains("times out before it can complete")
+        );
         let mut fine = storm(100);
         let mut watch = EndWatch::default();
         let taken = fine.run_to_end_each(CAP, &mut |_, ev| watch.observe(ev));
