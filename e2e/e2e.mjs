@@ -1151,6 +1151,8 @@ await check('a crowded canvas never overlaps itself: every job, 150 records per 
 await check('the legend explains the marks, in English and Chinese; in presenter mode it folds into a button', async () => {
   const pg = await open({ width: 1366, height: 768 });
   expect(await pg.isVisible('#legend ul'), 'the legend is open beside the canvas');
+  // The legend explains what the strategy draws (issue 26): aligned barriers draw the most.
+  await pg.selectOption('#sel-strategy', 'aligned');
   const en = await pg.textContent('#legend');
   for (const words of ['◉ n: the task saved its state at step n', 'the cut', 'ring: buffered behind a barrier', 'dashes: replayed', 'filled: checkpoint barrier', '✕n: cancel marker', 'the next record a source reads']) {
     expect(en.includes(words), `legend says "${words}": ${en}`);
