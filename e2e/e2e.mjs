@@ -1162,14 +1162,18 @@ await check('a crowded canvas never overlaps itself: every job, 150 records per 
 await check('the legend explains the marks, in English and Chinese; in presenter mode it folds into a button', async () => {
   const pg = await open({ width: 1366, height: 768 });
   expect(await pg.isVisible('#legend ul'), 'the legend is open beside the canvas');
+  // The legend explains what the strategy draws (issue 26): aligned barriers draw the most.
+  await pg.selectOption('#sel-strategy', 'aligned');
   const en = await pg.textContent('#legend');
-  for (const words of ['◉ n: the task saved its state at step n', 'the cut', 'ring: buffered behind a barrier', 'dashes: replayed', 'filled: checkpoint barrier', 'hollow, ⇥u: unaligned', '✕n: cancel marker', 'the next record a source reads']) {
+  for (const words of ['◉ n: the task saved its state at step n', 'the cut', 'ring: buffered behind a barrier', 'dashes: replayed', 'filled: checkpoint barrier', '✕n: cancel marker', 'the next record a source reads']) {
     expect(en.includes(words), `legend says "${words}": ${en}`);
   }
-  expect(await pg.$$eval('#legend .g-token.buffered, #legend .g-token.replayed, #legend .g-barrier.unaligned, #legend .cancel-marker, #legend .g-snap', (g) => g.length) === 5, 'drawn with the canvas\'s marks');
+  // Aligned barriers without an alignment timeout never go unaligned: no hollow barrier (issue 26).
+  expect(!en.includes('unaligned'), `the aligned legend explains no unaligned barrier: ${en}`);
+  expect(await pg.$$eval('#legend .g-token.buffered, #legend .g-token.replayed, #legend .cancel-marker, #legend .g-snap', (g) => g.length) === 4, 'drawn with the canvas\'s marks');
   await pg.click('#btn-lang');
   const zh = await pg.textContent('#legend');
-  for (const words of ['图例', '保存了状态', '缓存', '重放', '非对齐屏障', '取消标记']) expect(zh.includes(words), `Chinese legend says "${words}"`);
+  for (const words of ['图例', '保存了状态', '缓存', '重放', '取消标记']) expect(zh.includes(words), `Chinese legend says "${words}"`);
   await pg.click('#btn-lang');
   await pg.keyboard.press('p');
   expect(!(await pg.isVisible('#legend ul')) && (await pg.isVisible('#legend summary')), 'folded in presenter mode');
@@ -1359,6 +1363,49 @@ await check('a failure-free aligned run is complete and in order for every recor
   }
   await (await pg.$('#verdict')).screenshot({ path: shots + '31-verdict-order-completeness-1366.png' });
   await pg.context().close();
+});
+
+await check('the legend shows only the marks the strategy draws (issue 26): barriers under Flink, tuple trees and acks under Storm, blocks and batches under Spark', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  const legend = () => pg.textContent('#legend');
+  await pg.selectOption('#sel-strategy', 'unaligned');
+  let t = await legend();
+  expect(t.includes('hollow, ⇥u: unaligned') && !t.includes('ring: buffered'), `unaligned: ${t}`);
+  await pg.selectOption('#sel-strategy', 'storm-acker');
+  t = await legend();
+  expect(t.includes('tuple tree') && t.includes('acker') && !t.includes('barrier') && !t.includes('◉ n') && !t.includes('the cut'), `storm: ${t}`);
+  await pg.selectOption('#sel-strategy', 'spark-streaming');
+  t = await legend();
+  expect(t.includes('a block') && t.includes('batch k') && !t.includes('barrier') && !t.includes('◉ n') && !t.includes('cancel'), `spark: ${t}`);
+  await pg.click('#btn-lang');
+  t = await legend();
+  expect(t.includes('块') && t.includes('批次') && !t.includes('屏障'), `spark, Chinese: ${t}`);
+  await pg.context().close();
+});
+
+await check('Spark\'s band cuts no text short (issue 26): no line ends in an ellipsis, at 1366x768, normal and presenter, English and Chinese', async () => {
+  const problems = [];
+  const pg = await open({ width: 1366, height: 768 }, { reducedMotion: 'reduce' });
+  await pg.selectOption('#sel-job', 'line-sink');
+  await pg.selectOption('#sel-strategy', 'spark-streaming');
+  for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+  await pg.keyboard.press('w');
+  for (const lane of ['Source->Map', 'Map->Count']) await pg.click(`[data-channel="${lane}"] .lane-hit`);
+  const cut = async (where) => {
+    const texts = await pg.$$eval('#spark-band text, #jm-completed, #jm-pending', (t) => t.map((x) => x.textContent));
+    for (const x of texts) if (x.trim().endsWith('…')) problems.push(`${where}: "${x}"`);
+  };
+  await cut('normal');
+  problems.push(...(await canvasOverlaps(pg)).map((o) => `normal: ${o}`));
+  await pg.click('#btn-lang');
+  await cut('normal, Chinese');
+  await pg.click('#btn-lang');
+  await pg.keyboard.press('p');
+  await settled(pg);
+  await cut('presenter');
+  problems.push(...(await canvasOverlaps(pg)).map((o) => `presenter: ${o}`));
+  await pg.context().close();
+  expect(problems.length === 0, problems.slice(0, 20).join('\n'));
 });
 
 // --- Spark Streaming (issue 10) ---

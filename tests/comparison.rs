@@ -171,24 +171,26 @@ fn spark_column_worked_by_hand() {
     // crash Count: executor 0 dies, batch 2 runs again (attempt 2) from the replica · 14-16 b
     // through Map, Count, Sink: (12, Sink) commits, b is visible, batch 2 completes, the lineage
     // of 2 reaches checkpoint-interval 2: the state RDD is checkpointed (Map 0, Count 16 + 8, Sink
-    // 8: 32), the log's blocks cleaned up, and the metadata written with it lists nothing (0).
+    // 8: 32), and the metadata written with it lists batch 2, which a restart would run again
+    // (12); the log keeps both blocks (twice the checkpoint interval: batch times from 12 - 2 × 2
+    // × 6 on).
     assert_eq!(codes(spark), "r0 w w w w w d0 d1 d2 r0 w w d0 k2 d0 d1 d2");
     let c = spark.costs();
     assert_eq!(c.steps, 17);
     // b at Map at 12 and again at 14.
     assert_eq!(c.reprocessed, Reprocessed { records: 1, labels: vec!["b".into()], steps: 1, last_tick: Some(14) });
-    // Written: log 2 × 16 = 32, state checkpoint 32, metadata 12 + 12 + 24 + 0 = 48, commits
-    // 2 × 8 = 16: 128. Held at the peak (steps 11-15): the log's two blocks 32, the metadata
-    // listing batches 1 and 2 (24), the committed offset 8: 64.
+    // Written: log 2 × 16 = 32, state checkpoint 32, metadata 12 + 12 + 24 + 12 = 60, commits
+    // 2 × 8 = 16: 140. Held at the peak (step 16): the log's two blocks 32, the metadata listing
+    // batch 2 (12), the committed offset 8 and the state checkpoint 32: 84.
     assert_eq!(
         c.bytes,
         Bytes {
-            written: 128,
+            written: 140,
             write_ahead_log: 32,
             state_checkpoints: 32,
-            metadata_checkpoints: 48,
+            metadata_checkpoints: 60,
             offset_commits: 16,
-            peak_held: 64,
+            peak_held: 84,
             ..Bytes::default()
         }
     );

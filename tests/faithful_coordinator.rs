@@ -146,10 +146,11 @@ const EXPIRE_1: [&str; 8] = [
     "deliver Source->Map",
     "deliver Map->Count",
     "checkpoint",
-    "checkpoint",
-    "checkpoint",
-    "checkpoint",
-    "checkpoint",
+    // Time passes (a trigger now would queue behind checkpoint 1: issue 26).
+    "wait",
+    "wait",
+    "wait",
+    "wait",
 ];
 
 #[test]
@@ -176,7 +177,7 @@ fn tolerable_failed_checkpoints_count_consecutive_expiries_and_a_completion_rese
     assert!(run.sim.down().is_none());
     // A second one in a row is not.
     let mut script = EXPIRE_1.to_vec();
-    script.extend(["checkpoint x5"]);
+    script.extend(["checkpoint", "wait x4"]);
     let expanded = expand(&script);
     let lines: Vec<&str> = expanded.iter().map(String::as_str).collect();
     let run = play("line", settings.clone(), &lines);
@@ -193,7 +194,8 @@ fn tolerable_failed_checkpoints_count_consecutive_expiries_and_a_completion_rese
         "deliver Source->Map",
         "deliver Map->Count",
         "deliver Map->Count",
-        "checkpoint x5",
+        "checkpoint",
+        "wait x4",
     ]);
     let expanded = expand(&script);
     let lines: Vec<&str> = expanded.iter().map(String::as_str).collect();
@@ -525,5 +527,41 @@ fn run_to_end_ends_under_a_short_checkpoint_interval() {
                 assert_eq!(offsets as usize, p.sim.graph.records.len(), "{what}: the final checkpoint holds every record");
             }
         }
+    }
+}
+
+// ----- Issue 26 -----------------------------------------------------------------------------
+
+/// Issue 26, 4: Flink's `CheckpointRequestDecider.chooseRequestToExecute` queues a trigger request
+/// while max-concurrent-checkpoints are pending and runs it when a slot frees. Model: the same
+/// run with max-concurrent-checkpoints 2 completes as many checkpoints; with 1, the second trigger
+/// is queued (not refused) and starts in the step the first completes.
+#[test]
+fn a_trigger_while_the_most_checkpoints_are_pending_is_queued_and_runs_when_a_slot_frees() {
+    let script = ["read Source", "checkpoint", "checkpoint", "end"];
+    let two = play("line", serde_json::json!({ "max-concurrent-checkpoints": 2 }), &script);
+    let one = play("line", serde_json::json!({}), &script);
+    let counts = |p: &scenario::Played| p.sim.stats.history.iter().filter(|r| r.status == CheckpointStatus::Completed).count();
+    assert_eq!(counts(&one), counts(&two), "the queued request ran: {:?}", one.sim.stats.history);
+    let second = &one.events[2];
+    assert!(matches!(second[..], [Event::CheckpointQueued { pending: 1, queued: 1 }]), "{second:?}");
+    assert!(said(&one.sim, second).contains("queued"), "{}", said(&one.sim, second));
+    let done = one.events.iter().position(|ev| ev.iter().any(|e| matches!(e, Event::CheckpointCompleted { checkpoint: CheckpointId(1), .. }))).unwrap();
+    assert!(one.events[done].iter().any(|e| matches!(e, Event::CheckpointTriggered { checkpoint: CheckpointId(2) })), "{:?}", one.events[done]);
+}
+
+/// Issue 26, 3: Flink does not refuse max-concurrent-checkpoints above 1 with unaligned
+/// checkpoints; it documents concurrent unaligned checkpoints as unsupported. The simulator keeps
+/// the refusal and says that it is its own.
+#[test]
+fn the_unaligned_refusal_says_the_simulator_refuses_what_flink_documents_as_unsupported() {
+    for settings in [
+        serde_json::json!({ "strategy": "unaligned", "max-concurrent-checkpoints": 2 }),
+        serde_json::json!({ "alignment-timeout": 3, "max-concurrent-checkpoints": 2 }),
+    ] {
+        let text = serde_json::json!({ "job": "line", "settings": settings, "seed": 1 }).to_string();
+        let e = Scenario::from_json(&text).and_then(|sc| sc.sim().map(|_| ())).expect_err("refused").to_string();
+        assert!(!e.contains("as in Flink"), "{e}");
+        assert!(e.contains("the simulator refuses") && e.contains("not supported"), "{e}");
     }
 }

@@ -330,3 +330,36 @@ fn the_generated_python_compiles() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 26, 6: Flink's checkpointing docs say concurrent checkpoints "cannot be used when a
+/// minimum time between checkpoints is defined". Model: that rule, over every ground-truth
+/// scenario with max-concurrent-checkpoints 1 to 3 (where unaligned checkpoints allow it): the
+/// export never sets both a min-pause above 0 and max-concurrent-checkpoints above 1, and it
+/// says in the file why the min-pause is left out.
+#[test]
+fn the_export_never_sets_a_min_pause_beside_concurrent_checkpoints() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir(format!("{ROOT}/scenarios/groundtruth")).unwrap() {
+        let path = entry.unwrap().path();
+        let base = Scenario::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for max in 1..=3u32 {
+            let mut sc = base.clone();
+            sc.settings.max_concurrent_checkpoints = max;
+            sc.settings.checkpoint_interval.get_or_insert(40);
+            let Ok(py) = export_pyflink(&sc) else { continue };
+            let value = |key: &str| {
+                py.lines().find(|l| l.contains(&format!("\"{key}\""))).map(|l| l.rsplit_once(':').map_or(l, |x| x.1).to_string())
+            };
+            let concurrent = value("execution.checkpointing.max-concurrent-checkpoints");
+            let pause = value("execution.checkpointing.min-pause");
+            let pause_set = pause.as_deref().is_some_and(|p| !p.contains("\"0 ms\""));
+            let concurrent_set = concurrent.as_deref().is_some_and(|c| !c.contains("\"1\""));
+            assert!(!(pause_set && concurrent_set), "{}: max {max}: min-pause {pause:?} beside max-concurrent {concurrent:?}", path.display());
+            if concurrent_set {
+                assert!(py.contains("cannot be used when a minimum time between checkpoints is defined"), "the file says why");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "some export had concurrent checkpoints");
+}

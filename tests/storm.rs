@@ -257,6 +257,34 @@ fn nimbus_dying_changes_nothing_that_runs() {
     }
 }
 
+/// Issue 26: Storm's supervisors restart a worker that dies without Nimbus ("supervisors will
+/// continue to restart workers if they die"). With Nimbus down, a worker crash is restarted by
+/// the first restore, Nimbus stays down, and a second restore brings Nimbus back. Model: the same
+/// run with Nimbus up ends with the same verdicts, tasks and output.
+#[test]
+fn a_supervisor_restarts_a_dead_worker_while_nimbus_is_down() {
+    let settings = no_timeouts().with_sink(SinkMode::Append);
+    let mut up = Scenario::builtin("line-sink", settings.clone(), 1).sim().unwrap();
+    let mut down = Scenario::builtin("line-sink", settings, 1).sim().unwrap();
+    for sim in [&mut up, &mut down] {
+        sim.play_line(&ScriptAction::Auto(6), 6, OnRefusal::Stop, &mut |_, _| {}).unwrap();
+    }
+    assert_eq!(down.step(Action::CrashJobManager).unwrap(), vec![Event::NimbusDown]);
+    for sim in [&mut up, &mut down] {
+        sim.step(Action::CrashTask { task: TaskId(1) }).unwrap();
+    }
+    let restarted = down.step(Action::Restore).unwrap();
+    assert!(!restarted.contains(&Event::NimbusRestarted), "the supervisor, not Nimbus: {restarted:?}");
+    assert_eq!(restarted[0], Event::SupervisorRestarted, "{restarted:?}");
+    assert_eq!(restarted[1..], up.step(Action::Restore).unwrap()[..], "the same restart as with Nimbus up");
+    assert!(down.running() && !down.jobmanager_up(), "Nimbus is still down");
+    assert_eq!(down.step(Action::Restore).unwrap(), vec![Event::NimbusRestarted]);
+    for sim in [&mut up, &mut down] {
+        sim.play_line(&ScriptAction::RunToEnd, 100_000, OnRefusal::Stop, &mut |_, _| {}).unwrap();
+    }
+    assert_eq!(down.ledger().rows, up.ledger().rows);
+}
+
 #[derive(Clone, Copy, Debug)]
 enum Move {
     Auto,

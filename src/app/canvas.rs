@@ -16,6 +16,8 @@ use crate::app::svg_number::{num, points};
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
+use crate::classroom::Mark;
+
 use layout::{box_height, BANNER_H, ITEM_GAP, JM_W, ROW, ROW0, TOKEN_H};
 pub use layout::{shape, text_w, Layout, Rect, Shape};
 
@@ -82,6 +84,33 @@ pub(super) fn fit(s: &str, max: f64, px: f64) -> String {
         out.push(c);
     }
     format!("{}…", out.trim_end())
+}
+
+/// `s` broken into lines of at most `max` units at `px`: at spaces, or between any two
+/// characters where a word (or Chinese text, which has no spaces) is longer than a line. Nothing
+/// is cut: a band that wraps grows to hold every line.
+pub(super) fn wrap(s: &str, max: f64, px: f64) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in s.split(' ') {
+        let last = lines.last_mut().expect("one line at least");
+        let joined = if last.is_empty() { word.to_string() } else { format!("{last} {word}") };
+        if text_w(&joined, px) <= max {
+            *last = joined;
+            continue;
+        }
+        if !last.is_empty() {
+            lines.push(String::new());
+        }
+        for c in word.chars() {
+            let last = lines.last_mut().expect("one line at least");
+            if !last.is_empty() && text_w(&format!("{last}{c}"), px) > max {
+                lines.push(c.to_string());
+            } else {
+                last.push(c);
+            }
+        }
+    }
+    lines
 }
 
 /// `head`, then as many of `labels` as fit in `max` units at `px` ("…" for the rest), then `tail`.
@@ -206,9 +235,10 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     // while the driver runs).
     // In presenter mode only while blocks or batches wait: on a projector the strip costs the
     // drawing its size, and a prediction's chips need the room.
-    let spark = (sim.strategy() == Strategy::SparkStreaming)
-        .then(|| sim.spark())
-        .filter(|s| !lay.compact || s.is_some_and(|s| !s.jobs.is_empty() || s.blocks.iter().any(|b| b.batch.is_none() && b.readable())));
+    let spark = (sim.strategy() == Strategy::SparkStreaming).then(|| sim.spark()).filter(|s| {
+        !lay.compact
+            || s.is_some_and(|s| !s.jobs.is_empty() || s.blocks.iter().any(|b| b.batch.is_none() && b.readable()))
+    });
     let extra = band.is_some() || spark.is_some();
     let (bands, retry_bands) = super::room_loader::use_bands(extra);
     let waiting = |top: f64| match bands {
@@ -230,11 +260,16 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         },
     };
     let width = if extra && !lay.compact { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
+    // Spark's band takes the height its wrapped lines need (while its drawing loads, the old one).
+    let spark = spark.map(|s| match bands {
+        Ok(b) => (if lay.compact { b.batch_strip } else { b.batch_band })(sim, s, lay.height, width, lang),
+        Err(_) => (waiting(lay.height), 90.0),
+    });
     let height = lay.height
         + if band.is_some() {
             super::acker_view::band_height(lay.compact)
-        } else if spark.is_some() {
-            super::spark_view::band_height(lay.compact)
+        } else if let Some((_, h)) = &spark {
+            *h
         } else {
             0.0
         };
@@ -256,13 +291,10 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 Ok(b) => (if lay.compact { b.acker_strip } else { b.acker_band })(sim, s, lay.height, width, &h.act, lang),
                 Err(_) => waiting(lay.height),
               }).unwrap_or_default() }
-            { spark.map(|s| match bands {
-                Ok(b) => (if lay.compact { b.batch_strip } else { b.batch_band })(sim, s, lay.height, width, lang),
-                Err(_) => waiting(lay.height),
-              }).unwrap_or_default() }
+            { spark.map(|(band, _)| band).unwrap_or_default() }
             { if !running { down_banner(sim, lay, lang) } else if sim.region_down() { region_banner(sim, lay, lang) } else { html!{} } }
         </svg>
-        <Legend lang={lang} presenter={props.presenter} />
+        <Legend lang={lang} presenter={props.presenter} marks={crate::classroom::marks(&sim.settings)} />
     </> }
 }
 
@@ -309,7 +341,7 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
     } else if strategy == Strategy::Timers {
         l.t("restore: each task from its own latest save", "恢复：每个任务用自己最近的保存").to_string()
     } else if strategy == Strategy::SparkStreaming {
-        super::spark_view::metadata_line(sim, l)
+        super::spark_view::metadata_short(sim, l)
     } else if strategy == Strategy::StormAcker {
         l.t("no state is saved: a restarted bolt starts empty", "不保存状态：重启的 bolt 从空开始").to_string()
     } else {
@@ -1038,11 +1070,14 @@ fn banner(lay: &Layout, id: &'static str, first: String, second: String) -> Html
 struct LegendProps {
     lang: Lang,
     presenter: bool,
+    /// The marks the current strategy draws (`crate::classroom::legend`): the legend explains
+    /// those and no others.
+    marks: Vec<Mark>,
 }
 
-/// The legend: what the marks on the canvas mean, drawn with the canvas's own marks. Open beside
-/// the drawing; folded into a button in presenter mode. A component of its own: a step does not
-/// draw it again.
+/// The legend: what the marks on the canvas mean, drawn with the canvas's own marks, only those
+/// the current strategy draws. Open beside the drawing; folded into a button in presenter mode.
+/// A component of its own: a step does not draw it again (only a change of strategy does).
 #[component]
 fn Legend(props: &LegendProps) -> Html {
     let (l, presenter) = (props.lang, props.presenter);
@@ -1059,27 +1094,92 @@ fn Legend(props: &LegendProps) -> Html {
         <rect class="tok" x="-17" y="-17" width="34" height="34" rx="17" fill={KEY_COLOURS[0]} />
         <text y="6" text-anchor="middle">{ "a" }</text></g> }
     };
+    let tracker = props.marks.contains(&Mark::Barrier) && !props.marks.contains(&Mark::Buffered);
+    let one = |m: &Mark| match m {
+        Mark::Save => item(
+            html! { <g class="g-snap"><rect x="4" y="10" width="76" height="26" rx="13" /><text x="42" y="29" text-anchor="middle">{ "◉ 4" }</text></g> },
+            84,
+            l.t("◉ n: the task saved its state at step n", "◉ n：任务在第 n 步保存了状态"),
+        ),
+        Mark::Cut => item(
+            html! { <g class="g-cut"><polyline points="4,24 76,24" /></g> },
+            80,
+            l.t("the cut: joins the saves a restore would use", "切面：连接恢复将使用的保存"),
+        ),
+        Mark::Buffered => item(
+            token("buffered"),
+            48,
+            l.t("ring: buffered behind a barrier while its task aligns", "圆环：任务对齐时在屏障后缓存"),
+        ),
+        Mark::Replayed => item(token("replayed"), 48, l.t("dashes: replayed after a restore", "虚线：恢复后重放")),
+        Mark::Barrier => item(
+            html! { <g class="g-barrier" transform="translate(24 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
+            <circle class="mark" r="13" /><text y="6" text-anchor="middle">{ "1" }</text></g> },
+            48,
+            if tracker {
+                l.t(
+                    "filled: checkpoint barrier n (not aligned: nothing waits for it)",
+                    "实心：检查点 n 的屏障（不对齐：没有输入等它）",
+                )
+            } else {
+                l.t("filled: checkpoint barrier n (aligned)", "实心：检查点 n 的屏障（对齐）")
+            },
+        ),
+        Mark::UnalignedBarrier => item(
+            html! { <g class="g-barrier unaligned" transform="translate(30 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
+            <rect class="mark" x="-26" y="-13" width="52" height="26" rx="13" /><text y="6" text-anchor="middle">{ "1" }<tspan class="barrier-mark">{ "⇥u" }</tspan></text></g> },
+            60,
+            l.t("hollow, ⇥u: unaligned barrier, overtakes records", "空心、⇥u：非对齐屏障，越过记录"),
+        ),
+        Mark::CancelMarker => item(
+            html! { <g class="g-barrier cancel-marker" transform="translate(26 24)"><path class="cross" d="M -8 -20 L 8 20 M 8 -20 L -8 20" />
+            <rect class="mark" x="-20" y="-13" width="40" height="26" rx="13" /><text y="6" text-anchor="middle">{ "✕1" }</text></g> },
+            52,
+            l.t("✕n: cancel marker, checkpoint n was declined", "✕n：取消标记，检查点 n 被拒绝"),
+        ),
+        Mark::NextRecord => item(
+            html! { <g class="g-cell next"><rect x="10" y="10" width="28" height="28" rx="4" fill={KEY_COLOURS[0]} /><text x="24" y="30" text-anchor="middle">{ "d" }</text></g> },
+            48,
+            l.t("outlined: the next record a source reads", "描边：源下一条要读取的记录"),
+        ),
+        Mark::TupleTree => item(
+            html! { <g class="g-tree"><text x="4" y="30">{ "9e37… ← a" }</text></g> },
+            110,
+            l.t(
+                "a tuple tree in the acker's table: its root's XOR value, 0 when every tuple is acked",
+                "acker 表中的元组树：根的 XOR 值，所有元组都确认后为 0",
+            ),
+        ),
+        Mark::AckMessage => item(
+            html! { <g class="g-ack-msg"><rect x="4" y="10" width="92" height="28" rx="8" /><text x="50" y="30" text-anchor="middle">{ "ack a" }</text></g> },
+            100,
+            l.t(
+                "init / ack: a message on its way to the acker (click its row to deliver it)",
+                "init / ack：发往 acker 的消息（点它所在的行即可送达）",
+            ),
+        ),
+        Mark::Block => item(
+            html! { <g class="g-spark-block"><rect x="4" y="10" width="104" height="26" rx="13" /><text x="56" y="29" text-anchor="middle">{ "a ▪0 ✎" }</text></g> },
+            112,
+            l.t(
+                "a block: ▪0 ▪1 a copy in executor 0 / 1, ✎ in the write-ahead log",
+                "块：▪0 ▪1 执行器 0/1 中的副本，✎ 在预写日志中",
+            ),
+        ),
+        Mark::Batch => item(
+            html! { <g class="g-batch"><text x="4" y="30">{ "batch 1 ▶" }</text></g> },
+            110,
+            l.t(
+                "batch k ▶: the driver's batch job running (the others queue behind it)",
+                "批次 k ▶：驱动器正在运行的批次作业（其余在后面排队）",
+            ),
+        ),
+    };
     html! {
-        <details class="legend" id="legend" open={!presenter}>
+        <details class="legend" id="legend" open={!presenter} data-marks={props.marks.len().to_string()}>
             <summary>{ l.t("Legend: what the marks mean", "图例：各标记的含义") }</summary>
             <ul>
-                { item(html!{ <g class="g-snap"><rect x="4" y="10" width="76" height="26" rx="13" /><text x="42" y="29" text-anchor="middle">{ "◉ 4" }</text></g> }, 84,
-                    l.t("◉ n: the task saved its state at step n", "◉ n：任务在第 n 步保存了状态")) }
-                { item(html!{ <g class="g-cut"><polyline points="4,24 76,24" /></g> }, 80,
-                    l.t("the cut: joins the saves a restore would use", "切面：连接恢复将使用的保存")) }
-                { item(token("buffered"), 48, l.t("ring: buffered behind a barrier while its task aligns", "圆环：任务对齐时在屏障后缓存")) }
-                { item(token("replayed"), 48, l.t("dashes: replayed after a restore", "虚线：恢复后重放")) }
-                { item(html!{ <g class="g-barrier" transform="translate(24 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
-                    <circle class="mark" r="13" /><text y="6" text-anchor="middle">{ "1" }</text></g> }, 48,
-                    l.t("filled: checkpoint barrier n (aligned)", "实心：检查点 n 的屏障（对齐）")) }
-                { item(html!{ <g class="g-barrier unaligned" transform="translate(30 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
-                    <rect class="mark" x="-26" y="-13" width="52" height="26" rx="13" /><text y="6" text-anchor="middle">{ "1" }<tspan class="barrier-mark">{ "⇥u" }</tspan></text></g> }, 60,
-                    l.t("hollow, ⇥u: unaligned barrier, overtakes records", "空心、⇥u：非对齐屏障，越过记录")) }
-                { item(html!{ <g class="g-barrier cancel-marker" transform="translate(26 24)"><path class="cross" d="M -8 -20 L 8 20 M 8 -20 L -8 20" />
-                    <rect class="mark" x="-20" y="-13" width="40" height="26" rx="13" /><text y="6" text-anchor="middle">{ "✕1" }</text></g> }, 52,
-                    l.t("✕n: cancel marker, checkpoint n was declined", "✕n：取消标记，检查点 n 被拒绝")) }
-                { item(html!{ <g class="g-cell next"><rect x="10" y="10" width="28" height="28" rx="4" fill={KEY_COLOURS[0]} /><text x="24" y="30" text-anchor="middle">{ "d" }</text></g> }, 48,
-                    l.t("outlined: the next record a source reads", "描边：源下一条要读取的记录")) }
+                { for props.marks.iter().map(one) }
             </ul>
         </details>
     }

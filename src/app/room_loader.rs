@@ -149,8 +149,9 @@ type AckerBand = fn(
     &Callback<crate::engine::Action>,
     Lang,
 ) -> Html;
+/// Spark's band, and the height its wrapped lines take.
 type BatchBand =
-    fn(&crate::engine::Sim, Option<&crate::engine::mechanisms::received_blocks::SparkRuntime>, f64, f64, Lang) -> Html;
+    fn(&crate::engine::Sim, Option<&crate::engine::mechanisms::received_blocks::SparkRuntime>, f64, f64, Lang) -> (Html, f64);
 
 fn band_fns() -> Bands {
     use super::{acker_view, spark_view};

@@ -3,30 +3,26 @@
 //! driver's batch queue (the running job, its attempt, the queued batches, the recomputations
 //! after a restart); the state RDD's lineage chain and its checkpoint, the log's bytes, and the
 //! statistics (scheduling and processing delay of the last batch, per-record latency from
-//! arrival to a visible output). Presenter mode draws a compact strip of two lines instead.
+//! arrival to a visible output). Presenter mode draws a compact strip instead. Every text wraps
+//! to its box's width and the band grows to hold it: no figure or state is cut off.
 
 use crate::app::svg_number::num;
 use yew::prelude::*;
 
-use super::canvas::fit;
+use super::canvas::{text_width, wrap};
 use super::text::Lang;
 use crate::engine::mechanisms::received_blocks::{Block, SparkRuntime, WAL_BYTES_PER_RECORD};
 use crate::engine::Sim;
 
-/// Height of the band, and of presenter mode's strip, in canvas units.
+/// Height of the band, and of presenter mode's strip, in canvas units: the least they take
+/// (wrapped lines make them taller).
 pub const BAND_H: f64 = 250.0;
 pub const STRIP_H: f64 = 104.0;
 /// The narrowest the band draws in.
 pub const MIN_W: f64 = 1180.0;
 const LINE: f64 = 28.0;
-
-pub fn band_height(compact: bool) -> f64 {
-    if compact {
-        STRIP_H
-    } else {
-        BAND_H
-    }
-}
+/// A line of the strip's large type.
+const STRIP_LINE: f64 = 40.0;
 
 /// A block as a chip's words: its record and where copies are ("a ▪0 ▪1 ✎log").
 fn block_text(sim: &Sim, b: &Block) -> String {
@@ -42,7 +38,8 @@ fn block_text(sim: &Sim, b: &Block) -> String {
     s
 }
 
-/// The metadata checkpoint in one line (the driver's box shows it too).
+/// The metadata checkpoint in one line: the step it was written, its batch time (a restart runs
+/// every batch from it on again), the completed batches it lists and the incomplete ones.
 pub fn metadata_line(sim: &Sim, l: Lang) -> String {
     let d = sim.durable_spark();
     match &d.meta {
@@ -52,15 +49,31 @@ pub fn metadata_line(sim: &Sim, l: Lang) -> String {
             let open: Vec<String> = m.batches.iter().filter(|b| !b.2).map(|b| b.0.to_string()).collect();
             let list = |v: Vec<String>| if v.is_empty() { "—".to_string() } else { v.join(" ") };
             format!(
-                "{} @{}: {} {} · {} {}",
+                "{} @{} · {} {} · {} {} · {} {}",
                 l.t("metadata checkpoint", "元数据检查点"),
                 m.time,
-                l.t("chain", "血统链"),
+                l.t("done", "已完成"),
                 list(done),
                 l.t("incomplete", "未完成"),
-                list(open)
+                list(open),
+                l.t("a restart re-runs from batch time", "重启时从批次时间起重跑："),
+                m.checkpoint_time
             )
         }
+    }
+}
+
+/// The metadata checkpoint in the driver's box: short enough for it.
+pub fn metadata_short(sim: &Sim, l: Lang) -> String {
+    match &sim.durable_spark().meta {
+        None => l.t("metadata checkpoint: none yet", "元数据检查点：还没有").to_string(),
+        Some(m) => format!(
+            "{} @{} · {} {}",
+            l.t("metadata ckpt", "元数据检查点"),
+            m.time,
+            l.t("re-run from", "重跑自"),
+            m.checkpoint_time
+        ),
     }
 }
 
@@ -69,13 +82,20 @@ fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
     let d = sim.durable_spark();
     let chain: Vec<String> = s.map(|s| s.chain.iter().map(|(k, _)| k.to_string()).collect()).unwrap_or_default();
     let chain = if chain.is_empty() { "—".into() } else { format!("{} ({})", chain.len(), chain.join(" ← ")) };
-    let ckpt = d.state.as_ref().map_or_else(|| l.t("none", "无").to_string(), |c| format!("{} {}", l.t("batch", "批次"), c.batch));
+    let ckpt = d
+        .state
+        .as_ref()
+        .map_or_else(|| l.t("none", "无").to_string(), |c| format!("{} {}", l.t("batch", "批次"), c.batch));
     let wal_bytes = d.wal.len() as u64 * WAL_BYTES_PER_RECORD;
     let last = d.batches.iter().rev().find(|b| b.finished.is_some());
     let (sum, n, max) = sim.record_latency();
     let steps = l.t("steps", "步");
     vec![
-        format!("{} {chain} · {} {ckpt}", l.t("state RDD: lineage", "状态 RDD：血统链"), l.t("checkpointed:", "已检查点：")),
+        format!(
+            "{} {chain} · {} {ckpt}",
+            l.t("state RDD: lineage", "状态 RDD：血统链"),
+            l.t("checkpointed:", "已检查点：")
+        ),
         format!(
             "{} {} · {} {wal_bytes} B · {} {} B",
             l.t("write-ahead log:", "预写日志："),
@@ -145,42 +165,51 @@ pub fn storage_lines(sim: &Sim, l: Lang) -> Vec<String> {
 
 /// The band: blocks, the driver's queue, the state and the logs. While the driver is down (`s`
 /// None) it shows what survived: the log's blocks and the metadata checkpoint.
-pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> Html {
+pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> (Html, f64) {
     let g = &sim.graph;
     let col = (width - 80.0) / 3.0;
     let x = |c: usize| 24.0 + c as f64 * (col + 16.0);
     // Blocks still to be processed: not yet in a batch, or in a batch still queued or running;
     // while the driver is down, the blocks the log kept.
     let waiting: Vec<&Block> = match s {
-        Some(s) => s.blocks.iter().filter(|b| b.readable() && b.batch.is_none_or(|k| s.jobs.iter().any(|j| j.batch == k))).collect(),
+        Some(s) => s
+            .blocks
+            .iter()
+            .filter(|b| b.readable() && b.batch.is_none_or(|k| s.jobs.iter().any(|j| j.batch == k)))
+            .collect(),
         None => sim.durable_spark().wal.iter().collect(),
     };
     let per_row = ((col - 24.0) / 112.0).floor().max(1.0) as usize;
-    let h = BAND_H - 20.0;
-    // Every text of the band: (column, y below the band's top, class, words).
     let muted = "spout-line muted";
     let receivers: Vec<&str> = g.sources().map(|t| g.task(t).name.as_str()).collect();
-    let mut texts: Vec<(usize, f64, &'static str, String)> = vec![
-        (0, 38.0, "task-name", format!("{} {}", l.t("Blocks received by", "接收器收到的块："), receivers.join(", "))),
-        (1, 38.0, "task-name", l.t("Driver: batch jobs, one at a time", "驱动器：批次作业，一次一个").into()),
-        (2, 38.0, "task-name", l.t("State, logs, delays", "状态、日志、延迟").into()),
-        (0, h - 24.0, muted, l.t("▪0 ▪1 a copy in executor 0 / 1 memory", "▪0 ▪1 执行器 0/1 内存中的副本").into()),
-        (0, h + 2.0, muted, l.t("✎ in the log · outlined: no batch yet", "✎ 在日志中 · 描边：尚未分批").into()),
+    // Every text of the band, per column, in order: (class, words). Each wraps to the column and
+    // the next one starts below it.
+    let mut cols: [Vec<(&'static str, String)>; 3] = [
+        vec![("task-name", format!("{} {}", l.t("Blocks received by", "接收器收到的块："), receivers.join(", ")))],
+        vec![("task-name", l.t("Driver: batch jobs, one at a time", "驱动器：批次作业，一次一个").into())],
+        vec![("task-name", l.t("State, logs, delays", "状态、日志、延迟").into())],
     ];
     if waiting.is_empty() {
         let none = match s {
             Some(_) => l.t("no block waits for its batch", "没有等待批次的块"),
-            None => l.t("memory died with the executors; the log holds nothing", "内存随执行器一起没了；日志里什么都没有"),
+            None => {
+                l.t("memory died with the executors; the log holds nothing", "内存随执行器一起没了；日志里什么都没有")
+            }
         };
-        texts.push((0, 80.0, muted, none.into()));
+        cols[0].push((muted, none.into()));
     }
     let more = waiting.len().saturating_sub(per_row * 3);
     if more > 0 {
-        texts.push((0, 62.0 + 3.0 * 34.0 + 18.0, muted, format!("+{more} {}", l.t("more blocks", "个块"))));
+        cols[0].push((muted, format!("+{more} {}", l.t("more blocks", "个块"))));
     }
+    cols[0].push((muted, l.t("▪0 ▪1 a copy in executor 0 / 1 memory", "▪0 ▪1 执行器 0/1 内存中的副本").into()));
+    cols[0].push((muted, l.t("✎ in the log · outlined: no batch yet", "✎ 在日志中 · 描边：尚未分批").into()));
     let mut jobs = match s {
         Some(s) => job_lines(sim, s, l),
-        None => vec![l.t("✖ down: the queue died with the driver", "✖ 故障：队列随驱动器一起没了").to_string(), metadata_line(sim, l)],
+        None => vec![
+            l.t("✖ down: the queue died with the driver", "✖ 故障：队列随驱动器一起没了").to_string(),
+            metadata_line(sim, l),
+        ],
     };
     if jobs.len() > 5 {
         let n = jobs.len() - 4;
@@ -192,16 +221,41 @@ pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: 
     }
     let running = s.is_some_and(|s| s.running().is_some());
     for (i, j) in jobs.into_iter().enumerate() {
-        texts.push((1, 72.0 + i as f64 * LINE, if i == 0 && running { "spout-line spark-running" } else { "spout-line" }, j));
+        cols[1].push((if i == 0 && running { "spout-line spark-running" } else { "spout-line" }, j));
     }
-    for (i, t) in state_lines(sim, s, l).into_iter().enumerate() {
-        texts.push((2, 72.0 + i as f64 * LINE, "spout-line", t));
+    for t in state_lines(sim, s, l) {
+        cols[2].push(("spout-line", t));
     }
-    html! {
+    // Lay each column out: its title, then (column 0) the block chips, then its lines, wrapped.
+    let chip_rows = waiting.len().min(per_row * 3).div_ceil(per_row) as f64;
+    let mut placed: Vec<(usize, f64, &'static str, String)> = Vec::new();
+    let mut bottom: f64 = 0.0;
+    let mut chips_at = 0.0;
+    for (c, texts) in cols.into_iter().enumerate() {
+        let mut y = 38.0;
+        for (i, (class, t)) in texts.into_iter().enumerate() {
+            let px = if class == "task-name" { 19.0 } else { 17.0 };
+            for line in wrap(&t, col - 24.0, px) {
+                placed.push((c, y, class, line));
+                y += if class == "task-name" { 24.0 } else { LINE };
+            }
+            if i == 0 {
+                // Below the title: the block chips (column 0), or a gap as wide.
+                y += 10.0;
+                if c == 0 {
+                    chips_at = y - 10.0;
+                    y += chip_rows * 34.0;
+                }
+            }
+        }
+        bottom = bottom.max(y);
+    }
+    let h = (bottom - 4.0).max(BAND_H - 20.0);
+    let band = html! {
         <g id="spark-band" class="spark-band" role="group" aria-label={l.t("Spark Streaming: blocks, batches, state", "Spark Streaming：块、批次、状态")}>
             { for (0..3).map(|c| html! { <rect class="spark-box" x={num(x(c))} y={num(top + 8.0)} width={num(col)} height={num(h)} rx="12" /> }) }
             { for waiting.iter().take(per_row * 3).enumerate().map(|(i, b)| {
-                let (bx, by) = (x(0) + 12.0 + (i % per_row) as f64 * 112.0, top + 62.0 + (i / per_row) as f64 * 34.0);
+                let (bx, by) = (x(0) + 12.0 + (i % per_row) as f64 * 112.0, top + chips_at + (i / per_row) as f64 * 34.0);
                 html! {
                     <g class={classes!("spark-block", b.batch.is_none().then_some("unallocated"))} data-wal={b.wal.to_string()} data-copies={b.copies.to_string()}>
                         <rect x={num(bx)} y={num(by)} width="104" height="26" rx="13" />
@@ -209,40 +263,56 @@ pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: 
                     </g>
                 }
             }) }
-            { for texts.into_iter().map(|(c, y, class, t)| html! {
-                <text class={class} x={num(x(c) + 12.0)} y={num(top + y)}>{ fit(&t, col - 24.0, if class == "task-name" { 19.0 } else { 17.0 }) }</text>
+            { for placed.into_iter().map(|(c, y, class, t)| html! {
+                <text class={class} x={num(x(c) + 12.0)} y={num(top + y)}>{ t }</text>
             }) }
         </g>
-    }
+    };
+    (band, h + 20.0)
 }
 
 /// Presenter mode's strip: the blocks and the queue on one line, the state and the log on the
 /// next, in large type.
-pub fn batch_strip(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> Html {
+pub fn batch_strip(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> (Html, f64) {
     let Some(s) = s else {
         let lines = storage_lines(sim, l);
         let (first, second) = (format!("{} · {}", l.t("✖ driver down", "✖ 驱动器故障"), lines[2]), lines[0].clone());
         return strip(top, width, l, first, second);
     };
-    let waiting: Vec<String> = s.blocks.iter().filter(|b| b.readable() && b.batch.is_none()).map(|b| block_text(sim, b)).collect();
-    let jobs: Vec<String> = s.jobs.iter().map(|j| format!("{}{}", j.batch, if j.started.is_some() { "▶" } else { "" })).collect();
+    let waiting: Vec<String> =
+        s.blocks.iter().filter(|b| b.readable() && b.batch.is_none()).map(|b| block_text(sim, b)).collect();
+    let jobs: Vec<String> =
+        s.jobs.iter().map(|j| format!("{}{}", j.batch, if j.started.is_some() { "▶" } else { "" })).collect();
     let first = match l {
-        Lang::En => format!("blocks: {} · batches: {}", if waiting.is_empty() { "—".into() } else { waiting.join(", ") }, if jobs.is_empty() { "—".into() } else { jobs.join(" ") }),
-        Lang::Zh => format!("块：{} · 批次：{}", if waiting.is_empty() { "—".into() } else { waiting.join("，") }, if jobs.is_empty() { "—".into() } else { jobs.join(" ") }),
+        Lang::En => format!(
+            "blocks: {} · batches: {}",
+            if waiting.is_empty() { "—".into() } else { waiting.join(", ") },
+            if jobs.is_empty() { "—".into() } else { jobs.join(" ") }
+        ),
+        Lang::Zh => format!(
+            "块：{} · 批次：{}",
+            if waiting.is_empty() { "—".into() } else { waiting.join("，") },
+            if jobs.is_empty() { "—".into() } else { jobs.join(" ") }
+        ),
     };
     let lines = state_lines(sim, Some(s), l);
     let second = format!("{} · {}", lines[0], lines[1]);
     strip(top, width, l, first, second)
 }
 
-/// The strip's two lines of large type.
-fn strip(top: f64, width: f64, l: Lang, first: String, second: String) -> Html {
+/// The strip's lines of large type: two, or more where they wrap.
+fn strip(top: f64, width: f64, l: Lang, first: String, second: String) -> (Html, f64) {
     let px = 20.0;
-    html! {
+    let lines: Vec<String> = [first, second].iter().flat_map(|t| wrap(t, width - 56.0, px)).collect();
+    let h = (24.0 + lines.len() as f64 * STRIP_LINE).max(STRIP_H);
+    debug_assert!(lines.iter().all(|t| text_width(t, px) <= width - 56.0 || t.chars().count() == 1));
+    let strip = html! {
         <g id="spark-band" class="spark-band compact" role="group" aria-label={l.t("Spark Streaming: blocks, batches, state", "Spark Streaming：块、批次、状态")}>
-            <rect class="spark-box" x="16" y={num(top + 4.0)} width={num(width - 32.0)} height={num(STRIP_H - 8.0)} rx="10" />
-            <text class="ack-strip-text" x="28" y={num(top + 38.0)}><title>{ first.clone() }</title>{ fit(&first, width - 56.0, px) }</text>
-            <text class="ack-strip-text" x="28" y={num(top + 78.0)}><title>{ second.clone() }</title>{ fit(&second, width - 56.0, px) }</text>
+            <rect class="spark-box" x="16" y={num(top + 4.0)} width={num(width - 32.0)} height={num(h - 8.0)} rx="10" />
+            { for lines.into_iter().enumerate().map(|(i, t)| html! {
+                <text class="ack-strip-text" x="28" y={num(top + 38.0 + i as f64 * STRIP_LINE)}>{ t }</text>
+            }) }
         </g>
-    }
+    };
+    (strip, h)
 }

@@ -323,6 +323,9 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
         }
     }
     let l = sim.ledger();
+    if let Some(u) = &p.unfinished {
+        s += &format!("\nUnfinished\n  {}\n", u.message(Lang::En));
+    }
     s += &format!("\nVerdict\n  state:    {} -> {}\n", tally(&l.state), verdict_word(l.state.headline()));
     if let Some(e) = &l.external {
         s += &format!("  external: {} -> {}\n", tally(e), verdict_word(e.headline()));
@@ -637,6 +640,7 @@ fn report_json(sc: &Scenario, p: &Played) -> String {
         "seed": sim.seed,
         "steps": p.actions.len(),
         "fingerprint": format!("{:016x}", fingerprint(p.events.iter().flatten())),
+        "unfinished": p.unfinished,
         "verdict": {
             "state": l.state.headline().id(),
             "external": l.external.map(|e| e.headline().id()),
@@ -1256,21 +1260,34 @@ fn lab(args: &[String]) -> Result<String, String> {
                     "counterexamples": why(k).into_iter().map(|(probe, steps, codes, text)| serde_json::json!({
                         "probe": probe, "steps": steps, "codes": codes, "explanation": text,
                     })).collect::<Vec<_>>(),
+                    "probes": k.probes.iter().map(|p| {
+                        let g = &p.initial.as_ref().expect("the probe's run").graph;
+                        let ce = |c: &Option<Counterexample>| c.as_ref().map(|c| serde_json::json!({
+                            "steps": c.schedule.len(),
+                            "codes": c.schedule.iter().map(|a| a.code()).collect::<Vec<_>>().join(" "),
+                            "explanation": c.story.text(g, lang),
+                        }));
+                        serde_json::json!({
+                            "probe": p.name,
+                            "schedules": p.report.schedules.to_string(),
+                            "every_schedule_holds": p.holds(),
+                            "loss": ce(&p.loss),
+                            "duplicate": ce(&p.duplicate),
+                        })
+                    }).collect::<Vec<_>>(),
                 })
             })
             .collect();
         return Ok(serde_json::to_string_pretty(&v).expect("serializes") + "\n");
     }
     let mut s = String::from(
-        "Barrier handlers, classified by exploring every schedule of line (a, b, c) and two-inputs (a, b | f, g)\nunder one checkpoint (or round of timers) and one crash at any moment, then the restore\n\n",
+        "Barrier handlers, classified by exploring every schedule of line (a, b, c), two-inputs (a, b | f, g)\nand merge-then-count (a | f, g) under one checkpoint (or round of timers) and one crash at any\nmoment, then the restore\n\n",
     );
     s += &format!(
         "  {:<14} {:<22} {:<14} {:<10} {:<14} {:<14} {}\n",
         "first barrier", "records after barrier", "last barrier", "in-flight", "guarantee", "preset", "shortest loss / duplicate"
     );
-    for (c, k) in &rows {
-        let steps = |x: &Option<(usize, Counterexample)>| x.as_ref().map_or("-".to_string(), |(_, c)| format!("{} steps", c.schedule.len()));
-        let cells = match c {
+    let cells_of = |c: &Candidate| match c {
             Candidate::Handler(h) => [
                 match h.first {
                     OnFirstBarrier::SnapshotNow => "snapshot now",
@@ -1289,6 +1306,9 @@ fn lab(args: &[String]) -> Result<String, String> {
             ],
             Candidate::Timers => ["timers", "(no barriers)", "-", "-"],
         };
+    for (c, k) in &rows {
+        let steps = |x: &Option<(usize, Counterexample)>| x.as_ref().map_or("-".to_string(), |(_, c)| format!("{} steps", c.schedule.len()));
+        let cells = cells_of(c);
         s += &format!(
             "  {:<14} {:<22} {:<14} {:<10} {:<14} {:<14} {} / {}\n",
             cells[0],
@@ -1301,13 +1321,36 @@ fn lab(args: &[String]) -> Result<String, String> {
             steps(&k.duplicate)
         );
     }
+    // Per probe: every schedule holds, or the shortest loss and duplicate on it.
+    let names: Vec<&str> = rows[0].1.probes.iter().map(|p| p.name.split(':').next().unwrap_or(p.name)).collect();
+    s += "\nPer probe: every schedule holds, or the shortest schedule that loses / duplicates\n\n";
+    let mut header = format!("  {:<62}", "handler");
+    for n in &names {
+        header += &format!(" {n:<30}");
+    }
+    s += header.trim_end();
+    s += "\n";
+    for (c, k) in &rows {
+        let mut row = format!("  {:<62}", cells_of(c).join(", "));
+        for p in &k.probes {
+            let cell = match (&p.loss, &p.duplicate) {
+                (None, None) => format!("every schedule holds ({})", p.report.schedules),
+                (Some(l), None) => format!("loses in {} steps", l.schedule.len()),
+                (None, Some(d)) => format!("duplicates in {} steps", d.schedule.len()),
+                (Some(l), Some(d)) => format!("loses in {}, duplicates in {}", l.schedule.len(), d.schedule.len()),
+            };
+            row += &format!(" {cell:<30}");
+        }
+        s += row.trim_end();
+        s += "\n";
+    }
     s += "\nWhy, for the presets (the shortest schedule that rules out each stronger guarantee)\n";
     for (c, k) in &rows {
         let Some(name) = preset(c) else { continue };
         s += &format!("\n{name}: {}\n", k.guarantee.id());
         let reasons = why(k);
         if reasons.is_empty() {
-            s += "  no schedule of either probe loses or duplicates a record\n";
+            s += "  no schedule of any probe loses or duplicates a record: every schedule holds on each\n";
         }
         for (probe, steps, codes, text) in reasons {
             s += &format!("  on {probe}, {steps} steps ({codes}):\n    {text}\n");

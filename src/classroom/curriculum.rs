@@ -561,14 +561,14 @@ pub static LESSONS: &[Lesson] = &[
                 "批次 1 流过 Map 和 Count，Sink 把 a 到 e 追加到表中；批次 1 完成，批次 2（f、g、h）开始。下一步驱动器崩溃，所有执行器随之退出，这时它的检查点写入线程还没记下批次 1 已完成。预写日志是关闭的。"))
                 .shows(&[Shows::Down, Shows::BatchDone(1)]),
             predict(&["restore", "end"], t(
-                "Restore: the driver restarts from its metadata checkpoint and runs again every batch it had not recorded as complete; the socket goes on with what arrives next. Mark every record by what a reader of the sink's table sees: exactly once, missing or twice.",
-                "恢复：驱动器从元数据检查点重启，重新运行所有它没有记录为已完成的批次；socket 从接下来到达的数据继续。请按 Sink 所写的表中读者看到的，为每一条记录标出：精确一次、缺失或出现两次。"),
+                "Restore: the driver restarts from its metadata checkpoint and runs again, output and all, every batch from the checkpoint's batch time on and every batch it had not recorded as complete; the socket goes on with what arrives next. Mark every record by what a reader of the sink's table sees: exactly once, missing or twice.",
+                "恢复：驱动器从元数据检查点重启，连同输出重新运行从检查点的批次时间起的每个批次，以及所有它没有记录为已完成的批次；socket 从接下来到达的数据继续。请按 Sink 所写的表中读者看到的，为每一条记录标出：精确一次、缺失或出现两次。"),
                 Judge::Output, t(
                 "a to e appear once, f, g and h are missing. Batch 1 and batch 2 run again, but their blocks were only in the executors' memory, which died with the driver, and the socket cannot send them again: batch 1 re-runs empty (its first run had written a to e), and f, g, h are lost for good, though the receiver had stored them. Spark's guide says it plainly: without the write-ahead log, a driver failure loses data that was received but not processed.",
                 "a 到 e 各出现一次，f、g、h 缺失了。批次 1 和批次 2 重新运行，但它们的块只在执行器内存里，随驱动器一起没了，socket 也不能重发：批次 1 空跑了一遍（它第一次运行时已经写出了 a 到 e），f、g、h 则永远丢失了，尽管接收器曾经存下过它们。Spark 的文档说得很直白：没有预写日志，驱动器故障会丢失已接收但未处理的数据。")),
             restart(spark_log, SPARK_STORY, t(
-                "The same socket and the same steps, with the write-ahead log on: the receiver writes every block to a log on reliable storage before it goes on. Batch 1 is complete, batch 2 has started, and the driver crashes at the same moment.",
-                "同样的 socket、同样的步骤，这次开启预写日志：接收器先把每个块写入可靠存储上的日志，再继续。批次 1 已完成，批次 2 已开始，驱动器在同一时刻崩溃。"))
+                "The same socket and the same steps, with the write-ahead log on: the receiver writes every block to a log on reliable storage before it goes on (and keeps no replica in memory: the log is the second copy). Batch 1 is complete, batch 2 has started, and the driver crashes at the same moment.",
+                "同样的 socket、同样的步骤，这次开启预写日志：接收器先把每个块写入可靠存储上的日志，再继续（内存里不再存副本：日志就是第二份）。批次 1 已完成，批次 2 已开始，驱动器在同一时刻崩溃。"))
                 .shows(&[Shows::Down, Shows::BatchDone(1), Shows::NothingBlocked]),
             predict(&["restore", "end"], t(
                 "Restore and run to the end. Mark every record by what a reader of the sink's table sees.",

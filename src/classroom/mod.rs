@@ -6,11 +6,13 @@
 //! One concept a file, each using only the engine and the files before it: `run_config` (what
 //! defines a run), `lessons` (the lesson model, script lines, scoring), `curriculum` (the ten
 //! lessons), `progress` (where a learner stands in a lesson), `saved_run` (the saved-run format),
-//! `settings_form` (the Settings panel's number fields: ranges, clamping, refusals), `session`
+//! `settings_form` (the Settings panel's number fields: ranges, clamping, refusals), `legend` (the
+//! marks a strategy draws, which the legend explains), `session`
 //! (the session and its commands) and `wording` (the layer's English and Chinese words).
 
 pub mod catalogue;
 pub mod curriculum;
+pub mod legend;
 pub mod lessons;
 pub mod progress;
 pub mod run_config;
@@ -21,6 +23,7 @@ pub mod wording;
 
 pub use catalogue::{Entry, CATALOGUE};
 pub use curriculum::LESSONS;
+pub use legend::{marks, Mark};
 pub use lessons::{parse_line, play_lines, score, Judge, Lesson, Step, Text};
 pub use progress::{actions_for, next_guess, Progress};
 pub use run_config::{RunConfig, MAX_GENERATED};

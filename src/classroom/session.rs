@@ -119,6 +119,8 @@ pub enum Notice {
     Setting(FieldNote),
     /// A part of the page (the lessons, saved runs) could not be fetched.
     PartUnavailable,
+    /// Run to the end stopped at its step cap with work still to do.
+    Unfinished(Unfinished),
 }
 
 impl Notice {
@@ -454,7 +456,14 @@ impl Session {
         // Back, the scrubber and a shared link see them as ordinary steps.
         let mut sim = self.sim().clone();
         let budget = Self::END_BUDGET.saturating_sub(self.timeline.position());
-        let actions = sim.run_to_end(budget, &mut Vec::new());
+        let mut watch = EndWatch::default();
+        let mut actions = Vec::new();
+        sim.run_to_end_each(budget, &mut |a, ev| {
+            actions.push(a);
+            watch.observe(ev);
+        });
+        // A run cut short by the cap says so, and why.
+        self.notice = watch.unfinished(&sim, budget).map(Notice::Unfinished);
         let mut scratch = Vec::new();
         for a in actions {
             scratch.clear();
@@ -734,6 +743,29 @@ mod tests {
         assert!(p.revealed);
         let (rows, right) = score(s.sim(), p.current().predict.unwrap(), &p.predictions);
         assert_eq!((rows.len(), right), (8, 8));
+    }
+
+    /// Issue 26, 7, on the page: Storm with message-timeout 4 replays without end; To the end
+    /// stops at the page's cap and the notice says the run did not finish, and why. Model: the
+    /// same run with the default timeout finishes with no notice.
+    #[test]
+    fn to_the_end_says_when_the_run_stops_at_its_cap() {
+        for (timeout, stops) in [(4, true), (100, false)] {
+            let mut settings = Settings::new(Strategy::StormAcker);
+            settings.message_timeout = timeout;
+            let config = RunConfig { job: "line-sink".into(), settings, seed: 1, records: None };
+            let mut s = Session::new(config).unwrap();
+            assert!(s.handle(Command::ToEnd));
+            match &s.notice {
+                Some(Notice::Unfinished(u)) => {
+                    assert!(stops, "timeout {timeout}: {u:?}");
+                    assert_eq!(u.steps, Session::END_BUDGET);
+                    assert!(matches!(u.cause, UnfinishedCause::TreesTimeOut { timeout: 4, .. }));
+                    assert!(u.message(Lang::Zh).contains("超时"), "{}", u.message(Lang::Zh));
+                }
+                other => assert!(!stops && other.is_none(), "timeout {timeout}: {other:?}"),
+            }
+        }
     }
 
     #[test]

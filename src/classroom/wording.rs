@@ -69,6 +69,7 @@ impl Notice {
                 say!(lang, "Can't {action}: {}.", "无法{action_zh}：{}。", error.message(lang))
             }
             Notice::AtFirstStep => lang.t("Already at the first step.", "已经在第一步。").into(),
+            Notice::Unfinished(u) => u.message(lang),
             Notice::NothingToPlay => lang
                 .t(
                     "Nothing left to play: every record is through. Crash, restore, or reset.",

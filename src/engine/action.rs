@@ -238,8 +238,17 @@ pub enum RestoreFrom {
     Committed,
     /// Spark Streaming: the driver from its metadata checkpoint, the state RDD from the state
     /// checkpoint of batch `state` (or empty), `recompute` batches of the lineage chain to
-    /// recompute and `rerun` incomplete batches to run again.
-    MetadataCheckpoint { state: Option<u32>, recompute: u16, rerun: u16 },
+    /// recompute, `rerun` incomplete batches to run again and `again` completed batches from the
+    /// checkpoint's batch time `since` on, run again with their output (`JobGenerator.restart`).
+    MetadataCheckpoint {
+        state: Option<u32>,
+        recompute: u16,
+        rerun: u16,
+        #[serde(default)]
+        again: u16,
+        #[serde(default)]
+        since: u64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -295,9 +304,16 @@ pub enum Event {
     TriggerFailed {
         task: TaskId,
     },
-    /// The trigger was refused: too many checkpoints pending.
+    /// The trigger was refused: a stop-the-world checkpoint is in progress, or the queue of
+    /// trigger requests is full.
     CheckpointRefused {
         pending: u32,
+    },
+    /// The trigger request waits: `pending` checkpoints fill max-concurrent-checkpoints; it is
+    /// number `queued` in the queue (`CheckpointRequestDecider`) and runs when a slot frees.
+    CheckpointQueued {
+        pending: u32,
+        queued: u32,
     },
     /// A task put a barrier on its outputs; `unaligned`: at the head of each queue, jumping
     /// `overtook` records.
@@ -554,6 +570,9 @@ pub enum Event {
     /// Spark: the state RDD of batch `batch` was checkpointed, cutting a chain of `cut`; `cleaned`
     /// blocks left the write-ahead log.
     StateCheckpointed { batch: u32, cut: u32, cleaned: u16 },
+    /// Spark: `blocks` blocks of batches before batch time `before` (the completed batch's time
+    /// minus twice the checkpoint interval) left the write-ahead log.
+    LogCleaned { before: u64, blocks: u16 },
     /// Spark: a transactional output of partition `task` for batch time `time` committed `rows`,
     /// or was `skipped` because that key had committed before.
     BatchOutput { task: TaskId, time: u64, rows: u32, skipped: bool },
@@ -563,6 +582,8 @@ pub enum Event {
     DriverLost { blocks: u16, lost_in_flight: u32 },
     /// Storm: Nimbus is back.
     NimbusRestarted,
+    /// Storm: while Nimbus is down, the supervisor restarts the dead worker on its own.
+    SupervisorRestarted,
     /// HA standby: the leading JobManager failed and its leadership is free. The HA store still
     /// holds the job graph and the pointer to `checkpoint`, the latest completed one; `standby`
     /// will win the election.

@@ -29,6 +29,10 @@ pub struct Coordinator {
     pub stop_the_world: Option<(CheckpointId, u64)>,
     /// The `CheckpointFailureManager`: it outlives a task failover (the crash carries it over).
     pub failures: FailureCounter,
+    /// Trigger requests waiting for a slot (`CheckpointRequestDecider`'s queue): a trigger while
+    /// max-concurrent-checkpoints are pending waits here and runs when one ends.
+    #[serde(default)]
+    pub queued: u32,
 }
 
 /// Flink's `CheckpointFailureManager`: counted checkpoint failures in a row, and the newest

@@ -4,7 +4,10 @@
 //! (`receiveAcknowledgeMessage`), completes the checkpoint when every task has acknowledged
 //! (`completePendingCheckpoint`: stored, the oldest beyond num-retained dropped, older pending ones
 //! subsumed), and aborts it on timeout, when a task declines it (`receiveDeclineMessage`), or on
-//! a task's or the JobManager's failure (`abortPendingCheckpoints`).
+//! a task's or the JobManager's failure (`abortPendingCheckpoints`). A trigger while
+//! max-concurrent-checkpoints are pending is queued (`CheckpointRequestDecider
+//! .chooseRequestToExecute`) and runs in the step a pending checkpoint ends
+//! (`executeQueuedRequest`); a crash drops the queue with the pending checkpoints.
 //!
 //! Completion and commit are two steps. `completePendingCheckpoint` ends with
 //! `sendAcknowledgeMessages`: one `notifyCheckpointComplete` RPC per task, which reaches the task
@@ -37,8 +40,9 @@ impl Sim {
     /// `triggerCheckpoint`: fails while a task is down (a failed region not yet restored), which
     /// the statistics count as a failed checkpoint without a row (`CheckpointFailureManager`'s
     /// `updateStatsAfterCheckpointFailed`; its failure count ignores it);
-    /// refused past max-concurrent-checkpoints or during stop-the-world; otherwise a new pending
-    /// checkpoint, started by the mechanism.
+    /// queued past max-concurrent-checkpoints (`CheckpointRequestDecider`: at most
+    /// [`MAX_QUEUED_REQUESTS`], beyond which a request is refused, `TOO_MANY_CHECKPOINT_REQUESTS`);
+    /// refused during stop-the-world; otherwise a new pending checkpoint, started by the mechanism.
     pub(crate) fn trigger(&mut self, out: &mut Vec<Event>) {
         if let Some(t) = self.live.tasks.iter().position(|t| t.status != TaskStatus::Running) {
             out.push(Event::TriggerFailed { task: TaskId(t as u16) });
@@ -47,8 +51,14 @@ impl Sim {
         }
         let c = &self.live.coordinator;
         let pending = c.pending.len() as u32;
-        if pending >= self.settings.max_concurrent_checkpoints || c.stop_the_world.is_some() {
+        if c.stop_the_world.is_some() || (pending >= self.settings.max_concurrent_checkpoints && c.queued >= MAX_QUEUED_REQUESTS) {
             out.push(Event::CheckpointRefused { pending });
+            return;
+        }
+        if pending >= self.settings.max_concurrent_checkpoints {
+            let c = &mut self.live.coordinator;
+            c.queued += 1;
+            out.push(Event::CheckpointQueued { pending, queued: c.queued });
             return;
         }
         let id = self.durable.checkpoint_ids.get_and_increment();
@@ -228,9 +238,23 @@ impl Sim {
         }
     }
 
-    /// What the coordinator does as the clock ticks: the periodic trigger
-    /// (execution.checkpointing.interval) and expiring checkpoints past their timeout.
+    /// `executeQueuedRequest`: while a slot is free, a queued trigger request runs.
+    fn run_queued_triggers(&mut self, out: &mut Vec<Event>) {
+        while self.down.is_none() && self.live.coordinator.queued > 0 {
+            let c = &self.live.coordinator;
+            if c.pending.len() as u32 >= self.settings.max_concurrent_checkpoints || c.stop_the_world.is_some() {
+                return;
+            }
+            self.live.coordinator.queued -= 1;
+            self.trigger(out);
+        }
+    }
+
+    /// What the coordinator does as the clock ticks: a queued trigger request where a slot freed,
+    /// the periodic trigger (execution.checkpointing.interval) and expiring checkpoints past their
+    /// timeout (whose slots the queue takes at once).
     pub(crate) fn coordinator_tick(&mut self, out: &mut Vec<Event>) {
+        self.run_queued_triggers(out);
         let tick = self.tick;
         if let Some(every) = self.settings.checkpoint_interval.filter(|_| self.strategy().uses_coordinator()) {
             if (tick + 1) % every == 0 {
@@ -243,8 +267,12 @@ impl Sim {
         for id in expired {
             self.abort(id, AbortReason::Expired, out);
         }
+        self.run_queued_triggers(out);
     }
 }
+
+/// `CheckpointRequestDecider`'s `DEFAULT_MAX_QUEUED_REQUESTS`.
+pub const MAX_QUEUED_REQUESTS: u32 = 1000;
 
 #[cfg(test)]
 mod tests {

@@ -47,6 +47,7 @@ pub mod stable_sort;
 pub mod stats;
 pub mod storage;
 pub mod timeline;
+pub mod unfinished;
 pub mod wording;
 pub mod workload;
 
@@ -75,6 +76,7 @@ pub use settings::{
     CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Settings, SourceKind, SinkMode, Strategy, TimerSpec,
 };
 pub use sim::Sim;
+pub use unfinished::{Cause as UnfinishedCause, EndWatch, Unfinished};
 pub use snapshot::TaskSnapshot;
 pub use stats::{
     CheckpointRecord, CheckpointStats, CheckpointStatus, Counts, FailoverRecord, FailureCause, SubtaskStats, Takeover,

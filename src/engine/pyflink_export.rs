@@ -387,7 +387,13 @@ fn flink_settings(
     let mut set = |k: &str, val: String| v.push((k.to_string(), val));
     if let Some(ms) = interval_ms {
         set("execution.checkpointing.interval", format!("{ms} ms"));
-        set("execution.checkpointing.min-pause", format!("{ms} ms"));
+        // Flink's checkpointing docs: concurrent checkpoints "cannot be used when a minimum time
+        // between checkpoints is defined". With max-concurrent-checkpoints above 1 the export
+        // leaves the min-pause at 0 (and says so in the file); otherwise it sets it to the
+        // interval, so the first checkpoint comes one interval after the start.
+        if s.max_concurrent_checkpoints <= 1 {
+            set("execution.checkpointing.min-pause", format!("{ms} ms"));
+        }
         let mode = if s.strategy == Strategy::AtLeastOnce { "AT_LEAST_ONCE" } else { "EXACTLY_ONCE" };
         set("execution.checkpointing.mode", mode.into());
         let unaligned = s.strategy == Strategy::Unaligned || s.alignment_timeout.is_some();
@@ -499,8 +505,15 @@ fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
             None => "by hand in the simulator".to_string(),
         };
         line(&mut py, &format!("# - a checkpoint every {ms} ms ({how});"));
-        line(&mut py, "#   min-pause is the same, so the first checkpoint comes one interval after the start, not at");
-        line(&mut py, "#   a random moment before it.");
+        if s.max_concurrent_checkpoints <= 1 {
+            line(&mut py, "#   min-pause is the same, so the first checkpoint comes one interval after the start, not at");
+            line(&mut py, "#   a random moment before it.");
+        } else {
+            let n = s.max_concurrent_checkpoints;
+            line(&mut py, &format!("#   max-concurrent-checkpoints {n}, and no min-pause: Flink's docs say concurrent checkpoints"));
+            line(&mut py, "#   cannot be used when a minimum time between checkpoints is defined. So the first checkpoint");
+            line(&mut py, "#   comes at a random moment within the first interval, where the simulator's came at its end.");
+        }
     }
     line(
         &mut py,

@@ -182,12 +182,16 @@ impl Sim {
     /// mechanism's saved state put back, in-flight data replayed first, sources rewound,
     /// two-phase-commit sinks recovered. Tasks that kept running keep their state.
     pub(crate) fn restore(&mut self, out: &mut Vec<Event>) {
-        if !self.jobmanager_up && self.tracks_tuples {
-            self.jobmanager_up = true;
-            out.push(Event::NimbusRestarted);
+        // Storm's supervisors restart a dead worker without Nimbus ("supervisors will continue to
+        // restart workers if they die"): Nimbus comes back only at a restore with no worker down.
+        let nimbus_down = !self.jobmanager_up && self.tracks_tuples;
+        if nimbus_down {
             if self.down.is_none() && !self.region_down() {
+                self.jobmanager_up = true;
+                out.push(Event::NimbusRestarted);
                 return;
             }
+            out.push(Event::SupervisorRestarted);
         }
         // After a JobManager failure: a standby wins the election, or (no HA) a new JobManager
         // starts and, at the next restore, the job is submitted again.
@@ -205,7 +209,7 @@ impl Sim {
             self.live.tasks.iter().map(|t| (t.status == TaskStatus::Running).then(|| t.clone())).collect()
         };
         self.down = None;
-        self.jobmanager_up = true;
+        self.jobmanager_up = !nimbus_down;
         self.live.tasks = (0..self.graph.tasks.len()).map(|t| self.fresh_task(TaskId(t as u16))).collect();
         let (from, mut in_flight) = self.mechanism().restore(self);
         let restarted: Vec<bool> = kept.iter().map(Option::is_none).collect();

@@ -14,6 +14,7 @@ use super::script::{OnRefusal, ScriptAction, ScriptError};
 use super::settings::Settings;
 use super::sim::Sim;
 use super::wording::describe;
+use super::unfinished::{EndWatch, Unfinished};
 
 pub const FORMAT_VERSION: u32 = 1;
 /// At most this many steps in one script, auto steps included.
@@ -109,6 +110,8 @@ pub struct Played {
     pub actions: Vec<Action>,
     /// Per step, its events.
     pub events: Vec<Vec<Event>>,
+    /// The last `end` stopped at the script's step cap with work still to do.
+    pub unfinished: Option<Unfinished>,
 }
 
 /// Why a file's JSON failed the checks that come before its fields.
@@ -216,11 +219,14 @@ impl Scenario {
         let mut sim = self.sim()?;
         let mut actions = Vec::new();
         let mut events = Vec::new();
+        let mut unfinished = None;
         for (index, line) in self.actions.iter().enumerate() {
             let budget = MAX_SCRIPT_STEPS - actions.len();
+            let mut watch = EndWatch::default();
             sim.play_line(line, budget, OnRefusal::Stop, &mut |a, ev| {
                 actions.push(a);
                 events.push(ev.to_vec());
+                watch.observe(ev);
             })
             .map_err(|e| ScenarioError::Action {
                 index,
@@ -232,8 +238,12 @@ impl Scenario {
                     }
                 },
             })?;
+            if matches!(line, ScriptAction::RunToEnd) {
+                // The cap is the script's: the steps of the whole run.
+                unfinished = watch.unfinished(&sim, budget).map(|u| Unfinished { steps: actions.len(), ..u });
+            }
         }
-        Ok(Played { sim, actions, events })
+        Ok(Played { sim, actions, events, unfinished })
     }
 }
 

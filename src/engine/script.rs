@@ -224,8 +224,9 @@ impl Sim {
             while !self.live.coordinator.pending.is_empty() && taken < limit {
                 // Nothing left to deliver but a checkpoint still pending: let time pass until it
                 // expires (its barriers were lost). The expiry may fail the job over
-                // (tolerable-failed-checkpoints); the drain then restores it.
-                step(self, Action::Checkpoint, &mut taken);
+                // (tolerable-failed-checkpoints); the drain then restores it. A wait, not a
+                // trigger: a trigger would queue behind it.
+                step(self, Action::Wait, &mut taken);
                 finished = drain(self, &mut taken, &mut step);
                 if finished {
                     return taken;

@@ -591,13 +591,15 @@ impl Settings {
                 return bad(format!("alignment-timeout must be at most {MAX_STEPS_SETTING} steps"));
             }
         }
-        // Flink's `execution.checkpointing.unaligned` needs `max-concurrent-checkpoints` 1, and the
-        // alignment timeout applies only with unaligned checkpoints enabled.
+        // Flink accepts `execution.checkpointing.unaligned` with `max-concurrent-checkpoints` above
+        // 1 but documents concurrent unaligned checkpoints as not supported (at run time a task
+        // declines the older one as subsumed); the simulator refuses the combination. The alignment
+        // timeout applies only with unaligned checkpoints enabled.
         if self.max_concurrent_checkpoints > 1
             && (self.strategy == Strategy::Unaligned || self.alignment_timeout.is_some())
         {
             return bad(
-                "unaligned checkpoints (strategy unaligned, or an alignment-timeout) need max-concurrent-checkpoints 1, as in Flink".into(),
+                "the simulator refuses max-concurrent-checkpoints above 1 with unaligned checkpoints (strategy unaligned, or an alignment-timeout): Flink accepts the setting, but documents concurrent unaligned checkpoints as not supported, and at run time a task declines the older checkpoint as subsumed (CHECKPOINT_DECLINED_SUBSUMED)".into(),
             );
         }
         if let Some(c) = self.channel_capacity {

@@ -81,15 +81,25 @@ pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
 }
 
 /// How the driver came back from its metadata checkpoint.
-fn spark_restart(state: Option<u32>, recompute: u16, rerun: u16, lang: Lang) -> String {
+fn spark_restart(state: Option<u32>, recompute: u16, rerun: u16, again: u16, since: u64, lang: Lang) -> String {
     let from = match state {
         Some(k) => say!(lang, "the state RDD from its checkpoint of batch {k}", "状态 RDD 取自批次 {k} 的检查点"),
         None => lang.t("no state checkpoint yet, so the state starts empty", "还没有状态检查点，状态从空开始").into(),
     };
+    // `JobGenerator.restart` reschedules `pendingTimes ++ checkpointTime.until(restartTime)`.
+    let twice = if again > 0 {
+        say!(
+            lang,
+            " Every batch from the checkpoint's batch time {since} on runs again: {again} of them had completed, so their output runs twice (an append sink shows their records twice; a transactional output finds (batch time, partition) committed and skips it).",
+            "从检查点的批次时间 {since} 起，每个批次都重新运行：其中 {again} 个已经完成，所以它们的输出运行两次（追加写入的 sink 会把这些记录显示两次；事务性输出发现（批次时间，分区）已提交，于是跳过）。"
+        )
+    } else {
+        String::new()
+    };
     say!(
         lang,
-        "The driver restarted from its metadata checkpoint: {from}; {recompute} batch(es) of the lineage chain to recompute, {rerun} incomplete batch(es) to run again.",
-        "驱动器从元数据检查点重启：{from}；血统链上 {recompute} 个批次要重算，{rerun} 个未完成的批次要重新运行。"
+        "The driver restarted from its metadata checkpoint: {from}; {recompute} batch(es) of the lineage chain to recompute, {rerun} incomplete batch(es) to run again.{twice}",
+        "驱动器从元数据检查点重启：{from}；血统链上 {recompute} 个批次要重算，{rerun} 个未完成的批次要重新运行。{twice}"
     )
 }
 
@@ -188,8 +198,13 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
         ),
         Event::CheckpointRefused { pending } => say!(
             lang,
-            "The CheckpointCoordinator refused a new checkpoint: {pending} still pending (max-concurrent-checkpoints).",
-            "检查点协调器拒绝了新的检查点：仍有 {pending} 个在进行中（max-concurrent-checkpoints）。"
+            "The CheckpointCoordinator refused a new checkpoint: {pending} still pending, a stop-the-world checkpoint in progress or the queue of trigger requests full.",
+            "检查点协调器拒绝了新的检查点：仍有 {pending} 个在进行中，停止世界的检查点正在进行，或触发请求队列已满。"
+        ),
+        Event::CheckpointQueued { pending, queued } => say!(
+            lang,
+            "The CheckpointCoordinator queued the trigger request: {pending} checkpoint(s) pending fill max-concurrent-checkpoints; it is number {queued} in the queue and starts as soon as one ends.",
+            "检查点协调器把触发请求排入队列：进行中的 {pending} 个检查点已占满 max-concurrent-checkpoints；它排在第 {queued} 位，一旦有检查点结束就开始。"
         ),
         Event::BarrierEmitted { task, checkpoint, overtook, unaligned } => {
             if g.task(task).out_channels.is_empty() {
@@ -553,7 +568,9 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             RestoreFrom::Policy => {
                 lang.t("Nothing was saved: every task restarts empty.", "什么都没有保存：每个任务都从空开始。").into()
             }
-            RestoreFrom::MetadataCheckpoint { state, recompute, rerun } => spark_restart(state, recompute, rerun, lang),
+            RestoreFrom::MetadataCheckpoint { state, recompute, rerun, again, since } => {
+                spark_restart(state, recompute, rerun, again, since, lang)
+            }
             RestoreFrom::Committed => lang
                 .t(
                     "The worker restarted: Storm saves no state, so every bolt starts empty; each spout resumes at the offset it committed, and every tree that was pending is gone.",
@@ -682,9 +699,17 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             )
         }
         Event::BlockStored { task, record, block, wal, acked } => {
-            let log = if wal { lang.t(", and in the write-ahead log", "，并写入预写日志") } else { "" };
             let e = super::mechanisms::spark_streaming::executor_of(task);
             let o = 1 - e;
+            let log = if wal {
+                say!(
+                    lang,
+                    " only, and in the write-ahead log (with the log on, Spark stores no replica: replication 1)",
+                    "（仅此一份），并写入预写日志（预写日志开启时 Spark 不存副本：副本数 1）"
+                )
+            } else {
+                say!(lang, ", replicated to executor {o}", "，复制到执行器 {o}")
+            };
             let ack = if acked {
                 lang.t("; then it acknowledged the source", "；然后向数据源确认")
             } else {
@@ -692,8 +717,8 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             };
             say!(
                 lang,
-                "{}'s receiver took {} and stored it as block {block}: in executor {e}'s memory, replicated to executor {o}{log}{ack}.",
-                "{} 的接收器收到 {}，存为块 {block}：放在执行器 {e} 的内存，复制到执行器 {o}{log}{ack}。",
+                "{}'s receiver took {} and stored it as block {block}: in executor {e}'s memory{log}{ack}.",
+                "{} 的接收器收到 {}，存为块 {block}：放在执行器 {e} 的内存{log}{ack}。",
                 t(task),
                 r(record)
             )
@@ -729,6 +754,11 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             lang,
             "The state RDD of batch {batch} was checkpointed: the lineage chain of {cut} is cut, and {cleaned} block(s) left the write-ahead log.",
             "批次 {batch} 的状态 RDD 写入了检查点：长 {cut} 的血统链被截断，{cleaned} 个块从预写日志中清理。"
+        ),
+        Event::LogCleaned { before, blocks } => say!(
+            lang,
+            "{blocks} block(s) of batches before batch time {before} left the write-ahead log: Spark keeps blocks for twice the checkpoint interval.",
+            "批次时间 {before} 之前的批次的 {blocks} 个块从预写日志中清理：Spark 把块保留两倍的检查点间隔。"
         ),
         Event::BatchOutput { task, time, rows, skipped } => {
             if skipped {
@@ -777,6 +807,12 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             )
             .into(),
         Event::NimbusRestarted => lang.t("Nimbus is back.", "Nimbus 已恢复。").into(),
+        Event::SupervisorRestarted => lang
+            .t(
+                "Nimbus is still down, but the supervisor restarts the dead worker on its own: supervisors keep restarting workers that die without Nimbus.",
+                "Nimbus 仍然宕着，但 supervisor 自己重启了挂掉的 worker：没有 Nimbus，supervisor 照样会重启挂掉的 worker。",
+            )
+            .into(),
         Event::LeadershipLost { leader, standby, checkpoint } => {
             let (leader, standby) = (leader.letter(), standby.letter());
             match checkpoint {

@@ -222,7 +222,7 @@ fn next_action(lane: &mut Lane, tick: u64, crash: &CrashPlan, restore: RestorePl
     if coordinated && !sim.pending().is_empty() {
         // A checkpoint is still pending with nothing left to deliver: let time pass until it
         // completes or expires, as `run_to_end` does.
-        return Some(Action::Checkpoint);
+        return Some(Action::Wait);
     }
     None
 }

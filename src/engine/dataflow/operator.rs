@@ -49,7 +49,12 @@ impl Sim {
     /// The operator processes one record that arrived on channel `c`: the record takes effect at
     /// the task (noted in the observer's history, `crate::engine::history`).
     pub(crate) fn process(&mut self, t: TaskId, c: ChannelId, rec: Record, out: &mut Vec<Event>) {
-        self.effects.note(self.tick, rec.id, c);
+        // Spark re-running a batch whose state RDD it read back from the state checkpoint runs the
+        // output only: the state already holds the record, and no task takes it in again.
+        let kept = self.live.spark.as_ref().and_then(|s| s.running()).is_some_and(|j| j.keep_state);
+        if !kept {
+            self.effects.note(self.tick, rec.id, c);
+        }
         let g = self.graph.clone();
         let info = g.task(t);
         let key = g.record(rec.id).key;
@@ -65,8 +70,10 @@ impl Sim {
             OperatorKind::Count | OperatorKind::Sum => {
                 let OpState::Keyed { entries } = &mut self.live.tasks[t.index()].state else { unreachable!() };
                 let e = entries.get_or_insert_with(key, KeyedEntry::default);
-                e.contributors.push(rec.id);
-                e.sum += rec.value;
+                if !kept {
+                    e.contributors.push(rec.id);
+                    e.sum += rec.value;
+                }
                 let v = if info.kind == OperatorKind::Count { e.contributors.len() as i64 } else { e.sum };
                 (Some(v), self.emit(t, Record { value: v, ..rec }), false)
             }

@@ -10,9 +10,13 @@
 //! records are processed at all, so a checkpoint after the last restore matters, which the
 //! canonical completion leaves out.
 //!
-//! The probes: `line` with a, b, c (one input per task: where per-task timers lose and duplicate)
-//! and `two-inputs` with two records per source (where a task's inputs deliver their barriers at
-//! different moments: what alignment, tracking, in-flight records and dropping are about). The
+//! The probes: `line` with a, b, c (one input per task: where per-task timers lose and duplicate),
+//! `two-inputs` with two records per source (where a task's inputs deliver their barriers at
+//! different moments: what alignment, tracking, in-flight records and dropping are about), and
+//! `merge-then-count` with a | f, g (a task with two inputs that feeds another: where a barrier
+//! forwarded at the first input runs ahead of the slower input's records, which a snapshot taken
+//! again at the last barrier counts as sent). Each probe is judged on its own: the shortest
+//! schedule that loses and the shortest that duplicates on it, or every schedule holds. The
 //! built-in strategies are presets and classify as theory says: aligned exactly once, the barrier
 //! tracker at least once, unaligned exactly once, per-task timers (no barriers: the strategy
 //! itself) none of these.
@@ -21,12 +25,11 @@ use serde::{Deserialize, Serialize};
 
 use super::counterexample::Counterexample;
 use super::schedules::{Completion, Explorer, Report};
-use crate::engine::dataflow::job_graph::InputSpec;
 use crate::engine::error::ScenarioError;
 use crate::engine::ledger::Verdict;
 use crate::engine::mechanisms::handler_lab::{AfterBarrier, Handler};
 use crate::engine::scenario::{FaultBudget, Scenario};
-use crate::engine::settings::{Settings, Strategy};
+use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 
 /// What the lab classifies: a composed barrier handler, or per-task timers (which have none).
@@ -78,6 +81,17 @@ pub struct Probe {
     #[serde(skip)]
     pub initial: Option<Sim>,
     pub report: Report,
+    /// The shortest schedule of this probe that loses a record, and the shortest that
+    /// duplicates one; neither: every schedule of this probe holds.
+    pub loss: Option<Counterexample>,
+    pub duplicate: Option<Counterexample>,
+}
+
+impl Probe {
+    /// Does every schedule of this probe keep every record exactly once?
+    pub fn holds(&self) -> bool {
+        self.loss.is_none() && self.duplicate.is_none()
+    }
 }
 
 /// A candidate's classification and the counterexamples behind it.
@@ -92,12 +106,39 @@ pub struct Classification {
     pub duplicate: Option<(usize, Counterexample)>,
 }
 
-/// The probe jobs: (name, built-in job, input).
-fn probes() -> [(&'static str, &'static str, &'static str); 2] {
+/// The probe jobs: (name, job, input). A job is a built-in's name or a job written out.
+pub fn probes() -> [(&'static str, &'static str, &'static str); 3] {
     [
         ("line: a, b, c", "line", r#"{"Source": ["a:x", "b:x", "c:x"]}"#),
         ("two-inputs: a, b | f, g", "two-inputs", r#"{"Left": ["a:x", "b:y"], "Right": ["f:y", "g:x"]}"#),
+        ("merge-then-count: a | f, g", MERGE_THEN_COUNT, r#"{"Left": ["a:x"], "Right": ["f:y", "g:x"]}"#),
     ]
+}
+
+/// The third probe: a task with two inputs (Merge) that feeds another (Count). A handler that
+/// forwards the barrier at the first one lets the slower input's records reach Count behind
+/// Count's barrier; a snapshot taken again at the last barrier then counts them as sent.
+pub const MERGE_THEN_COUNT: &str = r#"{
+    "operators": [
+        { "name": "Left", "kind": "source" },
+        { "name": "Right", "kind": "source" },
+        { "name": "Merge", "kind": "map" },
+        { "name": "Count", "kind": "count" }
+    ],
+    "edges": [
+        { "from": "Left", "to": "Merge", "partitioning": "forward" },
+        { "from": "Right", "to": "Merge", "partitioning": "forward" },
+        { "from": "Merge", "to": "Count", "partitioning": "hash" }
+    ]
+}"#;
+
+/// The probe's scenario: `job` names a built-in, or is a job written out.
+fn probe_scenario(job: &str, input: &str, strategy: Strategy) -> Result<Scenario, ScenarioError> {
+    let input: serde_json::Value = serde_json::from_str(input).expect("the probes' inputs parse");
+    let settings = serde_json::json!({ "strategy": strategy.id() });
+    let job: serde_json::Value = serde_json::from_str(job).unwrap_or_else(|_| serde_json::Value::String(job.into()));
+    let text = serde_json::json!({ "version": 1, "job": job, "input": input, "settings": settings, "seed": 1 });
+    Scenario::from_json(&text.to_string())
 }
 
 /// Classifies `candidate` by exploring every schedule of the probes under one checkpoint (or
@@ -109,8 +150,7 @@ pub fn classify(candidate: Candidate) -> Result<Classification, ScenarioError> {
             Candidate::Handler(_) => Strategy::Aligned,
             Candidate::Timers => Strategy::Timers,
         };
-        let mut sc = Scenario::builtin(job, Settings::new(strategy), 1);
-        sc.input = Some(serde_json::from_str::<InputSpec>(input).expect("the probes' inputs parse"));
+        let sc = probe_scenario(job, input, strategy)?;
         let sim = match candidate {
             Candidate::Handler(h) => sc.sim()?.with_handler(h)?,
             Candidate::Timers => sc.sim()?,
@@ -128,17 +168,25 @@ pub fn classify(candidate: Candidate) -> Result<Classification, ScenarioError> {
         }
         let report = ex.report().expect("done").clone();
         let index = out.probes.len();
+        let (mut loss, mut duplicate): (Option<Counterexample>, Option<Counterexample>) = (None, None);
         for c in &report.counterexamples {
             let slot = match c.bad.verdict {
-                Verdict::Lost => &mut out.loss,
-                Verdict::Duplicated => &mut out.duplicate,
+                Verdict::Lost => &mut loss,
+                Verdict::Duplicated => &mut duplicate,
                 _ => continue,
             };
-            if slot.as_ref().is_none_or(|(_, s)| c.schedule.len() < s.schedule.len()) {
-                *slot = Some((index, c.clone()));
+            if slot.as_ref().is_none_or(|s| c.schedule.len() < s.schedule.len()) {
+                *slot = Some(c.clone());
             }
         }
-        out.probes.push(Probe { name, initial: Some(ex.initial().clone()), report });
+        for (mine, all) in [(&loss, &mut out.loss), (&duplicate, &mut out.duplicate)] {
+            if let Some(c) = mine {
+                if all.as_ref().is_none_or(|(_, s)| c.schedule.len() < s.schedule.len()) {
+                    *all = Some((index, c.clone()));
+                }
+            }
+        }
+        out.probes.push(Probe { name, initial: Some(ex.initial().clone()), report, loss, duplicate });
     }
     out.guarantee = match (out.loss.is_some(), out.duplicate.is_some()) {
         (false, false) => Guarantee::ExactlyOnce,

@@ -438,7 +438,8 @@ impl KeyWriter<'_> {
     }
 
     fn coordinator(&mut self, c: &Coordinator) {
-        let Coordinator { pending, aborted, stop_the_world, failures } = c;
+        let Coordinator { pending, aborted, stop_the_world, failures, queued } = c;
+        self.u64(u64::from(*queued));
         self.len(pending.len());
         for p in pending {
             let PendingCheckpoint { id, trigger_tick, snapshots, acked } = p;

@@ -2,10 +2,12 @@
 //! `ReceiverSupervisorImpl`, `BlockManager`, `WriteAheadLogBasedBlockHandler`,
 //! `ReceivedBlockTracker`, `JobScheduler`, `Checkpoint` and `DStreamCheckpointData`):
 //! - a **block**: records a receiver stored, in executor memory with a replica on the other
-//!   executor, and in the write-ahead log when it is on;
+//!   executor, or, with the write-ahead log on, in its own executor's memory (replication 1) and
+//!   in the log;
 //! - a **batch job**: the blocks the driver allocated to batch k, queued for the JobScheduler;
-//! - the **metadata checkpoint**: the batches still in the lineage chain or not yet completed,
-//!   with their block ids;
+//! - the **metadata checkpoint**: its batch time (Spark's `checkpointTime`), the batches still in
+//!   the lineage chain, the completed batch of its time and the ones not yet completed, with
+//!   their block ids;
 //! - the **state checkpoint**: the state RDD of batch k, written every `checkpoint-interval`
 //!   batches, which cuts the lineage chain.
 //!
@@ -17,8 +19,9 @@ use serde::{Deserialize, Serialize};
 use crate::engine::dataflow::state::OpState;
 use crate::engine::ids::{RecordId, TaskId};
 
-/// Executors: the receiver's blocks are stored on executor 0 and replicated to executor 1
-/// (`StorageLevel.MEMORY_AND_DISK_SER_2`).
+/// Executors: the receiver's blocks are stored on its executor and replicated to the other
+/// (`StorageLevel.MEMORY_AND_DISK_SER_2`), unless the write-ahead log is on:
+/// `WriteAheadLogBasedBlockHandler` then forces replication 1.
 pub const EXECUTORS: u8 = 2;
 /// Bytes a block's record takes in the write-ahead log (a rough figure, as checkpoint sizes are).
 pub const WAL_BYTES_PER_RECORD: u64 = 16;
@@ -59,6 +62,11 @@ pub struct BatchJob {
     /// The step its current attempt started, once it runs.
     pub started: Option<u64>,
     pub attempt: u16,
+    /// A completed batch run again after a restart whose state RDD the state checkpoint already
+    /// holds (Spark reads the checkpointed RDD of that time back): the re-run runs the output
+    /// only and leaves the state as it is.
+    #[serde(default)]
+    pub keep_state: bool,
 }
 
 /// The driver's and the executors' memory while the application runs.
@@ -78,6 +86,17 @@ pub struct SparkRuntime {
     /// A batch completed and the checkpoint writer has yet to write the metadata checkpoint that
     /// says so (it does at the next step: Spark's `CheckpointWriter` runs asynchronously).
     pub meta_due: bool,
+    /// The batch time of that due checkpoint (`DoCheckpoint(time)` after `ClearMetadata(time)`).
+    #[serde(default)]
+    pub meta_time: u64,
+    /// The latest completed batch, with its blocks: a metadata checkpoint of its time lists it,
+    /// since a restart runs that batch again (`checkpointTime.until(restartTime)`).
+    #[serde(default)]
+    pub completed: Option<(u32, u64, Vec<u32>)>,
+    /// Intervals without blocks cut while jobs were queued: Spark's empty jobs for those times,
+    /// which complete as soon as the queue reaches them.
+    #[serde(default)]
+    pub empty: Vec<u64>,
 }
 
 impl SparkRuntime {
@@ -95,16 +114,21 @@ impl SparkRuntime {
 }
 
 /// The metadata checkpoint (Spark's `Checkpoint`): written when a batch is cut and when it
-/// completes.
+/// completes (an interval without blocks too: Spark runs an empty job for it).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MetaCheckpoint {
     /// The step it was written.
     pub time: u64,
+    /// Its batch time (`Checkpoint.checkpointTime`): the batch cut, or the batch completed. A
+    /// restart runs every batch from this time on again, with its output.
+    #[serde(default)]
+    pub checkpoint_time: u64,
     /// Batch interval and write-ahead log, as configured.
     pub batch_interval: u64,
     pub wal: bool,
     /// The batches since the last state checkpoint, with their block ids and whether each
-    /// completed: the lineage chain, then the queued and incomplete batches.
+    /// completed: the lineage chain, the completed batch of `checkpoint_time`, then the queued
+    /// and incomplete batches, by batch.
     pub batches: Vec<(u32, Vec<u32>, bool)>,
 }
 

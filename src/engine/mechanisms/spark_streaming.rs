@@ -3,14 +3,17 @@
 //! report it), `WriteAheadLogBasedBlockHandler` (memory and the write-ahead log before the
 //! block is reported), `ReceivedBlockTracker` (blocks allocated to batches), `JobGenerator` (a
 //! batch every `batch-interval`, a metadata checkpoint when a batch is cut and when it
-//! completes, `restart` re-running the incomplete batches), `JobScheduler` (one job at a time),
+//! completes, `restart` re-running every batch from the checkpoint's time on and the pending
+//! ones, `clearCheckpointData` cleaning the log's blocks older than twice the checkpoint
+//! interval), `JobScheduler` (one job at a time),
 //! `StateDStream` (`updateStateByKey`: each batch's state RDD from the previous one) and
 //! `DStreamCheckpointData` (the state RDD checkpointed every `checkpoint-interval` batches).
 //!
 //! Step by step (the data is in [`super::received_blocks`]):
 //! - **read** (a replayable log), or **arrival** (a socket: the receiver stores each record by
 //!   itself at the step it arrives): the receiver stores the record as a block in its executor's
-//!   memory with a replica on the other executor and, with the write-ahead log on, in the log;
+//!   memory with a replica on the other executor or, with the write-ahead log on, without a
+//!   replica (`WriteAheadLogBasedBlockHandler` forces replication 1) and in the log;
 //!   only then does it acknowledge a reliable source (a replayable log commits the offset; a
 //!   socket cannot be acknowledged).
 //! - **the driver's clock**: every `batch-interval` steps it allocates the blocks received since
@@ -19,18 +22,21 @@
 //!   through the DAG. When every channel is empty the batch completes: a transactional output
 //!   commits (batch time, partition) unless that key was committed before, the state RDD is
 //!   cached, the lineage chain grows, every `checkpoint-interval` batches the state RDD is
-//!   checkpointed (the chain is cut and the log's older blocks are cleaned up), and a metadata
-//!   checkpoint is written a step later (`onBatchCompletion` posts `DoCheckpoint`, which the
-//!   `CheckpointWriter` thread writes): a driver crash in between re-runs the batch.
+//!   checkpointed (the chain is cut), and a metadata checkpoint of the batch's time is written a
+//!   step later (`onBatchCompletion` posts `DoCheckpoint`, which the `CheckpointWriter` thread
+//!   writes); the log's blocks of batches older than the batch time minus twice the checkpoint
+//!   interval are cleaned up (`rememberDuration`).
 //! - **executor crash** (`crash-task`): the executor running the task dies and a new one takes
 //!   its place at once. Its block copies are gone (the replica or the log still has them), the
 //!   running batch's tasks re-run from its blocks over the cached state (recomputed from lineage),
 //!   and a receiver it ran loses what it had not stored.
 //! - **driver crash** (`crash`, `crash-job-manager`): every executor dies with the driver.
 //!   `restore` recovers the driver from the metadata checkpoint: the state RDD from the state
-//!   checkpoint, the chain's batches recomputed from their blocks (no output), then the
-//!   incomplete batches re-run with their output. Blocks are read back from the log; with the
-//!   log off they are gone.
+//!   checkpoint, the chain's batches older than the checkpoint's time recomputed from their
+//!   blocks (no output), then every batch from the checkpoint's time on and every incomplete one
+//!   re-run with its output (`pendingTimes ++ checkpointTime.until(restartTime)`): a batch that
+//!   had completed writes its output twice. Blocks are read back from the log; with the log off
+//!   they are gone.
 
 use super::received_blocks::{BatchJob, BatchStat, Block, MetaCheckpoint, SparkRuntime, StateCheckpoint, EXECUTORS, WAL_BYTES_PER_RECORD};
 use super::seam::{InFlight, Mechanism};
@@ -85,7 +91,9 @@ impl Sim {
     pub(crate) fn receive(&mut self, t: TaskId, offset: u32, record: RecordId, out: &mut Vec<Event>) {
         let wal = self.settings.write_ahead_log;
         let id = self.durable.spark.next_block;
-        let block = Block { id, source: t, offset, record, copies: (1 << EXECUTORS) - 1, wal, batch: None };
+        // `WriteAheadLogBasedBlockHandler` forces replication 1: the log is the second copy.
+        let copies = if wal { 1 << executor_of(t) } else { (1 << EXECUTORS) - 1 };
+        let block = Block { id, source: t, offset, record, copies, wal, batch: None };
         let d = &mut self.durable.spark;
         d.next_block += 1;
         if d.received.is_empty() {
@@ -110,8 +118,8 @@ impl Sim {
     /// The driver's clock, after every step: a finished job completes, a batch is cut every
     /// `batch-interval` steps, and the next queued job starts.
     pub(crate) fn driver_tick(&mut self, out: &mut Vec<Event>) {
-        if self.spark().is_some_and(|s| s.meta_due) {
-            self.write_metadata_checkpoint();
+        if let Some(time) = self.spark().filter(|s| s.meta_due).map(|s| s.meta_time) {
+            self.write_metadata_checkpoint(time);
         }
         if self.receiver_listens() {
             self.receive_arrivals(out);
@@ -153,7 +161,9 @@ impl Sim {
 
     /// `JobGenerator.generateJobs`: the blocks received since the last batch become batch k
     /// (`allocateBlocksToBatch`, logged to the write-ahead log when it is on), its job is queued,
-    /// and a metadata checkpoint is written. An interval without blocks makes no batch here.
+    /// and a metadata checkpoint is written. An interval without blocks makes no batch here, but
+    /// its time is checkpointed as Spark's empty job's is: at once when no job waits (it completes
+    /// at once, and the log is cleaned), or when the queue reaches it.
     fn cut_batch(&mut self, out: &mut Vec<Event>) {
         let time = self.tick + 1;
         let k = (time / self.settings.batch_interval) as u32;
@@ -164,14 +174,20 @@ impl Sim {
             blocks.push(b.id);
         }
         if blocks.is_empty() {
+            if s.jobs.is_empty() {
+                self.clean_log(time, out);
+            } else {
+                s.empty.push(time);
+            }
+            self.write_metadata_checkpoint(time);
             return;
         }
         for b in self.durable.spark.wal.iter_mut().filter(|b| blocks.contains(&b.id)) {
             b.batch = Some(k);
         }
         out.push(Event::BatchGenerated { batch: k, blocks: blocks.len() as u16 });
-        self.spark_mut().jobs.push(BatchJob { batch: k, time, blocks, output: true, started: None, attempt: 1 });
-        self.write_metadata_checkpoint();
+        self.spark_mut().jobs.push(BatchJob { batch: k, time, blocks, output: true, started: None, attempt: 1, keep_state: false });
+        self.write_metadata_checkpoint(time);
     }
 
     /// The JobScheduler starts the head job when none runs: its blocks' records go out on the
@@ -215,9 +231,23 @@ impl Sim {
 
     /// Batch k's job is done: the output commits (transactional: once per (batch time,
     /// partition)), the state RDD is cached and joins the lineage chain, and every
-    /// `checkpoint-interval` batches it is checkpointed, which cuts the chain.
+    /// `checkpoint-interval` batches it is checkpointed, which cuts the chain. Empty jobs queued
+    /// behind it complete with it; the metadata checkpoint takes the latest of their times.
     fn complete_batch(&mut self, out: &mut Vec<Event>) {
         let job = self.spark_mut().jobs.remove(0);
+        let s = self.spark_mut();
+        let next = s.jobs.first().map_or(u64::MAX, |j| j.time);
+        let empty_done = s.empty.iter().copied().filter(|t| *t < next).max();
+        s.empty.retain(|t| *t >= next);
+        // A batch recomputed from lineage after a restart leaves the checkpoint's time as it was
+        // (and cleans nothing: the batches after it are still to run).
+        let (time, clean_at) = if job.output {
+            s.completed = Some((job.batch, job.time, job.blocks.clone()));
+            let t = empty_done.unwrap_or(job.time).max(job.time);
+            (t, t)
+        } else {
+            (self.durable.spark.meta.as_ref().map_or(job.time, |m| m.checkpoint_time), job.time)
+        };
         if job.output && self.settings.sink == SinkMode::Transactional {
             self.commit_batch(job.time, out);
         }
@@ -230,24 +260,52 @@ impl Sim {
         let s = self.spark_mut();
         s.cached = states.clone();
         s.cached_tick = tick;
-        s.chain.push((job.batch, job.blocks));
+        // A re-run over the checkpointed state RDD does not lengthen its lineage.
+        if !job.keep_state {
+            s.chain.push((job.batch, job.blocks));
+        }
         let chain = s.chain.len() as u32;
         out.push(Event::BatchCompleted { batch: job.batch, output: job.output, lineage: chain });
-        if u64::from(chain) >= every {
+        if !job.keep_state && u64::from(chain) >= every {
             self.spark_mut().chain.clear();
             let k = job.batch;
-            let wal = &mut self.durable.spark.wal;
-            let before = wal.len();
-            wal.retain(|b| b.batch.is_none_or(|x| x > k));
-            let cleaned = (before - wal.len()) as u16;
             self.durable.spark.state = Some(StateCheckpoint { batch: k, tick, states });
+            let cleaned = self.clean_log(clean_at, &mut Vec::new());
             out.push(Event::StateCheckpointed { batch: k, cut: chain, cleaned });
             // The state checkpoint and the metadata that points past it go together.
-            self.write_metadata_checkpoint();
+            self.write_metadata_checkpoint(time);
         } else {
             // `onBatchCompletion` posts `DoCheckpoint`; the writer thread writes it a step later.
-            self.spark_mut().meta_due = true;
+            // `clearCheckpointData` cleans the log once the batch is done.
+            self.clean_log(clean_at, out);
+            let s = self.spark_mut();
+            s.meta_due = true;
+            s.meta_time = time;
         }
+    }
+
+    /// `ReceiverTracker.cleanupOldBlocksAndBatches(time - rememberDuration)`: the log's blocks of
+    /// batches older than `time` minus twice the checkpoint interval (`DStream.initialize`:
+    /// "times 2 just to be sure that the latest checkpoint is not forgotten") leave the log.
+    /// Blocks a lineage chain still needs stay (Spark's state checkpoint is timed, so its chain
+    /// never reaches that far; here it counts batches, and empty intervals make none).
+    fn clean_log(&mut self, time: u64, out: &mut Vec<Event>) -> u16 {
+        let remember = 2 * self.settings.state_checkpoint_batches() * self.settings.batch_interval;
+        let Some(before) = time.checked_sub(remember) else { return 0 };
+        let interval = self.settings.batch_interval;
+        // What a lineage chain or a queued job still reads stays.
+        let needed: Vec<u32> = self
+            .spark()
+            .map(|s| s.chain.iter().map(|c| c.0).chain(s.jobs.iter().map(|j| j.batch)).collect())
+            .unwrap_or_default();
+        let wal = &mut self.durable.spark.wal;
+        let n = wal.len();
+        wal.retain(|b| b.batch.is_none_or(|k| u64::from(k) * interval >= before || needed.contains(&k)));
+        let cleaned = (n - wal.len()) as u16;
+        if cleaned > 0 {
+            out.push(Event::LogCleaned { before, blocks: cleaned });
+        }
+        cleaned
     }
 
     /// The output operation of a batch commits each sink partition's rows atomically, keyed by
@@ -271,16 +329,30 @@ impl Sim {
         }
     }
 
-    /// The metadata checkpoint: the lineage chain's batches (those being recomputed included) and
-    /// the queued ones, with block ids.
-    fn write_metadata_checkpoint(&mut self) {
+    /// The metadata checkpoint of batch time `time` (`new Checkpoint(ssc, time)`): the lineage
+    /// chain's batches (those being recomputed included), the completed batch of that time (a
+    /// restart runs it again) and the queued ones, with block ids.
+    fn write_metadata_checkpoint(&mut self, time: u64) {
         let s = self.spark().expect("the driver runs");
         let mut batches: Vec<(u32, Vec<u32>, bool)> = s.chain.iter().map(|(k, b)| (*k, b.clone(), true)).collect();
-        // A batch being recomputed after a restart belongs to the chain: it had completed.
-        batches.extend(s.jobs.iter().map(|j| (j.batch, j.blocks.clone(), !j.output)));
+        if let Some((k, t, b)) = &s.completed {
+            if *t >= time && !batches.iter().any(|x| x.0 == *k) {
+                batches.push((*k, b.clone(), true));
+            }
+        }
+        // A batch being recomputed or re-run after a restart had completed.
+        let queued: Vec<_> = s
+            .jobs
+            .iter()
+            .filter(|j| !batches.iter().any(|x| x.0 == j.batch))
+            .map(|j| (j.batch, j.blocks.clone(), !j.output || j.keep_state))
+            .collect();
+        batches.extend(queued);
+        batches.sort_by_key(|b| b.0);
         self.spark_mut().meta_due = false;
         self.durable.spark.meta = Some(MetaCheckpoint {
             time: self.tick + 1,
+            checkpoint_time: time,
             batch_interval: self.settings.batch_interval,
             wal: self.settings.write_ahead_log,
             batches,
@@ -346,10 +418,13 @@ impl Sim {
         }
     }
 
-    /// The driver restarts from the metadata checkpoint: the state RDD from the state checkpoint,
-    /// the lineage chain's batches recomputed (no output), the incomplete batches queued again
-    /// with their output; blocks read back from the write-ahead log. Receivers resume at the
-    /// offset they acknowledged (a socket cannot go back).
+    /// `JobGenerator.restart`: the driver restarts from the metadata checkpoint: the state RDD
+    /// from the state checkpoint, the lineage chain's batches older than the checkpoint's time
+    /// recomputed (no output), then `pendingTimes ++ checkpointTime.until(restartTime)`: every
+    /// batch from the checkpoint's time on, completed or not, and every incomplete one, queued
+    /// again with its output (a completed one the state checkpoint holds keeps that state RDD);
+    /// blocks read back from the write-ahead log. Receivers resume at the offset they
+    /// acknowledged (a socket cannot go back).
     fn restart_driver(&mut self) -> (RestoreFrom, InFlight) {
         let d = &self.durable.spark;
         let mut s = SparkRuntime::default();
@@ -367,9 +442,21 @@ impl Sim {
         let meta = d.meta.clone().unwrap_or_default();
         // Blocks come back from the log only: memory died with the executors.
         s.blocks = d.wal.iter().map(|b| Block { copies: 0, ..b.clone() }).collect();
+        let (mut recompute, mut rerun, mut again) = (0u16, 0u16, 0u16);
+        let held = state.as_ref().map(|st| st.batch);
         for (k, blocks, done) in &meta.batches {
             let time = u64::from(*k) * self.settings.batch_interval;
-            s.jobs.push(BatchJob { batch: *k, time, blocks: blocks.clone(), output: !done, started: None, attempt: 1 });
+            let output = !done || time >= meta.checkpoint_time;
+            let keep_state = *done && held.is_some_and(|h| *k <= h);
+            if !output && keep_state {
+                continue; // in the state checkpoint already, and before the checkpoint's time
+            }
+            match (output, done) {
+                (false, _) => recompute += 1,
+                (true, true) => again += 1,
+                (true, false) => rerun += 1,
+            }
+            s.jobs.push(BatchJob { batch: *k, time, blocks: blocks.clone(), output, started: None, attempt: 1, keep_state });
         }
         self.live.spark = Some(s);
         for src in self.graph.sources().collect::<Vec<_>>() {
@@ -381,9 +468,8 @@ impl Sim {
                 *next_offset = resume;
             }
         }
-        let recompute = meta.batches.iter().filter(|b| b.2).count() as u16;
-        let rerun = meta.batches.len() as u16 - recompute;
-        (RestoreFrom::MetadataCheckpoint { state: state.map(|s| s.batch), recompute, rerun }, vec![])
+        let since = meta.checkpoint_time;
+        (RestoreFrom::MetadataCheckpoint { state: state.map(|s| s.batch), recompute, rerun, again, since }, vec![])
     }
 
     /// Spark's records that are still on their way: in a block not yet processed (unallocated, or

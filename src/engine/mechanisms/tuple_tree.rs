@@ -156,11 +156,16 @@ impl StormRuntime {
     /// The acker takes the oldest message from `from` and XORs it into the tree's value
     /// (`Acker.execute`: init and ack both do `val ^= x`; an ack may arrive before its init). When
     /// the value is 0 and the spout is known, the tree is done: the entry goes and an answer goes
-    /// to the spout.
+    /// to the spout. As `Acker.java` does, the entry is read with `pending.get(id)` and only a new
+    /// one is `put`: it stays in the bucket it was created in, so it expires 2 to 3 timeouts after
+    /// its creation, whatever messages come in between.
     pub fn acker_receive(&mut self, from: TaskId) -> Option<AckerStep> {
         let msg = self.to_acker[from.index()].pop_front()?;
         let root = msg.root();
-        let mut entry = self.acker.remove(&root).unwrap_or_default();
+        if self.acker.get(&root).is_none() {
+            self.acker.put(root, AckerEntry::default());
+        }
+        let entry = self.acker.get_mut(&root).expect("put above");
         entry.val ^= msg.xor();
         let toggle = |open: &mut SortedSet<u64>, e: u64| {
             if !open.remove(&e) {
@@ -180,14 +185,12 @@ impl StormRuntime {
         let val = entry.val;
         let completed = match entry.spout {
             Some((spout, offset, record)) if val == 0 => {
+                self.acker.remove(&root);
                 let answer = AckerAnswer { root, offset, record };
                 self.to_spout[spout.index()].push_back(answer);
                 Some((spout, answer))
             }
-            _ => {
-                self.acker.put(root, entry);
-                None
-            }
+            _ => None,
         };
         Some(AckerStep { root, record: msg.record(), val, completed })
     }
@@ -254,6 +257,32 @@ mod tests {
             assert!(rt.acker.is_empty(), "the completed tree leaves the acker");
             assert_eq!(rt.to_spout[0].len(), 1);
         }
+    }
+
+    /// Issue 26: `Acker.java` reads an entry with `pending.get(id)` and `put`s only a new one, so
+    /// the entry keeps the bucket it was created in and expires at the `ACKER_BUCKETS`-th rotation
+    /// after its creation (between 2 and 3 timeouts), however many messages it receives. Model: the
+    /// `RotatingMap`'s own account of an entry put once.
+    #[test]
+    fn an_acker_entry_ages_from_its_creation_not_its_last_message() {
+        let (e1, f1) = (0x9e37_79b9_7f4a_7c15, 0x94d0_49bb_1331_11eb);
+        let mut model: RotatingMap<u64, ()> = RotatingMap::new(ACKER_BUCKETS);
+        let mut rt = StormRuntime::new(4, vec![]);
+        rt.to_acker[0].push_back(init(9, &[e1]));
+        rt.to_acker[1].push_back(ack(9, e1, &[f1]));
+        rt.acker_receive(TaskId(0)).unwrap();
+        model.put(9, ());
+        for r in 0..ACKER_BUCKETS {
+            assert_eq!(rt.acker.rotations_left(&9), model.rotations_left(&9), "after {r} rotation(s)");
+            if r == 1 {
+                // A message in the middle of the tree's life: the entry stays in its bucket.
+                rt.acker_receive(TaskId(1)).unwrap();
+            }
+            let gone: Vec<u64> = rt.acker.rotate().into_iter().map(|(k, _)| k).collect();
+            let due: Vec<u64> = model.rotate().into_iter().map(|(k, _)| k).collect();
+            assert_eq!(gone, due, "rotation {}", r + 1);
+        }
+        assert!(rt.acker.is_empty(), "expired {ACKER_BUCKETS} rotations after its creation");
     }
 
     fn permutations(n: usize) -> Vec<Vec<usize>> {
