@@ -10,11 +10,24 @@ use crate::app::svg_number::num;
 use crate::engine::comparison::Lane;
 use crate::engine::{ChannelId, Item, Lang, OpState, OperatorKind, Sim, Strategy, TaskId, TaskStatus};
 
-const BOX_W: f64 = 96.0;
-const BOX_H: f64 = 66.0;
-const GAP_X: f64 = 44.0;
-const GAP_Y: f64 = 20.0;
+/// The drawing's geometry: on a projector the boxes are larger, and so is the text in them (see
+/// style.css), so that it stays 16 px or more when the drawing shrinks to a third of the height.
+#[derive(Clone, Copy)]
+struct Geometry {
+    box_w: f64,
+    box_h: f64,
+    gap_x: f64,
+    gap_y: f64,
+    name_y: f64,
+    state_y: f64,
+    queue: usize,
+}
+
 const PAD: f64 = 8.0;
+const NORMAL: Geometry =
+    Geometry { box_w: 96.0, box_h: 66.0, gap_x: 44.0, gap_y: 20.0, name_y: 24.0, state_y: 50.0, queue: 4 };
+const PROJECTOR: Geometry =
+    Geometry { box_w: 124.0, box_h: 62.0, gap_x: 56.0, gap_y: 14.0, name_y: 26.0, state_y: 52.0, queue: 2 };
 
 /// Each task's column (its depth from the sources) and row.
 fn places(sim: &Sim) -> (Vec<(usize, usize)>, usize, usize) {
@@ -73,18 +86,18 @@ fn status(sim: &Sim, t: TaskId, l: Lang) -> (&'static str, &'static str, &'stati
     }
 }
 
-fn queue_words(sim: &Sim, c: ChannelId) -> (usize, String) {
+fn queue_words(sim: &Sim, c: ChannelId, most: usize) -> (usize, String) {
     let q = sim.queue(c);
     let words: Vec<String> = q
         .iter()
-        .take(4)
+        .take(most)
         .map(|it| match it {
             Item::Record { rec, .. } => sim.record_label(rec.id).to_string(),
             Item::Barrier(b) => format!("|{}|", b.checkpoint.0),
             Item::Cancel(id) => format!("✕{}", id.0),
         })
         .collect();
-    let more = if q.len() > 4 { " …" } else { "" };
+    let more = if q.len() > most { " …" } else { "" };
     (q.len(), format!("{}{more}", words.join(" ")))
 }
 
@@ -127,24 +140,26 @@ pub fn mechanism_line(sim: &Sim, l: Lang) -> String {
 }
 
 /// The run's drawing: an SVG with one id, `cmp-draw-{index}`.
-pub fn drawing(index: usize, lane: &Lane, title: &str, l: Lang) -> Html {
+pub fn drawing(index: usize, lane: &Lane, title: &str, presenter: bool, l: Lang) -> Html {
+    let geo = if presenter { PROJECTOR } else { NORMAL };
+    let Geometry { box_w, box_h, gap_x, gap_y, .. } = geo;
     let sim = &lane.sim;
     let g = &sim.graph;
     let (at, cols, rows) = places(sim);
-    let width = PAD * 2.0 + cols as f64 * BOX_W + (cols - 1) as f64 * GAP_X;
-    let height = PAD * 2.0 + rows as f64 * BOX_H + (rows - 1) as f64 * GAP_Y;
+    let width = PAD * 2.0 + cols as f64 * box_w + (cols - 1) as f64 * gap_x;
+    let height = PAD * 2.0 + rows as f64 * box_h + (rows - 1) as f64 * gap_y;
     let pos = |t: usize| {
         let (c, r) = at[t];
         // Columns with fewer tasks are centred.
         let in_col = at.iter().filter(|(cc, _)| *cc == c).count();
-        let offset = (rows - in_col) as f64 * (BOX_H + GAP_Y) / 2.0;
-        (PAD + c as f64 * (BOX_W + GAP_X), PAD + offset + r as f64 * (BOX_H + GAP_Y))
+        let offset = (rows - in_col) as f64 * (box_h + gap_y) / 2.0;
+        (PAD + c as f64 * (box_w + gap_x), PAD + offset + r as f64 * (box_h + gap_y))
     };
     let channels = g.channels.iter().enumerate().map(|(i, ch)| {
         let (fx, fy) = pos(ch.from.index());
         let (tx, ty) = pos(ch.to.index());
-        let (x1, y1, x2, y2) = (fx + BOX_W, fy + BOX_H / 2.0, tx, ty + BOX_H / 2.0);
-        let (n, words) = queue_words(sim, ChannelId(i as u16));
+        let (x1, y1, x2, y2) = (fx + box_w, fy + box_h / 2.0, tx, ty + box_h / 2.0);
+        let (n, words) = queue_words(sim, ChannelId(i as u16), geo.queue);
         html! {
             <g class="cmp-channel" data-channel={ch.name.clone()} data-queued={n.to_string()}>
                 <line class="cmp-lane" x1={num(x1)} y1={num(y1)} x2={num(x2 - 4.0)} y2={num(y2)} />
@@ -162,9 +177,9 @@ pub fn drawing(index: usize, lane: &Lane, title: &str, l: Lang) -> Html {
         html! {
             <g class={classes!("cmp-task", status_id)} data-task={t.name.clone()} data-status={status_id}>
                 <title>{ format!("{}: {status_word}", t.name) }</title>
-                <rect x={num(x)} y={num(y)} width={num(BOX_W)} height={num(BOX_H)} rx="8" />
-                <text class="cmp-task-name" x={num(x + 8.0)} y={num(y + 24.0)}>{ format!("{mark}{}", t.name) }</text>
-                <text class="cmp-task-state" x={num(x + 8.0)} y={num(y + 50.0)}>
+                <rect x={num(x)} y={num(y)} width={num(box_w)} height={num(box_h)} rx="8" />
+                <text class="cmp-task-name" x={num(x + 8.0)} y={num(y + geo.name_y)}>{ format!("{mark}{}", t.name) }</text>
+                <text class="cmp-task-state" x={num(x + 8.0)} y={num(y + geo.state_y)}>
                     { if state.is_empty() && !source { status_word.to_string() } else { state } }
                 </text>
             </g>

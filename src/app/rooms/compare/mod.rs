@@ -363,9 +363,11 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
                 <h2 id="cmp-title">{ l.t("◫ Side by side: one input, one crash, one clock", "◫ 并排比较：一份输入、一次崩溃、一个时钟") }</h2>
                 <div class="cmp-head-tools">
                     <button class="tool" id="cmp-lesson-start" onclick={lesson_start}>{ format!("🎓 {}", crate::classroom::compare_lesson::title(l)) }</button>
-                    <label class="tool cmp-open" for="cmp-open-file">{ l.t("↑ Open file", "↑ 打开文件") }</label>
-                    <input type="file" id="cmp-open-file" class="sr-only" accept=".json,application/json" multiple=true onchange={on_open}
-                           aria-label={l.t("Open a comparison, or one to three scenario files", "打开一个比较，或一到三个场景文件")} />
+                    <label class="tool import cmp-open" title={l.t("Open a comparison, or one to three scenario files", "打开一个比较，或一到三个场景文件")}>
+                        { l.t("↑ Open file", "↑ 打开文件") }
+                        <input type="file" id="cmp-open-file" accept=".json,application/json" multiple=true onchange={on_open}
+                               aria-label={l.t("Open a comparison, or one to three scenario files", "打开一个比较，或一到三个场景文件")} />
+                    </label>
                     <button class="tool" id="cmp-save" onclick={on_save}>{ l.t("↓ Save file", "↓ 保存文件") }</button>
                     <button class="tool" id="cmp-share" onclick={on_share}>{ l.t("🔗 Share link", "🔗 分享链接") }</button>
                     <button class="tool" id="cmp-close" onclick={close} aria-keyshortcuts="Escape">{ l.t("✕ Back to the main screen", "✕ 返回主界面") }</button>
@@ -439,7 +441,7 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
                             <h3 id={format!("cmp-run-{i}-title")}>{ title.clone() }</h3>
                             <p class="cmp-config">{ configuration_words(&lane.sim.settings, l) }</p>
                             <p class="cmp-means">{ crash_meaning(&file.crash.place, &lane.sim.settings, graph, l) }</p>
-                            { drawing::drawing(i, lane, title, l) }
+                            { drawing::drawing(i, lane, title, props.presenter, l) }
                             <p class="cmp-mech">{ drawing::mechanism_line(&lane.sim, l) }</p>
                             <p class="cmp-status">{ status.1 }</p>
                             <p class="cmp-verdicts" data-run={i.to_string()}>
