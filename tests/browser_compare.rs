@@ -100,7 +100,8 @@ fn engine_at(file: &ComparisonFile, tick: u64) -> Lockstep {
 /// --json` prints under each run's "costs"): returns how many figures were compared.
 fn check_table(root: &Element, expected: &Lockstep) -> usize {
     assert_eq!(tick(root), expected.tick);
-    let runs: Vec<serde_json::Value> = expected.lanes.iter().map(|l| serde_json::to_value(l.costs()).unwrap()).collect();
+    let runs: Vec<serde_json::Value> =
+        expected.lanes.iter().map(|l| serde_json::to_value(l.costs()).unwrap()).collect();
     let cells = root.query_selector_all("#cmp-costs td[data-figure]").unwrap();
     let rows = root.query_selector_all("#cmp-costs tbody tr").unwrap().length() as usize;
     assert_eq!(cells.length() as usize, rows * runs.len(), "one cell per run and figure");
@@ -309,13 +310,21 @@ async fn the_lesson_predicts_then_reveals_in_chinese() {
     let costs: Vec<_> = end.lanes.iter().map(|l| l.costs()).collect();
     for (q, g) in QUESTIONS.iter().zip(guesses) {
         let li = find(root, &format!("#cmp-reveal li[data-question=\"{}\"]", q.id));
-        assert_eq!(li.get_attribute("data-right").unwrap(), compare_lesson::right(q, &costs, g).to_string(), "{}", q.id);
+        assert_eq!(
+            li.get_attribute("data-right").unwrap(),
+            compare_lesson::right(q, &costs, g).to_string(),
+            "{}",
+            q.id
+        );
     }
     for _ in 0..4 {
         click(root, "#cmp-lesson-next").await;
     }
     let conclusion = text(root, "#cmp-conclusion");
-    assert!(conclusion.contains("Storm (acks) cut per record: 1 record(s) retried, 54 control messages"), "{conclusion}");
+    assert!(
+        conclusion.contains("Storm (acks) cut per record: 1 record(s) retried, 54 control messages"),
+        "{conclusion}"
+    );
     ids_are_unique(root);
     // The same lesson in Chinese, from a fresh room at the same place (storage keeps it).
     drop(m);
@@ -332,7 +341,11 @@ async fn the_lesson_predicts_then_reveals_in_chinese() {
     let m = mount_room(false).await;
     let root = &m.root;
     yew::scheduler::flush().await;
-    assert_eq!(find(root, ".harness").get_attribute("data-lang").unwrap(), "zh", "a comparison opened in Chinese switches the page");
+    assert_eq!(
+        find(root, ".harness").get_attribute("data-lang").unwrap(),
+        "zh",
+        "a comparison opened in Chinese switches the page"
+    );
     let conclusion = text(root, "#cmp-conclusion");
     assert!(conclusion.contains("按记录切分"), "{conclusion}");
     assert!(text(root, "#cmp-title").contains("并排比较"));

@@ -45,7 +45,9 @@ pub const QUESTIONS: [Question; 5] = [
         en: "Which run sends the most control messages (barriers, acks, batch markers)?",
         zh: "哪个运行发送的控制消息（屏障、确认、批次消息）最多？",
     },
-    Question { id: "state-wrong", en: "Which run ends with its counts wrong?", zh: "哪个运行最终的计数是错的？" },
+    Question {
+        id: "state-wrong", en: "Which run ends with its counts wrong?", zh: "哪个运行最终的计数是错的？"
+    },
 ];
 
 /// The lesson's steps. The predictions are made at [`PREDICT`], revealed from [`REVEAL`] on.
@@ -259,7 +261,11 @@ mod tests {
         let runs: Vec<(String, Strategy, Costs)> =
             l.lanes.iter().map(|x| (x.label.clone(), x.sim.settings.strategy, x.costs())).collect();
         let en = conclusion(&runs, Lang::En);
-        assert!(en[1].contains("Storm (acks) cut per record: 1 record(s) retried, 54 control messages, 80 bytes written"), "{}", en[1]);
+        assert!(
+            en[1].contains("Storm (acks) cut per record: 1 record(s) retried, 54 control messages, 80 bytes written"),
+            "{}",
+            en[1]
+        );
         assert!(en[1].contains("median of 7 steps, and its state ended lost"), "{}", en[1]);
         let zh = conclusion(&runs, Lang::Zh);
         assert!(zh[2].contains("按微批切分"), "{}", zh[2]);

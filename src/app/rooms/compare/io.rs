@@ -66,6 +66,9 @@ pub fn download(saved: &SavedComparison) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
+/// A file's name and text.
+type NamedText = (String, String);
+
 /// Reads the chosen files (one to three) and opens them as one comparison, or says why not.
 pub fn open_chosen(input: &web_sys::HtmlInputElement, dispatch: UseReducerDispatcher<RoomState>) {
     let Some(list) = input.files() else { return };
@@ -80,7 +83,7 @@ pub fn open_chosen(input: &web_sys::HtmlInputElement, dispatch: UseReducerDispat
         return;
     }
     // Each reader calls its onload once; the last one to finish opens them all.
-    let texts: Rc<RefCell<Vec<Option<(String, String)>>>> = Rc::new(RefCell::new(vec![None; n]));
+    let texts: Rc<RefCell<Vec<Option<NamedText>>>> = Rc::new(RefCell::new(vec![None; n]));
     for (i, file) in files.into_iter().enumerate() {
         let Ok(reader) = web_sys::FileReader::new() else { return };
         let r = reader.clone();

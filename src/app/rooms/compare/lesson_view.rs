@@ -57,7 +57,7 @@ pub fn lesson_panel(
                 <p class="hint" id="cmp-predicted">{ format!("{predicted} / {} {}", QUESTIONS.len(), l.t("predicted", "已预测")) }</p>
             </div>
         },
-        s if s >= REVEAL && s < 4 => html! {
+        s if (REVEAL..4).contains(&s) => html! {
             <ul class="cmp-reveal" id="cmp-reveal">
                 { for QUESTIONS.iter().map(|q| {
                     let p = lesson.predictions.get(q.id).copied();
@@ -99,8 +99,8 @@ pub fn lesson_panel(
         },
         _ => html! {},
     };
-    let wait_hint = (step == PREDICT && !all_predicted)
-        .then(|| l.t("Predict all five to go on.", "五个问题都预测后才能继续。"));
+    let wait_hint =
+        (step == PREDICT && !all_predicted).then(|| l.t("Predict all five to go on.", "五个问题都预测后才能继续。"));
     let next_label = match step {
         PREDICT => l.t("Play to the crash ▶", "播放到崩溃 ▶"),
         2 => l.t("Run to the end and reveal ▶", "运行到结束并揭晓 ▶"),

@@ -109,7 +109,9 @@ fn notice_words(n: &RoomNotice, l: Lang) -> (bool, String) {
             ),
         ),
         RoomNotice::Said(en, zh) => (true, if l == Lang::Zh { zh.clone() } else { en.clone() }),
-        RoomNotice::Opened(s) => (false, format!("{} {}.", l.t("Opened the comparison from", "已打开来自以下来源的比较："), from(s))),
+        RoomNotice::Opened(s) => {
+            (false, format!("{} {}.", l.t("Opened the comparison from", "已打开来自以下来源的比较："), from(s)))
+        }
     }
 }
 
@@ -143,7 +145,8 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
             });
             let _ = window.add_event_listener_with_callback_and_bool("keydown", keys.as_ref().unchecked_ref(), true);
             move || {
-                let _ = window.remove_event_listener_with_callback_and_bool("keydown", keys.as_ref().unchecked_ref(), true);
+                let _ =
+                    window.remove_event_listener_with_callback_and_bool("keydown", keys.as_ref().unchecked_ref(), true);
                 drop(keys);
             }
         });
@@ -185,7 +188,11 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
     let costs: Vec<Costs> = lock.lanes.iter().map(|lane| lane.costs()).collect();
 
     // The setup.
-    let select = |id: &'static str, label: String, options: Vec<(String, String)>, value: String, msg: fn(String) -> Option<RoomMsg>| {
+    let select = |id: &'static str,
+                  label: String,
+                  options: Vec<(String, String)>,
+                  value: String,
+                  msg: fn(String) -> Option<RoomMsg>| {
         let d = dispatch.clone();
         let onchange = Callback::from(move |e: Event| {
             if let Some(m) = msg(e.target_unchecked_into::<HtmlSelectElement>().value()) {
@@ -212,7 +219,10 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
         .iter()
         .flat_map(|n| SPACINGS.iter().map(move |e| (*n, *e)))
         .map(|(n, e)| {
-            (format!("{n}/{e}"), format!("{n} {} {e} {}", l.t("records, one every", "条记录，每"), l.t("ticks", "拍一条")))
+            (
+                format!("{n}/{e}"),
+                format!("{n} {} {e} {}", l.t("records, one every", "条记录，每"), l.t("ticks", "拍一条")),
+            )
         })
         .collect();
     if input.is_empty() {
@@ -220,10 +230,14 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
     }
     let mut place_options = vec![
         ("cluster".to_string(), l.t("the cluster", "整个集群").to_string()),
-        ("master".to_string(), l.t("the master (JobManager, Nimbus, driver)", "主节点（JobManager、Nimbus、driver）").to_string()),
+        (
+            "master".to_string(),
+            l.t("the master (JobManager, Nimbus, driver)", "主节点（JobManager、Nimbus、driver）").to_string(),
+        ),
     ];
     for t in &graph.tasks {
-        place_options.push((t.name.clone(), format!("{} {}", l.t("the worker running", "运行以下任务的 worker："), t.name)));
+        place_options
+            .push((t.name.clone(), format!("{} {}", l.t("the worker running", "运行以下任务的 worker："), t.name)));
     }
     let run_select = |i: usize| {
         let id = format!("cmp-run-{i}-preset");
@@ -237,7 +251,10 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
             options.push(("none".into(), l.t("— no run —", "— 无 —").into()));
         }
         if value == "file" {
-            options.push(("file".into(), format!("{} {}", l.t("from the file:", "来自文件："), current.map(|c| c.label()).unwrap_or_default())));
+            options.push((
+                "file".into(),
+                format!("{} {}", l.t("from the file:", "来自文件："), current.map(|c| c.label()).unwrap_or_default()),
+            ));
         }
         options.extend(PRESETS.iter().enumerate().map(|(p, x)| (p.to_string(), x.title(l).to_string())));
         let d = dispatch.clone();
@@ -281,10 +298,16 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
         }
     };
 
-    let act = |id: &'static str, msg: fn() -> RoomMsg, label: String, refusal: Option<&'static str>, class: &'static str, key: &'static str| {
+    let act = |id: &'static str,
+               msg: fn() -> RoomMsg,
+               label: String,
+               refusal: Option<&'static str>,
+               class: &'static str,
+               key: &'static str| {
         let d = dispatch.clone();
         let onclick = Callback::from(move |_| d.dispatch(msg()));
-        let title = refusal.map_or_else(|| format!("{label} ({} {key})", l.t("key", "按键")), |r| format!("{label}: {r}"));
+        let title =
+            refusal.map_or_else(|| format!("{label} ({} {key})", l.t("key", "按键")), |r| format!("{label}: {r}"));
         html! {
             <button class={classes!("tool", class)} id={id} {onclick} disabled={refusal.is_some()} title={title.clone()}
                     aria-keyshortcuts={key}>{ label }</button>

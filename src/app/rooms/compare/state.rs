@@ -169,7 +169,10 @@ impl RoomState {
     /// Why X is refused now, if it is.
     pub fn crash_refusal(&self, l: Lang) -> Option<&'static str> {
         if self.tick() > self.file.crash.at {
-            Some(l.t("the runs have crashed already: a comparison has one crash", "各运行已经崩溃过：一个比较只有一次崩溃"))
+            Some(l.t(
+                "the runs have crashed already: a comparison has one crash",
+                "各运行已经崩溃过：一个比较只有一次崩溃",
+            ))
         } else if self.at_end() {
             Some(l.t("the runs have finished", "各运行已经结束"))
         } else {
@@ -223,7 +226,7 @@ impl RoomState {
         l.step().unwrap_or(false)
     }
 
-    fn to_end(&mut self) {
+    fn run_to_end(&mut self) {
         while self.step() {}
     }
 
@@ -271,7 +274,7 @@ impl Reducible for RoomState {
                 next.rebuild(t);
             }
             RoomMsg::ToStart => next.rebuild(0),
-            RoomMsg::ToEnd => next.to_end(),
+            RoomMsg::ToEnd => next.run_to_end(),
             RoomMsg::TogglePlay => next.playing = !next.playing && !next.at_end(),
             RoomMsg::Tick => {
                 if !next.playing {
@@ -350,7 +353,8 @@ impl Reducible for RoomState {
                                 f.crash.place = CrashPlace::WorkerRunning(count.into());
                             }
                         }
-                        f.configurations[0] = Configuration { name: "The main screen's run".into(), settings: *settings };
+                        f.configurations[0] =
+                            Configuration { name: "The main screen's run".into(), settings: *settings };
                     });
                 }
             }
@@ -381,7 +385,7 @@ impl Reducible for RoomState {
                     next.go_to(t);
                 }
                 if lesson.step >= REVEAL {
-                    next.to_end();
+                    next.run_to_end();
                 }
                 next.lesson = Some(lesson);
             }

@@ -111,7 +111,9 @@ pub fn cell(figure: &str, c: &Costs, crashed: bool, l: Lang) -> (String, String,
             None => (String::new(), l.t("no sink", "没有输出端").into(), None),
         },
         "/verdicts/complete" => match c.verdicts.complete {
-            Completeness::Complete => ("complete".into(), format!("✓ {}", l.t("complete", "完整")), Some("exactly-once")),
+            Completeness::Complete => {
+                ("complete".into(), format!("✓ {}", l.t("complete", "完整")), Some("exactly-once"))
+            }
             Completeness::Incomplete => {
                 ("incomplete".into(), format!("✗ {}", l.t("INCOMPLETE", "不完整")), Some("lost"))
             }
