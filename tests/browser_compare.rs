@@ -23,8 +23,14 @@ use yew::prelude::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+#[derive(Properties, PartialEq, Default)]
+struct HarnessProps {
+    #[prop_or_default]
+    presenter: bool,
+}
+
 #[component]
-fn Harness() -> Html {
+fn Harness(hp: &HarnessProps) -> Html {
     let state = use_reducer(UiState::initial);
     let closed = use_state(|| 0u32);
     let close = {
@@ -33,7 +39,7 @@ fn Harness() -> Html {
     };
     let props = RoomProps {
         lang: state.lang,
-        presenter: state.presenter,
+        presenter: state.presenter || hp.presenter,
         run: state.run(),
         dispatch: state.dispatcher(),
         close,
@@ -56,12 +62,16 @@ impl Drop for Mounted {
 }
 
 async fn mount_room(clear: bool) -> Mounted {
+    mount_with(clear, false).await
+}
+
+async fn mount_with(clear: bool, presenter: bool) -> Mounted {
     if clear {
         storage().clear().unwrap();
     }
     let div = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&div).unwrap();
-    let handle = yew::Renderer::<Harness>::with_root(div.clone()).render();
+    let handle = yew::Renderer::<Harness>::with_root_and_props(div.clone(), HarnessProps { presenter }).render();
     yew::scheduler::flush().await;
     Mounted { root: div, handle: Some(handle) }
 }
@@ -148,6 +158,7 @@ async fn the_room() {
     presets_places_and_jobs().await;
     a_link_and_storage_reopen_the_comparison_and_bad_input_changes_nothing().await;
     the_lesson_predicts_then_reveals_in_chinese().await;
+    on_a_projector_every_column_and_verdict_fits_1366_by_768().await;
 }
 
 async fn every_figure_is_the_engines_at_each_tick() {
@@ -328,7 +339,6 @@ async fn the_lesson_predicts_then_reveals_in_chinese() {
     ids_are_unique(root);
     // The same lesson in Chinese, from a fresh room at the same place (storage keeps it).
     drop(m);
-    storage().set_item("barrierscope.run", "").ok();
     let m = mount_room(false).await;
     let root = &m.root;
     assert_eq!(find(root, "#cmp-lesson").get_attribute("data-step").unwrap(), "7");
@@ -350,4 +360,109 @@ async fn the_lesson_predicts_then_reveals_in_chinese() {
     assert!(conclusion.contains("按记录切分"), "{conclusion}");
     assert!(text(root, "#cmp-title").contains("并排比较"));
     web_sys::window().unwrap().location().set_hash("").unwrap();
+}
+
+fn font_px(el: &Element) -> f64 {
+    let window = web_sys::window().unwrap();
+    let f: js_sys::Function = js_sys::Reflect::get(&window, &"getComputedStyle".into()).unwrap().dyn_into().unwrap();
+    let style = f.call1(&window, el).unwrap();
+    let size = js_sys::Reflect::get(&style, &"fontSize".into()).unwrap().as_string().unwrap();
+    size.trim_end_matches("px").parse().unwrap()
+}
+
+fn shown(el: &Element) -> bool {
+    let r = el.get_bounding_client_rect();
+    r.width() > 0.0 && r.height() > 0.0
+}
+
+/// The smallest text on screen in the room, in CSS pixels: HTML text by its computed size, SVG
+/// text by its size scaled as its drawing is (viewBox, "meet").
+fn smallest_text(root: &Element) -> (f64, String) {
+    let mut smallest = (f64::MAX, String::new());
+    let all = root.query_selector_all(".cmp-room *").unwrap();
+    for i in 0..all.length() {
+        let el: Element = all.item(i).unwrap().dyn_into().unwrap();
+        let own_text = (0..el.child_nodes().length())
+            .filter_map(|c| el.child_nodes().item(c))
+            .any(|n| n.node_type() == web_sys::Node::TEXT_NODE && !n.text_content().unwrap_or_default().trim().is_empty());
+        if !own_text || !shown(&el) || el.closest("title, option, caption.sr-only").unwrap().is_some() {
+            continue;
+        }
+        let mut px = font_px(&el);
+        if let Some(svg) = el.closest("svg").unwrap() {
+            let vb: Vec<f64> =
+                svg.get_attribute("viewBox").unwrap().split(' ').map(|x| x.parse().unwrap()).collect();
+            let r = svg.get_bounding_client_rect();
+            px *= (r.width() / vb[2]).min(r.height() / vb[3]);
+        }
+        if px < smallest.0 {
+            smallest = (px, el.text_content().unwrap_or_default());
+        }
+    }
+    smallest
+}
+
+/// Every headline row of the table, every column and every run's verdicts are inside the room's
+/// 1366×768 box.
+fn fits(root: &Element, what: &str) {
+    let room = find(root, "#cmp-room").get_bounding_client_rect();
+    let inside = |el: &Element, name: &str| {
+        let r = el.get_bounding_client_rect();
+        assert!(
+            r.bottom() <= room.bottom() + 0.5 && r.right() <= room.right() + 0.5 && r.top() >= room.top() - 0.5,
+            "{what}: {name} ends at ({:.0}, {:.0}), outside the room's {:.0}×{:.0}",
+            r.right() - room.left(),
+            r.bottom() - room.top(),
+            room.width(),
+            room.height()
+        );
+    };
+    let cells = root.query_selector_all("#cmp-costs tr:not(.detail) > *").unwrap();
+    assert!(cells.length() >= 13 * 4, "{what}: the headline rows and the three columns");
+    for i in 0..cells.length() {
+        let el: Element = cells.item(i).unwrap().dyn_into().unwrap();
+        assert!(shown(&el), "{what}: a headline cell is hidden");
+        inside(&el, &format!("the cell {:?}", el.text_content().unwrap_or_default()));
+    }
+    for i in 0..3 {
+        let v = find(root, &format!(".cmp-verdicts[data-run=\"{i}\"]"));
+        assert!(shown(&v));
+        inside(&v, &format!("run {}'s verdicts", i + 1));
+        inside(&find(root, &format!("#cmp-draw-{i}")), &format!("run {}'s drawing", i + 1));
+    }
+    let (px, text) = smallest_text(root);
+    assert!(px >= 16.0, "{what}: {text:?} is {px:.1} px");
+    web_sys::console::log_1(&format!("{what}: everything fits; the smallest text is {px:.1} px ({text:?})").into());
+}
+
+async fn on_a_projector_every_column_and_verdict_fits_1366_by_768() {
+    let window = web_sys::window().unwrap();
+    assert_eq!(window.inner_width().unwrap().as_f64().unwrap(), 1366.0, "webdriver.json's window");
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(&format!(
+        "{}\n.cmp-room.presenter {{ height: 768px !important; width: 1366px; }}",
+        include_str!("../static/style.css")
+    )));
+    document().head().unwrap().append_child(&style).unwrap();
+    let m = mount_with(true, true).await;
+    let root = &m.root;
+    assert!(find(root, "#cmp-room").class_name().contains("presenter"));
+    fits(root, "tick 0");
+    click(root, "#cmp-end").await;
+    fits(root, "line-sink at the end");
+    click(root, "#cmp-lesson-start").await;
+    click(root, "#cmp-lesson-next").await;
+    for q in QUESTIONS.iter() {
+        choose(root, &format!("#cmp-predict-{}", q.id), "1").await;
+    }
+    fits(root, "the lesson's predictions");
+    click(root, "#cmp-lesson-next").await;
+    click(root, "#cmp-lesson-next").await;
+    fits(root, "the lesson's reveal");
+    click(root, "#cmp-lesson-close").await;
+    choose(root, "#cmp-job", "keyed-shuffle").await;
+    click(root, "#cmp-end").await;
+    fits(root, "keyed-shuffle at the end");
+    drop(m);
+    style.remove();
 }

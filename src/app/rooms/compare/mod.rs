@@ -281,6 +281,8 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
             </label>
         }
     };
+    // Keyed by the message count, so that a refused value shows the comparison's again.
+    let version = state.version;
     let number = |id: &'static str, label: &'static str, value: u64, min: u64, msg: fn(u64) -> RoomMsg| {
         let d = dispatch.clone();
         let onchange = Callback::from(move |e: Event| {
@@ -293,7 +295,7 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
         html! {
             <label class="cmp-field" for={id}>
                 <span>{ label }</span>
-                <input type="number" id={id} min={min.to_string()} max={(MAX_ROOM_TICKS - 1).to_string()} value={value.to_string()} {onchange} />
+                <input type="number" id={id} key={format!("{id}-{value}-{version}")} min={min.to_string()} max={(MAX_ROOM_TICKS - 1).to_string()} value={value.to_string()} {onchange} />
             </label>
         }
     };
