@@ -226,6 +226,15 @@ impl RoomState {
         l.step().unwrap_or(false)
     }
 
+    /// Marks the runs finished when they have nothing left to do, so that Step and Play are
+    /// refused at the end rather than doing nothing (the lockstep finds out by trying a tick).
+    fn settle(&mut self) {
+        let mut probe = self.lock.borrow().clone();
+        if !probe.finished() && !probe.step().unwrap_or(true) {
+            self.lock = Rc::new(RefCell::new(probe));
+        }
+    }
+
     fn run_to_end(&mut self) {
         while self.step() {}
     }
@@ -402,6 +411,10 @@ impl Reducible for RoomState {
                     }
                 }
             }
+        }
+        next.settle();
+        if next.at_end() {
+            next.playing = false;
         }
         next.version += 1;
         Rc::new(next)
