@@ -96,6 +96,7 @@ fn notice_words(n: &RoomNotice, l: Lang) -> (bool, String) {
         Source::Link => l.t("the link", "链接"),
         Source::File => l.t("the file", "文件"),
         Source::Storage => l.t("the comparison kept in this browser", "本浏览器保存的比较"),
+        Source::Lesson => l.t("the lesson: the article's three ways (three-ways.json)", "课程：文章中的三种方式（three-ways.json）"),
     };
     match n {
         RoomNotice::Refused(s, e) => (
@@ -165,7 +166,7 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
         let state = state.clone();
         let main = props.dispatch.clone();
         use_effect_with((state.version, state.playing, l), move |&(_, playing, l)| {
-            if let Some(RoomNotice::Opened(_)) = state.notice {
+            if let Some(RoomNotice::Opened(Source::Link | Source::File)) = state.notice {
                 if state.lang != l {
                     main.dispatch(Msg::Lang(state.lang));
                 }

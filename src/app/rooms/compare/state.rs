@@ -28,6 +28,8 @@ pub enum Source {
     Link,
     File,
     Storage,
+    /// The lesson set up its comparison.
+    Lesson,
 }
 
 /// What the room says above its runs.
@@ -379,6 +381,7 @@ impl Reducible for RoomState {
                 next.playing = false;
                 next.rebuild(0);
                 next.lesson = Some(LessonState::default());
+                next.notice = Some(RoomNotice::Opened(Source::Lesson));
             }
             RoomMsg::LessonNext => {
                 let Some(mut lesson) = next.lesson.clone() else { return self };
