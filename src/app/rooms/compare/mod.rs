@@ -96,7 +96,9 @@ fn notice_words(n: &RoomNotice, l: Lang) -> (bool, String) {
         Source::Link => l.t("the link", "链接"),
         Source::File => l.t("the file", "文件"),
         Source::Storage => l.t("the comparison kept in this browser", "本浏览器保存的比较"),
-        Source::Lesson => l.t("the lesson: the article's three ways (three-ways.json)", "课程：文章中的三种方式（three-ways.json）"),
+        Source::Lesson => {
+            l.t("the lesson: the article's three ways (three-ways.json)", "课程：文章中的三种方式（three-ways.json）")
+        }
     };
     match n {
         RoomNotice::Refused(s, e) => (
