@@ -52,6 +52,11 @@ fn places(sim: &Sim) -> (Vec<(usize, usize)>, usize, usize) {
 
 fn state_words(sim: &Sim, t: TaskId, l: Lang) -> String {
     let rt = &sim.tasks()[t.index()];
+    if sim.graph.task(t).kind == OperatorKind::Sink && !matches!(rt.state, OpState::Sink { .. }) {
+        // An append or upsert sink: what a reader sees.
+        let rows = sim.external().visible().iter().filter(|r| r.sink == t).count();
+        return format!("{} {rows}", l.t("out", "输出"));
+    }
     match &rt.state {
         OpState::Source { next_offset } => format!("{} {next_offset}", l.t("offset", "偏移")),
         OpState::Stateless => String::new(),
@@ -82,7 +87,7 @@ fn status(sim: &Sim, t: TaskId, l: Lang) -> (&'static str, &'static str, &'stati
     match sim.tasks()[t.index()].status {
         TaskStatus::Running => ("running", "", l.t("running", "运行中")),
         TaskStatus::Crashed => ("crashed", "✖ ", l.t("crashed", "已崩溃")),
-        TaskStatus::Canceled => ("canceled", "⏸ ", l.t("stopped", "已停止")),
+        TaskStatus::Canceled => ("canceled", "‖ ", l.t("stopped", "已停止")),
     }
 }
 

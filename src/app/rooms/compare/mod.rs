@@ -390,14 +390,14 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
             <header class="cmp-head">
                 <h2 id="cmp-title">{ l.t("◫ Side by side: one input, one crash, one clock", "◫ 并排比较：一份输入、一次崩溃、一个时钟") }</h2>
                 <div class="cmp-head-tools">
-                    <button class="tool" id="cmp-lesson-start" onclick={lesson_start}>{ format!("🎓 {}", crate::classroom::compare_lesson::title(l)) }</button>
-                    <label class="tool import cmp-open" title={l.t("Open a comparison, or one to three scenario files", "打开一个比较，或一到三个场景文件")}>
+                    <button class="tool" id="cmp-lesson-start" onclick={lesson_start}>{ format!("▸ {}: {}", l.t("Lesson", "课程"), crate::classroom::compare_lesson::title(l)) }</button>
+                    <label class="tool cmp-import" title={l.t("Open a comparison, or one to three scenario files", "打开一个比较，或一到三个场景文件")}>
                         { l.t("↑ Open file", "↑ 打开文件") }
                         <input type="file" id="cmp-open-file" accept=".json,application/json" multiple=true onchange={on_open}
                                aria-label={l.t("Open a comparison, or one to three scenario files", "打开一个比较，或一到三个场景文件")} />
                     </label>
                     <button class="tool" id="cmp-save" onclick={on_save}>{ l.t("↓ Save file", "↓ 保存文件") }</button>
-                    <button class="tool" id="cmp-share" onclick={on_share}>{ l.t("🔗 Share link", "🔗 分享链接") }</button>
+                    <button class="tool" id="cmp-share" onclick={on_share}>{ l.t("↗ Share link", "↗ 分享链接") }</button>
                     <button class="tool" id="cmp-close" onclick={close} aria-keyshortcuts="Escape">{ l.t("✕ Back to the main screen", "✕ 返回主界面") }</button>
                 </div>
             </header>
@@ -432,13 +432,13 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
                 </div>
             </details>
             <div class="cmp-clock" role="toolbar" aria-label={l.t("One clock for every run", "所有运行共用的时钟")}>
-                { act("cmp-start", || RoomMsg::ToStart, l.t("⏮ Start", "⏮ 开始").into(), not_back, "", "Home") }
+                { act("cmp-start", || RoomMsg::ToStart, l.t("⇤ Start", "⇤ 开始").into(), not_back, "", "Home") }
                 { act("cmp-back", || RoomMsg::Back, l.t("◀ Back", "◀ 后退").into(), not_back, "", "ArrowLeft") }
                 { act("cmp-step", || RoomMsg::Step, l.t("Step ▶", "单步 ▶").into(), not_on, "primary", "ArrowRight") }
                 { act("cmp-play", || RoomMsg::TogglePlay,
-                      if state.playing { l.t("⏸ Pause", "⏸ 暂停") } else { l.t("⏵ Play", "⏵ 播放") }.into(),
+                      if state.playing { l.t("❚❚ Pause", "❚❚ 暂停") } else { l.t("▶▶ Play", "▶▶ 播放") }.into(),
                       (!state.playing).then_some(()).and(not_on), "", "Space") }
-                { act("cmp-end", || RoomMsg::ToEnd, l.t("⏭ To the end", "⏭ 到结束").into(), not_on, "", "E") }
+                { act("cmp-end", || RoomMsg::ToEnd, l.t("⇥ To the end", "⇥ 到结束").into(), not_on, "", "E") }
                 { act("cmp-crash", || RoomMsg::CrashNow, l.t("✖ Crash all (X)", "✖ 全部崩溃 (X)").into(), state.crash_refusal(l), "danger", "X") }
                 { act("cmp-restore", || RoomMsg::RestoreNow, l.t("⟳ Restore all (R)", "⟳ 全部恢复 (R)").into(), state.restore_refusal(l), "good", "R") }
                 { speed }
