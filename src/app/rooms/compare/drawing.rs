@@ -27,7 +27,7 @@ const PAD: f64 = 8.0;
 const NORMAL: Geometry =
     Geometry { box_w: 96.0, box_h: 66.0, gap_x: 44.0, gap_y: 20.0, name_y: 24.0, state_y: 50.0, queue: 4 };
 const PROJECTOR: Geometry =
-    Geometry { box_w: 124.0, box_h: 62.0, gap_x: 56.0, gap_y: 14.0, name_y: 26.0, state_y: 52.0, queue: 2 };
+    Geometry { box_w: 124.0, box_h: 58.0, gap_x: 56.0, gap_y: 8.0, name_y: 24.0, state_y: 49.0, queue: 2 };
 
 /// Each task's column (its depth from the sources) and row.
 fn places(sim: &Sim) -> (Vec<(usize, usize)>, usize, usize) {
