@@ -72,12 +72,13 @@ type NamedText = (String, String);
 /// Reads the chosen files (one to three) and opens them as one comparison, or says why not.
 pub fn open_chosen(input: &web_sys::HtmlInputElement, dispatch: UseReducerDispatcher<RoomState>) {
     let Some(list) = input.files() else { return };
+    // The list empties when the input is cleared: take the files first.
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
     input.set_value("");
-    let n = list.length() as usize;
+    let n = files.len();
     if n == 0 {
         return;
     }
-    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
     if let Some(big) = files.iter().find(|f| f.size() > MAX_COMPARE_BYTES as f64) {
         dispatch.dispatch(RoomMsg::Open(Source::File, Err(CompareError::TooLarge(big.size() as usize))));
         return;

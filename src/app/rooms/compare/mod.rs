@@ -366,6 +366,11 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
         let c = props.close.clone();
         Callback::from(move |_| c.emit(()))
     };
+    let other_lang = {
+        let main = props.dispatch.clone();
+        let to = if l == Lang::Zh { Lang::En } else { Lang::Zh };
+        Callback::from(move |_| main.dispatch(Msg::Lang(to)))
+    };
     let lesson_start = {
         let d = dispatch.clone();
         Callback::from(move |_| d.dispatch(RoomMsg::LessonStart))
@@ -398,6 +403,9 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
                     </label>
                     <button class="tool" id="cmp-save" onclick={on_save}>{ l.t("↓ Save file", "↓ 保存文件") }</button>
                     <button class="tool" id="cmp-share" onclick={on_share}>{ l.t("↗ Share link", "↗ 分享链接") }</button>
+                    <button class="tool lang" id="cmp-lang" onclick={other_lang} lang={if l == Lang::Zh { "en" } else { "zh-Hans" }}>
+                        { if l == Lang::Zh { "English" } else { "中文" } }
+                    </button>
                     <button class="tool" id="cmp-close" onclick={close} aria-keyshortcuts="Escape">{ l.t("✕ Back to the main screen", "✕ 返回主界面") }</button>
                 </div>
             </header>
@@ -423,8 +431,8 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
                     }) }
                     { for (0..MAX_CONFIGURATIONS).map(run_select) }
                     { select("cmp-place", l.t("The crash strikes", "崩溃位置").into(), place_options, place_value(&file.crash.place), |v| Some(RoomMsg::Place(v))) }
-                    { number("cmp-crash-at", l.t("at tick", "崩溃于第几拍"), file.crash.at, 0, RoomMsg::CrashAt) }
-                    { number("cmp-restore-at", l.t("restore at tick", "恢复于第几拍"), file.restore.at, 1, RoomMsg::RestoreAt) }
+                    { number("cmp-crash-at", l.t("at tick", "崩溃于（拍）"), file.crash.at, 0, RoomMsg::CrashAt) }
+                    { number("cmp-restore-at", l.t("restore at tick", "恢复于（拍）"), file.restore.at, 1, RoomMsg::RestoreAt) }
                     <button class="tool" id="cmp-from-main" onclick={on_from_main}
                             title={l.t("Run 1 takes the main screen's job and settings", "运行 1 采用主界面的作业和设置")}>
                         { l.t("⇐ Run 1 from the main screen", "⇐ 运行 1 采用主界面的设置") }
@@ -443,7 +451,10 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
                 { act("cmp-restore", || RoomMsg::RestoreNow, l.t("⟳ Restore all (R)", "⟳ 全部恢复 (R)").into(), state.restore_refusal(l), "good", "R") }
                 { speed }
                 <span id="cmp-tick" class="cmp-tick" aria-live="polite">
-                    { format!("{} {tick} · {} {} · {} {}", l.t("tick", "第几拍："), l.t("crash at", "崩溃于"), file.crash.at, l.t("restore at", "恢复于"), file.restore.at) }
+                    { match l {
+                        Lang::En => format!("tick {tick} · crash at {} · restore at {}", file.crash.at, file.restore.at),
+                        Lang::Zh => format!("第 {tick} 拍 · 崩溃于第 {} 拍 · 恢复于第 {} 拍", file.crash.at, file.restore.at),
+                    } }
                     if lock.finished() { { format!(" · {}", l.t("every run has finished", "所有运行均已结束")) } }
                 </span>
             </div>
@@ -455,7 +466,10 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
                     let title = &titles[i];
                     let down = !lane.sim.running() || lane.sim.region_down();
                     let status = if lane.finished() {
-                        ("finished", format!("{} {}", l.t("finished at tick", "结束于第几拍："), lane.sim.tick))
+                        ("finished", match l {
+                            Lang::En => format!("finished at tick {}", lane.sim.tick),
+                            Lang::Zh => format!("结束于第 {} 拍", lane.sim.tick),
+                        })
                     } else if down {
                         ("down", l.t("down: waiting for the restore", "停机：等待恢复").to_string())
                     } else {

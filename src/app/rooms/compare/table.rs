@@ -26,7 +26,7 @@ pub const ROWS: [Row; 27] = [
     row("/steps", "steps taken", "已走步数", true),
     row("/reprocessed/records", "records re-processed after the crash", "崩溃后重新处理的记录", false),
     row("/reprocessed/steps", "reads and processing steps repeated", "重复的读取与处理步", true),
-    row("/reprocessed/last_tick", "the last one at tick", "最后一次在第几拍", true),
+    row("/reprocessed/last_tick", "the last one at tick", "最后一次所在的拍", true),
     row("/bytes/written", "bytes written for fault tolerance", "为容错写入的字节", false),
     row("/bytes/checkpoints", "checkpoints", "检查点", true),
     row("/bytes/write_ahead_log", "write-ahead log", "预写日志", true),
@@ -45,7 +45,7 @@ pub const ROWS: [Row; 27] = [
     row("/latency/worst", "latency: worst (steps)", "延迟：最差（步）", false),
     row("/latency/seen", "records a reader saw", "读者看到的记录", true),
     row("/recovery/steps_down", "steps from the crash to running", "从崩溃到恢复运行的步数", false),
-    row("/recovery/running_tick", "running again at tick", "在第几拍恢复运行", true),
+    row("/recovery/running_tick", "running again at tick", "恢复运行所在的拍", true),
     row("/verdicts/state", "verdict: state", "结论：状态", false),
     row("/verdicts/output", "verdict: output", "结论：输出", false),
     row("/verdicts/complete", "verdict: complete", "结论：完整", false),
@@ -132,10 +132,10 @@ pub fn cell(figure: &str, c: &Costs, crashed: bool, l: Lang) -> (String, String,
 
 /// The table: `titles` head the columns, `costs` fill them.
 pub fn cost_table(titles: &[String], costs: &[Costs], crashed: bool, tick: u64, l: Lang) -> Html {
-    let caption = format!(
-        "{} {tick}",
-        l.t("What each run paid for surviving the crash, at tick", "每个运行为从崩溃中恢复付出的代价，第几拍："),
-    );
+    let caption = match l {
+        Lang::En => format!("What each run paid for surviving the crash, at tick {tick}"),
+        Lang::Zh => format!("每个运行为从崩溃中恢复付出的代价（第 {tick} 拍）"),
+    };
     html! {
         <table id="cmp-costs" class="cmp-costs" data-tick={tick.to_string()}>
             <caption>{ caption }</caption>
