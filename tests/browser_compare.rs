@@ -106,6 +106,11 @@ fn engine_at(file: &ComparisonFile, tick: u64) -> Lockstep {
     l
 }
 
+// How many figures the test compared.
+thread_local! {
+    static COMPARED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Every cell of the cost table against the engine's costs (the JSON `barrierscope compare
 /// --json` prints under each run's "costs"): returns how many figures were compared.
 fn check_table(root: &Element, expected: &Lockstep) -> usize {
@@ -132,6 +137,7 @@ fn check_table(root: &Element, expected: &Lockstep) -> usize {
             assert!(shown.starts_with(&want), "run {run} {figure}: shows {shown:?}, the engine says {want}");
         }
     }
+    COMPARED.with(|c| c.set(c.get() + cells.length() as usize));
     cells.length() as usize
 }
 
@@ -159,6 +165,9 @@ async fn the_room() {
     a_link_and_storage_reopen_the_comparison_and_bad_input_changes_nothing().await;
     the_lesson_predicts_then_reveals_in_chinese().await;
     on_a_projector_every_column_and_verdict_fits_1366_by_768().await;
+    open_file_takes_scenarios_compare_files_and_names_a_bad_one().await;
+    let n = COMPARED.with(|c| c.get());
+    web_sys::console::log_1(&format!("{n} figures of the cost table compared with the engine's").into());
 }
 
 async fn every_figure_is_the_engines_at_each_tick() {
@@ -464,4 +473,80 @@ async fn on_a_projector_every_column_and_verdict_fits_1366_by_768() {
     fits(root, "keyed-shuffle at the end");
     drop(m);
     style.remove();
+}
+
+/// Lets the file readers call back.
+async fn settle() {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 60).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
+    yew::scheduler::flush().await;
+}
+
+/// Chooses files in ↑ Open file, as the file dialog does (a DataTransfer's list).
+async fn open_files(root: &Element, files: &[(&str, &str)]) {
+    use js_sys::{Array, Reflect};
+    let window = web_sys::window().unwrap();
+    let ctor = |name: &str| -> js_sys::Function { Reflect::get(&window, &name.into()).unwrap().dyn_into().unwrap() };
+    let dt = Reflect::construct(&ctor("DataTransfer"), &Array::new()).unwrap();
+    let items = Reflect::get(&dt, &"items".into()).unwrap();
+    let add: js_sys::Function = Reflect::get(&items, &"add".into()).unwrap().dyn_into().unwrap();
+    for (name, text) in files {
+        let parts = Array::of1(&(*text).into());
+        let file = Reflect::construct(&ctor("File"), &Array::of2(&parts, &(*name).into())).unwrap();
+        add.call1(&items, &file).unwrap();
+    }
+    let input = find(root, "#cmp-open-file");
+    Reflect::set(&input, &"files".into(), &Reflect::get(&dt, &"files".into()).unwrap()).unwrap();
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let version =
+        |root: &Element| root.query_selector("#cmp-notice").unwrap().map(|n| n.text_content().unwrap_or_default());
+    let before = version(root);
+    // Clear the notice first, so that the same message twice is seen arriving.
+    if before.is_some() {
+        click(root, "#cmp-notice-close").await;
+    }
+    input.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap()).unwrap();
+    for _ in 0..50 {
+        settle().await;
+        if version(root).is_some() {
+            return;
+        }
+    }
+    panic!("the files were not opened within 3 s");
+}
+
+async fn open_file_takes_scenarios_compare_files_and_names_a_bad_one() {
+    let m = mount_room(true).await;
+    let root = &m.root;
+    open_files(
+        root,
+        &[
+            ("flink-barriers.json", include_str!("../scenarios/compare/flink-barriers.json")),
+            ("storm-acks.json", include_str!("../scenarios/compare/storm-acks.json")),
+            ("spark-wal.json", include_str!("../scenarios/compare/spark-wal.json")),
+        ],
+    )
+    .await;
+    assert!(text(root, "#cmp-notice").contains("Opened the comparison from the file"), "{}", text(root, "#cmp-notice"));
+    let three = ComparisonFile::from_json(include_str!("../scenarios/compare/three-ways.json")).unwrap();
+    click(root, "#cmp-end").await;
+    // Three scenario files stand for three-ways.json: the same table.
+    check_table(root, &Lockstep::run(&three).unwrap());
+    open_files(root, &[("flink-sinks.json", include_str!("../scenarios/compare/flink-sinks.json"))]).await;
+    assert!(text(root, "#cmp-run-2-title").contains("Flink, upsert"));
+    assert_eq!(tick(root), 0);
+    let sinks = ComparisonFile::from_json(include_str!("../scenarios/compare/flink-sinks.json")).unwrap();
+    check_table(root, &engine_at(&sinks, 0));
+    // A bad file says why, and nothing on screen changes.
+    click(root, "#cmp-step").await;
+    open_files(root, &[("bad.json", "{\"barrierscope-compare\": 1, \"comparison\": 3}")]).await;
+    let notice = text(root, "#cmp-notice");
+    assert!(notice.contains("Could not open the file") && notice.contains("Nothing on screen changed"), "{notice}");
+    check_table(root, &engine_at(&sinks, 1));
+    open_files(root, &[("a.json", "{}"), ("b.json", "{}"), ("c.json", "{}"), ("d.json", "{}")]).await;
+    assert!(text(root, "#cmp-notice").contains("4 files were chosen"), "{}", text(root, "#cmp-notice"));
+    assert!(text(root, "#cmp-run-2-title").contains("Flink, upsert"));
 }
