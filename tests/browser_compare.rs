@@ -324,6 +324,9 @@ async fn the_lesson_predicts_then_reveals_in_chinese() {
     click(root, "#cmp-lesson-next").await;
     let file = three_ways();
     assert_eq!(tick(root), file.crash.at + 1, "the lesson plays to the crash");
+    let meanings = text(root, "#cmp-crash-meanings");
+    assert!(meanings.contains("Storm (acks): crash-task Count: the worker running it dies"), "{meanings}");
+    assert!(meanings.contains("executor 0 dies"), "{meanings}");
     click(root, "#cmp-lesson-next").await;
     let end = Lockstep::run(&file).unwrap();
     check_table(root, &end);

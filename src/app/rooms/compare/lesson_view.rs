@@ -14,6 +14,7 @@ pub fn lesson_panel(
     titles: &[String],
     runs: &[(String, Strategy, Costs)],
     finished: bool,
+    meanings: &[String],
     l: Lang,
     dispatch: &UseReducerDispatcher<RoomState>,
 ) -> Html {
@@ -92,6 +93,11 @@ pub fn lesson_panel(
                 </ul>
             }
         }
+        cl::CRASH => html! {
+            <ul class="cmp-figures" id="cmp-crash-meanings">
+                { for titles.iter().zip(meanings).map(|(t, m)| html! { <li><strong>{ t.clone() }</strong>{ ": " }{ m.clone() }</li> }) }
+            </ul>
+        },
         s if s == STEPS - 1 => html! {
             <ul class="cmp-figures" id="cmp-conclusion">
                 { for cl::conclusion(runs, l).into_iter().map(|line| html! { <li>{ line }</li> }) }

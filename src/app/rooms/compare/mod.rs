@@ -383,6 +383,8 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
         .zip(&costs)
         .map(|((lane, t), c)| (t.clone(), lane.sim.settings.strategy, c.clone()))
         .collect();
+    let meanings: Vec<String> =
+        lock.lanes.iter().map(|lane| crash_meaning(&file.crash.place, &lane.sim.settings, graph, l)).collect();
     let notice = state.notice.as_ref().map(|n| notice_words(n, l));
     let d = dispatch.clone();
     let dismiss = Callback::from(move |_| d.dispatch(RoomMsg::Dismiss));
@@ -459,7 +461,7 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
                 </span>
             </div>
             if let Some(lesson) = &state.lesson {
-                { lesson_view::lesson_panel(lesson, &titles, &runs_for_lesson, lock.finished(), l, &dispatch) }
+                { lesson_view::lesson_panel(lesson, &titles, &runs_for_lesson, lock.finished(), &meanings, l, &dispatch) }
             }
             <div class="cmp-runs">
                 { for lock.lanes.iter().enumerate().map(|(i, lane)| {
