@@ -357,7 +357,7 @@ async fn the_lesson_predicts_then_reveals_in_chinese() {
     let saved: SavedComparison =
         serde_json::from_str(&storage().get_item(compare::STORAGE_KEY).unwrap().unwrap()).unwrap();
     let mut zh = saved.clone();
-    zh.lang = barrierscope::engine::Lang::Zh;
+    zh.lang = Some(barrierscope::engine::Lang::Zh);
     web_sys::window().unwrap().location().set_hash(&zh.to_fragment()).unwrap();
     drop(m);
     let m = mount_room(false).await;
@@ -552,4 +552,12 @@ async fn open_file_takes_scenarios_compare_files_and_names_a_bad_one() {
     open_files(root, &[("a.json", "{}"), ("b.json", "{}"), ("c.json", "{}"), ("d.json", "{}")]).await;
     assert!(text(root, "#cmp-notice").contains("4 files were chosen"), "{}", text(root, "#cmp-notice"));
     assert!(text(root, "#cmp-run-2-title").contains("Flink, upsert"));
+    // A comparison file has no language: the page keeps its own.
+    click(root, "#cmp-lang").await;
+    assert_eq!(find(root, ".harness").get_attribute("data-lang").unwrap(), "zh");
+    open_files(root, &[("three-ways.json", include_str!("../scenarios/compare/three-ways.json"))]).await;
+    assert!(text(root, "#cmp-notice").contains("已打开"), "{}", text(root, "#cmp-notice"));
+    assert_eq!(find(root, ".harness").get_attribute("data-lang").unwrap(), "zh");
+    assert!(text(root, "#cmp-run-1-title").contains("Storm（逐条确认）"));
+    click(root, "#cmp-lang").await;
 }

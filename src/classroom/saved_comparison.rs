@@ -211,8 +211,9 @@ pub struct SavedComparison {
     /// The tick the room's clock stands at.
     #[serde(default)]
     pub at: u64,
-    #[serde(default)]
-    pub lang: Lang,
+    /// The language it was saved in (None for a comparison or scenario file, which has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<Lang>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lesson: Option<SavedCompareLesson>,
 }
@@ -302,7 +303,7 @@ impl CompareError {
 }
 
 impl SavedComparison {
-    pub fn new(comparison: ComparisonFile, at: u64, lang: Lang) -> SavedComparison {
+    pub fn new(comparison: ComparisonFile, at: u64, lang: Option<Lang>) -> SavedComparison {
         SavedComparison { version: COMPARE_VERSION, comparison, at, lang, lesson: None }
     }
 
@@ -330,7 +331,7 @@ impl SavedComparison {
             saved
         } else if value.get("configurations").is_some() {
             let file = ComparisonFile::from_json(text).map_err(CompareError::Comparison)?;
-            SavedComparison::new(file, 0, Lang::En)
+            SavedComparison::new(file, 0, None)
         } else if value.get("barrierscope").is_some() {
             return Err(CompareError::MainRun);
         } else {
@@ -386,7 +387,7 @@ fn open_scenarios(files: &[(String, String)]) -> Result<(SavedComparison, Lockst
         scenarios.push((name.clone(), sc));
     }
     let file = ComparisonFile::from_scenarios(&scenarios).map_err(CompareError::Comparison)?;
-    let saved = SavedComparison::new(file, 0, Lang::En);
+    let saved = SavedComparison::new(file, 0, None);
     let lockstep = saved.lockstep()?;
     Ok((saved, lockstep))
 }
@@ -463,7 +464,7 @@ mod tests {
 
     #[test]
     fn a_saved_comparison_round_trips_through_a_link() {
-        let mut saved = SavedComparison::new(three_ways(), 50, Lang::Zh);
+        let mut saved = SavedComparison::new(three_ways(), 50, Some(Lang::Zh));
         saved.lesson = Some(SavedCompareLesson { step: 2, predictions: [("most-rework".to_string(), 2)].into() });
         let fragment = saved.to_fragment();
         assert!(fragment.starts_with("room=compare&run="));
@@ -486,6 +487,7 @@ mod tests {
         for f in ["three-ways.json", "flink-sinks.json", "three-ways-faster.json", "storm-acks.json"] {
             let (saved, l) = open_files(&[read(f)]).unwrap_or_else(|e| panic!("{f}: {}", e.message(Lang::En)));
             assert_eq!(l.tick, 0);
+            assert_eq!(saved.lang, None, "a comparison file keeps the page's language");
             assert!(!saved.comparison.configurations.is_empty());
         }
         let three = [read("flink-barriers.json"), read("storm-acks.json"), read("spark-wal.json")];
@@ -503,7 +505,7 @@ mod tests {
             Err(e) => e,
         };
         assert!(matches!(msg("{ nope"), CompareError::Json(_)));
-        let mut saved = SavedComparison::new(three_ways(), 0, Lang::En);
+        let mut saved = SavedComparison::new(three_ways(), 0, Some(Lang::En));
         let good = serde_json::to_value(&saved).unwrap();
         let mut v = good.clone();
         v["barrierscope-compare"] = 2.into();
@@ -530,7 +532,7 @@ mod tests {
         assert_eq!(from_fragment("room=compare&run=__8"), Some(Err(CompareError::Encoding)));
         let four: Vec<(String, String)> = (0..4).map(|i| (format!("{i}.json"), "{}".to_string())).collect();
         assert_eq!(open_files(&four).unwrap_err(), CompareError::TooManyFiles(4));
-        let mut saved = SavedComparison::new(three_ways(), 0, Lang::En);
+        let mut saved = SavedComparison::new(three_ways(), 0, Some(Lang::En));
         saved.lesson = Some(SavedCompareLesson { step: 99, predictions: BTreeMap::new() });
         assert!(matches!(msg(&saved.to_json()), CompareError::Lesson(_)));
         saved.lesson = Some(SavedCompareLesson { step: 1, predictions: [("most-rework".to_string(), 4)].into() });

@@ -169,13 +169,13 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
         let main = props.dispatch.clone();
         use_effect_with((state.version, state.playing, l), move |&(_, playing, l)| {
             if let Some(RoomNotice::Opened(Source::Link | Source::File)) = state.notice {
-                if state.lang != l {
-                    main.dispatch(Msg::Lang(state.lang));
+                if let Some(lang) = state.lang.filter(|x| *x != l) {
+                    main.dispatch(Msg::Lang(lang));
                 }
             }
             if !playing {
                 let mut saved = state.saved();
-                saved.lang = l;
+                saved.lang = Some(l);
                 io::store(&saved);
             }
         });
@@ -334,7 +334,7 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
     // Save, share, open, from the main screen.
     let saved = {
         let mut s = state.saved();
-        s.lang = l;
+        s.lang = Some(l);
         s
     };
     let on_save = {

@@ -87,7 +87,8 @@ pub struct RoomState {
     pub notice: Option<RoomNotice>,
     pub lesson: Option<LessonState>,
     pub link: Option<String>,
-    pub lang: Lang,
+    /// The language of the comparison last opened, if it had one.
+    pub lang: Option<Lang>,
     /// Counts every message.
     pub version: u64,
 }
@@ -102,7 +103,7 @@ impl PartialEq for RoomState {
 pub const SPEEDS: [u32; 5] = [600, 300, 150, 70, 30];
 
 impl RoomState {
-    pub fn new(file: ComparisonFile, lang: Lang) -> RoomState {
+    pub fn new(file: ComparisonFile, lang: Option<Lang>) -> RoomState {
         let lock = Lockstep::new(&file).unwrap_or_else(|_| Lockstep::new(&three_ways()).expect("three ways runs"));
         RoomState {
             file,
@@ -120,7 +121,7 @@ impl RoomState {
     /// The room's first state: the comparison in the link, else the last one kept in this
     /// browser, else the article's three ways. A bad link or entry says why and is not used.
     pub fn initial(link: Option<Result<String, CompareError>>, stored: Option<String>, lang: Lang) -> RoomState {
-        let mut state = RoomState::new(three_ways(), lang);
+        let mut state = RoomState::new(three_ways(), Some(lang));
         let mut refused = None;
         if let Some(text) = link {
             match text.and_then(|t| SavedComparison::open("link", &t)) {
