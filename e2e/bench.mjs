@@ -1,12 +1,14 @@
 // Browser benchmark of the built page (dist/). Prints figures; never passes or fails on a clock.
-//   1. gzipped size of the shipped JS + wasm
+//   1. gzipped sizes: the first visit's JS + wasm, each part that loads when opened, and all shipped;
+//      the time to open each room the first time
 //   2. time from navigation to an interactive page on localhost (median of 10 loads)
 //   3. keyed-shuffle with 300 records in flight: median time of one step's render (60 steps)
 //   4. engine steps per second in wasm, against the native criterion figure if it was measured
 //      (`cargo bench --bench engine` first)
 //   5. the soak: 1,000,000 automatic steps of a session, its memory every 100,000 (exit 1 on an
 //      error in the page or memory that keeps growing)
-//   6. Lighthouse's scores (lighthouse@12.2.3, installed into the tools folder on first use)
+//   6. Lighthouse's scores with the desktop and the mobile preset (lighthouse@12.2.3, installed into
+//      the tools folder on first use)
 // Run: node e2e/bench.mjs   (after `trunk build --release`)
 import { readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -19,16 +21,24 @@ const root = new URL('..', import.meta.url).pathname;
 const dist = root + 'dist/';
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
+// Sizes: what the first visit fetches before it is interactive (the page's main JS and wasm, the
+// split loader it imports, the boot script), each part that loads when opened, and all shipped.
+const html = await readFile(dist + 'index.html', 'utf8');
+const parts = ((html.match(/<meta name="barrierscope-parts" content="([^"]*)"/) || [])[1] || '').split(' ').filter(Boolean).map((p) => p.slice(2));
+const gz = async (f) => gzipSync(await readFile(dist + f), { level: 9 }).length;
+const kb = (b) => (b / 1024).toFixed(1);
 let total = 0;
-for (const f of await readdir(dist)) {
-  if (f.endsWith('.js') || f.endsWith('.wasm')) {
-    const gz = gzipSync(await readFile(dist + f), { level: 9 }).length;
-    total += gz;
-    console.log(`size   ${f}: ${(gz / 1024).toFixed(1)} KB gzipped`);
-  }
+let first = 0;
+for (const f of (await readdir(dist)).sort()) {
+  if (!(f.endsWith('.js') || f.endsWith('.wasm'))) continue;
+  const size = await gz(f);
+  total += size;
+  const part = parts.includes(f);
+  if (!part && f !== 'sw.js') first += size;
+  console.log(`size   ${part ? 'part ' : f === 'sw.js' ? 'idle ' : 'first'} ${f}: ${kb(size)} KB gzipped`);
 }
-console.log(`size   shipped JS + wasm: ${(total / 1024).toFixed(1)} KB gzipped`);
-
+console.log(`size   first visit, JS + wasm before interactive: ${kb(first)} KB gzipped`);
+console.log(`size   everything shipped, JS + wasm: ${kb(total)} KB gzipped (${parts.length} parts)`);
 const srv = await serve(dist);
 const browser = await launch();
 
@@ -47,6 +57,31 @@ for (let i = 0; i < 10; i++) {
   await ctx.close();
 }
 console.log(`load   navigation to interactive: median ${median(ready).toFixed(0)} ms (min ${Math.min(...ready).toFixed(0)}, max ${Math.max(...ready).toFixed(0)}, 10 loads)`);
+
+// Opening each room the first time (its part fetched from localhost), 5 fresh pages each.
+{
+  const ctx = await browser.newContext({ serviceWorkers: 'block' });
+  const probe = await ctx.newPage();
+  await probe.goto(srv.url);
+  await probe.waitForSelector('#app[data-ready="true"]');
+  const rooms = await probe.$$eval('.rooms-menu button', (bs) => bs.map((b) => b.id.replace(/^open-/, '')));
+  await ctx.close();
+  for (const id of rooms) {
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const c = await browser.newContext({ serviceWorkers: 'block' });
+      const p = await c.newPage();
+      await p.goto(srv.url);
+      await p.waitForSelector('#app[data-ready="true"]');
+      const t0 = Date.now();
+      await p.click(`#open-${id}`);
+      await p.waitForSelector(`#room-${id}[data-loaded="true"]`);
+      times.push(Date.now() - t0);
+      await c.close();
+    }
+    console.log(`room   ${id}: opened the first time in median ${median(times)} ms (min ${Math.min(...times)}, max ${Math.max(...times)}, 5 fresh pages)`);
+  }
+}
 
 const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
 await page.goto(srv.url);
@@ -131,17 +166,22 @@ const { default: lighthouse } = await import(pathToFileURL(lhDir + '/core/index.
 const { launch: launchChrome } = await import(pathToFileURL(tools + '/node_modules/chrome-launcher/dist/index.js'));
 const chrome = await launchChrome({ chromePath: process.env.CHROMIUM || '/usr/bin/chromium',
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
-// The desktop preset: the app is for a laptop or a projector's computer (simulated 10 Mbit/s, 40 ms).
+// The desktop preset (a laptop or a projector's computer: simulated 10 Mbit/s, 40 ms) and the
+// mobile one (a phone on slow 4G, a slowed CPU: Lighthouse's default).
 const { default: desktop } = await import(pathToFileURL(lhDir + '/core/config/desktop-config.js'));
 try {
-  const lh = await lighthouse(srv.url, { port: chrome.port, output: 'json', logLevel: 'error',
-    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] }, desktop);
-  const cats = lh.lhr.categories;
-  console.log('lighthouse (desktop) ' + Object.values(cats).map((c) => `${c.title} ${Math.round(c.score * 100)}`).join(', '));
-  for (const c of Object.values(cats)) {
-    for (const ref of c.auditRefs) {
-      const a = lh.lhr.audits[ref.id];
-      if (ref.weight > 0 && a.score !== null && a.score < 0.9) console.log(`lighthouse   ${c.title}: ${a.title} (${a.displayValue || Math.round(a.score * 100)})`);
+  for (const [name, config] of [['desktop', desktop], ['mobile', undefined]]) {
+    const lh = await lighthouse(srv.url, { port: chrome.port, output: 'json', logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] }, config);
+    const cats = lh.lhr.categories;
+    console.log(`lighthouse (${name}) ` + Object.values(cats).map((c) => `${c.title} ${Math.round(c.score * 100)}`).join(', '));
+    const a = lh.lhr.audits;
+    console.log(`lighthouse (${name})   first contentful paint ${a['first-contentful-paint'].displayValue}, largest ${a['largest-contentful-paint'].displayValue}, total blocking ${a['total-blocking-time'].displayValue}`);
+    for (const c of Object.values(cats)) {
+      for (const ref of c.auditRefs) {
+        const au = a[ref.id];
+        if (ref.weight > 0 && au.score !== null && au.score < 0.9) console.log(`lighthouse   ${c.title}: ${au.title} (${au.displayValue || Math.round(au.score * 100)})`);
+      }
     }
   }
 } finally {

@@ -577,3 +577,32 @@ fn the_readme_reading_of_the_examples_holds() {
     assert_eq!(three.lanes[0].sim.stats.history.len(), 5, "Flink's 5 checkpoints");
     assert_eq!(three.lanes[1].costs().bytes.acker_table_peak, 40);
 }
+
+/// The file the page's side-by-side view saves (`classroom::saved_comparison`: the comparison
+/// with the room's clock, language and lesson place) is read by `barrierscope compare`, and
+/// `--json` gives every figure as the engine computes it, the same as for the comparison file.
+#[test]
+fn the_file_the_page_saves_prints_the_same_table() {
+    use barrierscope::classroom::saved_comparison::{three_ways, SavedCompareLesson, SavedComparison};
+    let mut saved = SavedComparison::new(three_ways(), 50, Some(Lang::Zh));
+    saved.lesson = Some(SavedCompareLesson { step: 3, predictions: [("most-rework".to_string(), 2)].into() });
+    let path = std::env::temp_dir().join(format!("barrierscope-saved-compare-{}.json", std::process::id()));
+    std::fs::write(&path, saved.to_json()).unwrap();
+    let (code, json, err) = runner(&["compare", path.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let l = Lockstep::run(&three_ways()).unwrap();
+    for (i, lane) in l.lanes.iter().enumerate() {
+        assert_eq!(v["runs"][i]["costs"], serde_json::to_value(lane.costs()).unwrap(), "run {i}");
+    }
+    // The same figures as three-ways.json, the file the room's comparison is made to equal.
+    let (_, table, _) = runner(&["compare", path.to_str().unwrap()]);
+    let (_, from_file, _) = runner(&["compare", &example("three-ways.json")]);
+    assert_eq!(table.split_once("\n\n").unwrap().1, from_file.split_once("\n\n").unwrap().1);
+    // A damaged saved file is named.
+    std::fs::write(&path, r#"{"barrierscope-compare": 2}"#).unwrap();
+    let (code, _, err) = runner(&["compare", path.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("saved-comparison version 2"), "{err}");
+    std::fs::remove_file(&path).unwrap();
+}

@@ -15,6 +15,7 @@
 
 use std::process::ExitCode;
 
+use barrierscope::classroom::saved_comparison::SavedComparison;
 use barrierscope::engine::comparison::format::is_comparison;
 use barrierscope::engine::comparison::{crash_meaning, ComparisonFile, Costs, Lockstep};
 use barrierscope::engine::explorer::{Completion, Counterexample, Decisive, Explorer, Report, Shares};
@@ -690,7 +691,18 @@ fn compare(args: &[String]) -> Result<String, String> {
     }
     let mut texts = Vec::new();
     for path in &paths {
-        texts.push(std::fs::read_to_string(path).map_err(|e| format!("can't read {path}: {e}"))?);
+        let text = std::fs::read_to_string(path).map_err(|e| format!("can't read {path}: {e}"))?;
+        // A comparison the page's side-by-side view saved (its clock, language and lesson place
+        // around it) is read as the comparison it holds.
+        let saved =
+            serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| v.get("barrierscope-compare").is_some());
+        texts.push(if saved {
+            let (saved, _) =
+                SavedComparison::open(path, &text).map_err(|e| format!("{path}: {}", e.message(Lang::En)))?;
+            saved.comparison.to_json()
+        } else {
+            text
+        });
     }
     // One file that is no JSON at all is read as a comparison file, for its message.
     let broken = paths.len() == 1 && serde_json::from_str::<serde_json::Value>(&texts[0]).is_err();

@@ -5,17 +5,20 @@
 //!
 //! One concept a file, each using only the engine and the files before it: `run_config` (what
 //! defines a run), `lessons` (the lesson model, script lines, scoring), `curriculum` (the ten
-//! lessons), `progress` (where a learner stands in a lesson), `saved_run` (the saved-run format),
-//! `settings_form` (the Settings panel's number fields: ranges, clamping, refusals), `legend` (the
-//! marks a strategy draws, which the legend explains), `session`
-//! (the session and its commands) and `wording` (the layer's English and Chinese words).
+//! lessons; `catalogue` lists them for the menu), `progress` (where a learner stands in a lesson),
+//! `saved_run` (the saved-run format), `saved_comparison` and `compare_lesson` (the side-by-side
+//! room's saved comparison and its lesson), `settings_form` (the Settings panel's number fields:
+//! ranges, clamping, refusals), `legend` (the marks a strategy draws, which the legend explains),
+//! `session` (the session and its commands) and `wording` (the layer's English and Chinese words).
 
 pub mod catalogue;
+pub mod compare_lesson;
 pub mod curriculum;
 pub mod legend;
 pub mod lessons;
 pub mod progress;
 pub mod run_config;
+pub mod saved_comparison;
 pub mod saved_run;
 pub mod session;
 pub mod settings_form;

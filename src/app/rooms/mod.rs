@@ -4,6 +4,8 @@
 //!
 //! Every room is handed the same [`RoomProps`] and is drawn by its `render` function.
 
+pub mod compare;
+
 use yew::prelude::*;
 
 use super::text::Lang;

@@ -1,0 +1,105 @@
+//! What the room reaches outside the page state: its storage entry, its link, a download, and
+//! the files the learner opens. Called from effects and callbacks, never from the reducer.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use super::state::{RoomMsg, RoomState, Source};
+use crate::classroom::saved_comparison::{from_fragment, open_files, CompareError, SavedComparison, MAX_COMPARE_BYTES};
+
+/// The room's entry in the browser's storage.
+pub const STORAGE_KEY: &str = "barrierscope.compare";
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("a window")
+}
+
+/// The comparison in the page's link, if the link opens the room with one.
+pub fn link_text() -> Option<Result<String, CompareError>> {
+    let hash = window().location().hash().ok()?;
+    from_fragment(&hash)
+}
+
+pub fn stored_text() -> Option<String> {
+    window().local_storage().ok()??.get_item(STORAGE_KEY).ok()?
+}
+
+pub fn store(saved: &SavedComparison) {
+    if let Ok(Some(storage)) = window().local_storage() {
+        let _ = storage.set_item(STORAGE_KEY, &saved.to_json());
+    }
+}
+
+/// Puts the comparison in the address bar (without a new history entry) and returns the link.
+pub fn share_link(saved: &SavedComparison) -> String {
+    let loc = window().location();
+    let base = format!(
+        "{}{}{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default(),
+        loc.search().unwrap_or_default()
+    );
+    let url = format!("{base}#{}", saved.to_fragment());
+    if let Ok(h) = window().history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+    url
+}
+
+/// Offers the comparison as a JSON file.
+pub fn download(saved: &SavedComparison) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&saved.to_json()));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(a) = window().document().expect("document").create_element("a") {
+        let a: web_sys::HtmlAnchorElement = a.unchecked_into();
+        a.set_href(&url);
+        a.set_download(&format!("barrierscope-compare-tick-{}.json", saved.at));
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// A file's name and text.
+type NamedText = (String, String);
+
+/// Reads the chosen files (one to three) and opens them as one comparison, or says why not.
+pub fn open_chosen(input: &web_sys::HtmlInputElement, dispatch: UseReducerDispatcher<RoomState>) {
+    let Some(list) = input.files() else { return };
+    // The list empties when the input is cleared: take the files first.
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+    input.set_value("");
+    let n = files.len();
+    if n == 0 {
+        return;
+    }
+    if let Some(big) = files.iter().find(|f| f.size() > MAX_COMPARE_BYTES as f64) {
+        dispatch.dispatch(RoomMsg::Open(Source::File, Err(CompareError::TooLarge(big.size() as usize))));
+        return;
+    }
+    // Each reader calls its onload once; the last one to finish opens them all.
+    let texts: Rc<RefCell<Vec<Option<NamedText>>>> = Rc::new(RefCell::new(vec![None; n]));
+    for (i, file) in files.into_iter().enumerate() {
+        let Ok(reader) = web_sys::FileReader::new() else { return };
+        let r = reader.clone();
+        let texts = texts.clone();
+        let dispatch = dispatch.clone();
+        let name = file.name();
+        let onload = Closure::once_into_js(move |_: web_sys::ProgressEvent| {
+            let text = r.result().ok().and_then(|v| v.as_string()).unwrap_or_default();
+            texts.borrow_mut()[i] = Some((name, text));
+            if texts.borrow().iter().all(Option::is_some) {
+                let all: Vec<(String, String)> = texts.borrow_mut().drain(..).flatten().collect();
+                dispatch.dispatch(RoomMsg::Open(Source::File, open_files(&all).map(Box::new)));
+            }
+        });
+        reader.set_onload(Some(onload.unchecked_ref()));
+        let _ = reader.read_as_text(&file);
+    }
+}
