@@ -10,6 +10,8 @@
 //! - [`sim`]: one run, driven by [`Action`]s; [`script`], [`scenario`], [`timeline`] drive it.
 //! - [`reference_run`], [`history`], [`ledger`], [`cut`], [`drawn_cut`], [`stats`]: the verdict and the
 //!   measurements.
+//! - [`batch`]: batch recovery, the batch room's own engine: Hadoop re-runs a failed task, Spark
+//!   recomputes a lost partition from its lineage. Nothing else in the engine uses it.
 //! - [`comparison`]: one input and one crash under up to three mechanisms in lockstep, and the
 //!   cost table of what each paid.
 //! - [`explorer`]: every schedule of a small job under a fault budget, the shortest one to each
@@ -18,12 +20,13 @@
 //!   Apache Flink.
 
 pub mod action;
+pub mod batch;
 pub mod checkpoint;
 pub mod comparison;
 pub mod coordinator;
 pub mod cut;
-pub mod drawn_cut;
 pub mod dataflow;
+pub mod drawn_cut;
 pub mod error;
 pub mod explorer;
 pub mod high_availability;
@@ -53,7 +56,6 @@ pub mod workload;
 pub use action::{AbortReason, Action, CrashScope, Event, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
 pub use checkpoint::{Notification, PendingCheckpoint};
 pub use cut::{ChannelCut, CutReport};
-pub use drawn_cut::{Arrow, Crossing, CutRestore, DrawnCut, DrawnCutError};
 pub use dataflow::builtin_jobs::{auto_label, builtin, generated_input, BuiltinJob, BUILTIN_NAMES};
 pub use dataflow::channel::{Channel, Fate, SeqSet};
 pub use dataflow::external_system::{ExternalSystem, Row, Txn, TxnStatus};
@@ -61,6 +63,7 @@ pub use dataflow::job_graph::{JobGraph, OperatorKind};
 pub use dataflow::record::{Barrier, Item, Record};
 pub use dataflow::state::{KeyedEntry, OpState};
 pub use dataflow::task::{TaskRuntime, TaskStatus};
+pub use drawn_cut::{Arrow, Crossing, CutRestore, DrawnCut, DrawnCutError};
 pub use error::{ActionError, ScenarioError};
 pub use high_availability::{JobManagerName, Masters};
 pub use history::Place;
@@ -72,7 +75,8 @@ pub use pyflink_export::{export_pyflink, ExportError};
 pub use scenario::{fingerprint, FaultBudget, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{
-    CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Settings, SourceKind, SinkMode, Strategy, TimerSpec,
+    CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Settings, SinkMode, SourceKind, Strategy,
+    TimerSpec,
 };
 pub use sim::Sim;
 pub use snapshot::TaskSnapshot;
