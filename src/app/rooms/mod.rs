@@ -20,3 +20,5 @@ pub struct RoomProps {
     /// Close the room, back to the main screen.
     pub close: Callback<()>,
 }
+
+pub mod batch;
