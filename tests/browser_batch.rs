@@ -83,7 +83,9 @@ async fn steps(root: &Element, n: usize) {
 
 fn verdicts(root: &Element) -> Vec<String> {
     let rows = root.query_selector_all("#batch-ledger tbody tr").unwrap();
-    (0..rows.length()).map(|i| rows.item(i).unwrap().dyn_into::<Element>().unwrap().get_attribute("data-verdict").unwrap()).collect()
+    (0..rows.length())
+        .map(|i| rows.item(i).unwrap().dyn_into::<Element>().unwrap().get_attribute("data-verdict").unwrap())
+        .collect()
 }
 
 #[wasm_bindgen_test]
@@ -106,7 +108,9 @@ async fn losing_executor_0_recomputes_p00_and_p10_only() {
     assert_eq!(attr(&root, "#batch-cell-P00", "data-state"), "to-compute");
     assert!(text(&root, "#batch-narration").contains("resubmits stage 0"));
     click(&root, "#batch-end").await;
-    for (part, times) in [("L0", "2"), ("W0", "2"), ("P00", "2"), ("P10", "2"), ("L1", "1"), ("W1", "1"), ("P01", "1"), ("P11", "1")] {
+    for (part, times) in
+        [("L0", "2"), ("W0", "2"), ("P00", "2"), ("P10", "2"), ("L1", "1"), ("W1", "1"), ("P01", "1"), ("P11", "1")]
+    {
         assert_eq!(attr(&root, &format!("#batch-cell-{part}"), "data-computed"), times, "{part}");
     }
     assert!(text(&root, "#batch-cost-recomputed").contains('4'));
@@ -195,7 +199,10 @@ async fn storage_and_links_reopen_the_run_and_a_bad_link_loses_nothing() {
     assert!(text(&linked, "#batch-notice").contains("Opened the batch run from the link"));
     // A damaged link says why; the room shows the default figure, nothing else lost.
     let w = web_sys::window().unwrap();
-    w.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#room=batch&run=%%bad")).unwrap();
+    w.history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#room=batch&run=%%bad"))
+        .unwrap();
     let bad = mount_room().await;
     assert!(text(&bad, "#batch-notice").contains("damaged"), "{}", text(&bad, "#batch-notice"));
     assert_eq!(attr(&bad, "#batch-room", "data-step"), "0");

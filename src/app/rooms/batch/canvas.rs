@@ -68,7 +68,8 @@ fn spark(s: &Spark, events: &[BatchEvent], l: Lang) -> Html {
     let memory: Vec<((usize, u8), u8)> = s.in_memory().collect();
     let task = s.running.as_ref();
     // The running task's chain: done in this task, and still to compute (the climb, dashed).
-    let in_task = |r: usize, p: u8| task.is_some_and(|t| t.part == p && r >= t.from && r < t.next && g.stage_of(r) == t.stage);
+    let in_task =
+        |r: usize, p: u8| task.is_some_and(|t| t.part == p && r >= t.from && r < t.next && g.stage_of(r) == t.stage);
     let to_compute = |r: usize, p: u8| {
         task.is_some_and(|t| t.part == p && r >= t.next && r <= g.stages[t.stage].last && g.stage_of(r) == t.stage)
     };
@@ -87,8 +88,8 @@ fn spark(s: &Spark, events: &[BatchEvent], l: Lang) -> Html {
         let wide = g.rdds[r].op.wide();
         let hot = in_task(r, p) || to_compute(r, p) || now.contains(&(r, p));
         html! { <line class={classes!("dep", wide.then_some("wide"), hot.then_some("hot"))}
-            x1={(x(pp) + CELL_W / 2).to_string()} y1={(y(pr) + CELL_H).to_string()}
-            x2={(x(p) + CELL_W / 2).to_string()} y2={y(r).to_string()} /> }
+        x1={(x(pp) + CELL_W / 2).to_string()} y1={(y(pr) + CELL_H).to_string()}
+        x2={(x(p) + CELL_W / 2).to_string()} y2={y(r).to_string()} /> }
     });
     let rows = (0..g.rdds.len()).map(|r| {
         let rdd = &g.rdds[r];
@@ -204,7 +205,8 @@ fn hadoop(h: &Hadoop, last: &[BatchEvent], l: Lang) -> Html {
     let mut lost_node = None;
     for e in last {
         match e {
-            BatchEvent::Hadoop(HadoopEvent::Started { task, .. }) | BatchEvent::Hadoop(HadoopEvent::TaskFailed { task, .. }) => {
+            BatchEvent::Hadoop(HadoopEvent::Started { task, .. })
+            | BatchEvent::Hadoop(HadoopEvent::TaskFailed { task, .. }) => {
                 now.insert(*task);
             }
             BatchEvent::Hadoop(HadoopEvent::MapWritten { map, .. }) => {
@@ -277,8 +279,13 @@ fn hadoop(h: &Hadoop, last: &[BatchEvent], l: Lang) -> Html {
             <text class="part-status" x={(xo + 10).to_string()} y={(yr(j) + 44).to_string()}>{ if ok { l.t("✓ in HDFS", "✓ 在 HDFS 中") } else { "…" } }</text>
         </g> }
     });
-    let heads = [(xs, l.t("Input (HDFS)", "输入（HDFS）")), (xm, l.t("Map tasks", "Map 任务")), (xn, l.t("Nodes' local disks", "各节点本地磁盘")),
-        (xr, l.t("Reduce tasks", "Reduce 任务")), (xo, l.t("Output (HDFS)", "输出（HDFS）"))];
+    let heads = [
+        (xs, l.t("Input (HDFS)", "输入（HDFS）")),
+        (xm, l.t("Map tasks", "Map 任务")),
+        (xn, l.t("Nodes' local disks", "各节点本地磁盘")),
+        (xr, l.t("Reduce tasks", "Reduce 任务")),
+        (xo, l.t("Output (HDFS)", "输出（HDFS）")),
+    ];
     html! {
         <svg id="batch-canvas" class="canvas batch-canvas hadoop" viewBox={format!("0 0 1010 {height}")} role="img"
             aria-label={l.t("Hadoop job: input splits, map tasks, the nodes' local disks, reduce tasks, output", "Hadoop 作业：输入分片、map 任务、各节点本地磁盘、reduce 任务、输出")}>

@@ -67,7 +67,9 @@ fn origin_name(l: Lang, o: Origin) -> &'static str {
 fn in_text_field(e: &KeyboardEvent) -> bool {
     let Some(el) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return false };
     match el.tag_name().to_ascii_lowercase().as_str() {
-        "input" => !matches!(el.get_attribute("type").unwrap_or_default().as_str(), "range" | "button" | "checkbox" | "file"),
+        "input" => {
+            !matches!(el.get_attribute("type").unwrap_or_default().as_str(), "range" | "button" | "checkbox" | "file")
+        }
         "textarea" => true,
         _ => el.is_content_editable(),
     }
@@ -91,7 +93,9 @@ fn room_key(e: &KeyboardEvent, lesson: Option<usize>, presenter: bool) -> Option
         " " => room(RoomMsg::TogglePlay),
         "f" | "F" => room(RoomMsg::Act(BatchAction::FailTask)),
         "e" | "E" => room(RoomMsg::ToEnd),
-        k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() => room(RoomMsg::Act(BatchAction::Crash(k.as_bytes()[0] - b'0'))),
+        k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() => {
+            room(RoomMsg::Act(BatchAction::Crash(k.as_bytes()[0] - b'0')))
+        }
         "p" | "P" => Some((None, Some(Msg::Presenter(!presenter)))),
         "Escape" if presenter => Some((None, Some(Msg::Presenter(false)))),
         _ => None,
@@ -153,7 +157,8 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
             });
             let _ = window.add_event_listener_with_callback_and_bool("keydown", keys.as_ref().unchecked_ref(), true);
             move || {
-                let _ = window.remove_event_listener_with_callback_and_bool("keydown", keys.as_ref().unchecked_ref(), true);
+                let _ =
+                    window.remove_event_listener_with_callback_and_bool("keydown", keys.as_ref().unchecked_ref(), true);
                 drop(keys);
             }
         });
@@ -263,7 +268,9 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
     };
     let on_speed = {
         let d = d.clone();
-        Callback::from(move |e: Event| d.dispatch(RoomMsg::Speed(e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(2))))
+        Callback::from(move |e: Event| {
+            d.dispatch(RoomMsg::Speed(e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(2)))
+        })
     };
     let machines = sim.machines();
     let up = |k: u8| match sim {
@@ -383,20 +390,22 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
 
     // ---- storage levels per RDD (Spark) ----
     let keeps = match sim {
-        BatchSim::Spark(s) => html! { <div class="batch-keeps" role="group" aria-label={l.t("Where each RDD keeps its partitions", "每个 RDD 把分区保存在哪里")}>
-            { for s.lineage.rdds.iter().enumerate().map(|(i, r)| {
-                let d = d.clone();
-                let on = Callback::from(move |e: Event| {
-                    let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-                    d.dispatch(RoomMsg::Keep(i, Keep::from_id(&v).unwrap_or_default()));
-                });
-                html! { <label>{ format!("{} ({})", r.name, r.label) }
-                    <select id={format!("batch-keep-{}", r.label)} onchange={on}>
-                        { for [Keep::None, Keep::Persist, Keep::Checkpoint].into_iter().map(|k| html!{
-                            <option value={k.id()} selected={r.keep == k}>{ keep_name(l, k) }</option> }) }
-                    </select></label> }
-            }) }
-        </div> },
+        BatchSim::Spark(s) => {
+            html! { <div class="batch-keeps" role="group" aria-label={l.t("Where each RDD keeps its partitions", "每个 RDD 把分区保存在哪里")}>
+                { for s.lineage.rdds.iter().enumerate().map(|(i, r)| {
+                    let d = d.clone();
+                    let on = Callback::from(move |e: Event| {
+                        let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+                        d.dispatch(RoomMsg::Keep(i, Keep::from_id(&v).unwrap_or_default()));
+                    });
+                    html! { <label>{ format!("{} ({})", r.name, r.label) }
+                        <select id={format!("batch-keep-{}", r.label)} onchange={on}>
+                            { for [Keep::None, Keep::Persist, Keep::Checkpoint].into_iter().map(|k| html!{
+                                <option value={k.id()} selected={r.keep == k}>{ keep_name(l, k) }</option> }) }
+                        </select></label> }
+                }) }
+            </div> }
+        }
         BatchSim::Hadoop(_) => Html::default(),
     };
 
@@ -405,12 +414,18 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
     let headline = if ledger.exactly_once() {
         l.t("✓ Every word written exactly once", "✓ 每个词都恰好写出一次").to_string()
     } else if ledger.rows.iter().all(|r| matches!(r.verdict, BatchVerdict::ExactlyOnce | BatchVerdict::Pending)) {
-        format!("… {written} / {} {}", ledger.rows.len(), l.t("words written, each once so far", "个词已写出，目前都只一次"))
+        format!(
+            "… {written} / {} {}",
+            ledger.rows.len(),
+            l.t("words written, each once so far", "个词已写出，目前都只一次")
+        )
     } else {
         l.t("✗ Some words are not exactly once", "✗ 有的词不是精确一次").to_string()
     };
-    let cost_row = |id: &'static str, label: &'static str, now: u32, free: u32| html! {
-        <tr id={id}><th scope="row">{ label }</th><td>{ now }</td><td>{ free }</td></tr> };
+    let cost_row = |id: &'static str, label: &'static str, now: u32, free: u32| {
+        html! {
+        <tr id={id}><th scope="row">{ label }</th><td>{ now }</td><td>{ free }</td></tr> }
+    };
     let verdict = html! {
         <section class="panel verdict" aria-labelledby="batch-verdict-title">
             <h2 id="batch-verdict-title">{ l.t("What recovery cost", "恢复的代价") }</h2>

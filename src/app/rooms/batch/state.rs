@@ -37,7 +37,11 @@ pub struct LessonAt {
 
 impl LessonAt {
     pub fn saved(&self) -> BatchLessonAt {
-        BatchLessonAt { step: self.step, revealed: self.revealed, prediction: self.prediction.iter().cloned().collect() }
+        BatchLessonAt {
+            step: self.step,
+            revealed: self.revealed,
+            prediction: self.prediction.iter().cloned().collect(),
+        }
     }
 }
 
@@ -139,7 +143,11 @@ impl RoomState {
                     .map_or(String::new(), |j| j.to_string());
                 self.run = Rc::new(run);
                 self.job = job;
-                self.lesson = lesson.map(|l| LessonAt { step: l.step, revealed: l.revealed, prediction: l.prediction.into_iter().collect() });
+                self.lesson = lesson.map(|l| LessonAt {
+                    step: l.step,
+                    revealed: l.revealed,
+                    prediction: l.prediction.into_iter().collect(),
+                });
                 self.asked_lang = Some(lang);
                 self.playing = false;
                 self.notice = Some(Notice::Opened(origin));
