@@ -144,9 +144,11 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
             let window = web_sys::window().expect("window");
             let keys = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
                 let (lesson, presenter) = *modes.borrow();
+                // While the room is open, the page's own keys (its run's X, C, R, …) stay quiet:
+                // this listener runs first (capture, on the window) and stops the others.
+                e.stop_immediate_propagation();
                 if let Some((room, to_page)) = room_key(&e, lesson, presenter) {
                     e.prevent_default();
-                    e.stop_immediate_propagation();
                     if let Some(m) = room {
                         d.dispatch(m);
                     }
