@@ -12,11 +12,11 @@ use crate::engine::batch::spark::{Spark, SparkEvent};
 use crate::engine::batch::{BatchEvent, BatchRun, BatchSim, Keep};
 use crate::engine::Lang;
 
-const CELL_W: i32 = 124;
+const CELL_W: i32 = 150;
 const CELL_H: i32 = 52;
 const GAP_X: i32 = 28;
 const ROW_H: i32 = 104;
-const LEFT: i32 = 190;
+const LEFT: i32 = 240;
 const TOP: i32 = 34;
 
 fn last_events(run: &BatchRun) -> &[BatchEvent] {
@@ -121,13 +121,13 @@ fn spark(s: &Spark, events: &[BatchEvent], l: Lang) -> Html {
                 } else if s.checkpointed(r, p) {
                     ("checkpoint", l.t("checkpointed", "已检查点").to_string())
                 } else if let Some(e) = mem {
-                    ("memory", format!("{} E{e}", l.t("memory", "内存")))
+                    ("memory", format!("{} E{e}", l.t("in memory", "内存")))
                 } else if let Some(e) = shuffle {
-                    ("shuffle", format!("{} E{e}", l.t("shuffle out", "shuffle 输出")))
+                    ("shuffle", format!("{} E{e}", l.t("shuffle file", "shuffle 文件")))
                 } else if written {
                     ("written", l.t("✓ written", "✓ 已写出").to_string())
                 } else if times > 0 {
-                    ("computed", l.t("computed, dropped", "算过，已丢弃").to_string())
+                    ("computed", l.t("computed", "已计算").to_string())
                 } else {
                     ("idle", l.t("not computed", "未计算").to_string())
                 };
@@ -165,16 +165,18 @@ fn spark(s: &Spark, events: &[BatchEvent], l: Lang) -> Html {
                 }
             }
         }
-        let running = task.filter(|t| t.exec == e8).map(|t| format!("▶ {}", g.name(g.stages[t.stage].last, t.part)));
+        let running = task.filter(|t| t.exec == e8).map(|t| format!("▶ {} {}", l.t("runs the task for", "运行任务："), g.name(g.stages[t.stage].last, t.part)));
         let died = events.iter().any(|ev| matches!(ev, BatchEvent::Spark(SparkEvent::ExecutorLost { exec, .. }) if *exec == e8));
         html! { <g id={format!("batch-exec-{e}")} class={classes!("exec", died.then_some("died"))} data-exec={e.to_string()} data-incarnation={gen.to_string()}>
             <rect x={exec_x.to_string()} y={ey.to_string()} width="230" height="136" rx="10" />
-            <text class="exec-name" x={(exec_x + 10).to_string()} y={(ey + 24).to_string()}>
-                { format!("{} {e}{}", l.t("Executor", "执行器"), if *gen > 0 { format!(" ({} {})", l.t("new, #", "新，第"), gen + 1) } else { String::new() }) }</text>
-            { for running.iter().map(|r| html!{ <text class="exec-run" x={(exec_x + 150).to_string()} y={(ey + 24).to_string()}>{ r.clone() }</text> }) }
-            { for lines.iter().take(5).enumerate().map(|(i, t)| html!{
-                <text class="exec-item" x={(exec_x + 14).to_string()} y={(ey + 48 + i as i32 * 19).to_string()}>{ t.clone() }</text> }) }
-            if lines.is_empty() { <text class="exec-item empty" x={(exec_x + 14).to_string()} y={(ey + 48).to_string()}>{ l.t("holds nothing", "什么也没有") }</text> }
+            <text class="exec-name" x={(exec_x + 10).to_string()} y={(ey + 24).to_string()}>{ format!("{} {e}", l.t("Executor", "执行器")) }</text>
+            if *gen > 0 { <text class="exec-new" x={(exec_x + 220).to_string()} y={(ey + 24).to_string()} text-anchor="end">
+                { format!("{} {}", l.t("replacement", "替补"), gen) }</text> }
+            <text class="exec-run" x={(exec_x + 14).to_string()} y={(ey + 48).to_string()}>
+                { running.unwrap_or_else(|| l.t("idle", "空闲").to_string()) }</text>
+            { for lines.iter().take(4).enumerate().map(|(i, t)| html!{
+                <text class="exec-item" x={(exec_x + 14).to_string()} y={(ey + 72 + i as i32 * 20).to_string()}>{ t.clone() }</text> }) }
+            if lines.is_empty() { <text class="exec-item empty" x={(exec_x + 14).to_string()} y={(ey + 72).to_string()}>{ l.t("holds nothing", "什么也没有") }</text> }
         </g> }
     });
     html! {

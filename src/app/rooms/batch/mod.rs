@@ -48,7 +48,7 @@ fn keep_name(l: Lang, k: Keep) -> &'static str {
 fn verdict_mark(l: Lang, v: BatchVerdict) -> (&'static str, &'static str) {
     match v {
         BatchVerdict::ExactlyOnce => ("✓", l.t("exactly once", "精确一次")),
-        BatchVerdict::Pending => ("…", l.t("not written yet", "尚未写出")),
+        BatchVerdict::Pending => ("…", l.t("not yet", "尚未写出")),
         BatchVerdict::Lost => ("✗", l.t("lost", "丢失")),
         BatchVerdict::Duplicated => ("⊕", l.t("duplicated", "重复")),
         BatchVerdict::Wrong => ("≠", l.t("wrong count", "计数错误")),
@@ -286,8 +286,8 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
                 <button id="batch-step" class="tool primary" onclick={send(|| RoomMsg::Step)} disabled={!can_step} aria-keyshortcuts="ArrowRight">
                     { if hadoop { l.t("Step: next task ▶", "单步：下一任务 ▶") } else { l.t("Step: next partition ▶", "单步：下一分区 ▶") } }</button>
                 <button id="batch-play" class="tool" onclick={send(|| RoomMsg::TogglePlay)} aria-pressed={state.playing.to_string()} aria-keyshortcuts="Space">
-                    { if state.playing { l.t("⏸ Pause", "⏸ 暂停") } else { l.t("⏵ Play", "⏵ 播放") } }</button>
-                <button id="batch-end" class="tool" onclick={send(|| RoomMsg::ToEnd)} disabled={!can_step} aria-keyshortcuts="E">{ l.t("⏭ To the end", "⏭ 到结尾") }</button>
+                    { if state.playing { l.t("❚❚ Pause", "❚❚ 暂停") } else { l.t("▷ Play", "▷ 播放") } }</button>
+                <button id="batch-end" class="tool" onclick={send(|| RoomMsg::ToEnd)} disabled={!can_step} aria-keyshortcuts="E">{ l.t("⇥ To the end", "⇥ 到结尾") }</button>
                 <button id="batch-reset" class="tool" onclick={send(|| RoomMsg::Reset)}>{ l.t("↺ Reset", "↺ 重置") }</button>
                 <label class="speed">{ l.t("Speed", "速度") }
                     <select id="batch-speed" onchange={on_speed}>
@@ -316,8 +316,20 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
     let notice = state.notice.as_ref().map(|n| {
         let (text, bad) = match n {
             Notice::Refused(r) => (refusal(l, *r, hadoop), true),
-            Notice::NotOpened(o, e) => (format!("{} {} {}", l.t("Could not open", "无法打开"), origin_name(l, *o), load_error(l, e)), true),
-            Notice::Opened(o) => (format!("{} {}.", l.t("Opened the batch run from", "已从以下来源打开批处理运行："), origin_name(l, *o)), false),
+            Notice::NotOpened(o, e) => (
+                match l {
+                    Lang::En => format!("Could not open {}: {}", origin_name(l, *o), load_error(l, e)),
+                    Lang::Zh => format!("无法打开{}：{}", origin_name(l, *o), load_error(l, e)),
+                },
+                true,
+            ),
+            Notice::Opened(o) => (
+                match l {
+                    Lang::En => format!("Opened the batch run from {}.", origin_name(l, *o)),
+                    Lang::Zh => format!("已从{}打开批处理运行。", origin_name(l, *o)),
+                },
+                false,
+            ),
             Notice::NothingToPlay => (l.t("The job is done: nothing to play. Step back, or reset.", "作业已完成：没有可播放的。后退或重置。").to_string(), true),
         };
         html! { <div id="batch-notice" class={classes!("notice", "shown", (!bad).then_some("info"))} role={if bad { "alert" } else { "status" }}>
