@@ -280,7 +280,7 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
         BatchSim::Spark(_) => true,
     };
     let toolbar = html! {
-        <div class="toolbar" role="toolbar" aria-label={l.t("Run controls", "运行控制")}>
+        <nav class="toolbar" aria-label={l.t("Batch run controls", "批处理运行控制")}>
             <div class="group">
                 <button id="batch-back" class="tool" onclick={send(|| RoomMsg::Back)} disabled={run.at == 0} aria-keyshortcuts="ArrowLeft">{ l.t("◀ Back", "◀ 后退") }</button>
                 <button id="batch-step" class="tool primary" onclick={send(|| RoomMsg::Step)} disabled={!can_step} aria-keyshortcuts="ArrowRight">
@@ -309,7 +309,7 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
                         onclick={Callback::from(move |_| d.dispatch(RoomMsg::Act(BatchAction::Crash(k))))}>{ label }</button> }
                 }) }
             </div>
-        </div>
+        </nav>
     };
 
     // ---- the notice ----
@@ -462,7 +462,7 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
                     }
                 </tbody>
             </table>
-            <div class="ledger-scroll">
+            <div class="ledger-scroll" tabindex="0" role="region" aria-label={l.t("Ledger of the output words", "输出词账本")}>
                 <table id="batch-ledger" class="ledger">
                     <caption class="sr-only">{ l.t("Every output record: written exactly once?", "每条输出记录：是否恰好写出一次？") }</caption>
                     <thead><tr><th scope="col">{ l.t("word", "词") }</th><th scope="col">{ l.t("count", "计数") }</th><th scope="col">{ l.t("written", "写出") }</th><th scope="col">{ l.t("verdict", "判定") }</th></tr></thead>
