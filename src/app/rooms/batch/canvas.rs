@@ -15,7 +15,7 @@ use crate::engine::Lang;
 const CELL_W: i32 = 150;
 const CELL_H: i32 = 52;
 const GAP_X: i32 = 28;
-const ROW_H: i32 = 104;
+const ROW_H: i32 = 92;
 const LEFT: i32 = 240;
 const TOP: i32 = 34;
 
@@ -39,7 +39,7 @@ fn spark(s: &Spark, events: &[BatchEvent], l: Lang) -> Html {
     let y = |r: usize| TOP + r as i32 * ROW_H;
     let exec_x = LEFT + cols * (CELL_W + GAP_X) + 24;
     let width = exec_x + 250;
-    let height = TOP + (n + 1) * ROW_H;
+    let height = (TOP + n * ROW_H + 30).max(TOP + s.executors.len() as i32 * 150);
     let mut now = BTreeSet::new();
     let mut lost = BTreeSet::new();
     for e in events {
@@ -98,11 +98,17 @@ fn spark(s: &Spark, events: &[BatchEvent], l: Lang) -> Html {
             Keep::Persist => "persist()",
             Keep::Checkpoint => "checkpoint()",
         };
-        let dep = if r == 0 { l.t("input", "输入") } else if rdd.op.wide() { l.t("wide (shuffle)", "宽依赖（shuffle）") } else { l.t("narrow", "窄依赖") };
+        let dep = if r == 0 {
+            l.t("input", "输入")
+        } else if rdd.op.wide() {
+            l.t("wide", "宽依赖")
+        } else {
+            l.t("narrow", "窄依赖")
+        };
         html! { <g class="rdd-row" data-rdd={rdd.name.clone()}>
             <text class="rdd-name" x="8" y={(y(r) + 22).to_string()}>{ format!("{} ({})", rdd.name, rdd.label) }</text>
             <text class="rdd-op" x="8" y={(y(r) + 42).to_string()}>{ format!("{} · {dep}", rdd.op.call()) }</text>
-            <text class="rdd-keep" x="8" y={(y(r) + 60).to_string()}>{ keep }</text>
+            <text class="rdd-keep" x="8" y={(y(r) + 64).to_string()}>{ keep }</text>
             { for (0..g.partitions[r]).map(|p| {
                 let name = g.name(r, p);
                 let times = s.computed.get(&(r, p)).copied().unwrap_or(0);
@@ -165,13 +171,13 @@ fn spark(s: &Spark, events: &[BatchEvent], l: Lang) -> Html {
                 }
             }
         }
-        let running = task.filter(|t| t.exec == e8).map(|t| format!("▶ {} {}", l.t("runs the task for", "运行任务："), g.name(g.stages[t.stage].last, t.part)));
+        let running = task.filter(|t| t.exec == e8).map(|t| format!("▶ {} {}", l.t("task for", "任务："), g.name(g.stages[t.stage].last, t.part)));
         let died = events.iter().any(|ev| matches!(ev, BatchEvent::Spark(SparkEvent::ExecutorLost { exec, .. }) if *exec == e8));
         html! { <g id={format!("batch-exec-{e}")} class={classes!("exec", died.then_some("died"))} data-exec={e.to_string()} data-incarnation={gen.to_string()}>
-            <rect x={exec_x.to_string()} y={ey.to_string()} width="230" height="136" rx="10" />
+            <rect x={exec_x.to_string()} y={ey.to_string()} width="240" height="136" rx="10" />
             <text class="exec-name" x={(exec_x + 10).to_string()} y={(ey + 24).to_string()}>{ format!("{} {e}", l.t("Executor", "执行器")) }</text>
-            if *gen > 0 { <text class="exec-new" x={(exec_x + 220).to_string()} y={(ey + 24).to_string()} text-anchor="end">
-                { format!("{} {}", l.t("replacement", "替补"), gen) }</text> }
+            if *gen > 0 { <text class="exec-new" x={(exec_x + 230).to_string()} y={(ey + 24).to_string()} text-anchor="end">
+                { format!("{} {}", l.t("new", "新"), gen) }</text> }
             <text class="exec-run" x={(exec_x + 14).to_string()} y={(ey + 48).to_string()}>
                 { running.unwrap_or_else(|| l.t("idle", "空闲").to_string()) }</text>
             { for lines.iter().take(4).enumerate().map(|(i, t)| html!{
