@@ -52,9 +52,9 @@ pub fn drop_short(recs: &[Rec]) -> Vec<Rec> {
 
 /// Sums the numbers of each key; the result sorted by key.
 pub fn sum_by_key(recs: impl IntoIterator<Item = Rec>) -> Vec<Rec> {
-    let mut m: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    let mut m: crate::engine::sorted_vec::SortedMap<String, u64> = Default::default();
     for r in recs {
-        *m.entry(r.key).or_default() += r.n;
+        *m.get_or_insert_with(r.key, || 0) += r.n;
     }
     m.into_iter().map(|(key, n)| Rec { key, n }).collect()
 }

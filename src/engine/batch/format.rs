@@ -123,7 +123,7 @@ impl BatchFile {
     }
 
     pub fn to_text(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a batch file serializes")
+        serde_json::to_string(self).expect("a batch file serializes")
     }
 
     /// Reads and checks batch text, and replays it.

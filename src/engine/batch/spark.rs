@@ -24,14 +24,13 @@
 //! computed (Spark writes checkpoints in a second job after the action, which recomputes the RDD
 //! unless it is also persisted); task attempts and stage retries are not limited.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::action::{BatchAction, Refusal};
 use super::cost::Cost;
 use super::data::{buckets, chunks, drop_short, lines, sum_by_key, words, Rec};
 use super::lineage::{Keep, Lineage, Op, RddSpec};
+use crate::engine::sorted_vec::SortedMap;
 
 /// A word-count Spark job on a chain of RDDs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,19 +129,19 @@ pub struct Spark {
     pub executors: Vec<u32>,
     /// Persisted blocks: partition → the executor whose memory holds it.
     #[serde(skip)]
-    memory: BTreeMap<(usize, u8), (u8, Vec<Rec>)>,
+    memory: SortedMap<(usize, u8), (u8, Vec<Rec>)>,
     /// Checkpointed partitions in reliable storage.
     #[serde(skip)]
-    checkpoints: BTreeMap<(usize, u8), Vec<Rec>>,
+    checkpoints: SortedMap<(usize, u8), Vec<Rec>>,
     /// Per shuffle-map stage, per map partition: the executor holding its output, and the buckets.
     #[serde(skip)]
     shuffles: Vec<Vec<Option<MapOutput>>>,
     /// The job's output in reliable storage, per partition of the last RDD.
     pub output: Vec<Option<Vec<Rec>>>,
     /// How many times each partition was computed.
-    pub computed: BTreeMap<(usize, u8), u32>,
+    pub computed: SortedMap<(usize, u8), u32>,
     /// Attempts per task (stage, partition).
-    pub attempts: BTreeMap<(usize, u8), u32>,
+    pub attempts: SortedMap<(usize, u8), u32>,
     pub running: Option<SparkTask>,
     /// The stage whose tasks are being run, until it has none missing or one fails to fetch.
     active: Option<usize>,
@@ -156,12 +155,12 @@ impl Spark {
         let shuffles = lineage.stages[..stages - 1].iter().map(|s| vec![None; s.partitions as usize]).collect();
         Ok(Spark {
             executors: vec![0; spec.executors as usize],
-            memory: BTreeMap::new(),
-            checkpoints: BTreeMap::new(),
+            memory: SortedMap::new(),
+            checkpoints: SortedMap::new(),
             shuffles,
             output: vec![None; lineage.stages[stages - 1].partitions as usize],
-            computed: BTreeMap::new(),
-            attempts: BTreeMap::new(),
+            computed: SortedMap::new(),
+            attempts: SortedMap::new(),
             running: None,
             active: None,
             cost: Cost::default(),
@@ -272,7 +271,7 @@ impl Spark {
             _ => part % self.spec.executors,
         };
         let attempt = {
-            let a = self.attempts.entry((stage, part)).or_insert(0);
+            let a = self.attempts.get_or_insert_with((stage, part), || 0);
             *a += 1;
             *a
         };
@@ -301,11 +300,11 @@ impl Spark {
         let mut fetched = None;
         if rdd == t.from && t.source != Source::Shuffle && t.source != Source::Input {
             if t.source == Source::Checkpoint {
-                t.data = self.checkpoints[&(rdd, part)].clone();
+                t.data = self.checkpoints.get(&(rdd, part)).expect("the plan read a checkpoint").clone();
                 self.cost.checkpoint_reads += 1;
                 out.push(SparkEvent::ReadCheckpoint { rdd, part });
             } else {
-                t.data = self.memory[&(rdd, part)].1.clone();
+                t.data = self.memory.get(&(rdd, part)).expect("the plan read memory").1.clone();
                 self.cost.cache_reads += 1;
                 out.push(SparkEvent::ReadMemory { rdd, part, exec });
             }
@@ -331,7 +330,7 @@ impl Spark {
                     sum_by_key(maps.iter().flat_map(|m| m.as_ref().expect("present").1[part as usize].clone()))
                 }
             };
-            let n = self.computed.entry((rdd, part)).or_insert(0);
+            let n = self.computed.get_or_insert_with((rdd, part), || 0);
             *n += 1;
             let again = *n > 1;
             self.cost.partitions_computed += 1;

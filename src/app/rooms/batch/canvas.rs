@@ -3,8 +3,7 @@
 //! local disks, reduces, the output in HDFS). The last step's partitions or tasks are highlighted,
 //! and the running task's climb up the lineage is drawn dashed.
 
-use std::collections::BTreeSet;
-
+use crate::engine::sorted_vec::SortedSet;
 use yew::prelude::*;
 
 use crate::engine::batch::hadoop::{Hadoop, HadoopEvent, TaskName, TaskState};
@@ -40,8 +39,8 @@ fn spark(s: &Spark, events: &[BatchEvent], l: Lang) -> Html {
     let exec_x = LEFT + cols * (CELL_W + GAP_X) + 24;
     let width = exec_x + 250;
     let height = (TOP + n * ROW_H + 30).max(TOP + s.executors.len() as i32 * 150);
-    let mut now = BTreeSet::new();
-    let mut lost = BTreeSet::new();
+    let mut now = SortedSet::new();
+    let mut lost = SortedSet::new();
     for e in events {
         match e {
             BatchEvent::Spark(SparkEvent::Computed { rdd, part, .. })
@@ -53,14 +52,20 @@ fn spark(s: &Spark, events: &[BatchEvent], l: Lang) -> Html {
                 now.insert((g.stages[*stage].last, *part));
             }
             BatchEvent::Spark(SparkEvent::ExecutorLost { memory, shuffle, killed, .. }) => {
-                lost.extend(memory.iter().copied());
-                lost.extend(shuffle.iter().map(|&(st, p)| (g.stages[st].last, p)));
+                memory.iter().for_each(|&k| {
+                    lost.insert(k);
+                });
+                shuffle.iter().for_each(|&(st, p)| {
+                    lost.insert((g.stages[st].last, p));
+                });
                 if let Some((st, p)) = killed {
                     lost.insert((g.stages[*st].last, *p));
                 }
             }
             BatchEvent::Spark(SparkEvent::FetchFailed { stage, missing, .. }) => {
-                lost.extend(missing.iter().map(|&p| (g.stages[stage - 1].last, p)));
+                missing.iter().for_each(|&p| {
+                    lost.insert((g.stages[stage - 1].last, p));
+                });
             }
             _ => {}
         }
@@ -209,7 +214,7 @@ fn hadoop(h: &Hadoop, last: &[BatchEvent], l: Lang) -> Html {
     let ym = |i: i32| 40 + i * row;
     let yn = |k: i32| 40 + k * (rows * row / nn.max(1));
     let yr = |j: i32| 40 + j * (rows * row / r.max(1));
-    let mut now = BTreeSet::new();
+    let mut now = SortedSet::new();
     let mut lost_node = None;
     for e in last {
         match e {

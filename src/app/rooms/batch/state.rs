@@ -1,7 +1,6 @@
 //! The batch room's own state: the run, the playhead's play mode, the lesson position and the last
 //! notice, changed only by [`RoomMsg`]s through one reducer.
 
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -32,7 +31,7 @@ pub enum Notice {
 pub struct LessonAt {
     pub step: usize,
     pub revealed: bool,
-    pub prediction: BTreeSet<String>,
+    pub prediction: crate::engine::sorted_vec::SortedSet<String>,
 }
 
 impl LessonAt {
@@ -146,7 +145,7 @@ impl RoomState {
                 self.lesson = lesson.map(|l| LessonAt {
                     step: l.step,
                     revealed: l.revealed,
-                    prediction: l.prediction.into_iter().collect(),
+                    prediction: l.prediction.into(),
                 });
                 self.asked_lang = Some(lang);
                 self.playing = false;
