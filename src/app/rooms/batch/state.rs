@@ -142,11 +142,8 @@ impl RoomState {
                     .map_or(String::new(), |j| j.to_string());
                 self.run = Rc::new(run);
                 self.job = job;
-                self.lesson = lesson.map(|l| LessonAt {
-                    step: l.step,
-                    revealed: l.revealed,
-                    prediction: l.prediction.into(),
-                });
+                self.lesson =
+                    lesson.map(|l| LessonAt { step: l.step, revealed: l.revealed, prediction: l.prediction.into() });
                 self.asked_lang = Some(lang);
                 self.playing = false;
                 self.notice = Some(Notice::Opened(origin));
