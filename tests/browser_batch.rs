@@ -178,6 +178,19 @@ async fn the_lesson_predicts_then_reveals() {
     }
     assert!(text(&root, "#batch-lesson-say").contains("micro-batch"));
     assert!(root.query_selector("#batch-to-streaming").unwrap().is_some());
+    // PageDown on the last step keeps the lesson there.
+    key("PageDown").await;
+    assert!(text(&root, "#batch-lesson-say").contains("micro-batch"));
+    choose(&root, "#batch-lang", "zh").await;
+    assert!(
+        text(&root, "#batch-lesson-title").contains("批处理：重跑任务，按血统重算"),
+        "{}",
+        text(&root, "#batch-lesson-title")
+    );
+    assert!(text(&root, "#batch-lesson-say").contains("微批"));
+    key("PageUp").await;
+    assert!(text(&root, "#batch-lesson-title").contains("第 12/13 步"), "{}", text(&root, "#batch-lesson-title"));
+    choose(&root, "#batch-lang", "en").await;
 }
 
 #[wasm_bindgen_test]

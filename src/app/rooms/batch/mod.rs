@@ -391,7 +391,10 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
                 })}>{ l.t("▶ Streaming: lesson 13, micro-batches", "▶ 流处理：第 13 课，微批") }</button> }
         });
         html! { <section id="batch-lesson-bar" class="lesson-bar" aria-label={l.t("Lesson", "课程")} data-step={at.step.to_string()}>
-            <div class="lesson-head"><h2 id="batch-lesson-title">{ format!("{} · {} {}/{}: {}", t(LESSON_TITLE), l.t("step", "第"), at.step + 1, BATCH_LESSON.len(), t(step.title)) }</h2></div>
+            <div class="lesson-head"><h2 id="batch-lesson-title">{ match l {
+                Lang::En => format!("{} · step {}/{}: {}", t(LESSON_TITLE), at.step + 1, BATCH_LESSON.len(), t(step.title)),
+                Lang::Zh => format!("{} · 第 {}/{} 步：{}", t(LESSON_TITLE), at.step + 1, BATCH_LESSON.len(), t(step.title)),
+            } }</h2></div>
             <div class="lesson-nav">
                 <button id="batch-lesson-prev" class="tool" disabled={at.step == 0} onclick={go(Some(at.step.saturating_sub(1)))} aria-keyshortcuts="PageUp">{ l.t("◀ Previous", "◀ 上一步") }</button>
                 <button id="batch-lesson-next" class="tool primary" disabled={last} onclick={go(Some(at.step + 1))} aria-keyshortcuts="PageDown">{ l.t("Next ▶", "下一步 ▶") }</button>

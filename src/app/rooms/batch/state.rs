@@ -268,7 +268,9 @@ impl Reducible for RoomState {
             }
             RoomMsg::Load(origin, text) => s.open(origin, text),
             RoomMsg::Lesson(Some(step)) if step < BATCH_LESSON.len() => s.lesson_go(step),
-            RoomMsg::Lesson(_) => s.lesson = None,
+            // Past the last step (PageDown there): the lesson stays where it is.
+            RoomMsg::Lesson(Some(_)) => return self,
+            RoomMsg::Lesson(None) => s.lesson = None,
             RoomMsg::Predict(name) => {
                 if let Some(l) = s.lesson.as_mut().filter(|l| !l.revealed) {
                     if !l.prediction.remove(&name) {
