@@ -255,11 +255,7 @@ async fn spark_streaming_cuts_a_batch_and_its_log_survives_the_driver() {
     assert!(text(&root, "#spark-band").contains("batch 1: scheduling delay 0"), "{}", text(&root, "#spark-band"));
     choose(&root, "#sel-source", "socket").await;
     choose(&root, "#sel-wal", "on").await;
-    assert_eq!(
-        find(&root, "#read-Source").get_attribute("aria-disabled").as_deref(),
-        Some("true"),
-        "a receiver on a socket stores by itself"
-    );
+    assert_eq!(find(&root, "#read-Source").get_attribute("aria-disabled").as_deref(), Some("true"), "a receiver on a socket stores by itself");
     for _ in 0..3 {
         click(&root, "#btn-wait").await;
     }

@@ -510,11 +510,7 @@ fn run_to_end_ends_under_a_short_checkpoint_interval() {
                 let l = p.sim.ledger();
                 assert_eq!(l.state_labels(ledger::Verdict::ExactlyOnce).len(), p.sim.graph.records.len(), "{what}");
                 if job != "diamond" {
-                    assert_eq!(
-                        l.external_labels(ledger::Verdict::ExactlyOnce).len(),
-                        p.sim.graph.records.len(),
-                        "{what}"
-                    );
+                    assert_eq!(l.external_labels(ledger::Verdict::ExactlyOnce).len(), p.sim.graph.records.len(), "{what}");
                 }
                 assert!(p.sim.notifications().is_empty(), "{what}: a notification is left undelivered");
                 let last = p.sim.storage().completed.last().expect("a completed checkpoint");
@@ -526,11 +522,7 @@ fn run_to_end_ends_under_a_short_checkpoint_interval() {
                         _ => 0,
                     })
                     .sum();
-                assert_eq!(
-                    offsets as usize,
-                    p.sim.graph.records.len(),
-                    "{what}: the final checkpoint holds every record"
-                );
+                assert_eq!(offsets as usize, p.sim.graph.records.len(), "{what}: the final checkpoint holds every record");
             }
         }
     }

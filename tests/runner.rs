@@ -26,20 +26,11 @@ fn scenario_files_tell_the_stories() {
     assert_eq!(verdict("abc-timers-duplicated.json")["verdict"]["state"], "duplicated");
     // Issue 10: on a socket, Flink loses a, b, c; Spark Streaming's write-ahead log keeps them.
     let lost = verdict("socket-flink-loses.json");
-    let lost_labels: Vec<&str> = lost["ledger"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["state_verdict"] == "lost")
-        .map(|r| r["label"].as_str().unwrap())
-        .collect();
+    let lost_labels: Vec<&str> =
+        lost["ledger"].as_array().unwrap().iter().filter(|r| r["state_verdict"] == "lost").map(|r| r["label"].as_str().unwrap()).collect();
     assert_eq!(lost_labels, ["a", "b", "c"], "{lost}");
     let kept = verdict("socket-spark-wal-keeps.json");
-    assert_eq!(
-        (&kept["verdict"]["state"], &kept["verdict"]["external"]),
-        (&"exactly-once".into(), &"exactly-once".into()),
-        "{kept}"
-    );
+    assert_eq!((&kept["verdict"]["state"], &kept["verdict"]["external"]), (&"exactly-once".into(), &"exactly-once".into()), "{kept}");
     let storm = verdict("storm-crash-duplicates.json");
     assert_eq!(storm["verdict"]["external"], "duplicated", "{storm}");
     let dup: Vec<&str> = storm["ledger"]
@@ -114,13 +105,8 @@ fn the_runner_reports_failovers_and_a_resubmitted_job() {
     assert_eq!(f["takeover"], serde_json::json!({"how": "resubmission", "submission": 2}));
     let restored = f["restored"]["checkpoint"].as_u64().expect("from a checkpoint");
     let earlier = &v["checkpoints"]["earlier_submissions"][0];
-    let done: Vec<u64> = earlier
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["status"]["status"] == "completed")
-        .map(|r| r["id"].as_u64().unwrap())
-        .collect();
+    let done: Vec<u64> =
+        earlier.as_array().unwrap().iter().filter(|r| r["status"]["status"] == "completed").map(|r| r["id"].as_u64().unwrap()).collect();
     assert_eq!(done.last(), Some(&restored), "the latest retained checkpoint");
     assert_eq!(v["checkpoints"]["history"][0]["id"].as_u64(), Some(restored + 1), "a new job counts on from it");
     let path = format!("{}/scenarios/jobmanager-without-ha.json", env!("CARGO_MANIFEST_DIR"));

@@ -13,8 +13,7 @@ use cases::config;
 use proptest::prelude::*;
 
 /// The a, b, c story on a socket: a, b, c arrive at steps 0 to 2, d to h long after the crash.
-const SOCKET_INPUT: &str =
-    r#"{"Source": ["a:x@0", "b:x@1", "c:x@2", "d:y@30", "e:x@31", "f:y@32", "g:x@33", "h:y@34"]}"#;
+const SOCKET_INPUT: &str = r#"{"Source": ["a:x@0", "b:x@1", "c:x@2", "d:y@30", "e:x@31", "f:y@32", "g:x@33", "h:y@34"]}"#;
 
 fn scenario(job: &str, settings: &Settings, input: Option<&str>, script: &[&str]) -> Scenario {
     let mut sc = Scenario::builtin(job, settings.clone(), 1);
@@ -50,11 +49,7 @@ fn socket(mut s: Settings) -> Settings {
 
 fn labels(p: &scenario::Played, state: bool, v: Verdict) -> String {
     let l = p.sim.ledger();
-    if state {
-        l.state_labels(v).join(" ")
-    } else {
-        l.external_labels(v).join(" ")
-    }
+    if state { l.state_labels(v).join(" ") } else { l.external_labels(v).join(" ") }
 }
 
 fn events(p: &scenario::Played) -> impl Iterator<Item = &Event> {
@@ -84,10 +79,7 @@ fn flink_with_a_socket_loses_what_spark_with_the_log_keeps() {
     assert_eq!(labels(&flink, true, Verdict::Lost), "a b c", "{}", story(&flink));
     assert_eq!(labels(&flink, false, Verdict::Lost), "a b c");
     assert_eq!(labels(&flink, true, Verdict::ExactlyOnce), "d e f g h");
-    assert!(
-        events(&flink).any(|e| matches!(e, Event::SocketLost { from: 0, to: 3, .. })),
-        "the ledger's loss is narrated"
-    );
+    assert!(events(&flink).any(|e| matches!(e, Event::SocketLost { from: 0, to: 3, .. })), "the ledger's loss is narrated");
     let replayable = play("line-sink", &Settings::new(Strategy::Aligned), Some(SOCKET_INPUT), &script);
     assert_eq!(replayable.sim.ledger().state.lost, 0, "a replayable log rewinds");
 
@@ -136,25 +128,10 @@ fn without_the_log_a_driver_crash_loses_received_blocks() {
 /// output commits (batch time, partition) once (exactly once); an idempotent one overwrites.
 #[test]
 fn a_restart_reruns_incomplete_batches_from_the_log() {
-    let script = [
-        "read Source x3",
-        "wait",
-        "deliver Source->Map",
-        "deliver Map->Count",
-        "deliver Count->Sink",
-        "crash",
-        "restore",
-        "end",
-    ];
+    let script = ["read Source x3", "wait", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink", "crash", "restore", "end"];
     let append = play("line-sink", &spark(true, SinkMode::Append), None, &script);
     let s = story(&append);
-    assert!(
-        events(&append).any(|e| matches!(
-            e,
-            Event::Restored { from: RestoreFrom::MetadataCheckpoint { state: None, recompute: 0, rerun: 1 } }
-        )),
-        "{s}"
-    );
+    assert!(events(&append).any(|e| matches!(e, Event::Restored { from: RestoreFrom::MetadataCheckpoint { state: None, recompute: 0, rerun: 1 } })), "{s}");
     assert_eq!(labels(&append, false, Verdict::Duplicated), "a", "{s}");
     assert_eq!(append.sim.ledger().state.exactly_once, 8, "state is rebuilt from scratch: {s}");
     for sink in [SinkMode::Transactional, SinkMode::Upsert] {
@@ -179,20 +156,10 @@ fn the_state_is_rebuilt_from_its_checkpoint_and_the_lineage_chain() {
     let p = play("line-sink", &s, None, &script);
     let st = story(&p);
     assert!(events(&p).any(|e| matches!(e, Event::StateCheckpointed { batch: 5, cut: 2, cleaned: 2 })), "{st}");
-    assert!(
-        events(&p).any(|e| matches!(
-            e,
-            Event::Restored { from: RestoreFrom::MetadataCheckpoint { state: Some(5), recompute: 1, rerun: 0 } }
-        )),
-        "{st}"
-    );
+    assert!(events(&p).any(|e| matches!(e, Event::Restored { from: RestoreFrom::MetadataCheckpoint { state: Some(5), recompute: 1, rerun: 0 } })), "{st}");
     assert!(events(&p).any(|e| matches!(e, Event::BatchStarted { batch: 9, output: false, records: 1, .. })), "{st}");
     let l = p.sim.ledger();
-    assert_eq!(
-        (l.state.exactly_once, l.external.unwrap().exactly_once),
-        (8, 8),
-        "the recompute writes no output: {st}"
-    );
+    assert_eq!((l.state.exactly_once, l.external.unwrap().exactly_once), (8, 8), "the recompute writes no output: {st}");
     assert!(l.complete_and_in_order(), "{st}");
 }
 
@@ -202,25 +169,12 @@ fn the_state_is_rebuilt_from_its_checkpoint_and_the_lineage_chain() {
 /// (batch time, partition) it had committed.
 #[test]
 fn a_batch_completed_but_not_yet_checkpointed_runs_again() {
-    let script = [
-        "read Source x3",
-        "wait",
-        "deliver Source->Map x3",
-        "deliver Map->Count x3",
-        "deliver Count->Sink x3",
-        "crash",
-        "restore",
-        "end",
-    ];
+    let script = ["read Source x3", "wait", "deliver Source->Map x3", "deliver Map->Count x3", "deliver Count->Sink x3", "crash", "restore", "end"];
     let append = play("line-sink", &spark(true, SinkMode::Append), None, &script);
     assert_eq!(labels(&append, false, Verdict::Duplicated), "a b c", "{}", story(&append));
     assert_eq!(append.sim.ledger().state.exactly_once, 8);
     let t = play("line-sink", &spark(true, SinkMode::Transactional), None, &script);
-    assert!(
-        events(&t).any(|e| matches!(e, Event::BatchOutput { time: 4, skipped: true, rows: 3, .. })),
-        "{}",
-        story(&t)
-    );
+    assert!(events(&t).any(|e| matches!(e, Event::BatchOutput { time: 4, skipped: true, rows: 3, .. })), "{}", story(&t));
     let l = t.sim.ledger();
     assert_eq!((l.state.exactly_once, l.external.unwrap().exactly_once), (8, 8));
 }
@@ -231,21 +185,10 @@ fn a_batch_completed_but_not_yet_checkpointed_runs_again() {
 /// them.
 #[test]
 fn an_executor_crash_reruns_the_batch_from_the_replica_or_the_log() {
-    let script = [
-        "read Source x3",
-        "wait",
-        "deliver Source->Map",
-        "deliver Map->Count",
-        "deliver Count->Sink",
-        "crash-task Map",
-        "end",
-    ];
+    let script = ["read Source x3", "wait", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink", "crash-task Map", "end"];
     let p = play("line-sink", &spark(false, SinkMode::Append), None, &script);
     let st = story(&p);
-    assert!(
-        events(&p).any(|e| matches!(e, Event::ExecutorLost { executor: 1, lost_blocks: 0, rerun: Some(1), .. })),
-        "{st}"
-    );
+    assert!(events(&p).any(|e| matches!(e, Event::ExecutorLost { executor: 1, lost_blocks: 0, rerun: Some(1), .. })), "{st}");
     assert!(events(&p).any(|e| matches!(e, Event::BatchStarted { batch: 1, attempt: 2, records: 3, .. })), "{st}");
     assert_eq!(labels(&p, false, Verdict::Duplicated), "a", "{st}");
     assert_eq!(p.sim.ledger().state.exactly_once, 8, "{st}");
@@ -330,3 +273,5 @@ proptest! {
         prop_assert!(l.complete_and_in_order(), "{:?}", l.rows);
     }
 }
+
+

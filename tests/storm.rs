@@ -96,11 +96,7 @@ fn xor_bookkeeping_on_every_builtin_job() {
             for s in sim.graph.sources() {
                 assert_eq!(sim.committed_offset(s) as usize, sim.graph.task(s).log.len(), "{job}: all committed");
             }
-            assert_eq!(
-                sim.ledger().state.exactly_once as usize,
-                records,
-                "{job}: no failure, no timeout: exactly once"
-            );
+            assert_eq!(sim.ledger().state.exactly_once as usize, records, "{job}: no failure, no timeout: exactly once");
         }
     }
 }
@@ -207,11 +203,7 @@ fn the_spouts_own_edges_cannot_be_unanchored() {
 
 #[test]
 fn acking_off_is_at_most_once() {
-    let run = play(
-        "line-sink",
-        storm(|s| s.ackers = 0),
-        &["read Source", "read Source", "read Source", "crash", "restore", "end"],
-    );
+    let run = play("line-sink", storm(|s| s.ackers = 0), &["read Source", "read Source", "read Source", "crash", "restore", "end"]);
     let l = run.sim.ledger();
     assert_eq!(l.external_labels(Verdict::Lost), vec!["a", "b", "c"], "committed as emitted, never replayed");
     assert_eq!(l.external.unwrap().duplicated, 0);
@@ -225,8 +217,7 @@ fn acking_off_is_at_most_once() {
 /// is gone, and the verdict says so.
 #[test]
 fn a_crash_duplicates_in_an_append_sink_and_loses_nothing() {
-    let script =
-        ["read Source", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink", "crash", "restore", "end"];
+    let script = ["read Source", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink", "crash", "restore", "end"];
     let run = play("line-sink", no_timeouts(), &script);
     let l = run.sim.ledger();
     assert_eq!(l.external_labels(Verdict::Duplicated), vec!["a"]);

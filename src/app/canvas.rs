@@ -200,19 +200,15 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     // drawing some of its height on a projector.
     let band = sim.storm().filter(|s| {
         sim.settings.ackers > 0
-            && (!lay.compact
-                || !s.acker.is_empty()
-                || s.messages_to_acker() > 0
-                || s.to_spout.iter().any(|q| !q.is_empty()))
+            && (!lay.compact || !s.acker.is_empty() || s.messages_to_acker() > 0 || s.to_spout.iter().any(|q| !q.is_empty()))
     });
     // Spark Streaming: the blocks, the batch queue and the state under the job (in presenter mode
     // while the driver runs).
     // In presenter mode only while blocks or batches wait: on a projector the strip costs the
     // drawing its size, and a prediction's chips need the room.
-    let spark = (sim.strategy() == Strategy::SparkStreaming).then(|| sim.spark()).filter(|s| {
-        !lay.compact
-            || s.is_some_and(|s| !s.jobs.is_empty() || s.blocks.iter().any(|b| b.batch.is_none() && b.readable()))
-    });
+    let spark = (sim.strategy() == Strategy::SparkStreaming)
+        .then(|| sim.spark())
+        .filter(|s| !lay.compact || s.is_some_and(|s| !s.jobs.is_empty() || s.blocks.iter().any(|b| b.batch.is_none() && b.readable())));
     let extra = band.is_some() || spark.is_some();
     let width = if extra && !lay.compact { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
     let height = lay.height
@@ -274,23 +270,14 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
         let every = sim.settings.batch_interval;
         let next = (sim.tick / every + 1) * every;
         match sim.spark() {
-            Some(_) => format!(
-                "{} {every} {} · {} {next}",
-                l.t("a batch every", "批次间隔"),
-                l.t("steps", "步"),
-                l.t("next at step", "下一个在步")
-            ),
+            Some(_) => format!("{} {every} {} · {} {next}", l.t("a batch every", "批次间隔"), l.t("steps", "步"), l.t("next at step", "下一个在步")),
             None => l.t("driver down: every executor died with it", "驱动器故障：所有执行器随之退出").to_string(),
         }
     } else if strategy == Strategy::StormAcker {
         if up {
             l.t("Nimbus: assigns workers; not on the data path", "Nimbus：分配 worker，不在数据路径上").to_string()
         } else {
-            l.t(
-                "Nimbus down: workers keep processing; reassignment waits",
-                "Nimbus 故障：worker 继续处理，重新分配需等待",
-            )
-            .to_string()
+            l.t("Nimbus down: workers keep processing; reassignment waits", "Nimbus 故障：worker 继续处理，重新分配需等待").to_string()
         }
     } else {
         l.t("nothing is saved", "不保存任何状态").to_string()
@@ -378,34 +365,14 @@ fn high_availability(sim: &Sim, l: Lang) -> (String, String) {
     let down = sim.down() == Some(CrashScope::JobManager);
     match sim.settings.high_availability {
         HighAvailability::Standby if down => (
-            if zh {
-                format!("{leader} ✖ · {standby}（备用）将赢得选举")
-            } else {
-                format!("{leader} ✖ · {standby} (standby) wins the election")
-            },
-            if zh {
-                format!("HA 存储：作业图，指针 → {}", chk(latest))
-            } else {
-                format!("HA store: job graph, pointer → {}", chk(latest))
-            },
+            if zh { format!("{leader} ✖ · {standby}（备用）将赢得选举") } else { format!("{leader} ✖ · {standby} (standby) wins the election") },
+            if zh { format!("HA 存储：作业图，指针 → {}", chk(latest)) } else { format!("HA store: job graph, pointer → {}", chk(latest)) },
         ),
         HighAvailability::Standby => (
-            if zh {
-                format!("JobManager {leader}（Leader）· {standby}（备用）")
-            } else {
-                format!("JobManager {leader} (leader) · {standby} (standby)")
-            },
+            if zh { format!("JobManager {leader}（Leader）· {standby}（备用）") } else { format!("JobManager {leader} (leader) · {standby} (standby)") },
             match m.elected_at {
-                Some(t) if zh => format!(
-                    "{leader} 于第 {} 步当选 · HA 指针 → {}",
-                    t + 1,
-                    chk(sim.stats.latest_restored.map(|c| c.0))
-                ),
-                Some(t) => format!(
-                    "{leader} elected at step {} · HA pointer → {}",
-                    t + 1,
-                    chk(sim.stats.latest_restored.map(|c| c.0))
-                ),
+                Some(t) if zh => format!("{leader} 于第 {} 步当选 · HA 指针 → {}", t + 1, chk(sim.stats.latest_restored.map(|c| c.0))),
+                Some(t) => format!("{leader} elected at step {} · HA pointer → {}", t + 1, chk(sim.stats.latest_restored.map(|c| c.0))),
                 None if zh => format!("HA 存储：作业图，指针 → {}", chk(latest)),
                 None => format!("HA store: job graph, pointer → {}", chk(latest)),
             },
@@ -415,9 +382,7 @@ fn high_availability(sim: &Sim, l: Lang) -> (String, String) {
             match latest {
                 Some(id) if zh => format!("R 重新提交：从保留的检查点 {id} 恢复，编号从 {} 继续", id + 1),
                 Some(id) => format!("R: from retained chk {id}, ids continue at {}", id + 1),
-                None => {
-                    l.t("resubmit (R): from nothing, ids from 1", "重新提交（R）：从零开始，编号从 1 开始").to_string()
-                }
+                None => l.t("resubmit (R): from nothing, ids from 1", "重新提交（R）：从零开始，编号从 1 开始").to_string(),
             },
         ),
         HighAvailability::None if down => (
@@ -425,9 +390,7 @@ fn high_availability(sim: &Sim, l: Lang) -> (String, String) {
             match latest {
                 Some(id) if zh => format!("检查点 {id} 已外部化保留；R 启动新的 JobManager"),
                 Some(id) => format!("chk {id} retained; R starts a new JobManager"),
-                None => l
-                    .t("no checkpoint retained; R starts a JobManager", "没有保留的检查点；R 启动 JobManager")
-                    .to_string(),
+                None => l.t("no checkpoint retained; R starts a JobManager", "没有保留的检查点；R 启动 JobManager").to_string(),
             },
         ),
         HighAvailability::None => (
@@ -438,11 +401,7 @@ fn high_availability(sim: &Sim, l: Lang) -> (String, String) {
             } else {
                 l.t("JobManager (no HA, no standby)", "JobManager（无高可用，无备用）").to_string()
             },
-            l.t(
-                "checkpoints only in its memory: its failure fails the job",
-                "检查点只在它的内存里：它一故障，作业就失败",
-            )
-            .to_string(),
+            l.t("checkpoints only in its memory: its failure fails the job", "检查点只在它的内存里：它一故障，作业就失败").to_string(),
         ),
     }
 }
@@ -760,37 +719,18 @@ fn task_box(
     let badge = rt.alignment.as_ref().map(|a| {
         let id = a.checkpoint.0;
         let (short, long) = if a.cancelled {
-            (
-                format!("{} {id} {}", l.t("◌ chk", "◌ 检查点"), l.t("aborted", "已中止")),
-                format!(
-                    "{} {id} {}",
-                    l.t("Checkpoint", "检查点"),
-                    l.t("was aborted: the task still collects its barriers", "已中止：任务仍在收集它的屏障")
-                ),
-            )
+            (format!("{} {id} {}", l.t("◌ chk", "◌ 检查点"), l.t("aborted", "已中止")),
+             format!("{} {id} {}", l.t("Checkpoint", "检查点"), l.t("was aborted: the task still collects its barriers", "已中止：任务仍在收集它的屏障")))
         } else if a.unaligned.is_some() {
-            (
-                format!("{} {id}", l.t("● recording chk", "● 记录检查点")),
-                format!(
-                    "{} {id}: {}",
-                    l.t("Recording in-flight data for checkpoint", "为检查点记录在途数据："),
-                    a.waiting()
-                ),
-            )
+            (format!("{} {id}", l.t("● recording chk", "● 记录检查点")),
+             format!("{} {id}: {}", l.t("Recording in-flight data for checkpoint", "为检查点记录在途数据："), a.waiting()))
         } else {
-            (
-                format!("{} {id}: {} {}", l.t("◐ aligning", "◐ 对齐"), a.waiting(), l.t("to go", "个未到")),
-                format!(
-                    "{} {id}: {} {}",
-                    l.t("Aligning checkpoint", "对齐检查点"),
-                    a.waiting(),
-                    l.t("input(s) still to deliver its barrier", "个输入的屏障未到")
-                ),
-            )
+            (format!("{} {id}: {} {}", l.t("◐ aligning", "◐ 对齐"), a.waiting(), l.t("to go", "个未到")),
+             format!("{} {id}: {} {}", l.t("Aligning checkpoint", "对齐检查点"), a.waiting(), l.t("input(s) still to deliver its barrier", "个输入的屏障未到")))
         };
         let r = lay.badge(t.index());
         html! { <text class="badge" x={num(r.x + 14.0)} y={num(r.y + 21.0)} data-aligning={id.to_string()}>
-        <title>{ long }</title>{ fit(&short, bw - 24.0, 16.0) }</text> }
+            <title>{ long }</title>{ fit(&short, bw - 24.0, 16.0) }</text> }
     });
     // Source: the log strip. Read records are dimmed; the next one is outlined while the task
     // runs. While it is down, the outline marks where a restore would resume, never where it

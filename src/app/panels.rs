@@ -422,19 +422,11 @@ fn failovers(v: &CheckpointsView, l: Lang) -> Html {
     let g = &*v.graph;
     let cause = |c: FailureCause| match c {
         FailureCause::Cluster => l.t("the cluster crashed", "集群崩溃").to_string(),
-        FailureCause::Task(t) => {
-            format!("{} {}", g.task(t).name, l.t("failed (every task restarts)", "失败（所有任务重启）"))
-        }
-        FailureCause::Region(t) => {
-            format!("{} {}", g.task(t).name, l.t("failed (its region restarts)", "失败（其区域重启）"))
-        }
+        FailureCause::Task(t) => format!("{} {}", g.task(t).name, l.t("failed (every task restarts)", "失败（所有任务重启）")),
+        FailureCause::Region(t) => format!("{} {}", g.task(t).name, l.t("failed (its region restarts)", "失败（其区域重启）")),
         FailureCause::JobManager => l.t("the JobManager failed", "JobManager 故障").to_string(),
-        FailureCause::JobManagerWithStandby => {
-            l.t("the JobManager failed (a standby waits)", "JobManager 故障（有备用）").to_string()
-        }
-        FailureCause::JobManagerWithoutHa => {
-            l.t("the JobManager failed (no HA: the job fails)", "JobManager 故障（无高可用：作业失败）").to_string()
-        }
+        FailureCause::JobManagerWithStandby => l.t("the JobManager failed (a standby waits)", "JobManager 故障（有备用）").to_string(),
+        FailureCause::JobManagerWithoutHa => l.t("the JobManager failed (no HA: the job fails)", "JobManager 故障（无高可用：作业失败）").to_string(),
         FailureCause::Nimbus => l.t("Nimbus died", "Nimbus 故障").to_string(),
         FailureCause::TooManyFailedCheckpoints => l.t("too many failed checkpoints", "失败的检查点过多").to_string(),
     };
@@ -449,9 +441,7 @@ fn failovers(v: &CheckpointsView, l: Lang) -> Html {
             Lang::Zh => format!("新 JobManager，重新提交（第 {submission} 次提交）"),
             _ => format!("a new JobManager, then resubmitted (submission {submission})"),
         },
-        Some(Takeover::KeptRunning) => {
-            l.t("nothing stopped: the workers kept running", "什么都没停：worker 继续运行").to_string()
-        }
+        Some(Takeover::KeptRunning) => l.t("nothing stopped: the workers kept running", "什么都没停：worker 继续运行").to_string(),
     };
     let from = |r: Option<RestoreFrom>| match r {
         None => "–".to_string(),
@@ -581,9 +571,7 @@ pub fn StoragePanel(props: &StorageProps) -> Html {
                 }) }</> }
             }
         }
-        Strategy::SparkStreaming => {
-            html! { <ul class="snapshots">{ for props.spark.iter().map(|x| html! { <li>{ x.clone() }</li> }) }</ul> }
-        }
+        Strategy::SparkStreaming => html! { <ul class="snapshots">{ for props.spark.iter().map(|x| html! { <li>{ x.clone() }</li> }) }</ul> },
         _ => {
             html! { <p class="hint">{ l.t("Nothing is saved with this strategy: a restore starts every task empty.", "此策略不保存任何状态：恢复时每个任务都从空开始。") }</p> }
         }

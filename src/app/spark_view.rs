@@ -69,20 +69,13 @@ fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
     let d = sim.durable_spark();
     let chain: Vec<String> = s.map(|s| s.chain.iter().map(|(k, _)| k.to_string()).collect()).unwrap_or_default();
     let chain = if chain.is_empty() { "—".into() } else { format!("{} ({})", chain.len(), chain.join(" ← ")) };
-    let ckpt = d
-        .state
-        .as_ref()
-        .map_or_else(|| l.t("none", "无").to_string(), |c| format!("{} {}", l.t("batch", "批次"), c.batch));
+    let ckpt = d.state.as_ref().map_or_else(|| l.t("none", "无").to_string(), |c| format!("{} {}", l.t("batch", "批次"), c.batch));
     let wal_bytes = d.wal.len() as u64 * WAL_BYTES_PER_RECORD;
     let last = d.batches.iter().rev().find(|b| b.finished.is_some());
     let (sum, n, max) = sim.record_latency();
     let steps = l.t("steps", "步");
     vec![
-        format!(
-            "{} {chain} · {} {ckpt}",
-            l.t("state RDD: lineage", "状态 RDD：血统链"),
-            l.t("checkpointed:", "已检查点：")
-        ),
+        format!("{} {chain} · {} {ckpt}", l.t("state RDD: lineage", "状态 RDD：血统链"), l.t("checkpointed:", "已检查点：")),
         format!(
             "{} {} · {} {wal_bytes} B · {} {} B",
             l.t("write-ahead log:", "预写日志："),
@@ -106,12 +99,7 @@ fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
         if n == 0 {
             l.t("latency: no record visible yet", "延迟：还没有可见的输出").into()
         } else {
-            format!(
-                "{} {} · {} {max} {steps}",
-                l.t("latency to output: mean", "到达至可见的延迟：平均"),
-                sum / n,
-                l.t("max", "最长")
-            )
+            format!("{} {} · {} {max} {steps}", l.t("latency to output: mean", "到达至可见的延迟：平均"), sum / n, l.t("max", "最长"))
         },
     ]
 }
@@ -121,12 +109,7 @@ fn job_lines(sim: &Sim, s: &SparkRuntime, l: Lang) -> Vec<String> {
     s.jobs
         .iter()
         .map(|j| {
-            let recs: Vec<&str> = j
-                .blocks
-                .iter()
-                .filter_map(|id| s.block(*id).filter(|b| b.readable()))
-                .map(|b| sim.graph.label(b.record))
-                .collect();
+            let recs: Vec<&str> = j.blocks.iter().filter_map(|id| s.block(*id).filter(|b| b.readable())).map(|b| sim.graph.label(b.record)).collect();
             let gone = j.blocks.len() - recs.len();
             let what = match (j.started.is_some(), j.output) {
                 (true, true) if j.attempt > 1 => format!("{} {}", l.t("▶ running, attempt", "▶ 运行中，第"), j.attempt),
@@ -135,18 +118,8 @@ fn job_lines(sim: &Sim, s: &SparkRuntime, l: Lang) -> Vec<String> {
                 (false, true) => l.t("queued", "排队中").to_string(),
                 (false, false) => l.t("queued: recompute", "排队：重算").to_string(),
             };
-            let gone = if gone > 0 {
-                format!(" · {gone} {}", l.t("block(s) gone", "个块已丢失"))
-            } else {
-                String::new()
-            };
-            format!(
-                "{} {} @{} · {} · {what}{gone}",
-                l.t("batch", "批次"),
-                j.batch,
-                j.time,
-                if recs.is_empty() { "—".into() } else { recs.join(" ") }
-            )
+            let gone = if gone > 0 { format!(" · {gone} {}", l.t("block(s) gone", "个块已丢失")) } else { String::new() };
+            format!("{} {} @{} · {} · {what}{gone}", l.t("batch", "批次"), j.batch, j.time, if recs.is_empty() { "—".into() } else { recs.join(" ") })
         })
         .collect()
 }
@@ -159,24 +132,11 @@ pub fn storage_lines(sim: &Sim, l: Lang) -> Vec<String> {
     let d = sim.durable_spark();
     let wal: Vec<&str> = d.wal.iter().map(|b| sim.graph.label(b.record)).collect();
     let state = match &d.state {
-        Some(c) => format!(
-            "{} {}, {} {}",
-            l.t("state RDD checkpoint: batch", "状态 RDD 检查点：批次"),
-            c.batch,
-            l.t("written at step", "写于步"),
-            c.tick + 1
-        ),
-        None => l
-            .t(
-                "state RDD checkpoint: none yet (a restart rebuilds the state from batch 1)",
-                "状态 RDD 检查点：还没有（重启时从批次 1 起重建状态）",
-            )
-            .to_string(),
+        Some(c) => format!("{} {}, {} {}", l.t("state RDD checkpoint: batch", "状态 RDD 检查点：批次"), c.batch, l.t("written at step", "写于步"), c.tick + 1),
+        None => l.t("state RDD checkpoint: none yet (a restart rebuilds the state from batch 1)", "状态 RDD 检查点：还没有（重启时从批次 1 起重建状态）").to_string(),
     };
     let log = match (sim.settings.write_ahead_log, wal.is_empty()) {
-        (false, _) => l
-            .t("write-ahead log: off (blocks live only in executor memory)", "预写日志：关闭（块只在执行器内存中）")
-            .to_string(),
+        (false, _) => l.t("write-ahead log: off (blocks live only in executor memory)", "预写日志：关闭（块只在执行器内存中）").to_string(),
         (true, true) => l.t("write-ahead log: empty", "预写日志：空").to_string(),
         (true, false) => format!("{} {}", l.t("write-ahead log:", "预写日志："), wal.join(" ")),
     };
@@ -192,11 +152,7 @@ pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: 
     // Blocks still to be processed: not yet in a batch, or in a batch still queued or running;
     // while the driver is down, the blocks the log kept.
     let waiting: Vec<&Block> = match s {
-        Some(s) => s
-            .blocks
-            .iter()
-            .filter(|b| b.readable() && b.batch.is_none_or(|k| s.jobs.iter().any(|j| j.batch == k)))
-            .collect(),
+        Some(s) => s.blocks.iter().filter(|b| b.readable() && b.batch.is_none_or(|k| s.jobs.iter().any(|j| j.batch == k))).collect(),
         None => sim.durable_spark().wal.iter().collect(),
     };
     let per_row = ((col - 24.0) / 112.0).floor().max(1.0) as usize;
@@ -214,9 +170,7 @@ pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: 
     if waiting.is_empty() {
         let none = match s {
             Some(_) => l.t("no block waits for its batch", "没有等待批次的块"),
-            None => {
-                l.t("memory died with the executors; the log holds nothing", "内存随执行器一起没了；日志里什么都没有")
-            }
+            None => l.t("memory died with the executors; the log holds nothing", "内存随执行器一起没了；日志里什么都没有"),
         };
         texts.push((0, 80.0, muted, none.into()));
     }
@@ -226,10 +180,7 @@ pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: 
     }
     let mut jobs = match s {
         Some(s) => job_lines(sim, s, l),
-        None => vec![
-            l.t("✖ down: the queue died with the driver", "✖ 故障：队列随驱动器一起没了").to_string(),
-            metadata_line(sim, l),
-        ],
+        None => vec![l.t("✖ down: the queue died with the driver", "✖ 故障：队列随驱动器一起没了").to_string(), metadata_line(sim, l)],
     };
     if jobs.len() > 5 {
         let n = jobs.len() - 4;
@@ -241,12 +192,7 @@ pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: 
     }
     let running = s.is_some_and(|s| s.running().is_some());
     for (i, j) in jobs.into_iter().enumerate() {
-        texts.push((
-            1,
-            72.0 + i as f64 * LINE,
-            if i == 0 && running { "spout-line spark-running" } else { "spout-line" },
-            j,
-        ));
+        texts.push((1, 72.0 + i as f64 * LINE, if i == 0 && running { "spout-line spark-running" } else { "spout-line" }, j));
     }
     for (i, t) in state_lines(sim, s, l).into_iter().enumerate() {
         texts.push((2, 72.0 + i as f64 * LINE, "spout-line", t));
@@ -278,21 +224,11 @@ pub fn batch_strip(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l:
         let (first, second) = (format!("{} · {}", l.t("✖ driver down", "✖ 驱动器故障"), lines[2]), lines[0].clone());
         return strip(top, width, l, first, second);
     };
-    let waiting: Vec<String> =
-        s.blocks.iter().filter(|b| b.readable() && b.batch.is_none()).map(|b| block_text(sim, b)).collect();
-    let jobs: Vec<String> =
-        s.jobs.iter().map(|j| format!("{}{}", j.batch, if j.started.is_some() { "▶" } else { "" })).collect();
+    let waiting: Vec<String> = s.blocks.iter().filter(|b| b.readable() && b.batch.is_none()).map(|b| block_text(sim, b)).collect();
+    let jobs: Vec<String> = s.jobs.iter().map(|j| format!("{}{}", j.batch, if j.started.is_some() { "▶" } else { "" })).collect();
     let first = match l {
-        Lang::En => format!(
-            "blocks: {} · batches: {}",
-            if waiting.is_empty() { "—".into() } else { waiting.join(", ") },
-            if jobs.is_empty() { "—".into() } else { jobs.join(" ") }
-        ),
-        Lang::Zh => format!(
-            "块：{} · 批次：{}",
-            if waiting.is_empty() { "—".into() } else { waiting.join("，") },
-            if jobs.is_empty() { "—".into() } else { jobs.join(" ") }
-        ),
+        Lang::En => format!("blocks: {} · batches: {}", if waiting.is_empty() { "—".into() } else { waiting.join(", ") }, if jobs.is_empty() { "—".into() } else { jobs.join(" ") }),
+        Lang::Zh => format!("块：{} · 批次：{}", if waiting.is_empty() { "—".into() } else { waiting.join("，") }, if jobs.is_empty() { "—".into() } else { jobs.join(" ") }),
     };
     let lines = state_lines(sim, Some(s), l);
     let second = format!("{} · {}", lines[0], lines[1]);

@@ -503,10 +503,7 @@ fn failover_table(sim: &Sim) -> String {
         return s;
     }
     s += "\nFailovers (steps from the failure to running again)\n";
-    s += &format!(
-        "  {:<34} {:>6} {:>8} {:>6}  {:<30} {}\n",
-        "cause", "failed", "running", "steps", "how", "restored from"
-    );
+    s += &format!("  {:<34} {:>6} {:>8} {:>6}  {:<30} {}\n", "cause", "failed", "running", "steps", "how", "restored from");
     for f in &sim.stats.failovers {
         let cause = match f.cause {
             FailureCause::Cluster => "the cluster crashed".to_string(),
@@ -1251,12 +1248,7 @@ fn lab(args: &[String]) -> Result<String, String> {
             .map(|(p, c)| {
                 let probe = &k.probes[*p];
                 let g = &probe.initial.as_ref().expect("the probe's run").graph;
-                (
-                    probe.name,
-                    c.schedule.len(),
-                    c.schedule.iter().map(|a| a.code()).collect::<Vec<_>>().join(" "),
-                    c.story.text(g, lang),
-                )
+                (probe.name, c.schedule.len(), c.schedule.iter().map(|a| a.code()).collect::<Vec<_>>().join(" "), c.story.text(g, lang))
             })
             .collect::<Vec<_>>()
     };
@@ -1281,18 +1273,10 @@ fn lab(args: &[String]) -> Result<String, String> {
     );
     s += &format!(
         "  {:<14} {:<22} {:<14} {:<10} {:<14} {:<14} {}\n",
-        "first barrier",
-        "records after barrier",
-        "last barrier",
-        "in-flight",
-        "guarantee",
-        "preset",
-        "shortest loss / duplicate"
+        "first barrier", "records after barrier", "last barrier", "in-flight", "guarantee", "preset", "shortest loss / duplicate"
     );
     for (c, k) in &rows {
-        let steps = |x: &Option<(usize, Counterexample)>| {
-            x.as_ref().map_or("-".to_string(), |(_, c)| format!("{} steps", c.schedule.len()))
-        };
+        let steps = |x: &Option<(usize, Counterexample)>| x.as_ref().map_or("-".to_string(), |(_, c)| format!("{} steps", c.schedule.len()));
         let cells = match c {
             Candidate::Handler(h) => [
                 match h.first {

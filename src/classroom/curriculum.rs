@@ -669,8 +669,7 @@ const SINK_STORY: &[&str] = &[
 /// Lesson 13, each run: a to e arrive and form batch 1, which runs to its end (Sink writes a to
 /// e) while f, g, h arrive and form batch 2, which starts; then the driver crashes, a step before
 /// its checkpoint writer would have recorded that batch 1 completed.
-const SPARK_STORY: &[&str] =
-    &["wait x4", "deliver Source->Map x5", "deliver Map->Count x5", "deliver Count->Sink x5", "crash-jm"];
+const SPARK_STORY: &[&str] = &["wait x4", "deliver Source->Map x5", "deliver Map->Count x5", "deliver Count->Sink x5", "crash-jm"];
 const SPARK_REST: &[&str] = &["deliver Source->Map x5", "deliver Map->Count x5", "deliver Count->Sink x5", "crash-jm"];
 
 // LESSONS-END
@@ -752,9 +751,7 @@ mod tests {
         (&["nimbus dies", "jobmanager fails", "a fails"], "the master down", |c| matches!(c, Shows::MasterDown)),
         (&["do not notice", "nothing stops"], "a job still running", |c| matches!(c, Shows::Running)),
         (&["leads", "election"], "the leader", |c| matches!(c, Shows::Leader(_) | Shows::MasterDown)),
-        (&["its files stay", "go with it", "left in storage"], "what storage holds", |c| {
-            matches!(c, Shows::InStorage(_))
-        }),
+        (&["its files stay", "go with it", "left in storage"], "what storage holds", |c| matches!(c, Shows::InStorage(_))),
     ];
 
     #[test]
@@ -864,14 +861,7 @@ mod tests {
             assert_eq!(l.external_labels(Verdict::Duplicated), twice, "step {k}");
             if *k == predicts[2] {
                 let a = sim.graph.records.iter().position(|r| r.label == "a").unwrap();
-                let seen = sim
-                    .external()
-                    .visible()
-                    .iter()
-                    .filter(|r| r.record.0 as usize == a)
-                    .map(|r| r.tick + 1)
-                    .min()
-                    .unwrap();
+                let seen = sim.external().visible().iter().filter(|r| r.record.0 as usize == a).map(|r| r.tick + 1).min().unwrap();
                 assert_eq!(seen - sim.durable_spark().received[a], 19, "a waited 19 steps");
             }
         }
@@ -894,14 +884,9 @@ mod tests {
         crate::classroom::play_lines(&mut before, &MASTER_STORY[..MASTER_STORY.len() - 2]).unwrap();
         let cp = before.storage().completed.last().unwrap().id;
         let written: Vec<&str> = before.external().visible().iter().map(|r| before.record_label(r.record)).collect();
-        let after: Vec<&str> =
-            written.iter().copied().filter(|l| before.ledger().row(l).unwrap().expected_external > 0).collect();
+        let after: Vec<&str> = written.iter().copied().filter(|l| before.ledger().row(l).unwrap().expected_external > 0).collect();
         let (retained, from_nothing, standby) = (&runs[0], &runs[1], &runs[2]);
-        for (sim, ha) in [
-            (retained, HighAvailability::None),
-            (from_nothing, HighAvailability::None),
-            (standby, HighAvailability::Standby),
-        ] {
+        for (sim, ha) in [(retained, HighAvailability::None), (from_nothing, HighAvailability::None), (standby, HighAvailability::Standby)] {
             assert_eq!(sim.settings.high_availability, ha);
             assert_eq!(sim.ledger().state.exactly_once as usize, sim.ledger().rows.len(), "the counts end right");
         }
@@ -1065,9 +1050,7 @@ mod tests {
                     assert_eq!(l.external_labels(Verdict::Duplicated), ["d", "e"]);
                     assert_eq!(ext.lost, 0);
                 }
-                SinkMode::Upsert | SinkMode::TwoPhaseCommit | SinkMode::Transactional => {
-                    assert_eq!(ext.exactly_once, 8, "{mode:?}")
-                }
+                SinkMode::Upsert | SinkMode::TwoPhaseCommit | SinkMode::Transactional => assert_eq!(ext.exactly_once, 8, "{mode:?}"),
             }
         }
         // Before the reveal, checkpoint 1 has completed but its notification has not reached the

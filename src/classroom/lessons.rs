@@ -96,22 +96,15 @@ impl Shows {
             }),
             Shows::Down => sim.down().is_some(),
             Shows::TreesInAcker(n) => sim.storm().is_some_and(|s| s.acker.len() == n),
-            Shows::Committed(task, offset) => {
-                sim.graph.task_by_name(task).is_some_and(|t| sim.committed_offset(t) == offset)
-            }
+            Shows::Committed(task, offset) => sim.graph.task_by_name(task).is_some_and(|t| sim.committed_offset(t) == offset),
             Shows::Running => sim.running(),
             Shows::MasterDown => !sim.jobmanager_up(),
             Shows::Leader(name) => sim.jobmanager_up() && sim.masters().leader.letter() == name,
             Shows::InStorage(id) => sim.storage().completed.last().map(|c| c.id.0) == id,
-            Shows::BatchDone(k) => {
-                sim.durable_spark().batches.iter().rev().find(|b| b.batch == k).is_some_and(|b| b.finished.is_some())
-            }
+            Shows::BatchDone(k) => sim.durable_spark().batches.iter().rev().find(|b| b.batch == k).is_some_and(|b| b.finished.is_some()),
             Shows::ToReplay(label) => sim.storm().is_some_and(|s| {
                 sim.graph.sources().any(|t| {
-                    s.spouts[t.index()]
-                        .retry
-                        .iter()
-                        .any(|o| sim.graph.label(sim.graph.task(t).log[*o as usize]) == label)
+                    s.spouts[t.index()].retry.iter().any(|o| sim.graph.label(sim.graph.task(t).log[*o as usize]) == label)
                 })
             }),
         };

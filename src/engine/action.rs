@@ -540,68 +540,27 @@ pub enum Event {
     Waited,
     /// A socket source came back: it cannot read offsets `from..to` again (read before, or
     /// arrived while no one listened).
-    SocketLost {
-        task: TaskId,
-        from: u32,
-        to: u32,
-    },
+    SocketLost { task: TaskId, from: u32, to: u32 },
     /// Spark: the receiver on `task` stored `record` as block `block` (in memory, replicated, and
     /// in the write-ahead log if `wal`), then acknowledged the source if it is reliable (`acked`).
-    BlockStored {
-        task: TaskId,
-        record: RecordId,
-        block: u32,
-        wal: bool,
-        acked: bool,
-    },
+    BlockStored { task: TaskId, record: RecordId, block: u32, wal: bool, acked: bool },
     /// Spark: the driver cut batch `batch` from `blocks` blocks and queued its job.
-    BatchGenerated {
-        batch: u32,
-        blocks: u16,
-    },
+    BatchGenerated { batch: u32, blocks: u16 },
     /// Spark: batch `batch`'s job started (attempt `attempt`) with `records` records; `missing`
     /// blocks were in no memory and no log; without `output` it only recomputes the state.
-    BatchStarted {
-        batch: u32,
-        records: u16,
-        missing: u16,
-        output: bool,
-        attempt: u16,
-    },
+    BatchStarted { batch: u32, records: u16, missing: u16, output: bool, attempt: u16 },
     /// Spark: batch `batch` completed; the lineage chain is `lineage` batches long.
-    BatchCompleted {
-        batch: u32,
-        output: bool,
-        lineage: u32,
-    },
+    BatchCompleted { batch: u32, output: bool, lineage: u32 },
     /// Spark: the state RDD of batch `batch` was checkpointed, cutting a chain of `cut`; `cleaned`
     /// blocks left the write-ahead log.
-    StateCheckpointed {
-        batch: u32,
-        cut: u32,
-        cleaned: u16,
-    },
+    StateCheckpointed { batch: u32, cut: u32, cleaned: u16 },
     /// Spark: a transactional output of partition `task` for batch time `time` committed `rows`,
     /// or was `skipped` because that key had committed before.
-    BatchOutput {
-        task: TaskId,
-        time: u64,
-        rows: u32,
-        skipped: bool,
-    },
+    BatchOutput { task: TaskId, time: u64, rows: u32, skipped: bool },
     /// Spark: executor `executor` (running `task`) died and a new one took its place.
-    ExecutorLost {
-        executor: u8,
-        task: TaskId,
-        lost_blocks: u16,
-        rerun: Option<u32>,
-        lineage: u32,
-    },
+    ExecutorLost { executor: u8, task: TaskId, lost_blocks: u16, rerun: Option<u32>, lineage: u32 },
     /// Spark: the driver died and every executor with it, with `blocks` blocks in memory.
-    DriverLost {
-        blocks: u16,
-        lost_in_flight: u32,
-    },
+    DriverLost { blocks: u16, lost_in_flight: u32 },
     /// Storm: Nimbus is back.
     NimbusRestarted,
     /// HA standby: the leading JobManager failed and its leadership is free. The HA store still

@@ -53,64 +53,29 @@ pub enum ActionError {
     NoSuchTask(u16),
     JobDown,
     JobRunning,
-    TaskDown {
-        task: String,
-    },
-    NoNotification {
-        task: String,
-    },
-    ChannelEmpty {
-        channel: String,
-    },
-    ChannelBlocked {
-        channel: String,
-        task: String,
-    },
-    Backpressured {
-        task: String,
-        channel: String,
-        capacity: u32,
-    },
-    NotASource {
-        task: String,
-    },
-    SourcesPaused {
-        checkpoint: u64,
-    },
-    LogExhausted {
-        task: String,
-        records: usize,
-    },
+    TaskDown { task: String },
+    NoNotification { task: String },
+    ChannelEmpty { channel: String },
+    ChannelBlocked { channel: String, task: String },
+    Backpressured { task: String, channel: String, capacity: u32 },
+    NotASource { task: String },
+    SourcesPaused { checkpoint: u64 },
+    LogExhausted { task: String, records: usize },
     /// A socket's next record has not arrived yet.
-    NotArrived {
-        task: String,
-        at: u64,
-    },
+    NotArrived { task: String, at: u64 },
     /// Spark: a receiver on a socket stores what arrives by itself.
-    ReceiverListens {
-        task: String,
-    },
-    NoCheckpoints {
-        strategy: &'static str,
-    },
-    NotTimers {
-        strategy: &'static str,
-    },
+    ReceiverListens { task: String },
+    NoCheckpoints { strategy: &'static str },
+    NotTimers { strategy: &'static str },
     NothingToDo,
     /// Storm: Nimbus is already down.
     NimbusDown,
     /// Storm: nothing from this task is on its way to the acker.
-    NoAckMessage {
-        task: String,
-    },
+    NoAckMessage { task: String },
     /// Storm: no answer from the acker is on its way to this task.
-    NoAckerAnswer {
-        task: String,
-    },
+    NoAckerAnswer { task: String },
     /// There is no acker: another strategy, or ackers 0.
-    NoAcker {
-        strategy: &'static str,
-    },
+    NoAcker { strategy: &'static str },
 }
 
 impl std::error::Error for ActionError {}

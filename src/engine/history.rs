@@ -240,11 +240,7 @@ pub fn judge(g: &JobGraph, counted: &[Vec<RecordId>], seen: &[Vec<RecordId>], ex
             }
             let got = have.get(j).filter(|h| h.0 == r).map_or(0, |h| h.1);
             if got < times {
-                let c = lanes
-                    .iter()
-                    .copied()
-                    .find(|&c| expected.0[c].binary_search_by_key(&r, |x| x.0).is_ok())
-                    .unwrap_or(c0);
+                let c = lanes.iter().copied().find(|&c| expected.0[c].binary_search_by_key(&r, |x| x.0).is_ok()).unwrap_or(c0);
                 f.incomplete[r.index()].push(Place { channel: ChannelId(c as u16), external: false });
             }
         }

@@ -25,8 +25,8 @@ pub mod checkpoint;
 pub mod comparison;
 pub mod coordinator;
 pub mod cut;
-pub mod dataflow;
 pub mod drawn_cut;
+pub mod dataflow;
 pub mod error;
 pub mod explorer;
 pub mod high_availability;
@@ -56,6 +56,7 @@ pub mod workload;
 pub use action::{AbortReason, Action, CrashScope, Event, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
 pub use checkpoint::{Notification, PendingCheckpoint};
 pub use cut::{ChannelCut, CutReport};
+pub use drawn_cut::{Arrow, Crossing, CutRestore, DrawnCut, DrawnCutError};
 pub use dataflow::builtin_jobs::{auto_label, builtin, generated_input, BuiltinJob, BUILTIN_NAMES};
 pub use dataflow::channel::{Channel, Fate, SeqSet};
 pub use dataflow::external_system::{ExternalSystem, Row, Txn, TxnStatus};
@@ -63,7 +64,6 @@ pub use dataflow::job_graph::{JobGraph, OperatorKind};
 pub use dataflow::record::{Barrier, Item, Record};
 pub use dataflow::state::{KeyedEntry, OpState};
 pub use dataflow::task::{TaskRuntime, TaskStatus};
-pub use drawn_cut::{Arrow, Crossing, CutRestore, DrawnCut, DrawnCutError};
 pub use error::{ActionError, ScenarioError};
 pub use high_availability::{JobManagerName, Masters};
 pub use history::Place;
@@ -75,8 +75,7 @@ pub use pyflink_export::{export_pyflink, ExportError};
 pub use scenario::{fingerprint, FaultBudget, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{
-    CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Settings, SinkMode, SourceKind, Strategy,
-    TimerSpec,
+    CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Settings, SourceKind, SinkMode, Strategy, TimerSpec,
 };
 pub use sim::Sim;
 pub use snapshot::TaskSnapshot;

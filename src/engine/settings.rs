@@ -149,8 +149,7 @@ pub enum SinkMode {
 }
 
 impl SinkMode {
-    pub const ALL: [SinkMode; 4] =
-        [SinkMode::Append, SinkMode::Upsert, SinkMode::TwoPhaseCommit, SinkMode::Transactional];
+    pub const ALL: [SinkMode; 4] = [SinkMode::Append, SinkMode::Upsert, SinkMode::TwoPhaseCommit, SinkMode::Transactional];
     pub fn id(self) -> &'static str {
         match self {
             SinkMode::Append => "append",
@@ -326,10 +325,7 @@ pub enum Edit {
     /// Storm's `topology.acker.executors`: 0 turns tracking off, 1 is the one acker here.
     Ackers(u32),
     /// Anchor (true) or not the tuples a bolt emits on the `index`-th edge of the job.
-    Anchoring {
-        edge: u16,
-        anchored: bool,
-    },
+    Anchoring { edge: u16, anchored: bool },
     HighAvailability(HighAvailability),
     Retention(CheckpointRetention),
     Source(SourceKind),
@@ -505,9 +501,7 @@ impl Settings {
                 s.sink = if strategy.allows_sink(self.sink) { self.sink } else { SinkMode::Append };
                 s.channel_capacity = self.channel_capacity;
                 // Steps between checkpoints, or (Spark Streaming) batches between state checkpoints.
-                if strategy.takes_checkpoint_interval()
-                    && strategy.uses_coordinator() == self.strategy.uses_coordinator()
-                {
+                if strategy.takes_checkpoint_interval() && strategy.uses_coordinator() == self.strategy.uses_coordinator() {
                     s.checkpoint_interval = self.checkpoint_interval;
                 }
                 s.failover_strategy = self.failover_strategy;
@@ -625,13 +619,8 @@ impl Settings {
         if self.source == SourceKind::Socket && !self.strategy.takes_socket() {
             return bad("source socket: Storm's spout replays a failed tuple by reading its offset again, which a socket cannot do; use a replayable-log source".into());
         }
-        if !self.strategy.takes_micro_batches()
-            && (self.write_ahead_log || self.batch_interval != default_batch_interval())
-        {
-            return bad(format!(
-                "batch-interval and write-ahead-log belong to the spark-streaming strategy, not {:?}",
-                self.strategy.id()
-            ));
+        if !self.strategy.takes_micro_batches() && (self.write_ahead_log || self.batch_interval != default_batch_interval()) {
+            return bad(format!("batch-interval and write-ahead-log belong to the spark-streaming strategy, not {:?}", self.strategy.id()));
         }
         if self.batch_interval == 0 || self.batch_interval > MAX_STEPS_SETTING {
             return bad(format!("batch-interval must be 1 to {MAX_STEPS_SETTING} steps"));
@@ -642,9 +631,7 @@ impl Settings {
         if self.ackers > 1 {
             return bad("ackers must be 0 (tracking off) or 1: the simulator runs one acker".into());
         }
-        if !self.strategy.takes_acker_settings()
-            && (self.ackers != 1 || !self.unanchored.is_empty() || self.message_timeout != default_message_timeout())
-        {
+        if !self.strategy.takes_acker_settings() && (self.ackers != 1 || !self.unanchored.is_empty() || self.message_timeout != default_message_timeout()) {
             return bad(format!(
                 "message-timeout, ackers and unanchored belong to the storm-acker strategy, not {:?}",
                 self.strategy.id()
@@ -657,12 +644,7 @@ impl Settings {
                     graph.spec.edges.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
                 ));
             };
-            if graph
-                .spec
-                .operators
-                .iter()
-                .any(|o| o.name == e.from && o.kind == super::dataflow::job_graph::OperatorKind::Source)
-            {
+            if graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == super::dataflow::job_graph::OperatorKind::Source) {
                 return bad(format!(
                     "unanchored edge {name:?}: a spout's tuples are anchored by their message id; turn acking off (ackers 0) to emit untracked"
                 ));
@@ -840,10 +822,7 @@ mod tests {
         let back: Settings = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
         assert_eq!(back, s);
         let d: Settings = serde_json::from_str("{}").unwrap();
-        assert_eq!(
-            (d.high_availability, d.externalized_checkpoint_retention),
-            (HighAvailability::Standby, CheckpointRetention::NoExternalizedCheckpoints)
-        );
+        assert_eq!((d.high_availability, d.externalized_checkpoint_retention), (HighAvailability::Standby, CheckpointRetention::NoExternalizedCheckpoints));
         assert!(serde_json::from_str::<Settings>(r#"{"high-availability": "zookeeper"}"#).is_err());
         for r in CheckpointRetention::ALL {
             assert_eq!(CheckpointRetention::from_id(r.id()), Some(r));

@@ -229,10 +229,7 @@ impl Sim {
 
     /// Is there an acker message for the scheduler to deliver?
     fn acker_work(&self) -> bool {
-        self.live
-            .storm
-            .as_ref()
-            .is_some_and(|s| s.to_acker.iter().any(|q| !q.is_empty()) || s.to_spout.iter().any(|q| !q.is_empty()))
+        self.live.storm.as_ref().is_some_and(|s| s.to_acker.iter().any(|q| !q.is_empty()) || s.to_spout.iter().any(|q| !q.is_empty()))
     }
 
     /// Is `a` enabled now? The error says why not.

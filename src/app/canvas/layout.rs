@@ -10,6 +10,7 @@
 //! All sizes are in SVG user units, which the page draws 1:1 on a 1366-pixel-wide projector in
 //! presenter mode: the smallest text on the canvas is 16 units.
 
+
 use crate::engine::sorted_vec::SortedMap;
 use crate::engine::{JobGraph, OperatorKind, TaskId};
 

@@ -180,14 +180,7 @@ impl LogEntry {
             LogEntry::Full { label, key, value, at } => Ok((label.clone(), key.clone(), *value, *at)),
             LogEntry::Short(s) => {
                 let (s, at) = match s.split_once('@') {
-                    Some((e, t)) => (
-                        e,
-                        Some(
-                            t.trim()
-                                .parse::<u64>()
-                                .map_err(|_| format!("log entry {s:?}: arrival tick {t:?} is not a whole number"))?,
-                        ),
-                    ),
+                    Some((e, t)) => (e, Some(t.trim().parse::<u64>().map_err(|_| format!("log entry {s:?}: arrival tick {t:?} is not a whole number"))?)),
                     None => (s.as_str(), None),
                 };
                 let (label, rest) = s

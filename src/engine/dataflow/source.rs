@@ -9,8 +9,8 @@
 use super::record::Record;
 use super::state::OpState;
 use crate::engine::action::Event;
-use crate::engine::ids::TaskId;
 use crate::engine::settings::SourceKind;
+use crate::engine::ids::TaskId;
 use crate::engine::sim::Sim;
 
 impl Sim {

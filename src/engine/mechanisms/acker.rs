@@ -48,27 +48,10 @@ impl Mechanism for XorAcker {
         let retry = sim.live.storm.as_ref().and_then(|s| s.spouts[t.index()].retry.first().copied());
         retry.or_else(|| sim.next_in_log(t))
     }
-    fn on_read(
-        &self,
-        sim: &mut Sim,
-        t: TaskId,
-        offset: u32,
-        record: RecordId,
-        children: &[(ChannelId, u64)],
-        out: &mut Vec<Event>,
-    ) {
+    fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
         sim.spout_emitted(t, offset, record, children, out);
     }
-    fn after_record(
-        &self,
-        sim: &mut Sim,
-        t: TaskId,
-        c: ChannelId,
-        seq: u64,
-        record: RecordId,
-        children: &[(ChannelId, u64)],
-        out: &mut Vec<Event>,
-    ) {
+    fn after_record(&self, sim: &mut Sim, t: TaskId, c: ChannelId, seq: u64, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
         sim.bolt_acks(t, c, seq, record, children, out);
     }
     fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
@@ -120,14 +103,7 @@ impl Sim {
 
     /// The spout emitted `record` (message id `offset`) as `children`: a new tree, or (no acker)
     /// acked at once.
-    fn spout_emitted(
-        &mut self,
-        t: TaskId,
-        offset: u32,
-        record: RecordId,
-        children: &[(ChannelId, u64)],
-        out: &mut Vec<Event>,
-    ) {
+    fn spout_emitted(&mut self, t: TaskId, offset: u32, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
         if self.settings.ackers == 0 {
             self.mark_acked(t, offset);
             return;
@@ -149,15 +125,7 @@ impl Sim {
 
     /// Bolt `t` processed tuple `seq` of channel `c` and emitted `children`: anchored ones get an
     /// edge id each, then the input is acked.
-    fn bolt_acks(
-        &mut self,
-        t: TaskId,
-        c: ChannelId,
-        seq: u64,
-        record: RecordId,
-        children: &[(ChannelId, u64)],
-        out: &mut Vec<Event>,
-    ) {
+    fn bolt_acks(&mut self, t: TaskId, c: ChannelId, seq: u64, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
         let Some(input) = self.storm_mut().anchors.remove(&(c, seq)) else { return };
         let mut xor = input.edge;
         let mut opened = Vec::new();
@@ -178,13 +146,7 @@ impl Sim {
             closed: input.edge,
             opened,
         });
-        out.push(Event::AckSent {
-            task: t,
-            record,
-            root: input.root,
-            anchored,
-            unanchored: children.len() as u16 - anchored,
-        });
+        out.push(Event::AckSent { task: t, record, root: input.root, anchored, unanchored: children.len() as u16 - anchored });
     }
 
     /// The acker takes the oldest message from task `from`.

@@ -92,30 +92,11 @@ pub trait Mechanism: Sync {
     }
     /// Source `t` read `record` at `offset` and emitted it as `children` (channel, sequence
     /// number). Called only when [`Mechanism::tracks_tuples`].
-    fn on_read(
-        &self,
-        _sim: &mut Sim,
-        _t: TaskId,
-        _offset: u32,
-        _record: RecordId,
-        _children: &[(ChannelId, u64)],
-        _out: &mut Vec<Event>,
-    ) {
-    }
+    fn on_read(&self, _sim: &mut Sim, _t: TaskId, _offset: u32, _record: RecordId, _children: &[(ChannelId, u64)], _out: &mut Vec<Event>) {}
     /// Task `t` processed record `seq` of channel `c` and emitted `children`. Called only when
     /// [`Mechanism::tracks_tuples`].
     #[allow(clippy::too_many_arguments)]
-    fn after_record(
-        &self,
-        _sim: &mut Sim,
-        _t: TaskId,
-        _c: ChannelId,
-        _seq: u64,
-        _record: RecordId,
-        _children: &[(ChannelId, u64)],
-        _out: &mut Vec<Event>,
-    ) {
-    }
+    fn after_record(&self, _sim: &mut Sim, _t: TaskId, _c: ChannelId, _seq: u64, _record: RecordId, _children: &[(ChannelId, u64)], _out: &mut Vec<Event>) {}
     /// Does a checkpoint of this mechanism store in-flight records (unaligned)?
     fn stores_in_flight(&self) -> bool {
         false

@@ -32,9 +32,7 @@
 //!   incomplete batches re-run with their output. Blocks are read back from the log; with the
 //!   log off they are gone.
 
-use super::received_blocks::{
-    BatchJob, BatchStat, Block, MetaCheckpoint, SparkRuntime, StateCheckpoint, EXECUTORS, WAL_BYTES_PER_RECORD,
-};
+use super::received_blocks::{BatchJob, BatchStat, Block, MetaCheckpoint, SparkRuntime, StateCheckpoint, EXECUTORS, WAL_BYTES_PER_RECORD};
 use super::seam::{InFlight, Mechanism};
 use crate::engine::action::{Event, RestoreFrom};
 use crate::engine::dataflow::channel::Fate;
@@ -207,13 +205,7 @@ impl Sim {
                 attempt: job.attempt,
                 output: job.output,
             });
-            out.push(Event::BatchStarted {
-                batch: job.batch,
-                records: records.len() as u16,
-                missing,
-                output: job.output,
-                attempt: job.attempt,
-            });
+            out.push(Event::BatchStarted { batch: job.batch, records: records.len() as u16, missing, output: job.output, attempt: job.attempt });
             if !records.is_empty() {
                 return;
             }
