@@ -1,7 +1,9 @@
 // End-to-end test of the built page (dist/ from `trunk build --release`), served on 127.0.0.1 and
 // driven in Debian's headless Chromium through a user's clicks and keys. Every control is checked
 // to do what its label says; screenshots go to e2e/screenshots/. Exit code 1 on any failure.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { serve, launch, tools } from './lib.mjs';
 
 const dist = new URL('../dist', import.meta.url).pathname;
@@ -11,7 +13,10 @@ await mkdir(shots, { recursive: true });
 let passed = 0;
 let failed = 0;
 const problems = [];
+// E2E_ONLY=regex runs only the matching checks (while developing; the suite runs them all).
+const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
 async function check(name, fn) {
+  if (only && !only.test(name)) return;
   try {
     await fn();
     passed++;
@@ -23,6 +28,12 @@ async function check(name, fn) {
   }
 }
 function expect(cond, msg) { if (!cond) throw new Error(msg); }
+// The headless runner, for the checks that compare the page with it (built by `cargo test`).
+function runner() {
+  const bin = new URL('../target/debug/barrierscope', import.meta.url).pathname;
+  if (!existsSync(bin)) execFileSync('cargo', ['build', '--quiet', '--bin', 'barrierscope'], { stdio: 'inherit' });
+  return bin;
+}
 
 const srv = await serve(dist);
 const browser = await launch();
@@ -1421,6 +1432,168 @@ await check('lesson 13 (micro-batches): the crash, then three reveals: without t
   expect(say.includes('19 steps'), `it ends on latency: ${say}`);
   await pg.click('#btn-lang');
   expect((await pg.textContent('#lesson-say')).includes('延迟'), 'in Chinese');
+  await pg.context().close();
+});
+
+// ---- Rooms: parts of the page that load when opened ----
+
+const isPart = (url) => /\/(split|chunk)_[^/]*\.wasm$/.test(new URL(url).pathname);
+const partsOf = (html) => ((html.match(/<meta name="barrierscope-parts" content="([^"]*)"/) || [])[1] || '').split(' ').filter(Boolean);
+const roomIds = async (pg) => pg.$$eval('.rooms-menu button', (bs) => bs.map((b) => b.id.replace(/^open-/, '')));
+async function openRoom(pg, id) {
+  await pg.click(`#open-${id}`);
+  await pg.waitForSelector(`#room-${id}[data-loaded="true"]`, { timeout: 15000 });
+}
+// Requests the page itself makes (not its service worker).
+function pageRequests(pg) {
+  const seen = [];
+  pg.on('request', (r) => { if (!r.serviceWorker()) seen.push(r.url()); });
+  return seen;
+}
+
+await check('the page ships its rooms as separate parts, each named by its hash, and the first visit fetches none of them', async () => {
+  const html = await (await fetch(srv.url)).text();
+  const parts = partsOf(html);
+  expect(parts.some((p) => /^\.\/split_pyflink-[0-9a-f]{16}\.wasm$/.test(p)), `the PyFlink part is listed: ${parts.join(' ')}`);
+  expect(/<link rel="modulepreload" href="\.\/__wasm_split-[0-9a-f]{16}\.js">/.test(html), 'the split loader is hashed and preloaded');
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const pg = await context.newPage();
+  const seen = pageRequests(pg);
+  pg.on('pageerror', (e) => errors.push(e.message));
+  await pg.goto(srv.url);
+  await pg.waitForSelector('#app[data-ready="true"]');
+  await pg.click('#read-Source');
+  await pg.keyboard.press('ArrowRight');
+  await pg.waitForTimeout(300);
+  const fetched = seen.filter(isPart);
+  expect(fetched.length === 0, `free play fetched ${fetched.join(', ')}`);
+  expect(seen.some((u) => /_bg\.wasm$/.test(u)), 'the main module was fetched');
+  await context.close();
+});
+
+await check('opening each room fetches its part, shows it with the focus on it, and Esc goes back to the same run', async () => {
+  const pg = await open();
+  const seen = pageRequests(pg);
+  for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+  const before = await step(pg);
+  const ids = await roomIds(pg);
+  expect(ids.length >= 1 && ids.includes('pyflink'), `rooms: ${ids}`);
+  for (const id of ids) {
+    const n = seen.filter(isPart).length;
+    const t0 = Date.now();
+    await openRoom(pg, id);
+    const took = Date.now() - t0;
+    const got = seen.filter(isPart).slice(n);
+    expect(got.some((u) => new URL(u).pathname.includes(`split_${id}-`)), `${id}: fetched ${got.join(', ') || 'nothing'}`);
+    expect(await pg.evaluate((id) => document.getElementById(`room-${id}`).contains(document.activeElement), id), `${id}: the focus is in the room`);
+    expect(await pg.isHidden('#canvas'), `${id}: the room covers the run`);
+    expect((await pg.evaluate(() => location.hash)) === `#room=${id}`, `${id}: the link names the room`);
+    console.log(`     room ${id}: open in ${took} ms (first time, localhost)`);
+    await pg.keyboard.press('Escape');
+    await pg.waitForSelector('#canvas');
+    expect(await step(pg) === before, `${id}: the run is where it was`);
+    expect((await pg.evaluate(() => location.hash)) === '', `${id}: the link no longer names the room`);
+    // Opened again, the part is not fetched again.
+    const m = seen.filter(isPart).length;
+    await openRoom(pg, id);
+    expect(seen.filter(isPart).length === m, `${id}: fetched once`);
+    await pg.click('#btn-room-close');
+  }
+  await pg.context().close();
+});
+
+await check('PyFlink room: timers are refused with Flink\'s reason, in both languages; aligned downloads the file the runner writes', async () => {
+  const pg = await open();
+  await openRoom(pg, 'pyflink');
+  expect((await pg.textContent('#pyflink-refused')).includes('per-task timer'), 'timers refused');
+  await pg.click('#btn-room-lang');
+  expect((await pg.textContent('#pyflink-refused')).includes('定时快照'), 'in Chinese');
+  expect((await pg.textContent('#room-pyflink-title')).includes('在真实的 Flink 上运行'), 'the title in Chinese');
+  await pg.click('#btn-room-lang');
+  await pg.click('#btn-pyflink-back');
+  await pg.selectOption('#sel-job', 'line-sink');
+  await pg.selectOption('#sel-strategy', 'aligned');
+  for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+  await pg.keyboard.press('c');
+  await pg.keyboard.press('x');
+  await openRoom(pg, 'pyflink');
+  const [py] = await Promise.all([pg.waitForEvent('download'), pg.click('#btn-pyflink-download')]);
+  const [json] = await Promise.all([pg.waitForEvent('download'), pg.click('#btn-pyflink-scenario')]);
+  expect(py.suggestedFilename() === 'barrierscope-line-sink-step-5.py', py.suggestedFilename());
+  const pyText = await readFile(await py.path(), 'utf8');
+  const scenario = await readFile(await json.path(), 'utf8');
+  expect(JSON.parse(scenario).actions.length === 5, `five actions: ${scenario}`);
+  const tmp = shots + 'pyflink-scenario.json';
+  await writeFile(tmp, scenario);
+  const runnerPy = execFileSync(runner(), ['export-pyflink', tmp], { encoding: 'utf8' });
+  expect(runnerPy === pyText, 'the page writes the same file as barrierscope export-pyflink');
+  expect(pyText.includes('"execution.checkpointing.mode": "EXACTLY_ONCE"'), 'exactly once mode');
+  expect((await pg.textContent('#pyflink-command')).includes('barrierscope-line-sink-step-5.py'), 'the command names the file');
+  await pg.screenshot({ path: shots + 'room-pyflink-1366.png' });
+  await pg.keyboard.press('p');
+  await pg.waitForSelector('#app[data-presenter="true"]');
+  await pg.setViewportSize({ width: 1920, height: 1080 });
+  await pg.screenshot({ path: shots + 'room-pyflink-presenter-1920.png' });
+  const small = await pg.$$eval('#room-pyflink p, #room-pyflink li, #room-pyflink button', (es) => es.map((e) => parseFloat(getComputedStyle(e).fontSize)).filter((s) => s < 16));
+  expect(small.length === 0, `presenter text under 16 px: ${small}`);
+  await pg.context().close();
+});
+
+await check('a room whose part cannot be fetched says so with Retry, keeps the run, and Retry opens it', async () => {
+  // The first visit, before the service worker has cached anything.
+  const pg = await open({ width: 1366, height: 768 }, { serviceWorkers: 'block' });
+  const roomErrors = [];
+  pg.removeAllListeners('console');
+  pg.on('console', (m) => { if (m.type() === 'error') roomErrors.push(m.text()); });
+  for (let i = 0; i < 2; i++) await pg.click('#read-Source');
+  await pg.route(/split_pyflink-[0-9a-f]+\.wasm$/, (r) => r.abort('internetdisconnected'));
+  await pg.click('#open-pyflink');
+  await pg.waitForSelector('#retry-pyflink', { timeout: 15000 });
+  expect((await pg.textContent('#room-pyflink [role="alert"]')).includes('could not be loaded'), 'the message');
+  expect(await pg.evaluate(() => document.activeElement && document.activeElement.id) === 'retry-pyflink', 'the focus is on Retry');
+  await pg.click('#btn-room-lang');
+  expect((await pg.textContent('#room-pyflink [role="alert"]')).includes('没能加载'), 'in Chinese');
+  await pg.click('#btn-room-lang');
+  await pg.screenshot({ path: shots + 'room-failed-1366.png' });
+  await pg.click('#retry-pyflink');
+  await pg.waitForSelector('#retry-pyflink', { timeout: 15000 });
+  await pg.unroute(/split_pyflink-[0-9a-f]+\.wasm$/);
+  await pg.click('#retry-pyflink');
+  await pg.waitForSelector('#room-pyflink[data-loaded="true"]', { timeout: 15000 });
+  await pg.keyboard.press('Escape');
+  expect(await step(pg) === 2, 'the run is kept');
+  expect(roomErrors.every((e) => /split|fetch|Failed|net::/i.test(e)), `only the failed fetch was reported: ${roomErrors.join('\n')}`);
+  await pg.context().close();
+});
+
+await check('a link with #room=pyflink opens the room over the last run', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-strategy', 'aligned');
+  await pg.click('#read-Source');
+  await pg.waitForTimeout(100);
+  await pg.goto(srv.url + '#room=pyflink');
+  await pg.reload();
+  await pg.waitForSelector('#room-pyflink[data-loaded="true"]', { timeout: 15000 });
+  expect(await pg.isVisible('#btn-pyflink-download'), 'the stored aligned run is exported');
+  await pg.context().close();
+});
+
+await check('offline after the first visit: the service worker holds every part, and every room opens', async () => {
+  const pg = await open();
+  const html = await (await fetch(srv.url)).text();
+  const parts = partsOf(html).map((p) => new URL(p, srv.url).href);
+  await pg.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+  await pg.waitForFunction(async (parts) => {
+    const keys = new Set((await (await caches.open('barrierscope-v1')).keys()).map((r) => r.url));
+    return parts.every((p) => keys.has(p));
+  }, parts, { timeout: 20000 });
+  await pg.context().setOffline(true);
+  await pg.reload();
+  await pg.waitForSelector('#app[data-ready="true"]', { timeout: 15000 });
+  for (const id of await roomIds(pg)) {
+    await openRoom(pg, id);
+    await pg.keyboard.press('Escape');
+  }
   await pg.context().close();
 });
 

@@ -4,6 +4,7 @@
 set -euo pipefail
 
 TRUNK_VERSION=0.21.14
+WASM_SPLIT_VERSION=0.2.4
 BINARYEN_VERSION=132
 AXE_VERSION=4.11.0
 TOOLS="${BARRIERSCOPE_TOOLS:-$HOME/.local/share/barrierscope-tools}"
@@ -27,6 +28,13 @@ fi
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
   cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+# wasm-split-cli: splits the page into rooms (scripts/bin/wasm-bindgen runs it). It has no
+# --version: cargo's list of installed packages tells.
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:" || ! command -v wasm-split-cli >/dev/null; then
+  say "installing wasm-split-cli (wasm_split_cli_support $WASM_SPLIT_VERSION, about 5 minutes on 2 cores)"
+  cargo install --locked "wasm_split_cli_support@$WASM_SPLIT_VERSION" --features build-binary
 fi
 
 if [ ! -x "$TOOLS/node_modules/.bin/wasm-opt" ]; then
@@ -60,4 +68,4 @@ if ! fc-list : family 2>/dev/null | grep "Noto Sans CJK" >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y fonts-noto-cjk
 fi
 
-say "toolchain ready: $(trunk --version), $(wasm-bindgen --version), wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version 2>/dev/null)"
+say "toolchain ready: $(trunk --version), $(wasm-bindgen --version), wasm-split-cli $WASM_SPLIT_VERSION, wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version 2>/dev/null)"

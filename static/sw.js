@@ -3,6 +3,11 @@
 // CSS, the icon, the manifest). The page itself is fetched network-first, so a new build is seen
 // as soon as the network is back; the assets have content hashes in their names, so they are
 // served cache-first. Only same-origin GET requests are touched.
+//
+// The rooms' parts (the page's <meta name="barrierscope-parts">) are cached at install too. The
+// page registers this worker only once it is interactive and the browser is idle, so the first
+// screen never waits for them, and after that every room opens offline. Entries of an older build
+// are dropped once the new one is cached, so old and new parts never mix.
 const CACHE = 'barrierscope-v1';
 
 async function precache() {
@@ -12,8 +17,13 @@ async function precache() {
   const html = await page.clone().text();
   const assets = new Set();
   for (const m of html.matchAll(/(?:href|src)="(\.\/[^"#?]+)"/g)) assets.add(m[1]);
-  await cache.put('./', page);
+  const parts = html.match(/<meta name="barrierscope-parts" content="([^"]*)"/);
+  for (const p of parts ? parts[1].split(' ').filter(Boolean) : []) assets.add(p);
   await cache.addAll([...assets]);
+  await cache.put('./', page);
+  const keep = new Set([...assets].map((a) => new URL(a, self.location.href).href));
+  keep.add(new URL('./', self.location.href).href);
+  for (const req of await cache.keys()) if (!keep.has(req.url)) await cache.delete(req);
 }
 
 self.addEventListener('install', (e) => {

@@ -134,10 +134,11 @@ async fn keys_languages_presenter_and_hadoop() {
     assert_eq!(attr(&root, "#batch-room", "data-lang"), "zh");
     assert!(text(&root, "#batch-narration").contains("失败"), "{}", text(&root, "#batch-narration"));
     choose(&root, "#batch-lang", "en").await;
-    key("p").await;
+    // Presenter mode is the page's (P and Escape are the page's keys in every room).
+    click(&root, "#batch-presenter").await;
     assert_eq!(attr(&root, "#batch-room", "data-presenter"), "true");
     assert!(attr(&root, "#batch-room", "class").contains("presenter"));
-    key("Escape").await;
+    click(&root, "#batch-presenter").await;
     assert_eq!(attr(&root, "#batch-room", "data-presenter"), "false");
     // Hadoop: a reduce fails after the maps, only the reduce runs again.
     choose(&root, "#batch-job", "hadoop-wordcount").await;

@@ -15,7 +15,7 @@ use yew::prelude::*;
 use super::text::{verdict_mark, Lang};
 use super::{Dispatch, Msg, Shared};
 use crate::classroom::{
-    from_fragment, next_guess, score, to_fragment, Command, Judge, LoadError, Notice, Origin, Session, LESSONS,
+    from_fragment, next_guess, score, to_fragment, Command, Judge, LoadError, Notice, Origin, Session, CATALOGUE,
 };
 use crate::engine::ledger::Verdict;
 
@@ -25,10 +25,45 @@ fn window() -> web_sys::Window {
     web_sys::window().expect("a window")
 }
 
+/// Opens a saved run; one that stands in a lesson waits for the lessons' part.
+pub fn open_text(dispatch: &Dispatch, origin: Origin, text: Result<String, LoadError>) {
+    let lesson = text.as_ref().is_ok_and(|t| crate::classroom::SavedRun::parse(t).is_ok_and(|s| s.lesson.is_some()));
+    if lesson {
+        super::room_loader::with_lessons(dispatch.clone(), Msg::Load(origin, text));
+    } else {
+        dispatch.dispatch(Msg::Load(origin, text));
+    }
+}
+
+/// The room a link opens: `#room=NAME`, optionally followed by `&` and what the room reads.
+pub fn room_in_link() -> Option<super::room_loader::Room> {
+    let hash = window().location().hash().ok()?;
+    let name = hash.strip_prefix("#room=")?;
+    super::room_loader::Room::from_id(name.split('&').next().unwrap_or(name))
+}
+
+/// Puts the open room in the address bar, or takes a closed one out (without a history entry). A
+/// room's own part of the link (after `&`) stays while the room is open.
+pub fn show_room_in_link(room: Option<super::room_loader::Room>) {
+    let loc = window().location();
+    let hash = loc.hash().unwrap_or_default();
+    let in_link = room_in_link();
+    let wanted = match room {
+        Some(r) if in_link == Some(r) => return,
+        Some(r) => format!("#room={}", r.id()),
+        None if in_link.is_some() || hash.starts_with("#room=") => String::new(),
+        None => return,
+    };
+    let url = format!("{}{}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default());
+    if let Ok(h) = window().history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{url}{wanted}")));
+    }
+}
+
 /// The saved run in the link the page was opened with, if any.
 pub fn link_text() -> Option<Result<String, LoadError>> {
     let hash = window().location().hash().ok()?;
-    if hash.len() <= 1 {
+    if hash.len() <= 1 || hash.starts_with("#room=") {
         return None;
     }
     Some(from_fragment(&hash))
@@ -94,16 +129,25 @@ pub fn copy_to_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
 /// Offers the run as a JSON file download.
 pub fn export(session: &Session, lang: Lang) {
     let Ok(text) = serde_json::to_string(&session.save(lang)) else { return };
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&text));
+    download(
+        &format!("barrierscope-{}-step-{}.json", session.config.job, session.timeline.position()),
+        "application/json",
+        &text,
+    );
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
+    opts.set_type(mime);
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
     let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
     let doc = window().document().expect("document");
     if let Ok(a) = doc.create_element("a") {
         let a: web_sys::HtmlAnchorElement = a.unchecked_into();
         a.set_href(&url);
-        a.set_download(&format!("barrierscope-{}-step-{}.json", session.config.job, session.timeline.position()));
+        a.set_download(name);
         a.click();
     }
     let _ = web_sys::Url::revoke_object_url(&url);
@@ -122,7 +166,7 @@ pub fn import(input: &web_sys::HtmlInputElement, dispatch: Dispatch) {
     // A FileReader calls onload once; a once-closure frees itself when it has been called.
     let onload = Closure::once_into_js(move |_: web_sys::ProgressEvent| {
         let text = r.result().ok().and_then(|v| v.as_string());
-        dispatch.dispatch(Msg::Load(Origin::File, text.ok_or(LoadError::Encoding)));
+        open_text(&dispatch, Origin::File, text.ok_or(LoadError::Encoding));
     });
     reader.set_onload(Some(onload.unchecked_ref()));
     let _ = reader.read_as_text(&file);
@@ -168,7 +212,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             let picked = select.value();
             select.set_value(&running);
             match picked.parse() {
-                Ok(i) => d.dispatch(Msg::Cmd(Command::StartLesson(i))),
+                Ok(i) => super::room_loader::with_lessons(d.clone(), Msg::Cmd(Command::StartLesson(i))),
                 Err(_) => d.dispatch(Msg::Cmd(Command::LessonExit)),
             }
         })
@@ -214,7 +258,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             <label>{ l.t("Lesson", "课程") }
                 <select id="sel-lesson" ~value={running} onchange={on_lesson} aria-label={l.t("Guided lesson", "引导课程")}>
                     <option value="none" selected={lesson.is_none()}>{ l.t("Free play (no lesson)", "自由操作（无课程）") }</option>
-                    { for LESSONS.iter().enumerate().map(|(i, x)| html!{
+                    { for CATALOGUE.iter().enumerate().map(|(i, x)| html!{
                         <option value={i.to_string()} selected={lesson == Some(i)}>{ if l == Lang::Zh { x.title.zh } else { x.title.en } }</option> }) }
                 </select></label>
             <button id="btn-presenter" class={classes!("tool", props.presenter.then_some("on"))} onclick={presenter_toggle}
@@ -358,14 +402,14 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
     let next_enabled = p.awaiting_reveal() || p.step + 1 < n;
     let prev_enabled = p.step > 0 || (judge.is_some() && p.revealed);
     let title = pick(&lesson.title);
-    let lesson_no = LESSONS.iter().position(|x| x.id == lesson.id).unwrap_or(0);
+    let lesson_no = CATALOGUE.iter().position(|x| x.id == lesson.id).unwrap_or(0);
     html! {
         <section id="lesson" class="lesson-bar" aria-labelledby="lesson-title" data-lesson={lesson.id} data-step={(p.step + 1).to_string()}
             data-revealed={p.revealed.to_string()}>
             <div class="lesson-head">
                 <h2 id="lesson-title">{ title }</h2>
                 <span class="lesson-step">{ if zh { format!("第 {} / {} 步", p.step + 1, n) } else { format!("step {} of {}", p.step + 1, n) } }</span>
-                { if lesson_no + 1 < LESSONS.len() && p.step + 1 == n && !p.awaiting_reveal() {
+                { if lesson_no + 1 < CATALOGUE.len() && p.step + 1 == n && !p.awaiting_reveal() {
                     html!{ <button class="tool" id="lesson-following" onclick={cmd(Command::StartLesson(lesson_no + 1))}>{ l.t("Next lesson ▶", "下一课 ▶") }</button> }
                   } else { html!{} } }
                 <button class="tool" id="lesson-exit" onclick={cmd(Command::LessonExit)}>{ l.t("✕ Leave the lesson", "✕ 离开课程") }</button>

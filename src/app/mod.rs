@@ -9,6 +9,8 @@ pub mod canvas;
 pub mod classroom;
 pub mod controls;
 pub mod panels;
+pub mod pieces;
+pub mod room_loader;
 pub mod rooms;
 pub mod spark_view;
 pub mod svg_number;
@@ -26,6 +28,7 @@ use yew::prelude::*;
 
 use crate::classroom::{open_run, Command, LoadError, Notice, Origin, RunConfig, Session};
 use crate::engine::Action;
+use room_loader::{Piece, PieceSlot, Room, RoomDoor};
 use text::Lang;
 
 /// Play speeds: milliseconds between steps.
@@ -100,6 +103,10 @@ pub struct UiState {
     pub link: Option<String>,
     /// Whether the browser copied that link to the clipboard (None: not answered yet).
     pub copied: Option<bool>,
+    /// The room open over the run, if any (the run stays as it is underneath).
+    pub room: Option<Room>,
+    /// A run to open once the page is up: one that stands in a lesson waits for the lessons' part.
+    pub deferred: Option<(Origin, String)>,
 }
 
 impl PartialEq for UiState {
@@ -114,6 +121,7 @@ impl PartialEq for UiState {
             && self.presenter == other.presenter
             && self.link == other.link
             && self.copied == other.copied
+            && self.room == other.room
     }
 }
 
@@ -138,6 +146,10 @@ pub enum Msg {
     Exported,
     /// Deliver the oldest completion notification on its way (key N).
     NotifyFirst,
+    /// Open a room over the run, or close it (None).
+    Room(Option<Room>),
+    /// The lessons' part could not be fetched.
+    LessonsUnavailable,
 }
 
 /// The notification the N key delivers: the oldest on its way; with none, one to the first sink
@@ -165,6 +177,8 @@ impl UiState {
             presenter: false,
             link: None,
             copied: None,
+            room: None,
+            deferred: None,
         }
     }
 
@@ -172,7 +186,13 @@ impl UiState {
     /// else the a, b, c story. A bad link or stored entry says why and leaves the story.
     pub fn initial() -> UiState {
         let mut state = UiState::new(RunConfig::default());
-        if let Some(text) = classroom::link_text() {
+        if let Some(room) = classroom::room_in_link() {
+            state.room = Some(room);
+            if let Some(text) = classroom::stored_text() {
+                state.open(Origin::Storage, Ok(text));
+                state.session.borrow_mut().notice = None;
+            }
+        } else if let Some(text) = classroom::link_text() {
             state.open(Origin::Link, text);
         } else if let Some(text) = classroom::stored_text() {
             state.open(Origin::Storage, Ok(text));
@@ -184,6 +204,13 @@ impl UiState {
     }
 
     fn open(&mut self, origin: Origin, text: Result<String, LoadError>) {
+        if let Ok(t) = &text {
+            let lesson = crate::classroom::SavedRun::parse(t).is_ok_and(|s| s.lesson.is_some());
+            if lesson && crate::classroom::curriculum::loaded().is_none() {
+                self.deferred = Some((origin, t.clone()));
+                return;
+            }
+        }
         let opened = open_run(&mut self.session.borrow_mut(), origin, text);
         if let Some(lang) = opened {
             self.lang = lang;
@@ -244,7 +271,13 @@ impl Reducible for UiState {
                     next.playing = false;
                 }
             }
-            Msg::Load(origin, text) => next.open(origin, text),
+            Msg::Load(origin, text) => {
+                next.open(origin, text);
+                // The last run kept in this browser reopens without a word, as at the start.
+                if origin == Origin::Storage && matches!(next.session.borrow().notice, Some(Notice::Opened(_))) {
+                    next.session.borrow_mut().notice = None;
+                }
+            }
             Msg::Speed(s) => {
                 next.speed = s.min(SPEEDS.len() - 1);
                 session_changed = false;
@@ -267,6 +300,12 @@ impl Reducible for UiState {
             }
             Msg::Copied { ok, .. } => {
                 next.copied = next.link.is_some().then_some(ok);
+                session_changed = false;
+            }
+            Msg::LessonsUnavailable => next.session.borrow_mut().notice = Some(Notice::PartUnavailable),
+            Msg::Room(room) => {
+                next.room = room;
+                next.playing &= room.is_none();
                 session_changed = false;
             }
             Msg::Exported | Msg::NotifyFirst => session_changed = false,
@@ -382,8 +421,8 @@ pub fn App() -> Html {
     let state = use_reducer(UiState::initial);
     let dispatch = state.dispatcher();
     // What the keyboard listener needs to know, kept current without re-registering it.
-    let modes = use_mut_ref(|| (false, false));
-    *modes.borrow_mut() = (state.session.borrow().lesson.is_some(), state.presenter);
+    let modes = use_mut_ref(|| (false, false, false));
+    *modes.borrow_mut() = (state.session.borrow().lesson.is_some(), state.presenter, state.room.is_some());
 
     // Keyboard control on the whole page, and links opened while the page is open.
     {
@@ -393,7 +432,19 @@ pub fn App() -> Html {
             let window = web_sys::window().expect("window");
             let d = dispatch.clone();
             let keys = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-                let (lesson, presenter) = *modes.borrow();
+                let (lesson, presenter, in_room) = *modes.borrow();
+                // In a room the run's keys are the room's; Escape goes back to the run.
+                if in_room {
+                    if !in_text_field(&e) && !(e.ctrl_key() || e.meta_key() || e.alt_key()) {
+                        match e.key().as_str() {
+                            "Escape" => d.dispatch(Msg::Room(None)),
+                            "p" | "P" => d.dispatch(Msg::Presenter(!presenter)),
+                            _ => return,
+                        }
+                        e.prevent_default();
+                    }
+                    return;
+                }
                 let (taken, msg) = key_action(&e, lesson, presenter);
                 if taken {
                     e.prevent_default();
@@ -403,8 +454,10 @@ pub fn App() -> Html {
                 }
             });
             let hash = Closure::<dyn Fn(web_sys::HashChangeEvent)>::new(move |_| {
-                if let Some(text) = classroom::link_text() {
-                    dispatch.dispatch(Msg::Load(Origin::Link, text));
+                if let Some(room) = classroom::room_in_link() {
+                    dispatch.dispatch(Msg::Room(Some(room)));
+                } else if let Some(text) = classroom::link_text() {
+                    classroom::open_text(&dispatch, Origin::Link, text);
                 }
             });
             window.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref()).expect("listen");
@@ -426,6 +479,18 @@ pub fn App() -> Html {
             }
         });
     }
+    // A run from the link or storage that stands in a lesson opens once the lessons are there.
+    {
+        let dispatch = dispatch.clone();
+        let deferred = state.deferred.clone();
+        use_effect_with((), move |_| {
+            if let Some((origin, text)) = deferred {
+                room_loader::with_lessons(dispatch, Msg::Load(origin, Ok(text)));
+            }
+        });
+    }
+    // The open room is in the address bar (#room=NAME), so a reload or a link opens it again.
+    use_effect_with(state.room, |&room| classroom::show_room_in_link(room));
     // Play: one step per interval, dropped when paused or the speed changes.
     {
         let dispatch = dispatch.clone();
@@ -443,6 +508,12 @@ pub fn App() -> Html {
     let graph = Shared(sim.graph.clone());
     let pos = session.timeline.position();
     let len = session.timeline.len();
+    // What a piece or a room is handed.
+    let piece_props = {
+        let d = dispatch.clone();
+        rooms::RoomProps { lang: l, presenter: state.presenter, run: run.clone(), dispatch: dispatch.clone(),
+            close: Callback::from(move |_| d.dispatch(Msg::Room(None))) }
+    };
     let tab_button = |t: Tab, id: &'static str, label: &'static str| {
         let d = dispatch.clone();
         let selected = state.tab == t;
@@ -456,7 +527,7 @@ pub fn App() -> Html {
         // The page's layout follows the lesson, the drawing's shape and the sink (see style.css).
         <div id="app" class={classes!("app", state.playing.then_some("playing"), state.presenter.then_some("presenter"),
                 session.lesson.is_some().then_some("in-lesson"), (canvas::shape(&sim.graph) == canvas::Shape::Tall).then_some("tall"),
-                sim.graph.has_sink().then_some("with-sink"))} data-ready="true"
+                sim.graph.has_sink().then_some("with-sink"), state.room.is_some().then_some("in-room"))} data-ready="true"
              lang={if l == Lang::Zh { "zh-Hans" } else { "en" }} data-lang={l.id()} data-presenter={state.presenter.to_string()}
              data-step={pos.to_string()} data-steps={len.to_string()}>
             // The run's controls; presenter mode packs them into two compact rows.
@@ -464,6 +535,7 @@ pub fn App() -> Html {
                 <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()} />
                 <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
                     presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()} />
+                { rooms_menu(l, &dispatch) }
             </div>
             { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
             { classroom::lesson_bar(&session, l, &dispatch) }
@@ -478,10 +550,8 @@ pub fn App() -> Html {
                     <div role="tabpanel" class="tab-body">
                         { match state.tab {
                             Tab::Narration => html! { <panels::NarrationPanel run={run.clone()} lang={l} /> },
-                            Tab::Checkpoints => html! {
-                                <panels::CheckpointsPanel view={panels::CheckpointsView::of(&session)} lang={l} dispatch={dispatch.clone()} />
-                            },
-                            Tab::External => panels::external_panel(sim, l),
+                            Tab::Checkpoints => html! { <PieceSlot piece={Piece::CheckpointsTab} inner={piece_props.clone()} /> },
+                            Tab::External => html! { <PieceSlot piece={Piece::ExternalTab} inner={piece_props.clone()} /> },
                         } }
                     </div>
                 </div>
@@ -490,6 +560,22 @@ pub fn App() -> Html {
                 <panels::VerdictPanel ledger={Rc::new(sim.ledger())} graph={graph.clone()} lang={l} down={sim.down().is_some()} />
                 <panels::StoragePanel storage={sim.storage().clone()} spark={spark_view::storage_lines(sim, l)} strategy={sim.strategy()} graph={graph} lang={l} />
             </main>
+            { state.room.map(|room| html! { <RoomDoor {room} inner={piece_props.clone()} /> }).unwrap_or_default() }
         </div>
+    }
+}
+
+/// The rooms, each a button that opens it over the run (its part of the page loads then).
+fn rooms_menu(l: Lang, dispatch: &Dispatch) -> Html {
+    html! {
+        <nav class="rooms-menu" aria-label={l.t("Rooms", "展厅")}>
+            { for Room::ALL.into_iter().map(|room| {
+                let d = dispatch.clone();
+                html! {
+                    <button id={format!("open-{}", room.id())} class="tool"
+                        onclick={Callback::from(move |_| d.dispatch(Msg::Room(Some(room))))}>{ room.button(l) }</button>
+                }
+            }) }
+        </nav>
     }
 }

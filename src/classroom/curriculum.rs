@@ -2,6 +2,7 @@
 //! `shared/seeds` with the vocabulary of `shared/reference/checkpointing-mechanisms.md`; the
 //! tests below play each one through and check what its reveals claim.
 
+use super::catalogue::CATALOGUE;
 use super::lessons::{Judge, Lesson, Shows, Step, Text};
 use crate::engine::{CheckpointRetention, HighAvailability, Settings, SinkMode, Strategy};
 
@@ -116,10 +117,31 @@ fn spark_log_transactional() -> Settings {
 }
 
 // LESSONS-BEGIN
+/// The lessons, once they are there. Natively and in tests they always are. In the split page
+/// they are in the lessons' part (`app/room_loader.rs`), which registers them when it loads: the
+/// first screen never fetches their words.
+pub fn loaded() -> Option<&'static [Lesson]> {
+    #[cfg(all(target_arch = "wasm32", feature = "split"))]
+    return REGISTERED.with(|r| r.get());
+    #[cfg(not(all(target_arch = "wasm32", feature = "split")))]
+    Some(LESSONS)
+}
+
+#[cfg(all(target_arch = "wasm32", feature = "split"))]
+thread_local! {
+    static REGISTERED: std::cell::Cell<Option<&'static [Lesson]>> = const { std::cell::Cell::new(None) };
+}
+
+/// Makes the lessons available: called by the lessons' part when it loads.
+pub fn register() {
+    #[cfg(all(target_arch = "wasm32", feature = "split"))]
+    REGISTERED.with(|r| r.set(Some(LESSONS)));
+}
+
 pub static LESSONS: &[Lesson] = &[
     Lesson {
-        id: "state",
-        title: t("1. What state is", "1. 什么是状态"),
+        id: CATALOGUE[0].id,
+        title: CATALOGUE[0].title,
         job: "line",
         settings: timers,
         seed: 1,
@@ -139,8 +161,8 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
-        id: "timers-lose",
-        title: t("2. Per-task timers lose a, b, c", "2. 各自定时保存：a、b、c 丢失了"),
+        id: CATALOGUE[1].id,
+        title: CATALOGUE[1].title,
         job: "line",
         settings: timers,
         seed: 1,
@@ -166,8 +188,8 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
-        id: "timers-duplicate",
-        title: t("3. The other way round: a, b, c counted twice", "3. 顺序反过来：a、b、c 被计算两次"),
+        id: CATALOGUE[2].id,
+        title: CATALOGUE[2].title,
         job: "line",
         settings: timers,
         seed: 1,
@@ -196,8 +218,8 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
-        id: "barrier",
-        title: t("4. The checkpoint barrier", "4. 检查点屏障"),
+        id: CATALOGUE[3].id,
+        title: CATALOGUE[3].title,
         job: "line",
         settings: aligned,
         seed: 1,
@@ -229,8 +251,8 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
-        id: "alignment",
-        title: t("5. Two inputs: barrier alignment", "5. 两个输入：屏障对齐"),
+        id: CATALOGUE[4].id,
+        title: CATALOGUE[4].title,
         job: "two-inputs",
         settings: aligned,
         seed: 1,
@@ -270,8 +292,8 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
-        id: "at-least-once",
-        title: t("6. Barriers without alignment: at-least-once", "6. 不对齐的屏障：至少一次"),
+        id: CATALOGUE[5].id,
+        title: CATALOGUE[5].title,
         job: "two-inputs",
         settings: at_least_once,
         seed: 1,
@@ -297,8 +319,8 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
-        id: "unaligned",
-        title: t("7. Unaligned checkpoints", "7. 非对齐检查点"),
+        id: CATALOGUE[6].id,
+        title: CATALOGUE[6].title,
         job: "two-inputs",
         settings: unaligned,
         seed: 1,
@@ -330,8 +352,8 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
-        id: "stop-the-world",
-        title: t("8. Stop the world", "8. 全局暂停"),
+        id: CATALOGUE[7].id,
+        title: CATALOGUE[7].title,
         job: "line",
         settings: stop_the_world,
         seed: 1,
@@ -360,8 +382,8 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
-        id: "sinks",
-        title: t("9. End to end: sinks", "9. 端到端：Sink"),
+        id: CATALOGUE[8].id,
+        title: CATALOGUE[8].title,
         job: "line-sink",
         settings: append_sink,
         seed: 1,
@@ -402,8 +424,8 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
-        id: "jobmanager",
-        title: t("10. The JobManager fails", "10. JobManager 故障"),
+        id: CATALOGUE[9].id,
+        title: CATALOGUE[9].title,
         job: "line",
         settings: aligned,
         seed: 1,
@@ -435,8 +457,8 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
-        id: "storm-acks",
-        title: t("11. Storm acks every record", "11. Storm 逐条确认"),
+        id: CATALOGUE[10].id,
+        title: CATALOGUE[10].title,
         job: "line-sink",
         settings: storm_short_timeout,
         seed: 1,
@@ -471,8 +493,8 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
-        id: "master",
-        title: t("12. The master fails", "12. 主节点故障"),
+        id: CATALOGUE[11].id,
+        title: CATALOGUE[11].title,
         job: "line-sink",
         settings: storm_append,
         seed: 1,
@@ -521,8 +543,8 @@ pub static LESSONS: &[Lesson] = &[
     },
     // Lesson 13 (issue 10): Spark Streaming's micro-batches and write-ahead log.
     Lesson {
-        id: "micro-batches",
-        title: t("13. Micro-batches and the write-ahead log", "13. 微批与预写日志"),
+        id: CATALOGUE[12].id,
+        title: CATALOGUE[12].title,
         job: "line-sink",
         settings: spark_no_log,
         seed: 1,

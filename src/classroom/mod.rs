@@ -9,6 +9,7 @@
 //! `settings_form` (the Settings panel's number fields: ranges, clamping, refusals), `session`
 //! (the session and its commands) and `wording` (the layer's English and Chinese words).
 
+pub mod catalogue;
 pub mod curriculum;
 pub mod lessons;
 pub mod progress;
@@ -18,6 +19,7 @@ pub mod session;
 pub mod settings_form;
 pub mod wording;
 
+pub use catalogue::{Entry, CATALOGUE};
 pub use curriculum::LESSONS;
 pub use lessons::{parse_line, play_lines, score, Judge, Lesson, Step, Text};
 pub use progress::{actions_for, next_guess, Progress};

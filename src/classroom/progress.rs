@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::curriculum::LESSONS;
+use super::curriculum;
 use super::lessons::{play_lines, Lesson, Step};
 use super::run_config::RunConfig;
 use crate::engine::ledger::Verdict;
@@ -26,7 +26,8 @@ impl Progress {
         Progress { lesson, step: 0, revealed: false, predictions: BTreeMap::new() }
     }
     pub fn lesson(&self) -> &'static Lesson {
-        &LESSONS[self.lesson]
+        // A lesson is open only once the lessons are there (see `curriculum::loaded`).
+        &curriculum::loaded().expect("the lessons are loaded before one opens")[self.lesson]
     }
     pub fn current(&self) -> &'static Step {
         &self.lesson().steps[self.step]

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::curriculum::LESSONS;
+use super::catalogue::CATALOGUE;
+use super::curriculum;
 use super::progress::Progress;
 use super::run_config::{RunConfig, MAX_GENERATED};
 use crate::engine::ledger::Verdict;
@@ -134,10 +135,12 @@ impl SavedRun {
 impl SavedLesson {
     /// Where the learner stood, checked against the lessons and the records of job `g`.
     pub fn progress(&self, g: &JobGraph) -> Result<Progress, LoadError> {
-        let i = LESSONS.iter().position(|x| x.id == self.id).ok_or_else(|| {
+        let i = CATALOGUE.iter().position(|x| x.id == self.id).ok_or_else(|| {
             LoadError::Lesson(format!("no lesson is called {:?}", self.id.chars().take(40).collect::<String>()))
         })?;
-        if self.step >= LESSONS[i].steps.len() {
+        // The page loads the lessons before it opens a run that stands in one.
+        let lessons = curriculum::loaded().ok_or_else(|| LoadError::Lesson("the lessons are not loaded".into()))?;
+        if self.step >= lessons[i].steps.len() {
             // Counted from 1 for people; wide enough that the largest number a file can hold still adds one.
             return Err(LoadError::Lesson(format!("lesson {:?} has no step {}", self.id, self.step as u128 + 1)));
         }
@@ -150,7 +153,7 @@ impl SavedLesson {
         }
         let mut p = Progress::new(i);
         p.step = self.step;
-        p.revealed = self.revealed && LESSONS[i].steps[self.step].predict.is_some();
+        p.revealed = self.revealed && lessons[i].steps[self.step].predict.is_some();
         p.predictions = self.predictions.clone();
         Ok(p)
     }

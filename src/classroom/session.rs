@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::curriculum::LESSONS;
+use super::curriculum;
 use super::progress::{actions_for, Progress};
 use super::run_config::RunConfig;
 use super::saved_run::{LoadError, Origin, SavedLesson, SavedRun, MAX_SAVED_ACTIONS, SAVED_VERSION};
@@ -117,6 +117,8 @@ pub enum Notice {
     NothingToRedo,
     /// A Settings field clamped or refused a value.
     Setting(FieldNote),
+    /// The lessons' part of the page could not be fetched.
+    PartUnavailable,
 }
 
 impl Notice {
@@ -282,7 +284,7 @@ impl Session {
             }
             Command::Dismiss => true,
             Command::StartLesson(i) => {
-                if i >= LESSONS.len() {
+                if i >= curriculum::loaded().map_or(0, <[_]>::len) {
                     return false;
                 }
                 self.go_to_lesson(Progress::new(i))

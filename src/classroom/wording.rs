@@ -139,6 +139,12 @@ impl Notice {
                 )
                 .into(),
             Notice::Setting(note) => note.message(lang),
+            Notice::PartUnavailable => lang
+                .t(
+                    "The lessons could not be loaded: the network is off, or the server did not answer. Your run is kept; choose the lesson again to retry.",
+                    "课程没能加载：网络已断开，或服务器没有响应。你的运行仍然保留；再次选择课程即可重试。",
+                )
+                .into(),
         }
     }
 }

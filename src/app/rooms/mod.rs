@@ -21,4 +21,18 @@ pub struct RoomProps {
     pub close: Callback<()>,
 }
 
+impl RoomProps {
+    /// The page's language switch, for a room's own controls.
+    pub fn switch_lang(&self) -> Callback<MouseEvent> {
+        let (d, l) = (self.dispatch.clone(), self.lang);
+        Callback::from(move |_| d.dispatch(super::Msg::Lang(if l == Lang::En { Lang::Zh } else { Lang::En })))
+    }
+    /// Presenter mode on or off.
+    pub fn toggle_presenter(&self) -> Callback<MouseEvent> {
+        let (d, on) = (self.dispatch.clone(), self.presenter);
+        Callback::from(move |_| d.dispatch(super::Msg::Presenter(!on)))
+    }
+}
+
 pub mod batch;
+pub mod pyflink;

@@ -16,7 +16,7 @@ use yew::prelude::*;
 use super::RoomProps;
 use crate::app::text::Lang;
 use crate::app::Msg;
-use crate::classroom::{Command, LESSONS};
+use crate::classroom::{Command, CATALOGUE};
 use crate::engine::batch::lesson::LESSON_TITLE;
 use crate::engine::batch::wording::{action_name, load_error, narrate, refusal};
 use crate::engine::batch::{BatchAction, BatchSim, BatchVerdict, Keep, BATCH_JOBS, BATCH_LESSON};
@@ -75,31 +75,29 @@ fn in_text_field(e: &KeyboardEvent) -> bool {
     }
 }
 
-/// The room's keys: what a key does, for the room (first) or the page (second).
-fn room_key(e: &KeyboardEvent, lesson: Option<usize>, presenter: bool) -> Option<(Option<RoomMsg>, Option<Msg>)> {
+/// The room's keys: what a key does in the room. Escape (back to the run) and P (presenter mode)
+/// are the page's, as in every room.
+fn room_key(e: &KeyboardEvent, lesson: Option<usize>, presenter: bool) -> Option<RoomMsg> {
     if in_text_field(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
     }
     let next = lesson.map(|s| RoomMsg::Lesson(Some(s + 1)));
     let prev = lesson.map(|s| RoomMsg::Lesson(Some(s.saturating_sub(1))));
-    let room = |m| Some((Some(m), None));
-    match e.key().as_str() {
-        "PageDown" if lesson.is_some() => room(next?),
-        "PageUp" if lesson.is_some() => room(prev?),
-        "ArrowRight" if lesson.is_some() && presenter => room(next?),
-        "ArrowLeft" if lesson.is_some() && presenter => room(prev?),
-        "ArrowRight" | "s" | "S" => room(RoomMsg::Step),
-        "ArrowLeft" => room(RoomMsg::Back),
-        " " => room(RoomMsg::TogglePlay),
-        "f" | "F" => room(RoomMsg::Act(BatchAction::FailTask)),
-        "e" | "E" => room(RoomMsg::ToEnd),
+    Some(match e.key().as_str() {
+        "PageDown" if lesson.is_some() => next?,
+        "PageUp" if lesson.is_some() => prev?,
+        "ArrowRight" if lesson.is_some() && presenter => next?,
+        "ArrowLeft" if lesson.is_some() && presenter => prev?,
+        "ArrowRight" | "s" | "S" => RoomMsg::Step,
+        "ArrowLeft" => RoomMsg::Back,
+        " " => RoomMsg::TogglePlay,
+        "f" | "F" => RoomMsg::Act(BatchAction::FailTask),
+        "e" | "E" => RoomMsg::ToEnd,
         k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() => {
-            room(RoomMsg::Act(BatchAction::Crash(k.as_bytes()[0] - b'0')))
+            RoomMsg::Act(BatchAction::Crash(k.as_bytes()[0] - b'0'))
         }
-        "p" | "P" => Some((None, Some(Msg::Presenter(!presenter)))),
-        "Escape" if presenter => Some((None, Some(Msg::Presenter(false)))),
-        _ => None,
-    }
+        _ => return None,
+    })
 }
 
 #[component]
@@ -135,32 +133,23 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
             move || drop(interval)
         });
     }
-    // The keyboard, taken before the page's own listener sees it.
+    // The keyboard: the room's keys (the page keeps Escape and P, and leaves the rest to the room).
     let modes = use_mut_ref(|| (None, false));
     *modes.borrow_mut() = (state.lesson.as_ref().map(|x| x.step), props.presenter);
     {
-        let (d, page, modes) = (d.clone(), page.clone(), modes.clone());
+        let (d, modes) = (d.clone(), modes.clone());
         use_effect_with((), move |_| {
             let window = web_sys::window().expect("window");
             let keys = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
                 let (lesson, presenter) = *modes.borrow();
-                // While the room is open, the page's own keys (its run's X, C, R, …) stay quiet:
-                // this listener runs first (capture, on the window) and stops the others.
-                e.stop_immediate_propagation();
-                if let Some((room, to_page)) = room_key(&e, lesson, presenter) {
+                if let Some(m) = room_key(&e, lesson, presenter) {
                     e.prevent_default();
-                    if let Some(m) = room {
-                        d.dispatch(m);
-                    }
-                    if let Some(m) = to_page {
-                        page.dispatch(m);
-                    }
+                    d.dispatch(m);
                 }
             });
-            let _ = window.add_event_listener_with_callback_and_bool("keydown", keys.as_ref().unchecked_ref(), true);
+            let _ = window.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref());
             move || {
-                let _ =
-                    window.remove_event_listener_with_callback_and_bool("keydown", keys.as_ref().unchecked_ref(), true);
+                let _ = window.remove_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref());
                 drop(keys);
             }
         });
@@ -208,7 +197,7 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
                         <option value="en" selected={l == Lang::En}>{ "English" }</option>
                         <option value="zh" selected={l == Lang::Zh}>{ "中文" }</option>
                     </select></label>
-                <button id="batch-close" class="tool lang" onclick={close} title={l.t("Back to the streaming simulator", "回到流处理模拟器")}>
+                <button id="batch-close" class="tool lang" onclick={close} aria-keyshortcuts="Escape" title={l.t("Back to the streaming simulator (Esc)", "回到流处理模拟器（Esc）")}>
                     { l.t("← Free play", "← 自由操作") }</button>
             </div>
         </header>
@@ -245,7 +234,7 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
             <button id="batch-lesson" class={classes!("tool", lesson_at.is_some().then_some("on"))} onclick={on_lesson} aria-pressed={lesson_at.is_some().to_string()}>
                 { if lesson_at.is_some() { l.t("✕ Leave the lesson", "✕ 退出课程") } else { l.t("▶ Lesson 14: batch recovery", "▶ 第 14 课：批处理恢复") } }</button>
             <button id="batch-presenter" class={classes!("tool", props.presenter.then_some("on"))} onclick={on_presenter}
-                aria-pressed={props.presenter.to_string()} aria-keyshortcuts="P" title={l.t("Presenter mode: large type (P, Esc to leave)", "演示模式：大字号（P，Esc 退出）")}>
+                aria-pressed={props.presenter.to_string()} aria-keyshortcuts="P" title={l.t("Presenter mode: large type (P)", "演示模式：大字号（P）")}>
                 { l.t("▣ Presenter", "▣ 演示模式") }</button>
             <button id="batch-share" class="tool" onclick={on_share} title={l.t("Put the batch run in a link", "把批处理运行放进链接")}>{ l.t("↗ Share link", "↗ 分享链接") }</button>
             <button id="batch-export" class="tool" onclick={on_export} title={l.t("Download the batch run as a JSON file", "把批处理运行下载为 JSON 文件")}>{ l.t("↓ Export", "↓ 导出") }</button>
@@ -384,7 +373,7 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
         });
         let streaming = last.then(|| {
             let (page, c) = (page.clone(), props.close.clone());
-            let micro = LESSONS.iter().position(|x| x.id == "micro-batches");
+            let micro = CATALOGUE.iter().position(|x| x.id == "micro-batches");
             html! { <button id="batch-to-streaming" class="tool primary" onclick={Callback::from(move |_| {
                     if let Some(i) = micro { page.dispatch(Msg::Cmd(Command::StartLesson(i))); }
                     c.emit(());

@@ -1,0 +1,50 @@
+// Trunk's one post-build hook (two hooks would run at once, and both edit index.html):
+//   1. the rooms: takes the parts that scripts/bin/wasm-bindgen split off into the page (each
+//      named by its content hash, the loader too), points the loader at trunk's hashed main JS,
+//      preloads the loader with the main JS (it imports it statically) and lists every part for
+//      the service worker, which fetches them once the page is interactive. A build whose main JS
+//      does not import this build's loader fails here: an unsplit page is never shipped;
+//   2. no inline script (scripts/no-inline-script.mjs).
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const dir = process.env.TRUNK_STAGING_DIR;
+const src = process.env.TRUNK_SOURCE_DIR || process.cwd();
+if (!dir) throw new Error('run by trunk as a post_build hook (TRUNK_STAGING_DIR is not set)');
+
+function fail(msg) {
+  console.error(`\nerror: the page was not split into rooms: ${msg}\n` +
+    'Build it through bash scripts/serve.sh or bash scripts/test.sh, or with scripts/bin first on PATH ' +
+    '(export PATH="$PWD/scripts/bin:$PATH"; bash scripts/setup.sh installs wasm-split-cli).\n');
+  process.exit(1);
+}
+
+const partsDir = join(src, 'target', 'barrierscope-parts');
+let manifest;
+try {
+  manifest = JSON.parse(await readFile(join(partsDir, 'manifest.json'), 'utf8'));
+} catch {
+  fail('scripts/bin/wasm-bindgen left no parts (was it the wasm-bindgen trunk ran?)');
+}
+const staged = await readdir(dir);
+let mainJs = null;
+for (const f of staged.filter((f) => f.startsWith(`${manifest.outName}-`) && f.endsWith('.js'))) {
+  if ((await readFile(join(dir, f), 'utf8')).includes(`./${manifest.loader}`)) mainJs = f;
+}
+if (!mainJs) fail(`no main JS of this build imports the split loader ${manifest.loader}`);
+
+for (const p of manifest.parts) await copyFile(join(partsDir, p.file), join(dir, p.file));
+const loader = await readFile(join(partsDir, manifest.loader), 'utf8');
+const imported = `"${manifest.mainImport}"`;
+if (!loader.includes(imported)) fail(`the split loader does not import ${manifest.mainImport}`);
+await writeFile(join(dir, manifest.loader), loader.split(imported).join(`"./${mainJs}"`));
+
+const page = join(dir, 'index.html');
+let html = await readFile(page, 'utf8');
+const list = manifest.parts.map((p) => `./${p.file}`).join(' ');
+html = html.replace('</head>', `<link rel="modulepreload" href="./${manifest.loader}">` +
+  `<meta name="barrierscope-parts" content="${list}"></head>`);
+await writeFile(page, html);
+console.log(`rooms: ${manifest.parts.length} part(s) and the loader ${manifest.loader} staged`);
+
+await import('./no-inline-script.mjs');
