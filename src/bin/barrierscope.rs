@@ -9,6 +9,7 @@
 //!     barrierscope compare a.json b.json c.json [--json] [--steps] [--events]
 //!     barrierscope explore scenario.json [--json] [--out-dir DIR] [--lang en|zh] [--every] [--max-states N] [--time]
 //!     barrierscope lab [--json] [--lang en|zh]
+//!     barrierscope batch BATCH.json [--json] [--events] [--lang en|zh]
 //!     barrierscope export-pyflink scenario.json [-o out.py]
 //!     barrierscope jobs
 //!     barrierscope example JOB
@@ -47,6 +48,11 @@ const USAGE: &str = "usage:
   barrierscope lab [--json] [--lang en|zh]             the barrier-handler lab: every composed handler (and per-task timers),
                                                        classified by exploring two small jobs, with the counterexample
                                                        that rules out the stronger guarantees
+  barrierscope batch BATCH.json [--json] [--events] [--lang en|zh]
+                                                       play a batch job (Hadoop or Spark, scenarios/batch/): what ran again,
+                                                       the partitions and records recomputed, the task runs against the
+                                                       failure-free run, and every output record's verdict; checks the
+                                                       file's \"expect\" (exit 2 when it fails); --events: the narration
   barrierscope export-pyflink SCENARIO.json [-o OUT.py] write the scenario as a PyFlink job (stdout without -o)
   barrierscope jobs                                    list the built-in jobs
   barrierscope example JOB                             print an example scenario for a built-in job";
@@ -91,6 +97,7 @@ fn run(args: &[String]) -> Result<String, String> {
         Some("compare") => compare(&args[1..]),
         Some("explore") => explore(&args[1..]),
         Some("lab") => lab(&args[1..]),
+        Some("batch") => batch(&args[1..]),
         Some("export-pyflink") => {
             let (mut path, mut out) = (None, None);
             let mut rest = args[1..].iter();
@@ -1369,4 +1376,112 @@ fn lab(args: &[String]) -> Result<String, String> {
         }
     }
     Ok(s)
+}
+
+/// `barrierscope batch FILE`: plays a batch file and reports what recovery cost and the ledger.
+fn batch(args: &[String]) -> Result<String, String> {
+    use barrierscope::engine::batch::{wording, BatchFile, BatchSim, BATCH_LESSON};
+    let (mut path, mut json, mut events, mut lang) = (None, false, false, Lang::En);
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--events" => events = true,
+            "--lang" => {
+                let v = rest.next().ok_or("--lang needs en or zh")?;
+                lang = Lang::from_id(v).ok_or_else(|| format!("--lang must be en or zh, not {v:?}"))?;
+            }
+            s if s.starts_with('-') => return Err(format!("unknown option {s}; run `barrierscope help` for usage")),
+            s if path.is_none() => path = Some(s.to_string()),
+            s => return Err(format!("unexpected argument {s}; run `barrierscope help` for usage")),
+        }
+    }
+    let path = path.ok_or("batch needs a batch file: barrierscope batch BATCH.json")?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("can't read {path}: {e}"))?;
+    let opened =
+        BatchFile::open(&text, BATCH_LESSON.len()).map_err(|e| format!("{path}: {}", wording::load_error(lang, &e)))?;
+    let run = &opened.run;
+    let sim = run.sim();
+    let ledger = run.ledger();
+    let (cost, base) = (sim.cost(), run.baseline);
+    let reran = sim.reran();
+    let mut failed = Vec::new();
+    if let Some(x) = &opened.file.expect {
+        if x.exactly_once.is_some_and(|e| e != ledger.exactly_once()) {
+            failed.push(format!("expected exactly once: {}, got {}", x.exactly_once.unwrap(), ledger.exactly_once()));
+        }
+        if let Some(want) = &x.reran {
+            let (mut w, mut g) = (want.clone(), reran.clone());
+            w.sort();
+            g.sort();
+            if w != g {
+                failed.push(format!("expected to run again: [{}], got [{}]", w.join(", "), g.join(", ")));
+            }
+        }
+        if x.task_runs.is_some_and(|n| n != cost.task_runs) {
+            failed.push(format!("expected {} task runs, got {}", x.task_runs.unwrap(), cost.task_runs));
+        }
+    }
+    let hadoop = matches!(sim, BatchSim::Hadoop(_));
+    let out = if json {
+        serde_json::to_string_pretty(&serde_json::json!({
+            "name": opened.file.name,
+            "engine": if hadoop { "hadoop" } else { "spark" },
+            "actions": run.len(),
+            "done": sim.done(),
+            "exactly_once": ledger.exactly_once(),
+            "reran": reran,
+            "cost": cost,
+            "failure_free": base,
+            "ledger": ledger,
+            "events": run.log.iter().map(|evs| evs.iter().map(|e| wording::narrate(lang, sim, e)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        }))
+        .expect("json")
+            + "\n"
+    } else {
+        let mut s = String::new();
+        if let Some(n) = &opened.file.name {
+            s += &format!("{n}\n");
+        }
+        s += &format!(
+            "{} job, {} actions, {}\n",
+            if hadoop { "Hadoop" } else { "Spark" },
+            run.len(),
+            if sim.done() { "done" } else { "still running" }
+        );
+        if events {
+            for (i, (a, evs)) in run.actions.iter().zip(&run.log).enumerate() {
+                s += &format!("{:>4}. {}\n", i + 1, wording::action_name(lang, *a, hadoop));
+                for e in evs {
+                    s += &format!("        {}\n", wording::narrate(lang, sim, e));
+                }
+            }
+        }
+        s += &format!("ran again: {}\n", if reran.is_empty() { "nothing".into() } else { reran.join(" ") });
+        s += &format!("task runs: {} (failure-free: {})\n", cost.task_runs, base.task_runs);
+        if !hadoop {
+            s += &format!(
+                "partitions computed: {} (failure-free: {}), recomputed: {}, records recomputed: {}, read from memory: {}, from checkpoints: {}, fetch failures: {}\n",
+                cost.partitions_computed, base.partitions_computed, cost.partitions_recomputed, cost.records_recomputed,
+                cost.cache_reads, cost.checkpoint_reads, cost.fetch_failures
+            );
+        } else {
+            s += &format!("records read again by re-run tasks: {}\n", cost.records_recomputed);
+        }
+        s += &format!(
+            "output: {} of {} words exactly once{}\n",
+            ledger.count(barrierscope::engine::batch::BatchVerdict::ExactlyOnce),
+            ledger.rows.len(),
+            if ledger.exactly_once() { " (every record exactly once)" } else { "" }
+        );
+        for r in &ledger.rows {
+            s += &format!("  {:<12} {:>3}  {}\n", r.key, r.expected, r.verdict.id());
+        }
+        s
+    };
+    if failed.is_empty() {
+        Ok(out)
+    } else {
+        Err(format!("{path}: {}", failed.join("; ")))
+    }
 }

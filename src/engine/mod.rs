@@ -10,6 +10,8 @@
 //! - [`sim`]: one run, driven by [`Action`]s; [`script`], [`scenario`], [`timeline`] drive it.
 //! - [`reference_run`], [`history`], [`ledger`], [`cut`], [`drawn_cut`], [`stats`]: the verdict and the
 //!   measurements.
+//! - [`batch`]: batch recovery, the batch room's own engine: Hadoop re-runs a failed task, Spark
+//!   recomputes a lost partition from its lineage. Nothing else in the engine uses it.
 //! - [`comparison`]: one input and one crash under up to three mechanisms in lockstep, and the
 //!   cost table of what each paid.
 //! - [`explorer`]: every schedule of a small job under a fault budget, the shortest one to each
@@ -18,6 +20,7 @@
 //!   Apache Flink.
 
 pub mod action;
+pub mod batch;
 pub mod checkpoint;
 pub mod comparison;
 pub mod coordinator;

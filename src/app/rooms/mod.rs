@@ -36,4 +36,5 @@ impl RoomProps {
     }
 }
 
+pub mod batch;
 pub mod pyflink;

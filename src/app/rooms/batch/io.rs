@@ -1,0 +1,84 @@
+//! What reaches outside the room: the link (`#room=batch&run=…`), the browser's storage
+//! (`barrierscope.batch`), the exported file and the imported one.
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::UseReducerDispatcher;
+
+use super::state::{Origin, RoomMsg, RoomState};
+use crate::engine::batch::format::{from_link_fragment, to_link_fragment, MAX_BATCH_BYTES};
+use crate::engine::batch::BatchLoadError;
+use crate::engine::Lang;
+
+/// The key of the last batch run in the browser's storage.
+pub const STORAGE_KEY: &str = "barrierscope.batch";
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("a window")
+}
+
+/// The batch run in the address bar's link, if it is the batch room's (`#room=batch&run=…`).
+pub fn link_text() -> Option<Result<String, BatchLoadError>> {
+    from_link_fragment(&window().location().hash().ok()?)
+}
+
+pub fn stored_text() -> Option<String> {
+    window().local_storage().ok()??.get_item(STORAGE_KEY).ok()?
+}
+
+pub fn store(state: &RoomState, lang: Lang) {
+    if let Ok(Some(storage)) = window().local_storage() {
+        let _ = storage.set_item(STORAGE_KEY, &state.file(lang).to_text());
+    }
+}
+
+/// Puts the run in the address bar (without a new history entry) and returns the link.
+pub fn share_link(state: &RoomState, lang: Lang) -> String {
+    let loc = window().location();
+    let url = format!(
+        "{}{}{}#{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default(),
+        loc.search().unwrap_or_default(),
+        to_link_fragment(&state.file(lang).to_text())
+    );
+    if let Ok(h) = window().history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+    url
+}
+
+/// Offers the run as a JSON file.
+pub fn export(state: &RoomState, lang: Lang) {
+    let text = state.file(lang).to_text();
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(a) = window().document().expect("document").create_element("a") {
+        let a: web_sys::HtmlAnchorElement = a.unchecked_into();
+        a.set_href(&url);
+        a.set_download(&format!("barrierscope-batch-step-{}.json", state.run.at));
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Reads the chosen file and opens it, or says why it cannot.
+pub fn import(input: &web_sys::HtmlInputElement, dispatch: UseReducerDispatcher<RoomState>) {
+    let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+    input.set_value("");
+    if file.size() > MAX_BATCH_BYTES as f64 {
+        dispatch.dispatch(RoomMsg::Load(Origin::File, Err(BatchLoadError::TooLarge(file.size() as usize))));
+        return;
+    }
+    let Ok(reader) = web_sys::FileReader::new() else { return };
+    let r = reader.clone();
+    let onload = Closure::once_into_js(move |_: web_sys::ProgressEvent| {
+        let text = r.result().ok().and_then(|v| v.as_string());
+        dispatch.dispatch(RoomMsg::Load(Origin::File, text.ok_or(BatchLoadError::Encoding)));
+    });
+    reader.set_onload(Some(onload.unchecked_ref()));
+    let _ = reader.read_as_text(&file);
+}

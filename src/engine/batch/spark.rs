@@ -1,0 +1,409 @@
+//! Spark: a job on an RDD chain, run stage by stage, whose recovery recomputes lost partitions from
+//! their lineage. Follows Spark's `DAGScheduler`, `MapOutputTracker` and `BlockManager`:
+//!
+//! - **Stages.** The job's result stage needs the shuffle outputs of its parent shuffle-map stage;
+//!   `submitStage` runs a parent first when its outputs are missing, and then only its missing
+//!   partitions (`findMissingPartitions`), never the whole stage again.
+//! - **Tasks** compute their stage's chain for one partition, as a pipeline: from the nearest
+//!   partition they can read (an input split, a shuffle fetch, a `persist`ed block in an
+//!   executor's memory, a `checkpoint`ed one in reliable storage) down to the stage's last RDD. A
+//!   task reading a shuffle fetches its bucket of every map output.
+//! - **Shuffle outputs** are files on the executor that wrote them, registered with the
+//!   `MapOutputTracker` (no external shuffle service here).
+//! - **Losing an executor** (`handleExecutorLost`) kills its running task, drops its cached blocks
+//!   (MEMORY_ONLY lives in the executor's heap) and unregisters its shuffle outputs
+//!   (`removeOutputsOnExecutor`); a fresh executor takes its place. Checkpoints and the job's
+//!   written output are in reliable storage and survive.
+//! - **FetchFailed.** A task of the running stage that finds a map output missing fails with
+//!   `FetchFailed`; the DAGScheduler marks the stage failed, resubmits the parent stage's missing
+//!   partitions and then the failed stage. Losing P10 therefore recomputes P00 and P01 only if
+//!   their shuffle outputs are gone, which is when their executor died.
+//!
+//! Simplifications: one task runs at a time, on executor `partition mod executors` (or where its
+//! persisted block is); a step computes one partition, and a task's last step writes its output; `checkpoint()` writes a partition when it is
+//! computed (Spark writes checkpoints in a second job after the action, which recomputes the RDD
+//! unless it is also persisted); task attempts and stage retries are not limited.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::{BatchAction, Refusal};
+use super::cost::Cost;
+use super::data::{buckets, chunks, drop_short, lines, sum_by_key, words, Rec};
+use super::lineage::{Keep, Lineage, Op, RddSpec};
+use crate::engine::sorted_vec::SortedMap;
+
+/// A word-count Spark job on a chain of RDDs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SparkSpec {
+    /// The input text, one line per entry, cut into the first RDD's partitions.
+    pub input: Vec<String>,
+    /// Executors (each with its memory and its shuffle files).
+    pub executors: u8,
+    /// The RDD chain, the input first.
+    pub rdds: Vec<RddSpec>,
+}
+
+impl SparkSpec {
+    pub fn check(&self) -> Result<Lineage, String> {
+        if !(1..=4).contains(&self.executors) {
+            return Err("\"executors\" must be 1 to 4".into());
+        }
+        if self.input.is_empty() || self.input.len() > 64 {
+            return Err("\"input\" must have 1 to 64 lines".into());
+        }
+        Lineage::new(self.rdds.clone())
+    }
+}
+
+/// Where a task starts computing its chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Source {
+    /// From the input split in reliable storage.
+    Input,
+    /// From its bucket of every map output of the parent stage.
+    Shuffle,
+    /// From a persisted block in this executor's memory.
+    Memory(u8),
+    /// From a checkpointed partition in reliable storage.
+    Checkpoint,
+}
+
+/// A registered shuffle output: the executor holding it, and one bucket per reduce partition.
+type MapOutput = (u8, Vec<Vec<Rec>>);
+
+/// The running task.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SparkTask {
+    pub stage: usize,
+    pub part: u8,
+    pub exec: u8,
+    pub attempt: u32,
+    /// The first RDD it computes or reads, and how it gets it.
+    pub from: usize,
+    pub source: Source,
+    /// The next RDD it processes.
+    pub next: usize,
+    #[serde(skip)]
+    data: Vec<Rec>,
+}
+
+/// What happened in one action, for the narration. Partitions are (RDD, index).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum SparkEvent {
+    /// The DAGScheduler submitted a stage again, for its missing partitions only.
+    Resubmitted { stage: usize, parts: Vec<u8> },
+    /// A task attempt started on an executor, to compute its stage's chain from `from`.
+    Started { stage: usize, part: u8, exec: u8, attempt: u32, from: usize, source: Source },
+    /// A partition was computed (`again`: it had been computed before); from the input, its
+    /// parent, or `fetched` map outputs.
+    Computed { rdd: usize, part: u8, exec: u8, records: usize, again: bool, fetched: Option<u8> },
+    /// A persisted partition was read from an executor's memory instead of being computed.
+    ReadMemory { rdd: usize, part: u8, exec: u8 },
+    /// A checkpointed partition was read from reliable storage instead of being computed.
+    ReadCheckpoint { rdd: usize, part: u8 },
+    /// `persist()`: the partition stays in the executor's memory.
+    Persisted { rdd: usize, part: u8, exec: u8 },
+    /// `checkpoint()`: the partition is written to reliable storage.
+    Checkpointed { rdd: usize, part: u8 },
+    /// A shuffle-map task wrote its output on its executor and registered it.
+    ShuffleWritten { stage: usize, part: u8, exec: u8 },
+    /// A result task wrote its partition of the job's output to reliable storage.
+    ResultWritten { part: u8, records: usize },
+    /// The task found these map outputs of the parent stage missing.
+    FetchFailed { stage: usize, part: u8, missing: Vec<u8> },
+    /// The running task failed; its executor lives on, with its memory.
+    TaskFailed { stage: usize, part: u8, exec: u8 },
+    /// An executor was lost with what it held; a fresh one replaced it.
+    ExecutorLost { exec: u8, killed: Option<(usize, u8)>, memory: Vec<(usize, u8)>, shuffle: Vec<(usize, u8)> },
+    /// Every output partition is written: the job is done.
+    JobDone,
+}
+
+/// A Spark job as it runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Spark {
+    pub spec: SparkSpec,
+    pub lineage: Lineage,
+    /// Each executor's incarnation: 0, then 1 after its first loss, …
+    pub executors: Vec<u32>,
+    /// Persisted blocks: partition → the executor whose memory holds it.
+    #[serde(skip)]
+    memory: SortedMap<(usize, u8), (u8, Vec<Rec>)>,
+    /// Checkpointed partitions in reliable storage.
+    #[serde(skip)]
+    checkpoints: SortedMap<(usize, u8), Vec<Rec>>,
+    /// Per shuffle-map stage, per map partition: the executor holding its output, and the buckets.
+    #[serde(skip)]
+    shuffles: Vec<Vec<Option<MapOutput>>>,
+    /// The job's output in reliable storage, per partition of the last RDD.
+    pub output: Vec<Option<Vec<Rec>>>,
+    /// How many times each partition was computed.
+    pub computed: SortedMap<(usize, u8), u32>,
+    /// Attempts per task (stage, partition).
+    pub attempts: SortedMap<(usize, u8), u32>,
+    pub running: Option<SparkTask>,
+    /// The stage whose tasks are being run, until it has none missing or one fails to fetch.
+    active: Option<usize>,
+    pub cost: Cost,
+}
+
+impl Spark {
+    pub fn new(spec: SparkSpec) -> Result<Spark, String> {
+        let lineage = spec.check()?;
+        let stages = lineage.stages.len();
+        let shuffles = lineage.stages[..stages - 1].iter().map(|s| vec![None; s.partitions as usize]).collect();
+        Ok(Spark {
+            executors: vec![0; spec.executors as usize],
+            memory: SortedMap::new(),
+            checkpoints: SortedMap::new(),
+            shuffles,
+            output: vec![None; lineage.stages[stages - 1].partitions as usize],
+            computed: SortedMap::new(),
+            attempts: SortedMap::new(),
+            running: None,
+            active: None,
+            cost: Cost::default(),
+            lineage,
+            spec,
+        })
+    }
+
+    pub fn done(&self) -> bool {
+        self.output.iter().all(Option::is_some)
+    }
+
+    fn last_stage(&self) -> usize {
+        self.lineage.stages.len() - 1
+    }
+
+    /// The partitions of stage `s` with no output (shuffle output or written result).
+    pub fn missing(&self, s: usize) -> Vec<u8> {
+        let have: Vec<bool> = if s == self.last_stage() {
+            self.output.iter().map(Option::is_some).collect()
+        } else {
+            self.shuffles[s].iter().map(Option::is_some).collect()
+        };
+        (0..have.len() as u8).filter(|&p| !have[p as usize]).collect()
+    }
+
+    /// Where a task of stage `s` for partition `p` would start: climbing the stage's chain from its
+    /// last RDD up to the nearest checkpointed or persisted partition, or to the stage's start.
+    pub fn plan(&self, s: usize, p: u8) -> (usize, Source) {
+        let st = self.lineage.stages[s];
+        for r in (st.first..=st.last).rev() {
+            if self.checkpoints.contains_key(&(r, p)) {
+                return (r, Source::Checkpoint);
+            }
+            if let Some((e, _)) = self.memory.get(&(r, p)) {
+                return (r, Source::Memory(*e));
+            }
+        }
+        (st.first, if st.first == 0 { Source::Input } else { Source::Shuffle })
+    }
+
+    /// Where persisted partitions are: partition → executor.
+    pub fn in_memory(&self) -> impl Iterator<Item = ((usize, u8), u8)> + '_ {
+        self.memory.iter().map(|(k, (e, _))| (*k, *e))
+    }
+
+    pub fn checkpointed(&self, rdd: usize, part: u8) -> bool {
+        self.checkpoints.contains_key(&(rdd, part))
+    }
+
+    /// The executor holding map output `part` of stage `s`, if it is there.
+    pub fn shuffle_output(&self, s: usize, part: u8) -> Option<u8> {
+        self.shuffles.get(s).and_then(|v| v[part as usize].as_ref()).map(|(e, _)| *e)
+    }
+
+    /// The partitions computed more than once.
+    pub fn recomputed(&self) -> Vec<(usize, u8)> {
+        self.computed.iter().filter(|(_, &n)| n > 1).map(|(&k, _)| k).collect()
+    }
+
+    pub fn apply(&mut self, action: BatchAction, out: &mut Vec<SparkEvent>) -> Result<(), Refusal> {
+        match action {
+            BatchAction::Step => {
+                if self.running.is_none() {
+                    self.start(out)?;
+                }
+                self.advance(out);
+                Ok(())
+            }
+            BatchAction::FailTask => {
+                let t = self.running.take().ok_or(Refusal::NoRunningTask)?;
+                out.push(SparkEvent::TaskFailed { stage: t.stage, part: t.part, exec: t.exec });
+                Ok(())
+            }
+            BatchAction::Crash(e) => self.lose_executor(e, out),
+        }
+    }
+
+    /// Picks the next task as the DAGScheduler would, and starts it.
+    fn start(&mut self, out: &mut Vec<SparkEvent>) -> Result<(), Refusal> {
+        if self.done() {
+            return Err(Refusal::Done);
+        }
+        let stage = match self.active.filter(|&s| !self.missing(s).is_empty()) {
+            Some(s) => s,
+            None => {
+                // submitStage: from the result stage, go to a parent while some missing partition
+                // reads its shuffle and the parent has missing outputs.
+                let mut s = self.last_stage();
+                while s > 0
+                    && self.missing(s).iter().any(|&p| self.plan(s, p).1 == Source::Shuffle)
+                    && !self.missing(s - 1).is_empty()
+                {
+                    s -= 1;
+                }
+                let parts = self.missing(s);
+                if parts.iter().any(|&p| self.attempts.contains_key(&(s, p))) {
+                    out.push(SparkEvent::Resubmitted { stage: s, parts });
+                }
+                self.active = Some(s);
+                s
+            }
+        };
+        let part = self.missing(stage)[0];
+        let (from, source) = self.plan(stage, part);
+        let exec = match source {
+            Source::Memory(e) => e,
+            _ => part % self.spec.executors,
+        };
+        let attempt = {
+            let a = self.attempts.get_or_insert_with((stage, part), || 0);
+            *a += 1;
+            *a
+        };
+        self.cost.task_runs += 1;
+        if attempt > 1 {
+            self.cost.task_reruns += 1;
+        }
+        if stage == self.last_stage() {
+            self.cost.reduce_runs += 1;
+        } else {
+            self.cost.map_runs += 1;
+        }
+        out.push(SparkEvent::Started { stage, part, exec, attempt, from, source });
+        self.running = Some(SparkTask { stage, part, exec, attempt, from, source, next: from, data: Vec::new() });
+        Ok(())
+    }
+
+    /// Carries the running task one partition further.
+    fn advance(&mut self, out: &mut Vec<SparkEvent>) {
+        let mut t = self.running.take().expect("a running task");
+        let (rdd, part, exec) = (t.next, t.part, t.exec);
+        let stage = self.lineage.stages[t.stage];
+        if rdd > stage.last {
+            return self.finish(t, out);
+        }
+        let mut fetched = None;
+        if rdd == t.from && t.source != Source::Shuffle && t.source != Source::Input {
+            if t.source == Source::Checkpoint {
+                t.data = self.checkpoints.get(&(rdd, part)).expect("the plan read a checkpoint").clone();
+                self.cost.checkpoint_reads += 1;
+                out.push(SparkEvent::ReadCheckpoint { rdd, part });
+            } else {
+                t.data = self.memory.get(&(rdd, part)).expect("the plan read memory").1.clone();
+                self.cost.cache_reads += 1;
+                out.push(SparkEvent::ReadMemory { rdd, part, exec });
+            }
+        } else {
+            t.data = match self.lineage.rdds[rdd].op {
+                Op::Input => {
+                    let splits = chunks(&self.spec.input, self.lineage.partitions[0] as usize);
+                    lines(&splits[part as usize])
+                }
+                Op::Words => words(&t.data),
+                Op::DropShort => drop_short(&t.data),
+                Op::CountByKey => {
+                    let parent = t.stage - 1;
+                    let missing: Vec<u8> = self.missing(parent);
+                    if !missing.is_empty() {
+                        self.cost.fetch_failures += 1;
+                        self.active = None;
+                        out.push(SparkEvent::FetchFailed { stage: t.stage, part, missing });
+                        return;
+                    }
+                    let maps = &self.shuffles[parent];
+                    fetched = Some(maps.len() as u8);
+                    sum_by_key(maps.iter().flat_map(|m| m.as_ref().expect("present").1[part as usize].clone()))
+                }
+            };
+            let n = self.computed.get_or_insert_with((rdd, part), || 0);
+            *n += 1;
+            let again = *n > 1;
+            self.cost.partitions_computed += 1;
+            if again {
+                self.cost.partitions_recomputed += 1;
+                self.cost.records_recomputed += t.data.len() as u32;
+            }
+            out.push(SparkEvent::Computed { rdd, part, exec, records: t.data.len(), again, fetched });
+            match self.lineage.rdds[rdd].keep {
+                Keep::Persist if !self.memory.contains_key(&(rdd, part)) => {
+                    self.memory.insert((rdd, part), (exec, t.data.clone()));
+                    out.push(SparkEvent::Persisted { rdd, part, exec });
+                }
+                Keep::Checkpoint if !self.checkpoints.contains_key(&(rdd, part)) => {
+                    self.checkpoints.insert((rdd, part), t.data.clone());
+                    out.push(SparkEvent::Checkpointed { rdd, part });
+                }
+                _ => {}
+            }
+        }
+        t.next += 1;
+        self.running = Some(t);
+    }
+
+    /// The task's last step: it writes its shuffle output on its executor, or its result partition
+    /// to the job's output.
+    fn finish(&mut self, t: SparkTask, out: &mut Vec<SparkEvent>) {
+        let stage = self.lineage.stages[t.stage];
+        let (part, exec) = (t.part, t.exec);
+        if t.stage == self.last_stage() {
+            out.push(SparkEvent::ResultWritten { part, records: t.data.len() });
+            self.output[part as usize] = Some(t.data);
+            if self.done() {
+                out.push(SparkEvent::JobDone);
+            }
+        } else {
+            let parts = self.lineage.partitions[stage.last + 1] as usize;
+            self.shuffles[t.stage][part as usize] = Some((exec, buckets(&t.data, parts)));
+            out.push(SparkEvent::ShuffleWritten { stage: t.stage, part, exec });
+        }
+    }
+
+    fn lose_executor(&mut self, e: u8, out: &mut Vec<SparkEvent>) -> Result<(), Refusal> {
+        if e as usize >= self.executors.len() {
+            return Err(Refusal::NoSuchMachine(e));
+        }
+        self.executors[e as usize] += 1;
+        let killed = match &self.running {
+            Some(t) if t.exec == e => Some((t.stage, t.part)),
+            _ => None,
+        };
+        if killed.is_some() {
+            self.running = None;
+        }
+        let memory: Vec<(usize, u8)> = self.memory.iter().filter(|(_, (x, _))| *x == e).map(|(k, _)| *k).collect();
+        for k in &memory {
+            self.memory.remove(k);
+        }
+        let mut shuffle = Vec::new();
+        for (s, maps) in self.shuffles.iter_mut().enumerate() {
+            for (p, m) in maps.iter_mut().enumerate() {
+                if matches!(m, Some((x, _)) if *x == e) {
+                    *m = None;
+                    shuffle.push((s, p as u8));
+                }
+            }
+        }
+        out.push(SparkEvent::ExecutorLost { exec: e, killed, memory, shuffle });
+        Ok(())
+    }
+
+    /// The job's written output, in partition order.
+    pub fn written(&self) -> Vec<Rec> {
+        self.output.iter().flatten().flatten().cloned().collect()
+    }
+}
