@@ -1509,12 +1509,18 @@ await check('the page ships its rooms as separate parts, each named by its hash,
   pg.on('pageerror', (e) => errors.push(e.message));
   await pg.goto(srv.url);
   await pg.waitForSelector('#app[data-ready="true"]');
+  const before = seen.filter(isPart);
+  expect(before.length === 0, `before it was interactive the page fetched ${before.join(', ')}`);
+  expect(seen.some((u) => /_bg\.wasm$/.test(u)), 'the main module was fetched');
+  // Playing keeps the run in the browser's storage: that part loads then, and no room's part.
+  const rooms = await roomIds(pg);
   await pg.click('#read-Source');
   await pg.keyboard.press('ArrowRight');
+  await pg.keyboard.press('t');
   await pg.waitForTimeout(300);
-  const fetched = seen.filter(isPart);
-  expect(fetched.length === 0, `free play fetched ${fetched.join(', ')}`);
-  expect(seen.some((u) => /_bg\.wasm$/.test(u)), 'the main module was fetched');
+  const roomParts = seen.filter((u) => rooms.some((id) => new URL(u).pathname.includes(`/split_${id}-`)));
+  expect(roomParts.length === 0, `free play fetched ${roomParts.join(', ')}`);
+  console.log(`     rooms: ${rooms.join(', ')}; free play fetched ${seen.filter(isPart).map((u) => new URL(u).pathname.slice(1).replace(/-[0-9a-f]{16}/, '')).join(', ') || 'no part'} after it was interactive`);
   await context.close();
 });
 
@@ -1544,7 +1550,8 @@ await check('opening each room fetches its part, shows it with the focus on it, 
     const m = seen.filter(isPart).length;
     await openRoom(pg, id);
     expect(seen.filter(isPart).length === m, `${id}: fetched once`);
-    await pg.click('#btn-room-close');
+    await pg.keyboard.press('Escape');
+    await pg.waitForSelector('#canvas');
   }
   await pg.context().close();
 });
@@ -1613,6 +1620,25 @@ await check('a room whose part cannot be fetched says so with Retry, keeps the r
   await pg.context().close();
 });
 
+await check('the batch room and the side-by-side room, at 1366x768 and in presenter mode at 1920x1080', async () => {
+  const pg = await open();
+  await openRoom(pg, 'batch');
+  await pg.screenshot({ path: shots + 'room-batch-1366.png' });
+  await pg.keyboard.press('Escape');
+  await openRoom(pg, 'compare');
+  await pg.screenshot({ path: shots + 'room-compare-1366.png' });
+  await pg.keyboard.press('Escape');
+  await pg.setViewportSize({ width: 1920, height: 1080 });
+  await pg.keyboard.press('p');
+  await pg.waitForSelector('#app[data-presenter="true"]');
+  await openRoom(pg, 'batch');
+  await pg.screenshot({ path: shots + 'room-batch-presenter-1920.png' });
+  await pg.keyboard.press('Escape');
+  await openRoom(pg, 'compare');
+  await pg.screenshot({ path: shots + 'room-compare-presenter-1920.png' });
+  await pg.context().close();
+});
+
 await check('a link with #room=pyflink opens the room over the last run', async () => {
   const pg = await open();
   await pg.selectOption('#sel-strategy', 'aligned');
@@ -1663,6 +1689,24 @@ await check('offline after the first load: the service worker serves the page, a
   await pg.selectOption('#sel-lesson', '1');
   expect((await pg.textContent('#lesson')).length > 50, 'a lesson opens offline');
   await pg.context().close();
+});
+
+await check('under trunk serve the reload client moved out of the page keeps no placeholder trunk fills only in HTML', async () => {
+  // trunk serve's reload client, as trunk writes it inline (src/autoreload.js of trunk 0.21.14).
+  const dir = shots + 'serve-stage/';
+  await mkdir(dir, { recursive: true });
+  const client = "(function () { const address = '{{__TRUNK_ADDRESS__}}'; const base = '{{__TRUNK_WS_BASE__}}';" +
+    " let protocol = ''; const url = (protocol || 'ws') + '://' + address + base + '.well-known/trunk/ws'; window.__url = url; })()";
+  await writeFile(dir + 'index.html', `<html><head></head><body><script>${client}</script></body></html>`);
+  execFileSync('node', [new URL('../scripts/no-inline-script.mjs', import.meta.url).pathname], { env: { ...process.env, TRUNK_STAGING_DIR: dir } });
+  const html = await readFile(dir + 'index.html', 'utf8');
+  const src = (html.match(/<script src="\.\/(script-[0-9a-f]+\.js)">/) || [])[1];
+  expect(src, `the client is a file: ${html}`);
+  const moved = await readFile(dir + src, 'utf8');
+  expect(!moved.includes('{{__TRUNK'), `no placeholder left: ${moved}`);
+  expect(moved.includes('const address = window.location.host;') && moved.includes("const base = '/';"), `the address is the page's own host, the base /: ${moved}`);
+  const url = new Function('window', moved.replace('window.__url', 'window.url') + '; return window.url;')({ location: { host: '127.0.0.1:8080' } });
+  expect(url === 'ws://127.0.0.1:8080/.well-known/trunk/ws', `it connects to trunk's socket on the page's host: ${url}`);
 });
 
 await check('the built page has a strict Content-Security-Policy and no inline script', async () => {

@@ -54,6 +54,8 @@ macro_rules! part {
 }
 
 part!(pyflink, super::rooms::pyflink::render);
+part!(batch, super::rooms::batch::render);
+part!(compare, super::rooms::compare::render);
 
 /// The lessons' words: the part registers them (`classroom::curriculum::loaded`).
 /// (and draws the lesson bar).
@@ -228,15 +230,22 @@ part!(settings_form, super::pieces::settings);
 /// The rooms, each behind its own part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Room {
+    /// Batch recovery: Hadoop re-runs the failed task, Spark recomputes from lineage.
+    Batch,
+    /// One input, one crash: Flink, Storm and Spark Streaming in lockstep.
+    Compare,
+    /// The run on screen as a PyFlink job.
     PyFlink,
 }
 
 impl Room {
-    pub const ALL: [Room; 1] = [Room::PyFlink];
+    pub const ALL: [Room; 3] = [Room::Batch, Room::Compare, Room::PyFlink];
 
     /// The room's name in links (`#room=…`) and element ids.
     pub fn id(self) -> &'static str {
         match self {
+            Room::Batch => "batch",
+            Room::Compare => "compare",
             Room::PyFlink => "pyflink",
         }
     }
@@ -247,13 +256,23 @@ impl Room {
 
     pub fn title(self, l: Lang) -> &'static str {
         match self {
+            Room::Batch => l.t("Batch: re-run the task, recompute the lineage", "批处理：重跑任务，按血缘重算"),
+            Room::Compare => l.t("Side by side: one input, one crash, three systems", "并排比较：同一输入、同一崩溃、三个系统"),
             Room::PyFlink => l.t("Run it on a real Flink (PyFlink)", "在真实的 Flink 上运行（PyFlink）"),
         }
+    }
+
+    /// Whether the room, once open, draws its own title bar (its language, presenter and back
+    /// buttons); the loader's bar then gives way to it.
+    fn has_own_bar(self) -> bool {
+        matches!(self, Room::Batch | Room::Compare)
     }
 
     /// The label of the button that opens it.
     pub fn button(self, l: Lang) -> &'static str {
         match self {
+            Room::Batch => l.t("▦ Batch recovery", "▦ 批处理恢复"),
+            Room::Compare => l.t("◫ Side by side", "◫ 并排比较"),
             Room::PyFlink => l.t("⇪ Run on Flink", "⇪ 在 Flink 上运行"),
         }
     }
@@ -261,6 +280,8 @@ impl Room {
     /// Fetches the room's part (once; a failure is not remembered, so Retry fetches again).
     pub async fn load(self) -> Result<RoomView, PartError> {
         match self {
+            Room::Batch => batch().await,
+            Room::Compare => compare().await,
             Room::PyFlink => pyflink().await,
         }
     }
@@ -363,9 +384,11 @@ pub fn RoomDoor(props: &DoorProps) -> Html {
         Loading::Ready(view) => view(props.inner.clone()),
     };
     let close = props.inner.close.clone();
+    let own_bar = props.room.has_own_bar() && matches!(state, Loading::Ready(_));
     html! {
-        <section id={format!("room-{id}")} class="room" ref={here} tabindex="-1" aria-labelledby={format!("room-{id}-title")}
+        <section id={format!("room-{id}")} class="room" ref={here} tabindex="-1" aria-label={props.room.title(l)}
             data-room={id} data-loaded={matches!(state, Loading::Ready(_)).to_string()}>
+            if !own_bar {
             <header class="room-head">
                 <h2 id={format!("room-{id}-title")}>{ props.room.title(l) }</h2>
                 <button id="btn-room-lang" class="tool lang" onclick={props.inner.switch_lang()}
@@ -378,6 +401,7 @@ pub fn RoomDoor(props: &DoorProps) -> Html {
                     title={l.t("Back to the run (Esc)", "回到运行（Esc）")}
                     onclick={Callback::from(move |_| close.emit(()))}>{ l.t("← Back to the run", "← 回到运行") }</button>
             </header>
+            }
             { body }
         </section>
     }

@@ -2,9 +2,9 @@
 //! needs, behind one fallible split point (see `room_loader.rs`); the main screen never reaches its
 //! code, so the first visit never fetches it.
 //!
-//! Every room is handed the same [`RoomProps`] and is drawn by its `render` function.
-
-pub mod compare;
+//! Every room is handed the same [`RoomProps`] and is drawn by its `render` function. The rooms:
+//! `pyflink` (run it on a real Flink), `batch` (Hadoop's re-run and Spark's lineage) and
+//! `compare` (Flink, Storm and Spark Streaming side by side).
 
 use yew::prelude::*;
 
@@ -37,4 +37,5 @@ impl RoomProps {
 }
 
 pub mod batch;
+pub mod compare;
 pub mod pyflink;
