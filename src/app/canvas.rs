@@ -240,7 +240,12 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             || s.is_some_and(|s| !s.jobs.is_empty() || s.blocks.iter().any(|b| b.batch.is_none() && b.readable()))
     });
     let extra = band.is_some() || spark.is_some();
-    let (bands, retry_bands) = super::room_loader::use_bands(extra);
+    let redraw = {
+        let d = props.dispatch.clone();
+        Callback::from(move |_| d.dispatch(Msg::PartLoaded))
+    };
+    // Storm's and Spark Streaming's drawings and words load with the strategy, band shown or not.
+    let (bands, retry_bands) = super::room_loader::use_bands(matches!(sim.strategy(), Strategy::StormAcker | Strategy::SparkStreaming), redraw);
     let waiting = |top: f64| match bands {
         Ok(_) => html! {},
         Err(fetching) => html! {

@@ -151,6 +151,8 @@ pub enum Msg {
     Room(Option<Room>),
     /// The lessons' part could not be fetched.
     PartUnavailable,
+    /// A part arrived whose words the main screen shows (the Storm and Spark Streaming bands).
+    PartLoaded,
 }
 
 /// The notification the N key delivers: the oldest on its way; with none, one to the first sink
@@ -306,6 +308,7 @@ impl Reducible for UiState {
                 next.playing &= room.is_none();
                 session_changed = false;
             }
+            Msg::PartLoaded => {}
             Msg::Exported | Msg::NotifyFirst => session_changed = false,
         }
         if session_changed {

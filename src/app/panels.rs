@@ -220,6 +220,13 @@ pub struct RunProps {
 }
 
 /// What happened: the last steps in plain words, newest first. Each step is drawn once.
+/// One event in words: Storm's and Spark Streaming's come with their bands' part.
+fn words(e: &crate::engine::Event, g: &JobGraph, l: Lang) -> String {
+    crate::engine::wording::narrate_common(e, g, l).unwrap_or_else(|| {
+        super::room_loader::bands_now().map_or_else(|| l.t("…", "…").to_string(), |b| (b.narrate)(e, g, l))
+    })
+}
+
 #[component]
 pub fn NarrationPanel(props: &RunProps) -> Html {
     let l = props.lang;
@@ -236,7 +243,7 @@ pub fn NarrationPanel(props: &RunProps) -> Html {
             // step is drawn again only if its words change.
             <>{ for session.narration.iter().rev().map(|s| html! {
                 <NarrationStep key={s.step} step={s.step} title={step_title(sim, s, l)}
-                    lines={s.events.iter().map(|e| narrate(e, &sim.graph, l)).collect::<Vec<_>>()} lang={l} />
+                    lines={s.events.iter().map(|e| words(e, &sim.graph, l)).collect::<Vec<_>>()} lang={l} />
             }) }</>
         </ol>
     }

@@ -141,6 +141,8 @@ pub struct Bands {
     pub acker_strip: AckerBand,
     pub batch_band: BatchBand,
     pub batch_strip: BatchBand,
+    /// The narration of their events (`engine::wording::narrate_storm_spark`).
+    pub narrate: fn(&crate::engine::Event, &crate::engine::JobGraph, Lang) -> String,
 }
 
 type AckerBand = fn(
@@ -162,6 +164,7 @@ fn band_fns() -> Bands {
         acker_strip: acker_view::acker_strip,
         batch_band: spark_view::batch_band,
         batch_strip: spark_view::batch_strip,
+        narrate: crate::engine::wording::narrate_storm_spark,
     }
 }
 
@@ -179,10 +182,16 @@ thread_local! {
     static BANDS: std::cell::Cell<Option<Bands>> = const { std::cell::Cell::new(None) };
 }
 
+/// The bands, if they are already there.
+pub fn bands_now() -> Option<Bands> {
+    BANDS.with(|b| b.get())
+}
+
 /// The bands, once loaded; while `needed` and not yet there, fetches them (`Err(true)` while
-/// fetching, `Err(false)` if the fetch failed, with a retry).
+/// fetching, `Err(false)` if the fetch failed, with a retry). `loaded` is called when they arrive
+/// (the page redraws, so the narration gets their words too).
 #[hook]
-pub fn use_bands(needed: bool) -> (Result<Bands, bool>, Callback<()>) {
+pub fn use_bands(needed: bool, loaded: Callback<()>) -> (Result<Bands, bool>, Callback<()>) {
     let state = use_state(|| BANDS.with(|b| b.get()).ok_or(true));
     let attempt = use_state(|| 0u32);
     {
@@ -199,6 +208,7 @@ pub fn use_bands(needed: bool) -> (Result<Bands, bool>, Callback<()>) {
                 state.set(match bands().await {
                     Ok(b) => {
                         BANDS.with(|c| c.set(Some(b)));
+                        loaded.emit(());
                         Ok(b)
                     }
                     Err(_) => Err(false),

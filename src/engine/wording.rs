@@ -105,10 +105,17 @@ fn spark_restart(state: Option<u32>, recompute: u16, rerun: u16, again: u16, sin
 
 /// One sentence for one event.
 pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
+    narrate_common(e, g, lang).unwrap_or_else(|| narrate_storm_spark(e, g, lang))
+}
+
+/// One sentence for one event: the dataflow's and Flink's, or None for an event of Storm's acker or
+/// Spark Streaming, which [`narrate_storm_spark`] words (the page loads those words with the
+/// drawings of those strategies).
+pub fn narrate_common(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
     let t = |id: TaskId| g.task(id).name.as_str();
     let ch = |id: ChannelId| g.channel(id).name.as_str();
     let r = |id: RecordId| g.label(id);
-    match *e {
+    Some(match *e {
         Event::Read { task, record, offset, replayed } => {
             let (task, rec, key) = (t(task), r(record), g.key_name(g.record(record).key));
             let replay = if replayed {
@@ -617,6 +624,105 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             r(record),
             ch(channel)
         ),
+        Event::Waited => lang.t("Time passed.", "时间过去了一步。").into(),
+        Event::SocketLost { task, from, to } => {
+            let gone: Vec<&str> = g.task(task).log[from as usize..to as usize].iter().map(|x| r(*x)).collect();
+            say!(
+                lang,
+                "{} reads a socket, which cannot go back: {} (from offset {from}) are gone for good; it goes on with what arrives next, at offset {to}.",
+                "{} 读的是 socket，无法回退：{}（从偏移量 {from} 起）永远丢失了；它从接下来到达的数据继续，偏移量 {to}。",
+                t(task),
+                gone.join(" ")
+            )
+        }
+        Event::LeadershipLost { leader, standby, checkpoint } => {
+            let (leader, standby) = (leader.letter(), standby.letter());
+            match checkpoint {
+                Some(c) => say!(
+                    lang,
+                    "JobManager {leader} lost its leadership. The HA store still holds the job graph and the pointer to completed checkpoint {}; standby {standby} will win the election.",
+                    "JobManager {leader} 失去了领导权。HA 存储里仍有作业图和指向已完成检查点 {} 的指针；备用的 {standby} 将赢得选举。",
+                    c.0
+                ),
+                None => say!(
+                    lang,
+                    "JobManager {leader} lost its leadership. The HA store still holds the job graph (no checkpoint has completed yet); standby {standby} will win the election.",
+                    "JobManager {leader} 失去了领导权。HA 存储里仍有作业图（还没有已完成的检查点）；备用的 {standby} 将赢得选举。"
+                ),
+            }
+        }
+        Event::LeaderElected { leader, previous } => say!(
+            lang,
+            "JobManager {} won the leader election and leads now; {} comes back as its standby.",
+            "JobManager {} 赢得了 Leader 选举，成为新的 Leader；{} 重启后作为它的备用。",
+            leader.letter(),
+            previous.letter()
+        ),
+        Event::JobRecovered { checkpoint, next_id } => match checkpoint {
+            Some(c) => say!(
+                lang,
+                "It read the job graph and the pointer to completed checkpoint {} from the HA store; the checkpoint id counter, kept there too, continues at {}.",
+                "它从 HA 存储读取了作业图和指向已完成检查点 {} 的指针；同样保存在那里的检查点编号计数器从 {} 继续。",
+                c.0,
+                next_id.0
+            ),
+            None => say!(
+                lang,
+                "It read the job graph from the HA store, which points to no completed checkpoint; the checkpoint id counter continues at {}.",
+                "它从 HA 存储读取了作业图，其中没有指向任何已完成检查点的指针；检查点编号计数器从 {} 继续。",
+                next_id.0
+            ),
+        },
+        Event::JobFailed { retained, discarded } => match retained {
+            Some(c) => say!(
+                lang,
+                "Without high availability the job fails with its JobManager: only its memory knew the completed checkpoints. Checkpoint {} was externalized and stays in storage for a resubmission.",
+                "没有高可用时，作业随 JobManager 一起失败：只有它的内存知道已完成的检查点。检查点 {} 是外部化保留的，留在存储中以便重新提交。",
+                c.0
+            ),
+            None if discarded > 0 => say!(
+                lang,
+                "Without high availability the job fails with its JobManager: only its memory knew the completed checkpoints, and they were not externalized, so {discarded} completed checkpoint(s) went with the job.",
+                "没有高可用时，作业随 JobManager 一起失败：只有它的内存知道已完成的检查点，而它们没有外部化保留，于是 {discarded} 个已完成的检查点随作业一起消失了。"
+            ),
+            None => lang
+                .t(
+                    "Without high availability the job fails with its JobManager; no checkpoint had completed.",
+                    "没有高可用时，作业随 JobManager 一起失败；此前没有已完成的检查点。",
+                )
+                .into(),
+        },
+        Event::JobManagerStarted => lang
+            .t(
+                "A new JobManager started. Without high availability it knows nothing of the failed job: the job must be submitted again (restore).",
+                "新的 JobManager 启动了。没有高可用，它对失败的作业一无所知：作业必须重新提交（恢复）。",
+            )
+            .into(),
+        Event::JobResubmitted { submission, from, next_id } => match from {
+            Some(c) => say!(
+                lang,
+                "The job was submitted again, as a new job (submission {submission}), from retained checkpoint {}; as a new job its checkpoint ids continue at {}.",
+                "作业作为一个新作业（第 {submission} 次提交）从保留的检查点 {} 重新提交；作为新作业，它的检查点编号从 {} 继续。",
+                c.0,
+                next_id.0
+            ),
+            None => say!(
+                lang,
+                "The job was submitted again, as a new job (submission {submission}), from nothing: no checkpoint was retained. Its checkpoint ids start again at {}.",
+                "作业作为一个新作业（第 {submission} 次提交）从零开始重新提交：没有保留任何检查点。它的检查点编号重新从 {} 开始。",
+                next_id.0
+            ),
+        },
+        _ => return None,
+    })
+}
+
+/// One sentence for an event of Storm's acker (trees, acks, Nimbus and supervisors) or of Spark
+/// Streaming (blocks, batches, the driver and executors); empty for any other event.
+pub fn narrate_storm_spark(e: &Event, g: &JobGraph, lang: Lang) -> String {
+    let t = |id: TaskId| g.task(id).name.as_str();
+    let r = |id: RecordId| g.label(id);
+    match *e {
         Event::AckInitSent { task, record, root } => say!(
             lang,
             "{} started tuple tree {} for {} and told the acker its edges (init).",
@@ -687,17 +793,6 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
             hex(root),
             record.map(|x| format!(" ({})", r(x))).unwrap_or_default()
         ),
-        Event::Waited => lang.t("Time passed.", "时间过去了一步。").into(),
-        Event::SocketLost { task, from, to } => {
-            let gone: Vec<&str> = g.task(task).log[from as usize..to as usize].iter().map(|x| r(*x)).collect();
-            say!(
-                lang,
-                "{} reads a socket, which cannot go back: {} (from offset {from}) are gone for good; it goes on with what arrives next, at offset {to}.",
-                "{} 读的是 socket，无法回退：{}（从偏移量 {from} 起）永远丢失了；它从接下来到达的数据继续，偏移量 {to}。",
-                t(task),
-                gone.join(" ")
-            )
-        }
         Event::BlockStored { task, record, block, wal, acked } => {
             let e = super::mechanisms::spark_streaming::executor_of(task);
             let o = 1 - e;
@@ -813,84 +908,7 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
                 "Nimbus 仍然宕着，但 supervisor 自己重启了挂掉的 worker：没有 Nimbus，supervisor 照样会重启挂掉的 worker。",
             )
             .into(),
-        Event::LeadershipLost { leader, standby, checkpoint } => {
-            let (leader, standby) = (leader.letter(), standby.letter());
-            match checkpoint {
-                Some(c) => say!(
-                    lang,
-                    "JobManager {leader} lost its leadership. The HA store still holds the job graph and the pointer to completed checkpoint {}; standby {standby} will win the election.",
-                    "JobManager {leader} 失去了领导权。HA 存储里仍有作业图和指向已完成检查点 {} 的指针；备用的 {standby} 将赢得选举。",
-                    c.0
-                ),
-                None => say!(
-                    lang,
-                    "JobManager {leader} lost its leadership. The HA store still holds the job graph (no checkpoint has completed yet); standby {standby} will win the election.",
-                    "JobManager {leader} 失去了领导权。HA 存储里仍有作业图（还没有已完成的检查点）；备用的 {standby} 将赢得选举。"
-                ),
-            }
-        }
-        Event::LeaderElected { leader, previous } => say!(
-            lang,
-            "JobManager {} won the leader election and leads now; {} comes back as its standby.",
-            "JobManager {} 赢得了 Leader 选举，成为新的 Leader；{} 重启后作为它的备用。",
-            leader.letter(),
-            previous.letter()
-        ),
-        Event::JobRecovered { checkpoint, next_id } => match checkpoint {
-            Some(c) => say!(
-                lang,
-                "It read the job graph and the pointer to completed checkpoint {} from the HA store; the checkpoint id counter, kept there too, continues at {}.",
-                "它从 HA 存储读取了作业图和指向已完成检查点 {} 的指针；同样保存在那里的检查点编号计数器从 {} 继续。",
-                c.0,
-                next_id.0
-            ),
-            None => say!(
-                lang,
-                "It read the job graph from the HA store, which points to no completed checkpoint; the checkpoint id counter continues at {}.",
-                "它从 HA 存储读取了作业图，其中没有指向任何已完成检查点的指针；检查点编号计数器从 {} 继续。",
-                next_id.0
-            ),
-        },
-        Event::JobFailed { retained, discarded } => match retained {
-            Some(c) => say!(
-                lang,
-                "Without high availability the job fails with its JobManager: only its memory knew the completed checkpoints. Checkpoint {} was externalized and stays in storage for a resubmission.",
-                "没有高可用时，作业随 JobManager 一起失败：只有它的内存知道已完成的检查点。检查点 {} 是外部化保留的，留在存储中以便重新提交。",
-                c.0
-            ),
-            None if discarded > 0 => say!(
-                lang,
-                "Without high availability the job fails with its JobManager: only its memory knew the completed checkpoints, and they were not externalized, so {discarded} completed checkpoint(s) went with the job.",
-                "没有高可用时，作业随 JobManager 一起失败：只有它的内存知道已完成的检查点，而它们没有外部化保留，于是 {discarded} 个已完成的检查点随作业一起消失了。"
-            ),
-            None => lang
-                .t(
-                    "Without high availability the job fails with its JobManager; no checkpoint had completed.",
-                    "没有高可用时，作业随 JobManager 一起失败；此前没有已完成的检查点。",
-                )
-                .into(),
-        },
-        Event::JobManagerStarted => lang
-            .t(
-                "A new JobManager started. Without high availability it knows nothing of the failed job: the job must be submitted again (restore).",
-                "新的 JobManager 启动了。没有高可用，它对失败的作业一无所知：作业必须重新提交（恢复）。",
-            )
-            .into(),
-        Event::JobResubmitted { submission, from, next_id } => match from {
-            Some(c) => say!(
-                lang,
-                "The job was submitted again, as a new job (submission {submission}), from retained checkpoint {}; as a new job its checkpoint ids continue at {}.",
-                "作业作为一个新作业（第 {submission} 次提交）从保留的检查点 {} 重新提交；作为新作业，它的检查点编号从 {} 继续。",
-                c.0,
-                next_id.0
-            ),
-            None => say!(
-                lang,
-                "The job was submitted again, as a new job (submission {submission}), from nothing: no checkpoint was retained. Its checkpoint ids start again at {}.",
-                "作业作为一个新作业（第 {submission} 次提交）从零开始重新提交：没有保留任何检查点。它的检查点编号重新从 {} 开始。",
-                next_id.0
-            ),
-        },
+        _ => String::new(),
     }
 }
 

@@ -54,7 +54,35 @@ pub async fn key(key: &str) {
     yew::scheduler::flush().await;
 }
 
+/// Lets the browser run its queued tasks (a part's load, a toggle event), then Yew its renders.
+pub async fn settle() {
+    let wait = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+    yew::scheduler::flush().await;
+}
+
+/// Opens Settings, whose form loads the first time it opens (a piece of the page).
+pub async fn open_settings(root: &Element) {
+    let details = find(root, "details.more-settings");
+    if !details.has_attribute("open") {
+        details.set_attribute("open", "").unwrap();
+    }
+    for _ in 0..20 {
+        if root.query_selector(".settings-grid label").unwrap().is_some() {
+            return;
+        }
+        settle().await;
+    }
+    panic!("the settings form did not load");
+}
+
+/// Chooses `value` in a select; one in the settings form opens Settings first.
 pub async fn choose(root: &Element, selector: &str, value: &str) {
+    if root.query_selector(selector).unwrap().is_none() {
+        open_settings(root).await;
+    }
     let sel: HtmlSelectElement = find(root, selector).dyn_into().unwrap();
     sel.set_value(value);
     let init = web_sys::EventInit::new();
