@@ -198,7 +198,7 @@ async fn every_figure_is_the_engines_at_each_tick() {
         find(root, &format!("#cmp-costs td[data-run=\"{run}\"][data-figure=\"{f}\"]")).text_content().unwrap()
     };
     assert_eq!(cell(1, "/reprocessed/records"), "1 (e)");
-    assert_eq!(cell(2, "/bytes/written"), "544");
+    assert_eq!(cell(2, "/bytes/written"), "560");
     assert!(cell(1, "/verdicts/state").contains("LOST"));
     ids_are_unique(root);
     // Back and forth: the clock replays the same runs.

@@ -346,7 +346,7 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
     } else if strategy == Strategy::Timers {
         l.t("restore: each task from its own latest save", "恢复：每个任务用自己最近的保存").to_string()
     } else if strategy == Strategy::SparkStreaming {
-        super::spark_view::metadata_short(sim, l)
+        super::room_loader::bands_now().map_or_else(|| "…".to_string(), |b| (b.metadata_short)(sim, l))
     } else if strategy == Strategy::StormAcker {
         l.t("no state is saved: a restarted bolt starts empty", "不保存状态：重启的 bolt 从空开始").to_string()
     } else {

@@ -562,7 +562,7 @@ pub fn App() -> Html {
                 // The panels get the part of the run they show: one whose part did not change is not
                 // drawn again.
                 <panels::VerdictPanel ledger={Rc::new(sim.ledger())} graph={graph.clone()} lang={l} down={sim.down().is_some()} />
-                <panels::StoragePanel storage={sim.storage().clone()} spark={spark_view::storage_lines(sim, l)} strategy={sim.strategy()} graph={graph} lang={l} />
+                <panels::StoragePanel storage={sim.storage().clone()} spark={room_loader::bands_now().map(|b| (b.storage_lines)(sim, l)).unwrap_or_default()} strategy={sim.strategy()} graph={graph} lang={l} />
             </main>
             { state.room.map(|room| html! { <RoomDoor {room} inner={piece_props.clone()} /> }).unwrap_or_default() }
         </div>

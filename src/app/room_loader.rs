@@ -143,6 +143,9 @@ pub struct Bands {
     pub batch_strip: BatchBand,
     /// The narration of their events (`engine::wording::narrate_storm_spark`).
     pub narrate: fn(&crate::engine::Event, &crate::engine::JobGraph, Lang) -> String,
+    /// Spark's lines in the Storage panel, and its metadata line in the JobManager's box.
+    pub storage_lines: fn(&crate::engine::Sim, Lang) -> Vec<String>,
+    pub metadata_short: fn(&crate::engine::Sim, Lang) -> String,
 }
 
 type AckerBand = fn(
@@ -165,6 +168,8 @@ fn band_fns() -> Bands {
         batch_band: spark_view::batch_band,
         batch_strip: spark_view::batch_strip,
         narrate: crate::engine::wording::narrate_storm_spark,
+        storage_lines: spark_view::storage_lines,
+        metadata_short: spark_view::metadata_short,
     }
 }
 
