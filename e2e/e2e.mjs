@@ -1488,6 +1488,8 @@ const isPart = (url) => /\/(split|chunk)_[^/]*\.wasm$/.test(new URL(url).pathnam
 const partsOf = (html) => ((html.match(/<meta name="barrierscope-parts" content="([^"]*)"/) || [])[1] || '').split(' ').filter(Boolean);
 const roomIds = async (pg) => pg.$$eval('.rooms-menu button', (bs) => bs.map((b) => b.id.replace(/^open-/, '')));
 async function openRoom(pg, id) {
+  // In presenter mode the rooms fold into one button.
+  if (await pg.$('details.rooms-fold:not([open])')) await pg.click('#rooms-fold');
   await pg.click(`#open-${id}`);
   await pg.waitForSelector(`#room-${id}[data-loaded="true"]`, { timeout: 15000 });
 }
@@ -1636,6 +1638,53 @@ await check('the batch room and the side-by-side room, at 1366x768 and in presen
   await pg.keyboard.press('Escape');
   await openRoom(pg, 'compare');
   await pg.screenshot({ path: shots + 'room-compare-presenter-1920.png' });
+  await pg.context().close();
+});
+
+await check('side by side on the built page: at the end every figure of the cost table equals barrierscope compare --json', async () => {
+  const pg = await open({ width: 1920, height: 1080 });
+  await openRoom(pg, 'compare');
+  await pg.click('#cmp-end');
+  await pg.waitForSelector('#cmp-room[data-finished="true"]');
+  const cells = await pg.$$eval('#cmp-costs td[data-figure]', (tds) => tds.map((td) => [Number(td.dataset.run), td.dataset.figure, td.dataset.value]));
+  const json = JSON.parse(execFileSync(runner(), ['compare', new URL('../scenarios/compare/three-ways.json', import.meta.url).pathname, '--json'], { encoding: 'utf8' }));
+  const at = (obj, ptr) => ptr.split('/').slice(1).reduce((o, k) => (o == null ? undefined : o[k]), obj);
+  let compared = 0;
+  const wrong = [];
+  for (const [run, figure, value] of cells) {
+    const want = at(json.runs[run].costs, figure);
+    if (typeof want === 'number' || typeof want === 'string') {
+      compared++;
+      if (String(want) !== value) wrong.push(`run ${run} ${figure}: page ${value}, runner ${want}`);
+    } else if (Array.isArray(want)) {
+      compared++;
+      if (String(want.length) !== value) wrong.push(`run ${run} ${figure}: page ${value}, runner ${want.length} entries`);
+    }
+  }
+  expect(wrong.length === 0, wrong.slice(0, 8).join('\n'));
+  expect(compared >= 45, `only ${compared} figures compared`);
+  console.log(`     ${compared} figures of ${cells.length} cells equal the runner's`);
+  await pg.context().close();
+});
+
+await check('batch on the built page: a batch scenario file imported and run to the end costs what barrierscope batch --json says', async () => {
+  const pg = await open();
+  await openRoom(pg, 'batch');
+  const file = new URL('../scenarios/batch/spark-p10-lost.json', import.meta.url).pathname;
+  await pg.setInputFiles('#batch-import', file);
+  await pg.waitForFunction(() => Number(document.querySelector('#batch-room').dataset.steps) > 0);
+  // An imported run opens where it was saved: for a scenario file, at its end.
+  if (!(await pg.isDisabled('#batch-end'))) await pg.click('#batch-end');
+  await pg.waitForFunction(() => document.querySelector('#batch-room').dataset.step === document.querySelector('#batch-room').dataset.steps);
+  const json = JSON.parse(execFileSync(runner(), ['batch', file, '--json'], { encoding: 'utf8' }));
+  const cell = async (id) => Number(await pg.textContent(`#${id} td`));
+  for (const [id, key] of [['batch-cost-tasks', 'task_runs'], ['batch-cost-computed', 'partitions_computed'],
+    ['batch-cost-recomputed', 'partitions_recomputed'], ['batch-cost-records', 'records_recomputed']]) {
+    const page = await cell(id);
+    expect(page === json.cost[key], `${key}: page ${page}, runner ${json.cost[key]}`);
+  }
+  expect((await attr(pg, '#batch-headline', 'data-exactly-once')) === String(json.exactly_once), 'the verdict');
+  await pg.screenshot({ path: shots + 'room-batch-recomputed-1366.png' });
   await pg.context().close();
 });
 

@@ -539,7 +539,7 @@ pub fn App() -> Html {
                 <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()} />
                 <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
                     presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()} />
-                { rooms_menu(l, &dispatch) }
+                { rooms_menu(l, state.presenter, &dispatch) }
             </div>
             { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
             if session.lesson.is_some() { <PieceSlot piece={Piece::LessonBar} inner={piece_props.clone()} /> }
@@ -570,9 +570,10 @@ pub fn App() -> Html {
     }
 }
 
-/// The rooms, each a button that opens it over the run (its part of the page loads then).
-fn rooms_menu(l: Lang, dispatch: &Dispatch) -> Html {
-    html! {
+/// The rooms, each a button that opens it over the run (its part of the page loads then). In
+/// presenter mode they fold into one button, so the drawing keeps its height on a projector.
+fn rooms_menu(l: Lang, presenter: bool, dispatch: &Dispatch) -> Html {
+    let nav = html! {
         <nav class="rooms-menu" aria-label={l.t("Rooms", "展厅")}>
             { for Room::ALL.into_iter().map(|room| {
                 let d = dispatch.clone();
@@ -582,5 +583,10 @@ fn rooms_menu(l: Lang, dispatch: &Dispatch) -> Html {
                 }
             }) }
         </nav>
+    };
+    if presenter {
+        html! { <details class="rooms-fold"><summary id="rooms-fold">{ l.t("▤ Rooms", "▤ 展厅") }</summary>{ nav }</details> }
+    } else {
+        nav
     }
 }
