@@ -436,7 +436,7 @@ pub fn App() -> Html {
                 let (lesson, presenter, in_room) = *modes.borrow();
                 // In a room the run's keys are the room's; Escape goes back to the run.
                 if in_room {
-                    if !in_text_field(&e) && !(e.ctrl_key() || e.meta_key() || e.alt_key()) {
+                    if !(in_text_field(&e) || e.ctrl_key() || e.meta_key() || e.alt_key()) {
                         match e.key().as_str() {
                             "Escape" => d.dispatch(Msg::Room(None)),
                             "p" | "P" => d.dispatch(Msg::Presenter(!presenter)),

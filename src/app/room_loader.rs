@@ -77,7 +77,11 @@ async fn lessons() -> Result<RoomView, PartError> {
 #[derive(Clone, Copy)]
 pub struct Sharing {
     /// Opens a saved run in place of the session (`classroom::open_run`).
-    pub open: fn(&mut crate::classroom::Session, crate::classroom::Origin, Result<String, crate::classroom::LoadError>) -> Option<Lang>,
+    pub open: fn(
+        &mut crate::classroom::Session,
+        crate::classroom::Origin,
+        Result<String, crate::classroom::LoadError>,
+    ) -> Option<Lang>,
     /// The run as the JSON of a saved run.
     pub text: fn(&crate::classroom::Session, Lang) -> String,
     /// The run as a link's fragment (`run=…`).
@@ -157,8 +161,13 @@ type AckerBand = fn(
     Lang,
 ) -> Html;
 /// Spark's band, and the height its wrapped lines take.
-type BatchBand =
-    fn(&crate::engine::Sim, Option<&crate::engine::mechanisms::received_blocks::SparkRuntime>, f64, f64, Lang) -> (Html, f64);
+type BatchBand = fn(
+    &crate::engine::Sim,
+    Option<&crate::engine::mechanisms::received_blocks::SparkRuntime>,
+    f64,
+    f64,
+    Lang,
+) -> (Html, f64);
 
 fn band_fns() -> Bands {
     use super::{acker_view, spark_view};
@@ -272,7 +281,9 @@ impl Room {
     pub fn title(self, l: Lang) -> &'static str {
         match self {
             Room::Batch => l.t("Batch: re-run the task, recompute the lineage", "批处理：重跑任务，按血缘重算"),
-            Room::Compare => l.t("Side by side: one input, one crash, three systems", "并排比较：同一输入、同一崩溃、三个系统"),
+            Room::Compare => {
+                l.t("Side by side: one input, one crash, three systems", "并排比较：同一输入、同一崩溃、三个系统")
+            }
             Room::PyFlink => l.t("Run it on a real Flink (PyFlink)", "在真实的 Flink 上运行（PyFlink）"),
         }
     }
