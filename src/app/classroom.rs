@@ -194,6 +194,9 @@ pub struct ShareBarProps {
     pub copied: Option<bool>,
     pub lang: Lang,
     pub dispatch: Dispatch,
+    /// The rooms' buttons, at the end of the bar.
+    #[prop_or_default]
+    pub rooms: Html,
 }
 
 /// Lessons and sharing: the lesson menu, presenter mode, share link, export and import.
@@ -287,6 +290,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
                     "浏览器不允许本页复制：链接已选中，按 Ctrl+C 复制。"),
                 _ => "",
             } }</span>
+            { props.rooms.clone() }
         </div>
     }
 }

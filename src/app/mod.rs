@@ -538,8 +538,8 @@ pub fn App() -> Html {
             <div class="chrome">
                 <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()} />
                 <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
-                    presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()} />
-                { rooms_menu(l, state.presenter, &dispatch) }
+                    presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()}
+                    rooms={rooms_menu(l, state.presenter, &dispatch)} />
             </div>
             { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
             if session.lesson.is_some() { <PieceSlot piece={Piece::LessonBar} inner={piece_props.clone()} /> }
