@@ -44,8 +44,30 @@ const errors = [];
 const offHost = [];
 const cspViolations = [];
 const newContext = browser.newContext.bind(browser);
+// Parts of the page load when first shown: a lesson's words, the Checkpoints and External tabs.
+// A check that picks a lesson or opens one of those tabs goes on once it is drawn, as a person
+// waits for what they clicked.
+function waitForParts(page) {
+  const select = page.selectOption.bind(page);
+  page.selectOption = async (sel, value, ...rest) => {
+    const r = await select(sel, value, ...rest);
+    if (sel === '#sel-lesson' && value !== 'none') await page.waitForSelector('#lesson', { timeout: 15000 });
+    return r;
+  };
+  const click = page.click.bind(page);
+  page.click = async (sel, ...rest) => {
+    const r = await click(sel, ...rest);
+    if (/^#tab-(checkpoints|external)$/.test(sel)) {
+      await page.waitForFunction(() => !document.querySelector('.tab-body .piece-status'), null, { timeout: 15000 });
+    }
+    return r;
+  };
+  return page;
+}
 browser.newContext = async (options) => {
   const context = await newContext(options);
+  const newPage = context.newPage.bind(context);
+  context.newPage = async () => waitForParts(await newPage());
   context.on('request', (r) => {
     const u = new URL(r.url());
     if (!['data:', 'blob:'].includes(u.protocol) && u.hostname !== '127.0.0.1') offHost.push(r.url());
