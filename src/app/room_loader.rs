@@ -37,19 +37,20 @@ impl From<wasm_split_helpers::SplitLoaderError> for PartError {
     }
 }
 
-/// One split point per room: `part!(name, path::to::render)`. With the `split` feature the
-/// function's body, and all that only it reaches, goes into the part `split_<name>.wasm`.
+/// One split point: `part!(name -> Type { body })`, or `part!(name, path::to::render)` for a
+/// part that draws a room or a piece. With the `split` feature the body, and all that only it
+/// reaches, goes into the part `split_<name>.wasm`; without it the same async function returns at
+/// once.
 macro_rules! part {
-    ($name:ident, $render:path) => {
+    ($name:ident -> $ty:ty $body:block) => {
         #[cfg(feature = "split")]
         #[wasm_split_helpers::wasm_split($name, fallible)]
-        fn $name() -> Result<RoomView, PartError> {
-            Ok($render)
-        }
+        fn $name() -> Result<$ty, PartError> $body
         #[cfg(not(feature = "split"))]
-        async fn $name() -> Result<RoomView, PartError> {
-            Ok($render)
-        }
+        async fn $name() -> Result<$ty, PartError> $body
+    };
+    ($name:ident, $render:path) => {
+        part!($name -> RoomView { Ok($render) });
     };
 }
 
@@ -57,19 +58,12 @@ part!(pyflink, super::rooms::pyflink::render);
 part!(batch, super::rooms::batch::render);
 part!(compare, super::rooms::compare::render);
 
-/// The lessons' words: the part registers them (`classroom::curriculum::loaded`).
-/// (and draws the lesson bar).
-#[cfg(feature = "split")]
-#[wasm_split_helpers::wasm_split(lessons, fallible)]
-fn lessons() -> Result<RoomView, PartError> {
+// The lessons' words, which the part registers (`classroom::curriculum::loaded`), and the lesson
+// bar that draws them.
+part!(lessons -> RoomView {
     crate::classroom::curriculum::register();
     Ok(super::pieces::lesson_bar)
-}
-#[cfg(not(feature = "split"))]
-async fn lessons() -> Result<RoomView, PartError> {
-    crate::classroom::curriculum::register();
-    Ok(super::pieces::lesson_bar)
-}
+});
 
 /// Saved runs: reading one (a link, a file, the browser's storage) and writing one. The first
 /// screen needs neither until the learner shares, exports, imports or changes the run, or opens
@@ -100,15 +94,7 @@ fn sharing_fns() -> Sharing {
     }
 }
 
-#[cfg(feature = "split")]
-#[wasm_split_helpers::wasm_split(sharing, fallible)]
-fn sharing() -> Result<Sharing, PartError> {
-    Ok(sharing_fns())
-}
-#[cfg(not(feature = "split"))]
-async fn sharing() -> Result<Sharing, PartError> {
-    Ok(sharing_fns())
-}
+part!(sharing -> Sharing { Ok(sharing_fns()) });
 
 thread_local! {
     static SHARING: std::cell::Cell<Option<Sharing>> = const { std::cell::Cell::new(None) };
@@ -182,15 +168,7 @@ fn band_fns() -> Bands {
     }
 }
 
-#[cfg(feature = "split")]
-#[wasm_split_helpers::wasm_split(bands, fallible)]
-fn bands() -> Result<Bands, PartError> {
-    Ok(band_fns())
-}
-#[cfg(not(feature = "split"))]
-async fn bands() -> Result<Bands, PartError> {
-    Ok(band_fns())
-}
+part!(bands -> Bands { Ok(band_fns()) });
 
 thread_local! {
     static BANDS: std::cell::Cell<Option<Bands>> = const { std::cell::Cell::new(None) };
