@@ -50,19 +50,8 @@ pub fn share_link(state: &RoomState, lang: Lang) -> String {
 
 /// Offers the run as a JSON file.
 pub fn export(state: &RoomState, lang: Lang) {
-    let text = state.file(lang).to_text();
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&text));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    if let Ok(a) = window().document().expect("document").create_element("a") {
-        let a: web_sys::HtmlAnchorElement = a.unchecked_into();
-        a.set_href(&url);
-        a.set_download(&format!("barrierscope-batch-step-{}.json", state.run.at));
-        a.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
+    let name = format!("barrierscope-batch-step-{}.json", state.run.at);
+    crate::app::classroom::download(&name, "application/json", &state.file(lang).to_text());
 }
 
 /// Reads the chosen file and opens it, or says why it cannot.

@@ -52,18 +52,8 @@ pub fn share_link(saved: &SavedComparison) -> String {
 
 /// Offers the comparison as a JSON file.
 pub fn download(saved: &SavedComparison) {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&saved.to_json()));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    if let Ok(a) = window().document().expect("document").create_element("a") {
-        let a: web_sys::HtmlAnchorElement = a.unchecked_into();
-        a.set_href(&url);
-        a.set_download(&format!("barrierscope-compare-tick-{}.json", saved.at));
-        a.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
+    let name = format!("barrierscope-compare-tick-{}.json", saved.at);
+    crate::app::classroom::download(&name, "application/json", &saved.to_json());
 }
 
 /// A file's name and text.
