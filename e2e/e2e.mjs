@@ -1743,6 +1743,40 @@ await check('offline after the first visit: the service worker holds every part,
   await pg.context().close();
 });
 
+await check('? Help opens the book\'s "Using the page" (in Chinese its Chinese page) in a new tab, and offline after the first visit', async () => {
+  const pg = await open();
+  const ctx = pg.context();
+  if (await pg.$('details.rooms-fold:not([open])')) await pg.click('#rooms-fold');
+  const [en] = await Promise.all([ctx.waitForEvent('page'), pg.click('#help-link')]);
+  await en.waitForLoadState();
+  expect(new URL(en.url()).pathname.endsWith('/docs/using-the-page.html'), `Help opened ${en.url()}`);
+  expect((await en.textContent('main h1')).trim() === 'Using the page', `the chapter: ${await en.textContent('main h1')}`);
+  expect(await en.isVisible('text=Try the headline lesson'), 'the chapter has its text');
+  await en.close();
+  await pg.click('#btn-lang');
+  await pg.waitForSelector('#help-link:has-text("帮助")');
+  const [zh] = await Promise.all([ctx.waitForEvent('page'), pg.click('#help-link')]);
+  await zh.waitForLoadState();
+  expect(new URL(zh.url()).pathname.endsWith('/docs/zh/classroom.html'), `帮助 opened ${zh.url()}`);
+  expect((await zh.textContent('main h1')).includes('页面与课堂'), 'the Chinese page');
+  await zh.close();
+  // Offline: the service worker cached the learners' chapters with the page.
+  const html = await (await fetch(srv.url)).text();
+  const book = (html.match(/<meta name="barrierscope-book" content="([^"]*)"/) || [, ''])[1].split(' ').filter(Boolean);
+  expect(book.some((f) => f.endsWith('docs/using-the-page.html')) && book.some((f) => f.endsWith('.css')), `the book's files for the service worker: ${book.length}`);
+  await pg.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+  const wanted = book.map((p) => new URL(p, srv.url).href);
+  await pg.waitForFunction(async (wanted) => {
+    const keys = new Set((await (await caches.open('barrierscope-v1')).keys()).map((r) => r.url));
+    return wanted.every((p) => keys.has(p));
+  }, wanted, { timeout: 20000 });
+  await ctx.setOffline(true);
+  const off = await ctx.newPage();
+  await off.goto(srv.url + 'docs/using-the-page.html');
+  expect((await off.textContent('main h1')).trim() === 'Using the page', 'the chapter opens offline');
+  await ctx.close();
+});
+
 // ---- Hardening: offline, the Content-Security-Policy, accessibility ----
 
 await check('offline after the first load: the service worker serves the page, and it runs', async () => {

@@ -4,9 +4,13 @@
 //      preloads the loader with the main JS (it imports it statically) and lists every part for
 //      the service worker, which fetches them once the page is interactive. A build whose main JS
 //      does not import this build's loader fails here: an unsplit page is never shipped;
-//   2. no inline script (scripts/no-inline-script.mjs).
+//   2. the book (docs/, scripts/docs.sh) into docs/, and its chapters for learners and teachers
+//      listed for the service worker (<meta name="barrierscope-book">), with the files they need:
+//      the page's ? Help link opens them offline; other chapters are cached as they are read;
+//   3. no inline script (scripts/no-inline-script.mjs).
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { join, posix } from 'node:path';
 
 const dir = process.env.TRUNK_STAGING_DIR;
 const src = process.env.TRUNK_SOURCE_DIR || process.cwd();
@@ -39,12 +43,26 @@ const imported = `"${manifest.mainImport}"`;
 if (!loader.includes(imported)) fail(`the split loader does not import ${manifest.mainImport}`);
 await writeFile(join(dir, manifest.loader), loader.split(imported).join(`"./${mainJs}"`));
 
+execFileSync('bash', [join(src, 'scripts', 'docs.sh'), join(dir, 'docs')], { stdio: 'inherit' });
+// The chapters the Help link and the classroom need offline, and every file they load (not the
+// chapters they link to: those are cached when read).
+const learners = ['index.html', 'introduction.html', 'using-the-page.html', 'classroom.html', 'offline.html', 'rooms.html', 'zh/classroom.html', 'toc.html'];
+const book = new Set();
+for (const p of learners) {
+  book.add(`./docs/${p}`);
+  const chapter = await readFile(join(dir, 'docs', p), 'utf8');
+  for (const m of chapter.matchAll(/(?:href|src)="([^"#:?]+)"/g)) {
+    if (!m[1].endsWith('.html')) book.add('./docs/' + posix.normalize(posix.join(posix.dirname(p), m[1])));
+  }
+}
+
 const page = join(dir, 'index.html');
 let html = await readFile(page, 'utf8');
 const list = manifest.parts.map((p) => `./${p.file}`).join(' ');
 html = html.replace('</head>', `<link rel="modulepreload" href="./${manifest.loader}">` +
-  `<meta name="barrierscope-parts" content="${list}"></head>`);
+  `<meta name="barrierscope-parts" content="${list}">` +
+  `<meta name="barrierscope-book" content="${[...book].join(' ')}"></head>`);
 await writeFile(page, html);
-console.log(`rooms: ${manifest.parts.length} part(s) and the loader ${manifest.loader} staged`);
+console.log(`rooms: ${manifest.parts.length} part(s) and the loader ${manifest.loader} staged; the book: ${book.size} files precached`);
 
 await import('./no-inline-script.mjs');

@@ -5,6 +5,7 @@ set -euo pipefail
 
 TRUNK_VERSION=0.21.14
 WASM_SPLIT_VERSION=0.2.4
+MDBOOK_VERSION=0.5.4
 BINARYEN_VERSION=132
 AXE_VERSION=4.11.0
 TOOLS="${BARRIERSCOPE_TOOLS:-$HOME/.local/share/barrierscope-tools}"
@@ -35,6 +36,12 @@ fi
 if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:" || ! command -v wasm-split-cli >/dev/null; then
   say "installing wasm-split-cli (wasm_split_cli_support $WASM_SPLIT_VERSION, about 5 minutes on 2 cores)"
   cargo install --locked "wasm_split_cli_support@$WASM_SPLIT_VERSION" --features build-binary
+fi
+
+# mdbook: the book in docs/ (scripts/docs.sh; trunk's post-build hook builds it into the page).
+if [ "$(mdbook --version 2>/dev/null || true)" != "mdbook v$MDBOOK_VERSION" ]; then
+  say "installing mdbook $MDBOOK_VERSION (about 4 minutes on 2 cores)"
+  cargo install --locked "mdbook@$MDBOOK_VERSION"
 fi
 
 if [ ! -x "$TOOLS/node_modules/.bin/wasm-opt" ]; then
@@ -68,4 +75,4 @@ if ! fc-list : family 2>/dev/null | grep "Noto Sans CJK" >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y fonts-noto-cjk
 fi
 
-say "toolchain ready: $(trunk --version), $(wasm-bindgen --version), wasm-split-cli $WASM_SPLIT_VERSION, wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version 2>/dev/null)"
+say "toolchain ready: $(trunk --version), $(wasm-bindgen --version), wasm-split-cli $WASM_SPLIT_VERSION, $(mdbook --version), wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version 2>/dev/null)"

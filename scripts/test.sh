@@ -2,7 +2,7 @@
 # Installs whatever is missing, then runs every test layer:
 #   1. native: cargo test (unit, scenario stories, property tests, runner, determinism)
 #   2. browser: wasm-bindgen-test in headless Chromium (the real app, clicked through)
-#   3. build: trunk build --release
+#   3. build: trunk build --release (its post-build hook also builds the book: mdbook build docs)
 #   4. end to end: the built page served on 127.0.0.1, driven in headless Chromium
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -13,7 +13,7 @@ echo "== 1/4 native tests: cargo test"
 cargo test
 echo "== 2/4 browser tests: wasm-bindgen-test in headless Chromium"
 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" cargo test --target wasm32-unknown-unknown --test browser --test browser_sharing --test browser_compare --test browser_batch
-echo "== 3/4 build: trunk build --release"
+echo "== 3/4 build: trunk build --release, with the book (mdbook build docs)"
 trunk build --release
 echo "== 4/4 end to end: node e2e/e2e.mjs"
 node e2e/e2e.mjs

@@ -11,3 +11,9 @@ pub mod engine;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+
+/// The book (`docs/`): each chapter a module, so that its Rust blocks run as doctests.
+#[cfg(doctest)]
+pub mod book {
+    include!(concat!(env!("OUT_DIR"), "/book.rs"));
+}

@@ -8,6 +8,11 @@
 // page registers this worker only once it is interactive and the browser is idle, so the first
 // screen never waits for them, and after that every room opens offline. Entries of an older build
 // are dropped once the new one is cached, so old and new parts never mix.
+//
+// The book (docs/) is fetched network-first, so it is never stale online; its chapters for
+// learners and teachers (the page's <meta name="barrierscope-book">: "Using the page", the
+// classroom, in English and Chinese) are cached at install, so the page's ? Help link works
+// offline, and every other chapter is cached the first time it is read.
 const CACHE = 'barrierscope-v1';
 
 async function precache() {
@@ -19,6 +24,8 @@ async function precache() {
   for (const m of html.matchAll(/(?:href|src)="(\.\/[^"#?]+)"/g)) assets.add(m[1]);
   const parts = html.match(/<meta name="barrierscope-parts" content="([^"]*)"/);
   for (const p of parts ? parts[1].split(' ').filter(Boolean) : []) assets.add(p);
+  const book = html.match(/<meta name="barrierscope-book" content="([^"]*)"/);
+  for (const p of book ? book[1].split(' ').filter(Boolean) : []) assets.add(p);
   await cache.addAll([...assets]);
   await cache.put('./', page);
   const keep = new Set([...assets].map((a) => new URL(a, self.location.href).href));
@@ -40,6 +47,20 @@ self.addEventListener('activate', (e) => {
 self.addEventListener('fetch', (e) => {
   const req = e.request;
   if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
+  if (new URL(req.url).pathname.includes('/docs/')) {
+    e.respondWith((async () => {
+      try {
+        const fresh = await fetch(req);
+        if (fresh.ok) (await caches.open(CACHE)).put(req, fresh.clone());
+        return fresh;
+      } catch (err) {
+        const cached = await caches.match(req, { ignoreSearch: true });
+        if (cached) return cached;
+        throw err;
+      }
+    })());
+    return;
+  }
   if (req.mode === 'navigate') {
     e.respondWith((async () => {
       try {

@@ -4,7 +4,7 @@
 //! its Chinese wording, and that the run is exactly as it was (its saved form, playhead
 //! included). For a scenario file, the runner has no run to keep: the message is checked.
 //!
-//! The README's table "Bad inputs and what the user sees" is this catalogue, written out by
+//! The book's chapter "Bad inputs and what the user sees" is this catalogue, written out by
 //! `BLESS=1 cargo test --test bad_inputs`; the test fails when the two differ.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -377,14 +377,14 @@ fn every_bad_input_says_what_is_wrong_and_keeps_the_run() {
         rows.push((place.to_string(), b.shown.to_string(), en));
     }
     let generated = table(&rows);
-    let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/bad-inputs.md");
     let readme = std::fs::read_to_string(readme_path).unwrap();
     let (start, end) = ("<!-- bad-inputs:start -->\n", "<!-- bad-inputs:end -->");
-    let a = readme.find(start).expect("the README has the bad-inputs table") + start.len();
+    let a = readme.find(start).expect("the book has the bad-inputs table") + start.len();
     let z = readme[a..].find(end).expect("the table ends") + a;
     if std::env::var("BLESS").is_ok() {
         std::fs::write(readme_path, format!("{}{}{}", &readme[..a], generated, &readme[z..])).unwrap();
     } else {
-        assert_eq!(&readme[a..z], generated, "the README's table differs from the catalogue: BLESS=1 rewrites it");
+        assert_eq!(&readme[a..z], generated, "the book's table differs from the catalogue: BLESS=1 rewrites it");
     }
 }

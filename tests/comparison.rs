@@ -543,24 +543,24 @@ fn every_strategy_and_sink_settles_in_lockstep() {
     assert!(runs > 100, "{runs} runs");
 }
 
-/// The README shows the example's table as the runner prints it; `BLESS=1` rewrites it.
+/// The book (docs/src/comparison.md) shows the example's table as the runner prints it; `BLESS=1` rewrites it.
 #[test]
 fn the_readme_shows_the_example_as_the_runner_prints_it() {
     let (code, out, err) = runner(&["compare", &example("three-ways.json")]);
     assert_eq!(code, 0, "{err}");
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/comparison.md");
     let readme = std::fs::read_to_string(path).unwrap();
     let start = "$ cargo run -q --bin barrierscope -- compare scenarios/compare/three-ways.json\n";
-    let a = readme.find(start).expect("the README shows the example") + start.len();
+    let a = readme.find(start).expect("the book shows the example") + start.len();
     let z = readme[a..].find("```").expect("its block ends") + a;
     if std::env::var("BLESS").is_ok() {
         std::fs::write(path, format!("{}{}{}", &readme[..a], out, &readme[z..])).unwrap();
     } else {
-        assert_eq!(&readme[a..z], out, "the README's example differs from the runner's: BLESS=1 rewrites it");
+        assert_eq!(&readme[a..z], out, "the book's example differs from the runner's: BLESS=1 rewrites it");
     }
 }
 
-/// The figures the README's "Reading the example" quotes from the two other example comparisons.
+/// The figures the book's "Reading the example" quotes from the two other example comparisons.
 #[test]
 fn the_readme_reading_of_the_examples_holds() {
     let run = |name: &str| {

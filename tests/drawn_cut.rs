@@ -291,12 +291,12 @@ fn the_runner_draws_a_cut() {
     assert!(err.contains("cut needs the cut's points"), "{err}");
 }
 
-/// The README shows the runner's `cut` example as it prints it.
+/// The book (docs/src/runner.md) shows the runner's `cut` example as it prints it.
 #[test]
 fn the_readme_shows_the_cut_as_the_runner_prints_it() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/runner.md")).unwrap();
     let start = "$ cargo run -q --bin barrierscope -- cut scenarios/abc-timers-duplicated.json --at 2,9,9\n";
-    let a = readme.find(start).expect("the README shows the example") + start.len();
+    let a = readme.find(start).expect("the book shows the example") + start.len();
     let z = a + readme[a..].find("```").unwrap();
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/abc-timers-duplicated.json");
     let (code, out, err) = runner(&["cut", file, "--at", "2,9,9"]);

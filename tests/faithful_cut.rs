@@ -1,6 +1,6 @@
 //! The faithfulness issue, the cut's points: the consistent-cut check across restores (its
 //! prediction checked against what the run then does), what a completed checkpoint guarantees
-//! under each strategy, and the README's word on unknown fields.
+//! under each strategy, and the book's word on unknown fields.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cases;
@@ -196,14 +196,14 @@ proptest! {
     }
 }
 
-/// The README's word on unknown fields in an operator or an edge matches the code: refused, by
+/// The book's word on unknown fields in an operator or an edge matches the code: refused, by
 /// name, like unknown fields everywhere else in a scenario.
 #[test]
 fn the_readme_says_unknown_operator_and_edge_fields_are_refused() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/formats.md")).unwrap();
     let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(!flat.contains("are currently ignored"), "the README still says unknown fields are ignored");
-    assert!(flat.contains("Unknown fields are refused, with their name"), "the README names the refusal");
+    assert!(!flat.contains("are currently ignored"), "the book still says unknown fields are ignored");
+    assert!(flat.contains("Unknown fields are refused, with their name"), "the book names the refusal");
     for (text, field) in [
         (
             r#"{"job": {"operators": [{"name": "S", "kind": "source", "colour": "red"}], "edges": []}, "input": {"S": []}}"#,

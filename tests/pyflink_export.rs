@@ -1,6 +1,6 @@
 //! The export to PyFlink (issue 16): each ground-truth scenario's Python file has the right
 //! pieces (checkpointing mode, interval, sink, crash record, parallelism), every scenario file
-//! either exports or gives the error the README documents for it, the refusals are worded in both
+//! either exports or gives the error the book documents for it, the refusals are worded in both
 //! languages, and the generated Python compiles (`python3 -m py_compile`, when python3 is on
 //! PATH). Running the files on Flink is `scripts/groundtruth.sh`.
 #![cfg(not(target_arch = "wasm32"))]
@@ -195,11 +195,11 @@ fn the_crash_plan_follows_the_simulator_run() {
     assert_eq!(&p.expected[..3], [(2, None), (1, None), (1, None)]);
 }
 
-/// The README's table of what each scenario file exports to: `| file | exports |` or the
+/// The book's table (docs/src/ground-truth.md) of what each scenario file exports to: `| file | exports |` or the
 /// refusal's English message.
 fn readme_export_table() -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string(format!("{ROOT}/README.md")).unwrap();
-    let start = readme.find("<!-- export-pyflink:start -->").expect("the README has the export table");
+    let readme = std::fs::read_to_string(format!("{ROOT}/docs/src/ground-truth.md")).unwrap();
+    let start = readme.find("<!-- export-pyflink:start -->").expect("the book has the export table");
     let end = readme.find("<!-- export-pyflink:end -->").unwrap();
     readme[start..end]
         .lines()
@@ -221,11 +221,11 @@ fn every_scenario_exports_or_gives_the_error_the_readme_documents() {
         .collect();
     files.sort();
     let listed: Vec<&str> = table.iter().map(|(f, _)| f.as_str()).collect();
-    assert_eq!(listed, files, "the README's export table lists every scenario file, in order");
+    assert_eq!(listed, files, "the book's export table lists every scenario file, in order");
     for (file, said) in &table {
         match export_pyflink(&scenario(&format!("scenarios/{file}"))) {
             Ok(py) => {
-                assert_eq!(said, "exports", "{file} exports, the README says {said:?}");
+                assert_eq!(said, "exports", "{file} exports, the book says {said:?}");
                 assert!(py.contains("def build_job(env):"));
             }
             Err(e) => assert_eq!(said, &e.to_string(), "{file}"),

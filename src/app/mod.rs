@@ -570,8 +570,10 @@ pub fn App() -> Html {
     }
 }
 
-/// The rooms, each a button that opens it over the run (its part of the page loads then). In
-/// presenter mode they fold into one button, so the drawing keeps its height on a projector.
+/// The rooms, each a button that opens it over the run (its part of the page loads then), and the
+/// ? Help link to the book's "Using the page" (its Chinese page in Chinese), in a new tab so the run
+/// stays. In presenter mode they fold into one button, so the drawing keeps its height on a
+/// projector.
 fn rooms_menu(l: Lang, presenter: bool, dispatch: &Dispatch) -> Html {
     let nav = html! {
         <nav class="rooms-menu" aria-label={l.t("Rooms", "展厅")}>
@@ -582,6 +584,10 @@ fn rooms_menu(l: Lang, presenter: bool, dispatch: &Dispatch) -> Html {
                         onclick={Callback::from(move |_| d.dispatch(Msg::Room(Some(room))))}>{ room.button(l) }</button>
                 }
             }) }
+            <a id="help-link" class="tool" target="_blank" rel="noopener"
+                href={l.t("docs/using-the-page.html", "docs/zh/classroom.html")}
+                title={l.t("The book: using the page, the lessons, presenter mode (opens in a new tab)", "手册：页面、课程与演示模式（在新标签页中打开）")}>
+                { l.t("? Help", "? 帮助") }</a>
         </nav>
     };
     if presenter {
