@@ -37,6 +37,7 @@ const STYLE: &str = "\
 .st-arrow.orphan line{stroke:#b91c1c;stroke-width:6}.st-arrow.in-transit line{stroke:#c2410c;stroke-width:6;stroke-dasharray:9 5}\
 .st-arrow .st-hit-arrow{stroke:transparent}\
 .st-arrow.lit line{stroke-width:7}.st-arrow.lit .st-arrow-label{font-weight:800;text-decoration:underline}\
+.st-bundle{fill:#475569;font-weight:700;paint-order:stroke;stroke:#fff;stroke-width:4px}\
 .st-arrow-label{fill:#0f172a;paint-order:stroke;stroke:#fff;stroke-width:4px;font-weight:600}\
 .st-arrow.orphan .st-arrow-label{fill:#b91c1c}.st-arrow.in-transit .st-arrow-label{fill:#c2410c}\
 ";
@@ -252,6 +253,33 @@ pub fn draw(s: &Scene) -> (Html, usize) {
         arrows.push(html);
     }
     arrows.reverse();
+    // The thinned records, bundled: per channel, how many in view are not drawn, written half way
+    // between its two lines at the playhead's side.
+    let mut bundles: Vec<(usize, usize)> = Vec::new();
+    for (i, m) in d.messages.iter().enumerate() {
+        let in_view = m.sent_at <= s.pos.min(s.to) && m.received_at.is_none_or(|r| r >= s.from);
+        if in_view && !s.keep.get(i).copied().unwrap_or(true) {
+            match bundles.iter_mut().find(|b| b.0 == m.channel.index()) {
+                Some(b) => b.1 += 1,
+                None => bundles.push((m.channel.index(), 1)),
+            }
+        }
+    }
+    for (c, count) in bundles {
+        let m = d.messages.iter().find(|m| m.channel.index() == c).expect("counted from a message");
+        let text = format!("+{count}");
+        let y = (s.y(m.from.index()) + s.y(m.to.index())) / 2.0;
+        let x = right - text_width(&text, font) / 2.0 - 10.0;
+        if placer.place(&text, x, y, font) {
+            texts.push(html! {
+                <text x={num(x)} y={num(y)} class="st-bundle" text-anchor="middle" dominant-baseline="central">
+                    <title>{ match l {
+                        Lang::En => format!("{count} more records on this channel, thinned out: zoom in to see them"),
+                        Lang::Zh => format!("此通道上另有 {count} 条记录被稀疏省略：放大即可看到"),
+                    } }</title>{ text }</text>
+            });
+        }
+    }
     let clip = html! {
         <clipPath id="st-clip"><rect x={num(LEFT)} y="0" width={num(right - LEFT)} height={num(h)} /></clipPath>
     };
