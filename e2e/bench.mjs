@@ -2,7 +2,8 @@
 //   1. gzipped sizes: the first visit's JS + wasm, each part that loads when opened, and all shipped;
 //      the time to open each room the first time
 //   2. time from navigation to an interactive page on localhost (median of 10 loads)
-//   3. keyed-shuffle with 300 records in flight: median time of one step's render (60 steps)
+//   3. keyed-shuffle with 300 records in flight: median time of one step's render (60 steps), of
+//      the canvas and of the space-time diagram's room
 //   4. engine steps per second in wasm, against the native criterion figure if it was measured
 //      (`cargo bench --bench engine` first)
 //   5. the soak: 1,000,000 automatic steps of a session, its memory every 100,000 (exit 1 on an
@@ -88,6 +89,31 @@ await page.goto(srv.url);
 const times = await renderSteps(page);
 const inFlight = await page.evaluate(() => [...document.querySelectorAll('[data-channel]')].reduce((n, c) => n + Number(c.dataset.queued), 0));
 console.log(`render keyed-shuffle, 300 records in flight: median ${median(times).toFixed(2)} ms per step (p90 ${[...times].sort((a, b) => a - b)[54].toFixed(2)} ms, 60 steps; ${inFlight} in flight at the end)`);
+
+// The same run with the space-time diagram open (its room covers the canvas): one step, by the
+// room's Step button, until the diagram is drawn again.
+{
+  const pg = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+  await pg.goto(srv.url);
+  await renderSteps(pg);
+  await pg.keyboard.press('d');
+  await pg.waitForSelector('#st-svg');
+  const st = await pg.evaluate(async () => {
+    const out = [];
+    for (let i = 0; i < 60; i++) {
+      const t0 = performance.now();
+      document.getElementById('st-step').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      await new Promise((r) => setTimeout(r, 0));
+      document.getElementById('st-svg').getBoundingClientRect();
+      document.body.offsetHeight;
+      out.push(performance.now() - t0);
+    }
+    return out;
+  });
+  const arrows = await pg.$$eval('.st-arrow', (a) => a.length);
+  console.log(`render keyed-shuffle with the space-time diagram open: median ${median(st).toFixed(2)} ms per step (p90 ${[...st].sort((a, b) => a - b)[54].toFixed(2)} ms, 60 steps; ${arrows} arrows drawn)`);
+  await pg.close();
+}
 
 const runs = await page.evaluate(() => {
   const r = [];

@@ -411,6 +411,7 @@ fn shortcut(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Msg> {
         "w" | "W" => Msg::Cmd(Command::Act(Action::Wait)),
         "n" | "N" => Msg::NotifyFirst,
         "e" | "E" => Msg::Cmd(Command::ToEnd),
+        "d" | "D" => Msg::Room(Some(Room::SpaceTime)),
         "p" | "P" => Msg::Presenter(!presenter),
         "Escape" if presenter => Msg::Presenter(false),
         _ => return None,

@@ -57,6 +57,7 @@ macro_rules! part {
 part!(pyflink, super::rooms::pyflink::render);
 part!(batch, super::rooms::batch::render);
 part!(compare, super::rooms::compare::render);
+part!(spacetime, super::rooms::spacetime::render);
 
 // The lessons' words, which the part registers (`classroom::curriculum::loaded`), and the lesson
 // bar that draws them.
@@ -238,10 +239,12 @@ pub enum Room {
     Compare,
     /// The run on screen as a PyFlink job.
     PyFlink,
+    /// The run as a space-time diagram; the learner draws cuts.
+    SpaceTime,
 }
 
 impl Room {
-    pub const ALL: [Room; 3] = [Room::Batch, Room::Compare, Room::PyFlink];
+    pub const ALL: [Room; 4] = [Room::Batch, Room::Compare, Room::PyFlink, Room::SpaceTime];
 
     /// The room's name in links (`#room=…`) and element ids.
     pub fn id(self) -> &'static str {
@@ -249,6 +252,7 @@ impl Room {
             Room::Batch => "batch",
             Room::Compare => "compare",
             Room::PyFlink => "pyflink",
+            Room::SpaceTime => "spacetime",
         }
     }
 
@@ -263,6 +267,7 @@ impl Room {
                 l.t("Side by side: one input, one crash, three systems", "并排比较：同一输入、同一崩溃、三个系统")
             }
             Room::PyFlink => l.t("Run it on a real Flink (PyFlink)", "在真实的 Flink 上运行（PyFlink）"),
+            Room::SpaceTime => l.t("Space-time diagram: every message an arrow, the cut a line", "时空图：每条消息一个箭头，切面一条线"),
         }
     }
 
@@ -278,6 +283,7 @@ impl Room {
             Room::Batch => l.t("▦ Batch recovery", "▦ 批处理恢复"),
             Room::Compare => l.t("◫ Side by side", "◫ 并排比较"),
             Room::PyFlink => l.t("⇪ Run on Flink", "⇪ 在 Flink 上运行"),
+            Room::SpaceTime => l.t("⧖ Space-time", "⧖ 时空图"),
         }
     }
 
@@ -287,6 +293,7 @@ impl Room {
             Room::Batch => batch().await,
             Room::Compare => compare().await,
             Room::PyFlink => pyflink().await,
+            Room::SpaceTime => spacetime().await,
         }
     }
 }

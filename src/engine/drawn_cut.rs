@@ -23,7 +23,8 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::dataflow::channel::SeqSet;
-use super::dataflow::record::{Item, Record};
+use super::dataflow::record::Record;
+use super::space_time::Positions;
 use super::dataflow::task::TaskStatus;
 use super::ids::{ChannelId, RecordId, TaskId};
 use super::ledger::Ledger;
@@ -190,42 +191,21 @@ fn replay(tl: &Timeline, points: &[u64]) -> Result<Replay, DrawnCutError> {
         }
         // Replayed to the end, for the receipts after the points.
         let Some(a) = actions.get(step as usize) else { break };
-        let before: Vec<(u64, u64, u64)> = g
-            .channels
-            .iter()
-            .enumerate()
-            .map(|(c, info)| {
-                let to = &sim.live.tasks[info.to.index()];
-                (sim.wire[c].next_seq, to.in_from[info.input_index], to.in_pos[info.input_index])
-            })
-            .collect();
+        let before = Positions::of(&sim);
         out.clear();
         sim.apply(*a, &mut out).expect("a recorded history replays");
         step += 1;
-        for (c, info) in g.channels.iter().enumerate() {
-            let (next, in_from, in_pos) = before[c];
-            for seq in next..sim.wire[c].next_seq {
-                let record = sim.live.channels[c]
-                    .queue
-                    .iter()
-                    .find_map(|it| match it {
-                        Item::Record { seq: s, rec } if *s == seq => Some(*rec),
-                        _ => None,
-                    })
-                    .or_else(|| sim.wire[c].find(&sim.live.channels[c], seq));
-                let log = &mut sendings[c];
-                if log.len() <= seq as usize {
-                    log.resize(seq as usize + 1, None);
-                }
-                log[seq as usize] = record.map(|record| Sending { record, sent_at: step, received_at: None });
+        let ch = before.changes(&sim);
+        for (c, seq, record) in ch.sent {
+            let log = &mut sendings[c];
+            if log.len() <= seq as usize {
+                log.resize(seq as usize + 1, None);
             }
-            let to = &sim.live.tasks[info.to.index()];
-            let (new_from, new_pos) = (to.in_from[info.input_index], to.in_pos[info.input_index]);
-            let first = if new_from == in_from { in_pos.max(new_from) } else { new_from };
-            for seq in first..new_pos {
-                if let Some(Some(s)) = sendings[c].get_mut(seq as usize) {
-                    s.received_at.get_or_insert(step);
-                }
+            log[seq as usize] = record.map(|record| Sending { record, sent_at: step, received_at: None });
+        }
+        for (c, seq) in ch.received {
+            if let Some(Some(s)) = sendings[c].get_mut(seq as usize) {
+                s.received_at.get_or_insert(step);
             }
         }
     }

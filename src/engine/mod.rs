@@ -10,6 +10,7 @@
 //! - [`sim`]: one run, driven by [`Action`]s; [`script`], [`scenario`], [`timeline`] drive it.
 //! - [`reference_run`], [`history`], [`ledger`], [`cut`], [`drawn_cut`], [`stats`]: the verdict and the
 //!   measurements.
+//! - [`space_time`]: the run as a space-time diagram: one line per task, one arrow per message.
 //! - [`batch`]: batch recovery, the batch room's own engine: Hadoop re-runs a failed task, Spark
 //!   recomputes a lost partition from its lineage. Nothing else in the engine uses it.
 //! - [`comparison`]: one input and one crash under up to three mechanisms in lockstep, and the
@@ -45,6 +46,7 @@ pub mod script;
 pub mod settings;
 pub mod sim;
 pub mod snapshot;
+pub mod space_time;
 pub mod sorted_vec;
 pub mod stable_sort;
 pub mod stats;

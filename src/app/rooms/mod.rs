@@ -4,7 +4,8 @@
 //!
 //! Every room is handed the same [`RoomProps`] and is drawn by its `render` function. The rooms:
 //! `pyflink` (run it on a real Flink), `batch` (Hadoop's re-run and Spark's lineage) and
-//! `compare` (Flink, Storm and Spark Streaming side by side).
+//! `compare` (Flink, Storm and Spark Streaming side by side) and `spacetime` (the run as a
+//! space-time diagram, with cuts the learner draws).
 
 use yew::prelude::*;
 
@@ -39,3 +40,4 @@ impl RoomProps {
 pub mod batch;
 pub mod compare;
 pub mod pyflink;
+pub mod spacetime;

@@ -1,0 +1,348 @@
+//! Room: the space-time diagram of the run on the main screen (issue 15), after Chandy and
+//! Lamport's "Distributed Snapshots" (1985) and ShiViz's diagrams of logged runs. One line per
+//! task, one arrow per record and barrier (`engine::space_time`), the restore point now as a cut
+//! (the engine's own `Sim::latest_cut`), and a cut the learner draws, one point per task line,
+//! judged and restored from by `engine::drawn_cut`. The room steps the main run only by
+//! dispatching the page's messages, so the diagram and the run stay in step.
+
+mod drawing;
+mod verdict;
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use web_sys::KeyboardEvent;
+use yew::prelude::*;
+
+use super::RoomProps;
+use crate::app::classroom::download;
+use crate::app::text::Lang;
+use crate::app::Msg;
+use crate::classroom::Command;
+use crate::engine::drawn_cut::{classify, restore_from};
+use crate::engine::space_time::{diagram, thin, Diagram, Message};
+use crate::engine::{Crossing, CutReport, RecordId};
+use drawing::{draw, Scene, W};
+use verdict::{error_text, CutVerdict};
+
+/// The room, as the page's split point calls it.
+pub fn render(props: RoomProps) -> Html {
+    html! { <SpaceTimeRoom ..props /> }
+}
+
+/// At most this many arrows are drawn in view (all barriers and marked arrows always are).
+const MAX_ARROWS: usize = 80;
+/// The copy restored from a drawn cut runs at most this many steps to its end.
+const RESTORE_LIMIT: usize = 20_000;
+
+/// How each message crosses a cut of points: orphan (sent after the sender's point, received at
+/// or before the receiver's) or in transit (sent at or before the sender's point, received after
+/// the receiver's or never), for the records `named` on their channel (None: every record).
+fn crossings(d: &Diagram, pts: &[Option<u64>], named: impl Fn(&Message, Crossing) -> bool) -> Vec<Option<Crossing>> {
+    d.messages
+        .iter()
+        .map(|m| {
+            m.record()?;
+            let (ps, pr) = (pts.get(m.from.index()).copied().flatten()?, pts.get(m.to.index()).copied().flatten()?);
+            let c = if m.sent_at > ps && m.received_at.is_some_and(|r| r <= pr) {
+                Crossing::Orphan
+            } else if m.sent_at <= ps && m.received_at.is_none_or(|r| r > pr) {
+                Crossing::InTransit
+            } else {
+                return None;
+            };
+            named(m, c).then_some(c)
+        })
+        .collect()
+}
+
+/// The current cut's points (a save at tick k ends step k + 1) and whether the engine names
+/// `m`'s record on its channel as crossing it.
+fn current_points(cut: &CutReport) -> Vec<Option<u64>> {
+    cut.taken_at.iter().map(|t| t.map(|t| t + 1)).collect()
+}
+
+fn named_in(cut: &CutReport, m: &Message, c: Crossing) -> bool {
+    let Some(r) = m.record() else { return false };
+    cut.channels.iter().any(|cc| {
+        cc.channel == m.channel
+            && match c {
+                Crossing::Orphan => cc.orphans.contains(&r),
+                Crossing::InTransit => cc.in_transit.contains(&r),
+            }
+    })
+}
+
+#[component]
+fn SpaceTimeRoom(props: &RoomProps) -> Html {
+    let l = props.lang;
+    let d = use_memo(props.run.clone(), |run| diagram(&run.session().timeline));
+    let session = props.run.session();
+    let tl = &session.timeline;
+    let sim = session.sim();
+    let g = &sim.graph;
+    let pos = tl.position() as u64;
+    let n = g.tasks.len();
+    let points = use_state(|| vec![None::<u64>; n]);
+    let cursor = use_state(|| None::<(usize, u64)>);
+    let hovered = use_state(|| None::<RecordId>);
+    let zoom = use_state(|| 0u32);
+    let pts: Vec<Option<u64>> = if points.len() == n { (*points).clone() } else { vec![None; n] };
+    // The drawn cut, once every line has its point.
+    let all: Option<Vec<u64>> = pts.iter().copied().collect();
+    let judged = use_memo((props.run.clone(), all.clone()), |(run, all)| {
+        all.as_ref().map(|p| {
+            let tl = &run.session().timeline;
+            let cut = classify(tl, p);
+            let restore = cut.is_ok().then(|| restore_from(tl, p, RESTORE_LIMIT).map(|(_, r)| r));
+            (cut, restore)
+        })
+    });
+    let current = sim.latest_cut();
+    let cur_pts = current.as_ref().map(current_points);
+    let cur_cross = match &current {
+        Some(c) => crossings(&d, cur_pts.as_deref().unwrap_or(&[]), |m, x| named_in(c, m, x)),
+        None => vec![None; d.messages.len()],
+    };
+    let drawn_cross = match &*judged {
+        Some((Ok(cut), _)) => {
+            let named = |m: &Message, _| {
+                cut.arrows.iter().any(|a| a.channel == m.channel && Some(a.record) == m.record() && a.sent_at == Some(m.sent_at))
+            };
+            crossings(&d, &pts, named)
+        }
+        _ => vec![None; d.messages.len()],
+    };
+    // The steps in view: the whole run, or a window around the playhead.
+    let total = (tl.len() as u64).max(10);
+    let span = (total >> *zoom).max(10);
+    let from = pos.saturating_sub(span / 2).min(total - span);
+    let to = from + span;
+    let must: Vec<bool> = (0..d.messages.len())
+        .map(|i| cur_cross[i].is_some() || drawn_cross[i].is_some() || (d.messages[i].record().is_some() && d.messages[i].record() == *hovered))
+        .collect();
+    let keep = thin(&d, from, to, &must, if props.presenter { MAX_ARROWS / 2 } else { MAX_ARROWS });
+    let labels: Vec<String> = g.records.iter().map(|r| r.label.clone()).collect();
+    let in_view = d.messages.iter().filter(|m| m.sent_at <= pos.min(to) && m.received_at.is_none_or(|r| r >= from)).count();
+    let drawn_n = keep.iter().zip(&d.messages).filter(|(k, m)| **k && m.sent_at <= pos).count();
+
+    let dispatch = props.dispatch.clone();
+    let cmd = move |c: Command| {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(c.clone())))
+    };
+    let on_hover = {
+        let h = hovered.clone();
+        Callback::from(move |r: Option<RecordId>| h.set(r))
+    };
+    let on_arrow = {
+        let (dispatch, d) = (props.dispatch.clone(), d.clone());
+        Callback::from(move |i: usize| {
+            let m = d.messages[i];
+            // To its send; clicked again there, to its receipt.
+            let to = match m.received_at {
+                Some(r) if pos == m.sent_at => r,
+                _ => m.sent_at,
+            };
+            dispatch.dispatch(Msg::Cmd(Command::Seek(to as usize)));
+        })
+    };
+    let set_point = {
+        let points = points.clone();
+        move |t: usize, p: u64| {
+            let mut v = if points.len() == n { (*points).clone() } else { vec![None; n] };
+            v[t] = Some(p);
+            points.set(v);
+        }
+    };
+    let presenter = props.presenter;
+    let scene_for_click = Rc::new((from, to, pos));
+    let on_line = {
+        let set_point = set_point.clone();
+        let cursor = cursor.clone();
+        let (d, sc) = (d.clone(), scene_for_click.clone());
+        Callback::from(move |(t, e): (usize, MouseEvent)| {
+            let Some(svg) = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.get_element_by_id("st-svg")) else {
+                return;
+            };
+            let rect = svg.get_bounding_client_rect();
+            let x = (e.client_x() as f64 - rect.left()) * W / rect.width().max(1.0);
+            let (from, to, pos) = *sc;
+            let s = step_scene(&d, presenter, pos, from, to);
+            let p = s.step_at(x);
+            cursor.set(Some((t, p)));
+            set_point(t, p);
+        })
+    };
+    let on_line_key = {
+        let cursor = cursor.clone();
+        let pts = pts.clone();
+        Callback::from(move |(t, e): (usize, KeyboardEvent)| {
+            let here = match *cursor {
+                Some((ct, p)) if ct == t => p,
+                _ => pts[t].unwrap_or(pos),
+            };
+            let next = match e.key().as_str() {
+                "ArrowLeft" => here.saturating_sub(1),
+                "ArrowRight" => (here + 1).min(pos),
+                "PageDown" => here.saturating_sub(10),
+                "PageUp" => (here + 10).min(pos),
+                "Home" => 0,
+                "End" => pos,
+                "Enter" | " " => {
+                    set_point(t, here);
+                    cursor.set(Some((t, here)));
+                    e.prevent_default();
+                    e.stop_propagation();
+                    return;
+                }
+                _ => return,
+            };
+            e.prevent_default();
+            e.stop_propagation();
+            cursor.set(Some((t, next)));
+        })
+    };
+    // The room's own keys: ← and → step the run (on a task line they move its point instead).
+    let on_key = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let on_field = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| matches!(el.tag_name().to_ascii_lowercase().as_str(), "input" | "select" | "textarea"));
+            if on_field || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            let c = match e.key().as_str() {
+                "ArrowRight" => Command::Forward,
+                "ArrowLeft" => Command::Back,
+                "e" | "E" => Command::ToEnd,
+                _ => return,
+            };
+            e.prevent_default();
+            dispatch.dispatch(Msg::Cmd(c));
+        })
+    };
+    let scene = Scene {
+        d: &d,
+        labels: &labels,
+        lang: l,
+        presenter,
+        pos,
+        from,
+        to,
+        keep: &keep,
+        current: &cur_cross,
+        drawn: &drawn_cross,
+        current_cut: cur_pts.as_deref(),
+        drawn_cut: &pts,
+        cursor: *cursor,
+        hovered: *hovered,
+        on_hover: on_hover.clone(),
+        on_arrow,
+        on_line,
+        on_line_key,
+    };
+    let (svg, hidden) = draw(&scene);
+    let on_svg = {
+        let name = format!("barrierscope-spacetime-step-{pos}.svg");
+        Callback::from(move |_: MouseEvent| {
+            let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("st-svg")) else {
+                return;
+            };
+            let text = format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{}", el.outer_html());
+            download(&name, "image/svg+xml", &text);
+        })
+    };
+    let clear = {
+        let (points, cursor) = (points.clone(), cursor.clone());
+        Callback::from(move |_: MouseEvent| {
+            points.set(vec![None; n]);
+            cursor.set(None);
+        })
+    };
+    let zoom_by = |dz: i32| {
+        let zoom = zoom.clone();
+        Callback::from(move |_: MouseEvent| zoom.set((*zoom as i32 + dz).clamp(0, 6) as u32))
+    };
+    let set = pts.iter().filter(|p| p.is_some()).count();
+    let verdict = match &*judged {
+        None => html! {
+            <p id="st-verdict" class="st-verdict pending" role="status" aria-live="polite">{ match l {
+                Lang::En => format!("Draw your own cut: click one point on each task line, or Tab to a line, move with ← →, and press Enter. {set} of {n} set."),
+                Lang::Zh => format!("画出你自己的切面：在每条任务线上点一个点，或按 Tab 到一条线，用 ← → 移动，按 Enter 确定。已设 {set} / {n}。"),
+            } }</p>
+        },
+        Some((cut, restore)) => {
+            let cut = cut.clone().map_err(|e| error_text(l, &e));
+            let restore = restore.clone().map(|r| r.map_err(|e| error_text(l, &e)));
+            html! { <CutVerdict lang={l} {cut} {restore} hovered={*hovered} on_hover={on_hover.clone()} /> }
+        }
+    };
+    let current_text = match &current {
+        None => l.t("No restore point yet: no task has saved its state.", "还没有恢复点：没有任务保存过状态。").to_string(),
+        Some(c) => {
+            let (o, t) = (c.orphans().len(), c.in_transit().len());
+            match l {
+                Lang::En => format!("The solid purple line is the restore point now (the saves a restore would use): {o} ⊕ orphan, {t} ✗ in transit."),
+                Lang::Zh => format!("紫色实线是现在的恢复点（恢复会用到的快照）：{o} 条 ⊕ 孤儿消息，{t} 条 ✗ 在途。"),
+            }
+        }
+    };
+    let thinned = in_view.saturating_sub(drawn_n);
+    let steps = tl.len();
+    html! {
+        <div class="room-body spacetime" onkeydown={on_key}>
+            <div class="room-actions st-controls">
+                <button id="st-back" class="tool" onclick={cmd(Command::Back)} aria-keyshortcuts="ArrowLeft">{ l.t("◀ Step back", "◀ 后退一步") }</button>
+                <button id="st-step" class="tool primary" data-autofocus="true" onclick={cmd(Command::Forward)} aria-keyshortcuts="ArrowRight">{ l.t("Step ▶", "前进一步 ▶") }</button>
+                <button id="st-end" class="tool" onclick={cmd(Command::ToEnd)} aria-keyshortcuts="E">{ l.t("⏭ To the end", "⏭ 到结束") }</button>
+                <span class="st-stepno" id="st-stepno">{ match l { Lang::En => format!("step {pos} of {steps}"), Lang::Zh => format!("第 {pos} 步，共 {steps} 步") } }</span>
+                <button id="st-zoom-in" class="tool" onclick={zoom_by(1)} disabled={span <= 10}>{ l.t("＋ Zoom in", "＋ 放大") }</button>
+                <button id="st-zoom-out" class="tool" onclick={zoom_by(-1)} disabled={*zoom == 0}>{ l.t("－ Whole run", "－ 缩小") }</button>
+                <button id="st-clear" class="tool" onclick={clear} disabled={set == 0}>{ l.t("✕ Clear my cut", "✕ 清除我的切面") }</button>
+                <button id="st-svg-download" class="tool" onclick={on_svg}>{ l.t("↓ SVG for slides", "↓ SVG（用于幻灯片）") }</button>
+            </div>
+            <div class="st-figure">{ svg }</div>
+            <p class="st-legend" id="st-legend">
+                <span>{ l.t("◉ save · ✖ crash (the line breaks) · ⟳ restore (a new segment) · ▮n barrier of checkpoint n · a letter: a record, coloured by key · dotted: not received yet",
+                            "◉ 保存 · ✖ 崩溃（线断开）· ⟳ 恢复（新的一段）· ▮n 检查点 n 的屏障 · 字母：记录，按键着色 · 点线：尚未接收") }</span>
+                <span class="orphan">{ l.t(" · ⊕ orphan (thick red)", " · ⊕ 孤儿消息（红色粗线）") }</span>
+                <span class="in-transit">{ l.t(" · ✗ in transit (thick dashed orange)", " · ✗ 在途（橙色粗虚线）") }</span>
+            </p>
+            <p id="st-current">{ current_text }</p>
+            if thinned > 0 || hidden > 0 {
+                <p id="st-thinned" class="st-note">{ match l {
+                    Lang::En => format!("{thinned} of {in_view} arrows in view are thinned out and {hidden} labels left out so that none overlaps: zoom in to see them all."),
+                    Lang::Zh => format!("视野中 {in_view} 个箭头有 {thinned} 个被稀疏省略、{hidden} 个标签被省略以免重叠：放大即可全部看到。"),
+                } }</p>
+            }
+            { verdict }
+        </div>
+    }
+}
+
+/// A scene with only the geometry, to turn a click into a step.
+fn step_scene(d: &Diagram, presenter: bool, pos: u64, from: u64, to: u64) -> Scene<'_> {
+    Scene {
+        d,
+        labels: &[],
+        lang: Lang::En,
+        presenter,
+        pos,
+        from,
+        to,
+        keep: &[],
+        current: &[],
+        drawn: &[],
+        current_cut: None,
+        drawn_cut: &[],
+        cursor: None,
+        hovered: None,
+        on_hover: Callback::noop(),
+        on_arrow: Callback::noop(),
+        on_line: Callback::noop(),
+        on_line_key: Callback::noop(),
+    }
+}
