@@ -57,6 +57,7 @@ macro_rules! part {
 part!(pyflink, super::rooms::pyflink::render);
 part!(batch, super::rooms::batch::render);
 part!(compare, super::rooms::compare::render);
+part!(explorer, super::rooms::explorer::render);
 
 // The lessons' words, which the part registers (`classroom::curriculum::loaded`), and the lesson
 // bar that draws them.
@@ -238,10 +239,12 @@ pub enum Room {
     Compare,
     /// The run on screen as a PyFlink job.
     PyFlink,
+    /// Every schedule of a small job, and the barrier-handler lab.
+    Explorer,
 }
 
 impl Room {
-    pub const ALL: [Room; 3] = [Room::Batch, Room::Compare, Room::PyFlink];
+    pub const ALL: [Room; 4] = [Room::Batch, Room::Compare, Room::Explorer, Room::PyFlink];
 
     /// The room's name in links (`#room=…`) and element ids.
     pub fn id(self) -> &'static str {
@@ -249,6 +252,7 @@ impl Room {
             Room::Batch => "batch",
             Room::Compare => "compare",
             Room::PyFlink => "pyflink",
+            Room::Explorer => "explorer",
         }
     }
 
@@ -263,6 +267,10 @@ impl Room {
                 l.t("Side by side: one input, one crash, three systems", "并排比较：同一输入、同一崩溃、三个系统")
             }
             Room::PyFlink => l.t("Run it on a real Flink (PyFlink)", "在真实的 Flink 上运行（PyFlink）"),
+            Room::Explorer => l.t(
+                "Every schedule: the schedule explorer and the barrier-handler lab",
+                "所有调度：调度探索器与屏障处理实验室",
+            ),
         }
     }
 
@@ -278,6 +286,7 @@ impl Room {
             Room::Batch => l.t("▦ Batch recovery", "▦ 批处理恢复"),
             Room::Compare => l.t("◫ Side by side", "◫ 并排比较"),
             Room::PyFlink => l.t("⇪ Run on Flink", "⇪ 在 Flink 上运行"),
+            Room::Explorer => l.t("⋔ Every schedule", "⋔ 所有调度"),
         }
     }
 
@@ -287,6 +296,7 @@ impl Room {
             Room::Batch => batch().await,
             Room::Compare => compare().await,
             Room::PyFlink => pyflink().await,
+            Room::Explorer => explorer().await,
         }
     }
 }

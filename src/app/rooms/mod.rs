@@ -4,7 +4,8 @@
 //!
 //! Every room is handed the same [`RoomProps`] and is drawn by its `render` function. The rooms:
 //! `pyflink` (run it on a real Flink), `batch` (Hadoop's re-run and Spark's lineage) and
-//! `compare` (Flink, Storm and Spark Streaming side by side).
+//! `compare` (Flink, Storm and Spark Streaming side by side) and `explorer` (every schedule of a
+//! small job, and the barrier-handler lab).
 
 use yew::prelude::*;
 
@@ -38,4 +39,5 @@ impl RoomProps {
 
 pub mod batch;
 pub mod compare;
+pub mod explorer;
 pub mod pyflink;
