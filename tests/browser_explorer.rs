@@ -36,12 +36,20 @@ async fn until(root: &Element, selector: &str) {
     panic!("{selector} never appeared");
 }
 
+/// Each test starts without a room in the address bar (the room keeps its study there).
+fn clear_link() {
+    let w = web_sys::window().unwrap();
+    let path = w.location().pathname().unwrap();
+    w.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path)).unwrap();
+}
+
 fn data(root: &Element, selector: &str, name: &str) -> String {
     find(root, selector).get_attribute(&format!("data-{name}")).unwrap_or_default()
 }
 
 #[wasm_bindgen_test]
 async fn explore_open_the_counterexample_and_step_it() {
+    clear_link();
     let root = mount().await;
     click(&root, "#open-explorer").await;
     until(&root, "#xp-study").await;
@@ -86,6 +94,7 @@ async fn explore_open_the_counterexample_and_step_it() {
 
 #[wasm_bindgen_test]
 async fn the_lab_classifies_the_tracker_as_at_least_once() {
+    clear_link();
     let root = mount().await;
     click(&root, "#open-explorer").await;
     until(&root, "#xp-tab-lab").await;

@@ -19,7 +19,7 @@ use crate::engine::explorer::lab::{probes, Candidate, Classification, Classifier
 use crate::engine::mechanisms::handler_lab::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
 use crate::engine::Lang;
 
-const CHUNK: usize = 8;
+const CHUNK: usize = 4;
 
 /// What theory says of each preset.
 const PRESETS: [(&str, &str, &str, Candidate, Guarantee); 4] = [

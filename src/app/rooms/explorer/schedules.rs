@@ -19,7 +19,7 @@ use crate::engine::explorer::{Completion, Explorer, Progress, Report, Shares};
 use crate::engine::{JobGraph, Lang};
 
 /// States expanded between two looks at the clock.
-const CHUNK: usize = 8;
+const CHUNK: usize = 4;
 
 /// Where the search stands.
 #[derive(Clone)]
