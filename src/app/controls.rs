@@ -478,6 +478,8 @@ pub struct ControlsProps {
     pub playing: bool,
     pub speed: usize,
     pub dispatch: Dispatch,
+    /// A counterexample's decisive steps, marked ◆ on the timeline.
+    pub marks: Option<std::rc::Rc<super::decisive::Marks>>,
 }
 
 /// The top bar with the run's configuration, and the toolbar: what happens next. Each button says
@@ -584,12 +586,14 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         <span id="fork-marker" class="fork-marker" aria-hidden="true" data-step={pos.to_string()}
                             style={fork_at(pos, len)}></span>
                     }).unwrap_or_default() }
+                    { props.marks.as_ref().map(|m| super::decisive::track_marks(m, len, l, &props.dispatch)).unwrap_or_default() }
                 </span>
             </div>
             { fork.map(|(steps, warning)| html! {
                 <p id="fork-note" class="fork-note" data-from={steps.first().to_string()} data-to={steps.last().to_string()}>
                     <span aria-hidden="true">{ "⚠ " }</span>{ warning }</p>
             }).unwrap_or_default() }
+            { props.marks.as_ref().map(|m| super::decisive::note(m, pos, l, &props.dispatch)).unwrap_or_default() }
         </nav>
     </> }
 }

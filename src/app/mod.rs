@@ -8,6 +8,7 @@ pub mod acker_view;
 pub mod canvas;
 pub mod classroom;
 pub mod controls;
+pub mod decisive;
 pub mod panels;
 pub mod pieces;
 pub mod room_loader;
@@ -108,6 +109,8 @@ pub struct UiState {
     /// The run from the link or the browser's storage, to open once the sharing part is there
     /// (and the lessons', if it stands in one).
     pub deferred: Option<(Origin, Result<String, LoadError>)>,
+    /// A counterexample's decisive steps, while its run is on screen.
+    pub marks: Option<Rc<decisive::Marks>>,
 }
 
 impl PartialEq for UiState {
@@ -123,6 +126,7 @@ impl PartialEq for UiState {
             && self.link == other.link
             && self.copied == other.copied
             && self.room == other.room
+            && self.marks == other.marks
     }
 }
 
@@ -149,6 +153,11 @@ pub enum Msg {
     NotifyFirst,
     /// Open a room over the run, or close it (None).
     Room(Option<Room>),
+    /// Open a counterexample of the schedule explorer (saved-run text) in place of the run, with
+    /// its decisive steps marked; the room closes.
+    OpenMarked(Rc<(String, decisive::Marks)>),
+    /// Hide the decisive steps.
+    ClearMarks,
     /// The lessons' part could not be fetched.
     PartUnavailable,
     /// A part arrived whose words the main screen shows (the Storm and Spark Streaming bands).
@@ -182,6 +191,7 @@ impl UiState {
             copied: None,
             room: None,
             deferred: None,
+            marks: None,
         }
     }
 
@@ -268,7 +278,19 @@ impl Reducible for UiState {
                     next.playing = false;
                 }
             }
+            Msg::OpenMarked(opened) => {
+                let (text, marks) = &*opened;
+                next.open(Origin::Link, Ok(text.clone()));
+                let mut s = next.session.borrow_mut();
+                if matches!(s.notice, Some(Notice::Opened(_))) && marks.fit(s.timeline.actions()) {
+                    s.notice = None;
+                    next.marks = Some(Rc::new(marks.clone()));
+                    next.room = None;
+                }
+            }
+            Msg::ClearMarks => next.marks = None,
             Msg::Load(origin, text) => {
+                next.marks = None;
                 next.open(origin, text);
                 // The last run kept in this browser reopens without a word, as at the start.
                 if origin == Origin::Storage && matches!(next.session.borrow().notice, Some(Notice::Opened(_))) {
@@ -310,6 +332,9 @@ impl Reducible for UiState {
             }
             Msg::PartLoaded => {}
             Msg::Exported | Msg::NotifyFirst => session_changed = false,
+        }
+        if next.marks.as_ref().is_some_and(|m| !m.fit(next.session.borrow().timeline.actions())) {
+            next.marks = None;
         }
         if session_changed {
             next.revision += 1;
@@ -537,7 +562,8 @@ pub fn App() -> Html {
              data-step={pos.to_string()} data-steps={len.to_string()}>
             // The run's controls; presenter mode packs them into two compact rows.
             <div class="chrome">
-                <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()} />
+                <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()}
+                    marks={state.marks.clone()} />
                 <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
                     presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()}
                     rooms={rooms_menu(l, state.presenter, &dispatch)} />

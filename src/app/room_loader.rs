@@ -58,6 +58,7 @@ part!(pyflink, super::rooms::pyflink::render);
 part!(batch, super::rooms::batch::render);
 part!(compare, super::rooms::compare::render);
 part!(spacetime, super::rooms::spacetime::render);
+part!(explorer, super::rooms::explorer::render);
 
 // The lessons' words, which the part registers (`classroom::curriculum::loaded`), and the lesson
 // bar that draws them.
@@ -241,10 +242,12 @@ pub enum Room {
     PyFlink,
     /// The run as a space-time diagram; the learner draws cuts.
     SpaceTime,
+    /// Every schedule of a small job, and the barrier-handler lab.
+    Explorer,
 }
 
 impl Room {
-    pub const ALL: [Room; 4] = [Room::Batch, Room::Compare, Room::PyFlink, Room::SpaceTime];
+    pub const ALL: [Room; 5] = [Room::Batch, Room::Compare, Room::SpaceTime, Room::Explorer, Room::PyFlink];
 
     /// The room's name in links (`#room=…`) and element ids.
     pub fn id(self) -> &'static str {
@@ -253,6 +256,7 @@ impl Room {
             Room::Compare => "compare",
             Room::PyFlink => "pyflink",
             Room::SpaceTime => "spacetime",
+            Room::Explorer => "explorer",
         }
     }
 
@@ -268,6 +272,10 @@ impl Room {
             }
             Room::PyFlink => l.t("Run it on a real Flink (PyFlink)", "在真实的 Flink 上运行（PyFlink）"),
             Room::SpaceTime => l.t("Space-time diagram: every message an arrow, the cut a line", "时空图：每条消息一个箭头，切面一条线"),
+            Room::Explorer => l.t(
+                "Every schedule: the schedule explorer and the barrier-handler lab",
+                "所有调度：调度探索器与屏障处理实验室",
+            ),
         }
     }
 
@@ -284,6 +292,7 @@ impl Room {
             Room::Compare => l.t("◫ Side by side", "◫ 并排比较"),
             Room::PyFlink => l.t("⇪ Run on Flink", "⇪ 在 Flink 上运行"),
             Room::SpaceTime => l.t("⧖ Space-time", "⧖ 时空图"),
+            Room::Explorer => l.t("⋔ Every schedule", "⋔ 所有调度"),
         }
     }
 
@@ -294,6 +303,7 @@ impl Room {
             Room::Compare => compare().await,
             Room::PyFlink => pyflink().await,
             Room::SpaceTime => spacetime().await,
+            Room::Explorer => explorer().await,
         }
     }
 }

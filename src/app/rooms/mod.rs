@@ -3,9 +3,10 @@
 //! code, so the first visit never fetches it.
 //!
 //! Every room is handed the same [`RoomProps`] and is drawn by its `render` function. The rooms:
-//! `pyflink` (run it on a real Flink), `batch` (Hadoop's re-run and Spark's lineage) and
-//! `compare` (Flink, Storm and Spark Streaming side by side) and `spacetime` (the run as a
-//! space-time diagram, with cuts the learner draws).
+//! `pyflink` (run it on a real Flink), `batch` (Hadoop's re-run and Spark's lineage),
+//! `compare` (Flink, Storm and Spark Streaming side by side), `spacetime` (the run as a
+//! space-time diagram, with cuts the learner draws) and `explorer` (every schedule of a small
+//! job, and the barrier-handler lab).
 
 use yew::prelude::*;
 
@@ -39,5 +40,6 @@ impl RoomProps {
 
 pub mod batch;
 pub mod compare;
+pub mod explorer;
 pub mod pyflink;
 pub mod spacetime;

@@ -24,7 +24,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::counterexample::Counterexample;
-use super::schedules::{Completion, Explorer, Report};
+use super::schedules::{Completion, Explorer, Progress, Report};
 use crate::engine::error::ScenarioError;
 use crate::engine::ledger::Verdict;
 use crate::engine::mechanisms::handler_lab::{AfterBarrier, Handler};
@@ -144,28 +144,66 @@ fn probe_scenario(job: &str, input: &str, strategy: Strategy) -> Result<Scenario
 /// Classifies `candidate` by exploring every schedule of the probes under one checkpoint (or
 /// round of timers) and one crash.
 pub fn classify(candidate: Candidate) -> Result<Classification, ScenarioError> {
-    let mut out = Classification { guarantee: Guarantee::ExactlyOnce, probes: vec![], loss: None, duplicate: None };
-    for (name, job, input) in probes() {
-        let strategy = match candidate {
-            Candidate::Handler(_) => Strategy::Aligned,
-            Candidate::Timers => Strategy::Timers,
+    let mut c = Classifier::new(candidate);
+    loop {
+        if let Some(done) = c.run(usize::MAX)? {
+            return Ok(done);
+        }
+    }
+}
+
+/// A classification that can run in slices, as [`Explorer::run`] does: the probes one after
+/// another, each explored a few states at a time.
+pub struct Classifier {
+    candidate: Candidate,
+    out: Classification,
+    /// The probe being explored (its index is `out.probes.len()`).
+    current: Option<Explorer>,
+}
+
+impl Classifier {
+    pub fn new(candidate: Candidate) -> Classifier {
+        let out = Classification { guarantee: Guarantee::ExactlyOnce, probes: vec![], loss: None, duplicate: None };
+        Classifier { candidate, out, current: None }
+    }
+
+    /// The probe being explored now (counted from 0) and where its search stands.
+    pub fn progress(&self) -> (usize, Option<Progress>) {
+        (self.out.probes.len(), self.current.as_ref().map(|e| e.progress()))
+    }
+
+    /// Expands at most `max_states` more states of the current probe (starting it if need be);
+    /// the classification once every probe is explored.
+    pub fn run(&mut self, max_states: usize) -> Result<Option<Classification>, ScenarioError> {
+        let all = probes();
+        let index = self.out.probes.len();
+        if index == all.len() {
+            return Ok(Some(self.finish()));
+        }
+        let ex = match self.current.as_mut() {
+            Some(ex) => ex,
+            None => {
+                let (_, job, input) = all[index];
+                self.current.insert(probe_explorer(self.candidate, job, input)?)
+            }
         };
-        let sc = probe_scenario(job, input, strategy)?;
-        let sim = match candidate {
-            Candidate::Handler(h) => sc.sim()?.with_handler(h)?,
-            Candidate::Timers => sc.sim()?,
-        };
-        // A handler that drops records decides, with its barriers, what is processed at all: the
-        // canonical completion's argument does not hold for it (see `super`), every order counts.
-        let completion = match candidate {
-            Candidate::Handler(h) if h.after == AfterBarrier::Drop => Completion::Every,
-            _ => Completion::Canonical,
-        };
-        let mut ex = Explorer::with_completion(sim, FaultBudget::default(), completion)?;
-        let p = ex.run(usize::MAX);
+        let p = ex.run(max_states);
         if let Some(why) = p.failed {
             return Err(ScenarioError::Explore(why));
         }
+        if !p.done {
+            return Ok(None);
+        }
+        let ex = self.current.take().expect("explored");
+        self.add_probe(all[index].0, ex);
+        if self.out.probes.len() == all.len() {
+            return Ok(Some(self.finish()));
+        }
+        Ok(None)
+    }
+
+    fn add_probe(&mut self, name: &'static str, ex: Explorer) {
+        let out = &mut self.out;
         let report = ex.report().expect("done").clone();
         let index = out.probes.len();
         let (mut loss, mut duplicate): (Option<Counterexample>, Option<Counterexample>) = (None, None);
@@ -188,11 +226,34 @@ pub fn classify(candidate: Candidate) -> Result<Classification, ScenarioError> {
         }
         out.probes.push(Probe { name, initial: Some(ex.initial().clone()), report, loss, duplicate });
     }
-    out.guarantee = match (out.loss.is_some(), out.duplicate.is_some()) {
-        (false, false) => Guarantee::ExactlyOnce,
-        (false, true) => Guarantee::AtLeastOnce,
-        (true, false) => Guarantee::AtMostOnce,
-        (true, true) => Guarantee::NoneOfThese,
+
+    fn finish(&mut self) -> Classification {
+        self.out.guarantee = match (self.out.loss.is_some(), self.out.duplicate.is_some()) {
+            (false, false) => Guarantee::ExactlyOnce,
+            (false, true) => Guarantee::AtLeastOnce,
+            (true, false) => Guarantee::AtMostOnce,
+            (true, true) => Guarantee::NoneOfThese,
+        };
+        self.out.clone()
+    }
+}
+
+/// The search of one probe with `candidate` in place.
+fn probe_explorer(candidate: Candidate, job: &str, input: &str) -> Result<Explorer, ScenarioError> {
+    let strategy = match candidate {
+        Candidate::Handler(_) => Strategy::Aligned,
+        Candidate::Timers => Strategy::Timers,
     };
-    Ok(out)
+    let sc = probe_scenario(job, input, strategy)?;
+    let sim = match candidate {
+        Candidate::Handler(h) => sc.sim()?.with_handler(h)?,
+        Candidate::Timers => sc.sim()?,
+    };
+    // A handler that drops records decides, with its barriers, what is processed at all: the
+    // canonical completion's argument does not hold for it (see `super`), every order counts.
+    let completion = match candidate {
+        Candidate::Handler(h) if h.after == AfterBarrier::Drop => Completion::Every,
+        _ => Completion::Canonical,
+    };
+    Explorer::with_completion(sim, FaultBudget::default(), completion)
 }

@@ -186,7 +186,9 @@ struct Node {
 /// A state found and not yet expanded.
 struct Open {
     node: u32,
-    sim: Sim,
+    /// Boxed: the queue grows to thousands of states, and moving a run on each growth would
+    /// stall a slice for tens of milliseconds in the browser.
+    sim: Box<Sim>,
     spent: FaultsSpent,
 }
 
@@ -298,7 +300,7 @@ impl Explorer {
         key_bytes(&sim, &spent, scope, &mut ex.key);
         ex.seen.insert(hash128(&ex.key), 0);
         ex.nodes.push(Node { depth: 0, parent: 0, via: Action::Auto, succ_from: 0, succ_len: 0, end: None });
-        ex.open.push_back(Open { node: 0, sim, spent });
+        ex.open.push_back(Open { node: 0, sim: Box::new(sim), spent });
         Ok(ex)
     }
 
@@ -382,6 +384,7 @@ impl Explorer {
 
     fn expand(&mut self, open: Open) {
         let Open { node, sim, spent } = open;
+        let sim = *sim;
         self.expanded += 1;
         let depth = self.nodes[node as usize].depth;
         self.depth = depth;
@@ -426,7 +429,7 @@ impl Explorer {
                         succ_len: 0,
                         end: None,
                     });
-                    self.open.push_back(Open { node: id, sim: next, spent });
+                    self.open.push_back(Open { node: id, sim: Box::new(next), spent });
                     id
                 }
             };
