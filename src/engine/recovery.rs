@@ -203,6 +203,11 @@ impl Sim {
             }
         }
         let whole = self.down.is_some();
+        self.restart(whole, takeover, nimbus_down, out);
+    }
+
+    /// The restart itself: of the whole job (`whole`), or of the tasks that are down.
+    pub(crate) fn restart(&mut self, whole: bool, takeover: Takeover, nimbus_down: bool, out: &mut Vec<Event>) {
         let kept: Vec<Option<TaskRuntime>> = if whole {
             vec![None; self.live.tasks.len()]
         } else {
