@@ -253,7 +253,7 @@ mod tests {
     #[test]
     fn savepoints_outlive_the_job_and_checkpoints_do_not() {
         let mut sim = run("c a a a a a a a a v");
-        while sim.pending().len() > 0 {
+        while !sim.pending().is_empty() {
             sim.step(Action::Auto).unwrap();
         }
         assert_eq!(sim.storage().completed.len(), 1, "the checkpoint is retained");
