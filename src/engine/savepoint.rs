@@ -29,7 +29,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::action::{AbortReason, Event};
+use crate::engine::action::{AbortReason, Action, Event};
 use crate::engine::checkpoint::PendingCheckpoint;
 use crate::engine::dataflow::channel::{Channel, Fate};
 use crate::engine::dataflow::record::Item;
@@ -84,12 +84,14 @@ impl Sim {
         self.live.stopping
     }
 
-    /// Is `Savepoint`, `StopWithSavepoint`, `Cancel` or `Resume` enabled now?
-    pub(crate) fn check_job_control(&self, resume: Option<CheckpointId>) -> Result<(), ActionError> {
+    /// Is `Savepoint`, `StopWithSavepoint`, `Cancel` or `Resume` enabled now? A savepoint needs
+    /// the job running; a cancel also takes a job that is down or stopping; only a stopped job is
+    /// submitted again, from a savepoint or its newest retained checkpoint.
+    pub(crate) fn check_job_control(&self, a: Action) -> Result<(), ActionError> {
         if !self.strategy().uses_coordinator() {
             return Err(ActionError::NoCheckpoints { strategy: self.strategy().id() });
         }
-        if let Some(from) = resume {
+        if let Action::Resume { from } = a {
             if self.stopped.is_none() {
                 return Err(ActionError::NotStopped);
             }
@@ -101,10 +103,13 @@ impl Sim {
         if self.stopped.is_some() {
             return Err(ActionError::JobStopped);
         }
+        if a == Action::Cancel {
+            return if self.jobmanager_up { Ok(()) } else { Err(ActionError::JobDown) };
+        }
         if let Some(id) = self.live.stopping {
             return Err(ActionError::Stopping { savepoint: id.0 });
         }
-        Ok(())
+        self.need_running()
     }
 
     /// A savepoint or, with `stop`, a stop with savepoint: the scheduler stops first (aborting

@@ -81,10 +81,7 @@ pub fn narrate(e: &Event, lang: Lang) -> Option<String> {
 pub fn refusal(e: &ActionError, lang: Lang) -> Option<String> {
     Some(match e {
         ActionError::JobStopped => lang
-            .t(
-                "the job was stopped; submit it again from a savepoint first",
-                "作业已停止，请先从保存点重新提交",
-            )
+            .t("the job was stopped; submit it again from a savepoint first", "作业已停止，请先从保存点重新提交")
             .into(),
         ActionError::NotStopped => lang
             .t(

@@ -209,7 +209,7 @@ impl Sim {
 
     // ----- enabled actions -------------------------------------------------------------------
 
-    fn need_running(&self) -> Result<(), ActionError> {
+    pub(crate) fn need_running(&self) -> Result<(), ActionError> {
         if self.stopped.is_some() {
             return err(ActionError::JobStopped);
         }
@@ -297,16 +297,7 @@ impl Sim {
                     None => Ok(()),
                 }
             }
-            Action::Savepoint | Action::StopWithSavepoint => {
-                self.check_job_control(None)?;
-                self.need_running()
-            }
-            Action::Cancel => match self.check_job_control(None) {
-                Err(ActionError::Stopping { .. }) | Ok(()) if self.jobmanager_up => Ok(()),
-                Ok(()) => err(ActionError::JobDown),
-                Err(e) => err(e),
-            },
-            Action::Resume { from } => self.check_job_control(Some(from)),
+            Action::Savepoint | Action::StopWithSavepoint | Action::Cancel | Action::Resume { .. } => self.check_job_control(a),
             Action::Timer { task } => {
                 if task.index() >= self.live.tasks.len() {
                     return err(ActionError::NoSuchTask(task.0));
