@@ -31,8 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::action::{AbortReason, Action, Event};
 use crate::engine::checkpoint::PendingCheckpoint;
-use crate::engine::dataflow::channel::{Channel, Fate};
-use crate::engine::dataflow::record::Item;
+use crate::engine::dataflow::channel::Channel;
 use crate::engine::error::ActionError;
 use crate::engine::ids::CheckpointId;
 use crate::engine::settings::CheckpointRetention;
@@ -173,7 +172,7 @@ impl Sim {
         if !done || self.down.is_some() || !self.live.notifications.is_empty() {
             return;
         }
-        self.end_job(out);
+        self.end_job();
         let discarded = std::mem::take(&mut self.durable.storage.completed).len() as u32;
         self.stopped = Some(JobEnd::Finished);
         out.push(Event::JobFinished { savepoint: id, discarded });
@@ -187,7 +186,7 @@ impl Sim {
         for id in pending {
             self.record_abort(id, AbortReason::CoordinatorShutdown, out);
         }
-        let lost_in_flight = self.end_job(out);
+        let lost_in_flight = self.end_job();
         self.down = None;
         let keep = self.settings.externalized_checkpoint_retention == CheckpointRetention::RetainOnCancellation;
         let (discarded, retained) = match keep {
@@ -201,17 +200,9 @@ impl Sim {
 
     /// The job no longer runs: the live part goes (records in flight are lost; the tasks show
     /// their state as it was). Returns the records lost.
-    fn end_job(&mut self, _out: &mut Vec<Event>) -> u32 {
+    fn end_job(&mut self) -> u32 {
         let lost = std::mem::take(&mut self.live);
-        let mut dropped = 0;
-        for (c, ch) in lost.channels.into_iter().enumerate() {
-            for it in ch.queue {
-                if let Item::Record { seq, rec } = it {
-                    dropped += 1;
-                    self.wire[c].retain(seq, rec, Fate::Dropped);
-                }
-            }
-        }
+        let dropped = self.drop_in_flight(lost.channels);
         self.live.coordinator.failures = lost.coordinator.failures;
         self.live.channels = vec![Channel::default(); self.graph.channels.len()];
         for (t, task) in lost.tasks.into_iter().enumerate() {
