@@ -90,6 +90,26 @@ fn a_run_round_trips_through_link_and_file_and_storage() {
 /// A run without HA, its JobManager failed and the job resubmitted from the retained checkpoint,
 /// opens from a link at the same frame: the settings travel with it, and the failover, the
 /// submission and the new job's checkpoints are as they were.
+/// A run with a savepoint, a stop with savepoint and a new submission from it opens from its link
+/// as it was: the same savepoints, the same statistics, the job running again.
+#[test]
+fn a_run_with_savepoints_round_trips_through_a_link() {
+    use barrierscope::engine::{Settings, Strategy};
+    let config = RunConfig { job: "line".into(), settings: Settings::new(Strategy::Aligned), seed: 1, records: None };
+    let mut s = Session::new(config).unwrap();
+    let script = ["r0", "r0", "v", "d0", "d0", "d0", "d1", "d1", "d1", "r0", "V", "d0", "d0", "d1", "d1", "u2", "r0"];
+    for a in script {
+        s.handle(Command::Act(Action::from_code(a).unwrap()));
+    }
+    assert_eq!(s.sim().savepoints().len(), 2);
+    assert_eq!(s.sim().stopped(), None, "submitted again from savepoint 2");
+    let saved = s.save(Lang::En);
+    let (t, _) = Session::load(&from_fragment(&format!("#{}", to_fragment(&saved))).unwrap()).unwrap();
+    assert_eq!(t.save(Lang::En), saved);
+    assert_eq!(t.sim().savepoints(), s.sim().savepoints());
+    assert_eq!(t.sim().stats, s.sim().stats);
+}
+
 #[test]
 fn a_run_without_ha_round_trips_with_its_resubmission() {
     use barrierscope::engine::{CheckpointRetention, HighAvailability, Settings, Strategy};

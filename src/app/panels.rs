@@ -280,6 +280,8 @@ fn abort_reason_short_zh(r: crate::engine::AbortReason) -> &'static str {
         TaskFailure => "任务失败",
         JobManagerFailure => "JobManager 故障",
         JobFailure => "作业故障",
+        CoordinatorSuspend => "为停止并保存而暂停",
+        CoordinatorShutdown => "作业被取消",
     }
 }
 

@@ -401,16 +401,31 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
             "\nCheckpoints: {} triggered, {} in progress, {} completed, {} failed, {} restored\n",
             c.triggered, c.in_progress, c.completed, c.failed, c.restored
         );
+        if !sim.savepoints().is_empty() {
+            let ids: Vec<String> =
+                sim.savepoints().iter().map(|p| format!("{}{}", p.checkpoint.id.0, if p.stop { " (stop)" } else { "" })).collect();
+            s += &format!("Savepoints (the user's, not among the retained checkpoints): {}\n", ids.join(", "));
+        }
+        match sim.stopped() {
+            Some(JobEnd::Finished) => s += "The job finished (stopped with a savepoint).\n",
+            Some(JobEnd::Canceled) => s += "The job was cancelled.\n",
+            None => {}
+        }
         s += &format!(
             "  {:>4}  {:<22} {:>6} {:>8} {:>10} {:>9} {:>10} {:>9}\n",
             "id", "status", "acks", "trigger", "latest ack", "duration", "size (B)", "in-flight"
         );
         for r in &sim.stats.history {
-            let status = match r.status {
+            let mut status = match r.status {
                 CheckpointStatus::InProgress => "in progress".to_string(),
                 CheckpointStatus::Completed => "completed".to_string(),
                 CheckpointStatus::Failed(reason) => format!("failed: {}", reason.id()),
             };
+            match r.savepoint {
+                Some(SavepointType::Savepoint) => status += " (savepoint)",
+                Some(SavepointType::Suspend) => status += " (stop savepoint)",
+                None => {}
+            }
             s += &format!(
                 "  {:>4}  {:<22} {:>6} {:>8} {:>10} {:>9} {:>10} {:>9}\n",
                 r.id.0,

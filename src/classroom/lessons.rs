@@ -196,6 +196,10 @@ pub fn parse_line(s: &str) -> Result<ScriptAction, String> {
         "auto" => ScriptAction::Auto(arg.parse().map_err(|_| format!("{s:?}: auto needs a number"))?),
         "end" => ScriptAction::RunToEnd,
         "wait" => ScriptAction::Wait,
+        "savepoint" => ScriptAction::Savepoint,
+        "stop-with-savepoint" => ScriptAction::StopWithSavepoint,
+        "cancel" => ScriptAction::Cancel,
+        "resume" => ScriptAction::Resume(arg.parse().map_err(|_| format!("{s:?}: resume needs a savepoint id"))?),
         _ => return Err(format!("{s:?}: unknown script word {verb:?}")),
     })
 }

@@ -245,10 +245,14 @@ mod tests {
             Action::Restore,
             Action::Notify { task: TaskId(3) },
             Action::Auto,
+            Action::Savepoint,
+            Action::StopWithSavepoint,
+            Action::Cancel,
+            Action::Resume { from: crate::engine::CheckpointId(7) },
         ] {
             assert_eq!(Action::from_code(&a.code()), Some(a));
         }
-        for bad in ["", "d", "dx", "d99999999", "Xx", "q", "c1", "r-1", "é", "n"] {
+        for bad in ["", "d", "dx", "d99999999", "Xx", "q", "c1", "r-1", "é", "n", "u", "ux", "v1", "u9999999999"] {
             assert_eq!(Action::from_code(bad), None, "{bad}");
         }
     }

@@ -42,6 +42,17 @@ pub enum Action {
     /// Time passes: one step with nothing else done (a socket's records arrive, the driver's
     /// batch interval runs).
     Wait,
+    /// The user triggers a savepoint (`flink savepoint`): user-owned, kept until the user deletes
+    /// it, never among the job's retained checkpoints.
+    Savepoint,
+    /// Stop with savepoint (`flink stop`): the periodic checkpoints stop, a synchronous savepoint
+    /// is taken, and once it has completed and been notified the job finishes.
+    StopWithSavepoint,
+    /// The user cancels the job (`flink cancel`): it stops at once; its checkpoints are deleted
+    /// unless retained on cancellation; savepoints stay.
+    Cancel,
+    /// Submit the stopped job again from savepoint or retained checkpoint `from` (`flink run -s`).
+    Resume { from: CheckpointId },
     /// The scheduler draws one enabled delivery, read or notification (or the restore) from the
     /// seeded PRNG.
     Auto,
@@ -51,7 +62,8 @@ impl Action {
     /// A compact code for links and saved runs: `d3` deliver channel 3, `r0` read task 0, `c`
     /// checkpoint, `t2` timer of task 2, `T` all timers, `X` crash, `k1` crash task 1, `J` crash
     /// the JobManager, `R` restore, `n3` notify task 3, `q2` task 2's message to the acker, `p0` the
-    /// acker's answer to task 0, `a` auto.
+    /// acker's answer to task 0, `a` auto, `v` savepoint, `V` stop with savepoint, `C` cancel,
+    /// `u2` submit again from savepoint (or retained checkpoint) 2.
     pub fn code(&self) -> String {
         match *self {
             Action::Deliver { channel } => format!("d{}", channel.0),
@@ -68,12 +80,22 @@ impl Action {
             Action::FromAcker { task } => format!("p{}", task.0),
             Action::Auto => "a".into(),
             Action::Wait => "w".into(),
+            Action::Savepoint => "v".into(),
+            Action::StopWithSavepoint => "V".into(),
+            Action::Cancel => "C".into(),
+            Action::Resume { from } => format!("u{}", from.0),
         }
     }
 
     /// Parses [`Action::code`]; None if it is not one.
     pub fn from_code(s: &str) -> Option<Action> {
         let (head, rest) = s.split_at(s.char_indices().nth(1).map_or(s.len(), |(i, _)| i));
+        let n64 = || -> Option<u64> {
+            if rest.is_empty() || rest.len() > 9 || !rest.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            rest.parse().ok()
+        };
         let n = || -> Option<u16> {
             if rest.is_empty() || rest.len() > 5 || !rest.bytes().all(|b| b.is_ascii_digit()) {
                 return None;
@@ -88,6 +110,7 @@ impl Action {
             "n" => Action::Notify { task: TaskId(n()?) },
             "q" => Action::ToAcker { task: TaskId(n()?) },
             "p" => Action::FromAcker { task: TaskId(n()?) },
+            "u" => Action::Resume { from: CheckpointId(n64()?) },
             _ if !rest.is_empty() => return None,
             "c" => Action::Checkpoint,
             "T" => Action::AllTimers,
@@ -96,6 +119,9 @@ impl Action {
             "R" => Action::Restore,
             "a" => Action::Auto,
             "w" => Action::Wait,
+            "v" => Action::Savepoint,
+            "V" => Action::StopWithSavepoint,
+            "C" => Action::Cancel,
             _ => return None,
         })
     }
@@ -151,6 +177,12 @@ pub enum AbortReason {
     Expired,
     /// A task failed.
     TaskFailure,
+    /// The periodic checkpoint scheduler stopped for a stop-with-savepoint, which aborts the
+    /// checkpoints in progress (`CHECKPOINT_COORDINATOR_SUSPEND`).
+    CoordinatorSuspend,
+    /// The job was cancelled and its CheckpointCoordinator shut down
+    /// (`CHECKPOINT_COORDINATOR_SHUTDOWN`).
+    CoordinatorShutdown,
     /// The JobManager failed and its pending checkpoints with it.
     JobManagerFailure,
     /// The job failed over as a whole (Flink's `JOB_FAILURE`): too many checkpoints failed in a
@@ -166,6 +198,8 @@ impl AbortReason {
             AbortReason::DeclinedOnCancellationBarrier => "declined (cancel marker)",
             AbortReason::Expired => "expired",
             AbortReason::TaskFailure => "task failure",
+            AbortReason::CoordinatorSuspend => "coordinator suspended",
+            AbortReason::CoordinatorShutdown => "coordinator shut down",
             AbortReason::JobManagerFailure => "JobManager failure",
             AbortReason::JobFailure => "job failure",
         }
@@ -184,6 +218,8 @@ impl AbortReason {
             | AbortReason::DeclinedSubsumed
             | AbortReason::DeclinedOnCancellationBarrier
             | AbortReason::TaskFailure
+            | AbortReason::CoordinatorSuspend
+            | AbortReason::CoordinatorShutdown
             | AbortReason::JobManagerFailure
             | AbortReason::JobFailure => false,
         }
@@ -618,6 +654,39 @@ pub enum Event {
     JobResubmitted {
         submission: u32,
         from: Option<CheckpointId>,
+        next_id: CheckpointId,
+    },
+    /// The user triggered savepoint `savepoint` (`stop`: the synchronous one of a stop with
+    /// savepoint).
+    SavepointTriggered {
+        savepoint: CheckpointId,
+        stop: bool,
+    },
+    /// Every task acknowledged savepoint `savepoint`: it is stored in the user's savepoint
+    /// directory, apart from the retained checkpoints.
+    SavepointCompleted {
+        savepoint: CheckpointId,
+        stop: bool,
+        duration: u64,
+    },
+    /// Stop with savepoint: the final savepoint completed and reached every task; the job
+    /// finished, and its `discarded` retained checkpoints were deleted with it.
+    JobFinished {
+        savepoint: CheckpointId,
+        discarded: u32,
+    },
+    /// The user cancelled the job; `discarded` retained checkpoints were deleted with it
+    /// (`retained` kept: retain on cancellation); `lost_in_flight` records vanished.
+    JobCanceled {
+        discarded: u32,
+        retained: u32,
+        lost_in_flight: u32,
+    },
+    /// The job was submitted again from savepoint (or retained checkpoint) `from`; its
+    /// checkpoint ids continue at `next_id`.
+    JobSubmitted {
+        from: CheckpointId,
+        savepoint: bool,
         next_id: CheckpointId,
     },
 }

@@ -9,6 +9,7 @@ use crate::engine::sorted_vec::SortedSet;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::ids::{CheckpointId, TaskId};
+use crate::engine::savepoint::SavepointType;
 use crate::engine::snapshot::TaskSnapshot;
 
 /// A checkpoint triggered and not yet completed or aborted.
@@ -18,6 +19,9 @@ pub struct PendingCheckpoint {
     pub trigger_tick: u64,
     pub snapshots: Vec<Option<TaskSnapshot>>,
     pub acked: u16,
+    /// A savepoint, not a checkpoint (`CheckpointProperties.forSavepoint`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub savepoint: Option<SavepointType>,
 }
 
 /// The coordinator's volatile state: lost with the JobManager.

@@ -30,6 +30,7 @@ use crate::engine::action::{AbortReason, CrashScope, Event, Guarantee};
 use crate::engine::checkpoint::{FailureCounter, PendingCheckpoint};
 use crate::engine::dataflow::task::TaskStatus;
 use crate::engine::ids::{CheckpointId, TaskId};
+use crate::engine::savepoint::SavepointType;
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
@@ -44,6 +45,12 @@ impl Sim {
     /// [`MAX_QUEUED_REQUESTS`], beyond which a request is refused, `TOO_MANY_CHECKPOINT_REQUESTS`);
     /// refused during stop-the-world; otherwise a new pending checkpoint, started by the mechanism.
     pub(crate) fn trigger(&mut self, out: &mut Vec<Event>) {
+        self.trigger_as(None, out)
+    }
+
+    /// [`Sim::trigger`] for a checkpoint or (`savepoint`) a savepoint, which is forced:
+    /// max-concurrent-checkpoints neither queues nor refuses it.
+    pub(crate) fn trigger_as(&mut self, savepoint: Option<SavepointType>, out: &mut Vec<Event>) {
         if let Some(t) = self.live.tasks.iter().position(|t| t.status != TaskStatus::Running) {
             out.push(Event::TriggerFailed { task: TaskId(t as u16) });
             self.stats.failed_triggers += 1;
@@ -51,11 +58,13 @@ impl Sim {
         }
         let c = &self.live.coordinator;
         let pending = c.pending.len() as u32;
-        if c.stop_the_world.is_some() || (pending >= self.settings.max_concurrent_checkpoints && c.queued >= MAX_QUEUED_REQUESTS) {
+        let forced = savepoint.is_some();
+        let full = !forced && pending >= self.settings.max_concurrent_checkpoints;
+        if c.stop_the_world.is_some() || (full && c.queued >= MAX_QUEUED_REQUESTS) {
             out.push(Event::CheckpointRefused { pending });
             return;
         }
-        if pending >= self.settings.max_concurrent_checkpoints {
+        if full {
             let c = &mut self.live.coordinator;
             c.queued += 1;
             out.push(Event::CheckpointQueued { pending, queued: c.queued });
@@ -68,6 +77,7 @@ impl Sim {
             trigger_tick: self.tick,
             snapshots: vec![None; n],
             acked: 0,
+            savepoint,
         });
         self.stats.history.push(CheckpointRecord {
             id,
@@ -81,6 +91,7 @@ impl Sim {
             in_flight: 0,
             stall: None,
             subtasks: vec![SubtaskStats::default(); n],
+            savepoint,
         });
         out.push(Event::CheckpointTriggered { checkpoint: id });
         self.mechanism().on_trigger(self, id, out);
@@ -123,6 +134,11 @@ impl Sim {
     fn complete(&mut self, id: CheckpointId, out: &mut Vec<Event>) {
         let i = self.live.coordinator.pending.iter().position(|p| p.id == id).expect("pending");
         let p = self.live.coordinator.pending.remove(i);
+        if let Some(kind) = p.savepoint {
+            self.complete_savepoint(p, kind, out);
+            self.checkpoint_succeeded(id);
+            return;
+        }
         let cp = CompletedCheckpoint {
             id,
             trigger_tick: p.trigger_tick,
@@ -147,12 +163,18 @@ impl Sim {
         for o in older {
             self.abort(o, AbortReason::Subsumed, out);
         }
+        self.checkpoint_succeeded(id);
+        self.send_notifications(id, out);
+        self.recompute_retention();
+    }
+
+    /// `CheckpointFailureManager.handleCheckpointSuccess` (for savepoints too): the count of
+    /// failures in a row starts again.
+    fn checkpoint_succeeded(&mut self, id: CheckpointId) {
         let failures = &mut self.live.coordinator.failures;
         if failures.last_succeeded < Some(id) {
             *failures = FailureCounter { consecutive: 0, last_succeeded: Some(id) };
         }
-        self.send_notifications(id, out);
-        self.recompute_retention();
     }
 
     /// `receiveDeclineMessage`: task `t` declined checkpoint `id` for `reason`. A pending
@@ -172,6 +194,10 @@ impl Sim {
         let Some(i) = c.pending.iter().position(|p| p.id == id) else { return };
         c.pending.remove(i);
         c.aborted.insert(id);
+        if self.live.stopping == Some(id) {
+            // The stop with savepoint failed: the job runs on and the scheduler starts again.
+            self.live.stopping = None;
+        }
         self.record_abort(id, reason, out);
         if let Some(failed) = self.count_failure(id, reason) {
             out.push(Event::TolerableFailuresExceeded {
@@ -256,7 +282,8 @@ impl Sim {
     pub(crate) fn coordinator_tick(&mut self, out: &mut Vec<Event>) {
         self.run_queued_triggers(out);
         let tick = self.tick;
-        if let Some(every) = self.settings.checkpoint_interval.filter(|_| self.strategy().uses_coordinator()) {
+        let scheduling = self.strategy().uses_coordinator() && self.live.stopping.is_none();
+        if let Some(every) = self.settings.checkpoint_interval.filter(|_| scheduling) {
             if (tick + 1) % every == 0 {
                 self.trigger(out);
             }

@@ -147,10 +147,13 @@ impl Sim {
         // A task restarted with no save of its own starts from nothing, while its neighbour
         // restarts from a save (per-task timers only: a checkpoint restores every task or none).
         let unsaved = |t: TaskId| timers && self.durable.storage.saves[t.index()].is_empty();
-        // The snapshots a cut may compare. Only the newest completed checkpoint and each task's
-        // newest save can be restored from.
+        // The snapshots a cut may compare. Only the newest completed checkpoint, the savepoints
+        // and each task's newest save can be restored from.
         let storage = &self.durable.storage;
+        // The user's savepoints can be restored from too (by submitting the job again).
+        let savepoints = self.durable.savepoints.iter().flat_map(|s| &s.checkpoint.snapshots);
         let snapshots: Vec<&TaskSnapshot> = (storage.completed.last().into_iter().flat_map(|c| &c.snapshots))
+            .chain(savepoints)
             .chain(storage.saves.iter().filter_map(|s| s.last()))
             .chain(self.live.coordinator.pending.iter().flat_map(|p| p.snapshots.iter().flatten()))
             .chain(self.live.tasks.iter().filter_map(|t| t.alignment.as_ref()?.unaligned.as_deref()))

@@ -76,6 +76,14 @@ pub enum ActionError {
     NoAckerAnswer { task: String },
     /// There is no acker: another strategy, or ackers 0.
     NoAcker { strategy: &'static str },
+    /// The job was stopped with a savepoint or cancelled: submit it again first.
+    JobStopped,
+    /// The job still runs (or restarts): only a stopped job is submitted again.
+    NotStopped,
+    /// A stop with savepoint is in progress: its savepoint is being taken.
+    Stopping { savepoint: u64 },
+    /// No savepoint, nor newest retained checkpoint, has this id.
+    NoSavepoint { id: u64 },
 }
 
 impl std::error::Error for ActionError {}

@@ -41,6 +41,8 @@ pub mod pyflink_export;
 pub mod recovery;
 pub mod reference_run;
 pub mod rng;
+pub mod savepoint;
+pub mod savepoint_wording;
 pub mod scenario;
 pub mod script;
 pub mod settings;
@@ -80,6 +82,7 @@ pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{
     CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Settings, SourceKind, SinkMode, Strategy, TimerSpec,
 };
+pub use savepoint::{JobEnd, Savepoint, SavepointType};
 pub use sim::Sim;
 pub use unfinished::{Cause as UnfinishedCause, EndWatch, Unfinished};
 pub use snapshot::TaskSnapshot;

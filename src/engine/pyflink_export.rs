@@ -37,6 +37,7 @@ use super::error::ScenarioError;
 use super::ids::{CheckpointId, OperatorId, TaskId};
 use super::lang::{say, Lang};
 use super::scenario::{JobRef, Scenario};
+use super::script::ScriptAction;
 use super::settings::{CheckpointRetention, FailoverStrategy, RestartPolicy, SinkMode, SourceKind, Strategy};
 use super::stats::FailureCause;
 
@@ -75,6 +76,8 @@ pub enum ExportError {
     Failure(FailureCause),
     /// More than one failure: the export injects one.
     MoreThanOneFailure { failures: usize },
+    /// A savepoint, a stop, a cancellation or a new submission: the export runs one job once.
+    JobControl,
 }
 
 impl ExportError {
@@ -90,6 +93,7 @@ impl ExportError {
             ExportError::EmptySource { .. } => "empty-source",
             ExportError::Failure(_) => "failure",
             ExportError::MoreThanOneFailure { .. } => "more-than-one-failure",
+            ExportError::JobControl => "job-control",
         }
     }
 
@@ -97,6 +101,12 @@ impl ExportError {
     pub fn message(&self, lang: Lang) -> String {
         match self {
             ExportError::Scenario(e) => say!(lang, "the scenario is invalid: {e}", "场景无效：{e}"),
+            ExportError::JobControl => lang
+                .t(
+                    "a scenario with a savepoint, a stop, a cancellation or a new submission can't be exported to PyFlink: the exported job runs once, from start to end",
+                    "含保存点、停止、取消或重新提交的场景无法导出到 PyFlink：导出的作业从头到尾只运行一次",
+                )
+                .into(),
             ExportError::Strategy(s) => {
                 let why = match s {
                     Strategy::Timers => lang.t(
@@ -241,6 +251,12 @@ pub fn plan(scenario: &Scenario) -> Result<ExportPlan, ExportError> {
     }
     if s.source == SourceKind::Socket {
         return Err(ExportError::Socket);
+    }
+    let job_control = |a: &ScriptAction| {
+        matches!(a, ScriptAction::Savepoint | ScriptAction::StopWithSavepoint | ScriptAction::Cancel | ScriptAction::Resume(_))
+    };
+    if scenario.actions.iter().any(job_control) {
+        return Err(ExportError::JobControl);
     }
     if s.sink == SinkMode::Transactional {
         return Err(ExportError::SinkMode(s.sink));

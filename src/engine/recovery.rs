@@ -76,15 +76,7 @@ impl Sim {
             // The JobManager outlives a task failover: its CheckpointFailureManager keeps counting.
             self.live.coordinator.failures = lost.coordinator.failures;
         }
-        let mut dropped = 0;
-        for (c, ch) in lost.channels.into_iter().enumerate() {
-            for it in ch.queue {
-                if let Item::Record { seq, rec } = it {
-                    dropped += 1;
-                    self.wire[c].retain(seq, rec, Fate::Dropped);
-                }
-            }
-        }
+        let dropped = self.drop_in_flight(lost.channels);
         self.live.channels = vec![Channel::default(); self.graph.channels.len()];
         for (t, task) in lost.tasks.into_iter().enumerate() {
             let crashed = task.status == TaskStatus::Crashed
@@ -122,6 +114,20 @@ impl Sim {
         if any_pending || discarded {
             self.recompute_retention();
         }
+    }
+
+    /// The records on `channels` (taken from the live job) are lost; returns how many.
+    pub(crate) fn drop_in_flight(&mut self, channels: Vec<Channel>) -> u32 {
+        let mut dropped = 0;
+        for (c, ch) in channels.into_iter().enumerate() {
+            for it in ch.queue {
+                if let Item::Record { seq, rec } = it {
+                    dropped += 1;
+                    self.wire[c].retain(seq, rec, Fate::Dropped);
+                }
+            }
+        }
+        dropped
     }
 
     /// The tasks of `t`'s pipelined region: in a streaming job every channel is pipelined, so
@@ -203,6 +209,11 @@ impl Sim {
             }
         }
         let whole = self.down.is_some();
+        self.restart(whole, takeover, nimbus_down, out);
+    }
+
+    /// The restart itself: of the whole job (`whole`), or of the tasks that are down.
+    pub(crate) fn restart(&mut self, whole: bool, takeover: Takeover, nimbus_down: bool, out: &mut Vec<Event>) {
         let kept: Vec<Option<TaskRuntime>> = if whole {
             vec![None; self.live.tasks.len()]
         } else {

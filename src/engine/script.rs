@@ -38,6 +38,14 @@ pub enum ScriptAction {
     Auto(u32),
     /// Every remaining record through, then a final checkpoint (see [`Sim::run_to_end`]).
     RunToEnd,
+    /// The user triggers a savepoint.
+    Savepoint,
+    /// Stop with savepoint: a final savepoint, then the job finishes.
+    StopWithSavepoint,
+    /// The user cancels the job.
+    Cancel,
+    /// Submit the stopped job again from this savepoint (or the newest retained checkpoint).
+    Resume(u64),
 }
 
 impl ScriptAction {
@@ -60,6 +68,10 @@ impl ScriptAction {
             Action::FromAcker { task: t } => ScriptAction::Answer(task(t)),
             Action::Wait => ScriptAction::Wait,
             Action::Auto => ScriptAction::Auto(1),
+            Action::Savepoint => ScriptAction::Savepoint,
+            Action::StopWithSavepoint => ScriptAction::StopWithSavepoint,
+            Action::Cancel => ScriptAction::Cancel,
+            Action::Resume { from } => ScriptAction::Resume(from.0),
         }
     }
 }
@@ -119,6 +131,10 @@ impl Sim {
             ScriptAction::Auto(n) => vec![Action::Auto; *n as usize],
             ScriptAction::Wait => vec![Action::Wait],
             ScriptAction::RunToEnd => vec![],
+            ScriptAction::Savepoint => vec![Action::Savepoint],
+            ScriptAction::StopWithSavepoint => vec![Action::StopWithSavepoint],
+            ScriptAction::Cancel => vec![Action::Cancel],
+            ScriptAction::Resume(id) => vec![Action::Resume { from: super::ids::CheckpointId(*id) }],
         })
     }
 
@@ -220,7 +236,9 @@ impl Sim {
             false
         };
         let mut finished = drain(self, &mut taken, &mut step);
-        if self.strategy().uses_coordinator() && self.running() && !finished {
+        // A job that stopped (with a savepoint, or cancelled) has nothing left to run and takes
+        // no final checkpoint.
+        if self.strategy().uses_coordinator() && self.running() && self.stopped.is_none() && !finished {
             while !self.live.coordinator.pending.is_empty() && taken < limit {
                 // Nothing left to deliver but a checkpoint still pending: let time pass until it
                 // expires (its barriers were lost). The expiry may fail the job over

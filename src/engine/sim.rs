@@ -33,6 +33,7 @@ use super::mechanisms::handler_lab::HandlerLab;
 use super::mechanisms::received_blocks::{SparkDurable, SparkRuntime};
 use super::mechanisms::tuple_tree::StormRuntime;
 use super::rng::Rng;
+use super::savepoint::{JobEnd, Savepoint};
 use super::settings::{Settings, Strategy, TimerSpec};
 use super::stats::CheckpointStats;
 use super::storage::CheckpointStorage;
@@ -50,6 +51,8 @@ pub struct Sim {
     /// Why the job is down as a whole, if it is. (A failed pipelined region is down while the
     /// rest runs: its tasks are not running, and `down` is None.)
     pub(crate) down: Option<CrashScope>,
+    /// The job was stopped with a savepoint or cancelled, and not submitted again.
+    pub(crate) stopped: Option<JobEnd>,
     pub(crate) jobmanager_up: bool,
     /// The JobManagers: which leads, and (no HA) whether the job waits to be submitted again.
     pub(crate) masters: Masters,
@@ -121,6 +124,7 @@ impl Sim {
             tick: 0,
             rng: Rng::new(seed),
             down: None,
+            stopped: None,
             jobmanager_up: true,
             masters: Masters::default(),
             stats: CheckpointStats::default(),
@@ -175,7 +179,9 @@ impl Sim {
     }
     /// A failed pipelined region is down while the rest of the job runs (region failover).
     pub fn region_down(&self) -> bool {
-        self.down.is_none() && self.live.tasks.iter().any(|t| t.status != TaskStatus::Running)
+        self.down.is_none()
+            && self.stopped.is_none()
+            && self.live.tasks.iter().any(|t| t.status != TaskStatus::Running)
     }
     /// The completion notifications on their way from the JobManager, oldest first (volatile).
     pub fn notifications(&self) -> &[Notification] {
@@ -203,7 +209,10 @@ impl Sim {
 
     // ----- enabled actions -------------------------------------------------------------------
 
-    fn need_running(&self) -> Result<(), ActionError> {
+    pub(crate) fn need_running(&self) -> Result<(), ActionError> {
+        if self.stopped.is_some() {
+            return err(ActionError::JobStopped);
+        }
         match self.down {
             None => Ok(()),
             Some(_) => err(ActionError::JobDown),
@@ -264,6 +273,9 @@ impl Sim {
                 if let Some((id, _)) = self.live.coordinator.stop_the_world {
                     return err(ActionError::SourcesPaused { checkpoint: id.0 });
                 }
+                if let Some(id) = self.live.stopping {
+                    return err(ActionError::Stopping { savepoint: id.0 });
+                }
                 if self.receiver_listens() {
                     return err(ActionError::ReceiverListens { task: info.name.clone() });
                 }
@@ -279,8 +291,13 @@ impl Sim {
                 if !self.strategy().uses_coordinator() {
                     return err(ActionError::NoCheckpoints { strategy: self.strategy().id() });
                 }
-                self.need_running()
+                self.need_running()?;
+                match self.live.stopping {
+                    Some(id) => err(ActionError::Stopping { savepoint: id.0 }),
+                    None => Ok(()),
+                }
             }
+            Action::Savepoint | Action::StopWithSavepoint | Action::Cancel | Action::Resume { .. } => self.check_job_control(a),
             Action::Timer { task } => {
                 if task.index() >= self.live.tasks.len() {
                     return err(ActionError::NoSuchTask(task.0));
@@ -311,6 +328,7 @@ impl Sim {
                 self.need_running()?;
                 self.need_up(task)
             }
+            Action::Restore if self.stopped.is_some() => err(ActionError::JobStopped),
             Action::Restore => match self.down {
                 Some(_) => Ok(()),
                 None if self.region_down() || !self.jobmanager_up => Ok(()),
@@ -361,6 +379,10 @@ impl Sim {
     /// job or a region is down) the restore? The same as `check(Action::Auto).is_ok()`, without
     /// allocating.
     pub fn has_work(&self) -> bool {
+        self.stopped.is_none() && self.has_work_running()
+    }
+
+    fn has_work_running(&self) -> bool {
         self.down.is_some()
             || (0..self.live.channels.len()).any(|c| self.deliverable(ChannelId(c as u16)))
             || self.graph.sources().any(|task| self.readable(task))
@@ -384,6 +406,9 @@ impl Sim {
     /// only the restore while the job is down.
     pub fn enabled_steps(&self, out: &mut Vec<Action>) {
         out.clear();
+        if self.stopped.is_some() {
+            return;
+        }
         if self.down.is_some() {
             out.push(Action::Restore);
             return;
@@ -485,9 +510,16 @@ impl Sim {
             Action::ToAcker { task } => self.deliver_to_acker(task, out),
             Action::FromAcker { task } => self.deliver_to_spout(task, out),
             Action::Wait => out.push(Event::Waited),
+            Action::Savepoint => self.trigger_savepoint(false, out),
+            Action::StopWithSavepoint => self.trigger_savepoint(true, out),
+            Action::Cancel => self.cancel(out),
+            Action::Resume { from } => self.resume(from, out),
             Action::Auto => unreachable!("Auto resolves to a concrete action"),
         }
         self.after_tick(out);
+        if self.live.stopping.is_some() {
+            self.finish_stop(out);
+        }
         self.tick += 1;
         Ok(())
     }
@@ -530,6 +562,9 @@ pub struct Live {
     pub storm: Option<StormRuntime>,
     /// Spark Streaming's driver and executors: blocks, queued batch jobs, the cached state RDD.
     pub spark: Option<SparkRuntime>,
+    /// A stop with savepoint in progress: its synchronous savepoint.
+    #[serde(default)]
+    pub stopping: Option<CheckpointId>,
 }
 
 /// What survives every crash.
@@ -543,6 +578,9 @@ pub struct Durable {
     pub committed: Vec<u32>,
     /// Spark Streaming's write-ahead log and checkpoint directory.
     pub spark: SparkDurable,
+    /// The user's savepoints (the savepoint directory, outside the job).
+    #[serde(default)]
+    pub savepoints: Vec<Savepoint>,
 }
 
 /// What the failure-free run of the same input yields, per source record: how often it is

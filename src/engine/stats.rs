@@ -57,6 +57,9 @@ pub struct CheckpointRecord {
     /// Stop-the-world only: steps the sources were paused.
     pub stall: Option<u64>,
     pub subtasks: Vec<SubtaskStats>,
+    /// A savepoint's row (Flink's statistics list savepoints with the checkpoints).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub savepoint: Option<crate::engine::savepoint::SavepointType>,
 }
 
 impl CheckpointRecord {

@@ -50,6 +50,11 @@ pub fn abort_reason(r: AbortReason, lang: Lang) -> &'static str {
             lang.t("the JobManager failed and lost its pending checkpoints", "JobManager 故障，丢失了进行中的检查点")
         }
         AbortReason::JobFailure => lang.t("the job failed over as a whole", "整个作业进行了故障转移"),
+        AbortReason::CoordinatorSuspend => lang.t(
+            "the periodic checkpoints stopped for a stop with savepoint",
+            "周期性检查点为停止并保存而暂停",
+        ),
+        AbortReason::CoordinatorShutdown => lang.t("the job was cancelled", "作业被取消"),
     }
 }
 
@@ -77,6 +82,9 @@ pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
         Action::FromAcker { task: t } => say!(lang, "deliver the acker's answer to {}", "把 acker 的答复送到 {}", task(t)),
         Action::Auto => lang.t("take an auto step", "自动单步").into(),
         Action::Wait => lang.t("wait one step", "等待一步").into(),
+        Action::Savepoint | Action::StopWithSavepoint | Action::Cancel | Action::Resume { .. } => {
+            super::savepoint_wording::describe(a, lang).unwrap_or_default()
+        }
     }
 }
 
@@ -713,7 +721,7 @@ pub fn narrate_common(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
                 next_id.0
             ),
         },
-        _ => return None,
+        _ => return super::savepoint_wording::narrate(e, lang),
     })
 }
 
@@ -989,6 +997,9 @@ impl ActionError {
             NoAcker { strategy } => {
                 let name = strategy_words(strategy, lang);
                 say!(lang, "there is no acker with {name} (or with ackers 0)", "“{name}”没有 acker（或 acker 数为 0）")
+            }
+            JobStopped | NotStopped | Stopping { .. } | NoSavepoint { .. } => {
+                super::savepoint_wording::refusal(self, lang).unwrap_or_default()
             }
             NothingToDo => lang
                 .t(

@@ -65,6 +65,7 @@ impl Sim {
     /// The fast form of `check(Read)` for a source of a running job.
     pub(crate) fn readable(&self, t: TaskId) -> bool {
         self.live.coordinator.stop_the_world.is_none()
+            && self.live.stopping.is_none()
             && !self.receiver_listens()
             && self.task_up(t)
             && self.mechanism().next_read(self, t).is_some()

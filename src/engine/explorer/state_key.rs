@@ -13,7 +13,9 @@
 //!   checkpoints (with the snapshots acknowledged so far), its aborted ids, a stop-the-world in
 //!   progress and its count of failed checkpoints; the notifications on their way; checkpoint
 //!   storage (completed checkpoints and timer saves, by content), the checkpoint id counter and
-//!   what the external system holds; and the fault budget spent so far.
+//!   what the external system holds; whether the job was stopped or cancelled, a stop with
+//!   savepoint in progress, which pending checkpoints are savepoints, and the user's savepoints;
+//!   and the fault budget spent so far.
 //! - **Out of the key, because nothing reads it to decide anything.** The logical clock and the
 //!   steps recorded in states (when a snapshot, a row or a checkpoint was taken), unless an
 //!   alignment timeout makes time matter (then the clock is in the key: a barrier's trigger step
@@ -50,6 +52,7 @@ use crate::engine::mechanisms::progress::{Alignment, BarrierCount, Tracker};
 use crate::engine::settings::{RestartPolicy, Strategy};
 use crate::engine::sim::{Durable, Live, Sim};
 use crate::engine::snapshot::TaskSnapshot;
+use crate::engine::savepoint::{JobEnd, Savepoint, SavepointType};
 use crate::engine::storage::{CheckpointStorage, CompletedCheckpoint};
 
 use super::FaultsSpent;
@@ -206,6 +209,7 @@ impl KeyWriter<'_> {
             tick,
             rng,
             down,
+            stopped,
             jobmanager_up,
             masters,
             live,
@@ -234,6 +238,11 @@ impl KeyWriter<'_> {
                 self.crash_scope(*scope);
             }
         }
+        self.u8(match stopped {
+            None => 0,
+            Some(JobEnd::Finished) => 1,
+            Some(JobEnd::Canceled) => 2,
+        });
         self.bool(*jobmanager_up);
         self.masters(masters);
         self.live(live);
@@ -268,7 +277,8 @@ impl KeyWriter<'_> {
     }
 
     fn live(&mut self, l: &Live) {
-        let Live { tasks, channels, coordinator, notifications, storm, spark } = l;
+        let Live { tasks, channels, coordinator, notifications, storm, spark, stopping } = l;
+        self.opt_u64(stopping.map(|c| c.0));
         self.len(tasks.len());
         for t in tasks {
             self.task(t);
@@ -442,7 +452,12 @@ impl KeyWriter<'_> {
         self.u64(u64::from(*queued));
         self.len(pending.len());
         for p in pending {
-            let PendingCheckpoint { id, trigger_tick, snapshots, acked } = p;
+            let PendingCheckpoint { id, trigger_tick, snapshots, acked, savepoint } = p;
+            self.u8(match savepoint {
+                None => 0,
+                Some(SavepointType::Savepoint) => 1,
+                Some(SavepointType::Suspend) => 2,
+            });
             self.u64(id.0);
             self.tick(*trigger_tick);
             self.u64(*acked as u64);
@@ -474,19 +489,28 @@ impl KeyWriter<'_> {
         self.opt_u64(last_succeeded.map(|c| c.0));
     }
 
+    fn completed(&mut self, cp: &CompletedCheckpoint) {
+        let CompletedCheckpoint { id, trigger_tick, completed_tick, snapshots } = cp;
+        self.u64(id.0);
+        self.tick(*trigger_tick);
+        self.tick(*completed_tick);
+        self.len(snapshots.len());
+        for s in snapshots {
+            self.snapshot(s);
+        }
+    }
+
     fn durable(&mut self, d: &Durable) {
-        let Durable { storage, checkpoint_ids, external, committed, spark } = d;
+        let Durable { storage, checkpoint_ids, external, committed, spark, savepoints } = d;
         let CheckpointStorage { completed, saves } = storage;
+        self.len(savepoints.len());
+        for Savepoint { stop, checkpoint } in savepoints {
+            self.bool(*stop);
+            self.completed(checkpoint);
+        }
         self.len(completed.len());
         for cp in completed {
-            let CompletedCheckpoint { id, trigger_tick, completed_tick, snapshots } = cp;
-            self.u64(id.0);
-            self.tick(*trigger_tick);
-            self.tick(*completed_tick);
-            self.len(snapshots.len());
-            for s in snapshots {
-                self.snapshot(s);
-            }
+            self.completed(cp);
         }
         self.len(saves.len());
         for task in saves {
