@@ -24,7 +24,7 @@ pub fn outcome_name(judged: Judged, verdict: Verdict, l: Lang) -> String {
     let how = match verdict {
         Verdict::Lost => l.t("a record lost", "有记录丢失"),
         Verdict::Duplicated => l.t("a record duplicated", "有记录重复"),
-        Verdict::ExactlyOnce => l.t("exactly once", "恰好一次"),
+        Verdict::ExactlyOnce => l.t("exactly once", "精确一次"),
         Verdict::Pending => l.t("still on its way", "仍在途中"),
     };
     format!("{what}: {how}")

@@ -246,7 +246,7 @@ fn verdict(c: &Classification, cost: &Cost, theory: Option<Guarantee>, room: &Ro
             <tbody>{ for c.probes.iter().map(|p| html! {
                 <tr><th scope="row">{ p.name }</th><td>{ grouped(p.report.states as u128) }</td><td>{ grouped(p.report.schedules) }</td>
                     <td class={if p.holds() { "good" } else { "bad" }}>{ match (p.loss.is_some(), p.duplicate.is_some()) {
-                        (false, false) => l.t("exactly once", "恰好一次"),
+                        (false, false) => l.t("exactly once", "精确一次"),
                         (true, false) => l.t("some lose a record", "有的丢失记录"),
                         (false, true) => l.t("some duplicate a record", "有的重复记录"),
                         (true, true) => l.t("some lose, some duplicate", "有的丢失，有的重复"),

@@ -58,7 +58,7 @@ pub const PRESETS: [Preset; 7] = [
         "Aligned barriers on the line: a, b, c",
         "line 上的对齐屏障：a、b、c",
         "One checkpoint at any moment, one crash at any moment: does every schedule keep every record exactly once?",
-        "任意时刻一次检查点、任意时刻一次崩溃：每个调度都让每条记录恰好一次吗？",
+        "任意时刻一次检查点、任意时刻一次崩溃：每个调度都让每条记录精确一次吗？",
     ]),
     make("tracker-two", "two-inputs", Strategy::AtLeastOnce, SinkMode::Append, 2, [
         "The barrier tracker on two inputs",
@@ -70,13 +70,13 @@ pub const PRESETS: [Preset; 7] = [
         "Unaligned checkpoints on two inputs",
         "两个输入上的非对齐检查点",
         "The first barrier overtakes and the in-flight records go into the snapshot: exactly once without waiting?",
-        "第一个屏障超车，在途记录存入快照：不等待也能恰好一次吗？",
+        "第一个屏障超车，在途记录存入快照：不等待也能精确一次吗？",
     ]),
     make("sink-append", "line-sink", Strategy::Aligned, SinkMode::Append, 2, [
         "Aligned barriers with a plain append sink",
         "对齐屏障加普通追加 sink",
         "The state is exactly once on every schedule. Is what a reader sees of the sink?",
-        "每个调度下状态都是恰好一次。读者看到的 sink 输出也是吗？",
+        "每个调度下状态都是精确一次。读者看到的 sink 输出也是吗？",
     ]),
     make("line-five", "line", Strategy::Timers, SinkMode::Append, 5, [
         "Per-task timers on the line, five records",

@@ -237,7 +237,7 @@ fn results(done: &Rc<Done>, room: &RoomProps, l: Lang) -> Html {
         </p>
         <table class="xp-table" id="xp-table">
             <caption>{ l.t("How every schedule ends", "所有调度的结局") }</caption>
-            <thead><tr><th scope="col">{ l.t("judged on", "判定对象") }</th><th scope="col">{ l.t("exactly once", "恰好一次") }</th>
+            <thead><tr><th scope="col">{ l.t("judged on", "判定对象") }</th><th scope="col">{ l.t("exactly once", "精确一次") }</th>
                 <th scope="col">{ l.t("a record lost", "有记录丢失") }</th><th scope="col">{ l.t("a record duplicated", "有记录重复") }</th></tr></thead>
             <tbody>
                 { shares_row("xp-row-state", l.t("operator state", "算子状态"), &r.state, r.schedules) }
