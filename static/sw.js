@@ -44,35 +44,28 @@ self.addEventListener('activate', (e) => {
   })());
 });
 
+// Fresh from the network when it answers, kept under `key`; the kept copy when it does not.
+async function networkFirst(req, key) {
+  try {
+    const fresh = await fetch(req);
+    if (fresh.ok) (await caches.open(CACHE)).put(key, fresh.clone());
+    return fresh;
+  } catch (err) {
+    const cached = await caches.match(key, { ignoreSearch: true });
+    if (cached) return cached;
+    throw err;
+  }
+}
+
 self.addEventListener('fetch', (e) => {
   const req = e.request;
   if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
   if (new URL(req.url).pathname.includes('/docs/')) {
-    e.respondWith((async () => {
-      try {
-        const fresh = await fetch(req);
-        if (fresh.ok) (await caches.open(CACHE)).put(req, fresh.clone());
-        return fresh;
-      } catch (err) {
-        const cached = await caches.match(req, { ignoreSearch: true });
-        if (cached) return cached;
-        throw err;
-      }
-    })());
+    e.respondWith(networkFirst(req, req));
     return;
   }
   if (req.mode === 'navigate') {
-    e.respondWith((async () => {
-      try {
-        const fresh = await fetch(req);
-        if (fresh.ok) (await caches.open(CACHE)).put('./', fresh.clone());
-        return fresh;
-      } catch (err) {
-        const cached = await caches.match('./');
-        if (cached) return cached;
-        throw err;
-      }
-    })());
+    e.respondWith(networkFirst(req, './'));
     return;
   }
   e.respondWith((async () => {
