@@ -1517,6 +1517,14 @@ async function openRoom(pg, id) {
   await pg.click(`#open-${id}`);
   await pg.waitForSelector(`#room-${id}[data-loaded="true"]`, { timeout: 15000 });
 }
+// Waits until the service worker controls the page and holds every one of `urls`.
+async function cached(pg, urls) {
+  await pg.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+  await pg.waitForFunction(async (urls) => {
+    const keys = new Set((await (await caches.open('barrierscope-v1')).keys()).map((r) => r.url));
+    return urls.every((u) => keys.has(u));
+  }, urls, { timeout: 20000 });
+}
 // Requests the page itself makes (not its service worker).
 function pageRequests(pg) {
   const seen = [];
@@ -2013,11 +2021,7 @@ await check('offline after the first visit: the service worker holds every part,
   const pg = await open();
   const html = await (await fetch(srv.url)).text();
   const parts = partsOf(html).map((p) => new URL(p, srv.url).href);
-  await pg.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
-  await pg.waitForFunction(async (parts) => {
-    const keys = new Set((await (await caches.open('barrierscope-v1')).keys()).map((r) => r.url));
-    return parts.every((p) => keys.has(p));
-  }, parts, { timeout: 20000 });
+  await cached(pg, parts);
   await pg.context().setOffline(true);
   await pg.reload();
   await pg.waitForSelector('#app[data-ready="true"]', { timeout: 15000 });
@@ -2049,12 +2053,7 @@ await check('? Help opens the book\'s "Using the page" (in Chinese its Chinese p
   const html = await (await fetch(srv.url)).text();
   const book = (html.match(/<meta name="barrierscope-book" content="([^"]*)"/) || [, ''])[1].split(' ').filter(Boolean);
   expect(book.some((f) => f.endsWith('docs/using-the-page.html')) && book.some((f) => f.endsWith('.css')), `the book's files for the service worker: ${book.length}`);
-  await pg.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
-  const wanted = book.map((p) => new URL(p, srv.url).href);
-  await pg.waitForFunction(async (wanted) => {
-    const keys = new Set((await (await caches.open('barrierscope-v1')).keys()).map((r) => r.url));
-    return wanted.every((p) => keys.has(p));
-  }, wanted, { timeout: 20000 });
+  await cached(pg, book.map((p) => new URL(p, srv.url).href));
   await ctx.setOffline(true);
   const off = await ctx.newPage();
   await off.goto(srv.url + 'docs/using-the-page.html');
