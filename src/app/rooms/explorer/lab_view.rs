@@ -62,15 +62,8 @@ enum Run {
     Done(Rc<(Classification, Cost)>),
 }
 
-#[derive(Properties, PartialEq, Clone)]
-pub struct LabProps {
-    pub room: RoomProps,
-    pub study: Study,
-    pub choose: Callback<Study>,
-}
-
 #[component]
-pub fn LabTab(props: &LabProps) -> Html {
+pub fn LabTab(props: &super::TabProps) -> Html {
     let l = props.room.lang;
     let run = use_state(|| Run::Idle);
     let generation = use_mut_ref(|| Rc::new(Cell::new(0u32)));

@@ -26,6 +26,14 @@ pub use study::Study;
 use study::Tab;
 
 /// The room, as the split point draws it.
+/// What each of the room's two tabs is handed: the room, the study, and how to change it.
+#[derive(Properties, PartialEq, Clone)]
+pub struct TabProps {
+    pub room: RoomProps,
+    pub study: Study,
+    pub choose: Callback<Study>,
+}
+
 pub fn render(props: RoomProps) -> Html {
     html! { <ExplorerRoom ..props /> }
 }

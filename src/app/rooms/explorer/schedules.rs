@@ -46,15 +46,8 @@ fn study_config(study: &str, main: &RunConfig, l: Lang) -> Result<(RunConfig, Ve
     super::presets::preset(study).map(|p| (p.config(), vec![])).ok_or_else(|| l.t("no such study", "没有这个研究").into())
 }
 
-#[derive(Properties, PartialEq, Clone)]
-pub struct TabProps {
-    pub room: RoomProps,
-    pub study: Study,
-    pub choose: Callback<Study>,
-}
-
 #[component]
-pub fn SchedulesTab(props: &TabProps) -> Html {
+pub fn SchedulesTab(props: &super::TabProps) -> Html {
     let l = props.room.lang;
     let search = use_state(|| Search::Idle);
     let generation = use_mut_ref(|| Rc::new(Cell::new(0u32)));
