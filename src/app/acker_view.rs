@@ -4,7 +4,7 @@
 //! `__ack_init` and `__ack_ack` to the acker, the acker's answers to the spouts. A row is a
 //! channel: clicking it (or Enter on it) delivers its oldest message, as a lane does for records.
 
-use crate::app::svg_number::num;
+use crate::app::svg_number::{num, within};
 use yew::prelude::*;
 
 use super::text::Lang;
@@ -76,7 +76,7 @@ fn message_row(sim: &Sim, a: Action, y: f64, x: f64, w: f64, label: String, item
 /// message rows on the right. `top` is where it starts on the canvas, `width` the canvas's width.
 pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Callback<Action>, l: Lang) -> Html {
     let g = &sim.graph;
-    let acker_w = (width * 0.4).clamp(420.0, 560.0);
+    let acker_w = within(width * 0.4, 420.0, 560.0);
     let rows_w = width - acker_w - 60.0 - 24.0;
     let entries = storm.acker.entries();
     let rows: Vec<Html> = entries

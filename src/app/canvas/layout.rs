@@ -11,6 +11,7 @@
 //! presenter mode: the smallest text on the canvas is 16 units.
 
 
+use crate::app::svg_number::within;
 use crate::engine::sorted_vec::SortedMap;
 use crate::engine::{JobGraph, OperatorKind, TaskId};
 
@@ -105,7 +106,7 @@ impl Rect {
 fn dist_point_seg(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let l2 = dx * dx + dy * dy;
-    let t = if l2 == 0.0 { 0.0 } else { (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / l2).clamp(0.0, 1.0) };
+    let t = if l2 == 0.0 { 0.0 } else { within(((p.0 - a.0) * dx + (p.1 - a.1) * dy) / l2, 0.0, 1.0) };
     let (qx, qy) = (a.0 + t * dx, a.1 + t * dy);
     ((p.0 - qx).powi(2) + (p.1 - qy).powi(2)).sqrt()
 }
@@ -309,7 +310,7 @@ fn lane_length(columns: usize, rows: usize, presenter: bool, sink: bool, bw: f64
     } else {
         1028.0
     };
-    ((target - 2.0 * M - columns as f64 * bw) / (columns - 1) as f64).clamp(96.0, 240.0)
+    within((target - 2.0 * M - columns as f64 * bw) / (columns - 1) as f64, 96.0, 240.0)
 }
 
 /// The layout of job `g`. `presenter`: the projector's compact geometry. `two_phase`: the sink
@@ -574,7 +575,7 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
         let deeper = Rect::new(bounds.x, bounds.y, bounds.w, bounds.h + FLAG_H + GAP);
         let r = find_place(&obstacles, &deeper, *a, *b, FLAG_W, FLAG_H, f64::MAX, &|_| true).unwrap_or_else(|| {
             ok = false;
-            let mid = ((a.0 + b.0) / 2.0 - FLAG_W / 2.0).clamp(M, (width - M - FLAG_W).max(M));
+            let mid = within((a.0 + b.0) / 2.0 - FLAG_W / 2.0, M, (width - M - FLAG_W).max(M));
             let r = Rect::new(mid, spill, FLAG_W, FLAG_H);
             spill += FLAG_H + 4.0;
             r
@@ -605,7 +606,7 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
             let steps = 24;
             for k in 0..=steps {
                 let t = (a.0 + (b.0 - a.0) * k as f64 / steps as f64, a.1 + (b.1 - a.1) * k as f64 / steps as f64);
-                let from = (t.0.clamp(flag.x + 8.0, flag.right() - 8.0), t.1.clamp(flag.y - 2.0, flag.bottom() + 2.0));
+                let from = (within(t.0, flag.x + 8.0, flag.right() - 8.0), within(t.1, flag.y - 2.0, flag.bottom() + 2.0));
                 let len = ((t.0 - from.0).powi(2) + (t.1 - from.1).powi(2)).sqrt();
                 let clear = others.iter().all(|o| match o {
                     Obstacle::Rect(r) => r.dist_seg(from, t) > 1.0,

@@ -4,6 +4,7 @@
 //! makes it the main screen's run (a saved run of the study, as a link opens one), with those
 //! steps marked ◆ on the timeline.
 
+use crate::app::svg_number::fixed;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -95,7 +96,7 @@ pub fn share(n: u128, of: u128) -> String {
         return "0".into();
     }
     let tenths = (n as f64 / of as f64 * 1000.0).round() / 10.0;
-    format!("{tenths:.1} %")
+    format!("{} %", fixed(tenths, 1))
 }
 
 /// One card per counterexample. `config` None: it can't open on the canvas (a lab probe), `why`

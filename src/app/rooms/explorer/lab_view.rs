@@ -5,6 +5,7 @@
 //! as exactly once, at least once, at most once or none of these, with the shortest schedules
 //! that rule out the stronger guarantees, explained.
 
+use crate::app::svg_number::fixed;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -214,7 +215,7 @@ pub fn LabTab(props: &super::TabProps) -> Html {
                     <p class="xp-progress" id="lab-progress" role="status" aria-live="polite">{ match l {
                         Lang::En => format!("Probe {} of {} ({}): {} states so far…", probe + 1, probes().len(), probes()[(*probe).min(2)].0, grouped(*states as u128)),
                         Lang::Zh => format!("探测作业 {} / {}（{}）：目前 {} 个状态…", probe + 1, probes().len(), probes()[(*probe).min(2)].0, grouped(*states as u128)),
-                    } }<span class="xp-cost">{ format!(" {:.0} ms", c.busy_ms) }</span></p>
+                    } }<span class="xp-cost">{ format!(" {} ms", fixed(c.busy_ms, 0)) }</span></p>
                 },
                 Run::Cancelled => html! { <p class="xp-progress" role="status">{ l.t("Cancelled.", "已取消。") }</p> },
                 Run::Failed(why) => html! { <p class="bad" role="alert">{ format!("{} {why}", l.t("The classification stopped:", "分类中止：")) }</p> },
@@ -231,7 +232,7 @@ fn verdict(c: &Classification, cost: &Cost, theory: Option<Guarantee>, room: &Ro
             if let Some(t) = theory {
                 <span class="lab-agrees" id="lab-agrees">{ if t == c.guarantee { l.t(" — as theory says.", " —— 与理论一致。") } else { l.t(" — NOT what theory says.", " —— 与理论不符。") } }</span>
             }
-            <span class="xp-cost">{ format!(" ({:.0} ms, {} {})", cost.busy_ms, cost.frames, l.t("frames", "帧")) }</span>
+            <span class="xp-cost">{ format!(" ({} ms, {} {})", fixed(cost.busy_ms, 0), cost.frames, l.t("frames", "帧")) }</span>
         </p>
         <table class="xp-table" id="lab-probes">
             <thead><tr><th scope="col">{ l.t("probe job", "探测作业") }</th><th scope="col">{ l.t("states", "状态") }</th>

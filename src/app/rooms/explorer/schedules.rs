@@ -3,6 +3,7 @@
 //! ([`Explorer`]), sliced across animation frames with live progress and Cancel, then the table
 //! of states, schedules and shares, and the counterexample cards.
 
+use crate::app::svg_number::fixed;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -169,8 +170,8 @@ pub fn SchedulesTab(props: &super::TabProps) -> Html {
 
 fn cost_words(c: &Cost, l: Lang) -> String {
     match l {
-        Lang::En => format!("{:.0} ms of computing over {} frames (longest slice {:.1} ms), {:.0} ms in all", c.busy_ms, c.frames, c.longest_ms, c.wall_ms),
-        Lang::Zh => format!("计算 {:.0} 毫秒，分布在 {} 帧（最长一片 {:.1} 毫秒），总计 {:.0} 毫秒", c.busy_ms, c.frames, c.longest_ms, c.wall_ms),
+        Lang::En => format!("{} ms of computing over {} frames (longest slice {} ms), {} ms in all", fixed(c.busy_ms, 0), c.frames, fixed(c.longest_ms, 1), fixed(c.wall_ms, 0)),
+        Lang::Zh => format!("计算 {} 毫秒，分布在 {} 帧（最长一片 {} 毫秒），总计 {} 毫秒", fixed(c.busy_ms, 0), c.frames, fixed(c.longest_ms, 1), fixed(c.wall_ms, 0)),
     }
 }
 
@@ -183,7 +184,7 @@ fn status(search: &Search, l: Lang) -> Html {
         let max = (p.expanded + p.open).max(1);
         html! {
             <div class="xp-progress" id="xp-progress" role="status" aria-live="polite" data-states={p.states.to_string()}
-                data-frames={c.frames.to_string()} data-busy-ms={format!("{:.2}", c.busy_ms)} data-longest-ms={format!("{:.2}", c.longest_ms)}>
+                data-frames={c.frames.to_string()} data-busy-ms={fixed(c.busy_ms, 2)} data-longest-ms={fixed(c.longest_ms, 2)}>
                 <progress max={max.to_string()} value={p.expanded.to_string()}></progress>
                 <span>{ if cancelled { format!("{} {text}.", l.t("Cancelled:", "已取消：")) } else { format!("{text}…") } }</span>
                 <span class="xp-cost">{ cost_words(c, l) }</span>
@@ -218,8 +219,8 @@ fn results(done: &Rc<Done>, room: &RoomProps, l: Lang) -> Html {
     let c = &done.cost;
     html! { <>
         <p class="xp-summary" id="xp-summary" data-states={r.states.to_string()} data-schedules={r.schedules.to_string()}
-            data-busy-ms={format!("{:.2}", c.busy_ms)} data-frames={c.frames.to_string()} data-longest-ms={format!("{:.2}", c.longest_ms)}
-            data-wall-ms={format!("{:.2}", c.wall_ms)}>
+            data-busy-ms={fixed(c.busy_ms, 2)} data-frames={c.frames.to_string()} data-longest-ms={fixed(c.longest_ms, 2)}
+            data-wall-ms={fixed(c.wall_ms, 2)}>
             { match l {
                 Lang::En => format!("{} distinct states ({} where schedules end, {} moves between them), {} schedules of {} to {} steps.",
                     grouped(r.states as u128), grouped(r.end_states as u128), grouped(r.transitions as u128), grouped(r.schedules), r.shortest, r.longest),

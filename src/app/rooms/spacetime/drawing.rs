@@ -8,7 +8,7 @@
 use yew::prelude::*;
 
 use crate::app::canvas::key_colour;
-use crate::app::svg_number::{num, points};
+use crate::app::svg_number::{num, points, within};
 use crate::app::text::Lang;
 use crate::engine::space_time::{Carries, Diagram, MarkKind, Message};
 use crate::engine::{Crossing, RecordId};
@@ -216,7 +216,7 @@ pub fn draw(s: &Scene) -> (Html, usize) {
     let cut_line = |pts: Vec<(f64, f64)>, class: &'static str| html! { <polyline points={points(&pts)} class={class} /> };
     if let Some(cut) = s.current_cut {
         let pts: Vec<(f64, f64)> =
-            cut.iter().enumerate().filter_map(|(t, p)| p.map(|p| (s.x(p as f64).clamp(LEFT, right), s.y(t)))).collect();
+            cut.iter().enumerate().filter_map(|(t, p)| p.map(|p| (within(s.x(p as f64), LEFT, right), s.y(t)))).collect();
         if pts.len() > 1 {
             shapes.push(cut_line(pts, "st-cut-current"));
         }
@@ -225,7 +225,7 @@ pub fn draw(s: &Scene) -> (Html, usize) {
         .drawn_cut
         .iter()
         .enumerate()
-        .filter_map(|(t, p)| p.map(|p| (s.x(p as f64).clamp(LEFT, right), s.y(t))))
+        .filter_map(|(t, p)| p.map(|p| (within(s.x(p as f64), LEFT, right), s.y(t))))
         .collect();
     if drawn.len() > 1 {
         shapes.push(cut_line(drawn.clone(), "st-cut-drawn"));
