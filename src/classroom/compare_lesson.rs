@@ -13,8 +13,18 @@
 use crate::engine::comparison::Costs;
 use crate::engine::lang::say;
 use crate::engine::{Lang, Strategy, Verdict};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
-use super::saved_comparison::SavedCompareLesson;
+/// The learner's place in the lesson, as saved.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedCompareLesson {
+    pub step: usize,
+    /// Per question id, the run the learner predicted (counting from 0).
+    #[serde(default)]
+    pub predictions: BTreeMap<String, usize>,
+}
 
 /// A prediction question: which run will it be?
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,10 +12,9 @@
 //!
 //! Nothing on the main screen reaches this module: it loads with the room.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
+pub use super::compare_lesson::SavedCompareLesson;
 use super::saved_run::{from_base64url, to_base64url};
 use crate::engine::comparison::{
     ComparisonError, ComparisonFile, Configuration, CrashPlace, CrashPlan, Lockstep, RestorePlan,
@@ -189,16 +188,6 @@ pub fn three_ways() -> ComparisonFile {
         crash: CrashPlan { at: 46, place: CrashPlace::WorkerRunning("Count".into()) },
         restore: RestorePlan { at: 48 },
     }
-}
-
-/// The learner's place in the lesson, as saved.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SavedCompareLesson {
-    pub step: usize,
-    /// Per question id, the run the learner predicted (counting from 0).
-    #[serde(default)]
-    pub predictions: BTreeMap<String, usize>,
 }
 
 /// A comparison with the room's clock, language and lesson place.
@@ -533,7 +522,7 @@ mod tests {
         let four: Vec<(String, String)> = (0..4).map(|i| (format!("{i}.json"), "{}".to_string())).collect();
         assert_eq!(open_files(&four).unwrap_err(), CompareError::TooManyFiles(4));
         let mut saved = SavedComparison::new(three_ways(), 0, Some(Lang::En));
-        saved.lesson = Some(SavedCompareLesson { step: 99, predictions: BTreeMap::new() });
+        saved.lesson = Some(SavedCompareLesson { step: 99, predictions: Default::default() });
         assert!(matches!(msg(&saved.to_json()), CompareError::Lesson(_)));
         saved.lesson = Some(SavedCompareLesson { step: 1, predictions: [("most-rework".to_string(), 4)].into() });
         assert!(matches!(msg(&saved.to_json()), CompareError::Lesson(_)));

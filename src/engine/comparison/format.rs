@@ -19,7 +19,9 @@ use crate::engine::scenario::{preamble, JobRef, Preamble, Scenario};
 use crate::engine::script::ScriptAction;
 use crate::engine::settings::{Settings, Strategy};
 
-use super::lockstep::MAX_TICKS;
+/// The lockstep stops with an error past this many ticks (a comparison that never settles), so a
+/// file may place its crash and restore only before it.
+pub const MAX_TICKS: u64 = 2_000_000;
 
 pub const FORMAT_VERSION: u32 = 1;
 /// A comparison runs one to this many configurations side by side.

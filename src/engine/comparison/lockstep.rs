@@ -3,7 +3,7 @@
 //!
 //! At tick n, every run that has not finished takes exactly one step, the n-th of its log:
 //! 1. at the crash tick, its crash action (the same action in every run:
-//!    [`CrashPlace::action`](super::format::CrashPlace::action));
+//!    the comparison file's `CrashPlace::action`);
 //! 2. from the restore tick on, `restore` while the job (or a failed region, or Storm's Nimbus)
 //!    is down;
 //! 3. from the restore tick on, once every record is through (nothing in a channel, nothing to
@@ -40,10 +40,8 @@ use crate::engine::sim::Sim;
 use crate::engine::wording::describe;
 
 use super::costs::{CostMeter, Costs};
-use super::format::{ComparisonError, ComparisonFile, CrashPlan, RestorePlan};
+use super::format::{ComparisonError, ComparisonFile, CrashPlan, RestorePlan, MAX_TICKS};
 
-/// The lockstep stops with an error past this many ticks (a comparison that never settles).
-pub const MAX_TICKS: u64 = 2_000_000;
 
 /// One step of one run: its tick, its action and what happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -47,7 +47,7 @@ pub mod wording;
 
 pub use costs::{Bytes, Costs, Latency, Messages, Recovery, Reprocessed, Verdicts};
 pub use format::{
-    ComparisonError, ComparisonFile, Configuration, CrashPlace, CrashPlan, RestorePlan, MAX_CONFIGURATIONS,
+    ComparisonError, ComparisonFile, Configuration, CrashPlace, CrashPlan, RestorePlan, MAX_CONFIGURATIONS, MAX_TICKS,
 };
-pub use lockstep::{Lane, Lockstep, Step, MAX_TICKS};
+pub use lockstep::{Lane, Lockstep, Step};
 pub use wording::crash_meaning;
