@@ -426,3 +426,39 @@ fn any_rescale_ends_exactly_once_with_keys_at_their_key_groups_owner() {
     }
     assert!(moved > 100, "rescales that move keys happen ({moved})");
 }
+
+/// A session restored into a changed program saves and opens again exactly: the saved run keeps
+/// the run before, the savepoint and the new program, and replays them.
+#[test]
+fn a_restored_session_saves_and_replays() {
+    use barrierscope::classroom::run_config::RunConfig;
+    use barrierscope::classroom::session::{Command, Session};
+    use barrierscope::engine::lang::Lang;
+    let config = RunConfig { job: "keyed-count".into(), settings: Settings::new(Strategy::Aligned), seed: 3, records: None };
+    let mut s = Session::new(config).unwrap();
+    for _ in 0..7 {
+        s.handle(Command::Tick);
+    }
+    s.handle(Command::Act(Action::StopWithSavepoint));
+    while s.sim().stopped().is_none() {
+        assert!(s.handle(Command::Tick));
+    }
+    let from = s.sim().savepoints().last().unwrap().checkpoint.id;
+    let (mut r, plan) = s.restore_into(from, &keyed_count_at(&s.sim().graph.spec, 3), false).unwrap();
+    assert_eq!(plan.rows.len(), 2);
+    for _ in 0..5 {
+        r.handle(Command::Tick);
+    }
+    let text = serde_json::to_string(&r.save(Lang::En)).unwrap();
+    assert!(text.contains("\"restore\""), "{text}");
+    let (back, _) = Session::load(&text).unwrap();
+    assert_eq!(back.sim().tasks(), r.sim().tasks());
+    assert_eq!(back.sim().ledger(), r.sim().ledger());
+    assert_eq!(back.sim().graph.spec.operators[1].parallelism, 3);
+    r.handle(Command::ToEnd);
+    assert_eq!(r.sim().ledger().state.exactly_once, 8);
+    // Reset goes back to the job itself, unchanged.
+    r.handle(Command::Reset);
+    assert!(r.change.is_none());
+    assert_eq!(r.sim().graph.spec.operators[1].parallelism, 2);
+}
