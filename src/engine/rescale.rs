@@ -243,6 +243,19 @@ fn has_state(s: &OpState) -> bool {
     }
 }
 
+/// A new task's state before any restore, as `Sim::initial_state` gives it.
+pub fn fresh_state(g: &JobGraph, t: TaskId, sink: crate::engine::settings::SinkMode) -> OpState {
+    use crate::engine::settings::SinkMode;
+    match g.task(t).kind {
+        OperatorKind::Source => OpState::Source { next_offset: 0 },
+        OperatorKind::Count | OperatorKind::Sum => OpState::Keyed { entries: SortedMap::new() },
+        OperatorKind::Sink if matches!(sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional) => {
+            OpState::Sink { open: None, pending: vec![] }
+        }
+        _ => OpState::Stateless,
+    }
+}
+
 /// Maps the snapshot `cp` of program `old` into `new_spec`: Flink's checks, then the state of
 /// each new task. `initial` gives a new task's fresh state.
 pub fn plan(
@@ -428,21 +441,7 @@ impl Sim {
         let (cp, savepoint) = self.snapshot_to_resume(from).map(|(c, s)| (c.clone(), s)).expect("checked");
         let settings = (*self.settings).clone();
         let sink = settings.sink;
-        let initial = |g: &JobGraph, t: TaskId| -> OpState {
-            match g.task(t).kind {
-                OperatorKind::Source => OpState::Source { next_offset: 0 },
-                OperatorKind::Count | OperatorKind::Sum => OpState::Keyed { entries: SortedMap::new() },
-                OperatorKind::Sink
-                    if matches!(
-                        sink,
-                        crate::engine::settings::SinkMode::TwoPhaseCommit | crate::engine::settings::SinkMode::Transactional
-                    ) =>
-                {
-                    OpState::Sink { open: None, pending: vec![] }
-                }
-                _ => OpState::Stateless,
-            }
-        };
+        let initial = |g: &JobGraph, t: TaskId| fresh_state(g, t, sink);
         let plan = plan(&self.graph, &cp, &pointer(from, savepoint), new_spec, allow_non_restored_state, initial)?;
         let mut new = Sim::new(plan.graph.clone(), settings, self.seed).map_err(Refusal::Build)?;
         let g = new.graph.clone();
