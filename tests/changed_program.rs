@@ -225,8 +225,15 @@ fn allow_non_restored_state_drops_exactly_the_unmatched_state() {
         assert_eq!(fates, [("Source", StateFate::Kept), ("Map", StateFate::Kept), ("Count", count_fate)]);
         let src = new.graph.task_by_name("Source").unwrap();
         assert_eq!(Some(new.source_offset(src)), offset, "auto {auto}: the source keeps its offset");
+        assert_eq!(new.restore_point().len(), new.graph.tasks.len(), "one snapshot per task");
+        assert!(new.latest_cut().is_some_and(|c| c.consistent()));
         lines(&mut new, &["end"]);
         let (once, lost) = state_verdicts(&new);
+        if !counted.is_empty() {
+            let l = new.ledger();
+            let incomplete = l.complete_labels(Completeness::Incomplete);
+            assert!(counted.iter().all(|c| incomplete.contains(&c.as_str())), "auto {auto}: the dropped records are incomplete at Count");
+        }
         let mut lost_sorted = lost.clone();
         lost_sorted.sort();
         let mut counted_sorted = counted.clone();

@@ -448,9 +448,10 @@ impl Sim {
         new.tick = self.tick;
         new.durable.checkpoint_ids = self.durable.checkpoint_ids.clone();
         new.durable.external = remap_external(&self.graph, &g, &self.durable.external);
-        // The restored snapshot, as the new program's checkpoint: it starts the new job's store.
+        // The restored snapshot, as the new program's checkpoint: it starts the new job's store
+        // (one snapshot per task, as every checkpoint has; a task without saved state has its
+        // fresh one).
         let snapshots: Vec<TaskSnapshot> = (0..g.tasks.len())
-            .filter(|t| plan.restored[*t])
             .map(|t| TaskSnapshot {
                 task: TaskId(t as u16),
                 state: plan.states[t].clone(),
@@ -465,8 +466,7 @@ impl Sim {
             vec![CompletedCheckpoint { id: from, trigger_tick: cp.trigger_tick, completed_tick: cp.completed_tick, snapshots }];
         // The history that counts: what the restored operators' state stands for. A record before
         // a restored source offset took effect wherever the new program's failure-free run takes
-        // it, at the tasks restored from the snapshot (a restart keeps effects before the
-        // snapshot's step for those only).
+        // it, at the tasks restored from saved state.
         let offsets: Vec<u32> = (0..g.tasks.len())
             .map(|t| match &plan.states[t] {
                 OpState::Source { next_offset } if plan.restored[t] => *next_offset,
@@ -475,6 +475,9 @@ impl Sim {
             .collect();
         let expected = new.expected.clone();
         for (c, counts) in expected.places.0.iter().enumerate() {
+            if !plan.restored[g.channels[c].to.index()] {
+                continue;
+            }
             for &(r, n) in counts {
                 let rec = g.record(r);
                 if rec.offset < offsets[rec.source.index()] {
