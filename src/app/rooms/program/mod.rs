@@ -211,7 +211,7 @@ fn mapping_table(rows: &[MappingRow], spec: &JobSpec, l: Lang) -> Html {
                         <td><code>{ r.id.hex() }</code></td>
                         <td>{ r.target.clone().unwrap_or_else(|| l.t("— none —", "— 无 —").into()) }</td>
                         <td>{ match r.new_parallelism { Some(n) if n != r.old_parallelism => format!("{} → {n}", r.old_parallelism), _ => r.old_parallelism.to_string() } }</td>
-                        <td>{ fate_text(r.fate, l) }</td>
+                        <td>{ if r.fate == StateFate::Kept && !r.has_state { l.t("no state to map (id found)", "没有要映射的状态（找到 id）") } else { fate_text(r.fate, l) } }</td>
                     </tr>
                 }) }
                 { for fresh.iter().map(|(n, h)| html! {
@@ -529,7 +529,7 @@ fn ProgramRoom(props: &RoomProps) -> Html {
                 { outcome_html }
             </section>
             <section class="program-step" aria-labelledby="h-ring">
-                <h3 id="h-ring">{ l.t("Key groups", "键组") }</h3>
+                <h3 id="h-ring">{ l.t("Key groups: the chosen snapshot into the program being edited", "键组：所选快照恢复到正在编辑的程序") }</h3>
                 { ring_spec.map(|r| ring(&r, l)).unwrap_or_else(|| html! { <p class="muted">{ l.t("This job has no keyed operator.", "这个作业没有键控算子。") }</p> }) }
             </section>
         </div>

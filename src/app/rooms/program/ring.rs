@@ -48,7 +48,7 @@ fn ranges_text(l: Lang, max: u16, p: u16) -> Vec<(usize, String)> {
 
 pub fn ring(spec: &RingSpec, l: Lang) -> Html {
     let m = spec.max_parallelism.max(1);
-    let (cx, cy) = (210.0, 210.0);
+    let (cx, cy) = (280.0, 250.0);
     let step = std::f64::consts::TAU / m as f64;
     let segments = |p: u16, r0: f64, r1: f64| -> Html {
         // One path per owner's range: whole arcs, as whole key groups move.
@@ -67,7 +67,8 @@ pub fn ring(spec: &RingSpec, l: Lang) -> Html {
             let kg = assign_to_key_group(k, m);
             let a = (kg as f64 + 0.5) * step;
             let (x, y) = (cx + 196.0 * a.sin(), cy - 196.0 * a.cos());
-            let (tx, ty) = (cx + 70.0 * a.sin(), cy - 70.0 * a.cos() + 6.0);
+            let (tx, ty) = (cx + 212.0 * a.sin(), cy - 212.0 * a.cos() + 7.0 - 4.0 * a.cos());
+            let anchor = if a.sin() > 0.15 { "start" } else if a.sin() < -0.15 { "end" } else { "middle" };
             let (o, n) = (
                 operator_index_for_key_group(m, spec.old_parallelism, kg),
                 operator_index_for_key_group(m, spec.new_parallelism, kg),
@@ -79,9 +80,9 @@ pub fn ring(spec: &RingSpec, l: Lang) -> Html {
             html! {
                 <g class="ring-key" data-key={k.clone()} data-key-group={kg.to_string()} data-old={o.to_string()} data-new={n.to_string()}>
                     <title>{ title }</title>
-                    <line x1={format!("{:.1}", cx + 86.0 * a.sin())} y1={format!("{:.1}", cy - 86.0 * a.cos())} x2={format!("{x:.1}")} y2={format!("{y:.1}")} stroke="#0f172a" stroke-width="2" />
+                    <line x1={format!("{:.1}", cx + 150.0 * a.sin())} y1={format!("{:.1}", cy - 150.0 * a.cos())} x2={format!("{x:.1}")} y2={format!("{y:.1}")} stroke="#0f172a" stroke-width="2" />
                     <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="5" fill="#0f172a" />
-                    <text x={format!("{tx:.1}")} y={format!("{ty:.1}")} text-anchor="middle" class="ring-label">{ format!("{k}·{kg}") }</text>
+                    <text x={format!("{tx:.1}")} y={format!("{ty:.1}")} text-anchor={anchor} class="ring-label">{ format!("{k}·{kg}") }</text>
                 </g>
             }
         })
@@ -108,7 +109,7 @@ pub fn ring(spec: &RingSpec, l: Lang) -> Html {
     };
     html! {
         <figure class="key-ring" id="key-ring" data-max={m.to_string()} data-old={spec.old_parallelism.to_string()} data-new={spec.new_parallelism.to_string()}>
-            <svg viewBox="0 0 420 420" role="img" aria-label={caption.clone()}>
+            <svg viewBox="0 0 560 500" role="img" aria-label={caption.clone()}>
                 { segments(spec.old_parallelism, 100.0, 140.0) }
                 { segments(spec.new_parallelism, 150.0, 190.0) }
                 { keys }
