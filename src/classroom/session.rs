@@ -121,12 +121,14 @@ pub enum Notice {
     PartUnavailable,
     /// Run to the end stopped at its step cap with work still to do.
     Unfinished(Unfinished),
+    /// A new job of a changed program was restored from this savepoint or retained checkpoint.
+    Restored(u64),
 }
 
 impl Notice {
     pub fn is_error(&self) -> bool {
         match self {
-            Notice::Opened(_) | Notice::Forked(_) | Notice::Undone { .. } | Notice::Redone { .. } => false,
+            Notice::Opened(_) | Notice::Forked(_) | Notice::Undone { .. } | Notice::Redone { .. } | Notice::Restored(_) => false,
             Notice::Setting(note) => note.is_refusal(),
             _ => true,
         }
@@ -198,7 +200,7 @@ impl Session {
             config: self.config.clone(),
             timeline: Timeline::new(sim),
             narration: vec![],
-            notice: None,
+            notice: Some(Notice::Restored(from.0)),
             selected: None,
             lesson: None,
             took_over: false,
