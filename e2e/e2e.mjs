@@ -2023,6 +2023,81 @@ await check('explorer room: the study survives a reload, and its link reopens it
   await pg2.context().close();
 });
 
+await check('program room: keyed-count stopped with a savepoint, Count rescaled 2 -> 3, restores and ends exactly once; the ring at 1920, 1366 and presenter', async () => {
+  const pg = await open({ width: 1920, height: 1080 });
+  const seen = pageRequests(pg);
+  await pg.click('#read-Source');
+  expect(!seen.some((u) => u.includes('split_program-')), 'free play does not fetch the program part');
+  await openRoom(pg, 'program');
+  expect(seen.some((u) => u.includes('split_program-')), 'opening the room fetched its part');
+  await pg.selectOption('#program-job', 'keyed-count');
+  await pg.waitForSelector('#job-editor tr[data-operator="Count"]');
+  for (let i = 0; i < 6; i++) await pg.evaluate(() => document.getElementById('btn-step').click());
+  await pg.click('#btn-stop-savepoint');
+  await pg.click('#btn-finish-stop');
+  await pg.waitForFunction(() => document.getElementById('job-status').textContent.includes('stopped'));
+  await pg.click('#par-plus-Count');
+  expect((await pg.textContent('#par-Count')).trim() === '3', 'Count at three subtasks');
+  expect(await pg.getAttribute('#mapping-table tr[data-operator="Count"]', 'data-fate') === 'kept', 'Count keeps its state');
+  await pg.click('#btn-restore-into');
+  await pg.waitForSelector('#restore-result[data-result="restored"]');
+  const ring = await pg.$eval('#restore-result #key-ring', (e) => ({ ...e.dataset }));
+  expect(ring.old === '2' && ring.new === '3' && ring.max === '128', `the ring: ${JSON.stringify(ring)}`);
+  const after = await pg.$$eval('#restore-result #ring-after li', (es) => es.map((e) => e.textContent));
+  expect(after.join('|') === 'subtask 0: key groups 0–42|subtask 1: key groups 43–85|subtask 2: key groups 86–127', `ranges: ${after}`);
+  await pg.locator('#restore-result #key-ring').scrollIntoViewIfNeeded();
+  await pg.screenshot({ path: shots + 'room-program-ring-1920.png' });
+  await pg.setViewportSize({ width: 1366, height: 768 });
+  await pg.locator('#restore-result #key-ring').scrollIntoViewIfNeeded();
+  await pg.screenshot({ path: shots + 'room-program-ring-1366.png' });
+  // Presenter mode at 1366x768: the room's text at least 16 px, the ring's labels too.
+  await pg.focus('#btn-restore-into').catch(() => {});
+  await pg.keyboard.press('p');
+  await pg.waitForSelector('#app[data-presenter="true"]');
+  const small = await pg.$$eval('.program-room p, .program-room td, .program-room th, .program-room button, .program-room select, .program-room li, .program-room label',
+    (es) => es.filter((e) => e.offsetParent).map((e) => parseFloat(getComputedStyle(e).fontSize)).filter((s) => s < 16));
+  expect(small.length === 0, `presenter text under 16 px: ${small.slice(0, 5)}`);
+  const ringPx = await pg.$$eval('#restore-result #key-ring text', (ts) => ts.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a));
+  expect(ringPx.length > 0 && ringPx.every((p) => p >= 16), `ring labels: ${ringPx.map((p) => p.toFixed(1))}`);
+  await pg.locator('#restore-result #key-ring').scrollIntoViewIfNeeded();
+  await pg.screenshot({ path: shots + 'room-program-ring-presenter-1366.png' });
+  await pg.keyboard.press('p');
+  await pg.waitForSelector('#app[data-presenter="false"]');
+  await pg.keyboard.press('Escape');
+  await pg.waitForSelector('#canvas');
+  expect(await pg.$('g.task[data-task="Count[2]"]'), 'the canvas shows the new program');
+  await pg.click('#btn-end');
+  await pg.waitForFunction(() => document.querySelectorAll('#ledger tbody tr').length === 8);
+  const v = await verdicts(pg);
+  expect(Object.values(v).every((x) => x === 'exactly-once'), `after the rescale: ${JSON.stringify(v)}`);
+  await pg.screenshot({ path: shots + 'program-rescaled-canvas-1366.png' });
+  await pg.context().close();
+});
+
+await check('program room: a Filter inserted without uids is refused with Flink\'s message; --allowNonRestoredState drops Count\'s state', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  await openRoom(pg, 'program');
+  await pg.selectOption('#program-job', 'line');
+  for (let i = 0; i < 8; i++) await pg.evaluate(() => document.getElementById('btn-step').click());
+  await pg.click('#btn-stop-savepoint');
+  await pg.click('#btn-finish-stop');
+  await pg.waitForFunction(() => document.getElementById('job-status').textContent.includes('stopped'));
+  await pg.click('#btn-insert-filter');
+  const msg = await pg.textContent('#flink-message');
+  expect(/Cannot map checkpoint\/savepoint state for operator [0-9a-f]{32} to the new program, because the operator is not available in the new program\. If you want to allow to skip this, you can set the --allowNonRestoredState option on the CLI\./.test(msg), msg);
+  await pg.click('#btn-restore-into');
+  await pg.waitForSelector('#restore-result[data-result="refused"]');
+  await pg.screenshot({ path: shots + 'room-program-refused-1366.png' });
+  await pg.check('#allow-non-restored');
+  expect(await pg.getAttribute('#mapping-table tr[data-operator="Count"]', 'data-fate') === 'dropped', 'Count is dropped');
+  await pg.click('#btn-restore-into');
+  await pg.waitForSelector('#restore-result[data-result="restored"]');
+  await pg.click('#btn-room-lang');
+  expect((await pg.textContent('#h-restore')).includes('恢复'), 'the room in Chinese');
+  await pg.screenshot({ path: shots + 'room-program-zh-1366.png' });
+  await pg.context().close();
+});
+
 await check('offline after the first visit: the service worker holds every part, and every room opens', async () => {
   const pg = await open();
   const html = await (await fetch(srv.url)).text();

@@ -12,7 +12,7 @@ export PATH="$PWD/scripts/bin:$HOME/.cargo/bin:${BARRIERSCOPE_TOOLS:-$HOME/.loca
 echo "== 1/4 native tests: cargo test"
 cargo test
 echo "== 2/4 browser tests: wasm-bindgen-test in headless Chromium"
-CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" cargo test --target wasm32-unknown-unknown --test browser --test browser_sharing --test browser_compare --test browser_batch --test browser_spacetime --test browser_explorer
+CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" cargo test --target wasm32-unknown-unknown --test browser --test browser_sharing --test browser_compare --test browser_batch --test browser_spacetime --test browser_explorer --test browser_program
 echo "== 3/4 build: trunk build --release, with the book (mdbook build docs)"
 trunk build --release
 echo "== 4/4 end to end: node e2e/e2e.mjs"

@@ -158,6 +158,9 @@ pub enum Msg {
     OpenMarked(Rc<(String, decisive::Marks)>),
     /// Hide the decisive steps.
     ClearMarks,
+    /// A run restored into a changed program (the Program & savepoints room) replaces the run;
+    /// the room stays open.
+    Restored(Rc<Session>),
     /// The lessons' part could not be fetched.
     PartUnavailable,
     /// A part arrived whose words the main screen shows (the Storm and Spark Streaming bands).
@@ -289,6 +292,11 @@ impl Reducible for UiState {
                 }
             }
             Msg::ClearMarks => next.marks = None,
+            Msg::Restored(session) => {
+                next.marks = None;
+                next.playing = false;
+                *next.session.borrow_mut() = (*session).clone();
+            }
             Msg::Load(origin, text) => {
                 next.marks = None;
                 next.open(origin, text);

@@ -59,6 +59,7 @@ part!(batch, super::rooms::batch::render);
 part!(compare, super::rooms::compare::render);
 part!(spacetime, super::rooms::spacetime::render);
 part!(explorer, super::rooms::explorer::render);
+part!(program, super::rooms::program::render);
 
 // The lessons' words, which the part registers (`classroom::curriculum::loaded`), and the lesson
 // bar that draws them.
@@ -244,10 +245,13 @@ pub enum Room {
     SpaceTime,
     /// Every schedule of a small job, and the barrier-handler lab.
     Explorer,
+    /// Savepoints, a job editor, and the restore into the changed program.
+    Program,
 }
 
 impl Room {
-    pub const ALL: [Room; 5] = [Room::Batch, Room::Compare, Room::SpaceTime, Room::Explorer, Room::PyFlink];
+    pub const ALL: [Room; 6] =
+        [Room::Batch, Room::Compare, Room::SpaceTime, Room::Explorer, Room::Program, Room::PyFlink];
 
     /// The room's name in links (`#room=…`) and element ids.
     pub fn id(self) -> &'static str {
@@ -257,6 +261,7 @@ impl Room {
             Room::PyFlink => "pyflink",
             Room::SpaceTime => "spacetime",
             Room::Explorer => "explorer",
+            Room::Program => "program",
         }
     }
 
@@ -276,6 +281,10 @@ impl Room {
                 "Every schedule: the schedule explorer and the barrier-handler lab",
                 "所有调度：调度探索器与屏障处理实验室",
             ),
+            Room::Program => l.t(
+                "Program & savepoints: restore into a changed program",
+                "程序与保存点：恢复到修改后的程序",
+            ),
         }
     }
 
@@ -293,6 +302,7 @@ impl Room {
             Room::PyFlink => l.t("⇪ Run on Flink", "⇪ 在 Flink 上运行"),
             Room::SpaceTime => l.t("⧖ Space-time", "⧖ 时空图"),
             Room::Explorer => l.t("⋔ Every schedule", "⋔ 所有调度"),
+            Room::Program => l.t("⚙ Program & savepoints", "⚙ 程序与保存点"),
         }
     }
 
@@ -304,6 +314,7 @@ impl Room {
             Room::PyFlink => pyflink().await,
             Room::SpaceTime => spacetime().await,
             Room::Explorer => explorer().await,
+            Room::Program => program().await,
         }
     }
 }

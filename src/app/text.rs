@@ -35,6 +35,8 @@ pub fn job_name(l: Lang, job: &str) -> &'static str {
         "two-inputs" => l.t("two-inputs: two sources → Count", "two-inputs：两个源 → Count"),
         "diamond" => l.t("diamond: A → B, C → D", "diamond：A → B、C → D"),
         "keyed-shuffle" => l.t("keyed-shuffle: parallelism 2", "keyed-shuffle：并行度 2"),
+        "line-uids" => l.t("line-uids: the line with uids", "line-uids：带 uid 的 line"),
+        "keyed-count" => l.t("keyed-count: Source → keyBy → Count", "keyed-count：Source → keyBy → Count"),
         _ => l.t("custom job", "自定义作业"),
     }
 }

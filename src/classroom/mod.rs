@@ -6,6 +6,7 @@
 //! One concept a file, each using only the engine and the files before it: `run_config` (what
 //! defines a run), `lessons` (the lesson model, script lines, scoring), `curriculum` (the ten
 //! lessons; `catalogue` lists them for the menu), `progress` (where a learner stands in a lesson),
+//! `program_change` (a restore into a changed program, as a session and a saved run keep it),
 //! `saved_run` (the saved-run format), `saved_comparison` and `compare_lesson` (the side-by-side
 //! room's saved comparison and its lesson), `settings_form` (the Settings panel's number fields:
 //! ranges, clamping, refusals), `legend` (the marks a strategy draws, which the legend explains),
@@ -16,6 +17,7 @@ pub mod compare_lesson;
 pub mod curriculum;
 pub mod legend;
 pub mod lessons;
+pub mod program_change;
 pub mod progress;
 pub mod run_config;
 pub mod saved_comparison;

@@ -76,6 +76,9 @@ pub struct SavedRun {
     pub lesson: Option<SavedLesson>,
     #[serde(default)]
     pub lang: Lang,
+    /// The run was restored into a changed program: `actions` are the restored job's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restore: Option<super::program_change::ProgramChange>,
 }
 
 impl SavedRun {

@@ -121,12 +121,14 @@ pub enum Notice {
     PartUnavailable,
     /// Run to the end stopped at its step cap with work still to do.
     Unfinished(Unfinished),
+    /// A new job of a changed program was restored from this savepoint or retained checkpoint.
+    Restored(u64),
 }
 
 impl Notice {
     pub fn is_error(&self) -> bool {
         match self {
-            Notice::Opened(_) | Notice::Forked(_) | Notice::Undone { .. } | Notice::Redone { .. } => false,
+            Notice::Opened(_) | Notice::Forked(_) | Notice::Undone { .. } | Notice::Redone { .. } | Notice::Restored(_) => false,
             Notice::Setting(note) => note.is_refusal(),
             _ => true,
         }
@@ -155,6 +157,8 @@ pub struct Session {
     pub undo: Vec<Branch>,
     /// What each undo set aside, the latest last: [`Command::Redo`] puts it back.
     pub redo: Vec<Branch>,
+    /// The run was restored into a changed program: the timeline starts at the restored job.
+    pub change: Option<std::rc::Rc<super::program_change::ProgramChange>>,
 }
 
 impl Session {
@@ -170,7 +174,41 @@ impl Session {
             took_over: false,
             undo: vec![],
             redo: vec![],
+            change: None,
         })
+    }
+
+    /// `flink run -s` with a changed program: a new session whose timeline starts at the job of
+    /// `program`, restored from savepoint (or newest retained checkpoint) `from` of the run at the
+    /// playhead. The run before is kept in [`Session::change`], so the new run saves and replays.
+    pub fn restore_into(
+        &self,
+        from: CheckpointId,
+        program: &crate::engine::dataflow::job_graph::JobSpec,
+        allow_non_restored_state: bool,
+    ) -> Result<(Session, crate::engine::rescale::RestorePlan), crate::engine::rescale::Refusal> {
+        let (sim, plan, _) = self.sim().restore_into(from, program, allow_non_restored_state)?;
+        let done = &self.timeline.actions()[..self.timeline.position()];
+        let change = super::program_change::ProgramChange {
+            prior: self.change.as_ref().map(|c| Box::new((**c).clone())),
+            before: done.iter().map(Action::code).collect::<Vec<_>>().join(" "),
+            from: from.0,
+            program: program.clone(),
+            allow_non_restored_state,
+        };
+        let session = Session {
+            config: self.config.clone(),
+            timeline: Timeline::new(sim),
+            narration: vec![],
+            notice: Some(Notice::Restored(from.0)),
+            selected: None,
+            lesson: None,
+            took_over: false,
+            undo: vec![],
+            redo: vec![],
+            change: Some(std::rc::Rc::new(change)),
+        };
+        Ok((session, plan))
     }
 
     /// The steps acting now would drop: those after the playhead, when it is before the end.
@@ -506,6 +544,7 @@ impl Session {
                 took_over: self.took_over,
             }),
             lang,
+            restore: self.change.as_ref().map(|c| (**c).clone()),
         }
     }
 
@@ -513,6 +552,11 @@ impl Session {
     pub fn load(text: &str) -> Result<(Session, Lang), LoadError> {
         let saved = SavedRun::parse(text)?;
         let mut session = Session::new(saved.config()).map_err(LoadError::Config)?;
+        if let Some(change) = &saved.restore {
+            let start = change.start(&session.config).map_err(LoadError::Config)?;
+            session.timeline = Timeline::new(start);
+            session.change = Some(std::rc::Rc::new(change.clone()));
+        }
         let timeline = saved.timeline(session.sim().clone())?;
         if let Some(l) = &saved.lesson {
             session.lesson = Some(l.progress(&session.sim().graph)?);

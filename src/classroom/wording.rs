@@ -127,6 +127,11 @@ impl Notice {
                 }
                 m
             }
+            Notice::Restored(id) => say!(
+                lang,
+                "A new job of the changed program started from snapshot {id}: its ledger judges every record against this program's failure-free run.",
+                "修改后程序的新作业已从快照 {id} 启动：它的判定拿每条记录与这个程序的无故障运行比较。"
+            ),
             Notice::NothingToUndo => lang
                 .t(
                     "Nothing to undo: Ctrl+Z brings back steps that acting at an earlier step dropped, and none were dropped.",

@@ -215,7 +215,7 @@ impl Sim {
     }
 
     /// A savepoint with id `from`, or the newest retained checkpoint if it has that id.
-    fn snapshot_to_resume(&self, from: CheckpointId) -> Option<(&CompletedCheckpoint, bool)> {
+    pub(crate) fn snapshot_to_resume(&self, from: CheckpointId) -> Option<(&CompletedCheckpoint, bool)> {
         let savepoint = self.durable.savepoints.iter().find(|s| s.checkpoint.id == from).map(|s| (&s.checkpoint, true));
         savepoint.or_else(|| self.durable.storage.completed.last().filter(|c| c.id == from).map(|c| (c, false)))
     }

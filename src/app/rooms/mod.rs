@@ -6,7 +6,8 @@
 //! `pyflink` (run it on a real Flink), `batch` (Hadoop's re-run and Spark's lineage),
 //! `compare` (Flink, Storm and Spark Streaming side by side), `spacetime` (the run as a
 //! space-time diagram, with cuts the learner draws) and `explorer` (every schedule of a small
-//! job, and the barrier-handler lab).
+//! job, and the barrier-handler lab) and `program` (savepoints, a job editor, and the restore into
+//! the changed program).
 
 use yew::prelude::*;
 
@@ -41,5 +42,6 @@ impl RoomProps {
 pub mod batch;
 pub mod compare;
 pub mod explorer;
+pub mod program;
 pub mod pyflink;
 pub mod spacetime;

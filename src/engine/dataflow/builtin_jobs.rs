@@ -52,7 +52,7 @@ pub struct BuiltinJob {
 }
 
 fn op(name: &str, kind: OperatorKind, parallelism: u16) -> OperatorSpec {
-    OperatorSpec { name: name.into(), kind, parallelism }
+    OperatorSpec { name: name.into(), kind, parallelism, uid: None, max_parallelism: None }
 }
 fn edge(from: &str, to: &str, partitioning: Partitioning) -> EdgeSpec {
     EdgeSpec { from: from.into(), to: to.into(), partitioning }
@@ -75,6 +75,17 @@ fn line() -> (&'static str, JobSpec) {
 }
 
 pub const BUILTIN_NAMES: [&str; 5] = ["line", "line-sink", "two-inputs", "diamond", "keyed-shuffle"];
+
+/// The built-in jobs made for restoring into a changed program (the Program & savepoints room and
+/// its lesson): every operator has a `uid`, and keyed edges route by key group as Flink's do.
+/// They are kept apart from [`BUILTIN_NAMES`], whose jobs (and the runs pinned to them) stay as
+/// they were.
+pub const PROGRAM_JOB_NAMES: [&str; 2] = ["line-uids", "keyed-count"];
+
+/// `op` with a `uid`.
+fn op_uid(name: &str, kind: OperatorKind, parallelism: u16, uid: &str) -> OperatorSpec {
+    OperatorSpec { uid: Some(uid.into()), ..op(name, kind, parallelism) }
+}
 
 pub fn builtin(name: &str) -> Option<BuiltinJob> {
     use OperatorKind::*;
@@ -136,9 +147,34 @@ pub fn builtin(name: &str) -> Option<BuiltinJob> {
                 },
             )
         }
+        "line-uids" => {
+            input.insert("Source".into(), SourceInput::Single(log("a:x b:x c:x d:y e:x f:y g:x h:y")));
+            (
+                "The line with a uid on every operator: Source -> Map -> Count, parallelism 1, uids source, map, count.",
+                JobSpec {
+                    operators: vec![
+                        op_uid("Source", Source, 1, "source"),
+                        op_uid("Map", Map, 1, "map"),
+                        op_uid("Count", Count, 1, "count"),
+                    ],
+                    edges: vec![edge("Source", "Map", Forward), edge("Map", "Count", Forward)],
+                },
+            )
+        }
+        "keyed-count" => {
+            input.insert("Source".into(), SourceInput::Single(log("a:x b:y c:z d:u e:x f:y g:z h:u")));
+            (
+                "Source -> keyBy -> two Counts, routed by key group (128 key groups), uids source and count.",
+                JobSpec {
+                    operators: vec![op_uid("Source", Source, 1, "source"), op_uid("Count", Count, 2, "count")],
+                    edges: vec![edge("Source", "Count", KeyGroups)],
+                },
+            )
+        }
         _ => return None,
     };
-    Some(BuiltinJob { name: BUILTIN_NAMES.iter().find(|n| **n == name).copied()?, description, spec, input })
+    let name = BUILTIN_NAMES.iter().chain(PROGRAM_JOB_NAMES.iter()).find(|n| **n == name).copied()?;
+    Some(BuiltinJob { name, description, spec, input })
 }
 
 #[cfg(test)]
@@ -157,6 +193,8 @@ mod tests {
         assert_eq!(shape("diamond"), (4, 4));
         // 2 sources x 2 counts + 2 counts x 1 sink.
         assert_eq!(shape("keyed-shuffle"), (5, 6));
+        assert_eq!(shape("line-uids"), (3, 2));
+        assert_eq!(shape("keyed-count"), (3, 2));
         let b = builtin("keyed-shuffle").unwrap();
         let g = JobGraph::build(&b.spec, &b.input).unwrap();
         assert_eq!(g.channels[1].name, "Source[0]->Count[1]");

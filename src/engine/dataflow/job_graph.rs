@@ -66,6 +66,11 @@ pub enum Partitioning {
     Rebalance,
     /// Every record to every consumer subtask.
     Broadcast,
+    /// keyBy as Flink routes it (`KeyGroupStreamPartitioner`): the key's Java `hashCode`,
+    /// murmur-hashed into one of the consumer's max-parallelism key groups, goes to the subtask
+    /// owning that key group (`crate::engine::key_groups`). Only the jobs built for changed
+    /// programs use it; `hash` keeps the simulator's older `key % n`.
+    KeyGroups,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,6 +79,13 @@ pub struct OperatorSpec {
     pub name: String,
     pub kind: OperatorKind,
     pub parallelism: u16,
+    /// `uid(...)`: the operator's id is the hash of this string instead of one generated from
+    /// its place in the graph (`crate::engine::operator_id`).
+    pub uid: Option<String>,
+    /// `setMaxParallelism(...)`, set by the user: the number of key groups. Unset, it is
+    /// Flink's default for the parallelism (`computeDefaultMaxParallelism`), or, on a restore,
+    /// the saved state's.
+    pub max_parallelism: Option<u16>,
 }
 
 /// An operator as spelled in a scenario file:
@@ -87,6 +99,10 @@ struct RawOperator {
     parallelism: u16,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     keep_keys: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    uid: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_parallelism: Option<u16>,
 }
 
 impl TryFrom<RawOperator> for OperatorSpec {
@@ -108,7 +124,13 @@ impl TryFrom<RawOperator> for OperatorSpec {
                 ))
             }
         };
-        Ok(OperatorSpec { name: r.name, kind, parallelism: r.parallelism })
+        Ok(OperatorSpec {
+            name: r.name,
+            kind,
+            parallelism: r.parallelism,
+            uid: r.uid,
+            max_parallelism: r.max_parallelism,
+        })
     }
 }
 
@@ -122,7 +144,14 @@ impl From<OperatorSpec> for RawOperator {
             OperatorKind::Sum => ("sum", None),
             OperatorKind::Sink => ("sink", None),
         };
-        RawOperator { name: o.name, kind: kind.into(), parallelism: o.parallelism, keep_keys }
+        RawOperator {
+            name: o.name,
+            kind: kind.into(),
+            parallelism: o.parallelism,
+            keep_keys,
+            uid: o.uid,
+            max_parallelism: o.max_parallelism,
+        }
     }
 }
 
@@ -279,6 +308,10 @@ pub struct JobGraph {
     pub keys: Vec<String>,
     /// Tasks in topological order (sources first).
     pub topo_order: Vec<TaskId>,
+    /// Per operator: its max parallelism, the number of its key groups (set by the user, else
+    /// Flink's default for its parallelism, else, after a restore, the saved state's).
+    #[serde(default)]
+    pub max_parallelism: Vec<u16>,
 }
 
 fn check_name(what: &str, name: &str) -> Result<(), ScenarioError> {
@@ -317,6 +350,31 @@ impl JobGraph {
                     "operator {:?} has parallelism {}; it must be 1 to {MAX_PARALLELISM}",
                     op.name, op.parallelism
                 )));
+            }
+            if let Some(m) = op.max_parallelism {
+                if m == 0 || m > crate::engine::key_groups::UPPER_BOUND_MAX_PARALLELISM {
+                    return Err(topo(format!(
+                        "operator {:?} has max parallelism {m}; it must be 1 to {}",
+                        op.name,
+                        crate::engine::key_groups::UPPER_BOUND_MAX_PARALLELISM
+                    )));
+                }
+                if m < op.parallelism {
+                    return Err(topo(format!(
+                        "operator {:?} has max parallelism {m}, below its parallelism {}; the max parallelism must be at least the parallelism",
+                        op.name, op.parallelism
+                    )));
+                }
+            }
+            if let Some(u) = &op.uid {
+                check_name("uid", u)?;
+                if spec.operators[..i].iter().any(|o| o.uid.as_deref() == Some(u.as_str())) {
+                    // StreamGraphHasherV2's refusal of a repeated uid.
+                    return Err(topo(format!(
+                        "operator {:?}: Hash collision on user-specified ID {u:?}. Most likely cause is a non-unique ID. Please check that all IDs specified via `uid(String)` are unique.",
+                        op.name
+                    )));
+                }
             }
         }
         let total_tasks: usize = spec.operators.iter().map(|o| o.parallelism as usize).sum();
@@ -536,7 +594,12 @@ impl JobGraph {
             .flat_map(|&i| (0..spec.operators[i].parallelism as usize).map(move |s| (i, s)))
             .map(|(i, s)| TaskId((first_task[i] + s) as u16))
             .collect();
-        Ok(JobGraph { spec: spec.clone(), tasks, channels, records, keys, topo_order })
+        let max_parallelism = spec
+            .operators
+            .iter()
+            .map(|o| o.max_parallelism.unwrap_or_else(|| crate::engine::key_groups::default_max_parallelism(o.parallelism)))
+            .collect();
+        Ok(JobGraph { spec: spec.clone(), tasks, channels, records, keys, topo_order, max_parallelism })
     }
 
     pub fn task(&self, t: TaskId) -> &TaskInfo {

@@ -30,6 +30,12 @@ impl Sim {
             match group.partitioning {
                 Partitioning::Forward => send(self, group.channels[0]),
                 Partitioning::Hash => send(self, group.channels[g.record(rec.id).key.index() % k]),
+                Partitioning::KeyGroups => {
+                    let to = g.task(g.channel(group.channels[0]).to).operator;
+                    let max = g.max_parallelism[to.index()];
+                    let key = g.key_name(g.record(rec.id).key);
+                    send(self, group.channels[crate::engine::key_groups::subtask_for_key(key, max, k as u16) as usize])
+                }
                 Partitioning::Rebalance => {
                     let rr = &mut self.live.tasks[t.index()].rr;
                     let c = group.channels[*rr as usize % k];

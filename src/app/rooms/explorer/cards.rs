@@ -75,6 +75,7 @@ pub fn opened(config: &RunConfig, g: &JobGraph, c: &Counterexample, l: Lang) -> 
         at: 0,
         lesson: None,
         lang: l,
+        restore: None,
     };
     let marks = Marks {
         steps: c
