@@ -18,7 +18,7 @@ use super::RoomProps;
 use crate::app::classroom::download;
 use crate::app::text::Lang;
 use crate::app::Msg;
-use crate::classroom::Command;
+use crate::classroom::{Command, CutAttempt, OnDiagram};
 use crate::engine::drawn_cut::{classify, restore_from};
 use crate::engine::space_time::{diagram, thin, Diagram, Message};
 use crate::engine::{Crossing, CutReport, RecordId};
@@ -279,6 +279,71 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
             let restore = restore.clone().map(|r| r.map_err(|e| error_text(l, &e)));
             html! { <CutVerdict lang={l} {cut} {restore} hovered={*hovered} on_hover={on_hover.clone()} /> }
         }
+    };
+    // In lesson 14's drawing step: predict, then check (the verdict shows only after the
+    // prediction), until a cut is consistent.
+    let drawing = session.lesson.as_ref().filter(|p| p.current().diagram == OnDiagram::Draw);
+    let verdict = match (drawing, &*judged, &all) {
+        (Some(_), _, _) if session.took_over => html! {
+            <>
+                <p id="st-lesson" class="st-lesson" role="status">{ l.t(
+                    "You moved the run, so the lesson does not check cuts now: press ↩ Back to the lesson in the bar above.",
+                    "你移动了运行，所以课程现在不检查切面：请按上方的 ↩ 回到课程。") }</p>
+                { verdict }
+            </>
+        },
+        (Some(p), Some((Ok(cut), _)), Some(points)) => {
+            let checked = p.cuts.iter().find(|c| &c.points == points);
+            let guess = |consistent: bool| {
+                let d = props.dispatch.clone();
+                let attempt = CutAttempt {
+                    points: points.clone(),
+                    predicted_consistent: consistent,
+                    consistent: cut.consistent(),
+                    crossing: cut.arrows.len(),
+                };
+                Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::CheckCut(attempt.clone()))))
+            };
+            let (r, total) = p.cut_score();
+            match checked {
+                None => html! {
+                    <div id="st-lesson" class="st-lesson" role="group" aria-label={l.t("Your prediction", "你的预测")}>
+                        <p>{ l.t("Predict before the check: is your cut consistent?", "检查之前先预测：你的切面一致吗？") }</p>
+                        <div class="st-guess">
+                            <button id="st-guess-consistent" class="tool" onclick={guess(true)}>{ l.t("✓ Consistent", "✓ 一致") }</button>
+                            <button id="st-guess-inconsistent" class="tool" onclick={guess(false)}>{ l.t("✗ Inconsistent", "✗ 不一致") }</button>
+                        </div>
+                    </div>
+                },
+                Some(c) => {
+                    let said = match (c.predicted_consistent, l) {
+                        (true, Lang::En) => "consistent",
+                        (false, Lang::En) => "inconsistent",
+                        (true, Lang::Zh) => "一致",
+                        (false, Lang::Zh) => "不一致",
+                    };
+                    let line = match l {
+                        Lang::En => format!("You predicted {said}: {}. Right {r} of {total} cuts checked.", if c.right() { "right ✔" } else { "wrong ✘" }),
+                        Lang::Zh => format!("你预测的是{said}：{}。已检查 {total} 个切面，预测对了 {r} 个。", if c.right() { "对了 ✔" } else { "错了 ✘" }),
+                    };
+                    let then = if p.cut_found() {
+                        l.t("✓ You drew a consistent cut: go on with Next ▶ in the lesson above.", "✓ 你画出了一个一致的切面：请按上方课程中的“下一步 ▶”继续。")
+                    } else {
+                        l.t("Not consistent yet: move a point, or clear your cut, and draw another.", "还不一致：移动一个点，或清除切面，再画一个。")
+                    };
+                    html! {
+                        <>
+                            <div id="st-lesson" class="st-lesson" role="status" aria-live="polite" data-right={c.right().to_string()}>
+                                <p class={if c.right() { "right" } else { "wrong" }}>{ line }</p>
+                                <p>{ then }</p>
+                            </div>
+                            { verdict }
+                        </>
+                    }
+                }
+            }
+        }
+        _ => verdict,
     };
     let current_text = match &current {
         None => l.t("No restore point yet: no task has saved its state.", "还没有恢复点：没有任务保存过状态。").to_string(),
