@@ -1826,6 +1826,31 @@ await check('lessons 2, 3 and 4 show their cut on the space-time diagram: broken
   await pg.context().close();
 });
 
+await check('space-time room: hovering an arrow shows its record as the hidden ledger and narration tell it', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  for (let i = 0; i < 10; i++) await pg.keyboard.press('ArrowRight');
+  await pg.keyboard.press('d');
+  await pg.waitForSelector('#room-spacetime[data-loaded="true"] #st-svg', { timeout: 15000 });
+  expect(await pg.$('#st-record.hint'), 'a hint before any hover');
+  const records = await pg.$$eval('.st-arrow[data-record]', (a) => [...new Set(a.map((e) => e.dataset.record))]);
+  expect(records.length >= 2, `records drawn: ${records}`);
+  for (const r of records.slice(0, 3)) {
+    await pg.hover(`.st-arrow[data-record="${r}"] .st-hit-arrow`, { force: true });
+    await pg.waitForSelector(`#st-record[data-record="${r}"]`);
+    // The ledger and the narration are under the room, hidden but on the page: the card says what they say.
+    const ledger = await pg.$eval(`#ledger tbody tr[data-record="${r}"]`, (e) => e.dataset.verdict);
+    expect(await attr(pg, '#st-record', 'data-verdict') === ledger, `${r}: the card's verdict is the ledger's (${ledger})`);
+    const narration = await pg.$eval('#narration', (e) => e.textContent);
+    const lines = await pg.$$eval('#st-record li', (l) => l.map((e) => [e.dataset.step, e.textContent.replace(/^step \d+: /, '')]));
+    expect(lines.length > 0, `${r}: its steps`);
+    for (const [s, text] of lines) for (const part of text.split(' · ')) expect(narration.includes(part), `${r} step ${s}: "${part}" is the narration's`);
+    const lit = await pg.$$eval('.st-arrow.lit', (a) => [...new Set(a.map((e) => e.dataset.record))]);
+    expect(lit.length === 1 && lit[0] === r, `the diagram lights ${r} only: ${lit}`);
+  }
+  await pg.screenshot({ path: shots + 'room-spacetime-hover-1366.png' });
+  await pg.context().close();
+});
+
 await check('space-time room: no two labels of the diagram overlap at 1920x1080 and 1366x768, crowded with 300 records in flight, presenter too', async () => {
   const problems = [];
   for (const [w, h] of [[1920, 1080], [1366, 768]]) {
@@ -1833,13 +1858,19 @@ await check('space-time room: no two labels of the diagram overlap at 1920x1080 
       const pg = await open({ width: w, height: h }, { reducedMotion: 'reduce' });
       await generated(pg, 'keyed-shuffle', 150);
       await pg.selectOption('#sel-strategy', 'aligned');
+      // Both sources read in turn, so records from each are in flight at once.
       const sources = await pg.$$eval('[id^="read-"]', (els) => els.map((e) => e.id));
-      for (const s of sources) await clickN(pg, idSel(s), 150);
+      expect(sources.length === 2, `two sources: ${sources}`);
+      for (let i = 0; i < 150; i++) for (const s of sources) await clickN(pg, idSel(s), 1);
       await keyN(pg, 'c');
       for (let i = 0; i < 30; i++) await pg.keyboard.press('w');
       if (presenter) await pg.keyboard.press('p');
       await pg.keyboard.press('d');
       await pg.waitForSelector('#st-svg', { timeout: 15000 });
+      const lines = await pg.$$eval('.st-hit', (l) => l.map((e) => e.getAttribute('aria-label') || e.id));
+      const from = await pg.$$eval('.st-arrow.in-flight[data-record]', (a) => [...new Set(a.map((e) => e.dataset.from))]);
+      const fromSources = from.filter((t) => /Source/.test(lines[+t] || ''));
+      expect(fromSources.length === 2, `records in flight from both sources: from lines ${from.map((t) => lines[+t])}`);
       for (const zoom of [0, 1, 2]) {
         if (zoom) await pg.click('#st-zoom-in');
         const { n, bad, min } = await diagramLabels(pg);

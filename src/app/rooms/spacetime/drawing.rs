@@ -383,7 +383,7 @@ fn arrow(s: &Scene, i: usize, m: &Message, placer: &mut Placer) -> (Html, bool) 
     };
     let html = html! {
         <g class={class} data-record={record.map(|r| s.labels[r.0 as usize].clone())} data-message={i.to_string()}
-            onmouseenter={on_enter} onmouseleave={on_leave} onclick={on_click}>
+            data-from={m.from.index().to_string()} onmouseenter={on_enter} onmouseleave={on_leave} onclick={on_click}>
             <title>{ title }</title>
             <line x1={num(x1)} y1={num(y1)} x2={num(x2)} y2={num(y2)} class="st-hit-arrow" />
             <line x1={num(x1)} y1={num(y1)} x2={num(x2)} y2={num(y2)} stroke={colour} marker-end={received.map(|_| "url(#st-head)")} />

@@ -6,6 +6,7 @@
 //! dispatching the page's messages, so the diagram and the run stay in step.
 
 mod drawing;
+mod record_card;
 mod verdict;
 
 use std::rc::Rc;
@@ -23,6 +24,7 @@ use crate::engine::drawn_cut::{classify, restore_from};
 use crate::engine::space_time::{diagram, thin, Diagram, Message};
 use crate::engine::{Crossing, CutReport, RecordId};
 use drawing::{draw, Scene, W};
+use record_card::{record_story, RecordCard};
 use verdict::{error_text, CutVerdict};
 
 /// The room, as the page's split point calls it.
@@ -355,6 +357,12 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
             }
         }
     };
+    let card = hovered.and_then(|r| {
+        let ledger = sim.ledger();
+        let row = ledger.rows.iter().find(|x| x.record == r)?;
+        let story = record_story(&session, &d, r, l);
+        Some((row.label.clone(), row.state, row.expected_state, row.state_verdict, sim.down().is_some(), story))
+    });
     let thinned = in_view.saturating_sub(drawn_n);
     let steps = tl.len();
     html! {
@@ -377,6 +385,7 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
                 <span class="in-transit">{ l.t(" · ✗ in transit (thick dashed orange)", " · ✗ 在途（橙色粗虚线）") }</span>
             </p>
             <p id="st-current">{ current_text }</p>
+            <RecordCard lang={l} hovered={card} />
             if thinned > 0 || hidden > 0 {
                 <p id="st-thinned" class="st-note">{ match l {
                     Lang::En => format!("{thinned} of {in_view} arrows in view are thinned out and {hidden} labels left out so that none overlaps: zoom in to see them all."),
