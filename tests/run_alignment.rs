@@ -26,7 +26,7 @@ fn start(job: &str, strategy: Strategy, seed: u64) -> barrierscope::engine::Sim 
 
 /// Each record receipt: (record, channel, step received).
 fn receipts(d: &Diagram) -> Vec<(u32, u16, u64)> {
-    d.messages.iter().filter_map(|m| Some((m.record()?.0 as u32, m.channel.0, m.received_at?))).collect()
+    d.messages.iter().filter_map(|m| Some((m.record()?.0, m.channel.0, m.received_at?))).collect()
 }
 
 #[test]
