@@ -1851,6 +1851,50 @@ await check('space-time room: hovering an arrow shows its record as the hidden l
   await pg.context().close();
 });
 
+await check('space-time room: Compare with draws the same moves under another strategy, aligned by what happened; ≠ only where it took no step; a cut on the second diagram', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  await pg.selectOption('#sel-strategy', 'aligned');
+  for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+  await pg.keyboard.press('c');
+  for (let i = 0; i < 10; i++) await pg.keyboard.press('ArrowRight');
+  await pg.keyboard.press('d');
+  await pg.waitForSelector('#room-spacetime[data-loaded="true"] #st-svg', { timeout: 15000 });
+  expect(!(await pg.$('#st-compared')), 'nothing compared at first');
+  await pg.selectOption('#st-compare', 'timers');
+  await pg.waitForSelector('#st-compared #st2-svg');
+  expect(await pg.$$eval('#st2-svg .st-hit', (l) => l.length) === 3, 'one line per task on the second diagram');
+  const ne = await pg.$$eval('#st2-svg .st-ne-line', (l) => l.map((e) => Number(e.dataset.step)));
+  expect(ne.includes(4), `≠ at the checkpoint (step 4), which timers refuse: ${ne}`);
+  expect(Number(await attr(pg, '#st-compared', 'data-differs')) === ne.length, 'the count says as many ≠ as drawn');
+  // Aligned by what happened: every record the second run received, the first received at the same step.
+  const receipts = (sel) => pg.$$eval(`${sel} .st-arrow[data-record]`, (a) => a.map((e) => [e.dataset.record, (e.querySelector('title').textContent.match(/received at step (\d+)/) || [])[1]]).filter(([, r]) => r).map(([a, r]) => `${a}@${r}`));
+  const [one, two] = [await receipts('#st-svg'), await receipts('#st2-svg')];
+  expect(two.length > 0, 'the second run received records');
+  for (const r of two) expect(one.includes(r), `${r} in the second run is the first run's receipt too (${one})`);
+  // No ≠ where both took a step: every receipt step of the second run is unmarked.
+  for (const r of two) expect(!ne.includes(Number(r.split('@')[1])), `${r}: no ≠ on a step both took`);
+  // A cut on the second diagram: Source at its start, the others at the end: orphans, from its own run.
+  await pg.focus('#st2-line-0');
+  for (const [t, k] of [[0, 'Home'], [1, 'End'], [2, 'End']]) {
+    if (t) await pg.keyboard.press('Tab');
+    await pg.keyboard.press(k);
+    await pg.keyboard.press('Enter');
+  }
+  await pg.waitForSelector('#st2-verdict[data-consistent]');
+  expect(await attr(pg, '#st2-verdict', 'data-consistent') === 'false', 'the second diagram\'s cut is judged');
+  expect((await pg.$$('#st2-crossing li.orphan')).length > 0, 'its orphans named');
+  expect(!(await pg.$('#st-verdict[data-consistent]')), 'the first diagram\'s cut is its own (not set)');
+  await pg.screenshot({ path: shots + 'room-spacetime-compare-1366.png', fullPage: true });
+  await pg.click('#btn-room-lang');
+  expect((await pg.textContent('#st-compared h3')).includes('对齐'), 'in Chinese');
+  await pg.keyboard.press('p');
+  await pg.waitForSelector('#app[data-presenter="true"]');
+  const small = await pg.evaluate(() => Math.min(...[...document.querySelectorAll('#st2-svg text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)));
+  expect(small >= 16, `presenter: the second diagram's text ${small} px`);
+  await pg.screenshot({ path: shots + 'room-spacetime-compare-zh-presenter-1366.png', fullPage: true });
+  await pg.context().close();
+});
+
 await check('space-time room: no two labels of the diagram overlap at 1920x1080 and 1366x768, crowded with 300 records in flight, presenter too', async () => {
   const problems = [];
   for (const [w, h] of [[1920, 1080], [1366, 768]]) {

@@ -69,6 +69,12 @@ fn the_barrier_story_under_timers_differs_only_where_the_barrier_was() {
     let col1: Vec<_> = r1.iter().map(|&(r, c, s)| (r, c, a.column_of_first(s))).collect();
     let col2: Vec<_> = r2.iter().map(|&(r, c, s)| (r, c, a.column_of_second(s))).collect();
     assert_eq!(col1, col2);
+    // Drawn on the first run's steps, the second run's receipts are the first's, and the
+    // first-run points of a cut map to the second run's steps taken up to there.
+    let drawn = a.second_on_first_steps(&diagram(&a.second));
+    assert_eq!(receipts(&drawn), r1);
+    assert_eq!(a.first_only(), [4, 8, 12]);
+    assert_eq!((a.second_point(3), a.second_point(4), a.second_point(8), a.second_point(15)), (3, 3, 6, 12));
     // By step number instead, the second run falls behind after the checkpoint: d's receipt at
     // Count is step 15 in the first run and 12 in the second.
     assert_ne!(r1, r2);
@@ -101,6 +107,9 @@ proptest! {
         prop_assert_eq!(firsts, (1..=first.len() as u64).collect::<Vec<_>>());
         prop_assert_eq!(seconds, (1..=a.second.len() as u64).collect::<Vec<_>>());
         let r1 = receipts(&diagram(&first));
+        for x in receipts(&a.second_on_first_steps(&diagram(&a.second))) {
+            prop_assert!(r1.contains(&x), "drawn on the first run's steps, {:?} is not the first run's receipt", x);
+        }
         for (r, c, s) in receipts(&diagram(&a.second)) {
             let col = a.column_of_second(s).unwrap();
             let f = a.columns[col].first;

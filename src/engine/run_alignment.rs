@@ -140,3 +140,53 @@ pub fn align(first: &Timeline, second_start: Sim) -> Aligned {
     let second = Timeline::from_actions(second_start, &taken).expect("the moves the second run took replay");
     Aligned { second, columns }
 }
+
+impl Aligned {
+    /// The first-run step at which the second run's step `s` is drawn: its column's first-run
+    /// step, or for a column of the second run only, the first-run step before it (0 at the
+    /// start). Step 0 stays 0.
+    pub fn on_first_steps(&self, s: u64) -> u64 {
+        let mut at = 0;
+        for c in &self.columns {
+            if let Some(f) = c.first {
+                at = f;
+            }
+            if c.second == Some(s) {
+                return at;
+            }
+        }
+        at
+    }
+    /// A point on the first run's steps (after its first `p` steps) as a point of the second
+    /// run: the steps the second run took in the columns up to there.
+    pub fn second_point(&self, p: u64) -> u64 {
+        let mut taken = 0;
+        for c in &self.columns {
+            if c.first.is_some_and(|f| f > p) {
+                break;
+            }
+            if let Some(s) = c.second {
+                taken = s;
+            }
+        }
+        taken
+    }
+    /// The first run's steps the second run did not take (≠: a move refused there, or whose item
+    /// is not there).
+    pub fn first_only(&self) -> Vec<u64> {
+        self.columns.iter().filter(|c| c.second.is_none()).filter_map(|c| c.first).collect()
+    }
+    /// The second run's diagram redrawn on the first run's steps ([`Aligned::on_first_steps`]).
+    pub fn second_on_first_steps(&self, d: &super::space_time::Diagram) -> super::space_time::Diagram {
+        let mut out = d.clone();
+        for m in &mut out.messages {
+            m.sent_at = self.on_first_steps(m.sent_at);
+            m.received_at = m.received_at.map(|r| self.on_first_steps(r));
+        }
+        for k in &mut out.marks {
+            k.step = self.on_first_steps(k.step);
+        }
+        out.steps = self.columns.iter().filter_map(|c| c.first).max().unwrap_or(0);
+        out
+    }
+}
