@@ -1883,6 +1883,9 @@ await check('space-time room: Compare with draws the same moves under another st
   await pg.waitForSelector('#st2-verdict[data-consistent]');
   expect(await attr(pg, '#st2-verdict', 'data-consistent') === 'false', 'the second diagram\'s cut is judged');
   expect((await pg.$$('#st2-crossing li.orphan')).length > 0, 'its orphans named');
+  // The list gives the steps the second diagram draws: each named arrow's receipt is one drawn there.
+  const named = await pg.$$eval('#st2-crossing li', (l) => l.map((e) => [e.dataset.record, (e.textContent.match(/received at step (\d+)/) || [])[1]]).filter(([, r]) => r).map(([a, r]) => `${a}@${r}`));
+  for (const r of named) expect(two.includes(r), `${r}: the list's step is the diagram's`);
   expect(!(await pg.$('#st-verdict[data-consistent]')), 'the first diagram\'s cut is its own (not set)');
   await pg.screenshot({ path: shots + 'room-spacetime-compare-1366.png', fullPage: true });
   await pg.click('#btn-room-lang');

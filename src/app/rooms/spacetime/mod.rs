@@ -311,8 +311,19 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
                     Lang::Zh => format!("这张图上也可以画切面：每条线一个点（已设 {set2} / {n}）。"),
                 } }</p> },
                 Some((cut, restore)) => {
-                    let cut = cut.clone().map_err(|e| error_text(l, &e));
-                    let restore = restore.clone().map(|r| r.map_err(|e| error_text(l, &e)));
+                    // Its steps as the diagram draws them: on the first run's steps.
+                    let on = |s: u64| al.on_first_steps(s);
+                    let cut = cut.clone().map_err(|e| error_text(l, &e)).map(|mut c| {
+                        for a in &mut c.arrows {
+                            a.sent_at = a.sent_at.map(on);
+                            a.received_at = a.received_at.map(on);
+                        }
+                        c
+                    });
+                    let restore = restore.clone().map(|r| r.map_err(|e| error_text(l, &e)).map(|mut r| {
+                        r.crashed_after = on(r.crashed_after);
+                        r
+                    }));
                     html! { <CutVerdict id="st2" lang={l} {cut} {restore} hovered={*hovered} on_hover={on_hover.clone()} /> }
                 }
             };
