@@ -1894,6 +1894,8 @@ await check('space-time room: Compare with draws the same moves under another st
   await pg.waitForSelector('#app[data-presenter="true"]');
   const small = await pg.evaluate(() => Math.min(...[...document.querySelectorAll('#st2-svg text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)));
   expect(small >= 16, `presenter: the second diagram's text ${small} px`);
+  const words = await pg.evaluate(() => Math.min(...['#st-compare', '.st-compare', '#st-compared h3', '#st2-ne', '#st2-clear'].map((s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))));
+  expect(words >= 16, `presenter: the compare menu and notes ${words} px`);
   await pg.screenshot({ path: shots + 'room-spacetime-compare-zh-presenter-1366.png', fullPage: true });
   await pg.context().close();
 });
