@@ -1714,6 +1714,192 @@ await check('space-time room: D and its button open it; it steps the run; a cut 
   await pg.context().close();
 });
 
+// The smallest text of the lesson bar and the room, in screen pixels (HTML and the diagram's SVG).
+const lessonRoomText = (pg) => pg.evaluate(() => {
+  let min = Infinity;
+  let who = '';
+  for (const el of document.querySelectorAll('#lesson *, #room-spacetime *')) {
+    if (el.closest('svg') && el.tagName !== 'text') continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    const r = el.getBoundingClientRect();
+    if (!own || r.width === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+    const px = el.tagName === 'text' ? parseFloat(getComputedStyle(el).fontSize) * el.getScreenCTM().a : parseFloat(getComputedStyle(el).fontSize);
+    if (px < min) { min = px; who = el.textContent.trim().slice(0, 30); }
+  }
+  return { min, who };
+});
+// Draws a cut on the diagram by keyboard: each line's point, from the run's start (0) or end (null).
+async function drawCut(pg, points) {
+  await pg.focus('#st-line-0');
+  for (let t = 0; t < points.length; t++) {
+    if (t) await pg.keyboard.press('Tab');
+    await pg.keyboard.press(points[t] === 0 ? 'Home' : 'End');
+    await pg.keyboard.press('Enter');
+  }
+}
+// Walks lesson 14 to its drawing step and draws two cuts, predicting each: Source at the start and
+// the others at the end (inconsistent), then every line at the end (consistent).
+async function drawACutLesson(pg, { zh = false } = {}) {
+  const lesson = String((await pg.$$eval('#sel-lesson option', (os) => os.map((o) => o.textContent))).findIndex((t) => t.startsWith('14.')) - 1);
+  await pg.selectOption('#sel-lesson', lesson);
+  await pg.click('#lesson-next');
+  expect(await attr(pg, '#lesson', 'data-step') === '2', 'step 2');
+  await pg.click('#lesson-open-diagram');
+  await pg.waitForSelector('#room-spacetime[data-loaded="true"] #st-svg', { timeout: 15000 });
+  expect(await pg.isVisible('#lesson-say'), 'the lesson bar stays above the diagram');
+  expect(!(await pg.isVisible('#canvas')), 'the canvas gives way to the diagram');
+  await pg.click('#lesson-next');
+  expect(await attr(pg, '#lesson', 'data-step') === '3', 'step 3: draw');
+  expect(await pg.isVisible('#st-svg'), 'the diagram stays open on the drawing step');
+  expect(await pg.isDisabled('#lesson-next'), 'Next waits for a consistent cut');
+  const why = await attr(pg, '#lesson-next', 'title');
+  expect(why.includes(zh ? '一致的切面' : 'consistent cut'), `the disabled Next says why: ${why}`);
+  // An inconsistent cut, predicted wrongly: the verdict shows only after the prediction.
+  await drawCut(pg, [0, null, null]);
+  await pg.waitForSelector('#st-guess-consistent');
+  expect(!(await pg.$('#st-verdict[data-consistent]')), 'no verdict before the prediction');
+  await pg.click('#st-guess-consistent');
+  await pg.waitForSelector('#st-verdict[data-consistent]');
+  expect(await attr(pg, '#st-verdict', 'data-consistent') === 'false', 'inconsistent');
+  expect(await attr(pg, '#st-lesson', 'data-right') === 'false', 'the wrong prediction is scored wrong');
+  expect(await attr(pg, '#lesson-cut-score', 'data-total') === '1' && await attr(pg, '#lesson-cut-score', 'data-found') === 'false', 'one cut checked, none consistent');
+  expect(await pg.isDisabled('#lesson-next'), 'still no consistent cut');
+  // Every line at the end: consistent, predicted rightly.
+  await pg.click('#st-clear');
+  await drawCut(pg, [null, null, null]);
+  await pg.waitForSelector('#st-guess-consistent');
+  await pg.click('#st-guess-consistent');
+  await pg.waitForSelector('#st-verdict[data-consistent="true"]');
+  expect(await attr(pg, '#st-lesson', 'data-right') === 'true', 'the right prediction is scored right');
+  expect(await attr(pg, '#lesson-cut-score', 'data-right') === '1' && await attr(pg, '#lesson-cut-score', 'data-total') === '2', 'one of two right');
+  // What the last step says, against the restore the room ran: the records in transit are lost,
+  // every other one is exactly once.
+  const transit = await pg.$$eval('#st-crossing li.in-transit', (l) => l.map((e) => e.dataset.record));
+  expect(transit.length > 0, 'records in transit at the end of the run (d and e never arrived)');
+  const rows = await pg.$$eval('.st-ledger tbody tr', (r) => r.map((e) => [e.dataset.record, e.className]));
+  for (const [r, cls] of rows) expect(cls.includes(transit.includes(r) ? 'v-lost' : 'v-exactly-once'), `${r}: ${cls}`);
+  expect(!(await pg.isDisabled('#lesson-next')), 'a consistent cut lets the lesson go on');
+}
+
+await check('lesson 14, Draw a consistent cut, in English: predict, check, until a cut is consistent; the last step goes back to the run', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  await drawACutLesson(pg);
+  await pg.screenshot({ path: shots + 'lesson14-draw-a-cut-1366.png', fullPage: true });
+  await pg.click('#lesson-next');
+  expect(await attr(pg, '#lesson', 'data-step') === '4', 'step 4');
+  await pg.waitForSelector('#canvas');
+  expect(!(await pg.$('#room-spacetime')), 'a step without the diagram closes it');
+  expect((await pg.textContent('#lesson-say')).includes('A consistent cut has no'), 'the conclusion');
+  await pg.context().close();
+});
+
+await check('lesson 14 in Chinese presenter mode at 1366x768: the lesson and the diagram, no text under 16 px', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  await pg.click('#btn-lang');
+  await pg.keyboard.press('p');
+  await pg.waitForSelector('#app[data-presenter="true"][data-lang="zh"]');
+  await drawACutLesson(pg, { zh: true });
+  expect((await pg.textContent('#st-lesson')).includes('对了'), 'the score in Chinese');
+  expect((await pg.textContent('#lesson-cut-score')).includes('一致的切面'), 'the lesson bar in Chinese');
+  const { min, who } = await lessonRoomText(pg);
+  expect(min >= 15.95, `smallest text "${who}" is ${min.toFixed(1)} px`);
+  console.log(`     (lesson 14 in presenter mode: smallest text ${min.toFixed(1)} px at 1366x768)`);
+  await pg.screenshot({ path: shots + 'lesson14-draw-a-cut-zh-presenter-1366.png' });
+  await pg.screenshot({ path: shots + 'lesson14-draw-a-cut-zh-presenter-1366-full.png', fullPage: true });
+  await pg.context().close();
+});
+
+await check('lessons 2, 3 and 4 show their cut on the space-time diagram: broken by the timers, consistent after the barrier', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  for (const [lesson, words] of [['1', '0 ⊕ orphan, 3 ✗ in transit'], ['2', '3 ⊕ orphan, 0 ✗ in transit'], ['3', '0 ⊕ orphan, 0 ✗ in transit']]) {
+    await pg.selectOption('#sel-lesson', lesson);
+    for (let i = 0; i < 10 && !(await pg.$('#lesson-open-diagram')); i++) await pg.click('#lesson-next');
+    await pg.click('#lesson-open-diagram');
+    await pg.waitForSelector('#room-spacetime[data-loaded="true"] #st-current', { timeout: 15000 });
+    const text = await pg.textContent('#st-current');
+    expect(text.includes(words), `lesson ${+lesson + 1}: ${text}`);
+    if (lesson === '3') await pg.screenshot({ path: shots + 'lesson4-cut-on-the-diagram-1366.png', fullPage: true });
+    await pg.click('#lesson-next');
+    await pg.waitForSelector('#canvas');
+    expect(!(await pg.$('#room-spacetime')), `lesson ${+lesson + 1}: the next step goes back to the run`);
+  }
+  await pg.context().close();
+});
+
+await check('space-time room: hovering an arrow shows its record as the hidden ledger and narration tell it', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  for (let i = 0; i < 10; i++) await pg.keyboard.press('ArrowRight');
+  await pg.keyboard.press('d');
+  await pg.waitForSelector('#room-spacetime[data-loaded="true"] #st-svg', { timeout: 15000 });
+  expect(await pg.$('#st-record.hint'), 'a hint before any hover');
+  const records = await pg.$$eval('.st-arrow[data-record]', (a) => [...new Set(a.map((e) => e.dataset.record))]);
+  expect(records.length >= 2, `records drawn: ${records}`);
+  for (const r of records.slice(0, 3)) {
+    await pg.hover(`.st-arrow[data-record="${r}"] .st-hit-arrow`, { force: true });
+    await pg.waitForSelector(`#st-record[data-record="${r}"]`);
+    // The ledger and the narration are under the room, hidden but on the page: the card says what they say.
+    const ledger = await pg.$eval(`#ledger tbody tr[data-record="${r}"]`, (e) => e.dataset.verdict);
+    expect(await attr(pg, '#st-record', 'data-verdict') === ledger, `${r}: the card's verdict is the ledger's (${ledger})`);
+    const narration = await pg.$eval('#narration', (e) => e.textContent);
+    const lines = await pg.$$eval('#st-record li', (l) => l.map((e) => [e.dataset.step, e.textContent.replace(/^step \d+: /, '')]));
+    expect(lines.length > 0, `${r}: its steps`);
+    for (const [s, text] of lines) for (const part of text.split(' · ')) expect(narration.includes(part), `${r} step ${s}: "${part}" is the narration's`);
+    const lit = await pg.$$eval('.st-arrow.lit', (a) => [...new Set(a.map((e) => e.dataset.record))]);
+    expect(lit.length === 1 && lit[0] === r, `the diagram lights ${r} only: ${lit}`);
+  }
+  await pg.screenshot({ path: shots + 'room-spacetime-hover-1366.png' });
+  await pg.context().close();
+});
+
+await check('space-time room: Compare with draws the same moves under another strategy, aligned by what happened; ≠ only where it took no step; a cut on the second diagram', async () => {
+  const pg = await open({ width: 1366, height: 768 });
+  await pg.selectOption('#sel-strategy', 'aligned');
+  for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+  await pg.keyboard.press('c');
+  for (let i = 0; i < 10; i++) await pg.keyboard.press('ArrowRight');
+  await pg.keyboard.press('d');
+  await pg.waitForSelector('#room-spacetime[data-loaded="true"] #st-svg', { timeout: 15000 });
+  expect(!(await pg.$('#st-compared')), 'nothing compared at first');
+  await pg.selectOption('#st-compare', 'timers');
+  await pg.waitForSelector('#st-compared #st2-svg');
+  expect(await pg.$$eval('#st2-svg .st-hit', (l) => l.length) === 3, 'one line per task on the second diagram');
+  const ne = await pg.$$eval('#st2-svg .st-ne-line', (l) => l.map((e) => Number(e.dataset.step)));
+  expect(ne.includes(4), `≠ at the checkpoint (step 4), which timers refuse: ${ne}`);
+  expect(Number(await attr(pg, '#st-compared', 'data-differs')) === ne.length, 'the count says as many ≠ as drawn');
+  // Aligned by what happened: every record the second run received, the first received at the same step.
+  const receipts = (sel) => pg.$$eval(`${sel} .st-arrow[data-record]`, (a) => a.map((e) => [e.dataset.record, (e.querySelector('title').textContent.match(/received at step (\d+)/) || [])[1]]).filter(([, r]) => r).map(([a, r]) => `${a}@${r}`));
+  const [one, two] = [await receipts('#st-svg'), await receipts('#st2-svg')];
+  expect(two.length > 0, 'the second run received records');
+  for (const r of two) expect(one.includes(r), `${r} in the second run is the first run's receipt too (${one})`);
+  // No ≠ where both took a step: every receipt step of the second run is unmarked.
+  for (const r of two) expect(!ne.includes(Number(r.split('@')[1])), `${r}: no ≠ on a step both took`);
+  // A cut on the second diagram: Source at its start, the others at the end: orphans, from its own run.
+  await pg.focus('#st2-line-0');
+  for (const [t, k] of [[0, 'Home'], [1, 'End'], [2, 'End']]) {
+    if (t) await pg.keyboard.press('Tab');
+    await pg.keyboard.press(k);
+    await pg.keyboard.press('Enter');
+  }
+  await pg.waitForSelector('#st2-verdict[data-consistent]');
+  expect(await attr(pg, '#st2-verdict', 'data-consistent') === 'false', 'the second diagram\'s cut is judged');
+  expect((await pg.$$('#st2-crossing li.orphan')).length > 0, 'its orphans named');
+  // The list gives the steps the second diagram draws: each named arrow's receipt is one drawn there.
+  const named = await pg.$$eval('#st2-crossing li', (l) => l.map((e) => [e.dataset.record, (e.textContent.match(/received at step (\d+)/) || [])[1]]).filter(([, r]) => r).map(([a, r]) => `${a}@${r}`));
+  for (const r of named) expect(two.includes(r), `${r}: the list's step is the diagram's`);
+  expect(!(await pg.$('#st-verdict[data-consistent]')), 'the first diagram\'s cut is its own (not set)');
+  await pg.screenshot({ path: shots + 'room-spacetime-compare-1366.png', fullPage: true });
+  await pg.click('#btn-room-lang');
+  expect((await pg.textContent('#st-compared h3')).includes('对齐'), 'in Chinese');
+  await pg.keyboard.press('p');
+  await pg.waitForSelector('#app[data-presenter="true"]');
+  const small = await pg.evaluate(() => Math.min(...[...document.querySelectorAll('#st2-svg text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)));
+  expect(small >= 16, `presenter: the second diagram's text ${small} px`);
+  const words = await pg.evaluate(() => Math.min(...['#st-compare', '.st-compare', '#st-compared h3', '#st2-ne', '#st2-clear'].map((s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))));
+  expect(words >= 16, `presenter: the compare menu and notes ${words} px`);
+  await pg.screenshot({ path: shots + 'room-spacetime-compare-zh-presenter-1366.png', fullPage: true });
+  await pg.context().close();
+});
+
 await check('space-time room: no two labels of the diagram overlap at 1920x1080 and 1366x768, crowded with 300 records in flight, presenter too', async () => {
   const problems = [];
   for (const [w, h] of [[1920, 1080], [1366, 768]]) {
@@ -1721,13 +1907,19 @@ await check('space-time room: no two labels of the diagram overlap at 1920x1080 
       const pg = await open({ width: w, height: h }, { reducedMotion: 'reduce' });
       await generated(pg, 'keyed-shuffle', 150);
       await pg.selectOption('#sel-strategy', 'aligned');
+      // Both sources read in turn, so records from each are in flight at once.
       const sources = await pg.$$eval('[id^="read-"]', (els) => els.map((e) => e.id));
-      for (const s of sources) await clickN(pg, idSel(s), 150);
+      expect(sources.length === 2, `two sources: ${sources}`);
+      for (let i = 0; i < 150; i++) for (const s of sources) await clickN(pg, idSel(s), 1);
       await keyN(pg, 'c');
       for (let i = 0; i < 30; i++) await pg.keyboard.press('w');
       if (presenter) await pg.keyboard.press('p');
       await pg.keyboard.press('d');
       await pg.waitForSelector('#st-svg', { timeout: 15000 });
+      const lines = await pg.$$eval('.st-hit', (l) => l.map((e) => e.getAttribute('aria-label') || e.id));
+      const from = await pg.$$eval('.st-arrow.in-flight[data-record]', (a) => [...new Set(a.map((e) => e.dataset.from))]);
+      const fromSources = from.filter((t) => /Source/.test(lines[+t] || ''));
+      expect(fromSources.length === 2, `records in flight from both sources: from lines ${from.map((t) => lines[+t])}`);
       for (const zoom of [0, 1, 2]) {
         if (zoom) await pg.click('#st-zoom-in');
         const { n, bad, min } = await diagramLabels(pg);

@@ -16,7 +16,7 @@ use super::text::{verdict_mark, Lang};
 use super::room_loader::{with_sharing, Sharing};
 use super::{Dispatch, Msg, Shared};
 use crate::classroom::{
-    from_fragment, next_guess, score, Command, Judge, LoadError, Notice, Origin, Session, CATALOGUE,
+    from_fragment, next_guess, score, Command, Judge, LoadError, Notice, OnDiagram, Origin, Session, CATALOGUE,
 };
 use crate::engine::ledger::Verdict;
 
@@ -410,7 +410,36 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
     } else {
         l.t("Lesson done", "课程结束")
     };
-    let next_enabled = p.awaiting_reveal() || p.step + 1 < n;
+    let cut_missing = !p.cut_found();
+    let next_enabled = p.awaiting_reveal() || (p.step + 1 < n && !cut_missing);
+    // A step that shows the run as a space-time diagram opens it (its part loads then); in the
+    // room the lesson bar stays above it.
+    let diagram_ui = match step.diagram {
+        OnDiagram::No => html! {},
+        shown => {
+            let d = dispatch.clone();
+            let (r, total) = p.cut_score();
+            html! {
+                <div class="lesson-diagram" id="lesson-diagram">
+                    <button class="tool primary" id="lesson-open-diagram" aria-keyshortcuts="D"
+                        onclick={Callback::from(move |_: MouseEvent| d.dispatch(Msg::Room(Some(super::room_loader::Room::SpaceTime))))}>
+                        { if shown == OnDiagram::Draw { l.t("⧖ Draw on the space-time diagram", "⧖ 在时空图上画切面") }
+                          else { l.t("⧖ See it on the space-time diagram", "⧖ 在时空图上查看") } }</button>
+                    if shown == OnDiagram::Draw {
+                        <span id="lesson-cut-score" class="lesson-cut-score" data-right={r.to_string()} data-total={total.to_string()}
+                            data-found={(!cut_missing).to_string()}>{ match (total, cut_missing, zh) {
+                            (0, _, false) => "No cut checked yet.".to_string(),
+                            (0, _, true) => "还没有检查过切面。".to_string(),
+                            (_, true, false) => format!("{total} cuts checked, none consistent yet; you predicted {r} of {total} right."),
+                            (_, true, true) => format!("已检查 {total} 个切面，还没有一致的；你预测对了 {total} 个中的 {r} 个。"),
+                            (_, false, false) => format!("✓ A consistent cut found after {total} cuts; you predicted {r} of {total} right."),
+                            (_, false, true) => format!("✓ 检查了 {total} 个切面后找到了一致的切面；你预测对了 {total} 个中的 {r} 个。"),
+                        } }</span>
+                    }
+                </div>
+            }
+        }
+    };
     let prev_enabled = p.step > 0 || (judge.is_some() && p.revealed);
     let title = pick(&lesson.title);
     let lesson_no = CATALOGUE.iter().position(|x| x.id == lesson.id).unwrap_or(0);
@@ -426,6 +455,7 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
                 <button class="tool" id="lesson-exit" onclick={cmd(Command::LessonExit)}>{ l.t("✕ Leave the lesson", "✕ 离开课程") }</button>
             </div>
             <p class="lesson-say" id="lesson-say" aria-live="polite">{ say }</p>
+            { diagram_ui }
             { predict_ui }
             { score_ui }
             { if session.took_over {
@@ -438,6 +468,7 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
                         else { l.t("This is the lesson's first step", "这是课程的第一步") }}>{ l.t("◀ Previous", "◀ 上一步") }</button>
                 <button class="tool primary" id="lesson-next" onclick={cmd(Command::LessonNext)} disabled={!next_enabled} aria-keyshortcuts="PageDown"
                     title={if next_enabled { l.t("The next step of the lesson (PageDown)", "课程的下一步（PageDown）") }
+                        else if cut_missing { l.t("Draw a consistent cut on the space-time diagram first", "请先在时空图上画出一个一致的切面") }
                         else { l.t("This is the lesson's last step", "这是课程的最后一步") }}>{ next_label }</button>
             </div>
         </section>

@@ -258,6 +258,12 @@ impl Reducible for UiState {
                 if reconfig || (acted && !ok) {
                     next.playing = false;
                 }
+                // A lesson step without the diagram goes back to the run (the space-time room shows
+                // the lesson bar only on the steps that use it).
+                let diagram = next.session.borrow().lesson.as_ref().map(|p| p.current().diagram);
+                if next.room == Some(Room::SpaceTime) && diagram.is_some_and(|d| d == crate::classroom::OnDiagram::No) {
+                    next.room = None;
+                }
             }
             Msg::TogglePlay => {
                 if next.playing {
@@ -565,7 +571,8 @@ pub fn App() -> Html {
         <ContextProvider<rooms::RoomProps> context={piece_props.clone()}>
         <div id="app" class={classes!("app", state.playing.then_some("playing"), state.presenter.then_some("presenter"),
                 session.lesson.is_some().then_some("in-lesson"), (canvas::shape(&sim.graph) == canvas::Shape::Tall).then_some("tall"),
-                sim.graph.has_sink().then_some("with-sink"), state.room.is_some().then_some("in-room"))} data-ready={state.deferred.is_none().to_string()}
+                sim.graph.has_sink().then_some("with-sink"), state.room.is_some().then_some("in-room"),
+                (state.room == Some(Room::SpaceTime) && session.lesson.is_some()).then_some("lesson-in-room"))} data-ready={state.deferred.is_none().to_string()}
              lang={if l == Lang::Zh { "zh-Hans" } else { "en" }} data-lang={l.id()} data-presenter={state.presenter.to_string()}
              data-step={pos.to_string()} data-steps={len.to_string()}>
             // The run's controls; presenter mode packs them into two compact rows.

@@ -30,4 +30,5 @@ pub const CATALOGUE: &[Entry] = &[
     entry("storm-acks", "11. Storm acks every record", "11. Storm 逐条确认"),
     entry("master", "12. The master fails", "12. 主节点故障"),
     entry("micro-batches", "13. Micro-batches and the write-ahead log", "13. 微批与预写日志"),
+    entry("draw-a-cut", "14. Draw a consistent cut", "14. 画一个一致的切面"),
 ];

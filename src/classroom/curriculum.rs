@@ -3,7 +3,7 @@
 //! tests below play each one through and check what its reveals claim.
 
 use super::catalogue::CATALOGUE;
-use super::lessons::{Judge, Lesson, Shows, Step, Text};
+use super::lessons::{Judge, Lesson, OnDiagram, Shows, Step, Text};
 use crate::engine::{CheckpointRetention, HighAvailability, Settings, SinkMode, Strategy};
 
 const fn t(en: &'static str, zh: &'static str) -> Text {
@@ -11,16 +11,16 @@ const fn t(en: &'static str, zh: &'static str) -> Text {
 }
 
 const fn step(play: &'static [&'static str], say: Text) -> Step {
-    Step { play, say, predict: None, reveal: None, restart: None, shows: &[] }
+    Step { play, say, predict: None, reveal: None, restart: None, shows: &[], diagram: OnDiagram::No }
 }
 
 const fn predict(play: &'static [&'static str], say: Text, judge: Judge, reveal: Text) -> Step {
-    Step { play, say, predict: Some(judge), reveal: Some(reveal), restart: None, shows: &[] }
+    Step { play, say, predict: Some(judge), reveal: Some(reveal), restart: None, shows: &[], diagram: OnDiagram::No }
 }
 
 /// A step that first starts a fresh run of the lesson's job with other settings.
 const fn restart(settings: fn() -> Settings, play: &'static [&'static str], say: Text) -> Step {
-    Step { play, say, predict: None, reveal: None, restart: Some(settings), shows: &[] }
+    Step { play, say, predict: None, reveal: None, restart: Some(settings), shows: &[], diagram: OnDiagram::No }
 }
 
 fn timers() -> Settings {
@@ -178,7 +178,9 @@ pub static LESSONS: &[Lesson] = &[
                 "所有任务的定时器在同一时刻触发（假设时钟完美同步）。Source 保存了偏移量 3；Map 和 Count 保存的是 a、b、c 到达之前的状态，因为这三条数据还没到它们那里。")),
             step(&[], t(
                 "Look at the cut these saves make: a, b and c were sent before Source saved, but will be received after Map saved. They are in transit, and no save holds them.",
-                "看看这些保存构成的切面：a、b、c 在 Source 保存之前就已发出，却要在 Map 保存之后才会被接收。它们正在途中，没有任何一份保存记录了它们。")),
+                "看看这些保存构成的切面：a、b、c 在 Source 保存之前就已发出，却要在 Map 保存之后才会被接收。它们正在途中，没有任何一份保存记录了它们。"))
+            .diagram(OnDiagram::Show)
+            .shows(&[Shows::CutBroken { orphans: 0, in_transit: 3 }]),
             predict(&["crash", "restore", "end"], t(
                 "Now the whole cluster crashes, and every task restores its own latest save. Mark every record: exactly once, lost or duplicated.",
                 "现在整个集群宕机，每个任务都从自己最近一次保存恢复。请为每一条记录标出：精确一次、丢失或重复。"),
@@ -208,7 +210,9 @@ pub static LESSONS: &[Lesson] = &[
                 "Count 计入了 a、b、c：计数(x) = 3。")),
             step(&["timer Map", "timer Count"], t(
                 "Now Map's and Count's timers fire, and Count saves count(x) = 3 from {a, b, c}. The cut shows a, b and c as orphans: their receipt is saved, their sending is not.",
-                "现在 Map 和 Count 的定时器触发，Count 保存了来自 {a, b, c} 的 计数(x) = 3。切面显示 a、b、c 是孤儿数据：它们的接收被保存了，它们的发送却没有。")),
+                "现在 Map 和 Count 的定时器触发，Count 保存了来自 {a, b, c} 的 计数(x) = 3。切面显示 a、b、c 是孤儿数据：它们的接收被保存了，它们的发送却没有。"))
+            .diagram(OnDiagram::Show)
+            .shows(&[Shows::CutBroken { orphans: 3, in_transit: 0 }]),
             predict(&["crash", "restore", "end"], t(
                 "The cluster crashes and each task restores its own save. Which records will be lost or duplicated? Mark every record: exactly once, lost or duplicated.",
                 "集群宕机，每个任务都从自己的保存恢复。哪些记录会丢失或重复？请为每一条记录标出：精确一次、丢失或重复。"),
@@ -238,7 +242,9 @@ pub static LESSONS: &[Lesson] = &[
                 "Map 处理了 a、b、c，然后遇到屏障 1：它保存状态、转发屏障并确认（2/3）。通道是先进先出的，屏障永远不会越过数据。")).shows(&[Shows::Pending(1)]),
             step(&["deliver Map->Count x4"], t(
                 "Count counts a, b and c, then barrier 1 arrives: it saves count(x) = 3 and acknowledges (3/3). Every task has acknowledged, so checkpoint 1 is completed: a consistent cut, where a, b, c are both before Source's saved offset and in Count's saved state.",
-                "Count 计入了 a、b、c，然后屏障 1 到达：它保存 计数(x) = 3 并确认（3/3）。所有任务都已确认，检查点 1 完成：这是一个一致的切面：a、b、c 既在 Source 保存的偏移量之前，也在 Count 保存的状态里。")).shows(&[Shows::Completed(1), Shows::NonePending]),
+                "Count 计入了 a、b、c，然后屏障 1 到达：它保存 计数(x) = 3 并确认（3/3）。所有任务都已确认，检查点 1 完成：这是一个一致的切面：a、b、c 既在 Source 保存的偏移量之前，也在 Count 保存的状态里。"))
+            .shows(&[Shows::Completed(1), Shows::NonePending, Shows::CutConsistent])
+            .diagram(OnDiagram::Show),
             step(&["read Source", "deliver Source->Map"], t(
                 "The job goes on after checkpoint 1: Source reads d and Map passes it on.",
                 "检查点 1 之后作业继续运行：Source 读取了 d，Map 把它转发出去。")),
@@ -588,6 +594,29 @@ pub static LESSONS: &[Lesson] = &[
                 "每条记录都是精确一次：批次 1 重跑时发现（批次时间 4，Sink）已经提交，就跳过了它的行；批次 2 只提交了一次。再看代价：每条记录都要等它的批次。a 在第 0 步到达，读者直到批次 1 提交时才第一次看到它，晚了 19 步（作业下方的区域显示延迟）。而且日志里存着全部数据的一份副本。Flink 不保存流的副本，记录一写出就可见，但它需要一个能重放的数据源。")),
         ],
     },
+    Lesson {
+        id: CATALOGUE[13].id,
+        title: CATALOGUE[13].title,
+        job: "line",
+        settings: timers,
+        seed: 1,
+        steps: &[
+            step(&[], t(
+                "A space-time diagram draws a run as Chandy and Lamport did: one line per task, time running left to right, one arrow per record from its send to its receipt. A cut picks one moment on each task's line. It is consistent when no arrow crosses it from the future into the past: no record received before the cut but sent after it. In this lesson you draw cuts yourself.",
+                "时空图像 Chandy 和 Lamport 那样画出一次运行：每个任务一条线，时间从左到右，每条记录一个箭头，从发送指向接收。切面在每条任务线上各取一个时刻。如果没有箭头从未来穿过切面回到过去，也就是没有记录在切面之前被接收、却在切面之后才发送，这个切面就是一致的。这一课由你自己来画切面。")),
+            step(&["read Source x5", "deliver Source->Map x3", "deliver Map->Count x3"], t(
+                "Source read a to e (steps 1 to 5), Map passed a, b and c on (steps 6 to 8), and Count counted them (steps 9 to 11); d and e are still in Source->Map, drawn dotted. No task has saved anything yet, so no cut is drawn for you. Open the diagram and find each arrow.",
+                "Source 读取了 a 到 e（第 1 到 5 步），Map 转发了 a、b、c（第 6 到 8 步），Count 计入了它们（第 9 到 11 步）；d 和 e 还在 Source->Map 中，画成点线。还没有任务保存过任何东西，所以图上没有现成的切面。打开时空图，找到每一个箭头。"))
+            .diagram(OnDiagram::Show),
+            step(&[], t(
+                "Your turn. In the diagram, set one point on each task line: click it, or Tab to a line, move with ← and →, and press Enter. Before the check, predict whether your cut is consistent. Draw cuts until one is; try a slanted one too, with Source early and Count late.",
+                "轮到你了。在时空图的每条任务线上设一个点：点击它，或者按 Tab 到一条线，用 ← 和 → 移动，按 Enter 确定。检查之前，先预测你的切面是否一致。一直画，直到画出一个一致的切面；也试试斜的：Source 靠前，Count 靠后。"))
+            .diagram(OnDiagram::Draw),
+            step(&[], t(
+                "A consistent cut has no ⊕ orphan. Arrows ✗ in transit may cross it: Chandy and Lamport save them as the channels' state. The diagram restored a copy of the run from your cut and ran it to its end: every record that crosses no line of it ends exactly once, and each one in transit is lost, because a restore from drawn task states keeps no channel state. Flink's aligned barriers (lesson 4) draw a consistent cut for you whose channels are empty; unaligned checkpoints (lesson 7) save what is in transit.",
+                "一致的切面没有 ⊕ 孤儿消息。✗ 在途的箭头可以穿过它：Chandy 和 Lamport 把它们保存为通道的状态。时空图从你的切面恢复了运行的一个副本并运行到结束：没有穿过切面的记录都是精确一次，而每条在途记录都丢失了，因为从画出的任务状态恢复不保存任何通道状态。Flink 的对齐屏障（第 4 课）替你画出一个通道为空的一致切面；非对齐检查点（第 7 课）则把在途的数据存下来。")),
+        ],
+    },
 ];
 
 /// Lesson 12, each Flink run: checkpoint 1 completes with a and b (written), c is written after
@@ -840,7 +869,7 @@ mod tests {
             }
             let predictions = lesson.steps.iter().filter(|s| s.predict.is_some()).count();
             let expected = match lesson.id {
-                "state" => 0,
+                "state" | "draw-a-cut" => 0,
                 "sinks" | "master" | "micro-batches" => 3,
                 _ => 1,
             };
@@ -849,7 +878,7 @@ mod tests {
                 assert!(lesson.steps.last().unwrap().predict.is_some(), "{}", lesson.id);
             }
         }
-        assert_eq!(LESSONS.len(), 13);
+        assert_eq!(LESSONS.len(), 14);
     }
 
     /// Lesson 13: from a socket, without the log f, g, h are lost; with it nothing is lost and
@@ -988,6 +1017,88 @@ mod tests {
         assert_eq!(l.state_labels(Verdict::Duplicated), ["a", "b", "c"]);
         assert_eq!(l.row("a").unwrap().state, 2);
         assert_eq!(l.state_labels(Verdict::ExactlyOnce), ["d", "e", "f", "g", "h"]);
+    }
+
+    /// Lessons 2, 3 and 4 each have a step that shows their cut on the space-time diagram: broken
+    /// by the timers (a, b, c in transit; a, b, c orphans), consistent after the barrier. Only
+    /// lesson 14 has the learner draw.
+    #[test]
+    fn the_timers_and_barrier_lessons_show_their_cut_on_the_diagram() {
+        for (id, broken) in [("timers-lose", Some((0, 3))), ("timers-duplicate", Some((3, 0))), ("barrier", None)] {
+            let i = index(id);
+            let steps: Vec<usize> =
+                (0..LESSONS[i].steps.len()).filter(|&k| LESSONS[i].steps[k].diagram == OnDiagram::Show).collect();
+            assert_eq!(steps.len(), 1, "{id}: one step shows the diagram");
+            let k = steps[0];
+            let cut = play_to(i, k).latest_cut().unwrap_or_else(|| panic!("{id}: a cut at step {}", k + 1));
+            let found = (cut.orphans().len(), cut.in_transit().len());
+            match broken {
+                Some(expected) => {
+                    assert_eq!(found, expected, "{id}");
+                    assert!(LESSONS[i].steps[k].shows.contains(&Shows::CutBroken { orphans: expected.0, in_transit: expected.1 }));
+                }
+                None => {
+                    assert_eq!(found, (0, 0), "{id}");
+                    assert!(LESSONS[i].steps[k].shows.contains(&Shows::CutConsistent));
+                }
+            }
+            // The claim fails on the other verdict.
+            let other = if broken.is_some() { Shows::CutConsistent } else { Shows::CutBroken { orphans: 0, in_transit: 0 } };
+            assert!(other.check(&play_to(i, k)).is_err(), "{id}");
+        }
+        let drawing: Vec<&str> =
+            LESSONS.iter().filter(|l| l.steps.iter().any(|s| s.diagram == OnDiagram::Draw)).map(|l| l.id).collect();
+        assert_eq!(drawing, ["draw-a-cut"]);
+    }
+
+    /// Lesson 14: on its drawing step, every cut the learner can draw (every point on every line,
+    /// brute force) is checked against what the lesson says: some are consistent and some are
+    /// not (the slanted one it suggests, Source early and Count late, is not); a consistent cut has
+    /// no orphan; and a restore from a consistent cut ends every record that crosses no line
+    /// exactly once and loses each one in transit, as the last step says.
+    #[test]
+    fn lesson_14_draw_a_consistent_cut_says_what_a_restore_from_it_does() {
+        use crate::engine::drawn_cut::{classify, restore_from};
+        let i = index("draw-a-cut");
+        let lesson = &LESSONS[i];
+        let k = lesson.steps.iter().position(|s| s.diagram == OnDiagram::Draw).unwrap();
+        assert!(lesson.steps[k + 1..].iter().all(|s| s.play.is_empty()), "nothing plays after the drawing");
+        let mut p = Progress::new(i);
+        p.step = k;
+        let (_, start, actions) = actions_for(&p).unwrap();
+        let tl = crate::engine::Timeline::from_actions(start, &actions).unwrap();
+        let end = tl.len() as u64;
+        assert_eq!(end, 11, "the steps the words count");
+        let sim = tl.current();
+        assert!(sim.latest_cut().is_none(), "no cut is drawn for the learner");
+        let (mut consistent, mut inconsistent, mut with_transit) = (0, 0, 0);
+        for s in 0..=end {
+            for m in 0..=end {
+                for c in 0..=end {
+                    let points = [s, m, c];
+                    let cut = classify(&tl, &points).unwrap();
+                    if !cut.consistent() {
+                        inconsistent += 1;
+                        assert!(!cut.orphans().is_empty());
+                        continue;
+                    }
+                    consistent += 1;
+                    let (_, restore) = restore_from(&tl, &points, 20_000).unwrap();
+                    let transit = cut.in_transit();
+                    with_transit += usize::from(!transit.is_empty());
+                    for row in &restore.ledger.rows {
+                        let expected = if transit.contains(&row.record) { Verdict::Lost } else { Verdict::ExactlyOnce };
+                        assert_eq!(row.state_verdict, expected, "cut {points:?}: {}", row.label);
+                    }
+                }
+            }
+        }
+        assert!(consistent > 0 && inconsistent > 0 && with_transit > 0, "{consistent} {inconsistent} {with_transit}");
+        // The slanted cut the step suggests: Source at its start, Count at the end.
+        assert!(!classify(&tl, &[0, end, end]).unwrap().consistent());
+        assert!(classify(&tl, &[end, end, end]).unwrap().consistent());
+        let words = lesson.steps[k + 1].say.en;
+        assert!(words.contains("exactly once") && words.contains("in transit is lost"), "{words}");
     }
 
     #[test]

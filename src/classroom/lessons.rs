@@ -73,6 +73,11 @@ pub enum Shows {
     InStorage(Option<u64>),
     /// Spark: this batch has completed (its newest attempt finished).
     BatchDone(u32),
+    /// The restore point now (`Sim::latest_cut`) is a consistent cut: no record an orphan or in
+    /// transit on any channel.
+    CutConsistent,
+    /// The restore point now is broken: this many records are orphans and this many in transit.
+    CutBroken { orphans: usize, in_transit: usize },
 }
 
 impl Shows {
@@ -102,6 +107,10 @@ impl Shows {
             Shows::Leader(name) => sim.jobmanager_up() && sim.masters().leader.letter() == name,
             Shows::InStorage(id) => sim.storage().completed.last().map(|c| c.id.0) == id,
             Shows::BatchDone(k) => sim.durable_spark().batches.iter().rev().find(|b| b.batch == k).is_some_and(|b| b.finished.is_some()),
+            Shows::CutConsistent => sim.latest_cut().is_some_and(|c| c.orphans().is_empty() && c.in_transit().is_empty()),
+            Shows::CutBroken { orphans, in_transit } => sim
+                .latest_cut()
+                .is_some_and(|c| (c.orphans().len(), c.in_transit().len()) == (orphans, in_transit) && orphans + in_transit > 0),
             Shows::ToReplay(label) => sim.storm().is_some_and(|s| {
                 sim.graph.sources().any(|t| {
                     s.spouts[t.index()].retry.iter().any(|o| sim.graph.label(sim.graph.task(t).log[*o as usize]) == label)
@@ -112,8 +121,9 @@ impl Shows {
             return Ok(());
         }
         let pending: Vec<u64> = sim.pending().iter().map(|p| p.id.0).collect();
+        let cut = sim.latest_cut().map(|c| (c.orphans().len(), c.in_transit().len()));
         Err(format!(
-            "{self:?} does not hold: blocked {blocked:?}, pending {pending:?}, history {:?}, down {:?}, trees in the acker {:?}, master up {} (leader {}), in storage {:?}",
+            "{self:?} does not hold: cut (orphans, in transit) {cut:?}, blocked {blocked:?}, pending {pending:?}, history {:?}, down {:?}, trees in the acker {:?}, master up {} (leader {}), in storage {:?}",
             sim.stats.history.iter().map(|r| (r.id.0, r.status)).collect::<Vec<_>>(),
             sim.down(),
             sim.storm().map(|s| s.acker.len()),
@@ -122,6 +132,20 @@ impl Shows {
             sim.storage().completed.iter().map(|c| c.id.0).collect::<Vec<_>>()
         ))
     }
+}
+
+/// Whether a step shows the run as a space-time diagram (the `spacetime` room, opened from the
+/// lesson bar), and what the learner does there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnDiagram {
+    /// The step does not use the diagram.
+    No,
+    /// The diagram shows the run with its restore point now as a cut (the lesson's words say
+    /// whether it is broken or consistent, and a `Shows::Cut…` claim backs them).
+    Show,
+    /// The learner draws cuts on the diagram, predicting before each check whether it is
+    /// consistent, until one is (Chandy and Lamport's consistent cut): the lesson goes on then.
+    Draw,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -141,12 +165,18 @@ pub struct Step {
     /// What the words claim the canvas shows once the step has played (on a predict step: after
     /// the reveal).
     pub shows: &'static [Shows],
+    /// Whether the step shows the space-time diagram, or has the learner draw a cut on it.
+    pub diagram: OnDiagram,
 }
 
 impl Step {
     /// The same step, claiming that the run then shows `shows`.
     pub const fn shows(self, shows: &'static [Shows]) -> Step {
         Step { shows, ..self }
+    }
+    /// The same step, with the space-time diagram.
+    pub const fn diagram(self, diagram: OnDiagram) -> Step {
+        Step { diagram, ..self }
     }
 }
 

@@ -29,8 +29,8 @@ pub mod wording;
 pub use catalogue::{Entry, CATALOGUE};
 pub use curriculum::LESSONS;
 pub use legend::{marks, Mark};
-pub use lessons::{parse_line, play_lines, score, Judge, Lesson, Step, Text};
-pub use progress::{actions_for, next_guess, Progress};
+pub use lessons::{parse_line, play_lines, score, Judge, Lesson, OnDiagram, Step, Text};
+pub use progress::{actions_for, next_guess, CutAttempt, Progress};
 pub use run_config::{RunConfig, MAX_GENERATED};
 pub use saved_run::{
     from_base64url, from_fragment, to_base64url, to_fragment, LoadError, Origin, SavedLesson, SavedRun,

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::curriculum;
-use super::lessons::{play_lines, Lesson, Step};
+use super::lessons::{play_lines, Lesson, OnDiagram, Step};
 use super::run_config::RunConfig;
 use crate::engine::ledger::Verdict;
 use crate::engine::{Action, Sim};
@@ -19,11 +19,43 @@ pub struct Progress {
     /// The learner's marks by record label. A record starts unmarked (no entry): the reveal
     /// waits until every record is marked, and an unmarked record never scores.
     pub predictions: BTreeMap<String, Verdict>,
+    /// On a step where the learner draws cuts (`OnDiagram::Draw`): each cut checked so far, with
+    /// the prediction made before the check. Not saved in links or files.
+    pub cuts: Vec<CutAttempt>,
+}
+
+/// One cut the learner drew and checked on a drawing step: its point on each task line, what the
+/// learner predicted before the check, and what the check found (`engine::drawn_cut::classify`,
+/// run by the space-time room, which holds that code).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CutAttempt {
+    pub points: Vec<u64>,
+    /// The prediction: consistent?
+    pub predicted_consistent: bool,
+    /// The check: consistent?
+    pub consistent: bool,
+    /// How many arrows cross it (orphans and in transit).
+    pub crossing: usize,
+}
+
+impl CutAttempt {
+    /// Was the prediction right?
+    pub fn right(&self) -> bool {
+        self.predicted_consistent == self.consistent
+    }
 }
 
 impl Progress {
     pub fn new(lesson: usize) -> Progress {
-        Progress { lesson, step: 0, revealed: false, predictions: BTreeMap::new() }
+        Progress { lesson, step: 0, revealed: false, predictions: BTreeMap::new(), cuts: Vec::new() }
+    }
+    /// On a drawing step: has the learner checked a consistent cut yet? (Any other step: true.)
+    pub fn cut_found(&self) -> bool {
+        self.current().diagram != OnDiagram::Draw || self.cuts.iter().any(|c| c.consistent)
+    }
+    /// On a drawing step: the predictions that were right, of the cuts checked.
+    pub fn cut_score(&self) -> (usize, usize) {
+        (self.cuts.iter().filter(|c| c.right()).count(), self.cuts.len())
     }
     pub fn lesson(&self) -> &'static Lesson {
         // A lesson is open only once the lessons are there (see `curriculum::loaded`).

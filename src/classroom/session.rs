@@ -14,7 +14,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::curriculum;
-use super::progress::{actions_for, Progress};
+use super::lessons::OnDiagram;
+use super::progress::{actions_for, CutAttempt, Progress};
 use super::run_config::RunConfig;
 use super::saved_run::{LoadError, Origin, SavedLesson, SavedRun, MAX_SAVED_ACTIONS, SAVED_VERSION};
 use super::settings_form::{edit_field, FieldNote, SettingField};
@@ -61,6 +62,10 @@ pub enum Command {
     LessonExit,
     /// Mark a record's predicted fate on a predict step.
     Predict(String, Verdict),
+    /// On a lesson step where the learner draws cuts: a cut checked after its prediction (sent
+    /// by the space-time room, which classifies it). Refused on any other step, and for a cut
+    /// already checked.
+    CheckCut(CutAttempt),
 }
 
 /// Some steps of the history, numbered from 1: the `steps` steps after step `after`.
@@ -92,6 +97,8 @@ pub enum Notice {
     NothingToPlay,
     /// Reveal was asked for with this many records still unmarked.
     MarkEveryRecord(usize),
+    /// Next was asked for on a drawing step before a consistent cut was checked.
+    DrawConsistentCut,
     Config(ScenarioError),
     LoadFailed {
         origin: Origin,
@@ -338,10 +345,14 @@ impl Session {
                         return false;
                     }
                     p.revealed = true;
+                } else if !p.cut_found() {
+                    self.notice = Some(Notice::DrawConsistentCut);
+                    return false;
                 } else if p.step + 1 < p.lesson().steps.len() {
                     p.step += 1;
                     p.revealed = false;
                     p.predictions.clear();
+                    p.cuts.clear();
                 } else {
                     return false;
                 }
@@ -354,6 +365,7 @@ impl Session {
                 } else if p.step > 0 {
                     p.step -= 1;
                     p.revealed = p.current().predict.is_some();
+                    p.cuts.clear();
                 } else {
                     return false;
                 }
@@ -371,6 +383,20 @@ impl Session {
             Command::Predict(label, v) => match &mut self.lesson {
                 Some(p) if p.awaiting_reveal() => {
                     p.predictions.insert(label, v);
+                    true
+                }
+                _ => false,
+            },
+            Command::CheckCut(attempt) => match &mut self.lesson {
+                Some(p)
+                    if p.current().diagram == OnDiagram::Draw
+                        && !self.took_over
+                        && !p.cuts.iter().any(|c| c.points == attempt.points) =>
+                {
+                    p.cuts.push(attempt);
+                    if p.cut_found() && matches!(self.notice, Some(Notice::DrawConsistentCut)) {
+                        self.notice = None;
+                    }
                     true
                 }
                 _ => false,
@@ -756,6 +782,38 @@ mod tests {
         assert_eq!(t.sim().channels(), s.sim().channels());
         assert_eq!(t.sim().ledger(), s.sim().ledger());
         assert_eq!(t.save(Lang::Zh), saved);
+    }
+
+    /// Lesson 14's drawing step: Next waits for a consistent cut (with the notice saying so); a
+    /// checked cut is kept with its prediction, the same cut is not counted twice, and a check is
+    /// refused on a step that draws nothing.
+    #[test]
+    fn the_drawing_step_waits_for_a_consistent_cut() {
+        let mut s = Session::new(RunConfig::default()).unwrap();
+        let i = curriculum::LESSONS.iter().position(|l| l.id == "draw-a-cut").unwrap();
+        assert!(s.handle(Command::StartLesson(i)));
+        let attempt = |points: Vec<u64>, predicted_consistent, consistent| CutAttempt {
+            points,
+            predicted_consistent,
+            consistent,
+            crossing: 3,
+        };
+        assert!(!s.handle(Command::CheckCut(attempt(vec![0, 11, 11], false, false))), "not a drawing step");
+        while s.lesson.as_ref().unwrap().current().diagram != OnDiagram::Draw {
+            assert!(s.handle(Command::LessonNext));
+        }
+        let step = s.lesson.as_ref().unwrap().step;
+        assert!(!s.handle(Command::LessonNext));
+        assert_eq!(s.notice, Some(Notice::DrawConsistentCut));
+        assert!(s.notice.as_ref().unwrap().message(Lang::Zh).contains("一致的切面"));
+        assert!(s.handle(Command::CheckCut(attempt(vec![0, 11, 11], true, false))));
+        assert!(!s.handle(Command::CheckCut(attempt(vec![0, 11, 11], false, false))), "checked already");
+        assert!(!s.handle(Command::LessonNext), "still no consistent cut");
+        assert!(s.handle(Command::CheckCut(attempt(vec![11, 11, 11], true, true))));
+        assert_eq!(s.lesson.as_ref().unwrap().cut_score(), (1, 2));
+        assert!(s.handle(Command::LessonNext));
+        let p = s.lesson.as_ref().unwrap();
+        assert_eq!((p.step, p.cuts.len()), (step + 1, 0), "the next step starts with no cuts");
     }
 
     #[test]

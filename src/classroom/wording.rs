@@ -81,6 +81,12 @@ impl Notice {
                 "Mark every record first: {n} left. Click a record to mark it.",
                 "请先标记每一条记录：还剩 {n} 条。点击记录即可标记。"
             ),
+            Notice::DrawConsistentCut => lang
+                .t(
+                    "Draw a consistent cut first: open the space-time diagram, set one point on each task line, predict, and check it.",
+                    "请先画出一个一致的切面：打开时空图，在每条任务线上设一个点，先预测，再检查。",
+                )
+                .into(),
             Notice::Config(e) => say!(lang, "Can't use these settings: {e}", "无法使用这些设置：{e}"),
             Notice::LoadFailed { origin: o, error } => say!(
                 lang,

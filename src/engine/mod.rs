@@ -51,6 +51,7 @@ pub mod script;
 pub mod settings;
 pub mod sim;
 pub mod snapshot;
+pub mod run_alignment;
 pub mod space_time;
 pub mod sorted_vec;
 pub mod stable_sort;

@@ -24,6 +24,7 @@ const STYLE: &str = "\
 .st-grid{stroke:#e2e8f0;stroke-width:1}\
 .st-now{stroke:#0f172a;stroke-width:2;stroke-dasharray:3 3}\
 .st-line{stroke:#334155;stroke-width:4;stroke-linecap:round}\
+.st-ne-line{stroke:#7c3aed;stroke-width:2;stroke-dasharray:4 4}.st-ne{fill:#7c3aed;font-weight:800}\
 .st-task{font-weight:700;fill:#0f172a}\
 .st-tick{fill:#475569}\
 .st-save{fill:#0369a1;font-weight:700}circle.st-save{stroke:#fff;stroke-width:2}\
@@ -44,6 +45,8 @@ const STYLE: &str = "\
 
 /// What the drawing is handed.
 pub struct Scene<'a> {
+    /// The prefix of the drawing's element ids: `st` for the run's, `st2` for the compared run's.
+    pub id: &'static str,
     pub d: &'a Diagram,
     pub labels: &'a [String],
     pub lang: Lang,
@@ -67,6 +70,8 @@ pub struct Scene<'a> {
     pub on_arrow: Callback<usize>,
     pub on_line: Callback<(usize, MouseEvent)>,
     pub on_line_key: Callback<(usize, KeyboardEvent)>,
+    /// Steps marked ≠ (the compared run did not take them).
+    pub differs: &'a [u64],
 }
 
 impl Scene<'_> {
@@ -154,6 +159,15 @@ pub fn draw(s: &Scene) -> (Html, usize) {
     let span = (s.to - s.from).max(1);
     let every = [1u64, 2, 5, 10, 20, 50, 100, 200, 500].into_iter().find(|e| span / e <= 14).unwrap_or(1000);
     let first = s.from.div_ceil(every) * every;
+    // ≠ where the compared run did not take the step: a dashed line, and the mark in the step row
+    // (placed before the step numbers, which give way to it).
+    for &p in s.differs.iter().filter(|&&p| p >= s.from && p <= s.to) {
+        let x = s.x(p as f64 - 0.5);
+        shapes.push(html! { <line x1={num(x)} x2={num(x)} y1={num(TOP - 8.0)} y2={num(h - 16.0)} class="st-ne-line" data-step={p.to_string()} /> });
+        if placer.place("≠", x, TOP - 24.0, font) {
+            texts.push(label("≠".to_string(), x, TOP - 24.0, "st-ne"));
+        }
+    }
     for p in (first..=s.to).step_by(every as usize) {
         let x = s.x(p as f64);
         shapes.push(html! { <line x1={num(x)} x2={num(x)} y1={num(TOP - 8.0)} y2={num(h - 16.0)} class="st-grid" /> });
@@ -281,7 +295,7 @@ pub fn draw(s: &Scene) -> (Html, usize) {
         }
     }
     let clip = html! {
-        <clipPath id="st-clip"><rect x={num(LEFT)} y="0" width={num(right - LEFT)} height={num(h)} /></clipPath>
+        <clipPath id={format!("{}-clip", s.id)}><rect x={num(LEFT)} y="0" width={num(right - LEFT)} height={num(h)} /></clipPath>
     };
     let hit_h = s.row();
     let lines = (0..d.tasks.len()).map(|t| {
@@ -291,7 +305,7 @@ pub fn draw(s: &Scene) -> (Html, usize) {
         let point = s.drawn_cut.get(t).copied().flatten();
         let name = d.tasks[t].clone();
         html! {
-            <rect id={format!("st-line-{t}")} class="st-hit" x={num(LEFT)} y={num(y - hit_h / 2.0)} width={num(right - LEFT)} height={num(hit_h)}
+            <rect id={format!("{}-line-{t}", s.id)} class="st-hit" x={num(LEFT)} y={num(y - hit_h / 2.0)} width={num(right - LEFT)} height={num(hit_h)}
                 tabindex="0" role="slider" aria-valuemin="0" aria-valuemax={s.pos.to_string()}
                 aria-valuenow={point.map(|p| p.to_string()).unwrap_or_default()}
                 aria-label={format!("{} {name}", l.t("Cut point on the line of", "切面点：任务"))}
@@ -301,18 +315,18 @@ pub fn draw(s: &Scene) -> (Html, usize) {
         }
     });
     let view = html! {
-        <svg id="st-svg" xmlns="http://www.w3.org/2000/svg" viewBox={format!("0 0 {} {}", num(W), num(h))}
+        <svg id={format!("{}-svg", s.id)} xmlns="http://www.w3.org/2000/svg" viewBox={format!("0 0 {} {}", num(W), num(h))}
             class={classes!("st-svg", s.presenter.then_some("presenter"))} role="group" style={format!("font-size:{}px", num(font))}
             aria-label={l.t("Space-time diagram: one line per task, one arrow per message", "时空图：每个任务一条线，每条消息一个箭头")}>
             <style>{ STYLE }</style>
             <defs>
                 { clip }
-                <marker id="st-head" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="14" markerHeight="14" orient="auto-start-reverse">
+                <marker id={format!("{}-head", s.id)} viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="14" markerHeight="14" orient="auto-start-reverse">
                     <path d="M0,0 L10,5 L0,10 z" fill="context-stroke" /></marker>
             </defs>
             <g class="st-back">{ for shapes }</g>
             { for lines }
-            <g clip-path="url(#st-clip)" class="st-arrows">{ for arrows }</g>
+            <g clip-path={format!("url(#{}-clip)", s.id)} class="st-arrows">{ for arrows }</g>
             <g class="st-labels">{ for texts }</g>
         </svg>
     };
@@ -383,10 +397,10 @@ fn arrow(s: &Scene, i: usize, m: &Message, placer: &mut Placer) -> (Html, bool) 
     };
     let html = html! {
         <g class={class} data-record={record.map(|r| s.labels[r.0 as usize].clone())} data-message={i.to_string()}
-            onmouseenter={on_enter} onmouseleave={on_leave} onclick={on_click}>
+            data-from={m.from.index().to_string()} onmouseenter={on_enter} onmouseleave={on_leave} onclick={on_click}>
             <title>{ title }</title>
             <line x1={num(x1)} y1={num(y1)} x2={num(x2)} y2={num(y2)} class="st-hit-arrow" />
-            <line x1={num(x1)} y1={num(y1)} x2={num(x2)} y2={num(y2)} stroke={colour} marker-end={received.map(|_| "url(#st-head)")} />
+            <line x1={num(x1)} y1={num(y1)} x2={num(x2)} y2={num(y2)} stroke={colour} marker-end={received.map(|_| format!("url(#{}-head)", s.id))} />
             if let Some((x, y)) = placed {
                 <text x={num(x)} y={num(y)} text-anchor="middle" dominant-baseline="central" class="st-arrow-label">{ text }</text>
             }

@@ -46,6 +46,8 @@ fn unsupported_zh(why: &str) -> &'static str {
 
 #[derive(Properties, PartialEq)]
 pub struct VerdictProps {
+    /// The prefix of its element ids: `st` for the run's cut, `st2` for the compared run's.
+    pub id: &'static str,
     pub lang: Lang,
     pub cut: Result<DrawnCut, String>,
     pub restore: Option<Result<CutRestore, String>>,
@@ -59,7 +61,7 @@ pub fn CutVerdict(props: &VerdictProps) -> Html {
     let l = props.lang;
     let cut = match &props.cut {
         Ok(c) => c,
-        Err(e) => return html! { <div id="st-verdict" class="st-verdict refused" role="status">{ e.clone() }</div> },
+        Err(e) => return html! { <div id={format!("{}-verdict", props.id)} class="st-verdict refused" role="status">{ e.clone() }</div> },
     };
     let hover = |r: RecordId| {
         let (a, b) = (props.on_hover.clone(), props.on_hover.clone());
@@ -101,7 +103,7 @@ pub fn CutVerdict(props: &VerdictProps) -> Html {
     });
     let restore = match &props.restore {
         None => html! {},
-        Some(Err(e)) => html! { <p id="st-restore" class="refused">{ e.clone() }</p> },
+        Some(Err(e)) => html! { <p id={format!("{}-restore", props.id)} class="refused">{ e.clone() }</p> },
         Some(Ok(r)) => {
             let rows = r.ledger.rows.iter().map(|row| {
                 let (sym, word) = verdict_mark(l, row.state_verdict);
@@ -150,7 +152,7 @@ pub fn CutVerdict(props: &VerdictProps) -> Html {
                     r.crashed_after, r.steps_to_end),
             };
             html! {
-                <div id="st-restore">
+                <div id={format!("{}-restore", props.id)}>
                     <p>{ intro }</p>
                     <table class="st-ledger">
                         <thead><tr>
@@ -166,13 +168,13 @@ pub fn CutVerdict(props: &VerdictProps) -> Html {
         }
     };
     html! {
-        <div id="st-verdict" class={classes!("st-verdict", if cut.consistent() { "consistent" } else { "inconsistent" })}
+        <div id={format!("{}-verdict", props.id)} class={classes!("st-verdict", if cut.consistent() { "consistent" } else { "inconsistent" })}
             role="status" aria-live="polite" data-consistent={cut.consistent().to_string()}>
             <p class="st-head"><b>{ head }</b></p>
             if cut.arrows.is_empty() {
                 <p>{ l.t("No arrow crosses it: nothing in transit, no orphan.", "没有箭头穿过它：没有在途记录，也没有孤儿消息。") }</p>
             } else {
-                <ul id="st-crossing" class="st-crossing">{ for arrows }</ul>
+                <ul id={format!("{}-crossing", props.id)} class="st-crossing">{ for arrows }</ul>
             }
             { restore }
         </div>
