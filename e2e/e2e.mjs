@@ -1864,7 +1864,12 @@ await check('explorer room: every preset explores in slices of at most a frame, 
     // The shares: against theory (aligned and unaligned keep state exactly once on every schedule; the tracker never loses).
     if (id === 'aligned-abc' || id === 'unaligned-two' || id === 'sink-append') expect(row.exactlyOnce === d.schedules && row.lost === '0' && row.duplicated === '0', `${id}: every schedule exactly once ${JSON.stringify(row)}`);
     if (id === 'tracker-two') expect(row.lost === '0' && row.duplicated !== '0', `${id}: duplicates, never loses`);
-    if (id === 'timers-abc') expect(d.states === '848' && d.schedules === '194377' && row.lost !== '0' && row.duplicated !== '0', `${id}: the runner's 848 states ${JSON.stringify(d)}`);
+    if (id === 'timers-abc') expect(d.states === '1835' && d.schedules === '194377' && row.lost !== '0' && row.duplicated !== '0', `${id}: the runner's 1835 states ${JSON.stringify(d)}`);
+    // Completeness and order: theory says aligned and unaligned keep every record complete and in order; timers lose paths and reorder.
+    const hist = await pg.$eval('#xp-history', (e) => ({ ...e.dataset }));
+    if (id === 'aligned-abc' || id === 'unaligned-two') expect(hist.incomplete === '0' && hist.outOfOrder === '0', `${id}: complete and in order ${JSON.stringify(hist)}`);
+    if (id === 'timers-abc') expect(hist.incomplete !== '0' && hist.outOfOrder !== '0' && await pg.$('#xp-cx-incomplete') && await pg.$('#xp-cx-out-of-order'), `${id}: incomplete and out of order, with their cards`);
+    if (id === 'tracker-two') expect(hist.incomplete === '0' && hist.outOfOrder !== '0', `${id}: replays reorder, no path lost`);
     if (id === 'sink-append') expect(Number((await pg.$eval('#xp-row-output', (e) => e.dataset.duplicated))) > 0, 'the append sink duplicates in the output');
   }
   console.log('     in-page times: ' + figures.join('; '));
@@ -1873,10 +1878,16 @@ await check('explorer room: every preset explores in slices of at most a frame, 
   await pg.waitForSelector('#xp-schedules[data-state="done"]');
   const why = await pg.textContent('#xp-cx-state-lost .cx-why');
   expect(why.includes('a, b and c are lost') && why.includes('in transit'), `the explanation: ${why}`);
+  const path = await pg.textContent('#xp-cx-incomplete .cx-why');
+  expect(path.includes('incomplete') && path.includes('Source->Map'), `the lost path, explained: ${path}`);
+  const order = await pg.textContent('#xp-cx-out-of-order .cx-why');
+  expect(order.includes('Out of order at Map'), `the reordered record, explained: ${order}`);
   await pg.screenshot({ path: shots + 'room-explorer-1920.png' });
   await pg.click('#btn-room-lang');
   expect((await pg.textContent('#xp-cx-state-lost .cx-why')).includes('丢失'), 'the explanation in Chinese');
   expect((await pg.textContent('#xp-table caption')).includes('所有调度的结局'), 'the table in Chinese');
+  expect((await pg.textContent('#xp-history caption')).includes('完整且有序'), 'completeness and order in Chinese');
+  expect((await pg.textContent('#xp-cx-incomplete .cx-why')).includes('不完整') && (await pg.textContent('#xp-cx-out-of-order .cx-why')).includes('乱序'), 'their explanations in Chinese');
   await pg.click('#btn-room-lang');
   // The main run as it stands (8 records) is refused, with the reason.
   await pg.selectOption('#xp-study', 'main');

@@ -59,25 +59,58 @@ impl Judgement {
 }
 
 /// The verdict at the end of a schedule: for operator state, and (a job with a sink) for the
-/// external output.
+/// external output; and on the history that counts, as the ledger judges it
+/// (`crate::engine::ledger`): did some record miss a path of the DAG it takes in the
+/// failure-free run (incomplete), did some record take effect after a newer one of its source
+/// partition (out of order)?
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     pub state: Judgement,
     pub output: Option<Judgement>,
+    #[serde(default)]
+    pub incomplete: bool,
+    #[serde(default)]
+    pub out_of_order: bool,
 }
 
 impl Outcome {
-    /// The ledger's state and output verdicts of a finished run.
+    /// The ledger's four verdicts of a finished run.
     pub fn of(sim: &Sim) -> Outcome {
         let l = sim.ledger();
-        Outcome { state: Judgement::of(&l.state), output: l.external.as_ref().map(Judgement::of) }
+        Outcome {
+            state: Judgement::of(&l.state),
+            output: l.external.as_ref().map(Judgement::of),
+            incomplete: l.complete.incomplete > 0,
+            out_of_order: l.order.out_of_order > 0,
+        }
     }
     /// Does the run end with this bad outcome?
     pub fn has(&self, bad: BadOutcome) -> bool {
         match bad.judged {
             super::Judged::State => bad.verdict_in(&self.state),
             super::Judged::Output => self.output.is_some_and(|j| bad.verdict_in(&j)),
+            super::Judged::Complete => self.incomplete,
+            super::Judged::Order => self.out_of_order,
         }
+    }
+}
+
+/// How many schedules end complete and in order, on the history that counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryShares {
+    /// Every record took effect on every path it takes in the failure-free run.
+    pub complete: u128,
+    pub incomplete: u128,
+    /// No record took effect after a newer one of its source partition.
+    pub in_order: u128,
+    pub out_of_order: u128,
+}
+
+impl HistoryShares {
+    fn add(&mut self, o: &Outcome, n: u128) {
+        let add = |x: &mut u128| *x = x.saturating_add(n);
+        add(if o.incomplete { &mut self.incomplete } else { &mut self.complete });
+        add(if o.out_of_order { &mut self.out_of_order } else { &mut self.in_order });
     }
 }
 
@@ -148,6 +181,8 @@ pub struct Report {
     pub state: Shares,
     /// None for a job without a sink.
     pub output: Option<Shares>,
+    /// Completeness and order.
+    pub history: HistoryShares,
     /// For each bad outcome that some schedule reaches, the shortest schedule reaching it.
     pub counterexamples: Vec<Counterexample>,
 }
@@ -474,6 +509,7 @@ impl Explorer {
         let has_sink = self.initial.graph.has_sink();
         let mut state = Shares::default();
         let mut output = has_sink.then(Shares::default);
+        let mut history = HistoryShares::default();
         let (mut schedules, mut end_states) = (0u128, 0);
         let (mut shortest, mut longest_end) = (u32::MAX, 0);
         let mut first: Vec<(BadOutcome, u32, u128)> = BadOutcome::ALL.iter().map(|b| (*b, u32::MAX, 0)).collect();
@@ -485,6 +521,7 @@ impl Explorer {
             shortest = shortest.min(node.depth);
             longest_end = longest_end.max(longest[i]);
             state.add(end.state, k);
+            history.add(&end, k);
             if let (Some(o), Some(j)) = (output.as_mut(), end.output) {
                 o.add(j, k);
             }
@@ -513,6 +550,7 @@ impl Explorer {
             longest: longest_end,
             state,
             output,
+            history,
             counterexamples,
         });
     }
