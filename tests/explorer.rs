@@ -772,6 +772,10 @@ mod lab {
         candidates.push(Candidate::Timers);
         for cand in candidates {
             let k = classify(cand).unwrap();
+            // The main screen names a handler's guarantee from a table: it is the classifier's.
+            if let Candidate::Handler(h) = cand {
+                assert_eq!(h.classified(), k.guarantee, "{h:?}: the table agrees with the classifier");
+            }
             assert_eq!(k.probes.len(), 3, "{cand:?}: classified on every probe");
             for p in &k.probes {
                 for (ce, v) in [(&p.loss, Verdict::Lost), (&p.duplicate, Verdict::Duplicated)] {
@@ -879,4 +883,56 @@ fn a_lost_path_of_the_diamond_and_a_reordered_record_are_found() {
     let (_, r) = explore(&tiny("diamond", r#"{"A": ["a:x", "b:y"]}"#, r#"{"strategy": "aligned"}"#), Completion::Canonical);
     assert_eq!((r.history.complete, r.history.in_order), (r.schedules, r.schedules));
     assert!(r.counterexamples.is_empty());
+}
+
+/// A lab handler in place on the canvas: a saved run (and a link, which is the same text) names it
+/// in its settings, plays with it exactly as a run given the handler by `Sim::with_handler`, and
+/// the narration of a completed checkpoint names the handler and its guarantee as classified, not
+/// strategy aligned's; a handler that makes no sense, or on another strategy, is refused with why.
+#[test]
+fn a_saved_run_puts_a_lab_handler_on_the_canvas_and_refuses_a_bad_one() {
+    use barrierscope::classroom::SavedRun;
+    use barrierscope::engine::mechanisms::handler_lab::Handler;
+    use barrierscope::engine::wording::narrate;
+    use barrierscope::engine::Event;
+    let text = r#"{"barrierscope": SAVED, "job": "two-inputs", "seed": 1, "actions": "", "at": 0,
+        "settings": {"strategy": "aligned", "handler": {"first": "wait", "after": "process", "last": "snapshot", "in-flight": false}}}"#
+        .replace("SAVED", &barrierscope::classroom::SAVED_VERSION.to_string());
+    let saved = SavedRun::parse(&text).unwrap();
+    assert_eq!(saved.settings.handler, Some(Handler::TRACKER));
+    let back = SavedRun::parse(&serde_json::to_string(&saved).unwrap()).unwrap();
+    assert_eq!(back.settings.handler, Some(Handler::TRACKER), "it survives a save");
+    let mut lab = saved.config().scenario().sim().unwrap();
+    let mut plain = saved.config();
+    plain.settings.handler = None;
+    let mut model = plain.scenario().sim().unwrap().with_handler(Handler::TRACKER).unwrap();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let mut steps = Vec::new();
+    let mut checkpointed = false;
+    for i in 0..60 {
+        lab.enabled_steps(&mut steps);
+        let Some(&step) = steps.get(i % steps.len().max(1)) else { break };
+        let act = if i == 3 && !checkpointed { checkpointed = true; Action::Checkpoint } else { step };
+        lab.apply(act, &mut a).unwrap();
+        model.apply(act, &mut b).unwrap();
+    }
+    assert_eq!(a, b, "the saved run plays as the handler does");
+    let done = a.iter().find(|e| matches!(e, Event::CheckpointCompleted { .. })).expect("the checkpoint completed");
+    let en = narrate(done, &lab.graph, Lang::En);
+    assert!(en.contains("lab's barrier handler") && en.contains("process what comes after a barrier") && en.contains("at least once"), "{en}");
+    assert!(!en.contains("exactly once"), "not aligned's guarantee: {en}");
+    assert!(narrate(done, &lab.graph, Lang::Zh).contains("至少一次"));
+    // Refused, with why.
+    for (settings, why) in [
+        (r#"{"strategy": "timers", "handler": {"first": "wait", "after": "block", "last": "snapshot", "in-flight": false}}"#, "runs on strategy aligned's coordinator"),
+        (r#"{"strategy": "aligned", "handler": {"first": "wait", "after": "block", "last": "forward-only", "in-flight": false}}"#, "forward only on the last barrier needs a snapshot"),
+        (r#"{"strategy": "aligned", "max-concurrent-checkpoints": 2, "handler": {"first": "wait", "after": "block", "last": "snapshot", "in-flight": false}}"#, "one checkpoint at a time"),
+    ] {
+        let t = text.replace(&text[text.find("\"settings\"").unwrap()..text.rfind('}').unwrap()], &format!("\"settings\": {settings}"));
+        let saved = SavedRun::parse(&t).unwrap();
+        let err = saved.config().scenario().sim().unwrap_err();
+        assert!(format!("{err:?}").contains(why), "{settings}: {err:?}");
+    }
+    let t = text.replace("\"after\": \"process\"", "\"after\": \"later\"");
+    assert!(SavedRun::parse(&t).is_err(), "an unknown choice is refused");
 }
