@@ -34,7 +34,7 @@ pub struct Cost {
 /// told the cost after every frame, and whether the work is done.
 pub fn in_frames(generation: Rc<Cell<u32>>, step: impl FnMut() -> bool + 'static, frame: impl Fn(Cost, bool) + 'static) {
     let mine = generation.get();
-    let job = Job { generation, mine, step: Box::new(step), frame: Box::new(frame), cost: Cost::default(), start: now() };
+    let job = Job { generation, mine, step: Box::new(step), frame: Box::new(frame), cost: Cost::default(), start: now(), step_ms: 0.0 };
     schedule(job);
 }
 
@@ -45,6 +45,8 @@ struct Job {
     frame: Box<dyn Fn(Cost, bool)>,
     cost: Cost,
     start: f64,
+    /// The longest step lately, decaying: what the next step may take.
+    step_ms: f64,
 }
 
 fn schedule(mut job: Job) {
@@ -53,10 +55,16 @@ fn schedule(mut job: Job) {
             return;
         }
         let t0 = now();
-        let mut done = false;
-        while !done && now() - t0 < FRAME_BUDGET_MS {
-            done = (job.step)();
-        }
+        // A step is not started unless the longest one seen lately still fits in the budget.
+        let done = loop {
+            let s0 = now();
+            let done = (job.step)();
+            let s1 = now();
+            job.step_ms = (s1 - s0).max(job.step_ms * 0.9);
+            if done || s1 - t0 + job.step_ms >= FRAME_BUDGET_MS {
+                break done;
+            }
+        };
         let t1 = now();
         job.cost.frames += 1;
         job.cost.busy_ms += t1 - t0;
