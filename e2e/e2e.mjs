@@ -1861,7 +1861,7 @@ await check('explorer room: every preset explores in slices of at most a frame, 
     await pg.click('#xp-explore');
     await pg.waitForSelector('#xp-schedules[data-state="done"]', { timeout: 30000 });
     const d = await pg.$eval('#xp-summary', (e) => ({ ...e.dataset }));
-    figures.push(`${id}: ${d.states} states, ${d.schedules} schedules, ${d.busyMs} ms over ${d.frames} frames (longest ${d.longestMs} ms)`);
+    figures.push(`${id}: ${d.states} states, ${d.schedules} schedules, ${d.busyMs} ms over ${d.frames} frames (longest ${d.longestMs} ms; ${d.overBudget} over 10 ms; longest step ${d.longestStepMs} ms)`);
     const row = await pg.$eval('#xp-row-state', (e) => ({ ...e.dataset }));
     // The shares: against theory (aligned and unaligned keep state exactly once on every schedule; the tracker never loses).
     if (id === 'aligned-abc' || id === 'unaligned-two' || id === 'sink-append') expect(row.exactlyOnce === d.schedules && row.lost === '0' && row.duplicated === '0', `${id}: every schedule exactly once ${JSON.stringify(row)}`);
@@ -1879,7 +1879,7 @@ await check('explorer room: every preset explores in slices of at most a frame, 
   await pg.click('#xp-explore');
   await pg.waitForSelector('#xp-schedules[data-state="done"]');
   const warm = await pg.$eval('#xp-summary', (e) => ({ ...e.dataset }));
-  console.log(`     timers-abc again (warm): ${warm.busyMs} ms over ${warm.frames} frames (longest ${warm.longestMs} ms)`);
+  console.log(`     timers-abc again (warm): ${warm.busyMs} ms over ${warm.frames} frames (longest ${warm.longestMs} ms; ${warm.overBudget} over 10 ms; longest step ${warm.longestStepMs} ms)`);
   const why = await pg.textContent('#xp-cx-state-lost .cx-why');
   expect(why.includes('a, b and c are lost') && why.includes('in transit'), `the explanation: ${why}`);
   const path = await pg.textContent('#xp-cx-incomplete .cx-why');
@@ -1921,7 +1921,7 @@ await check('explorer room: Cancel stops a search of a second, and a click answe
   const max = Math.max(...delays);
   await pg.waitForSelector('#xp-schedules[data-state="done"]', { timeout: 60000 });
   const d = await pg.$eval('#xp-summary', (e) => ({ ...e.dataset }));
-  console.log(`     during the search: input answered in at most ${max.toFixed(1)} ms (${delays.map((x) => x.toFixed(1)).join(', ')}); longest slice ${d.longestMs} ms`);
+  console.log(`     during the search: input answered in at most ${max.toFixed(1)} ms (${delays.map((x) => x.toFixed(1)).join(', ')}); longest slice ${d.longestMs} ms, ${d.overBudget} of ${d.frames} slices over 10 ms, longest step ${d.longestStepMs} ms`);
   expect(delays.length >= 5, `clicks sampled while it ran: ${delays.length}`);
   expect(max < 50, `input waited ${max} ms`);
   // Cancel: a second search, stopped.

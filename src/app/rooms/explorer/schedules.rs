@@ -239,6 +239,7 @@ fn results(done: &Rc<Done>, room: &RoomProps, l: Lang) -> Html {
     html! { <>
         <p class="xp-summary" id="xp-summary" data-states={r.states.to_string()} data-schedules={r.schedules.to_string()}
             data-busy-ms={format!("{:.2}", c.busy_ms)} data-frames={c.frames.to_string()} data-longest-ms={format!("{:.2}", c.longest_ms)}
+            data-over-budget={c.over_budget.to_string()} data-longest-step-ms={format!("{:.2}", c.longest_step_ms)}
             data-wall-ms={format!("{:.2}", c.wall_ms)}>
             { match l {
                 Lang::En => format!("{} distinct states ({} where schedules end, {} moves between them), {} schedules of {} to {} steps.",

@@ -25,6 +25,11 @@ pub struct Cost {
     pub busy_ms: f64,
     /// The longest slice, in milliseconds.
     pub longest_ms: f64,
+    /// Slices longer than [`FRAME_BUDGET_MS`], and the longest single step (a slice runs at
+    /// least one): a long slice of short steps was interrupted (another process on the CPU, the
+    /// browser's garbage collector), one of a long step was not.
+    pub over_budget: u32,
+    pub longest_step_ms: f64,
     /// From the start to the end, in milliseconds (frames included).
     pub wall_ms: f64,
 }
@@ -61,6 +66,7 @@ fn schedule(mut job: Job) {
             let done = (job.step)();
             let s1 = now();
             job.step_ms = (s1 - s0).max(job.step_ms * 0.9);
+            job.cost.longest_step_ms = job.cost.longest_step_ms.max(s1 - s0);
             if done || s1 - t0 + job.step_ms >= FRAME_BUDGET_MS {
                 break done;
             }
@@ -69,6 +75,7 @@ fn schedule(mut job: Job) {
         job.cost.frames += 1;
         job.cost.busy_ms += t1 - t0;
         job.cost.longest_ms = job.cost.longest_ms.max(t1 - t0);
+        job.cost.over_budget += u32::from(t1 - t0 > FRAME_BUDGET_MS);
         job.cost.wall_ms = t1 - job.start;
         (job.frame)(job.cost, done);
         if !done {
