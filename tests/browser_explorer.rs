@@ -65,6 +65,12 @@ async fn explore_open_the_counterexample_and_step_it() {
     assert_eq!(data(&root, "#xp-summary", "schedules"), r.schedules.to_string());
     assert_eq!(data(&root, "#xp-row-state", "lost"), r.state.lost.to_string());
     assert_eq!(data(&root, "#xp-row-state", "duplicated"), r.state.duplicated.to_string());
+    assert_eq!(data(&root, "#xp-history", "incomplete"), r.history.incomplete.to_string());
+    assert_eq!(data(&root, "#xp-history", "out-of-order"), r.history.out_of_order.to_string());
+    for id in ["incomplete", "out-of-order"] {
+        let c = r.counterexamples.iter().find(|c| c.bad.id() == id).unwrap();
+        assert_eq!(data(&root, &format!("#xp-cx-{id}"), "steps"), c.schedule.len().to_string(), "{id}");
+    }
     assert!(data(&root, "#xp-summary", "frames").parse::<u32>().unwrap() >= 1);
     let lost = r.counterexamples.iter().find(|c| c.bad.id() == "state-lost").unwrap();
     assert_eq!(data(&root, "#xp-cx-state-lost", "steps"), lost.schedule.len().to_string());

@@ -183,7 +183,11 @@ fn the_barrier_tracker_duplicates_on_two_inputs_and_never_loses() {
     let sc = scenario_file("two-inputs-at-least-once.json");
     let (ex, r) = explore(&sc, Completion::Canonical);
     assert!(r.state.duplicated > 0 && r.state.lost == 0, "{r:?}");
-    assert_eq!(r.counterexamples.len(), 1);
+    // The duplicate, and the same replay judged as order: g takes effect at Count a second time.
+    let kinds: Vec<String> = r.counterexamples.iter().map(|c| c.bad.id()).collect();
+    assert_eq!(kinds, ["state-duplicated", "out-of-order"]);
+    assert_eq!(r.history.incomplete, 0, "the tracker loses no path");
+    assert_eq!(r.history.out_of_order, r.state.duplicated, "every duplicate here is a replay after newer records");
     let dup = &r.counterexamples[0];
     assert_eq!(dup.bad.verdict, Verdict::Duplicated);
     let text = dup.story.text(&ex.initial().graph, Lang::En);
@@ -248,9 +252,17 @@ impl Rules {
     }
 }
 
-/// Per record, how often it is reflected in state and in the output: the finest verdict.
-fn reflected(sim: &barrierscope::engine::Sim) -> (Vec<u32>, Vec<u32>) {
-    (sim.state_counts(), sim.external_counts())
+/// Per record, how often it is reflected in state and in the output, and its completeness and
+/// order verdicts with the places: the finest verdict.
+type Reflected = (Vec<u32>, Vec<u32>, Vec<String>);
+fn reflected(sim: &barrierscope::engine::Sim) -> Reflected {
+    let history = sim
+        .ledger()
+        .rows
+        .iter()
+        .map(|r| format!("{:?} {:?} {:?} {:?}", r.complete_verdict, r.incomplete_at, r.order_verdict, r.out_of_order_at))
+        .collect();
+    (sim.state_counts(), sim.external_counts(), history)
 }
 
 #[derive(Default)]
@@ -261,6 +273,8 @@ struct Brute {
     /// Leaves by (state exactly once, lost, duplicated), and the same for the output.
     state: BTreeMap<(bool, bool, bool), u128>,
     output: BTreeMap<(bool, bool, bool), u128>,
+    /// Leaves by (incomplete, out of order).
+    history: BTreeMap<(bool, bool), u128>,
     /// Every-order runs: the states after the last restore, and the completions checked there.
     completions_checked: u64,
 }
@@ -279,7 +293,7 @@ impl Brute {
         scope: KeyScope,
         sim: &barrierscope::engine::Sim,
         spent: &FaultsSpent,
-        canonical: Option<&(Vec<u32>, Vec<u32>)>,
+        canonical: Option<&Reflected>,
     ) {
         let mut key = Vec::new();
         key_bytes(sim, spent, scope, &mut key);
@@ -299,6 +313,7 @@ impl Brute {
             if let Some(j) = o.output {
                 *self.output.entry(judged(j)).or_default() += 1;
             }
+            *self.history.entry((o.incomplete, o.out_of_order)).or_default() += 1;
             if let Some(c) = canonical {
                 assert_eq!(&reflected(sim), c, "a completion ends otherwise than the canonical one");
                 self.completions_checked += 1;
@@ -314,7 +329,7 @@ impl Brute {
 }
 
 /// The first enabled step each time, then the final checkpoint: the canonical completion.
-fn canonical_completion(rules: &Rules, sim: &barrierscope::engine::Sim, spent: &FaultsSpent) -> (Vec<u32>, Vec<u32>) {
+fn canonical_completion(rules: &Rules, sim: &barrierscope::engine::Sim, spent: &FaultsSpent) -> Reflected {
     let canonical = Rules { faults: rules.faults, canonical: true, final_checkpoint: rules.final_checkpoint };
     let (mut sim, mut spent) = (sim.clone(), spent.clone());
     while let Some((a, s)) = canonical.moves(&sim, &spent).into_iter().next() {
@@ -352,6 +367,12 @@ fn check_against_brute_force(sc: &Scenario, completion: Completion) {
             "{what}"
         );
     }
+    let h = |f: fn(&(bool, bool)) -> bool| -> u128 { brute.history.iter().filter(|(k, _)| f(k)).map(|(_, n)| n).sum() };
+    assert_eq!(
+        (report.history.complete, report.history.incomplete, report.history.in_order, report.history.out_of_order),
+        (h(|k| !k.0), h(|k| k.0), h(|k| !k.1), h(|k| k.1)),
+        "{what}: completeness and order"
+    );
     if completion == Completion::Every {
         assert_eq!(brute.completions_checked as u128, brute.leaves, "{what}: every leaf follows a crash");
     }
@@ -372,6 +393,15 @@ fn counts_equal_a_brute_force_enumeration_of_tiny_jobs() {
         check_against_brute_force(sc, Completion::Canonical);
         check_against_brute_force(sc, Completion::Every);
     }
+    // Completeness and order: per-task timers lose a path of the diamond and reorder a record
+    // on it; the barrier tracker's replays reorder; an upsert sink's rows, as a reader sees them.
+    // The shares must equal those of the search that merges nothing.
+    check_against_brute_force(&tiny("diamond", r#"{"A": ["a:x"]}"#, r#"{"strategy": "timers"}"#), Completion::Canonical);
+    check_against_brute_force(&tiny("diamond", r#"{"A": ["a:x"]}"#, r#"{"strategy": "at-least-once"}"#), Completion::Canonical);
+    check_against_brute_force(
+        &tiny("line-sink", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "timers", "sink": "upsert"}"#),
+        Completion::Canonical,
+    );
     // The line with per-task timers: only canonically (every order is 172,000 schedules).
     check_against_brute_force(
         &tiny("line", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "timers"}"#),
@@ -465,7 +495,17 @@ fn merged_states_have_the_same_moves_and_successors() {
                                 "{}: merged runs part",
                                 sc.name
                             );
-                            assert_eq!(reflected(rep), reflected(&next));
+                            // Per record in state and output. Completeness and order as the
+                            // outcome reads them (some record incomplete, some out of order: the
+                            // key keeps that, not which record), and only while the job runs:
+                            // while it is down, what counts now is taken back at the restore
+                            // whatever it is, and the key leaves it out.
+                            let (a, b) = (reflected(rep), reflected(&next));
+                            assert_eq!((a.0, a.1), (b.0, b.1));
+                            if next.running() {
+                                let (x, y) = (Outcome::of(rep), Outcome::of(&next));
+                                assert_eq!((x.incomplete, x.out_of_order), (y.incomplete, y.out_of_order), "{}", sc.name);
+                            }
                         }
                     }
                 }
@@ -498,6 +538,8 @@ fn every_counterexample_replays_through_the_scenario_loader() {
                 .filter(|r| match c.bad.judged {
                     Judged::State => r.state_verdict == c.bad.verdict,
                     Judged::Output => r.external_verdict == Some(c.bad.verdict),
+                    Judged::Complete => r.complete_verdict == barrierscope::engine::ledger::Completeness::Incomplete,
+                    Judged::Order => r.order_verdict == barrierscope::engine::ledger::Order::OutOfOrder,
                 })
                 .map(|r| r.record)
                 .collect();
@@ -521,8 +563,20 @@ fn explore_writes_counterexamples_that_run_replays() {
     assert_eq!(v["strategy"], "timers");
     assert!(v["states"].as_u64().unwrap() > 100);
     let cs = v["counterexamples"].as_array().unwrap();
-    assert_eq!(cs.len(), 2);
-    for c in cs {
+    let outcomes: Vec<&str> = cs.iter().map(|c| c["outcome"].as_str().unwrap()).collect();
+    assert_eq!(outcomes, ["state-lost", "state-duplicated", "incomplete", "out-of-order"]);
+    let (_, lib) = explore(&scenario_file("line-timers.json"), Completion::Canonical);
+    assert_eq!(v["history"]["incomplete"].as_u64().map(u128::from), Some(lib.history.incomplete));
+    assert_eq!(v["history"]["out_of_order"].as_u64().map(u128::from), Some(lib.history.out_of_order));
+    // Completeness and order: the written files play to that verdict.
+    for (c, key, word) in [(&cs[2], "complete", "incomplete"), (&cs[3], "order", "out-of-order")] {
+        let (code, stdout, stderr) = runner(&["run", c["file"].as_str().unwrap(), "--json"]);
+        assert_eq!(code, 0, "{stderr}");
+        let run: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(run["verdict"][key], word);
+        assert!(c["explanation"]["en"].as_str().unwrap().contains(if key == "complete" { "incomplete" } else { "Out of order" }));
+    }
+    for c in cs.iter().take(2) {
         let written = c["file"].as_str().unwrap();
         let (code, stdout, stderr) = runner(&["run", written, "--json"]);
         assert_eq!(code, 0, "{stderr}");
@@ -595,7 +649,12 @@ fn slices_find_what_one_run_finds() {
         }
     }
     assert_eq!(ex.report().unwrap(), &whole);
-    assert_eq!(slices, whole.states, "one state a slice; the slice that expands the last one counts the schedules");
+    // One state a slice; then the counting, 64 states counted a slice (ordered, then tallied),
+    // and a slice per counterexample built.
+    let counting = (whole.states.div_ceil(64) + whole.states.div_ceil(64)) as i64;
+    let extra = slices as i64 - whole.states as i64;
+    let cx = whole.counterexamples.len() as i64;
+    assert!(extra >= cx && extra <= counting + cx + 1, "{slices} slices for {} states and {cx} counterexamples", whole.states);
 }
 
 #[test]
@@ -718,6 +777,10 @@ mod lab {
         candidates.push(Candidate::Timers);
         for cand in candidates {
             let k = classify(cand).unwrap();
+            // The main screen names a handler's guarantee from a table: it is the classifier's.
+            if let Candidate::Handler(h) = cand {
+                assert_eq!(h.classified(), k.guarantee, "{h:?}: the table agrees with the classifier");
+            }
             assert_eq!(k.probes.len(), 3, "{cand:?}: classified on every probe");
             for p in &k.probes {
                 for (ce, v) in [(&p.loss, Verdict::Lost), (&p.duplicate, Verdict::Duplicated)] {
@@ -735,7 +798,10 @@ mod lab {
                     }
                     assert!(!sim.ledger().state_labels(v).is_empty(), "{cand:?} on {}: {v:?} replays", p.name);
                 }
-                assert_eq!(p.holds(), p.report.counterexamples.iter().all(|c| c.bad.verdict != Verdict::Lost && c.bad.verdict != Verdict::Duplicated));
+                assert_eq!(
+                    p.holds(),
+                    p.report.counterexamples.iter().all(|c| matches!(c.bad.judged, barrierscope::engine::explorer::Judged::Complete | barrierscope::engine::explorer::Judged::Order))
+                );
             }
         }
     }
@@ -777,4 +843,101 @@ mod lab {
             .to_string();
         assert!(refused.contains("forward only"), "{refused}");
     }
+}
+
+// ---- completeness and order ------------------------------------------------------------------
+
+/// Per-task timers on the diamond lose a path: the explorer finds the shortest schedule where a
+/// record misses a path of the DAG it takes in the failure-free run, replays it to that verdict,
+/// and tells it by the path, the save and the restore. Some schedules lose a path and not the
+/// count: completeness finds what the state verdict cannot.
+#[test]
+fn a_lost_path_of_the_diamond_and_a_reordered_record_are_found() {
+    let sc = tiny("diamond", r#"{"A": ["a:x", "b:y"]}"#, r#"{"strategy": "timers"}"#);
+    let (ex, r) = explore(&sc, Completion::Canonical);
+    assert!(r.history.incomplete > r.state.lost, "{:?} vs {:?}", r.history, r.state);
+    assert_eq!(r.history.complete + r.history.incomplete, r.schedules);
+    assert_eq!(r.history.in_order + r.history.out_of_order, r.schedules);
+    let g = &ex.initial().graph;
+    for bad in [BadOutcome::INCOMPLETE, BadOutcome::OUT_OF_ORDER] {
+        let c = r.counterexamples.iter().find(|c| c.bad == bad).unwrap_or_else(|| panic!("{bad:?} found"));
+        let mut sim = ex.initial().clone();
+        for a in &c.schedule {
+            sim.step(*a).unwrap();
+        }
+        let l = sim.ledger();
+        assert!(Outcome::of(&sim).has(bad));
+        let text = c.story.text(g, Lang::En);
+        let zh = c.story.text(g, Lang::Zh);
+        assert!(!zh.is_empty() && zh != text);
+        if bad == BadOutcome::INCOMPLETE {
+            let row = l.rows.iter().find(|row| !row.incomplete_at.is_empty()).unwrap();
+            let path = &g.channel(row.incomplete_at[0].channel).name;
+            assert!(text.contains("is incomplete") || text.contains("are incomplete"), "{text}");
+            assert!(text.contains(path.as_str()), "{text} names {path}");
+            assert!(c.story.decisive.iter().any(|d| d.what == Decisive::Restored));
+        } else {
+            let row = l.rows.iter().find(|row| !row.out_of_order_at.is_empty()).unwrap();
+            let at = &g.channel(row.out_of_order_at[0].channel).name;
+            assert!(text.starts_with("Out of order at"), "{text}");
+            assert!(text.contains(at.as_str()), "{text} names {at}");
+            assert!(c.story.decisive.iter().any(|d| d.what == Decisive::ReceivedAgain));
+        }
+    }
+    // Aligned barriers on the diamond: every schedule complete and in order.
+    let (_, r) = explore(&tiny("diamond", r#"{"A": ["a:x", "b:y"]}"#, r#"{"strategy": "aligned"}"#), Completion::Canonical);
+    assert_eq!((r.history.complete, r.history.in_order), (r.schedules, r.schedules));
+    assert!(r.counterexamples.is_empty());
+}
+
+/// A lab handler in place on the canvas: a saved run (and a link, which is the same text) names it
+/// in its settings, plays with it exactly as a run given the handler by `Sim::with_handler`, and
+/// the narration of a completed checkpoint names the handler and its guarantee as classified, not
+/// strategy aligned's; a handler that makes no sense, or on another strategy, is refused with why.
+#[test]
+fn a_saved_run_puts_a_lab_handler_on_the_canvas_and_refuses_a_bad_one() {
+    use barrierscope::classroom::SavedRun;
+    use barrierscope::engine::mechanisms::handler_lab::Handler;
+    use barrierscope::engine::wording::narrate;
+    use barrierscope::engine::Event;
+    let text = r#"{"barrierscope": SAVED, "job": "two-inputs", "seed": 1, "actions": "", "at": 0,
+        "settings": {"strategy": "aligned", "handler": {"first": "wait", "after": "process", "last": "snapshot", "in-flight": false}}}"#
+        .replace("SAVED", &barrierscope::classroom::SAVED_VERSION.to_string());
+    let saved = SavedRun::parse(&text).unwrap();
+    assert_eq!(saved.settings.handler, Some(Handler::TRACKER));
+    let back = SavedRun::parse(&serde_json::to_string(&saved).unwrap()).unwrap();
+    assert_eq!(back.settings.handler, Some(Handler::TRACKER), "it survives a save");
+    let mut lab = saved.config().scenario().sim().unwrap();
+    let mut plain = saved.config();
+    plain.settings.handler = None;
+    let mut model = plain.scenario().sim().unwrap().with_handler(Handler::TRACKER).unwrap();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let mut steps = Vec::new();
+    let mut checkpointed = false;
+    for i in 0..60 {
+        lab.enabled_steps(&mut steps);
+        let Some(&step) = steps.get(i % steps.len().max(1)) else { break };
+        let act = if i == 3 && !checkpointed { checkpointed = true; Action::Checkpoint } else { step };
+        lab.apply(act, &mut a).unwrap();
+        model.apply(act, &mut b).unwrap();
+    }
+    assert_eq!(a, b, "the saved run plays as the handler does");
+    let done = a.iter().find(|e| matches!(e, Event::CheckpointCompleted { .. })).expect("the checkpoint completed");
+    let en = narrate(done, &lab.graph, Lang::En);
+    assert!(en.contains("lab's barrier handler") && en.contains("process what comes after a barrier") && en.contains("at least once"), "{en}");
+    assert!(!en.contains("exactly once"), "not aligned's guarantee: {en}");
+    assert!(narrate(done, &lab.graph, Lang::Zh).contains("至少一次"));
+    // Refused, with why.
+    for (settings, why) in [
+        (r#"{"strategy": "timers", "handler": {"first": "wait", "after": "block", "last": "snapshot", "in-flight": false}}"#, "runs on strategy aligned's coordinator"),
+        (r#"{"strategy": "aligned", "handler": {"first": "wait", "after": "block", "last": "forward-only", "in-flight": false}}"#, "forward only on the last barrier needs a snapshot"),
+        (r#"{"strategy": "aligned", "max-concurrent-checkpoints": 2, "handler": {"first": "wait", "after": "block", "last": "snapshot", "in-flight": false}}"#, "one checkpoint at a time"),
+    ] {
+        let t = text.replace(&text[text.find("\"settings\"").unwrap()..text.rfind('}').unwrap()], &format!("\"settings\": {settings}"));
+        let saved = SavedRun::parse(&t).unwrap();
+        let err = saved.config().scenario().sim().unwrap_err();
+        assert!(format!("{err:?}").contains(why), "{settings}: {err:?}");
+    }
+    let t = text.replace("\"after\": \"process\"", "\"after\": \"later\"");
+    assert!(SavedRun::parse(&t).is_err(), "an unknown choice is refused");
 }

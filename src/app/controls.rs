@@ -9,7 +9,7 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::text::{job_name, sink_name, strategy_name, Lang};
+use super::text::{job_name, lab_handler_name, sink_name, strategy_name, Lang};
 use super::{Dispatch, Msg, Run, SPEEDS};
 use crate::classroom::{edit_field, Command, Notice, RunConfig, SettingField};
 use crate::engine::settings::Edit;
@@ -330,8 +330,12 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
                     }
                 </select></label>
             <label>{ l.t("Snapshots", "快照策略") }
-                <select id="sel-strategy" ~value={strategy.id()} onchange={on_strategy} aria-label={l.t("Snapshot strategy", "快照策略")}>
-                    { for Strategy::ALL.iter().map(|s| html!{ <option value={s.id()} selected={strategy == *s}>{ strategy_name(l, *s) }</option> }) }
+                <select id="sel-strategy" ~value={if settings.handler.is_some() { "lab" } else { strategy.id() }} onchange={on_strategy}
+                    aria-label={l.t("Snapshot strategy", "快照策略")} data-lab={settings.handler.map(|h| h.classified().id())}>
+                    { for Strategy::ALL.iter().map(|s| html!{ <option value={s.id()} selected={settings.handler.is_none() && strategy == *s}>{ strategy_name(l, *s) }</option> }) }
+                    // A handler of the barrier-handler lab in place of the strategy's: named, with
+                    // the guarantee the explorer classified it as.
+                    if let Some(h) = settings.handler { <option value="lab" selected=true title={h.words(l)}>{ lab_handler_name(l, &h) }</option> }
                 </select></label>
             <label title={no_sink.unwrap_or_default()}>{ l.t("Sink", "输出端") }
                 <select id="sel-sink" ~value={settings.sink.id()} onchange={on_sink} disabled={!has_sink} title={no_sink} aria-label={l.t("Sink mode", "输出模式")}>

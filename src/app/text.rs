@@ -19,6 +19,19 @@ pub fn strategy_name(l: Lang, s: Strategy) -> &'static str {
     }
 }
 
+/// The strategy menu's entry for a barrier handler of the lab: its choices, and the guarantee the
+/// explorer classifies it as.
+pub fn lab_handler_name(l: Lang, h: &crate::engine::mechanisms::handler_lab::Handler) -> String {
+    use crate::engine::explorer::lab::Guarantee;
+    let g = match h.classified() {
+        Guarantee::ExactlyOnce => l.t("exactly once", "精确一次"),
+        Guarantee::AtLeastOnce => l.t("at least once", "至少一次"),
+        Guarantee::AtMostOnce => l.t("at most once", "最多一次"),
+        Guarantee::NoneOfThese => l.t("none of these", "都不是"),
+    };
+    say!(l, "Lab handler: {} ({g})", "实验室屏障处理器：{}（{g}）", h.words(l))
+}
+
 pub fn sink_name(l: Lang, s: SinkMode) -> &'static str {
     match s {
         SinkMode::Append => l.t("Plain append", "普通追加"),

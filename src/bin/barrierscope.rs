@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use barrierscope::classroom::saved_comparison::SavedComparison;
 use barrierscope::engine::comparison::format::is_comparison;
 use barrierscope::engine::comparison::{crash_meaning, ComparisonFile, Costs, Lockstep};
-use barrierscope::engine::explorer::{Completion, Counterexample, Decisive, Explorer, Report, Shares};
+use barrierscope::engine::explorer::{Completion, Counterexample, Decisive, Explorer, Judged, Report, Shares};
 use barrierscope::engine::scenario::Played;
 use barrierscope::engine::*;
 
@@ -1106,6 +1106,12 @@ fn explore(args: &[String]) -> Result<String, String> {
             "longest": report.longest,
             "state": shares(&report.state),
             "output": report.output.as_ref().map(shares),
+            "history": {
+                "complete": big(report.history.complete),
+                "incomplete": big(report.history.incomplete),
+                "in_order": big(report.history.in_order),
+                "out_of_order": big(report.history.out_of_order),
+            },
             "counterexamples": counterexamples,
         });
         if time {
@@ -1153,7 +1159,7 @@ fn explore(args: &[String]) -> Result<String, String> {
     );
     s += &outcome_table(&report);
     if report.counterexamples.is_empty() {
-        s += "\nNo schedule loses or duplicates a record.\n";
+        s += "\nNo schedule loses or duplicates a record, leaves one incomplete or takes one out of order.\n";
     }
     for (i, (c, file)) in report.counterexamples.iter().zip(&files).enumerate() {
         s += &counterexample_text(i + 1, c, &report, &g, lang);
@@ -1202,6 +1208,16 @@ fn outcome_table(r: &Report) -> String {
         }
         s += "\n";
     }
+    let h = &r.history;
+    s += "  on the history that counts (after recovery, at every task)\n";
+    for (name, n) in [
+        ("complete on every path", h.complete),
+        ("some record incomplete", h.incomplete),
+        ("in order", h.in_order),
+        ("some record out of order", h.out_of_order),
+    ] {
+        s += &format!("  {:<28} {:>22}\n", name, share(n, r.schedules));
+    }
     s
 }
 
@@ -1226,9 +1242,12 @@ fn decisive_note(g: &JobGraph, d: &barrierscope::engine::explorer::DecisiveStep)
 fn counterexample_text(n: usize, c: &Counterexample, r: &Report, g: &JobGraph, lang: Lang) -> String {
     let recs = c.records.iter().map(|r| g.label(*r)).collect::<Vec<_>>().join(", ");
     let mut s = format!(
-        "\nCounterexample {n}: {} {} ({recs}), the shortest of {} schedules ending so: {} steps\n",
-        c.bad.judged.id(),
-        c.bad.verdict.id(),
+        "\nCounterexample {n}: {} ({recs}), the shortest of {} schedules ending so: {} steps\n",
+        match c.bad.judged {
+            Judged::Complete => "incomplete".to_string(),
+            Judged::Order => "out of order".to_string(),
+            j => format!("{} {}", j.id(), c.bad.verdict.id()),
+        },
         share(c.schedules, r.schedules),
         c.schedule.len()
     );

@@ -142,6 +142,9 @@ pub enum Guarantee {
     /// Barriers without alignment: a snapshot may already hold records sent after the barrier,
     /// which the sources replay on restore (duplicates); nothing is lost.
     AtLeastOnce,
+    /// A barrier handler of the lab in place of the strategy's: what a restore gives is the
+    /// handler's guarantee, as the explorer classifies it.
+    LabHandler { handler: crate::engine::mechanisms::handler_lab::Handler },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

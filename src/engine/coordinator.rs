@@ -153,6 +153,9 @@ impl Sim {
             r.end_tick = Some(tick);
         }
         let guarantee = match self.strategy() {
+            _ if self.handler.is_some() => {
+                Guarantee::LabHandler { handler: self.handler.expect("a lab handler").handler }
+            }
             Strategy::AtLeastOnce => Guarantee::AtLeastOnce,
             _ if in_flight > 0 => Guarantee::ExactlyOnceWithInFlight { records: in_flight as u32 },
             _ => Guarantee::ExactlyOnce,

@@ -123,6 +123,11 @@ impl EffectLog {
 
     /// Per channel, the records that took effect at its consumer and still count, in order.
     pub fn counted_by_channel(&self, g: &JobGraph) -> Vec<Vec<RecordId>> {
+        self.counted_effects_by_channel(g).into_iter().map(|v| v.into_iter().map(|e| e.record).collect()).collect()
+    }
+
+    /// Per channel, the effects at its consumer that still count, in step order.
+    pub fn counted_effects_by_channel(&self, g: &JobGraph) -> Vec<Vec<Effect>> {
         let mut by_channel = vec![Vec::new(); g.channels.len()];
         // Effects come in step order and each task's ranges ascend: one cursor per task.
         let mut cursor = vec![0usize; self.counted.len()];
@@ -134,7 +139,7 @@ impl EffectLog {
                 *i += 1;
             }
             if ranges.get(*i).is_some_and(|r| r.0 <= e.step) {
-                by_channel[e.channel.index()].push(e.record);
+                by_channel[e.channel.index()].push(*e);
             }
         }
         by_channel
@@ -144,6 +149,11 @@ impl EffectLog {
     /// from it, in the order they were written. A row is the effect of the sink's write: same
     /// sink, record and step.
     pub fn seen_by_channel(&self, g: &JobGraph, visible: &[Row]) -> Vec<Vec<RecordId>> {
+        self.seen_effects_by_channel(g, visible).into_iter().map(|v| v.into_iter().map(|e| e.record).collect()).collect()
+    }
+
+    /// [`EffectLog::seen_by_channel`], with the sink's write (the effect) behind each row.
+    pub fn seen_effects_by_channel(&self, g: &JobGraph, visible: &[Row]) -> Vec<Vec<Effect>> {
         let mut seen: Vec<(u64, TaskId, RecordId)> = visible.iter().map(|r| (r.tick, r.sink, r.record)).collect();
         seen.sort_unstable();
         let mut by_channel = vec![Vec::new(); g.channels.len()];
@@ -159,7 +169,7 @@ impl EffectLog {
             let from = seen.partition_point(|x| *x < key);
             let n = seen[from..].iter().take_while(|x| **x == key).count();
             for _ in 0..n {
-                by_channel[e.channel.index()].push(e.record);
+                by_channel[e.channel.index()].push(*e);
             }
         }
         by_channel
@@ -268,6 +278,18 @@ pub fn judge(g: &JobGraph, counted: &[Vec<RecordId>], seen: &[Vec<RecordId>], ex
         }
     }
     f
+}
+
+/// Per channel, what completeness wants on the edge of the job it belongs to: (record, times)
+/// pairs summed over the edge's channels, sorted by record, as [`judge`] counts them.
+pub fn edge_wants(g: &JobGraph, expected: &PlaceCounts) -> Vec<Vec<(RecordId, u32)>> {
+    let edge = edge_of_channel(g);
+    (0..g.channels.len())
+        .map(|c| {
+            let lanes = (0..edge.len()).filter(|&d| edge[d] == edge[c]);
+            tally_counts(lanes.flat_map(|d| expected.0[d].iter().copied()))
+        })
+        .collect()
 }
 
 /// Per channel: the first channel of the same edge of the job (between the same two operators).

@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::mechanisms::handler_lab::Handler;
+
 use super::dataflow::job_graph::JobGraph;
 use super::error::ScenarioError;
 
@@ -407,6 +409,11 @@ pub struct Settings {
     /// (`spark.streaming.receiver.writeAheadLog.enable`, off by default as in Spark).
     #[serde(default, skip_serializing_if = "is_default")]
     pub write_ahead_log: bool,
+    /// A barrier handler of the lab in place of strategy `aligned`'s (`"handler": {"first":
+    /// "wait", "after": "process", "last": "snapshot", "in-flight": false}`): it runs on the
+    /// aligned coordinator, one checkpoint at a time, without an alignment timeout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handler: Option<Handler>,
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -458,6 +465,7 @@ impl Settings {
             source: SourceKind::ReplayableLog,
             batch_interval: default_batch_interval(),
             write_ahead_log: false,
+            handler: None,
         }
     }
 
@@ -669,6 +677,19 @@ impl Settings {
                 "a two-phase-commit sink commits when a checkpoint completes, so it needs a checkpointing strategy (aligned, at-least-once, unaligned or stop-the-world), not {:?}",
                 self.strategy.id()
             ));
+        }
+        if let Some(h) = &self.handler {
+            if let Err(why) = h.check() {
+                return bad(format!("handler: {why}"));
+            }
+            if self.strategy != Strategy::Aligned || self.max_concurrent_checkpoints != 1 || self.alignment_timeout.is_some() {
+                return bad(format!(
+                    "handler: a barrier handler of the lab runs on strategy aligned's coordinator, one checkpoint at a time, without an alignment timeout, not on {:?}{}{}",
+                    self.strategy.id(),
+                    if self.max_concurrent_checkpoints != 1 { " with several concurrent checkpoints" } else { "" },
+                    if self.alignment_timeout.is_some() { " with an alignment timeout" } else { "" }
+                ));
+            }
         }
         Ok(())
     }

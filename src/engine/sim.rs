@@ -107,6 +107,7 @@ impl Sim {
 
     pub(crate) fn with_expected(graph: Rc<JobGraph>, settings: Settings, seed: u64, expected: Rc<Expected>) -> Sim {
         let timers = graph.tasks.iter().map(|t| settings.timers.get(&t.name).copied().unwrap_or_default()).collect();
+        let lab_handler = settings.handler.map(|h| h.mechanism());
         let mut sim = Sim {
             live: Live { channels: vec![Channel::default(); graph.channels.len()], ..Live::default() },
             durable: Durable {
@@ -131,7 +132,8 @@ impl Sim {
             scratch: Vec::new(),
             tracks_tuples: false,
             emitted: Vec::new(),
-            handler: None,
+            // A lab handler named in the settings (checked by `Settings::validate`).
+            handler: lab_handler,
         };
         sim.tracks_tuples = sim.mechanism().tracks_tuples();
         if sim.tracks_tuples {

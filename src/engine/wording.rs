@@ -4,6 +4,7 @@
 //! action ("deliver Source->Map"), why a checkpoint was aborted, and why an action was refused
 //! ([`ActionError::message`]). A scenario error is worded in English where it is made.
 
+use crate::engine::explorer::lab::Guarantee as LabGuarantee;
 use std::fmt;
 
 use super::action::{AbortReason, Action, CrashScope, Event, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
@@ -473,6 +474,24 @@ pub fn narrate_common(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
                     "Checkpoint {n} completed after {duration} step(s): a consistent cut together with the {records} in-flight record(s) stored with it, which a restore replays first. Restored from it, every record counts exactly once in the operators' state.",
                     "检查点 {n} 在 {duration} 步后完成：连同其中保存的 {records} 条在途记录构成一个一致的切面，恢复时先重放这些记录。从它恢复，每条记录在算子状态中恰好计入一次。"
                 ),
+                Guarantee::LabHandler { handler } => {
+                    let what = match (handler.classified(), lang) {
+                        (LabGuarantee::ExactlyOnce, Lang::En) => "exactly once: on the lab's probe jobs no schedule restored from such checkpoints loses or duplicates a record",
+                        (LabGuarantee::ExactlyOnce, Lang::Zh) => "精确一次：在实验室的探测作业上，从这样的检查点恢复的调度没有一个丢失或重复记录",
+                        (LabGuarantee::AtLeastOnce, Lang::En) => "at least once: a restore from it may count some records twice, and loses none",
+                        (LabGuarantee::AtLeastOnce, Lang::Zh) => "至少一次：从它恢复可能把某些记录计入两次，但不会丢失记录",
+                        (LabGuarantee::AtMostOnce, Lang::En) => "at most once: a restore from it may lose records, and counts none twice",
+                        (LabGuarantee::AtMostOnce, Lang::Zh) => "最多一次：从它恢复可能丢失记录，但不会重复计入",
+                        (LabGuarantee::NoneOfThese, Lang::En) => "none of these: a restore from it may lose some records and count others twice",
+                        (LabGuarantee::NoneOfThese, Lang::Zh) => "都不是：从它恢复可能丢失一些记录，又把另一些计入两次",
+                    };
+                    say!(
+                        lang,
+                        "Checkpoint {n} completed after {duration} step(s) under the lab's barrier handler ({}), which the explorer classifies as {what}.",
+                        "检查点 {n} 在 {duration} 步后完成，使用的是实验室的屏障处理器（{}），探索器将它归类为{what}。",
+                        handler.words(lang)
+                    )
+                }
                 Guarantee::AtLeastOnce => say!(
                     lang,
                     "Checkpoint {n} completed after {duration} step(s), at least once: the barriers were not aligned, so a snapshot may already count records sent after its barrier, which a restore replays and counts again. No record is lost.",

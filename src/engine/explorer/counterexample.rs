@@ -23,6 +23,12 @@ use crate::engine::sim::Sim;
 pub enum Judged {
     State,
     Output,
+    /// Completeness on the history that counts: a record that misses a path of the DAG it takes
+    /// in the failure-free run (the second article's "complete").
+    Complete,
+    /// Order on the history that counts: a record that takes effect at a task (or, at a sink, in
+    /// what a reader sees) after a newer record of its source partition.
+    Order,
 }
 
 impl Judged {
@@ -30,25 +36,34 @@ impl Judged {
         match self {
             Judged::State => "state",
             Judged::Output => "output",
+            Judged::Complete => "complete",
+            Judged::Order => "order",
         }
     }
 }
 
-/// A bad outcome: some record lost, or some record duplicated, in state or in the output.
+/// A bad outcome: some record lost, or some record duplicated, in state or in the output; some
+/// record incomplete; some record out of order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct BadOutcome {
     pub judged: Judged,
-    /// [`Verdict::Lost`] or [`Verdict::Duplicated`].
+    /// [`Verdict::Lost`] or [`Verdict::Duplicated`]. Completeness and order have one bad verdict
+    /// each: an incomplete record lost an effect on a path ([`Verdict::Lost`]); an out-of-order
+    /// one took effect again, or late, after newer records ([`Verdict::Duplicated`]).
     pub verdict: Verdict,
 }
 
 impl BadOutcome {
-    pub const ALL: [BadOutcome; 4] = [
+    pub const ALL: [BadOutcome; 6] = [
         BadOutcome { judged: Judged::State, verdict: Verdict::Lost },
         BadOutcome { judged: Judged::State, verdict: Verdict::Duplicated },
         BadOutcome { judged: Judged::Output, verdict: Verdict::Lost },
         BadOutcome { judged: Judged::Output, verdict: Verdict::Duplicated },
+        BadOutcome::INCOMPLETE,
+        BadOutcome::OUT_OF_ORDER,
     ];
+    pub const INCOMPLETE: BadOutcome = BadOutcome { judged: Judged::Complete, verdict: Verdict::Lost };
+    pub const OUT_OF_ORDER: BadOutcome = BadOutcome { judged: Judged::Order, verdict: Verdict::Duplicated };
     pub(crate) fn verdict_in(&self, j: &Judgement) -> bool {
         match self.verdict {
             Verdict::Lost => j.lost,
@@ -57,9 +72,13 @@ impl BadOutcome {
             Verdict::Pending => j.pending,
         }
     }
-    /// "state-lost", "output-duplicated": for file names and JSON.
+    /// "state-lost", "output-duplicated", "incomplete", "out-of-order": for file names and JSON.
     pub fn id(&self) -> String {
-        format!("{}-{}", self.judged.id(), self.verdict.id())
+        match self.judged {
+            Judged::Complete => "incomplete".into(),
+            Judged::Order => "out-of-order".into(),
+            _ => format!("{}-{}", self.judged.id(), self.verdict.id()),
+        }
     }
 }
 
@@ -91,10 +110,13 @@ impl Counterexample {
         let mut sc = base.clone();
         sc.explore = None;
         sc.name = format!(
-            "{}: the shortest schedule where {} {} ({} steps)",
+            "{}: the shortest schedule where {} ({} steps)",
             if base.name.is_empty() { "Explorer" } else { base.name.as_str() },
-            self.bad.judged.id(),
-            self.bad.verdict.id(),
+            match self.bad.judged {
+                Judged::Complete => "a record is incomplete".to_string(),
+                Judged::Order => "a record is out of order".to_string(),
+                j => format!("{} {}", j.id(), self.bad.verdict.id()),
+            },
             self.schedule.len()
         );
         sc.description = description;

@@ -26,7 +26,7 @@ use crate::engine::dataflow::job_graph::{JobGraph, OperatorKind};
 use crate::engine::dataflow::state::OpState;
 use crate::engine::ids::{ChannelId, CheckpointId, RecordId, TaskId};
 use crate::engine::lang::{say, Lang};
-use crate::engine::ledger::Verdict;
+use crate::engine::ledger::{Completeness, LedgerRow, Order, Verdict};
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
@@ -131,6 +131,34 @@ pub enum Account {
         /// behind.
         dropped: Vec<Option<u32>>,
         behind_barrier: Vec<Option<(u32, ChannelId)>>,
+    },
+    /// Completeness: in the failure-free run they take effect at `task` from `channel` (a path of
+    /// the job they take); here a restore took that effect back, or it never happened, and
+    /// nothing brought them along that path again.
+    Incomplete {
+        records: Vec<RecordId>,
+        channel: ChannelId,
+        task: TaskId,
+        /// The save the restore gave the task (None without a crash and restore).
+        task_save: Option<Save>,
+        /// Per record: the step it last took effect there before the crash (taken back).
+        took: Vec<Option<u32>>,
+    },
+    /// Order: they took effect at `task` from `channel` (or, `external`, appear in what a reader
+    /// sees of the sink's rows) after a record of the same source partition with the same or a
+    /// later offset had.
+    OutOfOrder {
+        records: Vec<RecordId>,
+        channel: ChannelId,
+        external: bool,
+        task: TaskId,
+        /// Per record: the step it took effect out of order.
+        at: Vec<Option<u32>>,
+        /// Per record: the newer record it came after (itself: a second effect), and that one's
+        /// step.
+        after: Vec<Option<(RecordId, Option<u32>)>>,
+        /// The save the restore gave the task (None without a crash and restore).
+        task_save: Option<Save>,
     },
     /// No story above fits: the verdict alone.
     Unexplained { records: Vec<RecordId>, reflected: Vec<u32>, expected: Vec<u32> },
@@ -245,12 +273,17 @@ impl Story {
             .filter(|row| match bad.judged {
                 Judged::State => row.state_verdict == bad.verdict,
                 Judged::Output => row.external_verdict == Some(bad.verdict),
+                Judged::Complete => row.complete_verdict == Completeness::Incomplete,
+                Judged::Order => row.order_verdict == Order::OutOfOrder,
             })
             .map(|row| row.record)
             .collect();
         let mut accounts: Vec<Account> = Vec::new();
         for &r in &records {
-            let account = account_of(&replay, r, bad);
+            let account = match bad.judged {
+                Judged::State | Judged::Output => account_of(&replay, r, bad),
+                Judged::Complete | Judged::Order => history_account(&replay, &ledger.rows[r.index()], bad),
+            };
             merge_into(&mut accounts, account);
         }
         let crash = replay.crash.map(|i| i as u32 + 1);
@@ -300,6 +333,21 @@ impl Story {
                         mark(dropped[i], Decisive::Dropped, Some(*task), &[*r]);
                     }
                 }
+                Account::Incomplete { records, task, task_save, took, .. } => {
+                    mark(task_save.as_ref().and_then(Replay::save_step), Decisive::Saved, Some(*task), records);
+                    for (i, r) in records.iter().enumerate() {
+                        mark(took[i], Decisive::Received, Some(*task), &[*r]);
+                    }
+                }
+                Account::OutOfOrder { records, task, at, after, task_save, .. } => {
+                    mark(task_save.as_ref().and_then(Replay::save_step), Decisive::Saved, Some(*task), records);
+                    for (i, r) in records.iter().enumerate() {
+                        if let Some((newer, step)) = after[i] {
+                            mark(step, Decisive::Received, Some(*task), &[newer]);
+                        }
+                        mark(at[i], Decisive::ReceivedAgain, Some(*task), &[*r]);
+                    }
+                }
                 Account::Unexplained { .. } => {}
             }
         }
@@ -328,14 +376,11 @@ fn account_of(replay: &Replay, r: RecordId, bad: BadOutcome) -> Account {
     let g = end.graph.clone();
     let info = g.record(r);
     let source = info.source;
-    let expected_total = match bad.judged {
-        Judged::State => end.expected.state[r.0 as usize],
-        Judged::Output => end.expected.external[r.0 as usize],
-    };
-    let reflected_total = match bad.judged {
-        Judged::State => end.state_counts()[r.0 as usize],
-        Judged::Output => end.external_counts()[r.0 as usize],
-    };
+    // Completeness and order are told by `history_account`: here State or Output.
+    let state = bad.judged == Judged::State;
+    let expected_total =
+        if state { end.expected.state[r.0 as usize] } else { end.expected.external[r.0 as usize] };
+    let reflected_total = if state { end.state_counts()[r.0 as usize] } else { end.external_counts()[r.0 as usize] };
     let unexplained =
         Account::Unexplained { records: vec![r], reflected: vec![reflected_total], expected: vec![expected_total] };
     // Dropped by a barrier handler of the lab, and never taken again where it was dropped?
@@ -375,16 +420,10 @@ fn account_of(replay: &Replay, r: RecordId, bad: BadOutcome) -> Account {
     // way that reflects it a different number of times than the failure-free run.
     let task = g.topo_order.iter().copied().find(|t| {
         let kind = &g.task(*t).kind;
-        let wanted = match bad.judged {
-            Judged::State => kind.is_stateful(),
-            Judged::Output => *kind == OperatorKind::Sink,
-        };
-        wanted && expected_at(end, *t, r) > 0 && {
-            match bad.judged {
-                Judged::State => reflected(&end.tasks()[t.index()].state, r) != expected_at(end, *t, r),
-                Judged::Output => true,
-            }
-        }
+        let wanted = if state { kind.is_stateful() } else { *kind == OperatorKind::Sink };
+        wanted
+            && expected_at(end, *t, r) > 0
+            && (!state || reflected(&end.tasks()[t.index()].state, r) != expected_at(end, *t, r))
     });
     let Some(task) = task else { return unexplained };
     let strategy = end.strategy();
@@ -403,16 +442,17 @@ fn account_of(replay: &Replay, r: RecordId, bad: BadOutcome) -> Account {
     let sent =
         replay.steps(0..crash, |e| matches!(e, Event::Read { task: t, record, .. } if *t == source && *record == r));
     let sent = sent.last().copied();
-    let is_receipt = |e: &Event| match (bad.judged, e) {
-        (Judged::State, Event::Processed { task: t, record, .. }) => *t == task && *record == r,
-        (Judged::Output, Event::SinkWrite { task: t, record, .. }) => *t == task && *record == r,
+    let is_receipt = |e: &Event| match (state, e) {
+        (true, Event::Processed { task: t, record, .. }) => *t == task && *record == r,
+        (false, Event::SinkWrite { task: t, record, .. }) => *t == task && *record == r,
         _ => false,
     };
     let received = replay.steps(0..crash, is_receipt);
-    let in_restored = match bad.judged {
-        Judged::State => point[task.index()].map_or(0, |s| reflected(&s.state, r)),
+    let in_restored = if state {
+        point[task.index()].map_or(0, |s| reflected(&s.state, r))
+    } else {
         // What a reader saw of the sink before the crash stays: the external system survives it.
-        Judged::Output => before.external_counts()[r.0 as usize],
+        before.external_counts()[r.0 as usize]
     };
     let comes_again = resume <= info.offset || replayed;
     match bad.verdict {
@@ -420,9 +460,10 @@ fn account_of(replay: &Replay, r: RecordId, bad: BadOutcome) -> Account {
             // Reached after the task's save (so not in it), if at all; for the output, written
             // at all before the crash (a write no reader sees went into a transaction that never
             // committed).
-            let reached = match bad.judged {
-                Judged::State => received.iter().copied().find(|s| task_step.is_none_or(|t| *s > t)),
-                Judged::Output => received.first().copied(),
+            let reached = if state {
+                received.iter().copied().find(|s| task_step.is_none_or(|t| *s > t))
+            } else {
+                received.first().copied()
             };
             Account::InTransit {
                 records: vec![r],
@@ -436,9 +477,10 @@ fn account_of(replay: &Replay, r: RecordId, bad: BadOutcome) -> Account {
             }
         }
         Verdict::Duplicated if comes_again && in_restored > 0 => {
-            let reached = match bad.judged {
-                Judged::State => received.iter().copied().rfind(|s| task_step.is_none_or(|t| *s < t)),
-                Judged::Output => received.last().copied(),
+            let reached = if state {
+                received.iter().copied().rfind(|s| task_step.is_none_or(|t| *s < t))
+            } else {
+                received.last().copied()
             };
             // Did the checkpoint's barrier come ahead of the record on its channel, and the
             // snapshot still count it?
@@ -495,6 +537,67 @@ fn account_of(replay: &Replay, r: RecordId, bad: BadOutcome) -> Account {
     }
 }
 
+/// The facts of an incomplete or out-of-order record, from the history that counts
+/// (`crate::engine::history`): where the ledger found it wanting, the save the restore gave that
+/// task, and the steps of the effects involved.
+fn history_account(replay: &Replay, row: &LedgerRow, bad: BadOutcome) -> Account {
+    let end = &replay.end;
+    let g = &end.graph;
+    let r = row.record;
+    let step = |tick: u64| replay.step_of_tick(tick);
+    let before_crash = |tick: u64| replay.crash.is_none_or(|c| step(tick).is_some_and(|s| (s as usize) <= c));
+    let unexplained = || Account::Unexplained { records: vec![r], reflected: vec![], expected: vec![] };
+    if bad.judged == Judged::Complete {
+        let Some(place) = row.incomplete_at.first() else { return unexplained() };
+        let task = g.channel(place.channel).to;
+        let task_save = replay.before_restore.as_ref().map(|b| replay.save(b.restore_point()[task.index()], end.strategy()));
+        let took = end
+            .effects
+            .iter()
+            .filter(|e| e.record == r && e.channel == place.channel && before_crash(e.step))
+            .last()
+            .and_then(|e| step(e.step));
+        return Account::Incomplete { records: vec![r], channel: place.channel, task, task_save, took: vec![took] };
+    }
+    let Some(place) = row.out_of_order_at.first().copied() else { return unexplained() };
+    let task = g.channel(place.channel).to;
+    let history = if place.external {
+        end.effects.seen_effects_by_channel(g, &end.durable.external.visible()).swap_remove(place.channel.index())
+    } else {
+        end.effects.counted_effects_by_channel(g).swap_remove(place.channel.index())
+    };
+    let source = g.record(r).source;
+    let mut newest: Option<(u32, RecordId, u64)> = None;
+    let mut found = None;
+    for e in &history {
+        let info = g.record(e.record);
+        if info.source != source {
+            continue;
+        }
+        if e.record == r {
+            if let Some((offset, newer, at)) = newest.filter(|n| info.offset <= n.0) {
+                found = Some((step(e.step), (newer, step(at))));
+                let _ = offset;
+                break;
+            }
+        }
+        if newest.is_none_or(|n| info.offset > n.0) || newest.is_some_and(|n| info.offset == n.0) {
+            newest = Some((info.offset, e.record, e.step));
+        }
+    }
+    let Some((at, after)) = found else { return unexplained() };
+    let task_save = replay.before_restore.as_ref().map(|b| replay.save(b.restore_point()[task.index()], end.strategy()));
+    Account::OutOfOrder {
+        task_save,
+        records: vec![r],
+        channel: place.channel,
+        external: place.external,
+        task,
+        at: vec![at],
+        after: vec![Some(after)],
+    }
+}
+
 /// What makes two records' stories one: the kind, the tasks and saves, where the source resumes,
 /// whether the restore replayed them.
 type Signature = (u8, Option<(TaskId, Save, u32, TaskId, Save, bool)>);
@@ -509,6 +612,12 @@ impl Account {
                 (1, Some((*source, *source_save, *resume, *task, *task_save, *replayed)))
             }
             Account::Dropped { task, .. } => (3, Some((*task, Save::NotYet, 0, *task, Save::NotYet, false))),
+            Account::Incomplete { channel, task, task_save, .. } => {
+                (4, Some((*task, task_save.unwrap_or(Save::NotYet), channel.0 as u32, *task, Save::NotYet, task_save.is_some())))
+            }
+            Account::OutOfOrder { channel, external, task, task_save, .. } => {
+                (5, Some((*task, task_save.unwrap_or(Save::NotYet), channel.0 as u32, *task, Save::NotYet, *external)))
+            }
             Account::Unexplained { .. } => (2, None),
         }
     }
@@ -558,6 +667,18 @@ impl Account {
                 records.extend(r2);
                 reflected.extend(f2);
                 expected.extend(e2);
+            }
+            (Account::Incomplete { records, took, .. }, Account::Incomplete { records: r2, took: t2, .. }) => {
+                records.extend(r2);
+                took.extend(t2);
+            }
+            (
+                Account::OutOfOrder { records, at, after, .. },
+                Account::OutOfOrder { records: r2, at: a2, after: f2, .. },
+            ) => {
+                records.extend(r2);
+                at.extend(a2);
+                after.extend(f2);
             }
             _ => unreachable!("accounts with the same signature have the same kind"),
         }
@@ -625,7 +746,108 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
         Save::At { step: None, .. } => lang.t(" before the schedule began", "在调度开始之前").into(),
         _ => String::new(),
     };
+    // In transit and orphans are stories of state (true) or of the output (false).
+    let state = bad.judged == Judged::State;
     match a {
+        Account::Incomplete { records, channel, task, task_save, took } => {
+            let recs = list(&labels(records), lang);
+            let many = records.len() > 1;
+            let (t, ch) = (name(task), g.channel(*channel).name.clone());
+            let verb = if many { lang.t("are incomplete", "不完整") } else { lang.t("is incomplete", "不完整") };
+            let they = if many { lang.t("they take", "它们") } else { lang.t("it takes", "它") };
+            let took_at = match steps(took, lang) {
+                Some(st) => say!(lang, ", and did at {st} before the crash", "，崩溃前也已在{st}生效"),
+                None => String::new(),
+            };
+            let first = say!(
+                lang,
+                "{recs} {verb}: in the failure-free run {they} effect at {t} from {ch}, a path of the job{took_at}",
+                "{recs} {verb}：无故障运行中{they}会经 {ch} 在 {t} 生效（作业的一条路径）{took_at}"
+            );
+            match task_save {
+                None => say!(
+                    lang,
+                    "{first}; in this schedule that effect never happens.",
+                    "{first}；在这个调度中这一效果从未发生。"
+                ),
+                Some(save) => {
+                    let saved = match save {
+                        Save::At { .. } => say!(lang, "{t} saved{}{}", "{t} {}保存了状态{}", at(save), cp(save)),
+                        Save::NotYet => say!(lang, "{t} had not saved", "{t} 还没有保存过"),
+                        Save::NoCheckpoint => say!(lang, "no checkpoint had completed", "还没有检查点完成"),
+                        Save::NoSnapshots => say!(lang, "{t} keeps no snapshot", "{t} 不保存快照"),
+                    };
+                    let back = match save {
+                        Save::At { .. } => say!(lang, "gives {t} that save", "把 {t} 恢复到那份保存"),
+                        _ => say!(lang, "starts {t} from nothing", "让 {t} 从空状态重新开始"),
+                    };
+                    say!(
+                        lang,
+                        "{first}; {saved}; the cluster crashed at step {crash}; the restore at step {restore} {back}, and nothing brings {} along {ch} again: that path lost {}.",
+                        "{first}；{saved}；集群在第 {crash} 步崩溃；第 {restore} 步的恢复{back}，之后再也没有谁经 {ch} 把{}送来：这条路径丢失了{}。",
+                        if many { lang.t("them", "它们") } else { recs.as_str() },
+                        if many { lang.t("them", "它们") } else { recs.as_str() }
+                    )
+                }
+            }
+        }
+        Account::OutOfOrder { records, channel, external, task, at: at_steps, after, task_save } => {
+            let (t, ch) = (name(task), g.channel(*channel).name.clone());
+            let where_ = if *external {
+                say!(lang, "in what a reader sees of {t}'s rows from {ch}", "在读者看到的 {t} 经 {ch} 写出的行中")
+            } else {
+                say!(lang, "at {t} on {ch}", "在 {t}（经 {ch}）")
+            };
+            let parts: Vec<String> = records
+                .iter()
+                .zip(at_steps.iter().zip(after))
+                .map(|(r, (s, newer))| {
+                    let rl = g.label(*r);
+                    let when = s.map_or(String::new(), |s| say!(lang, " at step {s}", "在第 {s} 步"));
+                    match newer {
+                        Some((n, ns)) if n == r => {
+                            let first = ns.map_or(String::new(), |s| say!(lang, " at step {s}", "在第 {s} 步"));
+                            say!(
+                                lang,
+                                "{rl} took effect{when} after it had already taken effect{first}",
+                                "{rl} {when}生效，而它此前已{first}生效过一次"
+                            )
+                        }
+                        Some((n, ns)) => {
+                            let first = ns.map_or(String::new(), |s| say!(lang, " at step {s}", "在第 {s} 步"));
+                            say!(
+                                lang,
+                                "{rl} took effect{when} after {}, a later record of the same source, had{first}",
+                                "{rl} {when}生效，而同一来源中更晚的 {} 已{first}生效",
+                                g.label(*n)
+                            )
+                        }
+                        None => say!(lang, "{rl} took effect{when} after a newer record", "{rl} {when}在更新的记录之后生效"),
+                    }
+                })
+                .collect();
+            let saved = match task_save {
+                Some(save @ Save::At { .. }) if !*external => {
+                    say!(lang, "; {t} saved{}{}, after the earlier effect", "；{t} {}保存了状态{}，在较早的效果之后", at(save), cp(save))
+                }
+                _ => String::new(),
+            };
+            let restore_clause = match (crash.is_empty(), lang) {
+                (true, _) => String::new(),
+                (false, Lang::En) => format!(
+                    "{saved}; the cluster crashed at step {crash}, and the restore at step {restore} kept that earlier effect at {t} while the record came along {ch} again"
+                ),
+                (false, Lang::Zh) => {
+                    format!("{saved}；集群在第 {crash} 步崩溃，第 {restore} 步的恢复保留了 {t} 上那个较早的效果，而这条记录又经 {ch} 来了一次")
+                }
+            };
+            say!(
+                lang,
+                "Out of order {where_}: {}{restore_clause}.",
+                "{where_}乱序：{}{restore_clause}。",
+                parts.join(lang.t("; ", "；"))
+            )
+        }
         Account::Dropped { records, task, dropped, behind_barrier } => {
             let recs = list(&labels(records), lang);
             let many = records.len() > 1;
@@ -675,13 +897,13 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                 (false, Lang::En) => recs.as_str(),
                 (false, Lang::Zh) => spaced.as_str(),
             };
-            let verb = match (bad.judged, many, lang) {
-                (Judged::State, false, Lang::En) => "is lost".to_string(),
-                (Judged::State, true, Lang::En) => "are lost".to_string(),
-                (Judged::Output, false, Lang::En) => "is missing from the output".to_string(),
-                (Judged::Output, true, Lang::En) => "are missing from the output".to_string(),
-                (Judged::State, _, Lang::Zh) => "丢失了".to_string(),
-                (Judged::Output, _, Lang::Zh) => "没有出现在输出中".to_string(),
+            let verb = match (state, many, lang) {
+                (true, false, Lang::En) => "is lost".to_string(),
+                (true, true, Lang::En) => "are lost".to_string(),
+                (false, false, Lang::En) => "is missing from the output".to_string(),
+                (false, true, Lang::En) => "are missing from the output".to_string(),
+                (true, _, Lang::Zh) => "丢失了".to_string(),
+                (false, _, Lang::Zh) => "没有出现在输出中".to_string(),
             };
             let (s, t) = (name(source), name(task));
             let sent_at = steps(sent, lang).map_or(String::new(), |st| say!(lang, " at {st}", "在{st}"));
@@ -714,8 +936,8 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
             let (took, without) = (lang.t("reached it", "到达它"), lang.t("a state without", "一个不含"));
             let they = if many { lang.t("they", "它们") } else { them };
             let written = steps(reached, lang);
-            let task_clause = match (bad.judged, task_save) {
-                (Judged::Output, _) => match (written, lang) {
+            let task_clause = match (state, task_save) {
+                (false, _) => match (written, lang) {
                     (None, Lang::En) => format!("{t} had not written {them}"),
                     (None, Lang::Zh) => format!("{t} 还没有写出{them}"),
                     (Some(st), Lang::En) => format!("{t} wrote {them} at {st} into a transaction that never committed"),
@@ -731,11 +953,11 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                 (_, Save::NoCheckpoint) => say!(lang, "no checkpoint had completed", "还没有检查点完成"),
                 (_, Save::NoSnapshots) => say!(lang, "{t} keeps no snapshot", "{t} 不保存快照"),
             };
-            let restored_task = match (bad.judged, lang) {
-                (Judged::State, Lang::En) => format!("gives {t} {without} {them}"),
-                (Judged::State, Lang::Zh) => format!("并给了 {t} {without}{them}的状态"),
-                (Judged::Output, Lang::En) => format!("{t} never writes {them}"),
-                (Judged::Output, Lang::Zh) => format!("{t} 再也不会写出{them}"),
+            let restored_task = match (state, lang) {
+                (true, Lang::En) => format!("gives {t} {without} {them}"),
+                (true, Lang::Zh) => format!("并给了 {t} {without}{them}的状态"),
+                (false, Lang::En) => format!("{t} never writes {them}"),
+                (false, Lang::Zh) => format!("{t} 再也不会写出{them}"),
             };
             let closing = match (source_save, many, lang) {
                 (Save::NoSnapshots, _, Lang::En) => format!("no snapshot holds {them}"),
@@ -776,13 +998,13 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                 (false, Lang::Zh) => spaced.as_str(),
             };
             let (s, t) = (name(source), name(task));
-            let verb = match (bad.judged, many, lang) {
-                (Judged::State, false, Lang::En) => "is counted twice",
-                (Judged::State, true, Lang::En) => "are counted twice",
-                (Judged::Output, false, Lang::En) => "is written twice",
-                (Judged::Output, true, Lang::En) => "are written twice",
-                (Judged::State, _, Lang::Zh) => "被重复计入",
-                (Judged::Output, _, Lang::Zh) => "被重复写出",
+            let verb = match (state, many, lang) {
+                (true, false, Lang::En) => "is counted twice",
+                (true, true, Lang::En) => "are counted twice",
+                (false, false, Lang::En) => "is written twice",
+                (false, true, Lang::En) => "are written twice",
+                (true, _, Lang::Zh) => "被重复计入",
+                (false, _, Lang::Zh) => "被重复写出",
             };
             let at_steps =
                 |v: &[Option<u32>]| steps(v, lang).map_or(String::new(), |st| say!(lang, " at {st}", "在{st}"));
@@ -805,8 +1027,8 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                     )
                 }
             };
-            let task_clause = match (bad.judged, lang) {
-                (Judged::State, Lang::En) => {
+            let task_clause = match (state, lang) {
+                (true, Lang::En) => {
                     let they = if many { "they" } else { them };
                     format!(
                         "{t} saved{}{}, after {they} reached it{}{behind}",
@@ -815,7 +1037,7 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                         at_steps(reached)
                     )
                 }
-                (Judged::State, Lang::Zh) => {
+                (true, Lang::Zh) => {
                     format!(
                         "{t} {}保存了状态{}，此前{them}已{}到达它{behind}",
                         at(task_save),
@@ -823,8 +1045,8 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                         at_steps(reached)
                     )
                 }
-                (Judged::Output, Lang::En) => format!("{t} wrote {them}{}", at_steps(reached)),
-                (Judged::Output, Lang::Zh) => format!("{t} 已{}写出{them}", at_steps(reached)),
+                (false, Lang::En) => format!("{t} wrote {them}{}", at_steps(reached)),
+                (false, Lang::Zh) => format!("{t} 已{}写出{them}", at_steps(reached)),
             };
             let source_clause = match source_save {
                 Save::At { .. } => say!(
@@ -839,11 +1061,11 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                 Save::NoCheckpoint => say!(lang, "no checkpoint had completed", "还没有检查点完成"),
                 Save::NoSnapshots => say!(lang, "{s} keeps no snapshot", "{s} 不保存快照"),
             };
-            let again = match (bad.judged, lang) {
-                (Judged::State, Lang::En) => format!("{t} counts {them} again{}", at_steps(reached_again)),
-                (Judged::State, Lang::Zh) => format!("{t} {}再次计入{them}", at_steps(reached_again)),
-                (Judged::Output, Lang::En) => format!("{t} writes {them} again{}", at_steps(reached_again)),
-                (Judged::Output, Lang::Zh) => format!("{t} {}再次写出{them}", at_steps(reached_again)),
+            let again = match (state, lang) {
+                (true, Lang::En) => format!("{t} counts {them} again{}", at_steps(reached_again)),
+                (true, Lang::Zh) => format!("{t} {}再次计入{them}", at_steps(reached_again)),
+                (false, Lang::En) => format!("{t} writes {them} again{}", at_steps(reached_again)),
+                (false, Lang::Zh) => format!("{t} {}再次写出{them}", at_steps(reached_again)),
             };
             let how = match (replayed, bad.judged, lang) {
                 (true, _, Lang::En) => {
@@ -860,18 +1082,18 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                     format!("让 {s} 从偏移量 {resume} 继续读取：{s} {}再次发送{them}，{again}", at_steps(sent_again))
                 }
             };
-            let keeps = match (bad.judged, lang) {
-                (Judged::State, Lang::En) => format!("gives {t} a state that counts {them} and "),
-                (Judged::State, Lang::Zh) => format!("给了 {t} 一个已经计入{them}的状态，并"),
-                (Judged::Output, Lang::En) => String::new(),
-                (Judged::Output, Lang::Zh) => String::new(),
+            let keeps = match (state, lang) {
+                (true, Lang::En) => format!("gives {t} a state that counts {them} and "),
+                (true, Lang::Zh) => format!("给了 {t} 一个已经计入{them}的状态，并"),
+                (false, Lang::En) => String::new(),
+                (false, Lang::Zh) => String::new(),
             };
-            let orphan = match (bad.judged, many, lang) {
-                (Judged::State, false, Lang::En) => "it was an orphan of the cut".to_string(),
-                (Judged::State, true, Lang::En) => "they were orphans of the cut".to_string(),
-                (Judged::State, _, Lang::Zh) => format!("{them}是切面上的孤儿消息"),
-                (Judged::Output, _, Lang::En) => format!("the external system keeps what {t} wrote before the crash"),
-                (Judged::Output, _, Lang::Zh) => format!("外部系统保留了 {t} 在崩溃前写出的内容"),
+            let orphan = match (state, many, lang) {
+                (true, false, Lang::En) => "it was an orphan of the cut".to_string(),
+                (true, true, Lang::En) => "they were orphans of the cut".to_string(),
+                (true, _, Lang::Zh) => format!("{them}是切面上的孤儿消息"),
+                (false, _, Lang::En) => format!("the external system keeps what {t} wrote before the crash"),
+                (false, _, Lang::Zh) => format!("外部系统保留了 {t} 在崩溃前写出的内容"),
             };
             match lang {
                 Lang::En => format!(

@@ -23,7 +23,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::counterexample::Counterexample;
+use super::counterexample::{Counterexample, Judged};
 use super::schedules::{Completion, Explorer, Progress, Report};
 use crate::engine::error::ScenarioError;
 use crate::engine::ledger::Verdict;
@@ -207,7 +207,9 @@ impl Classifier {
         let report = ex.report().expect("done").clone();
         let index = out.probes.len();
         let (mut loss, mut duplicate): (Option<Counterexample>, Option<Counterexample>) = (None, None);
-        for c in &report.counterexamples {
+        // The guarantees are about loss and duplication; completeness and order are reported
+        // alongside, not classified.
+        for c in report.counterexamples.iter().filter(|c| matches!(c.bad.judged, Judged::State | Judged::Output)) {
             let slot = match c.bad.verdict {
                 Verdict::Lost => &mut loss,
                 Verdict::Duplicated => &mut duplicate,

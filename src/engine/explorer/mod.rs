@@ -62,7 +62,7 @@ pub mod state_key;
 
 pub use counterexample::{BadOutcome, Counterexample, Judged};
 pub use explanation::{Decisive, DecisiveStep, Story};
-pub use schedules::{Completion, Explorer, Judgement, Outcome, Progress, Report, Shares};
+pub use schedules::{Completion, Explorer, HistoryShares, Judgement, Outcome, Progress, Report, Shares};
 pub use state_key::KeyScope;
 
 use serde::{Deserialize, Serialize};

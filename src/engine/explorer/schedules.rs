@@ -59,25 +59,58 @@ impl Judgement {
 }
 
 /// The verdict at the end of a schedule: for operator state, and (a job with a sink) for the
-/// external output.
+/// external output; and on the history that counts, as the ledger judges it
+/// (`crate::engine::ledger`): did some record miss a path of the DAG it takes in the
+/// failure-free run (incomplete), did some record take effect after a newer one of its source
+/// partition (out of order)?
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     pub state: Judgement,
     pub output: Option<Judgement>,
+    #[serde(default)]
+    pub incomplete: bool,
+    #[serde(default)]
+    pub out_of_order: bool,
 }
 
 impl Outcome {
-    /// The ledger's state and output verdicts of a finished run.
+    /// The ledger's four verdicts of a finished run.
     pub fn of(sim: &Sim) -> Outcome {
         let l = sim.ledger();
-        Outcome { state: Judgement::of(&l.state), output: l.external.as_ref().map(Judgement::of) }
+        Outcome {
+            state: Judgement::of(&l.state),
+            output: l.external.as_ref().map(Judgement::of),
+            incomplete: l.complete.incomplete > 0,
+            out_of_order: l.order.out_of_order > 0,
+        }
     }
     /// Does the run end with this bad outcome?
     pub fn has(&self, bad: BadOutcome) -> bool {
         match bad.judged {
             super::Judged::State => bad.verdict_in(&self.state),
             super::Judged::Output => self.output.is_some_and(|j| bad.verdict_in(&j)),
+            super::Judged::Complete => self.incomplete,
+            super::Judged::Order => self.out_of_order,
         }
+    }
+}
+
+/// How many schedules end complete and in order, on the history that counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryShares {
+    /// Every record took effect on every path it takes in the failure-free run.
+    pub complete: u128,
+    pub incomplete: u128,
+    /// No record took effect after a newer one of its source partition.
+    pub in_order: u128,
+    pub out_of_order: u128,
+}
+
+impl HistoryShares {
+    fn add(&mut self, o: &Outcome, n: u128) {
+        let add = |x: &mut u128| *x = x.saturating_add(n);
+        add(if o.incomplete { &mut self.incomplete } else { &mut self.complete });
+        add(if o.out_of_order { &mut self.out_of_order } else { &mut self.in_order });
     }
 }
 
@@ -148,9 +181,49 @@ pub struct Report {
     pub state: Shares,
     /// None for a job without a sink.
     pub output: Option<Shares>,
+    /// Completeness and order.
+    pub history: HistoryShares,
     /// For each bad outcome that some schedule reaches, the shortest schedule reaching it.
     pub counterexamples: Vec<Counterexample>,
 }
+
+/// The counting after the search, in steps (see [`Explorer::finish`]).
+struct Counting {
+    indegree: Vec<u32>,
+    paths: Vec<u128>,
+    longest: Vec<u32>,
+    queue: VecDeque<u32>,
+    /// States taken in topological order so far, and states tallied.
+    ordered: usize,
+    tallied: usize,
+    tally: EndTally,
+    counterexamples: Vec<Counterexample>,
+}
+
+/// What the end states add up to.
+struct EndTally {
+    state: Shares,
+    output: Option<Shares>,
+    history: HistoryShares,
+    schedules: u128,
+    end_states: usize,
+    shortest: u32,
+    longest: u32,
+    /// Per bad outcome: the first end state with it, and the schedules ending with it.
+    first: Vec<(BadOutcome, u32, u128)>,
+}
+
+/// How many maps hold the states seen.
+const SHARDS: usize = 64;
+
+/// The map of a key: its top bits (the map itself hashes by the low ones).
+fn shard(h: u128) -> usize {
+    (h >> 122) as usize % SHARDS
+}
+
+/// Counting a state costs a small fraction of expanding one (a few additions against a step of
+/// the engine and a key): a call's budget of states to expand is this many states to count.
+const COUNT_PER_STATE: usize = 64;
 
 /// A fault a move spends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -233,13 +306,17 @@ pub struct Explorer {
     /// The run ends with a checkpoint that commits a two-phase-commit sink.
     final_checkpoint: bool,
     nodes: Vec<Node>,
-    seen: HashMap<u128, u32, BuildHasherDefault<KeyHasher>>,
+    /// The states seen, by key, in [`SHARDS`] maps chosen by the key's high bits: a map grows by
+    /// copying itself, and a small one copies quickly, so no slice of the page stalls on it.
+    seen: Vec<HashMap<u128, u32, BuildHasherDefault<KeyHasher>>>,
     succ: Vec<u32>,
     open: VecDeque<Open>,
     expanded: usize,
     depth: u32,
     failed: Option<String>,
     report: Option<Report>,
+    /// The counting under way, once every state is expanded.
+    counting: Option<Counting>,
     // Scratch space, reused.
     key: Vec<u8>,
     steps: Vec<Action>,
@@ -285,20 +362,22 @@ impl Explorer {
             scope,
             final_checkpoint,
             nodes: vec![],
-            seen: HashMap::default(),
+            seen: (0..SHARDS).map(|_| HashMap::default()).collect(),
             succ: vec![],
             open: VecDeque::new(),
             expanded: 0,
             depth: 0,
             failed: None,
             report: None,
+            counting: None,
             key: vec![],
             steps: vec![],
             moves: vec![],
             events: vec![],
         };
         key_bytes(&sim, &spent, scope, &mut ex.key);
-        ex.seen.insert(hash128(&ex.key), 0);
+        let h = hash128(&ex.key);
+        ex.seen[shard(h)].insert(h, 0);
         ex.nodes.push(Node { depth: 0, parent: 0, via: Action::Auto, succ_from: 0, succ_len: 0, end: None });
         ex.open.push_back(Open { node: 0, sim: Box::new(sim), spent });
         Ok(ex)
@@ -326,7 +405,8 @@ impl Explorer {
             n += 1;
         }
         if self.open.is_empty() && self.failed.is_none() && self.report.is_none() {
-            self.finish();
+            // What is left of this call's budget goes to counting (at least a little of it).
+            self.finish(max_states.saturating_sub(n).max(1).saturating_mul(COUNT_PER_STATE));
         }
         self.progress()
     }
@@ -416,11 +496,12 @@ impl Explorer {
             }
             let spent = spend(&spent, m.fault);
             key_bytes(&next, &spent, self.scope, &mut self.key);
-            let id = match self.seen.get(&hash128(&self.key)) {
+            let h = hash128(&self.key);
+            let id = match self.seen[shard(h)].get(&h) {
                 Some(&id) => id,
                 None => {
                     let id = self.nodes.len() as u32;
-                    self.seen.insert(hash128(&self.key), id);
+                    self.seen[shard(h)].insert(h, id);
                     self.nodes.push(Node {
                         depth: depth + 1,
                         parent: node,
@@ -442,53 +523,81 @@ impl Explorer {
     }
 
     /// Counts the schedules by dynamic programming over a topological order, and finds the
-    /// shortest schedule to each bad outcome.
-    fn finish(&mut self) {
+    /// shortest schedule to each bad outcome: at most `budget` states ordered or tallied, or one
+    /// counterexample built, per call, so that the page's slices stay short. The report is set
+    /// once the last step is done.
+    fn finish(&mut self, budget: usize) {
         let n = self.nodes.len();
-        let mut indegree = vec![0u32; n];
-        for &s in &self.succ {
-            indegree[s as usize] += 1;
-        }
-        let mut paths = vec![0u128; n];
-        let mut longest = vec![0u32; n];
-        paths[0] = 1;
-        let mut queue = VecDeque::from([0u32]);
-        let mut ordered = 0;
-        while let Some(v) = queue.pop_front() {
-            ordered += 1;
+        let c = self.counting.get_or_insert_with(|| {
+            let mut indegree = vec![0u32; n];
+            for &s in &self.succ {
+                indegree[s as usize] += 1;
+            }
+            let mut paths = vec![0u128; n];
+            paths[0] = 1;
+            Counting {
+                indegree,
+                paths,
+                longest: vec![0u32; n],
+                queue: VecDeque::from([0u32]),
+                ordered: 0,
+                tallied: 0,
+                tally: EndTally {
+                    state: Shares::default(),
+                    output: self.initial.graph.has_sink().then(Shares::default),
+                    history: HistoryShares::default(),
+                    schedules: 0,
+                    end_states: 0,
+                    shortest: u32::MAX,
+                    longest: 0,
+                    first: BadOutcome::ALL.iter().map(|b| (*b, u32::MAX, 0)).collect(),
+                },
+                counterexamples: Vec::new(),
+            }
+        });
+        // 1. Kahn's topological order, carrying the number of paths and the longest path.
+        let mut work = 0;
+        while work < budget {
+            let Some(v) = c.queue.pop_front() else { break };
+            work += 1;
+            c.ordered += 1;
             let node = &self.nodes[v as usize];
             for &s in &self.succ[node.succ_from as usize..(node.succ_from + node.succ_len) as usize] {
                 let s = s as usize;
-                paths[s] = paths[s].saturating_add(paths[v as usize]);
-                longest[s] = longest[s].max(longest[v as usize] + 1);
-                indegree[s] -= 1;
-                if indegree[s] == 0 {
-                    queue.push_back(s as u32);
+                c.paths[s] = c.paths[s].saturating_add(c.paths[v as usize]);
+                c.longest[s] = c.longest[s].max(c.longest[v as usize] + 1);
+                c.indegree[s] -= 1;
+                if c.indegree[s] == 0 {
+                    c.queue.push_back(s as u32);
                 }
             }
         }
-        if ordered != n {
+        if !c.queue.is_empty() || work == budget && c.ordered < n {
+            return;
+        }
+        if c.ordered != n {
             self.failed = Some("the states form a cycle: some schedule never ends".into());
             return;
         }
-        let has_sink = self.initial.graph.has_sink();
-        let mut state = Shares::default();
-        let mut output = has_sink.then(Shares::default);
-        let (mut schedules, mut end_states) = (0u128, 0);
-        let (mut shortest, mut longest_end) = (u32::MAX, 0);
-        let mut first: Vec<(BadOutcome, u32, u128)> = BadOutcome::ALL.iter().map(|b| (*b, u32::MAX, 0)).collect();
-        for (i, node) in self.nodes.iter().enumerate() {
+        // 2. The end states' verdicts, each weighted by the schedules that end there.
+        while work < budget && c.tallied < n {
+            let i = c.tallied;
+            c.tallied += 1;
+            work += 1;
+            let node = &self.nodes[i];
             let Some(end) = node.end else { continue };
-            let k = paths[i];
-            end_states += 1;
-            schedules = schedules.saturating_add(k);
-            shortest = shortest.min(node.depth);
-            longest_end = longest_end.max(longest[i]);
-            state.add(end.state, k);
-            if let (Some(o), Some(j)) = (output.as_mut(), end.output) {
+            let k = c.paths[i];
+            let t = &mut c.tally;
+            t.end_states += 1;
+            t.schedules = t.schedules.saturating_add(k);
+            t.shortest = t.shortest.min(node.depth);
+            t.longest = t.longest.max(c.longest[i]);
+            t.state.add(end.state, k);
+            t.history.add(&end, k);
+            if let (Some(o), Some(j)) = (t.output.as_mut(), end.output) {
                 o.add(j, k);
             }
-            for (bad, at, count) in first.iter_mut() {
+            for (bad, at, count) in t.first.iter_mut() {
                 if end.has(*bad) {
                     // Breadth-first: nodes are numbered in the order found, by growing depth, so
                     // the first end with this outcome is a shortest schedule to it.
@@ -499,21 +608,36 @@ impl Explorer {
                 }
             }
         }
-        let counterexamples = first
-            .into_iter()
-            .filter(|(_, at, _)| *at != u32::MAX)
-            .map(|(bad, at, count)| Counterexample::build(&self.initial, self.schedule_to(at), bad, count))
-            .collect();
+        if c.tallied < n {
+            return;
+        }
+        // 3. The counterexamples: each replays its schedule and tells its story, at the cost of
+        // expanding a few dozen states; at least one per call.
+        let found: Vec<(BadOutcome, u32, u128)> =
+            c.tally.first.iter().copied().filter(|(_, at, _)| *at != u32::MAX).collect();
+        let mut built = 0;
+        while let Some(&(bad, at, count)) = found.get(self.counting.as_ref().expect("counting").counterexamples.len()) {
+            if built > 0 && work >= budget {
+                return;
+            }
+            let cx = Counterexample::build(&self.initial, self.schedule_to(at), bad, count);
+            self.counting.as_mut().expect("counting").counterexamples.push(cx);
+            built += 1;
+            work = work.saturating_add(32 * COUNT_PER_STATE);
+        }
+        let c = self.counting.take().expect("counting");
+        let t = c.tally;
         self.report = Some(Report {
             states: n,
-            end_states,
+            end_states: t.end_states,
             transitions: self.succ.len(),
-            schedules,
-            shortest: if end_states == 0 { 0 } else { shortest },
-            longest: longest_end,
-            state,
-            output,
-            counterexamples,
+            schedules: t.schedules,
+            shortest: if t.end_states == 0 { 0 } else { t.shortest },
+            longest: t.longest,
+            state: t.state,
+            output: t.output,
+            history: t.history,
+            counterexamples: c.counterexamples,
         });
     }
 

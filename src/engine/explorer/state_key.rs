@@ -31,9 +31,26 @@
 //!   channel logs, history and statistics; the PRNG (only `auto` draws from it, and the explorer
 //!   chooses every step itself).
 //!
-//! So the ledger's state and output verdicts are a function of the key; its completeness and
-//! order verdicts are not (they read the observer's history, which the key leaves out), and the
-//! explorer does not report them.
+//! - **The history that counts, as far as completeness and order are judged on it**
+//!   (`crate::engine::history`). Per channel, of the effects at its consumer that still count (a
+//!   restore keeps a prefix of them, the one its snapshot reflects; an effect taken back never
+//!   counts again): per record the edge of the job wants, how often it took effect on the edge's
+//!   channel, up to what the edge wants (completeness asks only "fewer than the failure-free
+//!   run?", and counts only grow until a restore); and, at a task other than a sink, per source
+//!   partition whose records come along one path, the newest offset that took effect, and
+//!   whether some record already took effect out of order there (order asks only "after a newer
+//!   one?"). The same summary of the prefix each snapshot held in the state reflects, per input
+//!   of its task, with the rank of the snapshot's step among the steps of the snapshots of its
+//!   task the state holds (a restore from one takes the later ones back to it too). Per row of
+//!   the external system, the rank of the step that wrote it among the rows' steps and (a sink
+//!   with several inputs) the input it came from: a reader's order, on which order at a sink is
+//!   judged. Not the steps themselves, not the order of records of different partitions, not the
+//!   effects a restore took back: two runs that differ only there have the same verdicts in
+//!   every future.
+//!
+//! So the ledger's four verdicts (state, output, completeness, order) are a function of the key,
+//! and so is every future's: `tests/explorer.rs` checks the shares against a search that merges
+//! nothing.
 //!
 //! Every struct is taken apart with all its fields named, so a new field does not compile until
 //! someone decides here whether it belongs in the key. The key is written as bytes and hashed with
@@ -48,6 +65,9 @@ use crate::engine::dataflow::record::{Barrier, Item, Record};
 use crate::engine::dataflow::state::{KeyedEntry, OpState};
 use crate::engine::dataflow::task::{TaskRuntime, TaskStatus};
 use crate::engine::high_availability::Masters;
+use crate::engine::dataflow::job_graph::OperatorKind;
+use crate::engine::history::{edge_wants, single_path, Effect};
+use crate::engine::ids::RecordId;
 use crate::engine::mechanisms::progress::{Alignment, BarrierCount, Tracker};
 use crate::engine::settings::{RestartPolicy, Strategy};
 use crate::engine::sim::{Durable, Live, Sim};
@@ -84,7 +104,24 @@ impl KeyScope {
 pub fn key_bytes(sim: &Sim, spent: &FaultsSpent, scope: KeyScope, out: &mut Vec<u8>) {
     out.clear();
     let ranks = if scope.sequence_numbers { sequence_numbers(sim) } else { vec![] };
-    let mut w = KeyWriter { out, scope, ranks };
+    let counted = sim.effects.counted_effects_by_channel(&sim.graph);
+    let mut row_ticks: Vec<u64> = external_rows(&sim.durable.external).map(|r| r.tick).collect();
+    row_ticks.sort_unstable();
+    row_ticks.dedup();
+    let mut snapshot_ticks = vec![Vec::new(); sim.graph.tasks.len()];
+    for_each_snapshot(sim, |s| snapshot_ticks[s.task.index()].push(s.tick));
+    for t in &mut snapshot_ticks {
+        t.sort_unstable();
+        t.dedup();
+    }
+    let history = History {
+        wants: edge_wants(&sim.graph, &sim.expected.places),
+        single: single_path(&sim.graph),
+        counted,
+        snapshot_ticks,
+        row_ticks,
+    };
+    let mut w = KeyWriter { out, scope, ranks, sim, history };
     w.spent(spent);
     w.sim(sim);
 }
@@ -124,6 +161,45 @@ fn sequence_numbers(sim: &Sim) -> Vec<Vec<u64>> {
     v
 }
 
+/// Every snapshot the state holds: taken unaligned during an alignment, in pending and completed
+/// checkpoints, timer saves, savepoints.
+fn for_each_snapshot<'s>(sim: &'s Sim, mut f: impl FnMut(&'s TaskSnapshot)) {
+    for t in &sim.live.tasks {
+        if let Some(s) = t.alignment.as_ref().and_then(|a| a.unaligned.as_deref()) {
+            f(s);
+        }
+    }
+    for p in &sim.live.coordinator.pending {
+        p.snapshots.iter().flatten().for_each(&mut f);
+    }
+    for cp in &sim.durable.storage.completed {
+        cp.snapshots.iter().for_each(&mut f);
+    }
+    sim.durable.storage.saves.iter().flatten().for_each(&mut f);
+    for sp in &sim.durable.savepoints {
+        sp.checkpoint.snapshots.iter().for_each(&mut f);
+    }
+}
+
+/// What the key reads of the history that counts (see the module note).
+struct History {
+    /// Per channel, what completeness wants on its edge: (record, times), by record.
+    wants: Vec<Vec<(RecordId, u32)>>,
+    /// Per channel, per source task: do its records come along one path (order is judged)?
+    single: Vec<Vec<bool>>,
+    /// Per channel, the effects at its consumer that still count, in step order.
+    counted: Vec<Vec<Effect>>,
+    /// Per task, the steps of the snapshots of it the state holds, sorted, without repeats.
+    snapshot_ticks: Vec<Vec<u64>>,
+    /// The steps that wrote the external system's rows, sorted, without repeats.
+    row_ticks: Vec<u64>,
+}
+
+/// Every row the external system holds: appended, in the table, in transactions of any status.
+fn external_rows(e: &ExternalSystem) -> impl Iterator<Item = &Row> + '_ {
+    e.appended.iter().chain(e.table.values()).chain(e.txns.iter().flat_map(|t| t.rows.iter()))
+}
+
 /// The 128-bit FNV-1a hash of a key's bytes: the id under which the explorer merges states.
 pub fn hash128(bytes: &[u8]) -> u128 {
     const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
@@ -141,6 +217,8 @@ struct KeyWriter<'a> {
     scope: KeyScope,
     /// Per channel, the sequence numbers the state holds, sorted: a number is keyed by its rank.
     ranks: Vec<Vec<u64>>,
+    sim: &'a Sim,
+    history: History,
 }
 
 impl KeyWriter<'_> {
@@ -228,7 +306,8 @@ impl KeyWriter<'_> {
         let _ = (graph, settings, seed, timers, expected, tracks_tuples, handler);
         // Only `auto` draws from the PRNG; the explorer picks every step itself.
         let _ = rng;
-        // The observer's: channel logs, the history that counts, the statistics; and scratch space.
+        // The observer's: channel logs, the statistics; and scratch space. The history that
+        // counts (`effects`) is written at the end, as far as the verdicts read it.
         let _ = (wire, effects, stats, scratch, emitted);
         self.tick(*tick);
         match down {
@@ -252,6 +331,46 @@ impl KeyWriter<'_> {
             for &h in read_high_water {
                 self.u64(h as u64);
             }
+        }
+        // The history that counts (see the module note). While the whole job is down, every task
+        // restarts at the restore, to what a snapshot held in the state reflects or to nothing:
+        // what counts now is taken back whatever it is, and only the snapshots' part is keyed.
+        if matches!(down, Some(CrashScope::Cluster | CrashScope::Global)) {
+            return;
+        }
+        for c in 0..self.history.counted.len() {
+            let n = self.history.counted[c].len();
+            self.history_summary(c, n);
+        }
+    }
+
+    /// What completeness and order read of the first `n` effects that count on channel `c`.
+    fn history_summary(&mut self, c: usize, n: usize) {
+        let g = &self.sim.graph;
+        let h = &self.history;
+        let prefix = &h.counted[c][..n];
+        for &(r, want) in &h.wants[c] {
+            let got = prefix.iter().filter(|e| e.record == r).count().min(want as usize);
+            self.out.push(got as u8);
+        }
+        if g.task(g.channels[c].to).kind == OperatorKind::Sink {
+            // Order at a sink is judged on the rows a reader sees.
+            return;
+        }
+        let mut newest: Vec<Option<u32>> = vec![None; g.tasks.len()];
+        let mut out_of_order = false;
+        for e in prefix {
+            let rec = g.record(e.record);
+            if !h.single[c][rec.source.index()] {
+                continue;
+            }
+            let max = &mut newest[rec.source.index()];
+            out_of_order |= max.is_some_and(|m| rec.offset <= m);
+            *max = (*max).max(Some(rec.offset));
+        }
+        self.bool(out_of_order);
+        for s in newest {
+            self.opt_u64(s.map(u64::from));
         }
     }
 
@@ -405,6 +524,14 @@ impl KeyWriter<'_> {
         self.tick(*tick);
         // What the saved state had sent and received: the cut check's.
         let _ = (sent, received);
+        // What it reflects of its task's history that counts, per input, and the rank of its step.
+        let rank = self.history.snapshot_ticks[task.index()].binary_search(tick).expect("every snapshot was collected");
+        self.len(rank);
+        let sim = self.sim;
+        for c in &sim.graph.task(*task).inputs {
+            let n = self.history.counted[c.index()].partition_point(|e| e.step <= *tick);
+            self.history_summary(c.index(), n);
+        }
         self.len(in_flight.len());
         for (c, seq, rec) in in_flight {
             self.u64(c.0 as u64);
@@ -569,7 +696,15 @@ impl KeyWriter<'_> {
         self.u64(record.0 as u64);
         self.i64(*value);
         self.u64(sink.0 as u64);
-        // When a reader first saw it: the latency statistics'.
+        // When a reader first saw it: the latency statistics'; its rank among the rows is an
+        // outside reader's order.
         self.tick(*tick);
+        let rank = self.history.row_ticks.binary_search(tick).expect("every row's step was collected");
+        self.len(rank);
+        let g = &self.sim.graph;
+        if g.task(*sink).inputs.len() > 1 {
+            let from = self.sim.effects.iter().find(|e| e.step == *tick && e.record == *record && g.channel(e.channel).to == *sink);
+            self.opt_u64(from.map(|e| e.channel.0 as u64));
+        }
     }
 }

@@ -33,6 +33,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::explorer::lab::Guarantee;
+use crate::engine::lang::Lang;
+
 use super::barriers::{snapshot_and_forward, unblock_inputs};
 use super::progress::Alignment;
 use super::seam::{Arrival, Mechanism};
@@ -148,6 +151,50 @@ impl Handler {
             },
             last: if (i / 2) % 2 == 0 { OnLastBarrier::Snapshot } else { OnLastBarrier::ForwardOnly },
             in_flight: i % 2 == 1,
+        }
+    }
+
+    /// The guarantee the explorer classifies this handler as
+    /// ([`crate::engine::explorer::lab::classify`] on its three probe jobs), kept as a table so
+    /// that the main screen names it without running the explorer; `tests/explorer.rs` checks
+    /// every entry against the classifier.
+    pub fn classified(&self) -> Guarantee {
+        use AfterBarrier::*;
+        use OnFirstBarrier::*;
+        use OnLastBarrier::*;
+        match (self.first, self.after, self.last, self.in_flight) {
+            (SnapshotNow, Block | Process, ForwardOnly, true) => Guarantee::ExactlyOnce,
+            (SnapshotNow, Process, Snapshot, _) => Guarantee::NoneOfThese,
+            (SnapshotNow, _, _, _) => Guarantee::AtMostOnce,
+            (Wait, Block, _, _) => Guarantee::ExactlyOnce,
+            (Wait, Process, _, _) => Guarantee::AtLeastOnce,
+            (Wait, Drop, _, _) => Guarantee::AtMostOnce,
+        }
+    }
+
+    /// The four choices in words: "wait; block and buffer; snapshot; no in-flight records".
+    pub fn words(&self, lang: Lang) -> String {
+        let first = match self.first {
+            OnFirstBarrier::SnapshotNow => lang.t("snapshot at the first barrier", "第一个屏障时快照"),
+            OnFirstBarrier::Wait => lang.t("wait at the first barrier", "第一个屏障时等待"),
+        };
+        let after = match self.after {
+            AfterBarrier::Block => lang.t("block and buffer what comes after a barrier", "阻塞并缓存屏障之后到达的记录"),
+            AfterBarrier::Process => lang.t("process what comes after a barrier", "处理屏障之后到达的记录"),
+            AfterBarrier::Drop => lang.t("drop what comes after a barrier", "丢弃屏障之后到达的记录"),
+        };
+        let last = match self.last {
+            OnLastBarrier::Snapshot => lang.t("snapshot at the last", "最后一个屏障时快照"),
+            OnLastBarrier::ForwardOnly => lang.t("only forward at the last", "最后一个屏障时只转发"),
+        };
+        let in_flight = if self.in_flight {
+            lang.t("in-flight records stored", "保存在途记录")
+        } else {
+            lang.t("no in-flight records", "不保存在途记录")
+        };
+        match lang {
+            Lang::En => format!("{first}; {after}; {last}; {in_flight}"),
+            Lang::Zh => format!("{first}；{after}；{last}；{in_flight}"),
         }
     }
 

@@ -16,11 +16,13 @@ use crate::engine::explorer::{Counterexample, Decisive, DecisiveStep, Judged};
 use crate::engine::ledger::Verdict;
 use crate::engine::{Action, JobGraph, Lang};
 
-/// "state: lost", "output: duplicated".
+/// "state: lost", "output: duplicated", "completeness: a record missed a path", "order: …".
 pub fn outcome_name(judged: Judged, verdict: Verdict, l: Lang) -> String {
     let what = match judged {
         Judged::State => l.t("state", "状态"),
         Judged::Output => l.t("output", "输出"),
+        Judged::Complete => return l.t("completeness: a record missed a path", "完整性：有记录缺了一条路径").into(),
+        Judged::Order => return l.t("order: a record out of order", "顺序：有记录乱序").into(),
     };
     let how = match verdict {
         Verdict::Lost => l.t("a record lost", "有记录丢失"),

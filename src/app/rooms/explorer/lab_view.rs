@@ -16,6 +16,9 @@ use super::cards::cards;
 use super::slices::{in_frames, Cost};
 use super::{grouped, Study};
 use crate::app::rooms::RoomProps;
+use crate::app::{room_loader, Msg};
+use crate::classroom::{Origin, SavedRun, SAVED_VERSION};
+use crate::engine::{SinkMode, Settings, Strategy};
 use crate::engine::explorer::lab::{probes, Candidate, Classification, Classifier, Guarantee};
 use crate::engine::mechanisms::handler_lab::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
 use crate::engine::Lang;
@@ -219,13 +222,54 @@ pub fn LabTab(props: &super::TabProps) -> Html {
                 },
                 Run::Cancelled => html! { <p class="xp-progress" role="status">{ l.t("Cancelled.", "已取消。") }</p> },
                 Run::Failed(why) => html! { <p class="bad" role="alert">{ format!("{} {why}", l.t("The classification stopped:", "分类中止：")) }</p> },
-                Run::Done(done) => verdict(&done.0, &done.1, theory.map(|t| t.4), &props.room, l),
+                Run::Done(done) => verdict(&done.0, &done.1, theory.map(|t| t.4), handler, &props.room, l),
             } }
         </div>
     }
 }
 
-fn verdict(c: &Classification, cost: &Cost, theory: Option<Guarantee>, room: &RoomProps, l: Lang) -> Html {
+/// The main run with `h` in place: its job, input and seed, strategy aligned's coordinator (one
+/// checkpoint at a time, no alignment timeout) with the lab handler, at its first step.
+fn with_handler_on_canvas(room: &RoomProps, h: Handler) -> String {
+    let config = room.run.session().config.clone();
+    let mut settings = Settings::new(Strategy::Aligned);
+    if matches!(config.settings.sink, SinkMode::Upsert | SinkMode::TwoPhaseCommit) {
+        settings.sink = config.settings.sink;
+    }
+    settings.handler = Some(h);
+    let saved = SavedRun {
+        barrierscope: SAVED_VERSION,
+        job: config.job,
+        settings,
+        seed: config.seed,
+        records: config.records,
+        actions: String::new(),
+        at: 0,
+        lesson: None,
+        lang: room.lang,
+    };
+    serde_json::to_string(&saved).expect("a saved run serializes")
+}
+
+fn verdict(c: &Classification, cost: &Cost, theory: Option<Guarantee>, handler: Option<Handler>, room: &RoomProps, l: Lang) -> Html {
+    let use_it = handler.map(|h| {
+        let text = with_handler_on_canvas(room, h);
+        let (d, close) = (room.dispatch.clone(), room.close.clone());
+        html! {
+            <p class="lab-use">
+                <button class="tool primary" id="lab-use" onclick={Callback::from(move |_| {
+                    let (d2, text, close) = (d.clone(), text.clone(), close.clone());
+                    room_loader::with_sharing(d.clone(), move |_| {
+                        d2.dispatch(Msg::Load(Origin::Link, Ok(text)));
+                        close.emit(());
+                    });
+                })}>{ l.t("▶ Use on the canvas", "▶ 在画布上使用") }</button>
+                <span class="xp-note">{ l.t(
+                    " The main run's job and input, with this handler at every task in place of aligned barriers; the strategy menu and the narration name it.",
+                    " 使用主界面运行的作业和输入，每个任务上用这种处理方式代替对齐屏障；策略菜单和旁白会写明它。") }</span>
+            </p>
+        }
+    });
     html! { <div class="lab-verdict" id="lab-verdict" data-guarantee={c.guarantee.id()}>
         <p class={classes!("lab-guarantee", if c.guarantee == Guarantee::ExactlyOnce { "good" } else { "bad" })}>
             { format!("{} {}", l.t("The handler keeps:", "这种处理方式的保证："), guarantee_name(c.guarantee, l)) }
@@ -257,6 +301,7 @@ fn verdict(c: &Classification, cost: &Cost, theory: Option<Guarantee>, room: &Ro
                     { cards(std::slice::from_ref(cx), &g, None, probe.report.schedules, l, &room.dispatch, &format!("lab-{i}")) }
                 </div> }
             }) }
+        { use_it.unwrap_or_default() }
         if c.loss.is_some() || c.duplicate.is_some() {
             <p class="xp-note">{ l.t(
                 "The lab's handlers run on probe jobs the main screen does not offer, so these counterexamples are told here rather than opened on the canvas.",

@@ -16,7 +16,7 @@ use super::slices::{in_frames, Cost};
 use super::{grouped, Study};
 use crate::app::rooms::RoomProps;
 use crate::classroom::RunConfig;
-use crate::engine::explorer::{Completion, Explorer, Progress, Report, Shares};
+use crate::engine::explorer::{Completion, Explorer, HistoryShares, Progress, Report, Shares};
 use crate::engine::{JobGraph, Lang};
 
 /// States expanded between two looks at the clock.
@@ -214,12 +214,33 @@ fn shares_row(id: &str, name: &str, s: &Shares, total: u128) -> Html {
     }
 }
 
+/// Completeness and order on the history that counts (the ledger's two further verdicts).
+fn history_table(h: &HistoryShares, total: u128, l: Lang) -> Html {
+    let cell = |n: u128, good: bool| html! {
+        <td class={if good { "good" } else if n > 0 { "bad" } else { "" }}>{ grouped(n) }<span class="xp-share">{ format!(" ({})", share(n, total)) }</span></td>
+    };
+    html! {
+        <table class="xp-table" id="xp-history" data-incomplete={h.incomplete.to_string()} data-out-of-order={h.out_of_order.to_string()}>
+            <caption>{ l.t("After recovery, at every task: complete and in order?", "恢复之后，在每个任务上：完整且有序吗？") }</caption>
+            <thead><tr><th scope="col">{ l.t("judged on the history that counts", "按仍然有效的历史判定") }</th><th scope="col">{ l.t("every record", "所有记录") }</th>
+                <th scope="col">{ l.t("some record not", "有记录不满足") }</th></tr></thead>
+            <tbody>
+                <tr id="xp-row-complete"><th scope="row" title={l.t("Each record took effect on every path of the job it takes in the failure-free run.", "每条记录都在无故障运行所经过的每条作业路径上生效。")}>{ l.t("complete (every path of the DAG)", "完整（DAG 的每条路径）") }</th>
+                    { cell(h.complete, true) }{ cell(h.incomplete, false) }</tr>
+                <tr id="xp-row-order"><th scope="row" title={l.t("At each task, the records of one source partition took effect in source order; at a sink, as a reader sees its rows.", "在每个任务上，同一源分区的记录按源顺序生效；在 sink 上，按读者看到的行判定。")}>{ l.t("in order (per source partition)", "有序（按源分区）") }</th>
+                    { cell(h.in_order, true) }{ cell(h.out_of_order, false) }</tr>
+            </tbody>
+        </table>
+    }
+}
+
 fn results(done: &Rc<Done>, room: &RoomProps, l: Lang) -> Html {
     let r = &done.report;
     let c = &done.cost;
     html! { <>
         <p class="xp-summary" id="xp-summary" data-states={r.states.to_string()} data-schedules={r.schedules.to_string()}
             data-busy-ms={fixed(c.busy_ms, 2)} data-frames={c.frames.to_string()} data-longest-ms={fixed(c.longest_ms, 2)}
+            data-over-budget={c.over_budget.to_string()} data-longest-step-ms={fixed(c.longest_step_ms, 2)}
             data-wall-ms={fixed(c.wall_ms, 2)}>
             { match l {
                 Lang::En => format!("{} distinct states ({} where schedules end, {} moves between them), {} schedules of {} to {} steps.",
@@ -239,8 +260,9 @@ fn results(done: &Rc<Done>, room: &RoomProps, l: Lang) -> Html {
             </tbody>
         </table>
         <p class="xp-note">{ l.t("A schedule that loses one record and duplicates another counts in both columns.", "一个调度若丢失一条记录又重复另一条，会同时计入两列。") }</p>
+        { history_table(&r.history, r.schedules, l) }
         if r.counterexamples.is_empty() {
-            <p class="good" id="xp-holds">{ l.t("No schedule loses or duplicates a record: the claim holds on every one of them.", "没有任何调度丢失或重复记录：这一结论在每个调度上都成立。") }</p>
+            <p class="good" id="xp-holds">{ l.t("No schedule loses or duplicates a record, leaves one incomplete or takes one out of order: the claim holds on every one of them.", "没有任何调度丢失或重复记录，也没有让记录不完整或乱序：这一结论在每个调度上都成立。") }</p>
         } else {
             <h3 class="xp-cx-head">{ l.t("The shortest schedule to each bad outcome", "通往每种坏结局的最短调度") }</h3>
             <div class="xp-cards">{ cards(&r.counterexamples, &done.graph, Some(&done.config), r.schedules, l, &room.dispatch, "xp") }</div>

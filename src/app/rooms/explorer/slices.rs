@@ -25,6 +25,11 @@ pub struct Cost {
     pub busy_ms: f64,
     /// The longest slice, in milliseconds.
     pub longest_ms: f64,
+    /// Slices longer than [`FRAME_BUDGET_MS`], and the longest single step (a slice runs at
+    /// least one): a long slice of short steps was interrupted (another process on the CPU, the
+    /// browser's garbage collector), one of a long step was not.
+    pub over_budget: u32,
+    pub longest_step_ms: f64,
     /// From the start to the end, in milliseconds (frames included).
     pub wall_ms: f64,
 }
@@ -34,7 +39,7 @@ pub struct Cost {
 /// told the cost after every frame, and whether the work is done.
 pub fn in_frames(generation: Rc<Cell<u32>>, step: impl FnMut() -> bool + 'static, frame: impl Fn(Cost, bool) + 'static) {
     let mine = generation.get();
-    let job = Job { generation, mine, step: Box::new(step), frame: Box::new(frame), cost: Cost::default(), start: now() };
+    let job = Job { generation, mine, step: Box::new(step), frame: Box::new(frame), cost: Cost::default(), start: now(), step_ms: 0.0 };
     schedule(job);
 }
 
@@ -45,6 +50,8 @@ struct Job {
     frame: Box<dyn Fn(Cost, bool)>,
     cost: Cost,
     start: f64,
+    /// The longest step lately, decaying: what the next step may take.
+    step_ms: f64,
 }
 
 fn schedule(mut job: Job) {
@@ -53,14 +60,22 @@ fn schedule(mut job: Job) {
             return;
         }
         let t0 = now();
-        let mut done = false;
-        while !done && now() - t0 < FRAME_BUDGET_MS {
-            done = (job.step)();
-        }
+        // A step is not started unless the longest one seen lately still fits in the budget.
+        let done = loop {
+            let s0 = now();
+            let done = (job.step)();
+            let s1 = now();
+            job.step_ms = (s1 - s0).max(job.step_ms * 0.9);
+            job.cost.longest_step_ms = job.cost.longest_step_ms.max(s1 - s0);
+            if done || s1 - t0 + job.step_ms >= FRAME_BUDGET_MS {
+                break done;
+            }
+        };
         let t1 = now();
         job.cost.frames += 1;
         job.cost.busy_ms += t1 - t0;
         job.cost.longest_ms = job.cost.longest_ms.max(t1 - t0);
+        job.cost.over_budget += u32::from(t1 - t0 > FRAME_BUDGET_MS);
         job.cost.wall_ms = t1 - job.start;
         (job.frame)(job.cost, done);
         if !done {
