@@ -246,6 +246,7 @@ fn with_handler_on_canvas(room: &RoomProps, h: Handler) -> String {
         actions: String::new(),
         at: 0,
         lesson: None,
+        restore: None,
         lang: room.lang,
     };
     serde_json::to_string(&saved).expect("a saved run serializes")
