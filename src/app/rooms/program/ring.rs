@@ -5,6 +5,7 @@
 
 use yew::prelude::*;
 
+use crate::app::svg_number::{fixed, num};
 use crate::app::text::Lang;
 use crate::engine::key_groups::{assign_to_key_group, key_group_range, operator_index_for_key_group};
 
@@ -28,9 +29,10 @@ fn arc(cx: f64, cy: f64, r0: f64, r1: f64, a0: f64, a1: f64) -> String {
     let (x2, y2) = p(r0, a1);
     let (x3, y3) = p(r0, a0);
     let large = if a1 - a0 > std::f64::consts::PI { 1 } else { 0 };
-    format!(
-        "M{x0:.2} {y0:.2}A{r1} {r1} 0 {large} 1 {x1:.2} {y1:.2}L{x2:.2} {y2:.2}A{r0} {r0} 0 {large} 0 {x3:.2} {y3:.2}Z"
-    )
+    let (x0, y0, x1, y1) = (fixed(x0, 2), fixed(y0, 2), fixed(x1, 2), fixed(y1, 2));
+    let (x2, y2, x3, y3) = (fixed(x2, 2), fixed(y2, 2), fixed(x3, 2), fixed(y3, 2));
+    let (r0, r1) = (num(r0), num(r1));
+    format!("M{x0} {y0}A{r1} {r1} 0 {large} 1 {x1} {y1}L{x2} {y2}A{r0} {r0} 0 {large} 0 {x3} {y3}Z")
 }
 
 fn ranges_text(l: Lang, max: u16, p: u16) -> Vec<(usize, String)> {
@@ -80,9 +82,9 @@ pub fn ring(spec: &RingSpec, l: Lang) -> Html {
             html! {
                 <g class="ring-key" data-key={k.clone()} data-key-group={kg.to_string()} data-old={o.to_string()} data-new={n.to_string()}>
                     <title>{ title }</title>
-                    <line x1={format!("{:.1}", cx + 150.0 * a.sin())} y1={format!("{:.1}", cy - 150.0 * a.cos())} x2={format!("{x:.1}")} y2={format!("{y:.1}")} stroke="#0f172a" stroke-width="2" />
-                    <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="5" fill="#0f172a" />
-                    <text x={format!("{tx:.1}")} y={format!("{ty:.1}")} text-anchor={anchor} class="ring-label">{ format!("{k}·{kg}") }</text>
+                    <line x1={num(cx + 150.0 * a.sin())} y1={num(cy - 150.0 * a.cos())} x2={num(x)} y2={num(y)} stroke="#0f172a" stroke-width="2" />
+                    <circle cx={num(x)} cy={num(y)} r="5" fill="#0f172a" />
+                    <text x={num(tx)} y={num(ty)} text-anchor={anchor} class="ring-label">{ format!("{k}·{kg}") }</text>
                 </g>
             }
         })
