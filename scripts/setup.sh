@@ -8,6 +8,7 @@ WASM_SPLIT_VERSION=0.2.4
 MDBOOK_VERSION=0.5.4
 BINARYEN_VERSION=132
 AXE_VERSION=4.11.0
+TERSER_VERSION=5.51.4
 TOOLS="${BARRIERSCOPE_TOOLS:-$HOME/.local/share/barrierscope-tools}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # The wasm-bindgen CLI must match the library version pinned in Cargo.toml exactly.
@@ -53,6 +54,12 @@ fi
 if [ ! -d "$TOOLS/node_modules/playwright-core" ]; then
   say "installing playwright-core into $TOOLS"
   (cd "$TOOLS" && npm install --no-audit --no-fund --silent "playwright-core@1.64")
+fi
+# terser: the release build minifies the page's JS (its wasm-bindgen glue and the split loader,
+# both fetched on the first visit) in scripts/bin/wasm-bindgen.
+if [ "$(node -p "require('$TOOLS/node_modules/terser/package.json').version" 2>/dev/null || true)" != "$TERSER_VERSION" ]; then
+  say "installing terser@$TERSER_VERSION into $TOOLS"
+  (cd "$TOOLS" && npm install --no-audit --no-fund --silent "terser@$TERSER_VERSION")
 fi
 # axe-core: the accessibility audit in the end-to-end test.
 if [ "$(node -p "require('$TOOLS/node_modules/axe-core/package.json').version" 2>/dev/null || true)" != "$AXE_VERSION" ]; then
