@@ -213,12 +213,7 @@ pub fn input_of(g: &JobGraph) -> InputSpec {
                     .collect()
             })
             .collect();
-        let v = if op.parallelism == 1 {
-            SourceInput::Single(parts.into_iter().next().unwrap_or_default())
-        } else {
-            SourceInput::Partitions(parts)
-        };
-        input.insert(op.name.clone(), v);
+        input.insert(op.name.clone(), SourceInput::for_parallelism(op.parallelism, parts));
     }
     input
 }

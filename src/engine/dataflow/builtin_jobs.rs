@@ -33,12 +33,7 @@ pub fn generated_input(spec: &JobSpec, per_partition: usize) -> InputSpec {
                     .collect()
             })
             .collect();
-        let v = if op.parallelism == 1 {
-            SourceInput::Single(parts.into_iter().next().unwrap_or_default())
-        } else {
-            SourceInput::Partitions(parts)
-        };
-        input.insert(op.name.clone(), v);
+        input.insert(op.name.clone(), SourceInput::for_parallelism(op.parallelism, parts));
     }
     input
 }

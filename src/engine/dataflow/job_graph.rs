@@ -238,6 +238,18 @@ pub enum SourceInput {
     Single(Vec<LogEntry>),
 }
 
+impl SourceInput {
+    /// A source's logs as a scenario file writes them: one log for a source of parallelism 1,
+    /// one per partition otherwise.
+    pub fn for_parallelism(parallelism: u16, parts: Vec<Vec<LogEntry>>) -> SourceInput {
+        if parallelism == 1 {
+            SourceInput::Single(parts.into_iter().next().unwrap_or_default())
+        } else {
+            SourceInput::Partitions(parts)
+        }
+    }
+}
+
 pub type InputSpec = BTreeMap<String, SourceInput>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
