@@ -229,16 +229,12 @@ fn mapping_table(rows: &[MappingRow], spec: &JobSpec, l: Lang) -> Html {
 }
 
 fn kind_text(k: &OperatorKind, l: Lang) -> String {
-    match k {
-        OperatorKind::Source => l.t("source", "源").into(),
-        OperatorKind::Map => l.t("map", "map").into(),
-        OperatorKind::Filter { keep_keys } => match l {
-            Lang::En => format!("filter (keeps {})", keep_keys.join(", ")),
-            Lang::Zh => format!("filter（保留 {}）", keep_keys.join("、")),
-        },
-        OperatorKind::Count => l.t("keyed count", "键控计数").into(),
-        OperatorKind::Sum => l.t("keyed sum", "键控求和").into(),
-        OperatorKind::Sink => l.t("sink", "sink").into(),
+    // The canvas's names for the kinds, so the room and the drawing say the same.
+    let name = crate::app::canvas::kind_name(l, k);
+    match (k, l) {
+        (OperatorKind::Filter { keep_keys }, Lang::En) => format!("{name} (keeps {})", keep_keys.join(", ")),
+        (OperatorKind::Filter { keep_keys }, Lang::Zh) => format!("{name}（保留 {}）", keep_keys.join("、")),
+        _ => name.to_string(),
     }
 }
 
