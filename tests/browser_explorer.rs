@@ -5,7 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 mod common;
-use common::{choose, click, find, mount, text};
+use common::{choose, clear_link, click, find, mount, text, until};
 
 use barrierscope::classroom::RunConfig;
 use barrierscope::engine::explorer::lab::{classify, Candidate};
@@ -17,31 +17,6 @@ use wasm_bindgen_test::*;
 use web_sys::Element;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-async fn wait(ms: i32) {
-    let p = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
-    yew::scheduler::flush().await;
-}
-
-async fn until(root: &Element, selector: &str) {
-    for _ in 0..400 {
-        if root.query_selector(selector).unwrap().is_some() {
-            return;
-        }
-        wait(25).await;
-    }
-    panic!("{selector} never appeared");
-}
-
-/// Each test starts without a room in the address bar (the room keeps its study there).
-fn clear_link() {
-    let w = web_sys::window().unwrap();
-    let path = w.location().pathname().unwrap();
-    w.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path)).unwrap();
-}
 
 fn data(root: &Element, selector: &str, name: &str) -> String {
     find(root, selector).get_attribute(&format!("data-{name}")).unwrap_or_default()

@@ -56,11 +56,36 @@ pub async fn key(key: &str) {
 
 /// Lets the browser run its queued tasks (a part's load, a toggle event), then Yew its renders.
 pub async fn settle() {
-    let wait = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).unwrap();
+    wait(0).await;
+}
+
+/// Waits `ms` milliseconds of the browser's clock, then lets Yew render.
+pub async fn wait(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).unwrap();
     });
-    wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+    wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
     yew::scheduler::flush().await;
+}
+
+/// Waits (up to 10 s) until `selector` matches under `root`: a room's part is fetched, a sliced
+/// search ends.
+pub async fn until(root: &Element, selector: &str) {
+    for _ in 0..400 {
+        if root.query_selector(selector).unwrap().is_some() {
+            return;
+        }
+        wait(25).await;
+    }
+    panic!("{selector} never appeared");
+}
+
+/// Takes the hash off the address bar, so a test starts without a room or a run in it (rooms keep
+/// their study there).
+pub fn clear_link() {
+    let w = web_sys::window().unwrap();
+    let path = w.location().pathname().unwrap();
+    w.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path)).unwrap();
 }
 
 /// Opens Settings, whose form loads the first time it opens (a piece of the page).
