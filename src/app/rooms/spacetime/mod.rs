@@ -167,18 +167,7 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
         let h = hovered.clone();
         Callback::from(move |r: Option<RecordId>| h.set(r))
     };
-    let on_arrow = {
-        let (dispatch, d) = (props.dispatch.clone(), d.clone());
-        Callback::from(move |i: usize| {
-            let m = d.messages[i];
-            // To its send; clicked again there, to its receipt.
-            let to = match m.received_at {
-                Some(r) if pos == m.sent_at => r,
-                _ => m.sent_at,
-            };
-            dispatch.dispatch(Msg::Cmd(Command::Seek(to as usize)));
-        })
-    };
+    let on_arrow = seek_on_arrow(props.dispatch.clone(), d.clone(), pos);
     let presenter = props.presenter;
     let scene_for_click = Rc::new((from, to, pos));
     let (on_line, on_line_key) = line_callbacks(&points, &cursor, "st-svg", d.clone(), presenter, scene_for_click.clone(), n);
@@ -260,17 +249,7 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
             let (on_line2, on_line_key2) =
                 line_callbacks(&points2, &cursor2, "st2-svg", Rc::new(d2.clone()), props.presenter, scene_for_click.clone(), n);
             // Clicking an arrow moves the run to its send (then to its receipt), as on the first.
-            let on_arrow2 = {
-                let (dispatch, d2) = (props.dispatch.clone(), Rc::new(d2.clone()));
-                Callback::from(move |i: usize| {
-                    let m = d2.messages[i];
-                    let to = match m.received_at {
-                        Some(r) if pos == m.sent_at => r,
-                        _ => m.sent_at,
-                    };
-                    dispatch.dispatch(Msg::Cmd(Command::Seek(to as usize)));
-                })
-            };
+            let on_arrow2 = seek_on_arrow(props.dispatch.clone(), Rc::new(d2.clone()), pos);
             let scene2 = Scene {
                 id: "st2",
                 d: d2,
@@ -518,6 +497,19 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
             { second }
         </div>
     }
+}
+
+/// A click on arrow `i` of `d` moves the run to its send; clicked again there (`pos`), to its
+/// receipt.
+fn seek_on_arrow(dispatch: crate::app::Dispatch, d: Rc<Diagram>, pos: u64) -> Callback<usize> {
+    Callback::from(move |i: usize| {
+        let m = d.messages[i];
+        let to = match m.received_at {
+            Some(r) if pos == m.sent_at => r,
+            _ => m.sent_at,
+        };
+        dispatch.dispatch(Msg::Cmd(Command::Seek(to as usize)));
+    })
 }
 
 /// A drawing's task lines as controls: a click sets the line's point at the step under the
