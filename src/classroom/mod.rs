@@ -24,6 +24,7 @@ pub mod saved_comparison;
 pub mod saved_run;
 pub mod session;
 pub mod settings_form;
+pub mod quiz;
 pub mod wording;
 
 pub use catalogue::{Entry, CATALOGUE};

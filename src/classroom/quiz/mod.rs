@@ -1,0 +1,28 @@
+//! Quizzes drawn from the engine: random, auto-graded questions in both languages. After
+//! VisuAlgo's random quiz generator (each question a fresh instance, graded at once) and the
+//! "responding" level of Naps et al., *Exploring the Role of Visualization and Engagement in
+//! Computer Science Education* (ITiCSE 2003). No fixed bank: each question is generated from a
+//! seed by the engine's own PRNG ([`crate::engine::rng::Rng`]), which picks the job, the input,
+//! the schedule and the crash; the engine runs it and its verdict is the answer; a question where
+//! every option is right, or none is, is rejected and the next seed is drawn.
+//!
+//! One file per question type, each with `generate(seed) -> Option<Question>` (None: rejected):
+//! - `lost_or_duplicated`: after this crash and restore, which records are lost (or duplicated)?
+//!   The ledger (`engine::ledger`) grades.
+//! - `consistent_cut`: which of these cuts of the space-time diagram is consistent? The drawn-cut
+//!   engine (`engine::drawn_cut`) grades.
+//! - `which_checkpoint`: which checkpoint does the restore use after the JobManager fails, with
+//!   and without high availability? The coordinator and the HA services
+//!   (`engine::master_failover`) grade.
+//!
+//! `question` holds what every type shares (the question, its options, the grading, the
+//! replay on the canvas); `set` draws a set of ten from one seed and scores it.
+
+pub mod consistent_cut;
+pub mod lost_or_duplicated;
+pub mod question;
+pub mod set;
+pub mod which_checkpoint;
+
+pub use question::{Choice, Grade, Kind, Question, Words};
+pub use set::{generate, QuizSet, SET_SIZE};

@@ -1,0 +1,140 @@
+//! Property tests of the quizzes (issue 35): over 1,000 seeds per question type, every question
+//! that is generated has exactly the answer the engine computes when the question's run is
+//! replayed independently of the generator (the ledger of a replay through a `Timeline`; a brute
+//! force over the space-time diagram's arrows for cuts; a model of Flink's HA services for the
+//! restored checkpoint), is not trivial (some option right, some wrong), grades its own answer
+//! right and any other answer wrong, and is the same when generated again. Rejected seeds are
+//! few, so a set of ten always fills.
+#![cfg(not(target_arch = "wasm32"))]
+
+use barrierscope::classroom::quiz::{self, Kind, Question, QuizSet, SET_SIZE};
+use barrierscope::engine::space_time::{diagram, Carries};
+use barrierscope::engine::{Action, CheckpointRetention, HighAvailability, Sim, Timeline, Verdict};
+
+const SEEDS: u64 = 1000;
+
+/// The question's run, replayed from its configuration and actions.
+fn replay(q: &Question) -> Timeline {
+    let start = q.run.scenario().sim().expect("the question's configuration runs");
+    Timeline::from_actions(start, &q.actions).unwrap_or_else(|(i, e)| panic!("seed {}: action {i} refused: {e}", q.seed))
+}
+
+/// The labels of the ticked options.
+fn right_labels(q: &Question) -> Vec<String> {
+    q.answer().into_iter().map(|i| q.choices[i].words.en.clone()).collect()
+}
+
+/// Every common property; returns how many seeds were rejected.
+fn each(kind: Kind, check: impl Fn(&Question)) -> u64 {
+    let mut rejected = 0;
+    for seed in 0..SEEDS {
+        let Some(q) = quiz::generate(kind, seed) else {
+            rejected += 1;
+            continue;
+        };
+        assert_eq!(q.kind, kind);
+        assert!(q.non_trivial(), "seed {seed}: trivial: {:?}", q.choices);
+        let answer = q.answer();
+        assert!(q.grade(&answer).right, "seed {seed}");
+        // Any one option flipped is graded wrong.
+        for i in 0..q.choices.len() {
+            let mut other: Vec<usize> = answer.iter().copied().filter(|&j| j != i).collect();
+            if !answer.contains(&i) {
+                other.push(i);
+            }
+            let g = q.grade(&other);
+            assert!(!g.right, "seed {seed}: flipping option {i} still right");
+            assert_eq!(g.missed.len() + g.wrong.len(), 1, "seed {seed}");
+        }
+        assert!(!q.explanation.en.is_empty() && !q.explanation.zh.is_empty(), "seed {seed}");
+        assert_eq!(quiz::generate(kind, seed).as_ref(), Some(&q), "seed {seed}: not deterministic");
+        check(&q);
+    }
+    assert!(rejected * 2 < SEEDS, "{kind:?}: {rejected} of {SEEDS} seeds rejected");
+    rejected
+}
+
+#[test]
+fn lost_or_duplicated_is_what_the_ledger_of_a_replay_says() {
+    let rejected = each(Kind::LostOrDuplicated, |q| {
+        let tl = replay(q);
+        let ledger = tl.current().ledger();
+        let of = |v: Verdict| -> Vec<String> { ledger.state_labels(v).into_iter().map(String::from).collect() };
+        let asked = if q.prompt.en.contains("lost?") { Verdict::Lost } else { Verdict::Duplicated };
+        assert_eq!(right_labels(q), of(asked), "seed {}", q.seed);
+        assert_eq!(of(Verdict::Pending), Vec::<String>::new(), "seed {}: the run reached its end", q.seed);
+        let labels: Vec<&str> = ledger.rows.iter().map(|r| r.label.as_str()).collect();
+        let options: Vec<&str> = q.choices.iter().map(|c| c.words.en.as_str()).collect();
+        assert_eq!(options, labels, "seed {}: one option per record", q.seed);
+        assert!(q.actions.contains(&Action::Crash) && q.actions.contains(&Action::Restore));
+    });
+    eprintln!("lost-or-duplicated: {rejected} of {SEEDS} seeds rejected");
+}
+
+#[test]
+fn consistent_cuts_are_those_no_record_arrow_crosses_backwards() {
+    let rejected = each(Kind::ConsistentCut, |q| {
+        let tl = replay(q);
+        let d = diagram(&tl);
+        assert_eq!(q.cuts.len(), q.choices.len());
+        for (cut, choice) in q.cuts.iter().zip(&q.choices) {
+            // Brute force over the arrows: an orphan is a record received at or before its
+            // receiver's point yet sent after its sender's.
+            let orphan = d.messages.iter().any(|m| {
+                matches!(m.carries, Carries::Record { .. })
+                    && m.sent_at > cut[m.from.index()]
+                    && m.received_at.is_some_and(|r| r <= cut[m.to.index()])
+            });
+            assert_eq!(choice.right, !orphan, "seed {}: cut {cut:?}", q.seed);
+        }
+        let mut distinct = q.cuts.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), q.cuts.len(), "seed {}: the same cut twice", q.seed);
+    });
+    eprintln!("consistent-cut: {rejected} of {SEEDS} seeds rejected");
+}
+
+#[test]
+fn the_restore_after_a_jobmanager_failure_uses_what_flinks_ha_services_keep() {
+    let rejected = each(Kind::WhichCheckpoint, |q| {
+        // The model: replay to the JobManager's crash; the latest completed checkpoint then is
+        // restored with a standby (the HA store keeps its pointer), and without HA only if the
+        // retention externalized it; else nothing.
+        let crash = q.actions.iter().position(|a| *a == Action::CrashJobManager).expect("the JobManager crashes");
+        let mut sim: Sim = q.run.scenario().sim().unwrap();
+        for a in &q.actions[..crash] {
+            sim.step(*a).unwrap();
+        }
+        let latest = sim.storage().completed.last().map(|c| c.id.0);
+        let s = &q.run.settings;
+        let kept = match s.high_availability {
+            HighAvailability::Standby => true,
+            HighAvailability::None => s.externalized_checkpoint_retention != CheckpointRetention::NoExternalizedCheckpoints,
+        };
+        let expected = match latest.filter(|_| kept) {
+            Some(id) => format!("Checkpoint {id}"),
+            None => "None: every task starts empty, the sources from offset 0".to_string(),
+        };
+        assert_eq!(right_labels(q), vec![expected], "seed {}", q.seed);
+        // The options are every checkpoint triggered, then none.
+        let ids: Vec<String> = sim.stats.history.iter().map(|r| format!("Checkpoint {}", r.id.0)).collect();
+        let options: Vec<String> = q.choices.iter().map(|c| c.words.en.clone()).collect();
+        assert_eq!(options[..options.len() - 1], ids[..], "seed {}", q.seed);
+    });
+    eprintln!("which-checkpoint: {rejected} of {SEEDS} seeds rejected");
+}
+
+#[test]
+fn a_set_is_ten_questions_every_type_in_turn_and_the_same_for_its_seed() {
+    for seed in 0..20 {
+        let set = QuizSet::new(seed);
+        assert_eq!(set.questions.len(), SET_SIZE, "set {seed}");
+        for (i, q) in set.questions.iter().enumerate() {
+            assert_eq!(q.kind, Kind::ALL[i % Kind::ALL.len()], "set {seed}, question {i}");
+        }
+        assert_eq!(QuizSet::new(seed), set, "set {seed}");
+    }
+    assert_ne!(QuizSet::new(1).questions[0], QuizSet::new(2).questions[0]);
+    assert_eq!(QuizSet::score(&[Some(true), Some(false), None, Some(true)]), (2, 3));
+}
