@@ -138,3 +138,37 @@ fn a_set_is_ten_questions_every_type_in_turn_and_the_same_for_its_seed() {
     assert_ne!(QuizSet::new(1).questions[0], QuizSet::new(2).questions[0]);
     assert_eq!(QuizSet::score(&[Some(true), Some(false), None, Some(true)]), (2, 3));
 }
+
+#[test]
+fn stored_history_and_progress_read_back_and_bad_data_is_dropped_not_an_error() {
+    use barrierscope::classroom::quiz::history::*;
+    let p = Progress { set: 42, answers: vec![true, false, true] };
+    assert_eq!(Progress::parse(&p.to_text()), Some(p));
+    for bad in ["", "42", "x:rr", "42:rx", "42:rrrrrrrrrrr", "-1:r", "9999999999:r", "{\"set\":1}"] {
+        assert_eq!(Progress::parse(bad), None, "{bad:?}");
+    }
+    let past: Vec<Past> = (0..25).map(|i| Past { set: i, right: (i % 11) as usize, of: 10 }).collect();
+    let text = history_text(&past);
+    assert_eq!(parse_history(&text), past[25 - HISTORY_KEPT..].to_vec());
+    // Bad entries are dropped one by one; the good ones stay.
+    let mixed = "7:3/10 junk 8:11/10 9:2/3 :1/2 10:a/10 11:10/10";
+    assert_eq!(
+        parse_history(mixed),
+        vec![Past { set: 7, right: 3, of: 10 }, Past { set: 9, right: 2, of: 3 }, Past { set: 11, right: 10, of: 10 }]
+    );
+    assert_eq!(parse_history("\u{0}\u{ffff}"), vec![]);
+    assert_eq!(parse_set("0042"), Ok(42));
+    assert_eq!(parse_set(" 7 "), Ok(7));
+    assert_eq!(parse_set(""), Err(SetError::Empty));
+    assert!(matches!(parse_set("12a"), Err(SetError::NotANumber(_))));
+    assert!(matches!(parse_set("-3"), Err(SetError::NotANumber(_))));
+    assert!(matches!(parse_set("1000000000"), Err(SetError::TooLarge(_))));
+    assert!(matches!(parse_set("99999999999999999999999"), Err(SetError::TooLarge(_))));
+    assert_eq!(set_in_link("set=5"), Some(Ok(5)));
+    assert_eq!(set_in_link("x=1&set=6"), Some(Ok(6)));
+    assert_eq!(set_in_link("other=1"), None);
+    assert!(matches!(set_in_link("set=abc"), Some(Err(_))));
+    for e in [SetError::Empty, SetError::NotANumber("x".into()), SetError::TooLarge("1".into())] {
+        assert_ne!(e.message(barrierscope::engine::Lang::En), e.message(barrierscope::engine::Lang::Zh));
+    }
+}

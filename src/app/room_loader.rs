@@ -60,6 +60,7 @@ part!(compare, super::rooms::compare::render);
 part!(spacetime, super::rooms::spacetime::render);
 part!(explorer, super::rooms::explorer::render);
 part!(program, super::rooms::program::render);
+part!(quiz, super::rooms::quiz::render);
 
 // The lessons' words, which the part registers (`classroom::curriculum::loaded`), and the lesson
 // bar that draws them.
@@ -247,11 +248,13 @@ pub enum Room {
     Explorer,
     /// Savepoints, a job editor, and the restore into the changed program.
     Program,
+    /// Ten questions drawn from the engine, graded by it.
+    Quiz,
 }
 
 impl Room {
-    pub const ALL: [Room; 6] =
-        [Room::Batch, Room::Compare, Room::SpaceTime, Room::Explorer, Room::Program, Room::PyFlink];
+    pub const ALL: [Room; 7] =
+        [Room::Batch, Room::Compare, Room::SpaceTime, Room::Explorer, Room::Program, Room::Quiz, Room::PyFlink];
 
     /// The room's name in links (`#room=…`) and element ids.
     pub fn id(self) -> &'static str {
@@ -262,6 +265,7 @@ impl Room {
             Room::SpaceTime => "spacetime",
             Room::Explorer => "explorer",
             Room::Program => "program",
+            Room::Quiz => "quiz",
         }
     }
 
@@ -285,6 +289,7 @@ impl Room {
                 "Program & savepoints: restore into a changed program",
                 "程序与保存点：恢复到修改后的程序",
             ),
+            Room::Quiz => l.t("Quiz: questions drawn from the engine, graded by it", "测验：由引擎出题、由引擎判分"),
         }
     }
 
@@ -303,6 +308,7 @@ impl Room {
             Room::SpaceTime => l.t("⧖ Space-time", "⧖ 时空图"),
             Room::Explorer => l.t("⋔ Every schedule", "⋔ 所有调度"),
             Room::Program => l.t("⚙ Program & savepoints", "⚙ 程序与保存点"),
+            Room::Quiz => l.t("✎ Quiz", "✎ 测验"),
         }
     }
 
@@ -315,6 +321,7 @@ impl Room {
             Room::SpaceTime => spacetime().await,
             Room::Explorer => explorer().await,
             Room::Program => program().await,
+            Room::Quiz => quiz().await,
         }
     }
 }

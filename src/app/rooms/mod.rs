@@ -6,8 +6,8 @@
 //! `pyflink` (run it on a real Flink), `batch` (Hadoop's re-run and Spark's lineage),
 //! `compare` (Flink, Storm and Spark Streaming side by side), `spacetime` (the run as a
 //! space-time diagram, with cuts the learner draws) and `explorer` (every schedule of a small
-//! job, and the barrier-handler lab) and `program` (savepoints, a job editor, and the restore into
-//! the changed program).
+//! job, and the barrier-handler lab), `program` (savepoints, a job editor, and the restore into
+//! the changed program) and `quiz` (ten questions drawn from the engine, graded by it).
 
 use yew::prelude::*;
 
@@ -44,4 +44,5 @@ pub mod compare;
 pub mod explorer;
 pub mod program;
 pub mod pyflink;
+pub mod quiz;
 pub mod spacetime;

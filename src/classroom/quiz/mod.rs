@@ -16,9 +16,11 @@
 //!   (`engine::master_failover`) grade.
 //!
 //! `question` holds what every type shares (the question, its options, the grading, the
-//! replay on the canvas); `set` draws a set of ten from one seed and scores it.
+//! replay on the canvas); `set` draws a set of ten from one seed and scores it; `history` reads and
+//! writes what the browser keeps of them, and the set's seed in a link.
 
 pub mod consistent_cut;
+pub mod history;
 pub mod lost_or_duplicated;
 pub mod question;
 pub mod set;
