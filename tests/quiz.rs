@@ -126,6 +126,46 @@ fn the_restore_after_a_jobmanager_failure_uses_what_flinks_ha_services_keep() {
 }
 
 #[test]
+fn the_append_sink_count_is_the_external_rows_of_an_independent_replay_of_each_system() {
+    use barrierscope::classroom::quiz::append_sink::comparison;
+    use barrierscope::engine::comparison::Lockstep;
+    use barrierscope::engine::rng::Rng;
+    let rejected = each(Kind::AppendSink, |q| {
+        // The asked system's run, replayed step by step on a fresh Sim of its own.
+        let tl = replay(q);
+        let label = q.prompt.en.trim_end_matches('?').rsplit(' ').next().unwrap().to_string();
+        let shown = tl.current().ledger().row(&label).expect("the record is in the ledger").external;
+        let right = q.answer();
+        assert_eq!(right.len(), 1);
+        let n: u32 = q.choices[right[0]].words.en.split(' ').next().unwrap().parse().unwrap();
+        assert_eq!(n, shown, "seed {}: {label}", q.seed);
+        // The options count up from 0, one each, to at least 3.
+        for (i, c) in q.choices.iter().enumerate() {
+            assert!(c.words.en.starts_with(&format!("{i} time")), "seed {}: {:?}", q.seed, c.words.en);
+        }
+        assert!(q.choices.len() >= 4);
+        // Not trivial: some system does not show it exactly once (each run replayed alone).
+        let file = comparison(&mut Rng::new(q.seed));
+        let lock = Lockstep::run(&file).unwrap();
+        let counts: Vec<u32> = lock
+            .lanes
+            .iter()
+            .zip(&file.configurations)
+            .map(|(lane, c)| {
+                let mut config = q.run.clone();
+                config.settings = c.settings.clone();
+                let acts: Vec<Action> = lane.log.iter().map(|st| st.action).collect();
+                let tl = Timeline::from_actions(config.scenario().sim().unwrap(), &acts).unwrap();
+                tl.current().ledger().row(&label).unwrap().external
+            })
+            .collect();
+        assert!(counts.iter().any(|&c| c != 1), "seed {}: {label} once everywhere: {counts:?}", q.seed);
+        assert!(counts.contains(&shown), "seed {}", q.seed);
+    });
+    eprintln!("append-sink: {rejected} of {SEEDS} seeds rejected");
+}
+
+#[test]
 fn a_set_is_ten_questions_every_type_in_turn_and_the_same_for_its_seed() {
     for seed in 0..20 {
         let set = QuizSet::new(seed);

@@ -14,11 +14,15 @@
 //! - `which_checkpoint`: which checkpoint does the restore use after the JobManager fails, with
 //!   and without high availability? The coordinator and the HA services
 //!   (`engine::master_failover`) grade.
+//! - `append_sink`: how many times does the append sink show b, under Flink, Storm or Spark
+//!   Streaming on the same input and crash? The side-by-side engine (`engine::comparison`) runs
+//!   all three, and its ledgers grade.
 //!
 //! `question` holds what every type shares (the question, its options, the grading, the
 //! replay on the canvas); `set` draws a set of ten from one seed and scores it; `history` reads and
 //! writes what the browser keeps of them, and the set's seed in a link.
 
+pub mod append_sink;
 pub mod consistent_cut;
 pub mod history;
 pub mod lost_or_duplicated;

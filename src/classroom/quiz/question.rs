@@ -14,10 +14,12 @@ pub enum Kind {
     ConsistentCut,
     /// Which checkpoint does the restore use after the JobManager fails?
     WhichCheckpoint,
+    /// How many times does the append sink show b, under Flink, Storm or Spark Streaming?
+    AppendSink,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::LostOrDuplicated, Kind::ConsistentCut, Kind::WhichCheckpoint];
+    pub const ALL: [Kind; 4] = [Kind::LostOrDuplicated, Kind::ConsistentCut, Kind::WhichCheckpoint, Kind::AppendSink];
 
     /// Its name in element ids and tests.
     pub fn id(self) -> &'static str {
@@ -25,6 +27,7 @@ impl Kind {
             Kind::LostOrDuplicated => "lost-or-duplicated",
             Kind::ConsistentCut => "consistent-cut",
             Kind::WhichCheckpoint => "which-checkpoint",
+            Kind::AppendSink => "append-sink",
         }
     }
 
@@ -33,6 +36,7 @@ impl Kind {
             Kind::LostOrDuplicated => l.t("Lost or duplicated?", "丢失还是重复？"),
             Kind::ConsistentCut => l.t("Which cut is consistent?", "哪个切面是一致的？"),
             Kind::WhichCheckpoint => l.t("Which checkpoint does the restore use?", "恢复用哪个检查点？"),
+            Kind::AppendSink => l.t("How many times does the append sink show it?", "追加型 sink 中它出现几次？"),
         }
     }
 }

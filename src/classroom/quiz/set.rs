@@ -19,6 +19,7 @@ pub fn generate(kind: Kind, seed: u64) -> Option<Question> {
         Kind::LostOrDuplicated => super::lost_or_duplicated::generate(seed),
         Kind::ConsistentCut => super::consistent_cut::generate(seed),
         Kind::WhichCheckpoint => super::which_checkpoint::generate(seed),
+        Kind::AppendSink => super::append_sink::generate(seed),
     }?;
     q.non_trivial().then_some(q)
 }
