@@ -212,3 +212,50 @@ fn stored_history_and_progress_read_back_and_bad_data_is_dropped_not_an_error() 
         assert_ne!(e.message(barrierscope::engine::Lang::En), e.message(barrierscope::engine::Lang::Zh));
     }
 }
+
+#[test]
+fn a_savepoint_restores_exactly_when_every_saved_state_finds_its_operator_id_and_max_parallelism() {
+    use barrierscope::classroom::quiz::savepoint_restore::{draw, Outcome, OUTCOMES};
+    use barrierscope::engine::operator_id::operator_ids;
+    use barrierscope::engine::rescale::fresh_state;
+    let rejected = each(Kind::SavepointRestore, |q| {
+        let d = draw(q.seed).expect("drawn");
+        // The replayed run stopped with the same savepoint.
+        let tl = replay(q);
+        assert!(tl.current().stopped().is_some(), "seed {}", q.seed);
+        let old = &d.sim.graph;
+        let new_spec = d.change.apply(&old.spec);
+        let (old_ids, new_ids) = (operator_ids(&old.spec), operator_ids(&new_spec));
+        let sp = d.sim.savepoints().iter().find(|s| s.checkpoint.id == d.savepoint).expect("the savepoint");
+        // The model, after Flink's Checkpoints.loadAndValidateCheckpoint: an operator holds state
+        // when a snapshot of one of its tasks differs from a fresh task's.
+        let stateful = |oi: usize| {
+            sp.checkpoint.snapshots.iter().any(|s| {
+                old.task(s.task).operator.index() == oi && s.state != fresh_state(old, s.task, d.sim.settings.sink)
+            })
+        };
+        let unmatched = (0..old.spec.operators.len()).any(|oi| !new_ids.contains(&old_ids[oi]) && stateful(oi));
+        let mismatch = (0..old.spec.operators.len()).any(|oi| {
+            new_ids.iter().position(|h| *h == old_ids[oi]).is_some_and(|ni| {
+                new_spec.operators[ni].max_parallelism.is_some_and(|m| m != old.max_parallelism[oi])
+            })
+        });
+        let expected = if unmatched && !d.allow {
+            Outcome::NotAvailable
+        } else if mismatch {
+            Outcome::MaxParallelismMismatch
+        } else {
+            Outcome::Restores
+        };
+        let right = q.answer();
+        assert_eq!(OUTCOMES[right[0]], expected, "seed {}: {:?} allow {}", q.seed, d.change, d.allow);
+    });
+    eprintln!("savepoint-restore: {rejected} of {SEEDS} seeds rejected");
+    let mut seen = [false; 3];
+    for seed in 0..SEEDS {
+        if let Some(q) = quiz::generate(Kind::SavepointRestore, seed) {
+            seen[q.answer()[0]] = true;
+        }
+    }
+    assert_eq!(seen, [true; 3], "every outcome is asked");
+}

@@ -17,6 +17,9 @@
 //! - `append_sink`: how many times does the append sink show b, under Flink, Storm or Spark
 //!   Streaming on the same input and crash? The side-by-side engine (`engine::comparison`) runs
 //!   all three, and its ledgers grade.
+//! - `savepoint_restore`: will this savepoint restore into this changed program (uids, an
+//!   operator inserted or removed, rescaling, max parallelism)? The restore into a changed program
+//!   (`engine::rescale`) grades.
 //!
 //! `question` holds what every type shares (the question, its options, the grading, the
 //! replay on the canvas); `set` draws a set of ten from one seed and scores it; `history` reads and
@@ -27,6 +30,7 @@ pub mod consistent_cut;
 pub mod history;
 pub mod lost_or_duplicated;
 pub mod question;
+pub mod savepoint_restore;
 pub mod set;
 pub mod which_checkpoint;
 

@@ -16,10 +16,13 @@ pub enum Kind {
     WhichCheckpoint,
     /// How many times does the append sink show b, under Flink, Storm or Spark Streaming?
     AppendSink,
+    /// Will this savepoint restore into this changed program?
+    SavepointRestore,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 4] = [Kind::LostOrDuplicated, Kind::ConsistentCut, Kind::WhichCheckpoint, Kind::AppendSink];
+    pub const ALL: [Kind; 5] =
+        [Kind::LostOrDuplicated, Kind::ConsistentCut, Kind::WhichCheckpoint, Kind::AppendSink, Kind::SavepointRestore];
 
     /// Its name in element ids and tests.
     pub fn id(self) -> &'static str {
@@ -28,6 +31,7 @@ impl Kind {
             Kind::ConsistentCut => "consistent-cut",
             Kind::WhichCheckpoint => "which-checkpoint",
             Kind::AppendSink => "append-sink",
+            Kind::SavepointRestore => "savepoint-restore",
         }
     }
 
@@ -37,6 +41,7 @@ impl Kind {
             Kind::ConsistentCut => l.t("Which cut is consistent?", "哪个切面是一致的？"),
             Kind::WhichCheckpoint => l.t("Which checkpoint does the restore use?", "恢复用哪个检查点？"),
             Kind::AppendSink => l.t("How many times does the append sink show it?", "追加型 sink 中它出现几次？"),
+            Kind::SavepointRestore => l.t("Will this savepoint restore?", "这个保存点能恢复吗？"),
         }
     }
 }

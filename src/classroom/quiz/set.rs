@@ -20,6 +20,7 @@ pub fn generate(kind: Kind, seed: u64) -> Option<Question> {
         Kind::ConsistentCut => super::consistent_cut::generate(seed),
         Kind::WhichCheckpoint => super::which_checkpoint::generate(seed),
         Kind::AppendSink => super::append_sink::generate(seed),
+        Kind::SavepointRestore => super::savepoint_restore::generate(seed),
     }?;
     q.non_trivial().then_some(q)
 }
