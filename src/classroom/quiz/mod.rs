@@ -11,6 +11,8 @@
 //!   The ledger (`engine::ledger`) grades.
 //! - `consistent_cut`: which of these cuts of the space-time diagram is consistent? The drawn-cut
 //!   engine (`engine::drawn_cut`) grades.
+//! - `exactly_once_strategy`: which strategies give exactly once here, in every schedule? The
+//!   schedule explorer (`engine::explorer`) grades.
 //! - `which_checkpoint`: which checkpoint does the restore use after the JobManager fails, with
 //!   and without high availability? The coordinator and the HA services
 //!   (`engine::master_failover`) grade.
@@ -27,6 +29,7 @@
 
 pub mod append_sink;
 pub mod consistent_cut;
+pub mod exactly_once_strategy;
 pub mod history;
 pub mod lost_or_duplicated;
 pub mod question;

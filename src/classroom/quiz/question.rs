@@ -5,7 +5,7 @@
 use crate::classroom::RunConfig;
 use crate::engine::{Action, Lang};
 
-/// The question types, in the order of the issue that asked for them.
+/// The question types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// After a crash and restore, which records are lost (or duplicated)?
@@ -18,11 +18,21 @@ pub enum Kind {
     AppendSink,
     /// Will this savepoint restore into this changed program?
     SavepointRestore,
+    /// Which strategy gives exactly once here, in every schedule?
+    ExactlyOnceStrategy,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 5] =
-        [Kind::LostOrDuplicated, Kind::ConsistentCut, Kind::WhichCheckpoint, Kind::AppendSink, Kind::SavepointRestore];
+    /// In the issue's order: 1 lost or duplicated, 2 consistent cut, 3 which strategy, 4 which
+    /// checkpoint, 5 the append sink, 6 the savepoint.
+    pub const ALL: [Kind; 6] = [
+        Kind::LostOrDuplicated,
+        Kind::ConsistentCut,
+        Kind::ExactlyOnceStrategy,
+        Kind::WhichCheckpoint,
+        Kind::AppendSink,
+        Kind::SavepointRestore,
+    ];
 
     /// Its name in element ids and tests.
     pub fn id(self) -> &'static str {
@@ -32,6 +42,7 @@ impl Kind {
             Kind::WhichCheckpoint => "which-checkpoint",
             Kind::AppendSink => "append-sink",
             Kind::SavepointRestore => "savepoint-restore",
+            Kind::ExactlyOnceStrategy => "exactly-once-strategy",
         }
     }
 
@@ -42,6 +53,7 @@ impl Kind {
             Kind::WhichCheckpoint => l.t("Which checkpoint does the restore use?", "恢复用哪个检查点？"),
             Kind::AppendSink => l.t("How many times does the append sink show it?", "追加型 sink 中它出现几次？"),
             Kind::SavepointRestore => l.t("Will this savepoint restore?", "这个保存点能恢复吗？"),
+            Kind::ExactlyOnceStrategy => l.t("Which strategy gives exactly once?", "哪种策略做到精确一次？"),
         }
     }
 }

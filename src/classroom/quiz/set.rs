@@ -21,6 +21,7 @@ pub fn generate(kind: Kind, seed: u64) -> Option<Question> {
         Kind::WhichCheckpoint => super::which_checkpoint::generate(seed),
         Kind::AppendSink => super::append_sink::generate(seed),
         Kind::SavepointRestore => super::savepoint_restore::generate(seed),
+        Kind::ExactlyOnceStrategy => super::exactly_once_strategy::generate(seed),
     }?;
     q.non_trivial().then_some(q)
 }

@@ -1,0 +1,159 @@
+//! Question type 3: "Which strategy gives exactly once here?" The schedule explorer
+//! (`engine::explorer`, explicit-state model checking as TLC and SPIN do it) grades over every
+//! schedule: a strategy is right when every schedule of the job, with one snapshot (a checkpoint,
+//! or one round of timers) and one crash of the cluster at any moment, ends with every record
+//! reflected exactly once in operator state.
+//!
+//! The PRNG picks the job (the line, two inputs, the diamond), a small generated input (one or
+//! two records per source partition, so every schedule of four strategies can be counted on the
+//! page at once) and four
+//! strategies to offer, among which per-task timers, barriers without alignment and aligned
+//! barriers are always: whether barriers without alignment are exactly once depends on the job
+//! (a task with two inputs is where alignment matters), and that is the point of the question.
+//! No snapshots at all, with a restart that re-reads the whole log, is exactly once in state too
+//! (every task starts empty and every record comes again; an append sink would show duplicates).
+//! The explorer's shortest counterexample of a wrong option is what "Open on the canvas" replays.
+
+use crate::classroom::RunConfig;
+use crate::engine::explorer::{Counterexample, Explorer, Judged};
+use crate::engine::rng::Rng;
+use crate::engine::{FaultBudget, Lang, Settings, Strategy};
+
+use super::question::{pick, Choice, Kind, Question, Words};
+
+pub const JOBS: [&str; 3] = ["line", "two-inputs", "diamond"];
+
+/// States the explorer may expand for one strategy before the instance is rejected.
+const MAX_STATES: usize = 200_000;
+
+/// The strategy's name in the options.
+pub fn strategy_words(s: Strategy, l: Lang) -> &'static str {
+    match s {
+        Strategy::None => l.t("No snapshots: every restart re-reads the log from the beginning", "不做快照：每次重启都从头重读日志"),
+        Strategy::Timers => l.t("Per-task timers", "各任务定时快照"),
+        Strategy::AtLeastOnce => l.t("Barriers without alignment", "屏障不对齐"),
+        Strategy::Aligned => l.t("Aligned barriers", "对齐屏障"),
+        Strategy::Unaligned => l.t("Unaligned checkpoints", "非对齐检查点"),
+        _ => l.t("Stop the world", "全局暂停快照"),
+    }
+}
+
+/// The PRNG's draws: the job, records per source partition and the four strategies, in order.
+pub fn draw(rng: &mut Rng) -> (&'static str, u32, Vec<Strategy>) {
+    let job = pick(rng, &JOBS);
+    let records = 1 + rng.below(2) as u32;
+    let fourth = pick(rng, &[Strategy::None, Strategy::Unaligned, Strategy::StopTheWorld]);
+    let mut options = vec![Strategy::Timers, Strategy::AtLeastOnce, Strategy::Aligned, fourth];
+    for i in (1..options.len()).rev() {
+        options.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    (job, records, options)
+}
+
+/// What the explorer found for one strategy: schedules, how many exactly once, the shortest bad one.
+struct Found {
+    strategy: Strategy,
+    schedules: u128,
+    exactly_once: u128,
+    shortest: Option<Counterexample>,
+    run: RunConfig,
+}
+
+pub fn generate(seed: u64) -> Option<Question> {
+    let mut rng = Rng::new(seed);
+    let (job, records, options) = draw(&mut rng);
+    let scheduler = 1 + rng.below(999);
+    let mut found = Vec::new();
+    for &strategy in &options {
+        let run = RunConfig { job: job.into(), settings: Settings::new(strategy), seed: scheduler, records: Some(records) };
+        let (schedules, exactly_once, shortest) = explored(&run)?;
+        found.push(Found { strategy, schedules, exactly_once, shortest, run });
+    }
+    let choices: Vec<Choice> = found
+        .iter()
+        .map(|f| Choice { words: Words::of(|l| strategy_words(f.strategy, l).to_string()), right: f.exactly_once == f.schedules })
+        .collect();
+    // The run to open: the shortest counterexample of the first wrong option.
+    let wrong = found.iter().find(|f| f.shortest.is_some())?;
+    let cx = wrong.shortest.as_ref()?;
+    let g = ex_graph(&wrong.run)?;
+    let explanation = Words::of(|l| {
+        let lines: Vec<String> = found
+            .iter()
+            .map(|f| {
+                let name = strategy_words(f.strategy, l);
+                let n = f.schedules;
+                match (&f.shortest, l) {
+                    (None, Lang::En) => format!("{name}: exactly once in all {n} schedules."),
+                    (None, Lang::Zh) => format!("{name}：全部 {n} 个调度都精确一次。"),
+                    (Some(c), Lang::En) => format!(
+                        "{name}: not exactly once in {} of {n} schedules; the shortest ({} steps): {}",
+                        f.schedules - f.exactly_once,
+                        c.schedule.len(),
+                        c.story.text(&g, l)
+                    ),
+                    (Some(c), Lang::Zh) => format!(
+                        "{name}：{n} 个调度中有 {} 个不是精确一次；最短的一个（{} 步）：{}",
+                        f.schedules - f.exactly_once,
+                        c.schedule.len(),
+                        c.story.text(&g, l)
+                    ),
+                }
+            })
+            .collect();
+        lines.join(" ")
+    });
+    let setup = vec![Words::of(|l| match l {
+        Lang::En => format!(
+            "Every schedule of job {job} with {records} record(s) per source partition, one snapshot (a checkpoint, or one round of timers) and one crash of the cluster at any moment, then the restore and the run to its end."
+        ),
+        Lang::Zh => format!("作业 {job} 的所有调度：每个源分区 {records} 条记录，一次快照（一个检查点，或一轮定时器），任意时刻一次集群崩溃，然后恢复并运行到结束。"),
+    })];
+    Some(Question {
+        kind: Kind::ExactlyOnceStrategy,
+        seed,
+        prompt: Words::new(
+            "Which strategies give exactly once in operator state here, in every schedule? Tick every one.",
+            "在这里，哪些策略在每一种调度下都让算子状态精确一次？勾选所有的。",
+        ),
+        setup,
+        choices,
+        several: true,
+        explanation,
+        cuts: vec![],
+        run: wrong.run.clone(),
+        actions: cx.schedule.clone(),
+    })
+}
+
+type Explored = (u128, u128, Option<Counterexample>);
+
+thread_local! {
+    /// What the explorer found, by job, records and strategy: every schedule is explored, so the
+    /// scheduler's seed plays no part, and a set asks about the same few jobs again and again.
+    static EXPLORED: std::cell::RefCell<Vec<((String, Option<u32>, Strategy), Explored)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Every schedule of `run`'s job and strategy: how many, how many exactly once in state, and the
+/// shortest that is not (None: the explorer could not finish within its limit).
+fn explored(run: &RunConfig) -> Option<Explored> {
+    let key = (run.job.clone(), run.records, run.settings.strategy);
+    if let Some(hit) = EXPLORED.with(|c| c.borrow().iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())) {
+        return Some(hit);
+    }
+    let sim = run.scenario().sim().ok()?;
+    let mut ex = Explorer::new(sim, FaultBudget::default()).ok()?;
+    let p = ex.run(MAX_STATES);
+    if !p.done || p.failed.is_some() {
+        return None;
+    }
+    let r = ex.report()?;
+    let shortest = r.counterexamples.iter().find(|c| c.bad.judged == Judged::State).cloned();
+    let v = (r.schedules, r.state.exactly_once, shortest);
+    EXPLORED.with(|c| c.borrow_mut().push((key, v.clone())));
+    Some(v)
+}
+
+fn ex_graph(run: &RunConfig) -> Option<crate::engine::JobGraph> {
+    run.scenario().graph().ok()
+}
