@@ -30,7 +30,8 @@ async function check(name, fn) {
 function expect(cond, msg) { if (!cond) throw new Error(msg); }
 // The headless runner, for the checks that compare the page with it (built by `cargo test`).
 function runner() {
-  const bin = new URL('../target/debug/barrierscope', import.meta.url).pathname;
+  const target = process.env.CARGO_TARGET_DIR || new URL('../target', import.meta.url).pathname;
+  const bin = `${target}/debug/barrierscope`;
   if (!existsSync(bin)) execFileSync('cargo', ['build', '--quiet', '--bin', 'barrierscope'], { stdio: 'inherit' });
   return bin;
 }
@@ -2437,6 +2438,170 @@ async function audit(pg, name) {
   const bad = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.length === 0, `${name}: ${JSON.stringify(bad)}`);
 }
+
+// ---- The quiz room (src/app/rooms/quiz/, classroom/quiz/) ----
+// The answer key comes from the runner (`barrierscope quiz SET`), which draws the set natively
+// from the same seed: the page's grading is checked against it, not against itself.
+function quizKey(set) {
+  const text = execFileSync(runner(), ['quiz', String(set)], { encoding: 'utf8' });
+  const qs = [];
+  for (const line of text.split('\n')) {
+    const head = line.match(/^(\d+)\. \[([a-z-]+)\] /);
+    if (head) qs.push({ kind: head[2], right: [], options: 0 });
+    const opt = line.match(/^   \[(x| )\] /);
+    if (opt) { const q = qs[qs.length - 1]; if (opt[1] === 'x') q.right.push(q.options); q.options++; }
+  }
+  return qs;
+}
+async function openQuiz(set, viewport) {
+  const pg = await open(viewport);
+  await pg.goto(`${srv.url}#room=quiz&set=${set}`);
+  await pg.reload();
+  await pg.waitForSelector('#room-quiz[data-loaded="true"] #quiz-question', { timeout: 20000 });
+  return pg;
+}
+const QUIZ_SET = 35;
+
+await check('quiz room: free play fetches no quiz part, the menu opens it; the set in the link gives the same set as the runner, and another set another', async () => {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const pg = await context.newPage();
+  pg.on('pageerror', (e) => errors.push(e.message));
+  const seen = pageRequests(pg);
+  await pg.goto(srv.url);
+  await pg.waitForSelector('#app[data-ready="true"]');
+  await pg.click('#read-Source');
+  await pg.waitForTimeout(300);
+  expect(!seen.some((u) => /\/split_quiz-/.test(u)), 'free play did not fetch the quiz part');
+  await openRoom(pg, 'quiz');
+  expect(seen.filter((u) => /\/split_quiz-[0-9a-f]{16}\.wasm$/.test(u)).length === 1, 'opening it fetched its part once');
+  expect(/^#room=quiz&set=\d+$/.test(await pg.evaluate(() => location.hash)), 'the link names the set');
+  await context.close();
+  const key = quizKey(QUIZ_SET);
+  expect(key.length === 10, `ten questions: ${key.length}`);
+  const kinds = new Set(key.map((q) => q.kind));
+  expect(kinds.size === 6, `six types in the set: ${[...kinds]}`);
+  const firsts = [];
+  for (const set of [QUIZ_SET, QUIZ_SET, QUIZ_SET + 1]) {
+    const p = await openQuiz(set);
+    firsts.push([await p.getAttribute('#quiz-question', 'data-kind'), await p.getAttribute('#quiz-question', 'data-seed'), await p.textContent('#quiz-prompt')]);
+    expect((await p.inputValue('#quiz-link')).endsWith(`#room=quiz&set=${set}`), 'the share field holds the set\'s link');
+    await p.context().close();
+  }
+  expect(JSON.stringify(firsts[0]) === JSON.stringify(firsts[1]), `the same link, the same question: ${firsts[0]} / ${firsts[1]}`);
+  expect(firsts[0][0] === key[0].kind, `the page's first question is the runner's: ${firsts[0][0]} / ${key[0].kind}`);
+  expect(firsts[2][1] !== firsts[0][1], 'another set, another question');
+});
+
+await check('quiz room: by keyboard, one question of each type answered right and one wrong; the grading agrees with the runner; a score after ten, kept in the history', async () => {
+  const key = quizKey(QUIZ_SET);
+  const pg = await openQuiz(QUIZ_SET, { width: 1920, height: 1080 });
+  await pg.evaluate(() => localStorage.removeItem('barrierscope.quiz.history'));
+  expect(await pg.evaluate(() => document.activeElement && document.activeElement.id === 'quiz-opt-0'), 'the focus is on the first option');
+  const rightDone = new Set(), wrongDone = new Set();
+  let expected = 0;
+  for (let i = 0; i < key.length; i++) {
+    const q = key[i];
+    expect((await pg.getAttribute('#quiz-question', 'data-kind')) === q.kind, `question ${i + 1} is ${q.kind}`);
+    expect((await pg.$$('#quiz-question .quiz-option')).length === q.options, `question ${i + 1}: ${q.options} options`);
+    // The first time a type comes, answer it right; the second time, wrong; a type asked once
+    // (5 and 6 in a set of ten) is asked right here, and wrong in the next set below.
+    const answerRight = !rightDone.has(q.kind);
+    let ticks = q.right;
+    if (!answerRight) {
+      const wrong = [...Array(q.options).keys()].find((k) => !q.right.includes(k));
+      ticks = q.right.length > 1 ? [wrong, ...q.right] : [wrong];
+    }
+    for (const t of ticks) await pg.keyboard.press(String(t + 1));
+    await pg.keyboard.press('Enter');
+    await pg.waitForSelector('#quiz-result');
+    const graded = (await pg.getAttribute('#quiz-result', 'data-right')) === 'true';
+    expect(graded === answerRight, `question ${i + 1} (${q.kind}) graded ${graded}, answered ${answerRight ? 'right' : 'wrong'}`);
+    const marked = await pg.$$eval('#quiz-question .quiz-option', (os) => os.map((o, k) => (o.dataset.right === 'true' ? k : -1)).filter((k) => k >= 0));
+    expect(JSON.stringify(marked) === JSON.stringify(q.right), `question ${i + 1}: the right options shown ${marked}, the runner's ${q.right}`);
+    expect((await pg.textContent('#quiz-result .quiz-verdict')).startsWith(answerRight ? 'Right' : 'Not quite'), 'the verdict in words');
+    expect((await pg.textContent('#quiz-why')).length > 40, 'an explanation');
+    (answerRight ? rightDone : wrongDone).add(q.kind);
+    if (answerRight) expected++;
+    expect(await pg.evaluate(() => document.activeElement && document.activeElement.id === 'quiz-next'), 'the focus moves to Next');
+    if (i === 1) {
+      await pg.screenshot({ path: shots + 'room-quiz-graded-1920.png', fullPage: true });
+      await pg.click('#btn-room-lang');
+      expect((await pg.textContent('#quiz-result .quiz-verdict')).match(/答对了|不对/), 'the verdict in Chinese');
+      await pg.screenshot({ path: shots + 'room-quiz-graded-zh-1920.png', fullPage: true });
+      await pg.click('#btn-room-lang');
+    }
+    await pg.keyboard.press('Enter');
+  }
+  await pg.waitForSelector('#quiz-score');
+  expect(Number(await pg.getAttribute('#quiz-score', 'data-right')) === expected, `the score: ${await pg.textContent('#quiz-score-title')}, expected ${expected}`);
+  expect((await pg.textContent('#quiz-history')).includes(`Set ${QUIZ_SET}: ${expected} of 10`), 'the history keeps the set');
+  // Types asked once in that set get their wrong answer in the next set.
+  const next = quizKey(QUIZ_SET + 1);
+  await pg.fill('#quiz-set-field', String(QUIZ_SET + 1));
+  await pg.keyboard.press('Enter');
+  await pg.waitForSelector('#quiz-question[data-index="0"]');
+  for (let i = 0; i < next.length && wrongDone.size < 6; i++) {
+    const q = next[i];
+    if (!wrongDone.has(q.kind)) {
+      const wrong = [...Array(q.options).keys()].find((k) => !q.right.includes(k));
+      await pg.keyboard.press(String(wrong + 1));
+    } else {
+      for (const t of q.right) await pg.keyboard.press(String(t + 1));
+    }
+    await pg.keyboard.press('Enter');
+    await pg.waitForSelector('#quiz-result');
+    const graded = (await pg.getAttribute('#quiz-result', 'data-right')) === 'true';
+    expect(graded === wrongDone.has(q.kind), `set ${QUIZ_SET + 1}, question ${i + 1} (${q.kind}): graded ${graded}`);
+    wrongDone.add(q.kind);
+    await pg.keyboard.press('Enter');
+  }
+  expect(wrongDone.size === 6 && rightDone.size === 6, `each type right and wrong: ${[...rightDone]} / ${[...wrongDone]}`);
+  await pg.context().close();
+});
+
+await check('quiz room: a bad set number says why and keeps the quiz; bad stored data is ignored; Open on the canvas replays the question\'s run', async () => {
+  const pg = await openQuiz(QUIZ_SET);
+  const before = await pg.getAttribute('#quiz-question', 'data-seed');
+  await pg.fill('#quiz-set-field', '12ab');
+  await pg.click('#quiz-set-open');
+  expect((await pg.textContent('#quiz-set-error')).includes('is not a set number'), 'the field says why');
+  expect((await pg.getAttribute('#quiz-question', 'data-seed')) === before, 'the quiz is kept');
+  await pg.evaluate(() => { localStorage.setItem('barrierscope.quiz.history', '\u0000 junk 3:99/10'); localStorage.setItem('barrierscope.quiz.progress', '{not'); });
+  await pg.goto(`${srv.url}#room=quiz&set=abc`);
+  await pg.reload();
+  await pg.waitForSelector('#room-quiz[data-loaded="true"] #quiz-question', { timeout: 20000 });
+  expect((await pg.textContent('#quiz-link-error')).includes('is not a set number'), 'a bad link says why');
+  // Answer the first question, then open its run on the canvas.
+  await pg.keyboard.press('1');
+  await pg.keyboard.press('Enter');
+  await pg.waitForSelector('#quiz-open');
+  await pg.click('#quiz-open');
+  await pg.waitForSelector('#room-quiz', { state: 'detached', timeout: 15000 });
+  await pg.waitForSelector('#canvas');
+  expect((await steps(pg)) > 5, `the canvas holds the question's run: ${await steps(pg)} steps`);
+  await pg.context().close();
+});
+
+await check('quiz room: presenter mode at 1920x1080 and 1366x768: text 16 px or more; axe reports nothing serious in the room', async () => {
+  for (const [w, h] of [[1920, 1080], [1366, 768]]) {
+    const pg = await openQuiz(QUIZ_SET, { width: w, height: h });
+    await pg.screenshot({ path: shots + `room-quiz-${w}.png` });
+    await audit(pg, `quiz room ${w}`);
+    await pg.keyboard.press('p');
+    await pg.waitForSelector('#app[data-presenter="true"]');
+    await pg.keyboard.press('1');
+    await pg.keyboard.press('Enter');
+    await pg.waitForSelector('#quiz-result');
+    await pg.screenshot({ path: shots + `room-quiz-presenter-${w}.png`, fullPage: true });
+    const small = await pg.$$eval('#room-quiz *', (es) => es
+      .filter((e) => e.offsetParent !== null && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+      .map((e) => [e.tagName, parseFloat(getComputedStyle(e).fontSize)]).filter(([, s]) => s < 16));
+    expect(small.length === 0, `text under 16 px in presenter mode at ${w}: ${JSON.stringify(small.slice(0, 5))}`);
+    await audit(pg, `quiz room presenter ${w}`);
+    await pg.context().close();
+  }
+});
+
 await check('accessibility audit (axe-core): no serious or critical violation on five pages', async () => {
   const pg = await open();
   await audit(pg, 'free play');

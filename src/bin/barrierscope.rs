@@ -11,6 +11,7 @@
 //!     barrierscope lab [--json] [--lang en|zh]
 //!     barrierscope batch BATCH.json [--json] [--events] [--lang en|zh]
 //!     barrierscope export-pyflink scenario.json [-o out.py]
+//!     barrierscope quiz SET [--lang en|zh]
 //!     barrierscope jobs
 //!     barrierscope example JOB
 
@@ -54,6 +55,8 @@ const USAGE: &str = "usage:
                                                        failure-free run, and every output record's verdict; checks the
                                                        file's \"expect\" (exit 2 when it fails); --events: the narration
   barrierscope export-pyflink SCENARIO.json [-o OUT.py] write the scenario as a PyFlink job (stdout without -o)
+  barrierscope quiz SET [--lang en|zh]                 the answer key of the quiz room's set SET (#room=quiz&set=SET): each
+                                                       question, its options with the right ones marked [x], and why
   barrierscope jobs                                    list the built-in jobs
   barrierscope example JOB                             print an example scenario for a built-in job";
 
@@ -128,6 +131,7 @@ fn run(args: &[String]) -> Result<String, String> {
                 None => Ok(python),
             }
         }
+        Some("quiz") => quiz_key(&args[1..]),
         Some("jobs") => {
             let mut s = String::new();
             for name in BUILTIN_NAMES {
@@ -1518,4 +1522,33 @@ fn batch(args: &[String]) -> Result<String, String> {
     } else {
         Err(format!("{path}: {}", failed.join("; ")))
     }
+}
+
+/// `barrierscope quiz SET`: the set's answer key, as the quiz room draws it.
+fn quiz_key(args: &[String]) -> Result<String, String> {
+    use barrierscope::classroom::quiz::{history::parse_set, QuizSet};
+    let (mut set, mut lang) = (None, Lang::En);
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        match a.as_str() {
+            "--lang" => {
+                let l = rest.next().ok_or("--lang needs en or zh")?;
+                lang = Lang::from_id(l).ok_or_else(|| format!("--lang must be en or zh, not {l:?}"))?;
+            }
+            s if s.starts_with('-') => return Err(format!("unknown option {s}; run `barrierscope help` for usage")),
+            s if set.is_none() => set = Some(parse_set(s).map_err(|e| e.message(Lang::En))?),
+            s => return Err(format!("unexpected argument {s}; run `barrierscope help` for usage")),
+        }
+    }
+    let set = set.ok_or("quiz needs the set's number: barrierscope quiz 7")?;
+    let quiz = QuizSet::new(set);
+    let mut out = String::new();
+    for (i, q) in quiz.questions.iter().enumerate() {
+        out += &format!("{}. [{}] {}\n", i + 1, q.kind.id(), q.prompt.get(lang));
+        for c in &q.choices {
+            out += &format!("   [{}] {}\n", if c.right { 'x' } else { ' ' }, c.words.get(lang));
+        }
+        out += &format!("   {}\n", q.explanation.get(lang));
+    }
+    Ok(out)
 }

@@ -265,6 +265,7 @@ fn question_view(
             <li class={classes!("quiz-option", mark.map(|m| m.0))} data-right={graded.map(|_| c.right.to_string())}>
                 <input type={kind} name="quiz-opt" id={id.clone()} checked={ticked} disabled={graded.is_some()}
                     data-focus={(i == 0 && graded.is_none()).then_some("true")}
+                    data-autofocus={(i == 0 && graded.is_none()).then_some("true")}
                     onchange={Callback::from(move |_: Event| t.emit(i))} />
                 <label for={id}><kbd>{ (i + 1).to_string() }</kbd>{ " " }{ c.words.get(l).to_string() }</label>
                 if let Some((_, words)) = mark.filter(|m| !m.1.is_empty()) { <span class="quiz-mark">{ words }</span> }
@@ -315,7 +316,7 @@ fn question_view(
             <p class="quiz-run" id="quiz-run">{ run_line }</p>
             <details class="quiz-schedule" open=true>
                 <summary>{ l.t("The schedule", "调度") }</summary>
-                <ol class="quiz-steps">{ for q.setup.iter().map(|w| html! { <li>{ w.get(l).to_string() }</li> }) }</ol>
+                <ul class="quiz-steps">{ for q.setup.iter().map(|w| html! { <li>{ w.get(l).to_string() }</li> }) }</ul>
             </details>
             <fieldset class="quiz-options">
                 <legend id="quiz-prompt">{ q.prompt.get(l).to_string() }</legend>
@@ -354,7 +355,7 @@ fn score_view(at: &At, history: &[Past], l: Lang, open_set: &Callback<u64>) -> H
                 } }</li>
             }) }</ol>
             <p class="room-actions">
-                <button class="tool primary" id="quiz-again" type="button" data-focus="true"
+                <button class="tool primary" id="quiz-again" type="button" data-focus="true" data-autofocus="true"
                     onclick={Callback::from(move |_: MouseEvent| again.emit(set))}>{ l.t("↺ This set again", "↺ 重做这组题") }</button>
             </p>
             <h4>{ l.t("Your earlier sets (kept in this browser)", "你做过的题组（保存在这个浏览器里）") }</h4>
