@@ -1,5 +1,5 @@
 //! Room: ✎ Quiz (issue 35). Ten questions drawn from the engine (`classroom::quiz`), one at a
-//! time: the learner ticks options (by mouse, or Tab and Space, or the number keys), submits, and
+//! time: the learner ticks options (by mouse, or Tab and Space, or the number keys 1 to 9 and 0), submits, and
 //! sees the right answer with the engine's explanation; "Open on the canvas" replays the
 //! question's run on the main screen; a score ends the set. The set's seed is in the link
 //! (`#room=quiz&set=N`), so a teacher can give a whole class the same quiz; the set in progress
@@ -163,8 +163,9 @@ fn QuizRoom(props: &RoomProps) -> Html {
                 return;
             }
             let key = e.key();
-            if let Some(d) = key.parse::<usize>().ok().filter(|d| (1..=9).contains(d)) {
-                toggle.emit(d - 1);
+            // 1 to 9 tick the first nine options, 0 the tenth (a two-input job has ten records).
+            if let Some(d) = key.parse::<usize>().ok().filter(|_| key.len() == 1) {
+                toggle.emit(if d == 0 { 9 } else { d - 1 });
                 e.prevent_default();
             } else if key == "Enter" && !at.done {
                 if at.graded.is_some() {
@@ -267,7 +268,7 @@ fn question_view(
                     data-focus={(i == 0 && graded.is_none()).then_some("true")}
                     data-autofocus={(i == 0 && graded.is_none()).then_some("true")}
                     onchange={Callback::from(move |_: Event| t.emit(i))} />
-                <label for={id}><kbd>{ (i + 1).to_string() }</kbd>{ " " }{ c.words.get(l).to_string() }</label>
+                <label for={id}>if i < 10 { <kbd>{ ((i + 1) % 10).to_string() }</kbd>{ " " } }{ c.words.get(l).to_string() }</label>
                 if let Some((_, words)) = mark.filter(|m| !m.1.is_empty()) { <span class="quiz-mark">{ words }</span> }
             </li>
         }
