@@ -2529,6 +2529,7 @@ await check('quiz room: by keyboard, one question of each type answered right an
       expect((await pg.textContent('#quiz-result .quiz-verdict')).match(/答对了|不对/), 'the verdict in Chinese');
       await pg.screenshot({ path: shots + 'room-quiz-graded-zh-1920.png', fullPage: true });
       await pg.click('#btn-room-lang');
+      await pg.focus('#quiz-next');
     }
     await pg.keyboard.press('Enter');
   }
