@@ -10,7 +10,8 @@
 //! `saved_run` (the saved-run format), `saved_comparison` and `compare_lesson` (the side-by-side
 //! room's saved comparison and its lesson), `settings_form` (the Settings panel's number fields:
 //! ranges, clamping, refusals), `legend` (the marks a strategy draws, which the legend explains),
-//! `session` (the session and its commands) and `wording` (the layer's English and Chinese words).
+//! `session` (the session and its commands), `wording` (the layer's English and Chinese words) and
+//! `quiz` (the quiz room's questions, drawn from the engine and graded by it).
 
 pub mod catalogue;
 pub mod compare_lesson;
@@ -23,8 +24,8 @@ pub mod run_config;
 pub mod saved_comparison;
 pub mod saved_run;
 pub mod session;
-pub mod settings_form;
 pub mod quiz;
+pub mod settings_form;
 pub mod wording;
 
 pub use catalogue::{Entry, CATALOGUE};
