@@ -425,11 +425,11 @@ pub fn RoomDoor(props: &DoorProps) -> Html {
     let close = props.inner.close.clone();
     let own_bar = props.room.has_own_bar() && matches!(state, Loading::Ready(_));
     html! {
-        <section id={format!("room-{id}")} class="room" ref={here} tabindex="-1" aria-label={props.room.title(l)}
+        <section id={format!("room-{id}")} class="room" role="main" ref={here} tabindex="-1" aria-label={props.room.title(l)}
             data-room={id} data-loaded={matches!(state, Loading::Ready(_)).to_string()}>
             if !own_bar {
             <header class="room-head">
-                <h2 id={format!("room-{id}-title")}>{ props.room.title(l) }</h2>
+                <h1 id={format!("room-{id}-title")}>{ props.room.title(l) }</h1>
                 <button id="btn-room-lang" class="tool lang" onclick={props.inner.switch_lang()}
                     aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
                 <button id="btn-room-presenter" class="tool" onclick={props.inner.toggle_presenter()}

@@ -310,10 +310,10 @@ fn question_view(
     html! {
         <article class="quiz-question" id="quiz-question" data-kind={q.kind.id()} data-index={index.to_string()}
             data-seed={q.seed.to_string()} aria-labelledby="quiz-q-title">
-            <h3 id="quiz-q-title">{ match l {
+            <h2 id="quiz-q-title">{ match l {
                 Lang::En => format!("Question {} of {}: {}", index + 1, set.questions.len(), q.kind.title(l)),
                 Lang::Zh => format!("第 {} 题（共 {} 题）：{}", index + 1, set.questions.len(), q.kind.title(l)),
-            } }</h3>
+            } }</h2>
             <p class="quiz-run" id="quiz-run">{ run_line }</p>
             <details class="quiz-schedule" open=true>
                 <summary>{ l.t("The schedule", "调度") }</summary>
@@ -343,10 +343,10 @@ fn score_view(at: &At, history: &[Past], l: Lang, open_set: &Callback<u64>) -> H
     html! {
         <section class="quiz-score" id="quiz-score" data-right={right.to_string()} data-of={of.to_string()}
             aria-labelledby="quiz-score-title">
-            <h3 id="quiz-score-title">{ match l {
+            <h2 id="quiz-score-title">{ match l {
                 Lang::En => format!("Score: {right} of {of}"),
                 Lang::Zh => format!("得分：{of} 题中答对 {right} 题"),
-            } }</h3>
+            } }</h2>
             <ol class="quiz-marks">{ for at.answers.iter().enumerate().map(|(i, &r)| html! {
                 <li class={if r { "right" } else { "wrong" }}>{ match (l, r) {
                     (Lang::En, true) => format!("Question {}: ✓ right", i + 1),
@@ -359,7 +359,7 @@ fn score_view(at: &At, history: &[Past], l: Lang, open_set: &Callback<u64>) -> H
                 <button class="tool primary" id="quiz-again" type="button" data-focus="true" data-autofocus="true"
                     onclick={Callback::from(move |_: MouseEvent| again.emit(set))}>{ l.t("↺ This set again", "↺ 重做这组题") }</button>
             </p>
-            <h4>{ l.t("Your earlier sets (kept in this browser)", "你做过的题组（保存在这个浏览器里）") }</h4>
+            <h3>{ l.t("Your earlier sets (kept in this browser)", "你做过的题组（保存在这个浏览器里）") }</h3>
             <ul class="quiz-history" id="quiz-history">{ for history.iter().rev().map(|p| html! {
                 <li>{ match l {
                     Lang::En => format!("Set {}: {} of {}", p.set, p.right, p.of),
