@@ -11,6 +11,9 @@ use barrierscope::engine::pyflink_export::{plan, ExportError};
 use barrierscope::engine::scenario::JobRef;
 use barrierscope::engine::*;
 
+#[path = "support/export_table.rs"]
+mod export_table;
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn scenario(path: &str) -> Scenario {
@@ -195,20 +198,8 @@ fn the_crash_plan_follows_the_simulator_run() {
     assert_eq!(&p.expected[..3], [(2, None), (1, None), (1, None)]);
 }
 
-/// The book's table (docs/src/ground-truth.md) of what each scenario file exports to: `| file | exports |` or the
-/// refusal's English message.
 fn readme_export_table() -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string(format!("{ROOT}/docs/src/ground-truth.md")).unwrap();
-    let start = readme.find("<!-- export-pyflink:start -->").expect("the book has the export table");
-    let end = readme.find("<!-- export-pyflink:end -->").unwrap();
-    readme[start..end]
-        .lines()
-        .filter(|l| l.starts_with("| `"))
-        .map(|l| {
-            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
-            (cells[0].trim_matches('`').to_string(), cells[1].to_string())
-        })
-        .collect()
+    export_table::export_table("export-pyflink")
 }
 
 #[test]
