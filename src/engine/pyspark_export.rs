@@ -5,8 +5,8 @@
 //! What it follows:
 //! - **Spark Streaming** (a `spark-streaming` scenario): the DStream API of `pyspark.streaming`,
 //!   after the Streaming Programming Guide's fault-tolerance semantics: `socketTextStream` (a
-//!   receiver, Spark's `SocketReceiver`; the only receiver PySpark can create, since a receiver
-//!   is a Scala or Java class), `spark.streaming.receiver.writeAheadLog.enable`, `map`, `filter`,
+//!   receiver, Spark's `SocketReceiver`; PySpark's only built-in one: a receiver is a Scala or
+//!   Java class), `spark.streaming.receiver.writeAheadLog.enable`, `map`, `filter`,
 //!   `updateStateByKey` with `DStream.checkpoint(interval)`, output by `foreachRDD` (appending, or
 //!   keyed by (batch time, partition) and skipped when committed, as the guide's "transactional
 //!   updates" say), and the driver's restart by `StreamingContext.getOrCreate` from the
