@@ -3,7 +3,7 @@
 //! tests below play each one through and check what its reveals claim.
 
 use super::catalogue::CATALOGUE;
-use super::lessons::{Judge, Lesson, OnDiagram, Shows, Step, Text};
+use super::lessons::{Judge, Lesson, OnDiagram, RestoreInto, Shows, Step, Text};
 use crate::engine::{CheckpointRetention, HighAvailability, Settings, SinkMode, Strategy};
 
 const fn t(en: &'static str, zh: &'static str) -> Text {
@@ -150,6 +150,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: timers,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Three tasks in a row: Source reads a log by offset, Map passes records on, Count counts per key. Everything a task holds in memory at a moment is its state.",
@@ -171,6 +172,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: timers,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "The same three tasks, but now each saves its own state with a timer thread, as a single-machine program would. Nobody coordinates the saves: this is the first idea the article tries for a distributed job.",
@@ -200,6 +202,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: timers,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Real clocks are never perfectly in sync, so the timers fire at different moments. This time Source saves first, and Map and Count save later.",
@@ -232,6 +235,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: aligned,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "No timers now. The CheckpointCoordinator on the JobManager triggers a checkpoint at the source, and a checkpoint barrier, a special marker, flows downstream with the records. Each task saves its state when the barrier passes it.",
@@ -267,6 +271,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "two-inputs",
         settings: aligned,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Two sources, Left and Right, feed one Count. Barrier 1 reaches Count twice, once on each input: at which one should Count save its state?",
@@ -308,6 +313,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "two-inputs",
         settings: at_least_once,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "The same job and the same moves, but Count no longer aligns. Like Flink's at-least-once mode (its barrier tracker), it only counts barriers and never blocks an input.",
@@ -335,6 +341,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "two-inputs",
         settings: unaligned,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Alignment waits, and under backpressure a barrier can wait a long time behind full buffers. Unaligned checkpoints let the barrier overtake the records instead, and store the overtaken records in the checkpoint.",
@@ -368,6 +375,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: stop_the_world,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "The article's simplest idea: pause all input, let every task process what it has received, save every task's state, then resume. Hadoop and Spark follow it for batches: a failed Hadoop task is re-run on the persisted outputs of the tasks before it, and Spark recomputes a lost partition from its RDD lineage.",
@@ -398,6 +406,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line-sink",
         settings: append_sink,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "A Sink now writes every counted record to an external system: a table outside the job that readers query and that a crash does not erase. Exactly-once state is not enough; end to end, what counts is what a reader sees.",
@@ -440,6 +449,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: aligned,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "So far the workers failed. The JobManager is the master: its CheckpointCoordinator keeps pending checkpoints in memory, while each completed checkpoint is written to durable storage.",
@@ -473,6 +483,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line-sink",
         settings: storm_short_timeout,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Storm saves no state at all. Instead it follows every record: the spout gives each record a random 64-bit root id, and every tuple of the record's tree gets a random edge id. A task called the acker keeps, per root, the XOR of the ids it is told about. The message timeout here is 8 steps.",
@@ -509,6 +520,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line-sink",
         settings: storm_append,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Every cluster has a master beside its workers: Storm's Nimbus, Flink's JobManager. What the master's failure costs depends on what it holds. Three masters in turn: Nimbus, a JobManager without high availability, and a JobManager with a standby.",
@@ -559,6 +571,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line-sink",
         settings: spark_no_log,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Flink saves only operator state and counts on its source to replay what came after a checkpoint. A socket cannot replay: what was in flight at a crash is gone. Spark Streaming takes another way. A receiver stores what arrives as blocks, the driver cuts the stream into micro-batches, and each batch is a small job over the DAG. With its write-ahead log, every block is also written to reliable storage before the receiver goes on: what reached the log survives a driver crash, even from a socket that cannot replay. The same input three times, from a socket.",
@@ -605,6 +618,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: timers,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "A space-time diagram draws a run as Chandy and Lamport did: one line per task, time running left to right, one arrow per record from its send to its receipt. A cut picks one moment on each task's line. It is consistent when no arrow crosses it from the future into the past: no record received before the cut but sent after it. In this lesson you draw cuts yourself.",
@@ -628,6 +642,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: aligned,
         seed: 1,
+        restore_into: Some(RestoreInto::restore),
         steps: &[
             step(&[], t(
                 "A checkpoint belongs to the job: Flink takes it by itself and keeps only the newest few. A savepoint is taken when the user asks, and belongs to the user: it outlives the job, and `flink run -s` submits a program from it. That program may differ from the one that took it: each operator's state is stored under its operator id, and any program with operators of those ids can read it.",

@@ -21,6 +21,7 @@
 
 use std::collections::BTreeMap;
 
+use super::program_change::ProgramChange;
 use super::run_config::RunConfig;
 use crate::engine::ledger::Verdict;
 use crate::engine::{Action, OnRefusal, ScriptAction, ScriptError, Settings, Sim};
@@ -231,6 +232,9 @@ impl Step {
     }
 }
 
+/// What plays a `restore-into` line: [`RestoreInto::restore`], in a lesson that has one.
+pub type Restorer = fn(&RestoreInto, &Sim, Option<ProgramChange>, &[Action], &RunConfig) -> Result<(ProgramChange, Sim), String>;
+
 #[derive(Clone, Copy, Debug)]
 pub struct Lesson {
     pub id: &'static str,
@@ -239,6 +243,8 @@ pub struct Lesson {
     pub settings: fn() -> Settings,
     pub seed: u64,
     pub steps: &'static [Step],
+    /// A lesson whose steps restore into changed programs (`restore-into`): what does it.
+    pub restore_into: Option<Restorer>,
 }
 
 impl Lesson {
@@ -322,6 +328,28 @@ impl RestoreInto {
             spec = super::program_edit::apply(&spec, &e, &sim.graph.keys);
         }
         Ok(spec)
+    }
+
+    /// The restore this line makes of `sim`, the run of `config` after the restore `prior` (if
+    /// any) and the actions `done`: the restore as the session keeps it, and the restored job.
+    /// Reached only through [`Lesson::restore_into`], so the rescale code stays in the lessons'
+    /// part of the page, out of the first screen's.
+    pub fn restore(
+        &self,
+        sim: &Sim,
+        prior: Option<ProgramChange>,
+        done: &[Action],
+        config: &RunConfig,
+    ) -> Result<(ProgramChange, Sim), String> {
+        let change = ProgramChange {
+            prior: prior.map(Box::new),
+            before: done.iter().map(Action::code).collect::<Vec<_>>().join(" "),
+            from: self.from,
+            program: self.program(sim)?,
+            allow_non_restored_state: self.allow_non_restored_state,
+        };
+        let start = change.start(config).map_err(|e| e.to_string())?;
+        Ok((change, start))
     }
 
     /// Would the restore from `sim` (a stopped job) be refused, and how? (None: it would restore.)

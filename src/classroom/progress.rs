@@ -122,14 +122,10 @@ pub fn run_for(progress: &Progress) -> Result<LessonRun, String> {
                 continue;
             };
             let restore = restore.map_err(at)?;
-            let next = ProgramChange {
-                prior: change.take().map(Box::new),
-                before: actions.iter().map(Action::code).collect::<Vec<_>>().join(" "),
-                from: restore.from,
-                program: restore.program(&sim).map_err(at)?,
-                allow_non_restored_state: restore.allow_non_restored_state,
-            };
-            start = next.start(&lesson.config_at(i)).map_err(|e| at(format!("{line:?}: {e}")))?;
+            let restorer = lesson.restore_into.ok_or_else(|| at(format!("{line:?}: this lesson restores into no program")))?;
+            let (next, restored) = restorer(&restore, &sim, change.take(), &actions, &lesson.config_at(i))
+                .map_err(|e| at(format!("{line:?}: {e}")))?;
+            start = restored;
             sim = start.clone();
             actions.clear();
             change = Some(next);

@@ -346,7 +346,9 @@ pub fn layout(g: &JobGraph, presenter: bool, two_phase: bool) -> Layout {
     if near {
         return first;
     }
+    // (The JobManager beside three rows or more: only as much as keeps the rows on a projector.)
     let cap = match (presenter, first.shape) {
+        (true, Shape::Tall) if first.jm.x > M => 470.0,
         (true, Shape::Tall) => 650.0,
         (true, Shape::Wide) => 420.0,
         (false, _) => 610.0,
@@ -573,7 +575,9 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
     // Places for the texts that come and go, nearest their lane first; a flag that finds no
     // room near its lane at full size tries the compact size (its explanation then goes to its
     // tooltip and the legend). Texts may use a band under the lowest row.
-    let bounds = Rect::new(M, M, width - 2.0 * M, height - 2.0 * M + FLAG_H + GAP);
+    // (Beside three rows or more the JobManager leaves room at the right instead: no band.)
+    let band = if beside { 0.0 } else { FLAG_H + GAP };
+    let bounds = Rect::new(M, M, width - 2.0 * M, height - 2.0 * M + band);
     // First the flags that fit near their lanes: full size, else compact. Then the others,
     // anywhere, named after their channel since nothing else shows which lane they belong to.
     let runs: Vec<((f64, f64), (f64, f64))> = lanes.iter().map(|l| (l.path[l.path.len() - 2], l.b)).collect();
@@ -601,7 +605,7 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
         if placed[i].is_some() {
             continue;
         }
-        let deeper = Rect::new(bounds.x, bounds.y, bounds.w, bounds.h + FLAG_H + GAP);
+        let deeper = Rect::new(bounds.x, bounds.y, bounds.w, bounds.h + band);
         let r = find_place(&obstacles, &deeper, *a, *b, FLAG_W, FLAG_H, f64::MAX, &|_| true).unwrap_or_else(|| {
             ok = false;
             let mid = within((a.0 + b.0) / 2.0 - FLAG_W / 2.0, M, (width - M - FLAG_W).max(M));
