@@ -267,3 +267,52 @@ fn codes_words_and_the_runner() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("savepoint"), "{stdout}");
 }
+
+/// A savepoint is always aligned, without an alignment timeout (Flink's
+/// `CheckpointOptions.forConfig` gives savepoints `alignedNoTimeout`; the reference: "Savepoints
+/// are always aligned"). The model is the same script with a checkpoint: under strategy
+/// `unaligned` the checkpoint's barriers overtake the records in the channels and store them as
+/// in-flight data; the savepoint's wait behind them, block the input they arrived on, and store
+/// nothing in flight. Under `aligned` with an alignment timeout of 1 step the checkpoint times
+/// out and goes unaligned; the savepoint never does.
+#[test]
+fn a_savepoint_is_always_aligned_without_a_timeout() {
+    let script = |snapshot: &str| {
+        vec![
+            "read Left".to_string(),
+            "read Left".into(),
+            "read Right".into(),
+            "read Right".into(),
+            snapshot.into(),
+            "deliver Left->Count".into(),
+            "deliver Left->Count".into(),
+            "deliver Left->Count".into(),
+            "auto 4".into(),
+        ]
+    };
+    let mut timeout = Settings::new(Strategy::Aligned);
+    timeout.alignment_timeout = Some(1);
+    for (name, settings) in [("unaligned", Settings::new(Strategy::Unaligned)), ("aligned, timeout 1", timeout)] {
+        let run = |snapshot: &str| {
+            let mut sim = sim("two-inputs", settings.clone(), 3);
+            let lines_owned = script(snapshot);
+            let refs: Vec<&str> = lines_owned.iter().map(String::as_str).collect();
+            let events = lines(&mut sim, &refs);
+            until(&mut sim, |s| s.pending().is_empty());
+            (sim, events)
+        };
+        let (cp, cp_events) = run("checkpoint");
+        let stored: usize = cp.storage().completed[0].snapshots.iter().map(|s| s.in_flight.len()).sum();
+        assert!(stored > 0, "{name}: the checkpoint stores in-flight records");
+        assert!(!cp_events.iter().any(|e| matches!(e, Event::ChannelBlocked { .. })) || name != "unaligned");
+        let (sp, sp_events) = run("savepoint");
+        let savepoint = &sp.savepoints().last().expect("the savepoint completes").checkpoint;
+        assert!(savepoint.snapshots.iter().all(|s| s.in_flight.is_empty()), "{name}: a savepoint stores no channel state");
+        assert!(sp_events.iter().any(|e| matches!(e, Event::ChannelBlocked { .. })), "{name}: the savepoint aligns");
+        assert!(!sp_events.iter().any(|e| matches!(e, Event::AlignmentTimedOut { .. } | Event::InFlightRecorded { .. })));
+        assert!(
+            sp.stats.history.iter().all(|r| r.subtasks.iter().all(|s| !s.unaligned)),
+            "{name}: no subtask took the savepoint unaligned"
+        );
+    }
+}

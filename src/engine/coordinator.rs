@@ -100,11 +100,14 @@ impl Sim {
     /// `receiveAcknowledgeMessage`: task `t` stored its snapshot for checkpoint `id`. An
     /// acknowledgement for a checkpoint no longer pending is discarded.
     pub(crate) fn acknowledge(&mut self, t: TaskId, id: CheckpointId, snap: TaskSnapshot, out: &mut Vec<Event>) {
-        let unaligned = !snap.in_flight.is_empty() || self.mechanism().stores_in_flight();
+        let stores_in_flight = self.mechanism().stores_in_flight();
         let Some(p) = self.live.coordinator.pending.iter_mut().find(|p| p.id == id) else {
             out.push(Event::AckDiscarded { task: t, checkpoint: id });
             return;
         };
+        // Taken unaligned: it holds channel state, or the strategy is unaligned and this is no
+        // savepoint (savepoints are always aligned).
+        let unaligned = !snap.in_flight.is_empty() || (stores_in_flight && p.savepoint.is_none());
         let (size, in_flight) = (snap.size(), snap.in_flight.len() as u32);
         p.snapshots[t.index()] = Some(snap);
         p.acked += 1;

@@ -23,6 +23,10 @@
 //!   are subsumed and every task is notified, so a two-phase-commit sink commits its last
 //!   transaction; once the notifications have arrived, the job finishes. A failure before that
 //!   fails the stop; the job restarts and runs on.
+//! - **A savepoint is always aligned**, without an alignment timeout (`CheckpointOptions.forConfig`
+//!   gives it `alignedNoTimeout`): under strategy `unaligned` its barriers wait behind the records
+//!   in the channels and block the inputs they arrive on, and under an alignment timeout its
+//!   alignment never turns unaligned, so a savepoint holds no channel state.
 //! - **Submitting again** (`flink run -s PATH`): a new job starts from a savepoint (or the newest
 //!   retained checkpoint); its checkpoint store starts with that snapshot, so a failover before
 //!   its first checkpoint restores from it (`restoreSavepoint` adds it to the store).

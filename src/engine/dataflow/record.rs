@@ -27,12 +27,17 @@ pub struct Barrier {
     pub checkpoint: CheckpointId,
     pub timestamp: u64,
     pub unaligned: bool,
+    /// May this aligned barrier's alignment time out and turn unaligned (Flink's
+    /// `CheckpointOptions.isTimeoutable`)? Only a checkpoint's under an alignment timeout; a
+    /// savepoint's never: savepoints are always aligned, without a timeout
+    /// (`CheckpointOptions.forConfig` gives them `alignedNoTimeout`).
+    pub timeoutable: bool,
 }
 
 impl Barrier {
     /// The same barrier, unaligned (Flink's `CheckpointBarrier.asUnaligned`).
     pub fn as_unaligned(self) -> Barrier {
-        Barrier { unaligned: true, ..self }
+        Barrier { unaligned: true, timeoutable: false, ..self }
     }
 }
 

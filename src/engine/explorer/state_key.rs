@@ -127,7 +127,7 @@ pub fn key_bytes(sim: &Sim, spent: &FaultsSpent, scope: KeyScope, out: &mut Vec<
 }
 
 /// Per channel, the sequence numbers held anywhere in the state (queues, and the in-flight data of
-/// snapshots taken, pending or stored), sorted and without repeats.
+/// every snapshot [`for_each_snapshot`] finds, savepoints' too), sorted and without repeats.
 fn sequence_numbers(sim: &Sim) -> Vec<Vec<u64>> {
     let mut v: Vec<Vec<u64>> = vec![Vec::new(); sim.live.channels.len()];
     for (c, ch) in sim.live.channels.iter().enumerate() {
@@ -137,23 +137,11 @@ fn sequence_numbers(sim: &Sim) -> Vec<Vec<u64>> {
             }
         }
     }
-    let mut note = |s: &TaskSnapshot| {
+    for_each_snapshot(sim, |s| {
         for (c, seq, _) in &s.in_flight {
             v[c.index()].push(*seq);
         }
-    };
-    for t in &sim.live.tasks {
-        if let Some(s) = t.alignment.as_ref().and_then(|a| a.unaligned.as_deref()) {
-            note(s);
-        }
-    }
-    for p in &sim.live.coordinator.pending {
-        p.snapshots.iter().flatten().for_each(&mut note);
-    }
-    for cp in &sim.durable.storage.completed {
-        cp.snapshots.iter().for_each(&mut note);
-    }
-    sim.durable.storage.saves.iter().flatten().for_each(&mut note);
+    });
     for c in &mut v {
         c.sort_unstable();
         c.dedup();
@@ -489,9 +477,10 @@ impl KeyWriter<'_> {
     }
 
     fn alignment(&mut self, a: &Alignment) {
-        let Alignment { checkpoint, timestamp, received, unaligned, cancelled } = a;
+        let Alignment { checkpoint, timestamp, timeoutable, received, unaligned, cancelled } = a;
         self.u64(checkpoint.0);
         self.tick(*timestamp);
+        self.bool(*timeoutable);
         self.len(received.len());
         for r in received {
             self.bool(*r);
@@ -560,11 +549,12 @@ impl KeyWriter<'_> {
                     self.record(rec);
                 }
                 Item::Barrier(b) => {
-                    let Barrier { checkpoint, timestamp, unaligned } = b;
+                    let Barrier { checkpoint, timestamp, unaligned, timeoutable } = b;
                     self.u8(1);
                     self.u64(checkpoint.0);
                     self.tick(*timestamp);
                     self.bool(*unaligned);
+                    self.bool(*timeoutable);
                 }
                 Item::Cancel(c) => {
                     self.u8(2);

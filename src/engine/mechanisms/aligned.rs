@@ -76,7 +76,7 @@ impl Mechanism for SingleCheckpointBarrierHandler {
             let late = sim.live.tasks[t]
                 .alignment
                 .as_ref()
-                .is_some_and(|a| a.aligning() && timed_out(tick, a.timestamp, limit));
+                .is_some_and(|a| a.timeoutable && a.aligning() && timed_out(tick, a.timestamp, limit));
             if late {
                 sim.alignment_timed_out(TaskId(t as u16), out);
             }
@@ -135,7 +135,8 @@ pub(super) fn collect_barrier(sim: &mut Sim, at: Arrival, barrier: Barrier, out:
     } else if waiting > 0 {
         sim.live.channels[c.index()].blocked = true;
         out.push(Event::ChannelBlocked { channel: c, checkpoint: id });
-        let late = sim.settings.alignment_timeout.is_some_and(|limit| timed_out(sim.tick, barrier.timestamp, limit));
+        let late = barrier.timeoutable
+            && sim.settings.alignment_timeout.is_some_and(|limit| timed_out(sim.tick, barrier.timestamp, limit));
         if !collecting && late {
             sim.alignment_timed_out(t, out);
         }

@@ -113,10 +113,14 @@ fn send_cancel_marker(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<
 impl Sim {
     /// `triggerCheckpoint` at each source: the source snapshots its offset, emits the barrier and
     /// acknowledges. The barrier carries the trigger's step (the trigger reaches the sources in the
-    /// step it happens) and, per the mechanism, whether it is unaligned.
+    /// step it happens) and its options (`CheckpointOptions.forConfig`): a checkpoint's is, per the
+    /// mechanism, unaligned, or aligned and timeoutable under an alignment timeout; a savepoint's
+    /// is always aligned, without a timeout.
     pub(crate) fn start_at_sources(&mut self, id: CheckpointId, out: &mut Vec<Event>) {
-        let barrier =
-            Barrier { checkpoint: id, timestamp: self.tick, unaligned: self.mechanism().unaligned_at_sources(self) };
+        let savepoint = self.live.coordinator.pending.iter().any(|p| p.id == id && p.savepoint.is_some());
+        let unaligned = !savepoint && self.mechanism().unaligned_at_sources(self);
+        let timeoutable = !savepoint && !unaligned && self.settings.alignment_timeout.is_some();
+        let barrier = Barrier { checkpoint: id, timestamp: self.tick, unaligned, timeoutable };
         let sources: Vec<TaskId> = self.graph.sources().collect();
         for s in sources {
             self.note_barrier(s, id);

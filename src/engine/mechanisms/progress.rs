@@ -21,6 +21,8 @@ pub struct Alignment {
     /// The step the checkpoint was triggered, carried by its barrier: the alignment timeout
     /// counts from here (Flink's `BarrierAlignmentUtil.getTimerDelay`).
     pub timestamp: u64,
+    /// Its first barrier was timeoutable ([`Barrier::timeoutable`]): the alignment timer runs.
+    pub timeoutable: bool,
     /// Per input: has its barrier arrived?
     pub received: Vec<bool>,
     /// Unaligned (or timed out): the snapshot already taken, collecting in-flight input records
@@ -46,6 +48,7 @@ impl Alignment {
         let al = slot.get_or_insert_with(|| Alignment {
             checkpoint: barrier.checkpoint,
             timestamp: barrier.timestamp,
+            timeoutable: barrier.timeoutable,
             received: vec![false; inputs],
             unaligned: None,
             cancelled: false,

@@ -53,7 +53,7 @@ impl Sim {
     /// its barriers from then on.
     pub(crate) fn go_unaligned(&mut self, t: TaskId, out: &mut Vec<Event>) {
         let al = self.live.tasks[t.index()].alignment.as_ref().expect("collecting");
-        let barrier = Barrier { checkpoint: al.checkpoint, timestamp: al.timestamp, unaligned: true };
+        let barrier = Barrier { checkpoint: al.checkpoint, timestamp: al.timestamp, unaligned: true, timeoutable: false };
         if skipped_as_aborted(self, t, barrier.checkpoint, out) {
             self.live.tasks[t.index()].alignment.as_mut().expect("collecting").cancelled = true;
             return;
