@@ -2033,7 +2033,9 @@ await check('a link with #room=pyflink opens the room over the last run', async 
   const pg = await open();
   await pg.selectOption('#sel-strategy', 'aligned');
   await pg.click('#read-Source');
-  await pg.waitForTimeout(100);
+  // The run is stored once the sharing part is there (fetched on the first change): under load
+  // that takes more than the 100 ms this waited before.
+  await pg.waitForFunction(() => (localStorage.getItem('barrierscope.run') || '').includes('"aligned"'), null, { timeout: 15000 });
   await pg.goto(srv.url + '#room=pyflink');
   await pg.reload();
   await pg.waitForSelector('#room-pyflink[data-loaded="true"]', { timeout: 15000 });
