@@ -94,6 +94,29 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
 
 
+def run_twice(job, folder, result_path, timeout, system):
+    """Runs an exported job (`job --work folder/work --result result_path`) and, if it fails, once
+    more from a clean work folder. Returns the last exit code (or "timeout"), the log's name by
+    attempt, and the first attempt's code when it failed (else None)."""
+    log_name = lambda attempt: os.path.join(folder, "%s-%d.log" % (system, attempt))
+    first = None
+    for attempt in (1, 2):
+        shutil.rmtree(os.path.join(folder, "work"), ignore_errors=True)
+        if os.path.exists(result_path):
+            os.remove(result_path)
+        with open(log_name(attempt), "w") as log:
+            try:
+                code = subprocess.run([sys.executable, job, "--work", os.path.join(folder, "work"), "--result",
+                                       result_path], stdout=subprocess.DEVNULL, stderr=log, timeout=timeout).returncode
+            except subprocess.TimeoutExpired:
+                code = "timeout"
+        if code == 0 and os.path.exists(result_path):
+            return code, log_name, first
+        if attempt == 1:
+            first = code
+    return code, log_name, first
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runner", default=os.path.join(ROOT, "target", "debug", "barrierscope"))
@@ -121,27 +144,14 @@ def main():
         # more from a clean work folder: PyFlink's Beam runner sometimes takes a TaskManager down
         # with the injected crash, and if the spare dies too the run cannot finish. The table
         # says when a second attempt was needed.
-        for attempt in (1, 2):
-            shutil.rmtree(os.path.join(folder, "work"), ignore_errors=True)
-            if os.path.exists(result_path):
-                os.remove(result_path)
-            with open(os.path.join(folder, "flink-%d.log" % attempt), "w") as log:
-                try:
-                    done = subprocess.run([sys.executable, job, "--work", os.path.join(folder, "work"),
-                                           "--result", result_path], stdout=subprocess.DEVNULL, stderr=log,
-                                          timeout=args.timeout)
-                    code = done.returncode
-                except subprocess.TimeoutExpired:
-                    code = "timeout"
-            if code == 0 and os.path.exists(result_path):
-                break
-            if attempt == 1:
-                notes.append("%s: the first run did not finish (%s; see %s); it ran again." % (name, code, log.name))
-                print("  %-48s run did not finish (%s); once more" % (name, code), flush=True)
+        code, log_name, first = run_twice(job, folder, result_path, args.timeout, "flink")
+        if first is not None:
+            notes.append("%s: the first run did not finish (%s; see %s); it ran again." % (name, first, log_name(1)))
+            print("  %-48s run did not finish (%s); once more" % (name, first), flush=True)
         seconds = time.time() - t0
         if code != 0 or not os.path.exists(result_path):
             failures += 1
-            rows.append((name, sim["verdict"], None, "RUN FAILED (%s; see %s)" % (code, log.name), seconds))
+            rows.append((name, sim["verdict"], None, "RUN FAILED (%s; see %s)" % (code, log_name(2)), seconds))
             print("  %-48s run failed (%s), %.0f s" % (name, code, seconds), flush=True)
             continue
         with open(result_path) as f:

@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# Ground truth: the scenarios in scenarios/groundtruth/ on a real Apache Flink, compared with the
-# simulator (scripts/groundtruth.py). Installs what is missing, skipping each step when it is done:
-#   - Java (Debian's openjdk-17-jre-headless; PyFlink's runtime is Flink's JVM);
+# Ground truth: the scenarios in scenarios/groundtruth/ on a real Apache Flink, then those in
+# scenarios/groundtruth-spark/ on a real Apache Spark, compared with the simulator
+# (scripts/groundtruth.py, scripts/groundtruth_spark.py). Installs what is missing, skipping each
+# step when it is done:
+#   - Java (Debian's openjdk-17-jre-headless; PyFlink's and PySpark's runtimes are JVMs);
 #   - PyFlink 2.3.0 in a project-local virtual environment, .venv-flink (git-ignored);
+#   - PySpark 4.3.0 in another, .venv-spark (git-ignored);
 #   - the runner, target/debug/barrierscope.
-# Then it runs every scenario, prints a table and exits non-zero on a disagreement.
-# Arguments go to groundtruth.py (--only NAME runs the matching scenarios).
+# Then it runs every scenario, prints a table per system and exits non-zero on a disagreement.
+# `--flink` or `--spark` first runs one system only; the other arguments go to both scripts
+# (--only NAME runs the matching scenarios).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 FLINK_VERSION=2.3.0
 VENV=.venv-flink
+SPARK_VERSION=4.3.0
+SPARK_VENV=.venv-spark
+systems="flink spark"
+case "${1:-}" in
+    --flink) systems=flink; shift ;;
+    --spark) systems=spark; shift ;;
+esac
 
 if ! command -v java >/dev/null 2>&1; then
     echo "== installing Java: openjdk-17-jre-headless"
@@ -29,15 +40,35 @@ if [ "${java_major:-0}" -lt 11 ]; then
     exit 2
 fi
 
-if "$VENV/bin/python" -c "import pyflink.version, sys; sys.exit(pyflink.version.__version__ != '$FLINK_VERSION')" 2>/dev/null; then
-    echo "== PyFlink $FLINK_VERSION: already in $VENV"
-else
-    echo "== installing PyFlink $FLINK_VERSION into $VENV (the runtime wheel is about 330 MB)"
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check "apache-flink==$FLINK_VERSION"
+# install_once NAME VENV CHECK PACKAGE WHY: installs PACKAGE into VENV unless VENV's Python passes
+# the CHECK (a Python expression that is true when the right version is there).
+install_once() {
+    if "$2/bin/python" -c "import sys; sys.exit(not ($3))" 2>/dev/null; then
+        echo "== $1: already in $2"
+    else
+        echo "== installing $1 into $2 ($5)"
+        python3 -m venv "$2"
+        "$2/bin/pip" install --quiet --disable-pip-version-check "$4"
+    fi
+}
+if [[ $systems == *flink* ]]; then
+    install_once "PyFlink $FLINK_VERSION" "$VENV" \
+        "__import__('pyflink.version').version.__version__ == '$FLINK_VERSION'" "apache-flink==$FLINK_VERSION" \
+        "the runtime wheel is about 330 MB"
+fi
+if [[ $systems == *spark* ]]; then
+    install_once "PySpark $SPARK_VERSION" "$SPARK_VENV" "__import__('pyspark').__version__ == '$SPARK_VERSION'" \
+        "pyspark==$SPARK_VERSION" "PyPI has a source archive with Spark's jars; pip builds a 457 MB wheel once and caches it"
 fi
 
 echo "== building the runner"
 cargo build --quiet --bin barrierscope
 
-"$VENV/bin/python" scripts/groundtruth.py --runner target/debug/barrierscope "$@"
+status=0
+if [[ $systems == *flink* ]]; then
+    "$VENV/bin/python" scripts/groundtruth.py --runner "${CARGO_TARGET_DIR:-target}/debug/barrierscope" "$@" || status=1
+fi
+if [[ $systems == *spark* ]]; then
+    "$SPARK_VENV/bin/python" scripts/groundtruth_spark.py --runner "${CARGO_TARGET_DIR:-target}/debug/barrierscope" "$@" || status=1
+fi
+exit $status

@@ -11,6 +11,9 @@ use barrierscope::engine::pyflink_export::{plan, ExportError};
 use barrierscope::engine::scenario::JobRef;
 use barrierscope::engine::*;
 
+#[path = "support/export.rs"]
+mod export_support;
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn scenario(path: &str) -> Scenario {
@@ -195,20 +198,8 @@ fn the_crash_plan_follows_the_simulator_run() {
     assert_eq!(&p.expected[..3], [(2, None), (1, None), (1, None)]);
 }
 
-/// The book's table (docs/src/ground-truth.md) of what each scenario file exports to: `| file | exports |` or the
-/// refusal's English message.
 fn readme_export_table() -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string(format!("{ROOT}/docs/src/ground-truth.md")).unwrap();
-    let start = readme.find("<!-- export-pyflink:start -->").expect("the book has the export table");
-    let end = readme.find("<!-- export-pyflink:end -->").unwrap();
-    readme[start..end]
-        .lines()
-        .filter(|l| l.starts_with("| `"))
-        .map(|l| {
-            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
-            (cells[0].trim_matches('`').to_string(), cells[1].to_string())
-        })
-        .collect()
+    export_support::export_table("export-pyflink")
 }
 
 #[test]
@@ -288,13 +279,6 @@ fn refusals_name_why_in_both_languages() {
 
 #[test]
 fn the_generated_python_compiles() {
-    let python = ["python3", "python"]
-        .into_iter()
-        .find(|p| std::process::Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success()));
-    let Some(python) = python else {
-        println!("note: no python3 on PATH; the generated files were not compiled");
-        return;
-    };
     let dir = std::env::temp_dir().join(format!("barrierscope-pyflink-export-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut files = vec![];
@@ -324,10 +308,7 @@ fn the_generated_python_compiles() {
         std::fs::write(&path, export_pyflink(&sc).unwrap()).unwrap();
         written.push(path);
     }
-    for path in &written {
-        let out = std::process::Command::new(python).args(["-m", "py_compile"]).arg(path).output().unwrap();
-        assert!(out.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
-    }
+    export_support::assert_python_compiles(&written);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -341,3 +341,42 @@ fn export_pyflink_writes_the_job_or_says_why_not() {
         assert!(err.starts_with("error: "), "{err}");
     }
 }
+
+#[test]
+fn export_pyspark_writes_the_job_or_says_why_not() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let (code, help, _) = runner(&["help"]);
+    assert_eq!(code, 0);
+    assert!(help.contains("barrierscope export-pyspark FILE.json [-o OUT.py]"), "{help}");
+    // A streaming scenario and a batch file, to stdout or to a file with -o.
+    for (file, kind) in [
+        ("scenarios/groundtruth-spark/s4-transactional-exactly-once.json", "KIND = \"streaming\""),
+        ("scenarios/groundtruth-spark/b1-task-fails-once.json", "KIND = \"batch\""),
+    ] {
+        let scenario = format!("{dir}/{file}");
+        let (code, py, err) = runner(&["export-pyspark", &scenario]);
+        assert_eq!(code, 0, "{err}");
+        assert!(py.starts_with("#!/usr/bin/env python3\n\"\"\"Spark") && py.contains(kind), "{file}");
+        let out = std::env::temp_dir().join(format!("barrierscope-runner-pyspark-{}.py", std::process::id()));
+        let (code, stdout, err) = runner(&["export-pyspark", &scenario, "-o", out.to_str().unwrap()]);
+        assert_eq!((code, stdout.as_str()), (0, ""), "{err}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), py);
+        std::fs::remove_file(&out).unwrap();
+    }
+    // What PySpark can't run: one error line, exit code 2.
+    for (file, says) in [
+        ("scenarios/abc-timers-lost.json", "strategy timers can't be exported to PySpark"),
+        ("scenarios/batch/spark-persist-dies.json", "an executor crash can't be exported to PySpark"),
+        ("scenarios/batch/hadoop-node-lost.json", "it is a Hadoop job"),
+    ] {
+        let (code, _, err) = runner(&["export-pyspark", &format!("{dir}/{file}")]);
+        assert_eq!(code, 2, "{file}");
+        assert!(err.starts_with("error: ") && err.contains(says), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    for args in [&["export-pyspark"][..], &["export-pyspark", "x.json", "-o"][..], &["export-pyspark", "--nope"][..]] {
+        let (code, _, err) = runner(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+}

@@ -11,6 +11,7 @@
 //!     barrierscope lab [--json] [--lang en|zh]
 //!     barrierscope batch BATCH.json [--json] [--events] [--lang en|zh]
 //!     barrierscope export-pyflink scenario.json [-o out.py]
+//!     barrierscope export-pyspark scenario.json|batch.json [-o out.py]
 //!     barrierscope jobs
 //!     barrierscope example JOB
 
@@ -54,6 +55,7 @@ const USAGE: &str = "usage:
                                                        failure-free run, and every output record's verdict; checks the
                                                        file's \"expect\" (exit 2 when it fails); --events: the narration
   barrierscope export-pyflink SCENARIO.json [-o OUT.py] write the scenario as a PyFlink job (stdout without -o)
+  barrierscope export-pyspark FILE.json [-o OUT.py]    write a Spark Streaming scenario or a Spark batch file as a PySpark job
   barrierscope jobs                                    list the built-in jobs
   barrierscope example JOB                             print an example scenario for a built-in job";
 
@@ -128,6 +130,7 @@ fn run(args: &[String]) -> Result<String, String> {
                 None => Ok(python),
             }
         }
+        Some("export-pyspark") => export_pyspark_command(&args[1..]),
         Some("jobs") => {
             let mut s = String::new();
             for name in BUILTIN_NAMES {
@@ -1517,5 +1520,45 @@ fn batch(args: &[String]) -> Result<String, String> {
         Ok(out)
     } else {
         Err(format!("{path}: {}", failed.join("; ")))
+    }
+}
+
+/// `barrierscope export-pyspark FILE [-o OUT.py]`: a Spark Streaming scenario or a Spark batch
+/// file as one runnable PySpark program.
+fn export_pyspark_command(args: &[String]) -> Result<String, String> {
+    use barrierscope::engine::batch::{BatchFile, BATCH_LESSON};
+    use barrierscope::engine::{export_pyspark, export_pyspark_batch};
+    let (mut path, mut out) = (None, None);
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        match a.as_str() {
+            "-o" | "--output" => out = Some(rest.next().ok_or_else(|| format!("{a} needs a file name: -o OUT.py"))?.clone()),
+            s if s.starts_with('-') => return Err(format!("unknown option {s}; run `barrierscope help` for usage")),
+            s if path.is_none() => path = Some(s.to_string()),
+            s => return Err(format!("unexpected argument {s}; run `barrierscope help` for usage")),
+        }
+    }
+    let path = path.ok_or_else(|| {
+        "export-pyspark needs a scenario or batch file: barrierscope export-pyspark FILE.json [-o OUT.py]".to_string()
+    })?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("can't read {path}: {e}"))?;
+    let is_batch = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .is_some_and(|v| v.get("barrierscope-batch").is_some());
+    let python = if is_batch {
+        let opened = BatchFile::open(&text, BATCH_LESSON.len())
+            .map_err(|e| format!("{path}: {}", barrierscope::engine::batch::wording::load_error(Lang::En, &e)))?;
+        let name = opened.file.name.clone().unwrap_or_default();
+        export_pyspark_batch(&opened.run, &name).map_err(|e| format!("{path}: {e}"))?
+    } else {
+        let scenario = Scenario::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+        export_pyspark(&scenario).map_err(|e| format!("{path}: {e}"))?
+    };
+    match out {
+        Some(out) => {
+            std::fs::write(&out, python).map_err(|e| format!("can't write {out}: {e}"))?;
+            Ok(String::new())
+        }
+        None => Ok(python),
     }
 }

@@ -19,6 +19,8 @@
 //!   bad outcome, and why.
 //! - [`pyflink_export`]: a scenario as a runnable PyFlink job, to check the verdict on a real
 //!   Apache Flink.
+//! - [`pyspark_export`]: a Spark Streaming scenario or a Spark batch run as a runnable PySpark
+//!   job, to check the verdict on a real Apache Spark.
 
 pub mod action;
 pub mod batch;
@@ -40,6 +42,7 @@ pub mod master_failover;
 pub mod mechanisms;
 pub mod operator_id;
 pub mod pyflink_export;
+pub mod pyspark_export;
 pub mod recovery;
 pub mod reference_run;
 pub mod rescale;
@@ -81,6 +84,7 @@ pub use lang::Lang;
 pub use ledger::{CompleteTally, Completeness, Ledger, LedgerRow, Order, OrderTally, Tally, Verdict};
 pub use mechanisms::progress::Alignment;
 pub use pyflink_export::{export_pyflink, ExportError};
+pub use pyspark_export::{export_pyspark, export_pyspark_batch, SparkExportError};
 pub use scenario::{fingerprint, FaultBudget, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{
