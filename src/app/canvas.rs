@@ -18,7 +18,7 @@ use yew::prelude::*;
 
 use crate::classroom::Mark;
 
-use layout::{box_height, BANNER_H, ITEM_GAP, JM_W, ROW, ROW0, TOKEN_H};
+use layout::{box_height, BANNER_H, ITEM_GAP, ROW, ROW0, TOKEN_H};
 pub use layout::{shape, text_w, Layout, Rect, Shape};
 
 use super::text::Lang;
@@ -306,7 +306,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
 fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
     let up = sim.jobmanager_up();
     let strategy = sim.strategy();
-    let max = JM_W - 28.0;
+    let max = lay.jm.w - 28.0;
     let line2 = if strategy.uses_coordinator() {
         let pending: Vec<String> = sim
             .pending()

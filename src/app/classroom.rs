@@ -325,8 +325,10 @@ pub fn notice_bar(notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html
     }
 }
 
-/// The lesson bar: title, step, narration, predict-then-reveal, navigation.
-pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
+/// The lesson bar: title, step, narration, predict-then-reveal, navigation. In presenter mode the
+/// score's per-record chips fold after a reveal (the verdict beside the canvas shows each record),
+/// so the canvas keeps its height.
+pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispatch) -> Html {
     let Some(p) = &session.lesson else { return html! {} };
     let lesson = p.lesson();
     let step = p.current();
@@ -384,6 +386,8 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
                 <div class="score" id="score" data-right={right.to_string()} data-total={rows.len().to_string()}>
                     <p class="score-line">{ if zh { format!("你预测对了 {} 条记录中的 {} 条。", rows.len(), right) }
                         else { format!("You predicted {right} of {} records correctly.", rows.len()) } }</p>
+                    <details class="score-records" id="score-records" open={!presenter}>
+                    <summary>{ l.t("Each record: your guess and the outcome", "每条记录：你的预测与结果") }</summary>
                     <div class="predict-records">
                     { for rows.iter().map(|(label, guess, actual)| {
                         let aword = verdict_mark(l, *actual).1;
@@ -398,6 +402,7 @@ pub fn lesson_bar(session: &Session, l: Lang, dispatch: &Dispatch) -> Html {
                             data-guess={guess.map_or("unmarked", Verdict::id)}>{ text }</span> }
                     }) }
                     </div>
+                    </details>
                 </div>
             }
         }

@@ -324,9 +324,11 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
             <label>{ l.t("Job", "作业") }
                 <select id="sel-job" ~value={config.job.clone()} onchange={on_job} aria-label={l.t("Job", "作业")}>
                     { for BUILTIN_NAMES.iter().map(|j| html!{ <option value={*j} selected={config.job == *j}>{ job_name(l, j) }</option> }) }
-                    // A job picked in the Program & savepoints room (line-uids, keyed-count).
+                    // A job picked in the Program & savepoints room or a lesson (line-uids,
+                    // keyed-count): a new option for each, so the menu never shows the old one's
+                    // value while it changes to the next.
                     if !BUILTIN_NAMES.contains(&config.job.as_str()) {
-                        <option value={config.job.clone()} selected=true>{ job_name(l, &config.job) }</option>
+                        <option key={config.job.clone()} value={config.job.clone()} selected=true>{ job_name(l, &config.job) }</option>
                     }
                 </select></label>
             <label>{ l.t("Snapshots", "快照策略") }

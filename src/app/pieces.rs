@@ -21,7 +21,7 @@ pub fn settings(p: RoomProps) -> Html {
 
 /// The lesson bar: title, step, narration, predict-then-reveal, navigation.
 pub fn lesson_bar(p: RoomProps) -> Html {
-    super::classroom::lesson_bar(&p.run.session(), p.lang, &p.dispatch)
+    super::classroom::lesson_bar(&p.run.session(), p.lang, p.presenter, &p.dispatch)
 }
 
 /// The External system tab.

@@ -31,4 +31,5 @@ pub const CATALOGUE: &[Entry] = &[
     entry("master", "12. The master fails", "12. 主节点故障"),
     entry("micro-batches", "13. Micro-batches and the write-ahead log", "13. 微批与预写日志"),
     entry("draw-a-cut", "14. Draw a consistent cut", "14. 画一个一致的切面"),
+    entry("changed-program", "15. The program that restores may differ", "15. 恢复的程序可以不同"),
 ];

@@ -3,7 +3,7 @@
 //! tests below play each one through and check what its reveals claim.
 
 use super::catalogue::CATALOGUE;
-use super::lessons::{Judge, Lesson, OnDiagram, Shows, Step, Text};
+use super::lessons::{Judge, Lesson, OnDiagram, RestoreInto, Shows, Step, Text};
 use crate::engine::{CheckpointRetention, HighAvailability, Settings, SinkMode, Strategy};
 
 const fn t(en: &'static str, zh: &'static str) -> Text {
@@ -11,16 +11,21 @@ const fn t(en: &'static str, zh: &'static str) -> Text {
 }
 
 const fn step(play: &'static [&'static str], say: Text) -> Step {
-    Step { play, say, predict: None, reveal: None, restart: None, shows: &[], diagram: OnDiagram::No }
+    Step { play, say, predict: None, reveal: None, restart: None, job: None, shows: &[], diagram: OnDiagram::No }
 }
 
 const fn predict(play: &'static [&'static str], say: Text, judge: Judge, reveal: Text) -> Step {
-    Step { play, say, predict: Some(judge), reveal: Some(reveal), restart: None, shows: &[], diagram: OnDiagram::No }
+    Step { play, say, predict: Some(judge), reveal: Some(reveal), restart: None, job: None, shows: &[], diagram: OnDiagram::No }
 }
 
 /// A step that first starts a fresh run of the lesson's job with other settings.
 const fn restart(settings: fn() -> Settings, play: &'static [&'static str], say: Text) -> Step {
-    Step { play, say, predict: None, reveal: None, restart: Some(settings), shows: &[], diagram: OnDiagram::No }
+    Step { play, say, predict: None, reveal: None, restart: Some(settings), job: None, shows: &[], diagram: OnDiagram::No }
+}
+
+/// A step that first starts a fresh run of another job, with these settings.
+const fn restart_job(job: &'static str, settings: fn() -> Settings, play: &'static [&'static str], say: Text) -> Step {
+    Step { play, say, predict: None, reveal: None, restart: Some(settings), job: Some(job), shows: &[], diagram: OnDiagram::No }
 }
 
 fn timers() -> Settings {
@@ -145,6 +150,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: timers,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Three tasks in a row: Source reads a log by offset, Map passes records on, Count counts per key. Everything a task holds in memory at a moment is its state.",
@@ -166,6 +172,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: timers,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "The same three tasks, but now each saves its own state with a timer thread, as a single-machine program would. Nobody coordinates the saves: this is the first idea the article tries for a distributed job.",
@@ -195,6 +202,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: timers,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Real clocks are never perfectly in sync, so the timers fire at different moments. This time Source saves first, and Map and Count save later.",
@@ -227,6 +235,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: aligned,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "No timers now. The CheckpointCoordinator on the JobManager triggers a checkpoint at the source, and a checkpoint barrier, a special marker, flows downstream with the records. Each task saves its state when the barrier passes it.",
@@ -262,6 +271,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "two-inputs",
         settings: aligned,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Two sources, Left and Right, feed one Count. Barrier 1 reaches Count twice, once on each input: at which one should Count save its state?",
@@ -303,6 +313,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "two-inputs",
         settings: at_least_once,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "The same job and the same moves, but Count no longer aligns. Like Flink's at-least-once mode (its barrier tracker), it only counts barriers and never blocks an input.",
@@ -330,6 +341,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "two-inputs",
         settings: unaligned,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Alignment waits, and under backpressure a barrier can wait a long time behind full buffers. Unaligned checkpoints let the barrier overtake the records instead, and store the overtaken records in the checkpoint.",
@@ -363,6 +375,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: stop_the_world,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "The article's simplest idea: pause all input, let every task process what it has received, save every task's state, then resume. Hadoop and Spark follow it for batches: a failed Hadoop task is re-run on the persisted outputs of the tasks before it, and Spark recomputes a lost partition from its RDD lineage.",
@@ -393,6 +406,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line-sink",
         settings: append_sink,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "A Sink now writes every counted record to an external system: a table outside the job that readers query and that a crash does not erase. Exactly-once state is not enough; end to end, what counts is what a reader sees.",
@@ -435,6 +449,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: aligned,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "So far the workers failed. The JobManager is the master: its CheckpointCoordinator keeps pending checkpoints in memory, while each completed checkpoint is written to durable storage.",
@@ -468,6 +483,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line-sink",
         settings: storm_short_timeout,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Storm saves no state at all. Instead it follows every record: the spout gives each record a random 64-bit root id, and every tuple of the record's tree gets a random edge id. A task called the acker keeps, per root, the XOR of the ids it is told about. The message timeout here is 8 steps.",
@@ -504,6 +520,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line-sink",
         settings: storm_append,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Every cluster has a master beside its workers: Storm's Nimbus, Flink's JobManager. What the master's failure costs depends on what it holds. Three masters in turn: Nimbus, a JobManager without high availability, and a JobManager with a standby.",
@@ -554,6 +571,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line-sink",
         settings: spark_no_log,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "Flink saves only operator state and counts on its source to replay what came after a checkpoint. A socket cannot replay: what was in flight at a crash is gone. Spark Streaming takes another way. A receiver stores what arrives as blocks, the driver cuts the stream into micro-batches, and each batch is a small job over the DAG. With its write-ahead log, every block is also written to reliable storage before the receiver goes on: what reached the log survives a driver crash, even from a socket that cannot replay. The same input three times, from a socket.",
@@ -600,6 +618,7 @@ pub static LESSONS: &[Lesson] = &[
         job: "line",
         settings: timers,
         seed: 1,
+        restore_into: None,
         steps: &[
             step(&[], t(
                 "A space-time diagram draws a run as Chandy and Lamport did: one line per task, time running left to right, one arrow per record from its send to its receipt. A cut picks one moment on each task's line. It is consistent when no arrow crosses it from the future into the past: no record received before the cut but sent after it. In this lesson you draw cuts yourself.",
@@ -617,7 +636,77 @@ pub static LESSONS: &[Lesson] = &[
                 "一致的切面没有 ⊕ 孤儿消息。✗ 在途的箭头可以穿过它：Chandy 和 Lamport 把它们保存为通道的状态。时空图从你的切面恢复了运行的一个副本并运行到结束：没有穿过切面的记录都是精确一次，而每条在途记录都丢失了，因为从画出的任务状态恢复不保存任何通道状态。Flink 的对齐屏障（第 4 课）替你画出一个通道为空的一致切面；非对齐检查点（第 7 课）则把在途的数据存下来。")),
         ],
     },
+    Lesson {
+        id: CATALOGUE[14].id,
+        title: CATALOGUE[14].title,
+        job: "line",
+        settings: aligned,
+        seed: 1,
+        restore_into: Some(RestoreInto::restore),
+        steps: &[
+            step(&[], t(
+                "A checkpoint belongs to the job: Flink takes it by itself and keeps only the newest few. A savepoint is taken when the user asks, and belongs to the user: it outlives the job, and `flink run -s` submits a program from it. That program may differ from the one that took it: each operator's state is stored under its operator id, and any program with operators of those ids can read it.",
+                "检查点属于作业：Flink 自己做，只保留最新的几个。保存点在用户要求时才做，属于用户：作业没了它还在，`flink run -s` 可以从它提交程序。这个程序可以和做保存点的程序不同：每个算子的状态都按算子 id 存放，只要新程序里有这些 id 的算子，就能读取它们。")),
+            step(CHANGE_STORY, t(
+                "Checkpoint 1 completed behind a and b. Then the user took savepoint 2 after c, and after d stopped the job with savepoint 3: a last savepoint, after which the job finished. Count holds a to d; e to h were never read. Now the program changes: a Filter goes in between Map and Count, and no operator has a uid, so each id is generated from the operator's place in the graph. Will savepoint 3 restore into the new program? Decide, then press Next.",
+                "检查点 1 跟在 a 和 b 后面完成了。随后用户在 c 之后做了保存点 2，又在 d 之后带保存点 3 停止了作业：做完最后这个保存点，作业就结束了。Count 里有 a 到 d；e 到 h 从未被读取。现在程序改了：在 Map 和 Count 之间插入一个 Filter，而且没有算子设置 uid，所以每个 id 都由算子在图中的位置生成。保存点 3 能恢复到新程序里吗？先想好，再按下一步。"))
+            .shows(&[Shows::Completed(1), Shows::Completed(2), Shows::Completed(3), Shows::Savepoints(&[2, 3]), Shows::Stopped]),
+            step(&[], t(
+                "No. The Filter took Count's place in the traversal, so Count's generated id changed and its state has no operator to go to. Flink refuses the restore: \"Failed to rollback to checkpoint/savepoint file:/savepoints/savepoint-3. Cannot map checkpoint/savepoint state for operator b728d985904d42b0fdd945a9e3253fca to the new program, because the operator is not available in the new program. If you want to allow to skip this, you can set the --allowNonRestoredState option on the CLI.\" Source and Map keep their ids: nothing before them changed. ⚙ Program & savepoints shows the mapping table.",
+                "不能。Filter 占了 Count 在遍历中的位置，Count 自动生成的 id 就变了，它的状态没有算子可去。Flink 拒绝恢复：\"Failed to rollback to checkpoint/savepoint file:/savepoints/savepoint-3. Cannot map checkpoint/savepoint state for operator b728d985904d42b0fdd945a9e3253fca to the new program, because the operator is not available in the new program. If you want to allow to skip this, you can set the --allowNonRestoredState option on the CLI.\"（Flink 的原话：无法把算子 b728… 的状态映射到新程序。）Source 和 Map 的 id 没变：它们前面什么都没改。⚙ 程序与保存点 里有映射表。"))
+            .shows(&[Shows::Stopped, Shows::RestoreRefused("restore-into 3 insert-filter", "not-available")]),
+            predict(&["restore-into 3 insert-filter --allowNonRestoredState", "end"], t(
+                "So the new program is submitted from savepoint 3 again, with --allowNonRestoredState: state that maps to no operator is skipped. Mark every record: exactly once, lost or duplicated.",
+                "于是从保存点 3 再次提交新程序，这次带上 --allowNonRestoredState：映射不到算子的状态就跳过。请为每一条记录标出：精确一次、丢失或重复。"),
+                Judge::State, t(
+                "Lost: a, b, c and d. The option dropped Count's state without a word, so the new Count starts from nothing. Source's generated id did not change, so it kept offset 4 and went on with e: e to h are counted once and nothing is read again. The option is meant for state you choose to drop, such as a removed operator's; here it hid a mistake.",
+                "丢失的是 a、b、c、d。这个选项悄无声息地丢掉了 Count 的状态，新的 Count 从零开始。Source 自动生成的 id 没变，所以它保留了偏移量 4，从 e 继续：e 到 h 各计一次，没有数据被重读。这个选项本是为你有意丢弃的状态准备的（比如删掉的算子的状态）；在这里它掩盖了一个错误。")),
+            restart_job("line-uids", aligned, CHANGE_STORY, t(
+                "The same program with a uid on every operator: source, map, count. With a uid, an operator's id is a hash of the uid (murmur3), not of its place, so inserting an operator changes no other id. The same run again: checkpoint 1, savepoint 2 and the stop with savepoint 3, with a to d counted.",
+                "同样的程序，这次每个算子都设了 uid：source、map、count。有了 uid，算子的 id 就是 uid 的哈希（murmur3），与它的位置无关，所以插入一个算子不会改变别的 id。再做一遍同样的运行：检查点 1、保存点 2，以及带保存点 3 的停止，a 到 d 都已计入。"))
+            .shows(&[Shows::Completed(3), Shows::Savepoints(&[2, 3]), Shows::Stopped]),
+            predict(&["restore-into 3 insert-filter", "end"], t(
+                "The same Filter goes in between Map and Count, itself without a uid, and the program is submitted from savepoint 3, without the option. Mark every record.",
+                "同样在 Map 和 Count 之间插入 Filter（它自己没有 uid），从保存点 3 提交程序，不带那个选项。请为每一条记录标出结果。"),
+                Judge::State, t(
+                "Exactly once, every record. Count's uid gives it the same id in the new program, so its state (a to d) maps to it, and Source's offset 4 to Source. The Filter has no saved state, so its generated id needs nothing. Hence Flink's advice: set a uid on every stateful operator before the first savepoint.",
+                "每条记录都是精确一次。Count 的 uid 让它在新程序里 id 不变，它的状态（a 到 d）映射到它身上，Source 的偏移量 4 也回到 Source。Filter 没有保存的状态，它自动生成的 id 不需要对上任何东西。所以 Flink 建议：在第一个保存点之前，给每个有状态的算子设好 uid。")),
+            restart_job("keyed-count", aligned, KEYED_STORY, t(
+                "A keyed job: Source, keyBy, then Count with two subtasks. Max parallelism (128 by default here) fixes the number of key groups; each key hashes to one, and each subtask owns a contiguous range: Count[0] 0–63, Count[1] 64–127. Source read a to d, and the user stopped the job with savepoint 1.",
+                "一个按键分区的作业：Source，keyBy，然后是两个子任务的 Count。最大并行度（这里默认 128）决定了键组的个数；每个键哈希到一个键组，每个子任务拥有一段连续的键组：Count[0] 是 0–63，Count[1] 是 64–127。Source 读取了 a 到 d，用户带保存点 1 停止了作业。"))
+            .shows(&[Shows::KeyGroups("Count", &[(0, 63), (64, 127)]), Shows::Savepoints(&[1]), Shows::Stopped]),
+            predict(&["restore-into 1 Count=3", "end"], t(
+                "The program is submitted from savepoint 1 with Count's parallelism raised from 2 to 3; max parallelism stays 128. Mark every record.",
+                "从保存点 1 提交程序，Count 的并行度从 2 提高到 3；最大并行度仍是 128。请为每一条记录标出结果。"),
+                Judge::State, t(
+                "Exactly once. A restore moves whole key groups, never single keys: Count[0] now owns 0–42, Count[1] 43–85 and Count[2] 86–127. x (key group 55) moved from Count[0] to Count[1] and y (106) from Count[1] to Count[2]; z (65) and u (40) stayed. Each key's count went with its key group. A new max parallelism would be refused: it would send every key to another key group.",
+                "精确一次。恢复时整组整组地移动键组，而不是一个个键：现在 Count[0] 拥有 0–42，Count[1] 拥有 43–85，Count[2] 拥有 86–127。x（键组 55）从 Count[0] 移到了 Count[1]，y（106）从 Count[1] 移到了 Count[2]；z（65）和 u（40）没动。每个键的计数都跟着它的键组走。改变最大并行度会被拒绝：那会把每个键都分到别的键组。"))
+            .shows(&[Shows::KeyGroups("Count", &[(0, 42), (43, 85), (86, 127)])]),
+        ],
+    },
 ];
+
+/// Lesson 15, the line's run (without uids, then with them): checkpoint 1 behind a and b,
+/// savepoint 2 after c, and after d the stop with savepoint 3; e to h unread.
+const CHANGE_STORY: &[&str] = &[
+    "read Source x2",
+    "checkpoint",
+    "deliver Source->Map x3",
+    "deliver Map->Count x3",
+    "read Source",
+    "savepoint",
+    "deliver Source->Map x2",
+    "deliver Map->Count x2",
+    "read Source",
+    "stop-with-savepoint",
+    "deliver Source->Map x2",
+    "deliver Map->Count x2",
+];
+
+/// Lesson 15, the keyed job: a to d read (a:x and d:u to Count[0], b:y and c:z to Count[1]), then
+/// the stop with savepoint 1.
+const KEYED_STORY: &[&str] =
+    &["read Source x4", "stop-with-savepoint", "deliver Source->Count[0] x3", "deliver Source->Count[1] x3"];
 
 /// Lesson 12, each Flink run: checkpoint 1 completes with a and b (written), c is written after
 /// it, checkpoint 2 is pending, and the JobManager fails.
@@ -855,7 +944,10 @@ mod tests {
             assert!(first.play.is_empty() && first.restart.is_none() && first.predict.is_none(), "{}", lesson.id);
             for (k, s) in lesson.steps.iter().enumerate() {
                 for line in s.play {
-                    parse_line(line).unwrap_or_else(|e| panic!("{}: {e}", lesson.id));
+                    match crate::classroom::lessons::RestoreInto::parse(line) {
+                        Some(r) => drop(r.unwrap_or_else(|e| panic!("{}: {e}", lesson.id))),
+                        None => drop(parse_line(line).unwrap_or_else(|e| panic!("{}: {e}", lesson.id))),
+                    }
                 }
                 for text in [s.say, s.reveal.unwrap_or(s.say)] {
                     assert!(!text.en.trim().is_empty() && !text.zh.trim().is_empty(), "{} step {}", lesson.id, k + 1);
@@ -870,7 +962,7 @@ mod tests {
             let predictions = lesson.steps.iter().filter(|s| s.predict.is_some()).count();
             let expected = match lesson.id {
                 "state" | "draw-a-cut" => 0,
-                "sinks" | "master" | "micro-batches" => 3,
+                "sinks" | "master" | "micro-batches" | "changed-program" => 3,
                 _ => 1,
             };
             assert_eq!(predictions, expected, "{}", lesson.id);
@@ -878,7 +970,7 @@ mod tests {
                 assert!(lesson.steps.last().unwrap().predict.is_some(), "{}", lesson.id);
             }
         }
-        assert_eq!(LESSONS.len(), 14);
+        assert_eq!(LESSONS.len(), 15);
     }
 
     /// Lesson 13: from a socket, without the log f, g, h are lost; with it nothing is lost and
@@ -1216,5 +1308,129 @@ mod tests {
         assert_eq!((h[2].id, h[2].status), (CheckpointId(3), CheckpointStatus::Completed));
         assert_eq!(sim.stats.latest_restored, Some(CheckpointId(1)));
         assert_eq!(sim.ledger().state.exactly_once, 8);
+    }
+
+    /// Lesson 15, against the engine: the restore into the Filter without uids is refused with
+    /// Flink's message, word for word as step 3 quotes it, and Count is the operator it names;
+    /// --allowNonRestoredState drops Count's state (the mapping table: Source and Map kept, Count
+    /// dropped), so a to d are lost and e to h counted once, Source keeping offset 4; with uids every
+    /// state maps and every record is counted once; Count rescaled from 2 to 3 keeps every key's
+    /// count and moves the keys the reveal names, each to the owner of its key group.
+    #[test]
+    fn lesson_15_the_program_that_restores_may_differ() {
+        use crate::classroom::lessons::RestoreInto;
+        use crate::classroom::progress::run_for;
+        use crate::engine::operator_id::operator_ids;
+        use crate::engine::rescale::StateFate;
+        let i = index("changed-program");
+        let lesson = &LESSONS[i];
+        let predicts: Vec<usize> = (0..lesson.steps.len()).filter(|&k| lesson.steps[k].predict.is_some()).collect();
+        assert_eq!(predicts, [3, 5, 7]);
+        // Step 3: the stopped job, savepoint 3 holding offset 4 and a to d in Count.
+        let stopped = play_to(i, 1);
+        let sp = stopped.savepoints().last().unwrap();
+        assert!(sp.stop && sp.checkpoint.id == CheckpointId(3));
+        let ledger = stopped.ledger();
+        let count: Vec<&str> = ledger.rows.iter().filter(|r| r.state == 1).map(|r| r.label.as_str()).collect();
+        assert_eq!(count, ["a", "b", "c", "d"]);
+        let refused = RestoreInto::parse("restore-into 3 insert-filter").unwrap().unwrap().refusal(&stopped).unwrap().unwrap();
+        let count_id = operator_ids(&stopped.graph.spec)[2];
+        assert!(matches!(&refused, crate::engine::rescale::Refusal::NotAvailable { id, operator, .. } if *id == count_id && operator == "Count"));
+        for words in [lesson.steps[2].say.en, lesson.steps[2].say.zh] {
+            assert!(words.contains(&refused.message()), "step 3 quotes Flink's message: {words}");
+        }
+        // Step 4: --allowNonRestoredState.
+        let run = |step: usize| {
+            let mut p = Progress::new(i);
+            p.step = step;
+            p.revealed = true;
+            run_for(&p).unwrap()
+        };
+        let dropped = run(3);
+        let change = dropped.change.as_ref().expect("a restore into a changed program");
+        assert!(change.allow_non_restored_state && change.from == 3);
+        assert_eq!(change.program.operators.iter().map(|o| o.name.as_str()).collect::<Vec<_>>(), ["Source", "Map", "Filter", "Count"]);
+        let (_, plan, _) = stopped.restore_into(CheckpointId(3), &change.program, true).unwrap();
+        let fates: Vec<(&str, StateFate)> = plan.rows.iter().map(|r| (r.operator.as_str(), r.fate)).collect();
+        assert_eq!(fates, [("Source", StateFate::Kept), ("Map", StateFate::Kept), ("Count", StateFate::Dropped)]);
+        let src = dropped.start.graph.task_by_name("Source").unwrap();
+        assert_eq!(dropped.start.source_offset(src), 4, "Source keeps its offset");
+        let l = play_to(i, 3).ledger();
+        assert_eq!(l.state_labels(Verdict::Lost), ["a", "b", "c", "d"]);
+        assert_eq!(l.state_labels(Verdict::ExactlyOnce), ["e", "f", "g", "h"]);
+        assert_eq!(l.state.duplicated, 0);
+        // Step 6: with uids.
+        let uids = play_to(i, 4);
+        assert_eq!(uids.graph.spec.operators.iter().map(|o| o.uid.as_deref()).collect::<Vec<_>>(), [Some("source"), Some("map"), Some("count")]);
+        let mapped = run(5);
+        let (_, plan, _) = uids.restore_into(CheckpointId(3), &mapped.change.as_ref().unwrap().program, false).unwrap();
+        assert!(plan.rows.iter().all(|r| r.fate == StateFate::Kept), "{:?}", plan.rows);
+        let l = play_to(i, 5).ledger();
+        assert_eq!((l.state.exactly_once, l.state.lost, l.state.duplicated), (8, 0, 0));
+        // Step 8: Count 2 -> 3.
+        let keyed = play_to(i, 6);
+        let places = |sim: &Sim| -> Vec<(String, u16, usize)> {
+            let mut v = Vec::new();
+            for (t, info) in sim.graph.tasks.iter().enumerate() {
+                if let crate::engine::OpState::Keyed { entries } = &sim.tasks()[t].state {
+                    v.extend(entries.iter().map(|(k, e)| (sim.graph.key_name(*k).to_string(), info.subtask, e.contributors.len())));
+                }
+            }
+            v.sort();
+            v
+        };
+        let before = places(&keyed);
+        let restored = run(7).start;
+        assert_eq!(restored.graph.spec.operators[1].parallelism, 3);
+        assert_eq!(restored.graph.max_parallelism[1], 128);
+        let after = places(&restored);
+        let moves: Vec<(&str, u16, u16)> =
+            before.iter().zip(&after).map(|(b, a)| (b.0.as_str(), b.1, a.1)).collect();
+        assert_eq!(moves, [("u", 0, 0), ("x", 0, 1), ("y", 1, 2), ("z", 1, 1)]);
+        assert!(before.iter().zip(&after).all(|(b, a)| b.0 == a.0 && b.2 == a.2 && a.2 == 1), "every key keeps its count");
+        for (key, kg) in [("x", 55), ("y", 106), ("z", 65), ("u", 40)] {
+            assert_eq!(crate::engine::key_groups::assign_to_key_group(key, 128), kg);
+            assert!(lesson.steps[7].reveal.unwrap().en.contains(&format!("{key} (key group {kg})")) || lesson.steps[7].reveal.unwrap().en.contains(&format!("{key} ({kg})")));
+        }
+        assert!(Shows::KeyGroups("Count", &[(0, 42), (43, 85), (86, 127)]).check(&restored).is_ok());
+        assert!(Shows::KeyGroups("Count", &[(0, 63), (64, 127)]).check(&restored).is_err());
+        let l = play_to(i, 7).ledger();
+        assert_eq!((l.state.exactly_once, l.state.lost, l.state.duplicated), (8, 0, 0));
+        // A changed max parallelism is refused, as the last reveal says.
+        let r = RestoreInto { from: 1, edits: vec![], allow_non_restored_state: false };
+        let mut spec = r.program(&keyed).unwrap();
+        spec.operators[1].max_parallelism = Some(64);
+        assert_eq!(keyed.restore_into(CheckpointId(1), &spec, false).unwrap_err().id(), "max-parallelism-mismatch");
+    }
+
+    /// A lesson's restore into a changed program is the session's: the session keeps it, so the
+    /// run saved at the lesson's last step opens again as the same run, at the same step.
+    #[test]
+    fn a_lesson_run_restored_into_a_changed_program_saves_and_opens() {
+        use crate::classroom::{Command, Session};
+        let i = index("changed-program");
+        let mut s = Session::new(LESSONS[i].config()).unwrap();
+        assert!(s.handle(Command::StartLesson(i)));
+        while s.lesson.as_ref().unwrap().step < 7 || s.lesson.as_ref().unwrap().awaiting_reveal() {
+            let p = s.lesson.as_ref().unwrap();
+            if p.awaiting_reveal() {
+                for r in s.sim().graph.records.clone() {
+                    s.handle(Command::Predict(r.label.clone(), Verdict::ExactlyOnce));
+                }
+            }
+            assert!(s.handle(Command::LessonNext), "{:?}", s.notice);
+        }
+        assert!(s.change.is_some());
+        assert_eq!(s.sim().graph.spec.operators[1].parallelism, 3);
+        let saved = s.save(crate::engine::Lang::En);
+        let text = crate::classroom::from_fragment(&crate::classroom::to_fragment(&saved)).unwrap();
+        let (back, _) = Session::load(&text).unwrap();
+        assert_eq!(back.sim().ledger(), s.sim().ledger());
+        assert_eq!(back.sim().tasks(), s.sim().tasks());
+        assert_eq!(back.save(crate::engine::Lang::En), saved);
+        assert_eq!(back.lesson.as_ref().map(|p| (p.step, p.revealed)), Some((7, true)));
+        // Back a step: a fresh run of keyed-count, with no restore kept.
+        assert!(s.handle(Command::LessonPrev) && s.handle(Command::LessonPrev));
+        assert!(s.change.is_none() && s.sim().graph.spec.operators[1].parallelism == 2);
     }
 }

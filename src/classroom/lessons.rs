@@ -9,11 +9,19 @@
 //! `deliver Source->Map`, `timer Count`, `timers`, `checkpoint`, `crash`, `crash-task Count`,
 //! `crash-jm`, `restore`, `notify Sink` (the JobManager's notification that a checkpoint
 //! completed reaches the sink), `auto 5` (up to five seeded scheduler steps) and `end` (run to the end,
-//! with a final checkpoint where the strategy takes them). A trailing `x3` repeats a line three
-//! times.
+//! with a final checkpoint where the strategy takes them), `savepoint`, `stop-with-savepoint`,
+//! `cancel` and `resume 3`. A trailing `x3` repeats a line three times.
+//!
+//! One word is the lessons' own, because it replaces the job rather than acting on it:
+//! `restore-into 3 insert-filter Count=3 --allowNonRestoredState` is `flink run -s` of savepoint
+//! (or retained checkpoint) 3 into the program edited so (`program_edit`: a Filter inserted, an
+//! operator's parallelism changed), with or without the option. It is the restore the Program &
+//! savepoints room makes (`ProgramChange`, kept by the session so links and files replay it); the
+//! lesson's run goes on from the restored job.
 
 use std::collections::BTreeMap;
 
+use super::program_change::ProgramChange;
 use super::run_config::RunConfig;
 use crate::engine::ledger::Verdict;
 use crate::engine::{Action, OnRefusal, ScriptAction, ScriptError, Settings, Sim};
@@ -78,6 +86,15 @@ pub enum Shows {
     CutConsistent,
     /// The restore point now is broken: this many records are orphans and this many in transit.
     CutBroken { orphans: usize, in_transit: usize },
+    /// The job was stopped (by a stop with savepoint, or cancelled).
+    Stopped,
+    /// The savepoints kept, by id.
+    Savepoints(&'static [u64]),
+    /// This `restore-into` line, played now, is refused with this refusal (`Refusal::id`).
+    RestoreRefused(&'static str, &'static str),
+    /// This operator's subtasks own these key-group ranges (first, last), in subtask order, and
+    /// every key's state is at the subtask owning its key group.
+    KeyGroups(&'static str, &'static [(u16, u16)]),
 }
 
 impl Shows {
@@ -111,6 +128,13 @@ impl Shows {
             Shows::CutBroken { orphans, in_transit } => sim
                 .latest_cut()
                 .is_some_and(|c| (c.orphans().len(), c.in_transit().len()) == (orphans, in_transit) && orphans + in_transit > 0),
+            Shows::Stopped => sim.stopped().is_some(),
+            Shows::Savepoints(ids) => sim.savepoints().iter().map(|s| s.checkpoint.id.0).eq(ids.iter().copied()),
+            Shows::RestoreRefused(line, id) => matches!(
+                RestoreInto::parse(line).map(|r| r.and_then(|r| r.refusal(sim))),
+                Some(Ok(Some(r))) if r.id() == id
+            ),
+            Shows::KeyGroups(name, ranges) => key_groups_hold(sim, name, ranges),
             Shows::ToReplay(label) => sim.storm().is_some_and(|s| {
                 sim.graph.sources().any(|t| {
                     s.spouts[t.index()].retry.iter().any(|o| sim.graph.label(sim.graph.task(t).log[*o as usize]) == label)
@@ -123,7 +147,9 @@ impl Shows {
         let pending: Vec<u64> = sim.pending().iter().map(|p| p.id.0).collect();
         let cut = sim.latest_cut().map(|c| (c.orphans().len(), c.in_transit().len()));
         Err(format!(
-            "{self:?} does not hold: cut (orphans, in transit) {cut:?}, blocked {blocked:?}, pending {pending:?}, history {:?}, down {:?}, trees in the acker {:?}, master up {} (leader {}), in storage {:?}",
+            "{self:?} does not hold: stopped {:?}, savepoints {:?}, cut (orphans, in transit) {cut:?}, blocked {blocked:?}, pending {pending:?}, history {:?}, down {:?}, trees in the acker {:?}, master up {} (leader {}), in storage {:?}",
+            sim.stopped(),
+            sim.savepoints().iter().map(|s| s.checkpoint.id.0).collect::<Vec<_>>(),
             sim.stats.history.iter().map(|r| (r.id.0, r.status)).collect::<Vec<_>>(),
             sim.down(),
             sim.storm().map(|s| s.acker.len()),
@@ -132,6 +158,30 @@ impl Shows {
             sim.storage().completed.iter().map(|c| c.id.0).collect::<Vec<_>>()
         ))
     }
+}
+
+/// Does `sim`'s operator `name` own `ranges`, one per subtask, with every key's state at the
+/// owner of its key group (`KeyGroupRangeAssignment`)?
+fn key_groups_hold(sim: &Sim, name: &str, ranges: &[(u16, u16)]) -> bool {
+    use crate::engine::key_groups::{assign_to_key_group, key_group_range};
+    let g = &sim.graph;
+    let Some(oi) = g.spec.operators.iter().position(|o| o.name == name) else { return false };
+    let (max, p) = (g.max_parallelism[oi], g.spec.operators[oi].parallelism);
+    if ranges.len() != p as usize
+        || (0..p).any(|i| {
+            let r = key_group_range(max, p, i);
+            (r.start, r.end) != ranges[i as usize]
+        })
+    {
+        return false;
+    }
+    g.tasks.iter().enumerate().filter(|(_, t)| t.operator.index() == oi).all(|(t, info)| match &sim.tasks()[t].state {
+        crate::engine::OpState::Keyed { entries } => entries.iter().all(|(k, _)| {
+            let (a, b) = ranges[info.subtask as usize];
+            (a..=b).contains(&assign_to_key_group(g.key_name(*k), max))
+        }),
+        _ => false,
+    })
 }
 
 /// Whether a step shows the run as a space-time diagram (the `spacetime` room, opened from the
@@ -162,6 +212,8 @@ pub struct Step {
     /// Start a fresh run of the same job with these settings before playing this step (to compare
     /// strategies or sinks within one lesson).
     pub restart: Option<fn() -> Settings>,
+    /// With `restart`: the job of the fresh run, if not the lesson's.
+    pub job: Option<&'static str>,
     /// What the words claim the canvas shows once the step has played (on a predict step: after
     /// the reveal).
     pub shows: &'static [Shows],
@@ -180,6 +232,9 @@ impl Step {
     }
 }
 
+/// What plays a `restore-into` line: [`RestoreInto::restore`], in a lesson that has one.
+pub type Restorer = fn(&RestoreInto, &Sim, Option<ProgramChange>, &[Action], &RunConfig) -> Result<(ProgramChange, Sim), String>;
+
 #[derive(Clone, Copy, Debug)]
 pub struct Lesson {
     pub id: &'static str,
@@ -188,6 +243,8 @@ pub struct Lesson {
     pub settings: fn() -> Settings,
     pub seed: u64,
     pub steps: &'static [Step],
+    /// A lesson whose steps restore into changed programs (`restore-into`): what does it.
+    pub restore_into: Option<Restorer>,
 }
 
 impl Lesson {
@@ -200,6 +257,7 @@ impl Lesson {
         for s in self.steps.iter().take(step + 1) {
             if let Some(f) = s.restart {
                 c.settings = f();
+                c.job = s.job.unwrap_or(self.job).into();
             }
         }
         c
@@ -232,6 +290,73 @@ pub fn parse_line(s: &str) -> Result<ScriptAction, String> {
         "resume" => ScriptAction::Resume(arg.parse().map_err(|_| format!("{s:?}: resume needs a savepoint id"))?),
         _ => return Err(format!("{s:?}: unknown script word {verb:?}")),
     })
+}
+
+/// A lesson's `restore-into` line: the snapshot, the edits of the program, the option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RestoreInto {
+    pub from: u64,
+    pub edits: Vec<String>,
+    pub allow_non_restored_state: bool,
+}
+
+impl RestoreInto {
+    /// The line, if it is a `restore-into` line (and what is wrong with it, if something is).
+    pub fn parse(line: &str) -> Option<Result<RestoreInto, String>> {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("restore-into") {
+            return None;
+        }
+        let Some(from) = words.next().and_then(|w| w.parse().ok()) else {
+            return Some(Err(format!("{line:?}: restore-into needs a savepoint id")));
+        };
+        let mut r = RestoreInto { from, edits: vec![], allow_non_restored_state: false };
+        for w in words {
+            match w {
+                "--allowNonRestoredState" => r.allow_non_restored_state = true,
+                _ => r.edits.push(w.to_string()),
+            }
+        }
+        Some(Ok(r))
+    }
+
+    /// The program `sim`'s job becomes with these edits.
+    pub fn program(&self, sim: &Sim) -> Result<crate::engine::dataflow::job_graph::JobSpec, String> {
+        let mut spec = sim.graph.spec.clone();
+        for w in &self.edits {
+            let e = super::program_edit::Edit::parse(&spec, w)?;
+            spec = super::program_edit::apply(&spec, &e, &sim.graph.keys);
+        }
+        Ok(spec)
+    }
+
+    /// The restore this line makes of `sim`, the run of `config` after the restore `prior` (if
+    /// any) and the actions `done`: the restore as the session keeps it, and the restored job.
+    /// Reached only through [`Lesson::restore_into`], so the rescale code stays in the lessons'
+    /// part of the page, out of the first screen's.
+    pub fn restore(
+        &self,
+        sim: &Sim,
+        prior: Option<ProgramChange>,
+        done: &[Action],
+        config: &RunConfig,
+    ) -> Result<(ProgramChange, Sim), String> {
+        let change = ProgramChange {
+            prior: prior.map(Box::new),
+            before: done.iter().map(Action::code).collect::<Vec<_>>().join(" "),
+            from: self.from,
+            program: self.program(sim)?,
+            allow_non_restored_state: self.allow_non_restored_state,
+        };
+        let start = change.start(config).map_err(|e| e.to_string())?;
+        Ok((change, start))
+    }
+
+    /// Would the restore from `sim` (a stopped job) be refused, and how? (None: it would restore.)
+    pub fn refusal(&self, sim: &Sim) -> Result<Option<crate::engine::rescale::Refusal>, String> {
+        let spec = self.program(sim)?;
+        Ok(sim.restore_into(crate::engine::CheckpointId(self.from), &spec, self.allow_non_restored_state).err())
+    }
 }
 
 /// Splits a trailing repeat count: `"deliver Source->Map x4"` is that line four times.
@@ -321,5 +446,26 @@ mod tests {
         assert_eq!(rows[0], ("a".to_string(), Some(Verdict::Lost), Verdict::ExactlyOnce));
         assert_eq!(rows[2], ("c".to_string(), None, Verdict::ExactlyOnce));
         assert_eq!(score(&sim, Judge::State, &BTreeMap::new()).1, 0, "no marks, no score");
+    }
+
+    /// `restore-into`: its snapshot, edits and option; a bad line says what is wrong.
+    #[test]
+    fn restore_into_lines() {
+        assert_eq!(RestoreInto::parse("read Source"), None);
+        let r = RestoreInto::parse("restore-into 3 insert-filter Count=3 --allowNonRestoredState").unwrap().unwrap();
+        assert_eq!((r.from, r.allow_non_restored_state), (3, true));
+        assert_eq!(r.edits, ["insert-filter", "Count=3"]);
+        assert!(RestoreInto::parse("restore-into x").unwrap().unwrap_err().contains("needs a savepoint id"));
+        let sim = crate::classroom::RunConfig { job: "keyed-count".into(), ..Default::default() }.scenario().sim().unwrap();
+        let program = |line: &str| RestoreInto::parse(line).unwrap().unwrap().program(&sim);
+        let spec = program("restore-into 1 Count=3 insert-filter").unwrap();
+        let ops: Vec<(&str, u16)> = spec.operators.iter().map(|o| (o.name.as_str(), o.parallelism)).collect();
+        assert_eq!(ops, [("Source", 1), ("Filter", 1), ("Count", 3)]);
+        assert!(program("restore-into 1 Nope=2").unwrap_err().contains("no operator \"Nope\""));
+        assert!(program("restore-into 1 Count=0").unwrap_err().contains("a parallelism from 1"));
+        assert!(program("restore-into 1 filter").unwrap_err().contains("not an edit"));
+        // A running job is not restored from: the refusal says so.
+        let r = RestoreInto::parse("restore-into 1").unwrap().unwrap().refusal(&sim).unwrap().unwrap();
+        assert_eq!(r.id(), "action");
     }
 }

@@ -4,9 +4,10 @@
 //! nothing of the browser, so it is tested natively; the UI draws it and sends it commands.
 //!
 //! One concept a file, each using only the engine and the files before it: `run_config` (what
-//! defines a run), `lessons` (the lesson model, script lines, scoring), `curriculum` (the ten
+//! defines a run), `lessons` (the lesson model, script lines, scoring), `curriculum` (the
 //! lessons; `catalogue` lists them for the menu), `progress` (where a learner stands in a lesson),
 //! `program_change` (a restore into a changed program, as a session and a saved run keep it),
+//! `program_edit` (the edits of a program between stop and restore),
 //! `saved_run` (the saved-run format), `saved_comparison` and `compare_lesson` (the side-by-side
 //! room's saved comparison and its lesson), `settings_form` (the Settings panel's number fields:
 //! ranges, clamping, refusals), `legend` (the marks a strategy draws, which the legend explains),
@@ -19,6 +20,7 @@ pub mod curriculum;
 pub mod legend;
 pub mod lessons;
 pub mod program_change;
+pub mod program_edit;
 pub mod progress;
 pub mod run_config;
 pub mod saved_comparison;
@@ -32,7 +34,7 @@ pub use catalogue::{Entry, CATALOGUE};
 pub use curriculum::LESSONS;
 pub use legend::{marks, Mark};
 pub use lessons::{parse_line, play_lines, score, Judge, Lesson, OnDiagram, Step, Text};
-pub use progress::{actions_for, next_guess, CutAttempt, Progress};
+pub use progress::{actions_for, next_guess, run_for, CutAttempt, LessonRun, Progress};
 pub use run_config::{RunConfig, MAX_GENERATED};
 pub use saved_run::{
     from_base64url, from_fragment, to_base64url, to_fragment, LoadError, Origin, SavedLesson, SavedRun,

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::curriculum;
-use super::lessons::{play_lines, Lesson, OnDiagram, Step};
+use super::lessons::{play_lines, Lesson, OnDiagram, RestoreInto, Step};
+use super::program_change::ProgramChange;
 use super::run_config::RunConfig;
 use crate::engine::ledger::Verdict;
 use crate::engine::{Action, Sim};
@@ -84,30 +85,58 @@ pub fn next_guess(current: Option<Verdict>) -> Verdict {
     }
 }
 
-/// The run at `progress`: its configuration and the lesson's actions since the last restart
-/// (a predict step's own actions only once revealed).
-pub fn actions_for(progress: &Progress) -> Result<(RunConfig, Sim, Vec<Action>), String> {
+/// The run at `progress`: its configuration, the job it starts from (a fresh run, or after a
+/// `restore-into` line the job restored into the changed program), the lesson's actions since,
+/// and that restore (the session keeps it, so a link or a file replays the run).
+pub struct LessonRun {
+    pub config: RunConfig,
+    pub start: Sim,
+    pub actions: Vec<Action>,
+    pub change: Option<ProgramChange>,
+}
+
+/// The run at `progress`: its configuration and the lesson's actions since the last restart or
+/// restore into a changed program (a predict step's own actions only once revealed).
+pub fn run_for(progress: &Progress) -> Result<LessonRun, String> {
     let lesson = progress.lesson();
     let config = lesson.config_at(progress.step);
     let fresh = |c: &RunConfig| c.scenario().sim().map_err(|e| format!("lesson {}: {e}", lesson.id));
     let mut start = fresh(&lesson.config())?;
     let mut sim = start.clone();
     let mut actions = Vec::new();
+    let mut change: Option<ProgramChange> = None;
     for (i, step) in lesson.steps.iter().enumerate().take(progress.step + 1) {
-        if let Some(f) = step.restart {
-            let mut c = lesson.config();
-            c.settings = f();
-            start = fresh(&c)?;
+        let at = |e: String| format!("lesson {} step {}: {e}", lesson.id, i + 1);
+        if step.restart.is_some() {
+            start = fresh(&lesson.config_at(i))?;
             sim = start.clone();
             actions.clear();
+            change = None;
         }
         if i == progress.step && step.predict.is_some() && !progress.revealed {
             break;
         }
-        actions
-            .extend(play_lines(&mut sim, step.play).map_err(|e| format!("lesson {} step {}: {e}", lesson.id, i + 1))?);
+        for line in step.play {
+            let Some(restore) = RestoreInto::parse(line) else {
+                actions.extend(play_lines(&mut sim, &[line]).map_err(at)?);
+                continue;
+            };
+            let restore = restore.map_err(at)?;
+            let restorer = lesson.restore_into.ok_or_else(|| at(format!("{line:?}: this lesson restores into no program")))?;
+            let (next, restored) = restorer(&restore, &sim, change.take(), &actions, &lesson.config_at(i))
+                .map_err(|e| at(format!("{line:?}: {e}")))?;
+            start = restored;
+            sim = start.clone();
+            actions.clear();
+            change = Some(next);
+        }
     }
-    Ok((config, start, actions))
+    Ok(LessonRun { config, start, actions, change })
+}
+
+/// [`run_for`] without the restore: the configuration, the start and the actions.
+pub fn actions_for(progress: &Progress) -> Result<(RunConfig, Sim, Vec<Action>), String> {
+    run_for(progress).map(|r| (r.config, r.start, r.actions))
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::curriculum;
 use super::lessons::OnDiagram;
-use super::progress::{actions_for, CutAttempt, Progress};
+use super::progress::{run_for, CutAttempt, LessonRun, Progress};
 use super::run_config::RunConfig;
 use super::saved_run::{LoadError, Origin, SavedLesson, SavedRun, MAX_SAVED_ACTIONS, SAVED_VERSION};
 use super::settings_form::{edit_field, FieldNote, SettingField};
@@ -406,11 +406,12 @@ impl Session {
 
     /// Rebuilds the run to stand where the lesson `p` stands.
     fn go_to_lesson(&mut self, p: Progress) -> bool {
-        match actions_for(&p) {
-            Ok((config, start, actions)) => match Timeline::from_actions(start, &actions) {
+        match run_for(&p) {
+            Ok(LessonRun { config, start, actions, change }) => match Timeline::from_actions(start, &actions) {
                 Ok(tl) => {
                     self.config = config;
                     self.timeline = tl;
+                    self.change = change.map(std::rc::Rc::new);
                     self.selected = None;
                     self.lesson = Some(p);
                     self.took_over = false;

@@ -26,6 +26,9 @@ pub const SNAP_UP: f64 = 18.0;
 const BADGE_H: f64 = 30.0;
 const GAP: f64 = 10.0;
 pub const JM_W: f64 = 500.0;
+/// The JobManager beside the rows of a tall job in presenter mode: narrower, so the drawing keeps
+/// the projector's width.
+const JM_BESIDE_W: f64 = 440.0;
 pub const JM_H: f64 = 78.0;
 pub const BANNER_W: f64 = 400.0;
 pub const BANNER_H: f64 = 58.0;
@@ -278,10 +281,30 @@ pub fn shape(g: &JobGraph) -> Shape {
 fn rows_needed(g: &JobGraph, t: usize, two_phase: bool) -> usize {
     match g.tasks[t].kind {
         OperatorKind::Source => 2,
-        OperatorKind::Count | OperatorKind::Sum => g.keys.len().clamp(1, 3),
+        OperatorKind::Count | OperatorKind::Sum => keys_at(g, t).clamp(1, 3),
         OperatorKind::Sink if two_phase => 2,
         _ => 1,
     }
+}
+
+/// How many keys can reach task `t`: on keyed edges (by key, by key group) only those routed to
+/// its subtask, as `Sim::emit` routes them; on any other edge every key.
+fn keys_at(g: &JobGraph, t: usize) -> usize {
+    use crate::engine::dataflow::job_graph::Partitioning;
+    let routed = |k: usize, c: crate::engine::ChannelId| {
+        let from = g.task(g.channel(c).from);
+        let Some(o) = from.outputs.iter().find(|o| o.channels.contains(&c)) else { return true };
+        let (n, sub) = (o.channels.len(), g.tasks[t].subtask as usize);
+        match o.partitioning {
+            Partitioning::Hash => k % n == sub,
+            Partitioning::KeyGroups => {
+                let max = g.max_parallelism[g.tasks[t].operator.index()];
+                crate::engine::key_groups::subtask_for_key(&g.keys[k], max, n as u16) as usize == sub
+            }
+            _ => true,
+        }
+    };
+    (0..g.keys.len()).filter(|&k| g.tasks[t].inputs.iter().any(|&c| routed(k, c))).count()
 }
 
 /// The box height for `rows` rows of text and the row of buttons under them.
@@ -297,7 +320,7 @@ fn external_height(two_phase: bool) -> f64 {
 
 /// The lane length between columns: in presenter mode as long as the projector's width allows
 /// with the smallest text at 16 pixels, elsewhere roomy.
-fn lane_length(columns: usize, rows: usize, presenter: bool, sink: bool, bw: f64) -> f64 {
+fn lane_length(columns: usize, rows: usize, presenter: bool, sink: bool, bw: f64, reserve: f64) -> f64 {
     if !presenter || columns < 2 {
         return 240.0;
     }
@@ -310,7 +333,7 @@ fn lane_length(columns: usize, rows: usize, presenter: bool, sink: bool, bw: f64
     } else {
         1028.0
     };
-    within((target - 2.0 * M - columns as f64 * bw) / (columns - 1) as f64, 96.0, 240.0)
+    within((target - 2.0 * M - columns as f64 * bw - reserve) / (columns - 1) as f64, 96.0, 240.0)
 }
 
 /// The layout of job `g`. `presenter`: the projector's compact geometry. `two_phase`: the sink
@@ -323,7 +346,9 @@ pub fn layout(g: &JobGraph, presenter: bool, two_phase: bool) -> Layout {
     if near {
         return first;
     }
+    // (The JobManager beside three rows or more: only as much as keeps the rows on a projector.)
     let cap = match (presenter, first.shape) {
+        (true, Shape::Tall) if first.jm.x > M => 470.0,
         (true, Shape::Tall) => 650.0,
         (true, Shape::Wide) => 420.0,
         (false, _) => 610.0,
@@ -345,7 +370,10 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
     let box_h = (0..n).map(|t| box_height(rows_needed(g, t, two_phase))).fold(0.0, f64::max);
     let multi = |t: usize| g.tasks[t].inputs.len() >= 2;
     let bw = if presenter { BOX_W_COMPACT } else { BOX_W };
-    let lane = lane_length(columns.len(), rows, presenter, g.has_sink(), bw);
+    // Three rows or more in presenter mode: the JobManager and the banner go beside the rows, at
+    // the right, so the rows have the whole height (a projector is wider than tall).
+    let beside = presenter && rows >= 3 && !g.has_sink();
+    let lane = lane_length(columns.len(), rows, presenter, g.has_sink(), bw, if beside { 16.0 + JM_BESIDE_W } else { 0.0 });
     let col_x = |c: usize| M + c as f64 * (bw + lane);
     let sink = g.tasks.iter().rposition(|t| t.kind == OperatorKind::Sink);
     let sink_col = sink.and_then(|s| columns.iter().position(|c| c.contains(&s)));
@@ -373,7 +401,7 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
     // leaves it free, else on top.
     let jm_block = JM_W + 16.0 + BANNER_W;
     let bottom_left = own_band && sink_col.is_some_and(|c| col_x(c) - 16.0 >= M + jm_block);
-    let top = if bottom_left { M + SNAP_UP } else { M + JM_H + GAP + SNAP_UP };
+    let top = if bottom_left || beside { M + SNAP_UP } else { M + JM_H + GAP + SNAP_UP };
     let row_y = tasks_h(top);
     let rows_bottom = row_y[rows - 1] + box_h;
     let mut boxes = vec![(0.0, 0.0); n];
@@ -402,7 +430,10 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
         };
         (Rect::new(col_x(c), y, bw, ext_h), TaskId(s as u16))
     });
-    let (jm, banner) = if bottom_left {
+    let (jm, banner) = if beside {
+        let x = col_x(columns.len() - 1) + bw + 16.0;
+        (Rect::new(x, M, JM_BESIDE_W, JM_H), Rect::new(x, M + JM_H + GAP, BANNER_W, BANNER_H))
+    } else if bottom_left {
         let y = external.map(|(r, _)| r.y).unwrap_or(rows_bottom + GAP);
         (Rect::new(M, y, JM_W, JM_H), Rect::new(M + JM_W + 16.0, y, BANNER_W, BANNER_H))
     } else {
@@ -544,7 +575,9 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
     // Places for the texts that come and go, nearest their lane first; a flag that finds no
     // room near its lane at full size tries the compact size (its explanation then goes to its
     // tooltip and the legend). Texts may use a band under the lowest row.
-    let bounds = Rect::new(M, M, width - 2.0 * M, height - 2.0 * M + FLAG_H + GAP);
+    // (Beside three rows or more the JobManager leaves room at the right instead: no band.)
+    let band = if beside { 0.0 } else { FLAG_H + GAP };
+    let bounds = Rect::new(M, M, width - 2.0 * M, height - 2.0 * M + band);
     // First the flags that fit near their lanes: full size, else compact. Then the others,
     // anywhere, named after their channel since nothing else shows which lane they belong to.
     let runs: Vec<((f64, f64), (f64, f64))> = lanes.iter().map(|l| (l.path[l.path.len() - 2], l.b)).collect();
@@ -572,7 +605,7 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
         if placed[i].is_some() {
             continue;
         }
-        let deeper = Rect::new(bounds.x, bounds.y, bounds.w, bounds.h + FLAG_H + GAP);
+        let deeper = Rect::new(bounds.x, bounds.y, bounds.w, bounds.h + band);
         let r = find_place(&obstacles, &deeper, *a, *b, FLAG_W, FLAG_H, f64::MAX, &|_| true).unwrap_or_else(|| {
             ok = false;
             let mid = within((a.0 + b.0) / 2.0 - FLAG_W / 2.0, M, (width - M - FLAG_W).max(M));

@@ -1,19 +1,10 @@
-//! The job editor's edits: pure functions from one program (`JobSpec`) to the next, as a user
-//! changes a Flink program between `flink stop` and `flink run -s`: parallelism, `uid`, max
-//! parallelism, inserting a Filter before the keyed operator, removing an operator.
+//! The job editor's limits: why an edit is not offered for an operator (a source's parallelism, a
+//! forward edge, the last keyed operator, a second Filter). The edits themselves are the
+//! classroom's (`classroom::program_edit`), which the lessons' `restore-into` uses too.
 
 use crate::app::text::Lang;
-use crate::engine::dataflow::job_graph::{EdgeSpec, JobSpec, OperatorKind, OperatorSpec, Partitioning, MAX_PARALLELISM};
-
-/// One edit of the program.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Edit {
-    Parallelism(usize, u16),
-    Uid(usize, Option<String>),
-    MaxParallelism(usize, Option<u16>),
-    InsertFilter,
-    Remove(usize),
-}
+pub use crate::classroom::program_edit::{apply, Edit};
+use crate::engine::dataflow::job_graph::{JobSpec, OperatorKind, Partitioning};
 
 /// Why operator `i`'s parallelism can't change, if it can't.
 pub fn parallelism_locked(spec: &JobSpec, i: usize, l: Lang) -> Option<&'static str> {
@@ -59,60 +50,4 @@ pub fn insert_locked(spec: &JobSpec, l: Lang) -> Option<&'static str> {
         return Some(l.t("There is no keyed operator to put it before", "没有键控算子可以放在它前面"));
     }
     None
-}
-
-/// The keys every source record carries, for a Filter that keeps them all.
-fn all_keys(keys: &[String]) -> Vec<String> {
-    keys.to_vec()
-}
-
-/// Applies `edit`; `keys` are the job's keys (an inserted Filter keeps every one, so it changes
-/// the program, not its results).
-pub fn apply(spec: &JobSpec, edit: &Edit, keys: &[String]) -> JobSpec {
-    let mut s = spec.clone();
-    match edit {
-        Edit::Parallelism(i, p) => s.operators[*i].parallelism = (*p).clamp(1, MAX_PARALLELISM),
-        Edit::Uid(i, uid) => s.operators[*i].uid = uid.clone().filter(|u| !u.trim().is_empty()),
-        Edit::MaxParallelism(i, m) => s.operators[*i].max_parallelism = *m,
-        Edit::InsertFilter => {
-            let Some(k) = s.operators.iter().position(|o| o.kind.is_stateful()) else { return s };
-            let target = s.operators[k].name.clone();
-            let p = s.operators[k].parallelism;
-            let name = "Filter".to_string();
-            s.operators.insert(
-                k,
-                OperatorSpec {
-                    name: name.clone(),
-                    kind: OperatorKind::Filter { keep_keys: all_keys(keys) },
-                    parallelism: s.operators.iter().find(|o| s.edges.iter().any(|e| e.to == target && e.from == o.name)).map_or(p, |o| o.parallelism),
-                    uid: None,
-                    max_parallelism: None,
-                },
-            );
-            let mut edges = Vec::new();
-            for e in &s.edges {
-                if e.to == target {
-                    edges.push(EdgeSpec { from: e.from.clone(), to: name.clone(), partitioning: Partitioning::Forward });
-                    edges.push(EdgeSpec { from: name.clone(), to: target.clone(), partitioning: e.partitioning });
-                } else {
-                    edges.push(e.clone());
-                }
-            }
-            s.edges = edges;
-        }
-        Edit::Remove(i) => {
-            let name = s.operators[*i].name.clone();
-            let Some(input) = s.edges.iter().find(|e| e.to == name).cloned() else { return s };
-            let out = s.edges.iter().find(|e| e.from == name).cloned();
-            s.edges.retain(|e| e.to != name && e.from != name);
-            if let Some(out) = out {
-                // The removed operator's outgoing routing stays in front of its consumer.
-                let partitioning = if input.partitioning == Partitioning::Forward { out.partitioning } else { input.partitioning };
-                let pos = spec.edges.iter().position(|e| e.to == name).unwrap_or(0).min(s.edges.len());
-                s.edges.insert(pos, EdgeSpec { from: input.from.clone(), to: out.to.clone(), partitioning });
-            }
-            s.operators.remove(*i);
-        }
-    }
-    s
 }
