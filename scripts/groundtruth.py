@@ -117,18 +117,26 @@ def run_twice(job, folder, result_path, timeout, system):
     return code, log_name, first
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def start_suite(description, system, folder, prefix, header):
+    """What both suites (Flink's here, Spark's in groundtruth_spark.py) begin with: the options
+    (--runner, --only, --timeout), the scenario files of scenarios/FOLDER/ the --only filter keeps,
+    a fresh work folder, and the suite's header line. Returns (args, files, work)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--runner", default=os.path.join(ROOT, "target", "debug", "barrierscope"))
     parser.add_argument("--only", default="", help="run only the scenarios whose file name contains this")
-    parser.add_argument("--timeout", type=int, default=300, help="seconds one Flink run may take")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds one %s run may take" % system)
     args = parser.parse_args()
 
-    files = sorted(glob.glob(os.path.join(ROOT, "scenarios", "groundtruth", "*.json")))
+    files = sorted(glob.glob(os.path.join(ROOT, "scenarios", folder, "*.json")))
     files = [f for f in files if args.only in os.path.basename(f)]
-    work = tempfile.mkdtemp(prefix="barrierscope-groundtruth-")
-    print("Ground truth: %d scenarios on Apache Flink (PyFlink, local mini-cluster); work files in %s"
-          % (len(files), work), flush=True)
+    work = tempfile.mkdtemp(prefix=prefix)
+    print("Ground truth: %d scenarios on %s; work files in %s" % (len(files), header, work), flush=True)
+    return args, files, work
+
+
+def main():
+    args, files, work = start_suite(__doc__.splitlines()[0], "Flink", "groundtruth", "barrierscope-groundtruth-",
+                                    "Apache Flink (PyFlink, local mini-cluster)")
     rows, failures, notes, vocab, died = [], 0, [], None, []
     started = time.time()
     for path in files:

@@ -12,30 +12,19 @@ A streaming run whose real schedule missed the scenario's moment (say, the kill 
 next batch was cut) exits 3 and is run once more; the table says so. Every verdict compared holds
 for every schedule that meets the scenario's moments, which the exported job checks.
 """
-import argparse
-import glob
 import json
 import os
 import sys
-import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from groundtruth import ROOT, run, run_twice  # noqa: E402  (the Flink suite's helpers)
+from groundtruth import run, run_twice, start_suite  # noqa: E402  (the Flink suite's helpers)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runner", default=os.path.join(ROOT, "target", "debug", "barrierscope"))
-    parser.add_argument("--only", default="", help="run only the scenarios whose file name contains this")
-    parser.add_argument("--timeout", type=int, default=300, help="seconds one Spark run may take")
-    args = parser.parse_args()
-    files = sorted(glob.glob(os.path.join(ROOT, "scenarios", "groundtruth-spark", "*.json")))
-    files = [f for f in files if args.only in os.path.basename(f)]
-    work = tempfile.mkdtemp(prefix="barrierscope-groundtruth-spark-")
-    print("Ground truth: %d scenarios on Apache Spark (PySpark, local mode); work files in %s" % (len(files), work),
-          flush=True)
+    args, files, work = start_suite(__doc__.splitlines()[0], "Spark", "groundtruth-spark",
+                                    "barrierscope-groundtruth-spark-", "Apache Spark (PySpark, local mode)")
     rows, notes, failures = [], [], 0
     started = time.time()
     for path in files:
