@@ -12,8 +12,8 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::text::{verdict_mark, Lang};
 use super::room_loader::{with_sharing, Sharing};
+use super::text::{verdict_mark, Lang};
 use super::{Dispatch, Msg, Shared};
 use crate::classroom::{
     from_fragment, next_guess, score, Command, Judge, LoadError, Notice, OnDiagram, Origin, Session, CATALOGUE,
@@ -187,6 +187,9 @@ pub struct ShareBarProps {
     pub session: Shared<RefCell<Session>>,
     /// The open lesson, if any.
     pub lesson: Option<usize>,
+    /// The title of the lesson opened from a file or a link, if one is open.
+    #[prop_or_default]
+    pub file_lesson: Option<crate::classroom::Text>,
     pub presenter: bool,
     /// The link made by the Share button, shown for copying.
     pub link: Option<String>,
@@ -270,14 +273,18 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
                     <option value="none" selected={lesson.is_none()}>{ l.t("Free play (no lesson)", "自由操作（无课程）") }</option>
                     { for CATALOGUE.iter().enumerate().map(|(i, x)| html!{
                         <option value={i.to_string()} selected={lesson == Some(i)}>{ if l == Lang::Zh { x.title.zh } else { x.title.en } }</option> }) }
+                    // A lesson opened from a file or a link, after the built-in ones.
+                    { for props.file_lesson.map(|t| html!{
+                        <option id="opt-file-lesson" value={CATALOGUE.len().to_string()} selected={lesson == Some(CATALOGUE.len())}>
+                            { if l == Lang::Zh { format!("来自文件：{}", t.zh) } else { format!("From a file: {}", t.en) } }</option> }) }
                 </select></label>
             <button id="btn-presenter" class={classes!("tool", props.presenter.then_some("on"))} onclick={presenter_toggle}
                 aria-pressed={props.presenter.to_string()} aria-keyshortcuts="P" title={l.t("Presenter mode: large type, high contrast (P, Esc to leave)", "演示模式：大字号、高对比度（P，Esc 退出）")}>
                 { l.t("▣ Presenter", "▣ 演示模式") }</button>
             <button id="btn-share" class="tool" onclick={on_share} title={l.t("Put the whole run in a link", "把整个运行放进一个链接")}>{ l.t("↗ Share link", "↗ 分享链接") }</button>
             <button id="btn-export" class="tool" onclick={on_export} title={l.t("Download the run as a JSON file", "把运行下载为 JSON 文件")}>{ l.t("↓ Export", "↓ 导出") }</button>
-            <label class="tool import" title={l.t("Open a run from a JSON file", "从 JSON 文件打开运行")}>{ l.t("↑ Import", "↑ 导入") }
-                <input id="inp-import" type="file" accept=".json,application/json" onchange={on_import} aria-label={l.t("Import a run file", "导入运行文件")} /></label>
+            <label class="tool import" title={l.t("Open a run or a lesson from a JSON file", "从 JSON 文件打开运行或课程")}>{ l.t("↑ Import", "↑ 导入") }
+                <input id="inp-import" type="file" accept=".json,application/json" onchange={on_import} aria-label={l.t("Import a run or lesson file", "导入运行或课程文件")} /></label>
             { props.link.clone().map(|url| html!{
                 <input id="share-url" class="share-url" type="text" readonly=true value={url} aria-label={l.t("Link to this run", "此运行的链接")}
                     aria-describedby="share-status" />
@@ -447,16 +454,19 @@ pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispat
     };
     let prev_enabled = p.step > 0 || (judge.is_some() && p.revealed);
     let title = pick(&lesson.title);
-    let lesson_no = CATALOGUE.iter().position(|x| x.id == lesson.id).unwrap_or(0);
+    // A lesson from a file has no next lesson.
+    let following = (p.lesson + 1 < CATALOGUE.len()).then_some(p.lesson + 1);
     html! {
         <section id="lesson" class="lesson-bar" aria-labelledby="lesson-title" data-lesson={lesson.id} data-step={(p.step + 1).to_string()}
             data-revealed={p.revealed.to_string()}>
             <div class="lesson-head">
                 <h2 id="lesson-title">{ title }</h2>
                 <span class="lesson-step">{ if zh { format!("第 {} / {} 步", p.step + 1, n) } else { format!("step {} of {}", p.step + 1, n) } }</span>
-                { if lesson_no + 1 < CATALOGUE.len() && p.step + 1 == n && !p.awaiting_reveal() {
-                    html!{ <button class="tool" id="lesson-following" onclick={cmd(Command::StartLesson(lesson_no + 1))}>{ l.t("Next lesson ▶", "下一课 ▶") }</button> }
-                  } else { html!{} } }
+                { match following {
+                    Some(next) if p.step + 1 == n && !p.awaiting_reveal() => html!{
+                        <button class="tool" id="lesson-following" onclick={cmd(Command::StartLesson(next))}>{ l.t("Next lesson ▶", "下一课 ▶") }</button> },
+                    _ => html!{},
+                  } }
                 <button class="tool" id="lesson-exit" onclick={cmd(Command::LessonExit)}>{ l.t("✕ Leave the lesson", "✕ 离开课程") }</button>
             </div>
             <p class="lesson-say" id="lesson-say" aria-live="polite">{ say }</p>

@@ -226,6 +226,10 @@ impl UiState {
             self.lang = lang;
             self.playing = false;
         }
+        // A lesson opened from a file or a link starts paused, in the page's language.
+        if matches!(self.session.borrow().notice, Some(Notice::LessonOpened(..))) {
+            self.playing = false;
+        }
     }
 }
 
@@ -554,8 +558,13 @@ pub fn App() -> Html {
     // What a piece or a room is handed.
     let piece_props = {
         let d = dispatch.clone();
-        rooms::RoomProps { lang: l, presenter: state.presenter, run: run.clone(), dispatch: dispatch.clone(),
-            close: Callback::from(move |_| d.dispatch(Msg::Room(None))) }
+        rooms::RoomProps {
+            lang: l,
+            presenter: state.presenter,
+            run: run.clone(),
+            dispatch: dispatch.clone(),
+            close: Callback::from(move |_| d.dispatch(Msg::Room(None))),
+        }
     };
     let tab_button = |t: Tab, id: &'static str, label: &'static str| {
         let d = dispatch.clone();
@@ -580,6 +589,7 @@ pub fn App() -> Html {
                 <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()}
                     marks={state.marks.clone()} />
                 <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
+                    file_lesson={session.lesson.as_ref().filter(|p| p.lesson >= crate::classroom::CATALOGUE.len()).map(|p| p.lesson().title)}
                     presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()}
                     rooms={rooms_menu(l, state.presenter, &dispatch)} />
             </div>

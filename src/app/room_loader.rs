@@ -84,7 +84,8 @@ pub struct Sharing {
     pub text: fn(&crate::classroom::Session, Lang) -> String,
     /// The run as a link's fragment (`run=…`).
     pub fragment: fn(&crate::classroom::Session, Lang) -> String,
-    /// Whether a saved run stands in a lesson (it then waits for the lessons too).
+    /// Whether a saved run stands in a lesson, or the text is a lesson (it then waits for the
+    /// lessons too).
     pub in_lesson: fn(&str) -> bool,
 }
 
@@ -94,7 +95,9 @@ fn sharing_fns() -> Sharing {
         open: open_run,
         text: |s, l| serde_json::to_string(&s.save(l)).unwrap_or_default(),
         fragment: |s, l| to_fragment(&s.save(l)),
-        in_lesson: |t| SavedRun::parse(t).is_ok_and(|s| s.lesson.is_some()),
+        in_lesson: |t| {
+            crate::classroom::is_lesson_file(t) || t.starts_with("lesson:") || SavedRun::parse(t).is_ok_and(|s| s.lesson.is_some())
+        },
     }
 }
 

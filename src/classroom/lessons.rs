@@ -2,8 +2,9 @@
 //! actions and then shows its narration, in English and Simplified Chinese. A step may ask the
 //! learner to predict first (predict-then-reveal): its actions (typically the crash, the restore
 //! and the rest of the run) are held back until the learner has marked which records will be
-//! lost or duplicated, and the replay scores the guess. The lessons themselves are in
-//! `curriculum.rs`; where a learner stands in one is in `progress.rs`.
+//! lost or duplicated, and the replay scores the guess. The lessons themselves are files
+//! (`lessons/*.json`, read by `lesson_file.rs`; the built-in ones are listed in `curriculum.rs`);
+//! where a learner stands in one is in `progress.rs`.
 //!
 //! A step's actions use the script words of the scenario tests: `read Source`,
 //! `deliver Source->Map`, `timer Count`, `timers`, `checkpoint`, `crash`, `crash-task Count`,
@@ -21,6 +22,8 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use super::program_change::ProgramChange;
 use super::run_config::RunConfig;
 use crate::engine::ledger::Verdict;
@@ -33,8 +36,9 @@ pub struct Text {
     pub zh: &'static str,
 }
 
-/// What a prediction is judged against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a prediction is judged against (in a lesson file: `"predict": "state"` or `"output"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Judge {
     /// The operator state (counts).
     State,
@@ -45,11 +49,14 @@ pub enum Judge {
 /// What a step's words say the canvas shows once the step has played. The lessons' tests check
 /// every claim against the engine, and check that a step whose words speak of blocking,
 /// backpressure, a pending or a completed checkpoint, or a job that is down, makes that claim:
-/// a lesson never narrates what the canvas doesn't show.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// a lesson never narrates what the canvas doesn't show. In a lesson file a claim is written as
+/// its name in kebab case, with its values: `"down"`, `{"blocked": "Left->Count"}`,
+/// `{"cut-broken": {"orphans": 0, "in-transit": 3}}`, `{"key-groups": ["Count", [[0, 63], [64, 127]]]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Shows {
     /// This channel is blocked: its consumer is aligning.
-    Blocked(&'static str),
+    Blocked(String),
     /// No channel is blocked.
     NothingBlocked,
     /// This checkpoint is in progress.
@@ -61,21 +68,21 @@ pub enum Shows {
     /// This checkpoint failed.
     Failed(u64),
     /// This source can't read: one of its output channels is full.
-    Backpressured(&'static str),
+    Backpressured(String),
     /// The job is down, waiting for the restore.
     Down,
     /// Storm: the acker holds this many unfinished tuple trees.
     TreesInAcker(usize),
     /// Storm: this spout has committed its log up to this offset.
-    Committed(&'static str, u32),
+    Committed(String, u32),
     /// Storm: this record failed and its spout will emit it again.
-    ToReplay(&'static str),
+    ToReplay(String),
     /// The job is running (its master may be down: Storm's Nimbus).
     Running,
     /// The master is down.
     MasterDown,
     /// This JobManager ("A" or "B") leads, and is up.
-    Leader(&'static str),
+    Leader(String),
     /// The newest completed checkpoint in storage, a restore or a resubmission could use (None:
     /// none is left).
     InStorage(Option<u64>),
@@ -85,16 +92,17 @@ pub enum Shows {
     /// transit on any channel.
     CutConsistent,
     /// The restore point now is broken: this many records are orphans and this many in transit.
+    #[serde(rename_all = "kebab-case")]
     CutBroken { orphans: usize, in_transit: usize },
     /// The job was stopped (by a stop with savepoint, or cancelled).
     Stopped,
     /// The savepoints kept, by id.
-    Savepoints(&'static [u64]),
+    Savepoints(Vec<u64>),
     /// This `restore-into` line, played now, is refused with this refusal (`Refusal::id`).
-    RestoreRefused(&'static str, &'static str),
+    RestoreRefused(String, String),
     /// This operator's subtasks own these key-group ranges (first, last), in subtask order, and
     /// every key's state is at the subtask owning its key group.
-    KeyGroups(&'static str, &'static [(u16, u16)]),
+    KeyGroups(String, Vec<(u16, u16)>),
 }
 
 impl Shows {
@@ -106,38 +114,47 @@ impl Shows {
             .filter(|&c| sim.channels()[c].blocked)
             .map(|c| sim.graph.channels[c].name.as_str())
             .collect();
-        let ok = match *self {
-            Shows::Blocked(ch) => blocked.contains(&ch),
+        let ok = match self {
+            Shows::Blocked(ch) => blocked.contains(&ch.as_str()),
             Shows::NothingBlocked => blocked.is_empty(),
-            Shows::Pending(n) => sim.pending().iter().any(|p| p.id.0 == n),
+            Shows::Pending(n) => sim.pending().iter().any(|p| p.id.0 == *n),
             Shows::NonePending => sim.pending().is_empty(),
-            Shows::Completed(n) => status(n) == Some(CheckpointStatus::Completed),
-            Shows::Failed(n) => matches!(status(n), Some(CheckpointStatus::Failed(_))),
+            Shows::Completed(n) => status(*n) == Some(CheckpointStatus::Completed),
+            Shows::Failed(n) => matches!(status(*n), Some(CheckpointStatus::Failed(_))),
             Shows::Backpressured(task) => sim.graph.task_by_name(task).is_some_and(|t| {
                 matches!(sim.check(Action::Read { task: t }), Err(crate::engine::ActionError::Backpressured { .. }))
             }),
             Shows::Down => sim.down().is_some(),
-            Shows::TreesInAcker(n) => sim.storm().is_some_and(|s| s.acker.len() == n),
-            Shows::Committed(task, offset) => sim.graph.task_by_name(task).is_some_and(|t| sim.committed_offset(t) == offset),
+            Shows::TreesInAcker(n) => sim.storm().is_some_and(|s| s.acker.len() == *n),
+            Shows::Committed(task, offset) => {
+                sim.graph.task_by_name(task).is_some_and(|t| sim.committed_offset(t) == *offset)
+            }
             Shows::Running => sim.running(),
             Shows::MasterDown => !sim.jobmanager_up(),
             Shows::Leader(name) => sim.jobmanager_up() && sim.masters().leader.letter() == name,
-            Shows::InStorage(id) => sim.storage().completed.last().map(|c| c.id.0) == id,
-            Shows::BatchDone(k) => sim.durable_spark().batches.iter().rev().find(|b| b.batch == k).is_some_and(|b| b.finished.is_some()),
-            Shows::CutConsistent => sim.latest_cut().is_some_and(|c| c.orphans().is_empty() && c.in_transit().is_empty()),
-            Shows::CutBroken { orphans, in_transit } => sim
-                .latest_cut()
-                .is_some_and(|c| (c.orphans().len(), c.in_transit().len()) == (orphans, in_transit) && orphans + in_transit > 0),
+            Shows::InStorage(id) => sim.storage().completed.last().map(|c| c.id.0) == *id,
+            Shows::BatchDone(k) => {
+                sim.durable_spark().batches.iter().rev().find(|b| b.batch == *k).is_some_and(|b| b.finished.is_some())
+            }
+            Shows::CutConsistent => {
+                sim.latest_cut().is_some_and(|c| c.orphans().is_empty() && c.in_transit().is_empty())
+            }
+            Shows::CutBroken { orphans, in_transit } => sim.latest_cut().is_some_and(|c| {
+                (c.orphans().len(), c.in_transit().len()) == (*orphans, *in_transit) && orphans + in_transit > 0
+            }),
             Shows::Stopped => sim.stopped().is_some(),
             Shows::Savepoints(ids) => sim.savepoints().iter().map(|s| s.checkpoint.id.0).eq(ids.iter().copied()),
             Shows::RestoreRefused(line, id) => matches!(
                 RestoreInto::parse(line).map(|r| r.and_then(|r| r.refusal(sim))),
-                Some(Ok(Some(r))) if r.id() == id
+                Some(Ok(Some(r))) if r.id() == id.as_str()
             ),
             Shows::KeyGroups(name, ranges) => key_groups_hold(sim, name, ranges),
             Shows::ToReplay(label) => sim.storm().is_some_and(|s| {
                 sim.graph.sources().any(|t| {
-                    s.spouts[t.index()].retry.iter().any(|o| sim.graph.label(sim.graph.task(t).log[*o as usize]) == label)
+                    s.spouts[t.index()]
+                        .retry
+                        .iter()
+                        .any(|o| sim.graph.label(sim.graph.task(t).log[*o as usize]) == label.as_str())
                 })
             }),
         };
@@ -185,10 +202,12 @@ fn key_groups_hold(sim: &Sim, name: &str, ranges: &[(u16, u16)]) -> bool {
 }
 
 /// Whether a step shows the run as a space-time diagram (the `spacetime` room, opened from the
-/// lesson bar), and what the learner does there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// lesson bar), and what the learner does there (in a lesson file: `"diagram": "show"` or `"draw"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum OnDiagram {
     /// The step does not use the diagram.
+    #[default]
     No,
     /// The diagram shows the run with its restore point now as a cut (the lesson's words say
     /// whether it is broken or consistent, and a `Shows::Cut…` claim backs them).
@@ -196,6 +215,18 @@ pub enum OnDiagram {
     /// The learner draws cuts on the diagram, predicting before each check whether it is
     /// consistent, until one is (Chandy and Lamport's consistent cut): the lesson goes on then.
     Draw,
+}
+
+/// On a predict step: the answer the lesson's author expects, which `barrierscope lesson check`
+/// checks against the engine (`"expect": {"lost": ["a"], "duplicated": ["c"]}`; every other
+/// record exactly once).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    #[serde(default)]
+    pub lost: Vec<String>,
+    #[serde(default)]
+    pub duplicated: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -209,9 +240,11 @@ pub struct Step {
     pub predict: Option<Judge>,
     /// On a predict step: the narration shown after the reveal.
     pub reveal: Option<Text>,
+    /// On a predict step: the answer its author expects, if the file gives it.
+    pub expect: Option<&'static Expect>,
     /// Start a fresh run of the same job with these settings before playing this step (to compare
     /// strategies or sinks within one lesson).
-    pub restart: Option<fn() -> Settings>,
+    pub restart: Option<&'static Settings>,
     /// With `restart`: the job of the fresh run, if not the lesson's.
     pub job: Option<&'static str>,
     /// What the words claim the canvas shows once the step has played (on a predict step: after
@@ -221,26 +254,16 @@ pub struct Step {
     pub diagram: OnDiagram,
 }
 
-impl Step {
-    /// The same step, claiming that the run then shows `shows`.
-    pub const fn shows(self, shows: &'static [Shows]) -> Step {
-        Step { shows, ..self }
-    }
-    /// The same step, with the space-time diagram.
-    pub const fn diagram(self, diagram: OnDiagram) -> Step {
-        Step { diagram, ..self }
-    }
-}
-
 /// What plays a `restore-into` line: [`RestoreInto::restore`], in a lesson that has one.
-pub type Restorer = fn(&RestoreInto, &Sim, Option<ProgramChange>, &[Action], &RunConfig) -> Result<(ProgramChange, Sim), String>;
+pub type Restorer =
+    fn(&RestoreInto, &Sim, Option<ProgramChange>, &[Action], &RunConfig) -> Result<(ProgramChange, Sim), String>;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Lesson {
     pub id: &'static str,
     pub title: Text,
     pub job: &'static str,
-    pub settings: fn() -> Settings,
+    pub settings: &'static Settings,
     pub seed: u64,
     pub steps: &'static [Step],
     /// A lesson whose steps restore into changed programs (`restore-into`): what does it.
@@ -249,14 +272,14 @@ pub struct Lesson {
 
 impl Lesson {
     pub fn config(&self) -> RunConfig {
-        RunConfig { job: self.job.into(), settings: (self.settings)(), seed: self.seed, records: None }
+        RunConfig { job: self.job.into(), settings: self.settings.clone(), seed: self.seed, records: None }
     }
     /// The run configuration in force at step `step` (after any restart before or at it).
     pub fn config_at(&self, step: usize) -> RunConfig {
         let mut c = self.config();
         for s in self.steps.iter().take(step + 1) {
             if let Some(f) = s.restart {
-                c.settings = f();
+                c.settings = f.clone();
                 c.job = s.job.unwrap_or(self.job).into();
             }
         }
@@ -415,7 +438,7 @@ pub fn score(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classroom::curriculum::LESSONS;
+    use crate::classroom::curriculum::builtins;
     use crate::classroom::progress::{actions_for, Progress};
 
     #[test]
@@ -423,14 +446,14 @@ mod tests {
         assert_eq!(repeats("deliver Source->Map x4"), ("deliver Source->Map", 4));
         assert_eq!(repeats("auto 5"), ("auto 5", 1));
         assert_eq!(repeats("read Source"), ("read Source", 1));
-        let mut sim = LESSONS[0].config().scenario().sim().unwrap();
+        let mut sim = builtins()[0].config().scenario().sim().unwrap();
         assert_eq!(play_lines(&mut sim, &["read Source x3"]).unwrap().len(), 3);
     }
 
     #[test]
     fn scoring() {
         let mut p = Progress::new(0);
-        p.step = LESSONS[0].steps.len() - 1;
+        p.step = builtins()[0].steps.len() - 1;
         let (_, mut sim, actions) = actions_for(&p).unwrap();
         for a in actions {
             sim.apply(a, &mut Vec::new()).unwrap();
@@ -456,7 +479,8 @@ mod tests {
         assert_eq!((r.from, r.allow_non_restored_state), (3, true));
         assert_eq!(r.edits, ["insert-filter", "Count=3"]);
         assert!(RestoreInto::parse("restore-into x").unwrap().unwrap_err().contains("needs a savepoint id"));
-        let sim = crate::classroom::RunConfig { job: "keyed-count".into(), ..Default::default() }.scenario().sim().unwrap();
+        let sim =
+            crate::classroom::RunConfig { job: "keyed-count".into(), ..Default::default() }.scenario().sim().unwrap();
         let program = |line: &str| RestoreInto::parse(line).unwrap().unwrap().program(&sim);
         let spec = program("restore-into 1 Count=3 insert-filter").unwrap();
         let ops: Vec<(&str, u16)> = spec.operators.iter().map(|o| (o.name.as_str(), o.parallelism)).collect();

@@ -4,8 +4,9 @@
 //! nothing of the browser, so it is tested natively; the UI draws it and sends it commands.
 //!
 //! One concept a file, each using only the engine and the files before it: `run_config` (what
-//! defines a run), `lessons` (the lesson model, script lines, scoring), `curriculum` (the
-//! lessons; `catalogue` lists them for the menu), `progress` (where a learner stands in a lesson),
+//! defines a run), `lessons` (the lesson model, script lines, scoring), `lesson_file` (the
+//! lesson-file format), `curriculum` (the built-in lessons, files under `lessons/`; `catalogue`
+//! lists them for the menu), `lesson_check` (playing a lesson through and checking its claims), `progress` (where a learner stands in a lesson),
 //! `program_change` (a restore into a changed program, as a session and a saved run keep it),
 //! `program_edit` (the edits of a program between stop and restore),
 //! `saved_run` (the saved-run format), `saved_comparison` and `compare_lesson` (the side-by-side
@@ -18,21 +19,24 @@ pub mod catalogue;
 pub mod compare_lesson;
 pub mod curriculum;
 pub mod legend;
+pub mod lesson_check;
+pub mod lesson_file;
 pub mod lessons;
 pub mod program_change;
 pub mod program_edit;
 pub mod progress;
+pub mod quiz;
 pub mod run_config;
 pub mod saved_comparison;
 pub mod saved_run;
 pub mod session;
-pub mod quiz;
 pub mod settings_form;
 pub mod wording;
 
 pub use catalogue::{Entry, CATALOGUE};
-pub use curriculum::LESSONS;
+pub use curriculum::builtins;
 pub use legend::{marks, Mark};
+pub use lesson_file::{is_lesson_file, LessonError};
 pub use lessons::{parse_line, play_lines, score, Judge, Lesson, OnDiagram, Step, Text};
 pub use progress::{actions_for, next_guess, run_for, CutAttempt, LessonRun, Progress};
 pub use run_config::{RunConfig, MAX_GENERATED};

@@ -39,10 +39,22 @@ pub enum LoadError {
     Version(u64),
     Config(ScenarioError),
     TooManyActions(usize),
-    UnknownAction { index: usize, code: String },
-    Action { index: usize, action: String, error: ActionError },
-    Playhead { at: usize, len: usize },
+    UnknownAction {
+        index: usize,
+        code: String,
+    },
+    Action {
+        index: usize,
+        action: String,
+        error: ActionError,
+    },
+    Playhead {
+        at: usize,
+        len: usize,
+    },
     Lesson(String),
+    /// The lesson file (opened, or kept in the saved run) is broken.
+    LessonFile(super::LessonError),
 }
 
 /// A lesson position as saved.
@@ -79,6 +91,9 @@ pub struct SavedRun {
     /// The run was restored into a changed program: `actions` are the restored job's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restore: Option<super::program_change::ProgramChange>,
+    /// The run stands in a lesson opened from a file: the file, so the link opens it too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lesson_file: Option<String>,
 }
 
 impl SavedRun {
@@ -138,11 +153,12 @@ impl SavedRun {
 impl SavedLesson {
     /// Where the learner stood, checked against the lessons and the records of job `g`.
     pub fn progress(&self, g: &JobGraph) -> Result<Progress, LoadError> {
-        let i = CATALOGUE.iter().position(|x| x.id == self.id).ok_or_else(|| {
-            LoadError::Lesson(format!("no lesson is called {:?}", self.id.chars().take(40).collect::<String>()))
-        })?;
         // The page loads the lessons before it opens a run that stands in one.
         let lessons = curriculum::loaded().ok_or_else(|| LoadError::Lesson("the lessons are not loaded".into()))?;
+        // A built-in lesson, or the one the run's lesson file opened (after them).
+        let i = lessons.iter().rposition(|x| x.id == self.id).ok_or_else(|| {
+            LoadError::Lesson(format!("no lesson is called {:?}", self.id.chars().take(40).collect::<String>()))
+        })?;
         if self.step >= lessons[i].steps.len() {
             // Counted from 1 for people; wide enough that the largest number a file can hold still adds one.
             return Err(LoadError::Lesson(format!("lesson {:?} has no step {}", self.id, self.step as u128 + 1)));
@@ -210,7 +226,13 @@ pub fn to_fragment(saved: &SavedRun) -> String {
 /// Decodes a link fragment (with or without the leading `#`) into saved-run JSON text.
 pub fn from_fragment(fragment: &str) -> Result<String, LoadError> {
     let f = fragment.strip_prefix('#').unwrap_or(fragment);
-    let body = f.strip_prefix("run=").ok_or(LoadError::Encoding)?;
+    // `#lesson=ID` opens a built-in lesson; `#lesson=…` with a lesson file in base64url, that one.
+    if let Some(body) = f.strip_prefix("lesson=") {
+        if CATALOGUE.iter().any(|e| e.id == body) {
+            return Ok(format!("lesson:{body}"));
+        }
+    }
+    let body = f.strip_prefix("run=").or_else(|| f.strip_prefix("lesson=")).ok_or(LoadError::Encoding)?;
     if body.len() > MAX_SAVED_BYTES * 4 / 3 + 4 {
         return Err(LoadError::TooLarge(body.len() * 3 / 4));
     }

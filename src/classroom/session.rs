@@ -105,6 +105,8 @@ pub enum Notice {
         error: LoadError,
     },
     Opened(Origin),
+    /// A lesson file (or a `#lesson=` link) opened this lesson, at its first step.
+    LessonOpened(Origin, super::lessons::Text),
     LessonError(String),
     /// Acting at an earlier step dropped these steps; Undo brings them back.
     Forked(Steps),
@@ -135,7 +137,12 @@ pub enum Notice {
 impl Notice {
     pub fn is_error(&self) -> bool {
         match self {
-            Notice::Opened(_) | Notice::Forked(_) | Notice::Undone { .. } | Notice::Redone { .. } | Notice::Restored(_) => false,
+            Notice::Opened(_)
+            | Notice::LessonOpened(..)
+            | Notice::Forked(_)
+            | Notice::Undone { .. }
+            | Notice::Redone { .. }
+            | Notice::Restored(_) => false,
             Notice::Setting(note) => note.is_refusal(),
             _ => true,
         }
@@ -572,6 +579,7 @@ impl Session {
             }),
             lang,
             restore: self.change.as_ref().map(|c| (**c).clone()),
+            lesson_file: self.lesson.as_ref().and_then(|p| super::curriculum::file_text(p.lesson)),
         }
     }
 
@@ -585,6 +593,9 @@ impl Session {
             session.change = Some(std::rc::Rc::new(change.clone()));
         }
         let timeline = saved.timeline(session.sim().clone())?;
+        if let Some(file) = &saved.lesson_file {
+            super::curriculum::open_file(file).map_err(LoadError::LessonFile)?;
+        }
         if let Some(l) = &saved.lesson {
             session.lesson = Some(l.progress(&session.sim().graph)?);
             session.took_over = l.took_over;
@@ -598,7 +609,32 @@ impl Session {
 /// Opens the run in `text` (read from `origin`) in place of `current`. A run that is refused
 /// leaves `current` exactly as it was, with the reason in its notice; an opened one replaces it,
 /// paused at its playhead. Returns the language the run was saved in, if it opened.
+///
+/// A lesson file opens its lesson at the first step instead (as does `lesson:ID`, what a
+/// `#lesson=ID` link gives for a built-in lesson); a broken one names the step and the field.
 pub fn open_run(current: &mut Session, origin: Origin, text: Result<String, LoadError>) -> Option<Lang> {
+    if let Ok(t) = &text {
+        if let Some(i) = lesson_to_open(t) {
+            let opened = i.map_err(LoadError::LessonFile).and_then(|i| {
+                let mut next = current.clone();
+                next.notice = None;
+                if next.handle(Command::StartLesson(i)) && next.lesson.is_some() {
+                    Ok(next)
+                } else {
+                    Err(LoadError::Lesson(next.notice.map(|n| n.message(Lang::En)).unwrap_or_default()))
+                }
+            });
+            match opened {
+                Ok(mut next) => {
+                    next.notice =
+                        Some(Notice::LessonOpened(origin, next.lesson.as_ref().expect("opened").lesson().title));
+                    *current = next;
+                }
+                Err(error) => current.notice = Some(Notice::LoadFailed { origin, error }),
+            }
+            return None;
+        }
+    }
     match text.and_then(|t| Session::load(&t)) {
         Ok((mut session, lang)) => {
             session.notice = Some(Notice::Opened(origin));
@@ -610,6 +646,20 @@ pub fn open_run(current: &mut Session, origin: Origin, text: Result<String, Load
             None
         }
     }
+}
+
+/// The lesson `text` opens, if it is a lesson file or `lesson:ID`: its place among the lessons.
+fn lesson_to_open(text: &str) -> Option<Result<usize, super::LessonError>> {
+    if let Some(id) = text.strip_prefix("lesson:") {
+        let i = super::curriculum::builtins().iter().position(|l| l.id == id);
+        return Some(i.ok_or_else(|| super::LessonError {
+            step: None,
+            field: "id".into(),
+            en: format!("no built-in lesson is called {:?}", id.chars().take(40).collect::<String>()),
+            zh: format!("没有名为 {:?} 的内置课程", id.chars().take(40).collect::<String>()),
+        }));
+    }
+    super::is_lesson_file(text).then(|| super::curriculum::open_file(text))
 }
 
 /// Pushes onto a stack of kept branches, forgetting the oldest past [`MAX_FORKS_KEPT`].
@@ -791,7 +841,7 @@ mod tests {
     #[test]
     fn the_drawing_step_waits_for_a_consistent_cut() {
         let mut s = Session::new(RunConfig::default()).unwrap();
-        let i = curriculum::LESSONS.iter().position(|l| l.id == "draw-a-cut").unwrap();
+        let i = curriculum::builtins().iter().position(|l| l.id == "draw-a-cut").unwrap();
         assert!(s.handle(Command::StartLesson(i)));
         let attempt = |points: Vec<u64>, predicted_consistent, consistent| CutAttempt {
             points,

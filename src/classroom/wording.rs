@@ -48,6 +48,9 @@ impl LoadError {
                 say!(lang, "its playhead {at} is past its {len} steps", "它的播放位置 {at} 超出了 {len} 步的历史")
             }
             LoadError::Lesson(m) => say!(lang, "its lesson state is invalid: {m}", "它的课程状态无效：{m}"),
+            LoadError::LessonFile(e) => {
+                say!(lang, "it is not a valid lesson file: {}", "它不是有效的课程文件：{}", e.message(lang))
+            }
         }
     }
 }
@@ -95,6 +98,10 @@ impl Notice {
                 origin(*o, lang),
                 error.message(lang)
             ),
+            Notice::LessonOpened(o, title) => match lang {
+                Lang::En => format!("Opened the lesson \u{201c}{}\u{201d} from {}.", title.en, origin(*o, lang)),
+                Lang::Zh => format!("已从{}打开课程“{}”。", origin(*o, lang), title.zh),
+            },
             Notice::Opened(o) => {
                 say!(lang, "Opened {}, paused at its saved step.", "已打开{}，暂停在保存时的那一步。", origin(*o, lang))
             }

@@ -155,6 +155,7 @@ impl Question {
             lesson: None,
             lang: l,
             restore: None,
+            lesson_file: None,
         }
     }
 }

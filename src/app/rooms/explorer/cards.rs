@@ -78,6 +78,7 @@ pub fn opened(config: &RunConfig, g: &JobGraph, c: &Counterexample, l: Lang) -> 
         lesson: None,
         lang: l,
         restore: None,
+        lesson_file: None,
     };
     let marks = Marks {
         steps: c

@@ -247,6 +247,7 @@ fn with_handler_on_canvas(room: &RoomProps, h: Handler) -> String {
         at: 0,
         lesson: None,
         restore: None,
+        lesson_file: None,
         lang: room.lang,
     };
     serde_json::to_string(&saved).expect("a saved run serializes")
