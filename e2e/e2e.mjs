@@ -2687,6 +2687,123 @@ await check('accessibility audit (axe-core): no serious or critical violation on
   await pg.context().close();
 });
 
+// ---- Lessons as files and embed mode (issue 36) ----
+const handWritten = new URL('../tests/fixtures/lessons/hand-written.json', import.meta.url).pathname;
+const b64url = (text) => Buffer.from(text, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+await check('lesson-file: a hand-written lesson opens with ↑ Import and plays in English and Chinese; its link reopens it', async () => {
+  const report = execFileSync(runner(), ['lesson', 'check', handWritten], { encoding: 'utf8' });
+  expect(/append-twice .*: ok\n/.test(report), `lesson check: ${report}`);
+  const pg = await open();
+  await pg.setInputFiles('#inp-import', handWritten);
+  await pg.waitForSelector('#lesson[data-lesson="append-twice"]', { timeout: 15000 });
+  const notice = await pg.textContent('#notice');
+  expect(notice.includes('Opened the lesson “An append sink writes c twice” from the file.'), notice);
+  expect(await value(pg, '#sel-lesson') === '15', `menu ${await value(pg, '#sel-lesson')}`);
+  expect((await pg.$eval('#sel-lesson', (s) => s.selectedOptions[0].textContent)) === 'From a file: An append sink writes c twice', 'the menu names the file lesson');
+  expect((await pg.textContent('#lesson-title')) === 'An append sink writes c twice', 'title');
+  for (let i = 0; i < 3; i++) await pg.keyboard.press('PageDown');
+  expect(await attr(pg, '#lesson', 'data-step') === '4' && await pg.$('#predict'), 'the prediction step');
+  const labels = await pg.$$eval('.predict-chip', (cs) => cs.map((c) => c.id.slice('predict-'.length)));
+  expect(labels.length === 8, `records ${labels}`);
+  await mark(pg, Object.fromEntries(labels.map((l) => [l, l === 'c' ? 'duplicated' : 'exactly-once'])));
+  await pg.keyboard.press('PageDown');
+  expect(await attr(pg, '#lesson', 'data-revealed') === 'true', 'revealed');
+  expect(await attr(pg, '#score', 'data-right') === '8' && await attr(pg, '#score', 'data-total') === '8', `score ${await attr(pg, '#score', 'data-right')}`);
+  expect(await attr(pg, '#score [data-record="c"]', 'data-actual') === 'duplicated', 'c is in the output twice');
+  expect((await pg.textContent('#lesson-say')).startsWith('c is in the file twice'), 'the reveal');
+  expect(!(await pg.$('#lesson-following')), 'a lesson from a file has no next lesson');
+  await pg.click('#btn-lang');
+  expect((await pg.textContent('#lesson-title')) === '追加式 Sink 把 c 写了两次', 'the Chinese title');
+  expect((await pg.textContent('#lesson-say')).startsWith('c 在文件里出现了两次'), 'the Chinese reveal');
+  expect((await pg.$eval('#sel-lesson', (s) => s.selectedOptions[0].textContent)) === '来自文件：追加式 Sink 把 c 写了两次', 'the Chinese menu');
+  await pg.screenshot({ path: shots + '36a-lesson-file-zh-1366.png' });
+  await pg.click('#btn-share');
+  await pg.waitForSelector('#share-url');
+  const link = await pg.inputValue('#share-url');
+  const other = await open();
+  await other.goto(link);
+  await other.waitForSelector('#lesson[data-lesson="append-twice"]', { timeout: 15000 });
+  expect(await attr(other, '#lesson', 'data-step') === '4' && await attr(other, '#lesson', 'data-revealed') === 'true', 'the link reopens the file lesson where it stood');
+  await other.context().close();
+  // PageUp through the lesson and leave it: the menu goes back to free play.
+  await pg.click('#lesson-exit');
+  expect(await value(pg, '#sel-lesson') === 'none', 'left the lesson');
+  await pg.context().close();
+});
+
+await check('lesson-file: a broken lesson file gets the message the README lists, naming the step and the field; the open run stays', async () => {
+  const broken = (await readFile(handWritten, 'utf8')).replace('"read Source x2", "checkpoint"', '"reed Source x2", "checkpoint"');
+  const pg = await open();
+  await pg.keyboard.press('ArrowRight');
+  await pg.keyboard.press('ArrowRight');
+  await pg.setInputFiles('#inp-import', { name: 'broken-lesson.json', mimeType: 'application/json', buffer: Buffer.from(broken) });
+  await pg.waitForFunction(() => document.querySelector('#notice').textContent.includes('lesson file'), null, { timeout: 15000 });
+  const en = (await pg.textContent('#notice span')).trim();
+  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+  expect(en === "Couldn't open the file: it is not a valid lesson file: step 2, \"play\": line 1: \"reed Source x2\": unknown script word \"reed\". Your current run is unchanged.", en);
+  expect(readme.includes(en), 'the README lists the message');
+  expect(await step(pg) === 2 && !(await pg.$('#lesson')), 'the run that was open is unchanged');
+  await pg.click('#btn-lang');
+  const zh = (await pg.textContent('#notice span')).trim();
+  expect(zh.startsWith('无法打开文件：它不是有效的课程文件：第 2 步，"play"：'), zh);
+  await pg.context().close();
+});
+
+await check('lesson-file: #lesson= links open a built-in lesson by its id and a lesson file in base64url', async () => {
+  const pg = await open();
+  await pg.goto(srv.url + '#lesson=barrier');
+  await pg.waitForSelector('#lesson[data-lesson="barrier"]', { timeout: 15000 });
+  expect(await value(pg, '#sel-lesson') === '3', 'the menu shows lesson 4');
+  const file = await readFile(handWritten, 'utf8');
+  const fresh = await open();
+  await fresh.goto(srv.url + '#lesson=' + b64url(file));
+  await fresh.waitForSelector('#lesson[data-lesson="append-twice"]', { timeout: 15000 });
+  expect(await attr(fresh, '#lesson', 'data-step') === '1', 'at its first step');
+  await fresh.context().close();
+  await pg.context().close();
+});
+
+for (const [w, h] of [[640, 360], [1280, 720]]) {
+  await check(`embed: in an iframe at ${w}x${h}, only the canvas and the step controls, the lesson from the link, nothing scrolls`, async () => {
+    const ctx = await browser.newContext({ viewport: { width: w + 40, height: h + 40 } });
+    const pg = await ctx.newPage();
+    pg.on('pageerror', (e) => errors.push(e.message));
+    await pg.setContent(`<body style="margin:20px"><iframe id="slide" src="${srv.url}?embed#lesson=alignment" width="${w}" height="${h}" style="border:0"></iframe></body>`);
+    const frame = await (await pg.waitForSelector('#slide')).contentFrame();
+    await frame.waitForSelector('#lesson[data-lesson="alignment"]', { timeout: 20000 });
+    expect(await frame.getAttribute('html', 'data-embed') === '', 'embed mode');
+    for (const hidden of ['.topbar', '.sharebar', '.verdict', '.tabs', '#btn-crash', '#btn-checkpoint']) {
+      expect(!(await frame.isVisible(hidden)), `${hidden} is hidden`);
+    }
+    for (const shown of ['#canvas', '#btn-step', '#inp-timeline', '#lesson-next']) expect(await frame.isVisible(shown), `${shown} is shown`);
+    for (let i = 0; i < 3; i++) {
+      const fit = await frame.evaluate(() => {
+        const c = document.querySelector('#canvas').getBoundingClientRect();
+        const l = document.querySelector('#lesson').getBoundingClientRect();
+        return { scroll: document.scrollingElement.scrollHeight - innerHeight, canvas: c.height, bottom: Math.max(c.bottom, l.bottom), h: innerHeight, w: innerWidth, right: c.right };
+      });
+      expect(fit.scroll <= 1 && fit.bottom <= fit.h + 1 && fit.right <= fit.w + 1, `step ${i + 1} fits: ${JSON.stringify(fit)}`);
+      expect(fit.canvas >= fit.h * 0.3, `the canvas takes a good part of the frame: ${JSON.stringify(fit)}`);
+      await frame.click('#lesson-next');
+    }
+    expect(await frame.getAttribute('#lesson', 'data-step') === '4', 'the lesson steps in the frame');
+    await pg.screenshot({ path: shots + `36b-embed-lesson-${w}x${h}.png` });
+    // A run from a share link, embedded.
+    const run = await open();
+    for (let i = 0; i < 3; i++) await run.keyboard.press('ArrowRight');
+    await run.click('#btn-share');
+    await run.waitForSelector('#share-url');
+    const hash = new URL(await run.inputValue('#share-url')).hash;
+    await run.context().close();
+    await frame.goto(`${srv.url}?embed${hash}`);
+    await frame.waitForSelector('#app[data-ready="true"][data-step="3"]', { timeout: 20000 });
+    expect(!(await frame.$('#lesson')) && await frame.isVisible('#canvas') && !(await frame.isVisible('.sharebar')), 'the run, embedded');
+    await pg.screenshot({ path: shots + `36c-embed-run-${w}x${h}.png` });
+    await ctx.close();
+  });
+}
+
 await check('no request left 127.0.0.1 during the whole run', async () => {
   expect(offHost.length === 0, offHost.slice(0, 5).join('\n'));
 });

@@ -149,7 +149,7 @@ fn malformed_files_and_stored_entries_name_their_problem() {
         let zh = err.message(Lang::Zh);
         assert!(en.contains(words), "expected {words:?} in {en:?}");
         assert_ne!(en, zh, "the Chinese message differs from the English one");
-        let notice = Notice::LoadFailed { origin: Origin::Storage, error: err };
+        let notice = Notice::load_failed(Origin::Storage, err);
         assert!(notice.message(Lang::En).ends_with("Your current run is unchanged."));
         assert!(notice.message(Lang::Zh).contains("当前的运行保持不变"));
     }

@@ -202,6 +202,8 @@ impl UiState {
     /// else the a, b, c story. A bad link or stored entry says why and leaves the story.
     pub fn initial() -> UiState {
         let mut state = UiState::new(RunConfig::default());
+        // Embedded in a slide (`?embed`): presenter mode, always (style.css hides the rest).
+        state.presenter = embedded();
         // The run to open is read at once; it opens as soon as the sharing part is there (the page
         // says it is ready only then).
         state.deferred = if let Some(room) = classroom::room_in_link() {
@@ -328,7 +330,7 @@ impl Reducible for UiState {
                 session_changed = false;
             }
             Msg::Presenter(on) => {
-                next.presenter = on;
+                next.presenter = on || embedded();
                 session_changed = false;
             }
             Msg::Shared(url) => {
@@ -362,9 +364,21 @@ impl Reducible for UiState {
     }
 }
 
+/// Whether the page is embedded in a slide: `?embed` in its address. It then shows only the
+/// canvas, the step controls and the lesson, and takes its run or lesson from the link.
+pub fn embedded() -> bool {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    search.trim_start_matches('?').split('&').any(|p| p == "embed" || p.starts_with("embed="))
+}
+
 /// Mounts the app on the page, replacing the loading notice.
 pub fn start() {
     let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
+    if embedded() {
+        if let Some(html) = doc.document_element() {
+            let _ = html.set_attribute("data-embed", "");
+        }
+    }
     if let Some(boot) = doc.get_element_by_id("boot") {
         boot.remove();
     }

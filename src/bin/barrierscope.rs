@@ -13,6 +13,8 @@
 //!     barrierscope export-pyflink scenario.json [-o out.py]
 //!     barrierscope quiz SET [--lang en|zh]
 //!     barrierscope export-pyspark scenario.json|batch.json [-o out.py]
+//!     barrierscope lesson check FILE...|--built-in
+//!     barrierscope lesson list|print ID|link FILE [--base URL]
 //!     barrierscope jobs
 //!     barrierscope example JOB
 
@@ -59,6 +61,12 @@ const USAGE: &str = "usage:
   barrierscope quiz SET [--lang en|zh]                 the answer key of the quiz room's set SET (#room=quiz&set=SET): each
                                                        question, its options with the right ones marked [x], and why
   barrierscope export-pyspark FILE.json [-o OUT.py]    write a Spark Streaming scenario or a Spark batch file as a PySpark job
+  barrierscope lesson check FILE... | --built-in        play every step of each lesson file (or the built-in lessons), check
+                                                       each \"shows\" claim against the run and each prediction's \"expect\"
+                                                       against the engine; print what is wrong (exit 2 when something is)
+  barrierscope lesson list                             the built-in lessons: id and title
+  barrierscope lesson print ID                         a built-in lesson's file, a starting point for your own
+  barrierscope lesson link FILE [--base URL]           the link that opens the lesson file in the page: URL#lesson=...
   barrierscope jobs                                    list the built-in jobs
   barrierscope example JOB                             print an example scenario for a built-in job";
 
@@ -134,6 +142,7 @@ fn run(args: &[String]) -> Result<String, String> {
             }
         }
         Some("quiz") => quiz_key(&args[1..]),
+        Some("lesson") => lesson_command(&args[1..]),
         Some("export-pyspark") => export_pyspark_command(&args[1..]),
         Some("jobs") => {
             let mut s = String::new();
@@ -1593,5 +1602,95 @@ fn export_pyspark_command(args: &[String]) -> Result<String, String> {
             Ok(String::new())
         }
         None => Ok(python),
+    }
+}
+
+/// `barrierscope lesson …`: check lesson files before sharing them (issue 36), list and print the
+/// built-in ones, and make a lesson's link.
+fn lesson_command(args: &[String]) -> Result<String, String> {
+    use barrierscope::classroom::{curriculum, lesson_check};
+    let usage = "barrierscope lesson check FILE... | lesson list | lesson print ID | lesson link FILE [--base URL]";
+    let read = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("can't read {path}: {e}"));
+    match args.first().map(String::as_str) {
+        Some("check") => {
+            let files = &args[1..];
+            if files.is_empty() {
+                return Err(format!("lesson check needs a lesson file, or --built-in: {usage}"));
+            }
+            // Each lesson: its name and its place among the lessons.
+            let mut lessons: Vec<(String, Result<usize, String>)> = Vec::new();
+            for f in files {
+                if f == "--built-in" {
+                    for (i, (name, _)) in curriculum::FILES.iter().enumerate() {
+                        lessons.push((format!("lessons/{name}"), Ok(i)));
+                    }
+                } else if f.starts_with('-') {
+                    return Err(format!("unknown option {f}; {usage}"));
+                } else {
+                    lessons.push((f.clone(), Err(read(f)?)));
+                }
+            }
+            let (mut out, mut failed) = (String::new(), 0);
+            for (name, lesson) in lessons {
+                let i = match lesson {
+                    Ok(i) => i,
+                    Err(text) => match curriculum::open_file(&text) {
+                        Ok(i) => i,
+                        Err(e) => {
+                            failed += 1;
+                            out += &format!("{name}: not a valid lesson file: {}\n", e.message(Lang::En));
+                            continue;
+                        }
+                    },
+                };
+                let l = &curriculum::loaded().expect("natively the lessons are there")[i];
+                let found = lesson_check::check(i);
+                let problems = found.iter().filter(|f| f.problem).count();
+                let claims: usize = l.steps.iter().map(|s| s.shows.len()).sum();
+                let expects = l.steps.iter().filter(|s| s.expect.is_some()).count();
+                out += &format!(
+                    "{name}: {} \"{}\": {} steps, {claims} claims, {expects} expected answers: {}\n",
+                    l.id,
+                    l.title.en,
+                    l.steps.len(),
+                    if problems == 0 { "ok".to_string() } else { format!("{problems} wrong") }
+                );
+                for f in &found {
+                    out += &format!("  step {}: {}{}\n", f.step, if f.problem { "" } else { "note: " }, f.what);
+                }
+                failed += usize::from(problems > 0);
+            }
+            if failed > 0 {
+                Err(format!("{failed} of the lessons failed the check\n{out}"))
+            } else {
+                Ok(out)
+            }
+        }
+        Some("list") => Ok(curriculum::builtins().iter().map(|l| format!("{:<18} {}\n", l.id, l.title.en)).collect()),
+        Some("print") => {
+            let id = args.get(1).ok_or_else(|| format!("lesson print needs a lesson id (see `barrierscope lesson list`): {usage}"))?;
+            let i = curriculum::builtins()
+                .iter()
+                .position(|l| l.id == id)
+                .ok_or_else(|| format!("no built-in lesson is called {id:?}; see `barrierscope lesson list`"))?;
+            Ok(curriculum::FILES[i].1.to_string())
+        }
+        Some("link") => {
+            let (mut path, mut base) = (None, "https://barrierscope.example/".to_string());
+            let mut rest = args[1..].iter();
+            while let Some(a) = rest.next() {
+                match a.as_str() {
+                    "--base" => base = rest.next().ok_or("--base needs the page's address")?.clone(),
+                    s if s.starts_with('-') => return Err(format!("unknown option {s}; {usage}")),
+                    s if path.is_none() => path = Some(s.to_string()),
+                    s => return Err(format!("unexpected argument {s}; {usage}")),
+                }
+            }
+            let path = path.ok_or_else(|| format!("lesson link needs a lesson file: {usage}"))?;
+            let text = read(&path)?;
+            barrierscope::classroom::lesson_file::parse(&text).map_err(|e| format!("{path}: {}", e.message(Lang::En)))?;
+            Ok(format!("{base}#lesson={}\n", barrierscope::classroom::to_base64url(text.as_bytes())))
+        }
+        _ => Err(format!("lesson needs check, list, print or link: {usage}")),
     }
 }

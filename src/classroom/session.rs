@@ -103,6 +103,9 @@ pub enum Notice {
     LoadFailed {
         origin: Origin,
         error: LoadError,
+        /// Why, in English and in Chinese, worded where the run is read (the sharing part of the
+        /// page), so the first screen holds none of the load errors' words.
+        why: Box<[String; 2]>,
     },
     Opened(Origin),
     /// A lesson file (or a `#lesson=` link) opened this lesson, at its first step.
@@ -135,6 +138,12 @@ pub enum Notice {
 }
 
 impl Notice {
+    /// A run that could not be opened from `origin`, and why.
+    pub fn load_failed(origin: Origin, error: LoadError) -> Notice {
+        let why = Box::new([error.message(Lang::En), error.message(Lang::Zh)]);
+        Notice::LoadFailed { origin, error, why }
+    }
+
     pub fn is_error(&self) -> bool {
         match self {
             Notice::Opened(_)
@@ -630,7 +639,7 @@ pub fn open_run(current: &mut Session, origin: Origin, text: Result<String, Load
                         Some(Notice::LessonOpened(origin, next.lesson.as_ref().expect("opened").lesson().title));
                     *current = next;
                 }
-                Err(error) => current.notice = Some(Notice::LoadFailed { origin, error }),
+                Err(error) => current.notice = Some(Notice::load_failed(origin, error)),
             }
             return None;
         }
@@ -642,7 +651,7 @@ pub fn open_run(current: &mut Session, origin: Origin, text: Result<String, Load
             Some(lang)
         }
         Err(error) => {
-            current.notice = Some(Notice::LoadFailed { origin, error });
+            current.notice = Some(Notice::load_failed(origin, error));
             None
         }
     }

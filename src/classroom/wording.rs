@@ -91,12 +91,12 @@ impl Notice {
                 )
                 .into(),
             Notice::Config(e) => say!(lang, "Can't use these settings: {e}", "无法使用这些设置：{e}"),
-            Notice::LoadFailed { origin: o, error } => say!(
+            Notice::LoadFailed { origin: o, why, .. } => say!(
                 lang,
                 "Couldn't open {}: {}. Your current run is unchanged.",
                 "无法打开{}：{}。当前的运行保持不变。",
                 origin(*o, lang),
-                error.message(lang)
+                why[usize::from(lang == Lang::Zh)]
             ),
             Notice::LessonOpened(o, title) => match lang {
                 Lang::En => format!("Opened the lesson \u{201c}{}\u{201d} from {}.", title.en, origin(*o, lang)),
