@@ -2804,6 +2804,25 @@ for (const [w, h] of [[640, 360], [1280, 720]]) {
   });
 }
 
+await check('embed: offline, the book\'s chapter with its embedded lesson still plays the lesson in its frame', async () => {
+  const pg = await open();
+  await pg.evaluate(async () => (await navigator.serviceWorker.ready).active.state);
+  await pg.reload();
+  await pg.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+  const chapter = srv.url + 'docs/lessons.html';
+  await pg.goto(chapter);
+  const online = await (await pg.waitForSelector('#embed-example')).contentFrame();
+  await online.waitForSelector('#lesson[data-lesson="alignment"]', { timeout: 20000 });
+  await pg.context().setOffline(true);
+  await pg.reload();
+  const frame = await (await pg.waitForSelector('#embed-example')).contentFrame();
+  await frame.waitForSelector('#lesson[data-lesson="alignment"]', { timeout: 20000 });
+  await frame.click('#lesson-next');
+  expect(await frame.getAttribute('#lesson', 'data-step') === '2', 'the lesson steps offline');
+  expect(await frame.getAttribute('html', 'data-embed') === '', 'in embed mode');
+  await pg.context().close();
+});
+
 await check('no request left 127.0.0.1 during the whole run', async () => {
   expect(offHost.length === 0, offHost.slice(0, 5).join('\n'));
 });
