@@ -2567,6 +2567,14 @@ await check('quiz room: by keyboard, one question of each type answered right an
     const q = key[i];
     expect((await pg.getAttribute('#quiz-question', 'data-kind')) === q.kind, `question ${i + 1} is ${q.kind}`);
     expect((await pg.$$('#quiz-question .quiz-option')).length === q.options, `question ${i + 1}: ${q.options} options`);
+    // Type 1 shows its schedule as a space-time diagram too, up to the restore; no other type does.
+    const diagram = await pg.$('#quiz-diagram');
+    expect(!!diagram === (q.kind === 'lost-or-duplicated'), `question ${i + 1} (${q.kind}): a diagram ${!!diagram}`);
+    if (diagram) {
+      expect(Number(await pg.getAttribute('#quiz-diagram', 'data-arrows')) > 0 && await pg.isVisible('#quiz-diagram svg'), 'arrows drawn');
+      expect(!(await pg.$('#quiz-diagram [tabindex]')), 'the still diagram takes no focus');
+      if (!rightDone.has(q.kind)) await pg.screenshot({ path: shots + 'room-quiz-diagram-1920.png', fullPage: true });
+    }
     // The first time a type comes, answer it right; the second time, wrong; a type asked once
     // (5 and 6 in a set of ten) is asked right here, and wrong in the next set below.
     const answerRight = !rightDone.has(q.kind);
@@ -2647,6 +2655,38 @@ await check('quiz room: a bad set number says why and keeps the quiz; bad stored
   await pg.waitForSelector('#canvas');
   expect((await steps(pg)) > 5, `the canvas holds the question's run: ${await steps(pg)} steps`);
   await pg.context().close();
+});
+
+await check('quiz room: a savepoint question whose restore goes through opens the restored job on the canvas, a refused one the run that took the savepoint', async () => {
+  // The first sets whose savepoint question restores, and is refused (the runner's key says).
+  const found = {};
+  for (let set = 1; set < 60 && Object.keys(found).length < 2; set++) {
+    const key = quizKey(set);
+    const i = key.findIndex((q) => q.kind === 'savepoint-restore');
+    if (i < 0) continue;
+    const restores = key[i].right[0] === 0;
+    if (!(restores in found)) found[restores] = { set, i, key };
+  }
+  expect(Object.keys(found).length === 2, `sets found: ${JSON.stringify(Object.keys(found))}`);
+  for (const [restores, { set, i, key }] of Object.entries(found)) {
+    const pg = await openQuiz(set);
+    for (let k = 0; k <= i; k++) {
+      for (const t of key[k].right) await pg.keyboard.press(String((t + 1) % 10));
+      await pg.keyboard.press('Enter');
+      await pg.waitForSelector('#quiz-result');
+      if (k < i) { await pg.keyboard.press('Enter'); await quizReady(pg, k + 1); }
+    }
+    await pg.click('#quiz-open');
+    await pg.waitForSelector('#room-quiz', { state: 'detached', timeout: 15000 });
+    await pg.waitForSelector('#canvas');
+    if (restores === 'true') {
+      expect(await steps(pg) === 0, `the restored job at its first step: ${await steps(pg)} steps`);
+      expect(!(await pg.isDisabled('#btn-step')), 'the restored job runs');
+    } else {
+      expect(await steps(pg) > 3 && (await pg.isDisabled('#btn-step')), `the stopped run: ${await steps(pg)} steps`);
+    }
+    await pg.context().close();
+  }
 });
 
 await check('quiz room: presenter mode at 1920x1080 and 1366x768: text 16 px or more; axe reports nothing at all in the room', async () => {

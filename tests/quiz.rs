@@ -251,6 +251,25 @@ fn a_savepoint_restores_exactly_when_every_saved_state_finds_its_operator_id_and
         assert_eq!(OUTCOMES[right[0]], expected, "seed {}: {:?} allow {}", q.seed, d.change, d.allow);
     });
     eprintln!("savepoint-restore: {rejected} of {SEEDS} seeds rejected");
+    // "Open on the canvas": a restore that goes through opens the restored job, running the new
+    // program from its first step; a refused one opens the run that took the savepoint.
+    let mut opened = [0usize; 2];
+    for seed in 0..200 {
+        let Some(q) = quiz::generate(Kind::SavepointRestore, seed) else { continue };
+        let d = draw(q.seed).expect("drawn");
+        let text = serde_json::to_string(&q.saved_run(barrierscope::engine::Lang::En)).unwrap();
+        let (session, _) = barrierscope::classroom::Session::load(&text).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+        let restores = OUTCOMES[q.answer()[0]] == Outcome::Restores;
+        assert_eq!(q.restore.is_some(), restores, "seed {seed}");
+        if restores {
+            assert_eq!(session.sim().graph.spec, d.change.apply(&d.sim.graph.spec), "seed {seed}: the new program runs");
+            assert!(session.sim().running() && session.timeline.len() == 0, "seed {seed}: at the restored job's first step");
+        } else {
+            assert!(session.sim().stopped().is_some() && session.timeline.len() == q.actions.len(), "seed {seed}");
+        }
+        opened[usize::from(restores)] += 1;
+    }
+    assert!(opened[0] > 0 && opened[1] > 0, "both kinds open: {opened:?}");
     let mut seen = [false; 3];
     for seed in 0..SEEDS {
         if let Some(q) = quiz::generate(Kind::SavepointRestore, seed) {

@@ -140,5 +140,5 @@ pub fn generate(seed: u64) -> Option<Question> {
             Lang::Zh => format!("{} sink 中 {label} 出现的次数：{}。{why}", told(l), all.join("，")),
         }
     });
-    Some(Question { kind: Kind::AppendSink, seed, prompt, setup, choices, several: false, explanation, cuts: vec![], run, actions })
+    Some(Question { kind: Kind::AppendSink, seed, prompt, setup, choices, several: false, explanation, cuts: vec![], run, actions, restore: None })
 }

@@ -98,6 +98,7 @@ pub fn generate(seed: u64) -> Option<Question> {
         cuts: cuts.iter().map(|c| c.points.clone()).collect(),
         run,
         actions,
+        restore: None,
     })
 }
 

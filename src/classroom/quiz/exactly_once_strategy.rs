@@ -123,6 +123,7 @@ pub fn generate(seed: u64) -> Option<Question> {
         cuts: vec![],
         run: wrong.run.clone(),
         actions: cx.schedule.clone(),
+        restore: None,
     })
 }
 

@@ -125,5 +125,6 @@ pub fn generate(seed: u64) -> Option<Question> {
         cuts: vec![],
         run,
         actions,
+        restore: None,
     })
 }

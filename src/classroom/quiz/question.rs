@@ -108,6 +108,9 @@ pub struct Question {
     /// action, in order.
     pub run: RunConfig,
     pub actions: Vec<Action>,
+    /// Type 6, when the restore goes through: the restore into the changed program, which "Open
+    /// on the canvas" opens (the restored job, at its first step).
+    pub restore: Option<crate::classroom::program_change::ProgramChange>,
 }
 
 /// How a learner's answer fared.
@@ -142,8 +145,24 @@ impl Question {
         Grade { right: missed.is_empty() && wrong.is_empty(), missed, wrong }
     }
 
-    /// The question's run as a saved run (paused at its last step), for "Open on the canvas".
+    /// The question's run as a saved run (paused at its last step), for "Open on the canvas"; a
+    /// savepoint question whose restore goes through opens the restored job instead.
     pub fn saved_run(&self, l: Lang) -> crate::classroom::SavedRun {
+        if let Some(change) = &self.restore {
+            return crate::classroom::SavedRun {
+                barrierscope: crate::classroom::SAVED_VERSION,
+                job: self.run.job.clone(),
+                settings: self.run.settings.clone(),
+                seed: self.run.seed,
+                records: self.run.records,
+                actions: String::new(),
+                at: 0,
+                lesson: None,
+                lang: l,
+                restore: Some(change.clone()),
+                lesson_file: None,
+            };
+        }
         crate::classroom::SavedRun {
             barrierscope: crate::classroom::SAVED_VERSION,
             job: self.run.job.clone(),

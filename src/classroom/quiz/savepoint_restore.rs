@@ -264,5 +264,14 @@ pub fn generate(seed: u64) -> Option<Question> {
         };
         format!("{head} {} {what}", ids(l))
     });
-    Some(Question { kind: Kind::SavepointRestore, seed, prompt, setup, choices, several: false, explanation, cuts: vec![], run, actions })
+    // A restore that goes through opens on the canvas as the restored job (a refused one: the
+    // run that took the savepoint, whose restore the refusal is about).
+    let restore = result.is_ok().then(|| crate::classroom::program_change::ProgramChange {
+        prior: None,
+        before: actions.iter().map(Action::code).collect::<Vec<_>>().join(" "),
+        from: savepoint.0,
+        program: new_spec.clone(),
+        allow_non_restored_state: allow,
+    });
+    Some(Question { kind: Kind::SavepointRestore, seed, prompt, setup, choices, several: false, explanation, cuts: vec![], run, actions, restore })
 }

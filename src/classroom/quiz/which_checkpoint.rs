@@ -107,5 +107,5 @@ pub fn generate(seed: u64) -> Option<Question> {
         told.join(" ")
     });
     Some(Question { kind: Kind::WhichCheckpoint, seed, prompt, setup, choices, several: false, explanation,
-        cuts: vec![], run, actions })
+        cuts: vec![], run, actions, restore: None })
 }

@@ -234,6 +234,23 @@ fn QuizRoom(props: &RoomProps) -> Html {
     }
 }
 
+/// Type 1 shows its schedule as a space-time diagram too: the run up to the restore (what
+/// follows is the answer), drawn by the space-time room's drawing.
+fn schedule_diagram(q: &Question, l: Lang, presenter: bool) -> Html {
+    if q.kind != crate::classroom::quiz::Kind::LostOrDuplicated {
+        return html! {};
+    }
+    let Some(crash) = q.actions.iter().position(|a| *a == crate::engine::Action::Crash) else { return html! {} };
+    let shown = (crash + 2).min(q.actions.len());
+    let Ok(start) = q.run.scenario().sim() else { return html! {} };
+    let Ok(tl) = crate::engine::Timeline::from_actions(start, &q.actions[..shown]) else { return html! {} };
+    let caption = l.t(
+        "The schedule up to the restore, as a space-time diagram: one line per task, one arrow per record and barrier, ◉ a save, ✖ the crash, ⟳ the restore.",
+        "到恢复为止的调度，画成时空图：每个任务一条线，每条记录和屏障一个箭头，◉ 保存，✖ 崩溃，⟳ 恢复。",
+    );
+    super::spacetime::still::still(&tl, l, presenter, caption)
+}
+
 fn question_view(
     q: &Question,
     at: &At,
@@ -315,6 +332,7 @@ fn question_view(
                 Lang::Zh => format!("第 {} 题（共 {} 题）：{}", index + 1, set.questions.len(), q.kind.title(l)),
             } }</h2>
             <p class="quiz-run" id="quiz-run">{ run_line }</p>
+            { schedule_diagram(q, l, props.presenter) }
             <details class="quiz-schedule" open=true>
                 <summary>{ l.t("The schedule", "调度") }</summary>
                 <ul class="quiz-steps">{ for q.setup.iter().map(|w| html! { <li>{ w.get(l).to_string() }</li> }) }</ul>

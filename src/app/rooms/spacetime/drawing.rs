@@ -72,6 +72,8 @@ pub struct Scene<'a> {
     pub on_line_key: Callback<(usize, KeyboardEvent)>,
     /// Steps marked ≠ (the compared run did not take them).
     pub differs: &'a [u64],
+    /// A drawing that only shows (the quiz's): no task line takes a cut's point.
+    pub still: bool,
 }
 
 impl Scene<'_> {
@@ -298,7 +300,7 @@ pub fn draw(s: &Scene) -> (Html, usize) {
         <clipPath id={format!("{}-clip", s.id)}><rect x={num(LEFT)} y="0" width={num(right - LEFT)} height={num(h)} /></clipPath>
     };
     let hit_h = s.row();
-    let lines = (0..d.tasks.len()).map(|t| {
+    let lines = (0..if s.still { 0 } else { d.tasks.len() }).map(|t| {
         let y = s.y(t);
         let on_line = s.on_line.clone();
         let on_key = s.on_line_key.clone();

@@ -7,6 +7,7 @@
 
 mod drawing;
 mod record_card;
+pub mod still;
 mod verdict;
 
 use std::rc::Rc;
@@ -213,6 +214,7 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
         on_line,
         on_line_key,
         differs: &[],
+        still: false,
     };
     let (svg, hidden) = draw(&scene);
     let second = match compared.as_ref() {
@@ -271,6 +273,7 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
                 on_line: on_line2,
                 on_line_key: on_line_key2,
                 differs: &differs,
+                still: false,
             };
             let (svg2, _) = draw(&scene2);
             let with = strategy_name(l, compare.unwrap_or(Strategy::Timers));
@@ -612,5 +615,6 @@ fn step_scene(d: &Diagram, presenter: bool, pos: u64, from: u64, to: u64) -> Sce
         on_line: Callback::noop(),
         on_line_key: Callback::noop(),
         differs: &[],
+        still: false,
     }
 }
