@@ -69,7 +69,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
         unaligned: false,
         sink: Some("s_count.rebalance().process(AppendSink(\"Sink\"))"),
-        crash: ("r", &[17, 41], true),
+        crash: ("t", &[19, 40], true),
         parallelism: &[
             "source(env, \"Source\", 0, 59, 2)",
             "s_source.key_by(key_of, key_type=Types.STRING()).process(KeyedCount(\"Count\", \"count\"), output_type=RECORD).name(\"Count\").set_parallelism(2)",
@@ -105,7 +105,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("AT_LEAST_ONCE", "400 ms")),
         unaligned: false,
         sink: Some("process(AppendSink(\"Sink\"))"),
-        crash: ("u", &[20, 44], true),
+        crash: ("r", &[17, 44], true),
         parallelism: &["source(env, \"Source\", 0, 59, 2)", ".name(\"Count\").set_parallelism(2)"],
     },
     Expect {
@@ -113,7 +113,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
         unaligned: true,
         sink: Some("sink_to(file_sink(\"Sink\")).name(\"Sink (FileSink)\").set_parallelism(1)"),
-        crash: ("r", &[17, 42], true),
+        crash: ("w", &[22, 43], true),
         parallelism: &["source(env, \"Source\", 0, 59, 2)", ".name(\"Count\").set_parallelism(2)"],
     },
 ];

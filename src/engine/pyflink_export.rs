@@ -78,9 +78,6 @@ pub enum ExportError {
     MoreThanOneFailure { failures: usize },
     /// A savepoint, a stop, a cancellation or a new submission: the export runs one job once.
     JobControl,
-    /// A key-group edge: PyFlink's `key_by` hashes a Python key, not Java's `String.hashCode`,
-    /// so the export could not pin the simulator's placement.
-    KeyGroups { edge: String },
 }
 
 impl ExportError {
@@ -97,7 +94,6 @@ impl ExportError {
             ExportError::Failure(_) => "failure",
             ExportError::MoreThanOneFailure { .. } => "more-than-one-failure",
             ExportError::JobControl => "job-control",
-            ExportError::KeyGroups { .. } => "key-groups",
         }
     }
 
@@ -105,11 +101,6 @@ impl ExportError {
     pub fn message(&self, lang: Lang) -> String {
         match self {
             ExportError::Scenario(e) => say!(lang, "the scenario is invalid: {e}", "场景无效：{e}"),
-            ExportError::KeyGroups { edge } => say!(
-                lang,
-                "edge {edge} routes by key group, which can't be exported to PyFlink yet: the export pins each key's subtask, and PyFlink's key_by does not hash keys as Java's String.hashCode does",
-                "边 {edge} 按键组路由，暂时无法导出到 PyFlink：导出会固定每个键的子任务，而 PyFlink 的 key_by 不按 Java 的 String.hashCode 计算键的哈希"
-            ),
             ExportError::JobControl => lang
                 .t(
                     "a scenario with a savepoint, a stop, a cancellation or a new submission can't be exported to PyFlink: the exported job runs once, from start to end",
@@ -275,9 +266,6 @@ pub fn plan(scenario: &Scenario) -> Result<ExportPlan, ExportError> {
         let to = graph.spec.operators.iter().find(|o| o.name == e.to).expect("built");
         if e.partitioning == Partitioning::Broadcast && to.kind.is_stateful() {
             return Err(ExportError::BroadcastIntoKeyed { operator: to.name.clone() });
-        }
-        if e.partitioning == Partitioning::KeyGroups {
-            return Err(ExportError::KeyGroups { edge: e.name() });
         }
     }
     for (i, op) in graph.spec.operators.iter().enumerate() {
@@ -703,7 +691,6 @@ fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
             Partitioning::Rebalance => format!("{v}.rebalance()"),
             Partitioning::Broadcast => format!("{v}.broadcast()"),
             Partitioning::Hash => format!("{v}.partition_custom(lambda key, n: zlib.crc32(key.encode()) % n, key_of)"),
-            Partitioning::KeyGroups => unreachable!("refused above"),
         };
         let (role, expr) = match &op.kind {
             OperatorKind::Source => {
