@@ -92,7 +92,7 @@ pub struct SavedRun {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restore: Option<super::program_change::ProgramChange>,
     /// The run stands in a lesson opened from a file: the file, so the link opens it too.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, rename = "lesson-file", skip_serializing_if = "Option::is_none")]
     pub lesson_file: Option<String>,
 }
 
