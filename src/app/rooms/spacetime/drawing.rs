@@ -76,7 +76,33 @@ pub struct Scene<'a> {
     pub still: bool,
 }
 
-impl Scene<'_> {
+impl<'a> Scene<'a> {
+    /// The geometry alone: no labels, arrows kept, crossings, cuts or callbacks.
+    pub fn bare(id: &'static str, d: &'a Diagram, presenter: bool, pos: u64, from: u64, to: u64) -> Scene<'a> {
+        Scene {
+            id,
+            d,
+            labels: &[],
+            lang: Lang::En,
+            presenter,
+            pos,
+            from,
+            to,
+            keep: &[],
+            current: &[],
+            drawn: &[],
+            current_cut: None,
+            drawn_cut: &[],
+            cursor: None,
+            hovered: None,
+            on_hover: Callback::noop(),
+            on_arrow: Callback::noop(),
+            on_line: Callback::noop(),
+            on_line_key: Callback::noop(),
+            differs: &[],
+            still: false,
+        }
+    }
     pub fn font(&self) -> f64 {
         if self.presenter { 21.0 } else { 16.0 }
     }

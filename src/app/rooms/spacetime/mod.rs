@@ -594,27 +594,5 @@ impl<T> PartialEq for Same<T> {
 
 /// A scene with only the geometry, to turn a click into a step.
 fn step_scene(d: &Diagram, presenter: bool, pos: u64, from: u64, to: u64) -> Scene<'_> {
-    Scene {
-        id: "st",
-        d,
-        labels: &[],
-        lang: Lang::En,
-        presenter,
-        pos,
-        from,
-        to,
-        keep: &[],
-        current: &[],
-        drawn: &[],
-        current_cut: None,
-        drawn_cut: &[],
-        cursor: None,
-        hovered: None,
-        on_hover: Callback::noop(),
-        on_arrow: Callback::noop(),
-        on_line: Callback::noop(),
-        on_line_key: Callback::noop(),
-        differs: &[],
-        still: false,
-    }
+    Scene::bare("st", d, presenter, pos, from, to)
 }

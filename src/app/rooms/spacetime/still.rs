@@ -23,27 +23,13 @@ pub fn still(tl: &Timeline, lang: Lang, presenter: bool, caption: &str) -> Html 
     let none = vec![None; d.messages.len()];
     let labels: Vec<String> = tl.current().graph.records.iter().map(|r| r.label.clone()).collect();
     let scene = Scene {
-        id: "st-quiz",
-        d: &d,
         labels: &labels,
         lang,
-        presenter,
-        pos,
-        from: 0,
-        to,
         keep: &keep,
         current: &none,
         drawn: &none,
-        current_cut: None,
-        drawn_cut: &[],
-        cursor: None,
-        hovered: None,
-        on_hover: Callback::noop(),
-        on_arrow: Callback::noop(),
-        on_line: Callback::noop(),
-        on_line_key: Callback::noop(),
-        differs: &[],
         still: true,
+        ..Scene::bare("st-quiz", &d, presenter, pos, 0, to)
     };
     let (svg, _) = draw(&scene);
     html! {
