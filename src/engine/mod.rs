@@ -31,6 +31,8 @@ pub mod cut;
 pub mod drawn_cut;
 pub mod dataflow;
 pub mod error;
+pub mod event;
+pub mod event_terms;
 pub mod explorer;
 pub mod high_availability;
 pub mod history;
