@@ -12,6 +12,7 @@ use super::dataflow::job_graph::{JobGraph, OperatorKind};
 use super::error::ActionError;
 use super::ids::{ChannelId, RecordId, TaskId};
 use super::lang::{say, Lang};
+use super::settings::strategy::strategy_words;
 
 /// "first", "second", ... ("第 1 个", "第 2 个", ...).
 fn ordinal(i: usize, lang: Lang) -> String {
@@ -1033,19 +1034,5 @@ impl ActionError {
 impl fmt::Display for ActionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message(Lang::En))
-    }
-}
-
-/// A strategy named in words, not by its scenario-file id ("per-task timers", not "timers").
-fn strategy_words(id: &str, lang: Lang) -> &'static str {
-    match id {
-        "none" => lang.t("no snapshots", "不做快照"),
-        "timers" => lang.t("per-task timers", "各任务定时快照"),
-        "aligned" => lang.t("aligned barriers", "对齐屏障"),
-        "at-least-once" => lang.t("barriers without alignment", "屏障不对齐"),
-        "unaligned" => lang.t("unaligned checkpoints", "非对齐检查点"),
-        "stop-the-world" => lang.t("stop-the-world snapshots", "全局暂停快照"),
-        "storm-acker" => lang.t("Storm's acker", "Storm 的 acker"),
-        _ => lang.t("this strategy", "此策略"),
     }
 }
