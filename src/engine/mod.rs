@@ -31,6 +31,7 @@ pub mod cut;
 pub mod drawn_cut;
 pub mod dataflow;
 pub mod error;
+mod error_wording;
 pub mod event;
 pub mod event_terms;
 pub mod explorer;
