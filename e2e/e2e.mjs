@@ -2370,6 +2370,21 @@ await check('lesson 15, The program that restores may differ, in English at 1920
       const tag = `${lang} ${width}${presenter ? ' presenter' : ''} step ${stepNo}${revealed ? ' revealed' : ''}`;
       const say = await pg.textContent('#lesson-say');
       if (stepNo === 3 && !/Cannot map checkpoint\/savepoint state for operator b728d985904d42b0fdd945a9e3253fca to the new program/.test(say)) problems.push(`${tag}: Flink's message quoted: ${say}`);
+      // The lesson bar's button opens the Program & savepoints room on the lesson's run; Esc
+      // comes back to the same step.
+      if (stepNo === 3 && !revealed) {
+        const label = await pg.textContent('#lesson-open-program');
+        if (!(lang === 'zh' ? label.includes('程序与保存点') : label.includes('Program & savepoints'))) problems.push(`${tag}: the room button says ${label}`);
+        await pg.click('#lesson-open-program');
+        await pg.waitForSelector('#room-program[data-loaded="true"] #btn-restore-into', { timeout: 60000 });
+        const listed = await pg.$$eval('#room-program #restore-from option', (os) => os.map((o) => o.textContent.trim()));
+        if (listed.length < 2) problems.push(`${tag}: the room lists the lesson's savepoints 2 and 3: ${JSON.stringify(listed)}`);
+        await pg.screenshot({ path: shots + `lesson15-${lang}-${width}${presenter ? '-presenter' : ''}-program-room.png` });
+        await pg.keyboard.press('Escape');
+        await pg.waitForSelector('#lesson[data-lesson="changed-program"][data-step="3"]');
+        if (await pg.$('#room-program')) problems.push(`${tag}: Esc closes the room`);
+        console.log(`     (lesson 15, ${lang}: the room opened from the lesson bar lists ${JSON.stringify(listed)})`);
+      }
       if (stepNo === 4 && revealed) {
         const v = await verdicts(pg);
         const want = { a: 'lost', b: 'lost', c: 'lost', d: 'lost', e: 'exactly-once', f: 'exactly-once', g: 'exactly-once', h: 'exactly-once' };

@@ -137,7 +137,7 @@ def start_suite(description, system, folder, prefix, header):
 def main():
     args, files, work = start_suite(__doc__.splitlines()[0], "Flink", "groundtruth", "barrierscope-groundtruth-",
                                     "Apache Flink (PyFlink, local mini-cluster)")
-    rows, failures, notes, vocab, died = [], 0, [], None, []
+    rows, failures, notes, vocab, died, placed = [], 0, [], None, [], []
     started = time.time()
     for path in files:
         name = os.path.basename(path)[:-len(".json")]
@@ -186,6 +186,13 @@ def main():
                 problems.append("%s: simulator %s, Flink %s" % (part, s, fl))
             if how != "exact" and why:
                 notes.append("%s, %s: only nothing lost is asserted: %s." % (name, "state" if part == "state" else "output", why))
+        # Keyed state per subtask: each key's state must be on the subtask the simulator put it on
+        # (the export pins the key, src/engine/pyflink_placement.rs).
+        placement = flink["placement"]
+        for op, key, simulator, flink_subtask in placement["elsewhere"]:
+            problems.append("%s's state of key %s is on subtask %d in Flink, %d in the simulator"
+                            % (op, key, flink_subtask, simulator))
+        placed.append((name, placement["checked"], len(placement["elsewhere"])))
         stats = flink.get("checkpoint_statistics", {})
         if vocab is None and "subtasks" in stats:
             vocab = (name, stats["rest"], vocabulary(stats))
@@ -222,6 +229,11 @@ def main():
         print("Note: in %s, the injected crash also killed a TaskManager (Beam released a Python worker's "
               "environment twice: \"Reference count must not be negative\"); the spare TaskManager took the "
               "restarted tasks." % ", ".join(died))
+    keys = sum(n for _, n, _ in placed)
+    if keys:
+        print("Keyed state per subtask: %d keys in %d scenarios compared, %d on another subtask than the simulator's (%s)."
+              % (keys, sum(1 for _, n, _ in placed if n), sum(e for _, _, e in placed),
+                 ", ".join("%s %d" % (name, n) for name, n, _ in placed if n)))
     if vocab:
         name, rest, missing = vocab
         if missing:

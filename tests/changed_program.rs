@@ -49,7 +49,7 @@ fn spec_of(desc: &str) -> JobSpec {
                 "forward" => Partitioning::Forward,
                 "hash" => Partitioning::Hash,
                 "rebalance" => Partitioning::Rebalance,
-                "key-groups" => Partitioning::KeyGroups,
+                "key-groups" => Partitioning::Hash,
                 _ => panic!("{p}"),
             };
             EdgeSpec { from: from.into(), to: to.into(), partitioning }
@@ -351,8 +351,30 @@ fn a_changed_max_parallelism_is_refused() {
     assert!(err.message().contains("The maximum parallelism (2) of the restored state is lower than the configured parallelism (3)"));
 }
 
+/// keyed-shuffle's hash edges route as Flink's `KeyGroupStreamPartitioner`: after the
+/// failure-free run, each key's count is in the subtask owning its key group (128 key groups,
+/// two subtasks: x is in key group 55, so Count[0]; y in 106 and z in 65, so Count[1]), with
+/// every record of that key. Under the older `key % n` z was in Count[0].
+#[test]
+fn keyed_shuffle_routes_by_key_group() {
+    let mut s = sim("keyed-shuffle", Settings::new(Strategy::Aligned), 3);
+    lines(&mut s, &["end"]);
+    assert_eq!(
+        [("x", 55), ("y", 106), ("z", 65)].map(|(k, _)| (k, assign_to_key_group(k, 128))),
+        [("x", 55), ("y", 106), ("z", 65)]
+    );
+    let places = key_places(&s);
+    let want: Vec<(String, u16, usize)> =
+        [("x", 0, 4), ("y", 1, 4), ("z", 1, 4)].iter().map(|(k, sub, n)| (k.to_string(), *sub, *n)).collect();
+    assert_eq!(places, want);
+    for (k, sub, _) in &places {
+        assert_eq!(*sub, subtask_for_key(k, 128, 2), "{k}");
+    }
+}
+
 /// Source offsets (operator state) go back to the same subtasks; a changed source parallelism is
-/// the simulator's refusal, and so is rescaling a keyed operator routed by `key % n`.
+/// the simulator's refusal; a keyed operator rescales behind a hash edge, and is refused behind a
+/// rebalance edge.
 #[test]
 fn source_offsets_and_the_simulators_limits() {
     let mut old = sim("keyed-shuffle", Settings::new(Strategy::Aligned).with_sink(SinkMode::Append), 4);
@@ -364,9 +386,19 @@ fn source_offsets_and_the_simulators_limits() {
     lines(&mut new, &["end"]);
     assert_eq!(new.ledger().state.lost + new.ledger().state.duplicated, 0);
 
+    // keyed-shuffle's hash edges route by key group, so its Count rescales: 2 -> 3 keeps every
+    // key's count, and every record is counted once.
     let mut spec = old.graph.spec.clone();
     spec.operators[1].parallelism = 3;
-    assert_eq!(old.restore_into(sp, &spec, false).unwrap_err().id(), "not-key-group-routed");
+    let (mut rescaled, _, _) = old.restore_into(sp, &spec, false).unwrap();
+    lines(&mut rescaled, &["end"]);
+    assert_eq!(rescaled.ledger().state.lost + rescaled.ledger().state.duplicated, 0);
+    // A Count whose input is not keyed (rebalance) can't rescale: Flink keeps keyed state only
+    // behind keyBy.
+    spec.edges[0].partitioning = Partitioning::Rebalance;
+    let err = old.restore_into(sp, &spec, false).unwrap_err();
+    assert_eq!(err.id(), "not-key-group-routed");
+    assert!(err.message().contains("Keyed state can only be used on a 'keyed stream'"), "{}", err.message());
     let mut spec = old.graph.spec.clone();
     spec.operators[0].parallelism = 1;
     assert_eq!(old.restore_into(sp, &spec, false).unwrap_err().id(), "source-rescaled");

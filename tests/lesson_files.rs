@@ -103,7 +103,7 @@ fn a_broken_file_changes_nothing_and_a_good_one_opens_its_first_step() {
     assert_eq!(s.notice.as_ref().unwrap().message(Lang::Zh), "已从文件打开课程“追加式 Sink 把 c 写了两次”。");
     // Its saved run keeps the file, so a link opens it in a page that never saw it.
     let saved = serde_json::to_string(&s.save(Lang::En)).unwrap();
-    assert!(saved.contains("\"lesson_file\""));
+    assert!(saved.contains("\"lesson-file\""));
     let (opened, _) = Session::load(&saved).unwrap();
     assert_eq!(opened.lesson.as_ref().unwrap().lesson().id, "append-twice");
 }

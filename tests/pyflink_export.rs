@@ -69,10 +69,10 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
         unaligned: false,
         sink: Some("s_count.rebalance().process(AppendSink(\"Sink\"))"),
-        crash: ("r", &[17, 41], true),
+        crash: ("t", &[19, 40], true),
         parallelism: &[
             "source(env, \"Source\", 0, 59, 2)",
-            "s_source.key_by(key_of, key_type=Types.STRING()).process(KeyedCount(\"Count\", \"count\"), output_type=RECORD).name(\"Count\").set_parallelism(2)",
+            "s_source.key_by(pinned_key, key_type=PINNED_KEY).process(KeyedCount(\"Count\", \"count\"), output_type=RECORD).name(\"Count\").set_parallelism(2).set_max_parallelism(128)",
             ".name(\"Sink\").set_parallelism(1)",
         ],
     },
@@ -82,7 +82,7 @@ const GROUND_TRUTH: &[Expect] = &[
         unaligned: false,
         sink: None,
         crash: ("ak", &[36], true),
-        parallelism: &["s_b.union(s_c).key_by(key_of, key_type=Types.STRING()).process(KeyedCount(\"D\", \"count\")"],
+        parallelism: &["s_b.union(s_c).key_by(pinned_key, key_type=PINNED_KEY).process(KeyedCount(\"D\", \"count\")"],
     },
     Expect {
         file: "6-crash-before-any-checkpoint.json",
@@ -105,7 +105,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("AT_LEAST_ONCE", "400 ms")),
         unaligned: false,
         sink: Some("process(AppendSink(\"Sink\"))"),
-        crash: ("u", &[20, 44], true),
+        crash: ("r", &[17, 44], true),
         parallelism: &["source(env, \"Source\", 0, 59, 2)", ".name(\"Count\").set_parallelism(2)"],
     },
     Expect {
@@ -113,8 +113,19 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
         unaligned: true,
         sink: Some("sink_to(file_sink(\"Sink\")).name(\"Sink (FileSink)\").set_parallelism(1)"),
-        crash: ("r", &[17, 42], true),
+        crash: ("w", &[22, 43], true),
         parallelism: &["source(env, \"Source\", 0, 59, 2)", ".name(\"Count\").set_parallelism(2)"],
+    },
+    Expect {
+        file: "10-keyed-count-aligned.json",
+        checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
+        unaligned: false,
+        sink: None,
+        crash: ("av", &[47], true),
+        parallelism: &[
+            "source(env, \"Source\", 0, 47, 1)",
+            "s_source.key_by(pinned_key, key_type=PINNED_KEY).process(KeyedCount(\"Count\", \"count\"), output_type=RECORD).name(\"Count\").set_parallelism(2).set_max_parallelism(128)",
+        ],
     },
 ];
 
@@ -343,4 +354,76 @@ fn the_export_never_sets_a_min_pause_beside_concurrent_checkpoints() {
         }
     }
     assert!(checked > 0, "some export had concurrent checkpoints");
+}
+
+/// The placement rule (`pyflink_placement`) against where a real PyFlink 2.3 put each key
+/// (`fixtures/pyflink_placement/measured.json`, printed by `measure.py` beside it): keyed by the
+/// string, Flink hashes `hashCode + 62`, which puts some keys elsewhere than a Java job keyed by
+/// the string (so elsewhere than the simulator); keyed by the pinned pair, every key is on the
+/// simulator's subtask, "Aa" and "BB" (one `hashCode`) included.
+#[test]
+fn the_placement_rule_matches_a_real_pyflink_run() {
+    use barrierscope::engine::key_groups::{java_string_hash, subtask_for_key};
+    use barrierscope::engine::pyflink_placement::{pair_key_hash, pin, string_key_hash, subtask_for_hash};
+    let measured: serde_json::Value =
+        serde_json::from_str(include_str!("fixtures/pyflink_placement/measured.json")).unwrap();
+    assert_eq!(measured["pyflink"], "2.3.0");
+    let (mut rows, mut string_elsewhere) = (0, 0);
+    for run in measured["runs"].as_array().unwrap() {
+        let (p, m) = (run["parallelism"].as_u64().unwrap() as u16, run["max_parallelism"].as_u64().unwrap() as u16);
+        for row in run["rows"].as_array().unwrap() {
+            let (key, pinned, subtask) =
+                (row[0].as_str().unwrap(), row[1].as_i64().unwrap() as i32, row[2].as_u64().unwrap() as u16);
+            let simulator = subtask_for_key(key, m, p);
+            match run["key_by"].as_str().unwrap() {
+                "string" => {
+                    assert_eq!(subtask, subtask_for_hash(string_key_hash(key), m, p), "{key} p {p} max {m}");
+                    string_elsewhere += (subtask != simulator) as u32;
+                }
+                "pair" => {
+                    assert_eq!(pinned, pin(key), "{key}");
+                    assert_eq!(pair_key_hash(key, pinned), java_string_hash(key));
+                    assert_eq!(subtask, simulator, "{key} p {p} max {m}: the pinned key is on the simulator's subtask");
+                }
+                other => panic!("{other}"),
+            }
+            rows += 1;
+        }
+    }
+    assert_eq!(rows, 2 * 3 * 19, "every run and key measured");
+    assert!(string_elsewhere > 0, "keyed by the string, some keys land elsewhere");
+}
+
+/// The table the export pins (`SUBTASK`) is where the simulator's run leaves each key's state,
+/// and the export keys a keyed operator by the pinned pair with the graph's max parallelism.
+#[test]
+fn the_export_pins_the_simulators_subtasks() {
+    use barrierscope::engine::dataflow::state::OpState;
+    use barrierscope::engine::ids::OperatorId;
+    use barrierscope::engine::pyflink_placement::subtask_table;
+    for file in ["scenarios/groundtruth/4-keyed-shuffle-aligned.json", "scenarios/groundtruth/10-keyed-count-aligned.json"] {
+        let sc = scenario(file);
+        let played = sc.play().unwrap();
+        let g = &played.sim.graph;
+        let count = OperatorId(g.spec.operators.iter().position(|o| o.name == "Count").unwrap() as u16);
+        let table = subtask_table(g, count);
+        let mut held = 0;
+        for (t, info) in g.tasks.iter().enumerate() {
+            if info.operator != count {
+                continue;
+            }
+            let OpState::Keyed { entries } = &played.sim.tasks()[t].state else { panic!() };
+            for (k, _) in entries.iter() {
+                let name = g.key_name(*k);
+                assert_eq!(table.iter().find(|(n, _)| *n == name).unwrap().1, info.subtask, "{file}: {name}");
+                held += 1;
+            }
+        }
+        assert_eq!(held, table.len(), "{file}: every key is held");
+        let py = export(file);
+        let row = table.iter().map(|(k, t)| format!("\"{k}\": {t}")).collect::<Vec<_>>().join(", ");
+        assert!(py.contains(&format!("    \"Count\": {{{row}}},")), "{file}");
+        assert!(py.contains("key_by(pinned_key, key_type=PINNED_KEY)") && py.contains(".set_max_parallelism(128)"));
+        assert!(py.contains("\"x\": -3662"), "{file}: x's pin");
+    }
 }

@@ -452,6 +452,21 @@ pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispat
             }
         }
     };
+    // Lesson 15 tells on the main screen the story of the ⚙ Program & savepoints room: a button in
+    // the lesson's head row (no row of its own, so the canvas keeps its height in presenter mode)
+    // opens the room on the run the lesson stands at (its part loads then); Esc comes back.
+    let program_ui = if lesson.id == "changed-program" {
+        let d = dispatch.clone();
+        html! {
+            <button class="tool" id="lesson-open-program"
+                title={l.t("Open this run in the Program & savepoints room: the mapping table, the key-group ring (Esc comes back)",
+                    "在“程序与保存点”中打开这次运行：映射表、键组环（按 Esc 返回）")}
+                onclick={Callback::from(move |_: MouseEvent| d.dispatch(Msg::Room(Some(super::room_loader::Room::Program))))}>
+                { super::room_loader::Room::Program.button(l) }</button>
+        }
+    } else {
+        html! {}
+    };
     let prev_enabled = p.step > 0 || (judge.is_some() && p.revealed);
     let title = pick(&lesson.title);
     // A lesson from a file has no next lesson.
@@ -467,6 +482,7 @@ pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispat
                         <button class="tool" id="lesson-following" onclick={cmd(Command::StartLesson(next))}>{ l.t("Next lesson ▶", "下一课 ▶") }</button> },
                     _ => html!{},
                   } }
+                { program_ui }
                 <button class="tool" id="lesson-exit" onclick={cmd(Command::LessonExit)}>{ l.t("✕ Leave the lesson", "✕ 离开课程") }</button>
             </div>
             <p class="lesson-say" id="lesson-say" aria-live="polite">{ say }</p>

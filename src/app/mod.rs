@@ -229,7 +229,7 @@ impl UiState {
             self.playing = false;
         }
         // A lesson opened from a file or a link starts paused, in the page's language.
-        if matches!(self.session.borrow().notice, Some(Notice::LessonOpened(..))) {
+        if matches!(self.session.borrow().notice, Some(Notice::Done(_))) {
             self.playing = false;
         }
     }

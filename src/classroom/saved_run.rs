@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::catalogue::CATALOGUE;
 use super::curriculum;
 use super::progress::Progress;
 use super::run_config::{RunConfig, MAX_GENERATED};
@@ -92,7 +91,7 @@ pub struct SavedRun {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restore: Option<super::program_change::ProgramChange>,
     /// The run stands in a lesson opened from a file: the file, so the link opens it too.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, rename = "lesson-file", skip_serializing_if = "Option::is_none")]
     pub lesson_file: Option<String>,
 }
 
@@ -226,13 +225,15 @@ pub fn to_fragment(saved: &SavedRun) -> String {
 /// Decodes a link fragment (with or without the leading `#`) into saved-run JSON text.
 pub fn from_fragment(fragment: &str) -> Result<String, LoadError> {
     let f = fragment.strip_prefix('#').unwrap_or(fragment);
-    // `#lesson=ID` opens a built-in lesson; `#lesson=…` with a lesson file in base64url, that one.
+    // `#lesson=ID` opens a built-in lesson, `#lesson=…` a lesson file in base64url: the sharing
+    // part tells which (`session::open_run`).
     if let Some(body) = f.strip_prefix("lesson=") {
-        if CATALOGUE.iter().any(|e| e.id == body) {
-            return Ok(format!("lesson:{body}"));
+        if body.len() > MAX_SAVED_BYTES * 4 / 3 + 4 {
+            return Err(LoadError::TooLarge(body.len() * 3 / 4));
         }
+        return Ok(format!("lesson:{body}"));
     }
-    let body = f.strip_prefix("run=").or_else(|| f.strip_prefix("lesson=")).ok_or(LoadError::Encoding)?;
+    let body = f.strip_prefix("run=").ok_or(LoadError::Encoding)?;
     if body.len() > MAX_SAVED_BYTES * 4 / 3 + 4 {
         return Err(LoadError::TooLarge(body.len() * 3 / 4));
     }

@@ -108,8 +108,10 @@ pub enum Notice {
         why: Box<[String; 2]>,
     },
     Opened(Origin),
-    /// A lesson file (or a `#lesson=` link) opened this lesson, at its first step.
-    LessonOpened(Origin, super::lessons::Text),
+    /// What a part of the page did, worded there (English, Chinese), so the first screen holds
+    /// none of its words: a lesson file or link opened its lesson; a restore into a changed
+    /// program started a new job.
+    Done(Box<[String; 2]>),
     LessonError(String),
     /// Acting at an earlier step dropped these steps; Undo brings them back.
     Forked(Steps),
@@ -133,8 +135,6 @@ pub enum Notice {
     PartUnavailable,
     /// Run to the end stopped at its step cap with work still to do.
     Unfinished(Unfinished),
-    /// A new job of a changed program was restored from this savepoint or retained checkpoint.
-    Restored(u64),
 }
 
 impl Notice {
@@ -147,11 +147,11 @@ impl Notice {
     pub fn is_error(&self) -> bool {
         match self {
             Notice::Opened(_)
-            | Notice::LessonOpened(..)
+            | Notice::Done(_)
             | Notice::Forked(_)
             | Notice::Undone { .. }
             | Notice::Redone { .. }
-            | Notice::Restored(_) => false,
+            => false,
             Notice::Setting(note) => note.is_refusal(),
             _ => true,
         }
@@ -223,7 +223,10 @@ impl Session {
             config: self.config.clone(),
             timeline: Timeline::new(sim),
             narration: vec![],
-            notice: Some(Notice::Restored(from.0)),
+            notice: Some(Notice::Done(Box::new([
+                format!("A new job of the changed program started from snapshot {}: its ledger judges every record against this program's failure-free run.", from.0),
+                format!("修改后程序的新作业已从快照 {} 启动：它的判定拿每条记录与这个程序的无故障运行比较。", from.0),
+            ]))),
             selected: None,
             lesson: None,
             took_over: false,
@@ -635,8 +638,12 @@ pub fn open_run(current: &mut Session, origin: Origin, text: Result<String, Load
             });
             match opened {
                 Ok(mut next) => {
-                    next.notice =
-                        Some(Notice::LessonOpened(origin, next.lesson.as_ref().expect("opened").lesson().title));
+                    let title = next.lesson.as_ref().expect("opened").lesson().title;
+                    let from = |l: Lang| super::wording::origin(origin, l);
+                    next.notice = Some(Notice::Done(Box::new([
+                        format!("Opened the lesson \u{201c}{}\u{201d} from {}.", title.en, from(Lang::En)),
+                        format!("已从{}打开课程“{}”。", from(Lang::Zh), title.zh),
+                    ])));
                     *current = next;
                 }
                 Err(error) => current.notice = Some(Notice::load_failed(origin, error)),
@@ -660,6 +667,11 @@ pub fn open_run(current: &mut Session, origin: Origin, text: Result<String, Load
 /// The lesson `text` opens, if it is a lesson file or `lesson:ID`: its place among the lessons.
 fn lesson_to_open(text: &str) -> Option<Result<usize, super::LessonError>> {
     if let Some(id) = text.strip_prefix("lesson:") {
+        // A whole file in base64url, or a built-in lesson's id.
+        let file = super::from_base64url(id).and_then(|b| String::from_utf8(b).ok());
+        if let Some(file) = file.filter(|t| super::is_lesson_file(t)) {
+            return Some(super::curriculum::open_file(&file));
+        }
         let i = super::curriculum::builtins().iter().position(|l| l.id == id);
         return Some(i.ok_or_else(|| super::LessonError {
             step: None,

@@ -56,7 +56,7 @@ impl LoadError {
 }
 
 /// Where a saved run came from, as a notice names it.
-fn origin(o: Origin, lang: Lang) -> &'static str {
+pub(crate) fn origin(o: Origin, lang: Lang) -> &'static str {
     match o {
         Origin::Link => lang.t("the link", "链接"),
         Origin::File => lang.t("the file", "文件"),
@@ -98,10 +98,7 @@ impl Notice {
                 origin(*o, lang),
                 why[usize::from(lang == Lang::Zh)]
             ),
-            Notice::LessonOpened(o, title) => match lang {
-                Lang::En => format!("Opened the lesson \u{201c}{}\u{201d} from {}.", title.en, origin(*o, lang)),
-                Lang::Zh => format!("已从{}打开课程“{}”。", origin(*o, lang), title.zh),
-            },
+            Notice::Done(words) => words[usize::from(lang == Lang::Zh)].clone(),
             Notice::Opened(o) => {
                 say!(lang, "Opened {}, paused at its saved step.", "已打开{}，暂停在保存时的那一步。", origin(*o, lang))
             }
@@ -140,11 +137,6 @@ impl Notice {
                 }
                 m
             }
-            Notice::Restored(id) => say!(
-                lang,
-                "A new job of the changed program started from snapshot {id}: its ledger judges every record against this program's failure-free run.",
-                "修改后程序的新作业已从快照 {id} 启动：它的判定拿每条记录与这个程序的无故障运行比较。"
-            ),
             Notice::NothingToUndo => lang
                 .t(
                     "Nothing to undo: Ctrl+Z brings back steps that acting at an earlier step dropped, and none were dropped.",

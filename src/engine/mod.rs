@@ -18,7 +18,7 @@
 //! - [`explorer`]: every schedule of a small job under a fault budget, the shortest one to each
 //!   bad outcome, and why.
 //! - [`pyflink_export`]: a scenario as a runnable PyFlink job, to check the verdict on a real
-//!   Apache Flink.
+//!   Apache Flink; [`pyflink_placement`]: how that job puts each key on the simulator's subtask.
 //! - [`pyspark_export`]: a Spark Streaming scenario or a Spark batch run as a runnable PySpark
 //!   job, to check the verdict on a real Apache Spark.
 
@@ -45,6 +45,7 @@ pub mod master_failover;
 pub mod mechanisms;
 pub mod operator_id;
 pub mod pyflink_export;
+pub mod pyflink_placement;
 pub mod pyspark_export;
 pub mod recovery;
 pub mod reference_run;

@@ -8,8 +8,10 @@
 //!   mapped to the scenario's records (one number per record; a partitioned source's
 //!   partitions are the source's splits);
 //! - the operators: `map`, `filter`, and a `KeyedProcessFunction` with a `ValueState` for keyed
-//!   count and sum, on `key_by`; edges as `forward`, `partition_custom` (hash), `rebalance`,
-//!   `broadcast`, and `union` where an operator has several inputs;
+//!   count and sum, on `key_by` of the pinned key that puts each key on the simulator's subtask
+//!   (`crate::engine::pyflink_placement`); edges as `forward`, `partition_custom` (hash, by the
+//!   simulator's subtask of each key), `rebalance`, `broadcast`, and `union` where an operator
+//!   has several inputs;
 //! - the sinks: a plain Python sink that appends at once (duplicates on replay), an idempotent
 //!   one (a row per record), and `FileSink` for two-phase commit, whose part files are committed
 //!   when the checkpoint completes (`OnCheckpointRollingPolicy`);
@@ -36,6 +38,7 @@ use super::dataflow::job_graph::{JobGraph, OperatorKind, Partitioning};
 use super::error::ScenarioError;
 use super::ids::{CheckpointId, OperatorId, TaskId};
 use super::lang::{say, Lang};
+use super::pyflink_placement;
 use super::scenario::{JobRef, Scenario};
 use super::script::ScriptAction;
 use super::settings::{CheckpointRetention, FailoverStrategy, RestartPolicy, SinkMode, SourceKind, Strategy};
@@ -78,9 +81,6 @@ pub enum ExportError {
     MoreThanOneFailure { failures: usize },
     /// A savepoint, a stop, a cancellation or a new submission: the export runs one job once.
     JobControl,
-    /// A key-group edge: PyFlink's `key_by` hashes a Python key, not Java's `String.hashCode`,
-    /// so the export could not pin the simulator's placement.
-    KeyGroups { edge: String },
 }
 
 impl ExportError {
@@ -97,7 +97,6 @@ impl ExportError {
             ExportError::Failure(_) => "failure",
             ExportError::MoreThanOneFailure { .. } => "more-than-one-failure",
             ExportError::JobControl => "job-control",
-            ExportError::KeyGroups { .. } => "key-groups",
         }
     }
 
@@ -105,11 +104,6 @@ impl ExportError {
     pub fn message(&self, lang: Lang) -> String {
         match self {
             ExportError::Scenario(e) => say!(lang, "the scenario is invalid: {e}", "场景无效：{e}"),
-            ExportError::KeyGroups { edge } => say!(
-                lang,
-                "edge {edge} routes by key group, which can't be exported to PyFlink yet: the export pins each key's subtask, and PyFlink's key_by does not hash keys as Java's String.hashCode does",
-                "边 {edge} 按键组路由，暂时无法导出到 PyFlink：导出会固定每个键的子任务，而 PyFlink 的 key_by 不按 Java 的 String.hashCode 计算键的哈希"
-            ),
             ExportError::JobControl => lang
                 .t(
                     "a scenario with a savepoint, a stop, a cancellation or a new submission can't be exported to PyFlink: the exported job runs once, from start to end",
@@ -275,9 +269,6 @@ pub fn plan(scenario: &Scenario) -> Result<ExportPlan, ExportError> {
         let to = graph.spec.operators.iter().find(|o| o.name == e.to).expect("built");
         if e.partitioning == Partitioning::Broadcast && to.kind.is_stateful() {
             return Err(ExportError::BroadcastIntoKeyed { operator: to.name.clone() });
-        }
-        if e.partitioning == Partitioning::KeyGroups {
-            return Err(ExportError::KeyGroups { edge: e.name() });
         }
     }
     for (i, op) in graph.spec.operators.iter().enumerate() {
@@ -472,6 +463,25 @@ fn py_name(name: &str, taken: &mut BTreeSet<String>) -> String {
     n
 }
 
+/// The operators whose keys the export places as the simulator does, in order: any with a hash
+/// input (routed by `SUBTASK`, or keyed by the pinned key), and a keyed one at parallelism 1.
+/// A keyed operator behind another edge at a higher parallelism is on `key_by` in Flink but not
+/// in the simulator, so its placement is not compared.
+fn pinned_operators(g: &JobGraph) -> Vec<usize> {
+    (0..g.spec.operators.len())
+        .filter(|&i| {
+            let op = &g.spec.operators[i];
+            let mut inputs = g.spec.edges.iter().filter(|e| e.to == op.name).map(|e| e.partitioning);
+            if op.kind.is_stateful() {
+                inputs.all(|p| p == Partitioning::Hash) || op.parallelism == 1
+            } else {
+                inputs.any(|p| p == Partitioning::Hash)
+            }
+        })
+        .filter(|&i| g.spec.operators[i].kind != OperatorKind::Source)
+        .collect()
+}
+
 /// The operators in an order where every input comes first.
 fn operator_order(g: &JobGraph) -> Vec<usize> {
     let mut order = Vec::new();
@@ -647,6 +657,31 @@ fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
         line(&mut py, &format!("    ({}, {}, {}),", py_str(&r.label), py_str(g.key_name(r.key)), r.value));
     }
     line(&mut py, "]");
+    let pinned = pinned_operators(g);
+    line(&mut py, "# Each key's pin (barrierscope's src/engine/pyflink_placement.rs): Flink hashes the key (key, pin)");
+    line(&mut py, "# as a Java job hashes the string key, so each key gets the simulator's key group and subtask.");
+    line(
+        &mut py,
+        &format!(
+            "KEY_PIN = {{{}}}",
+            g.keys.iter().map(|k| format!("{}: {}", py_str(k), pyflink_placement::pin(k))).collect::<Vec<_>>().join(", ")
+        ),
+    );
+    line(&mut py, "# The simulator's subtask of each key, per operator behind hash edges: a keyed operator's state is");
+    line(&mut py, "# checked against it, any other operator is routed by it (partition_custom).");
+    line(&mut py, "SUBTASK = {");
+    for &i in &pinned {
+        let table = pyflink_placement::subtask_table(g, OperatorId(i as u16));
+        line(
+            &mut py,
+            &format!(
+                "    {}: {{{}}},",
+                py_str(&g.spec.operators[i].name),
+                table.iter().map(|(k, t)| format!("{}: {t}", py_str(k))).collect::<Vec<_>>().join(", ")
+            ),
+        );
+    }
+    line(&mut py, "}");
     line(&mut py, "# Per record: how often the failure-free run reflects it in state, and in the output.");
     line(&mut py, "EXPECTED = [");
     for (st, out) in &plan.expected {
@@ -702,8 +737,7 @@ fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
             Partitioning::Forward => v.clone(),
             Partitioning::Rebalance => format!("{v}.rebalance()"),
             Partitioning::Broadcast => format!("{v}.broadcast()"),
-            Partitioning::Hash => format!("{v}.partition_custom(lambda key, n: zlib.crc32(key.encode()) % n, key_of)"),
-            Partitioning::KeyGroups => unreachable!("refused above"),
+            Partitioning::Hash => format!("{v}.partition_custom(lambda key, n: SUBTASK[{name}][key], key_of)"),
         };
         let (role, expr) = match &op.kind {
             OperatorKind::Source => {
@@ -730,9 +764,10 @@ fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
                 (
                     if op.kind == OperatorKind::Count { "keyed count" } else { "keyed sum" },
                     format!(
-                        "{}.key_by(key_of, key_type=Types.STRING()).process(KeyedCount({name}, {}), output_type=RECORD).name({name}).set_parallelism({p})",
+                        "{}.key_by(pinned_key, key_type=PINNED_KEY).process(KeyedCount({name}, {}), output_type=RECORD).name({name}).set_parallelism({p}).set_max_parallelism({})",
                         union(inputs.iter().map(|(v, _)| v.clone()).collect()),
-                        py_str(kind)
+                        py_str(kind),
+                        g.max_parallelism[i]
                     ),
                 )
             }

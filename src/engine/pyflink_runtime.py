@@ -14,7 +14,6 @@ import tempfile
 import threading
 import time
 import urllib.request
-import zlib
 
 from pyflink.common import Configuration, Encoder, Types, WatermarkStrategy
 from pyflink.datastream import (FilterFunction, KeyedProcessFunction, MapFunction, ProcessFunction,
@@ -33,6 +32,14 @@ WORK = None
 
 def key_of(record):
     return record[1]
+
+
+# The key a keyed operator is keyed by: the pair (key, pin), not the string (see KEY_PIN above).
+PINNED_KEY = Types.TUPLE([Types.STRING(), Types.INT()])
+
+
+def pinned_key(record):
+    return (record[1], KEY_PIN[record[1]])
 
 
 def checkpoint_progress():
@@ -171,6 +178,7 @@ class KeyedCount(KeyedProcessFunction):
 
     def open(self, ctx: RuntimeContext):
         self.state = ctx.get_state(ValueStateDescriptor("contributors", Types.PICKLED_BYTE_ARRAY()))
+        self.subtask = ctx.get_index_of_this_subtask()
 
     def process_element(self, record, ctx):
         contributors, total = self.state.value() or ([], 0)
@@ -184,9 +192,10 @@ class KeyedCount(KeyedProcessFunction):
         contributors, _total = self.state.value() or ([], 0)
         folder = os.path.join(WORK, "state", self.name)
         os.makedirs(folder, exist_ok=True)
-        path = os.path.join(folder, "key-%s.json" % ctx.get_current_key().encode("utf-8").hex())
+        key = ctx.get_current_key()[0]
+        path = os.path.join(folder, "key-%s.json" % key.encode("utf-8").hex())
         with open(path + ".tmp", "w") as f:
-            json.dump({"key": ctx.get_current_key(), "contributors": contributors}, f)
+            json.dump({"key": key, "subtask": self.subtask, "contributors": contributors}, f)
         os.replace(path + ".tmp", path)
         return []
 
@@ -325,12 +334,31 @@ def headline(tally):
 
 
 def read_state():
-    counts = [0] * len(RECORDS)
+    """Each record's count in the state the job ended with, and which subtask held each key's
+    state, per keyed operator: {operator: {key: subtask}}."""
+    counts, placement = [0] * len(RECORDS), {}
     for path in glob.glob(os.path.join(WORK, "state", "*", "key-*.json")):
         with open(path) as f:
-            for label in json.load(f)["contributors"]:
-                counts[INDEX[label]] += 1
-    return counts
+            entry = json.load(f)
+        for label in entry["contributors"]:
+            counts[INDEX[label]] += 1
+        placement.setdefault(os.path.basename(os.path.dirname(path)), {})[entry["key"]] = entry["subtask"]
+    return counts, placement
+
+
+def compare_placement(placement):
+    """The keys of the operators in SUBTASK whose state Flink kept on another subtask than the
+    simulator: {"checked": how many keys were compared, "elsewhere": [[operator, key, simulator's,
+    Flink's], ...]}."""
+    checked, elsewhere = 0, []
+    for op, keys in sorted(placement.items()):
+        if op not in SUBTASK:
+            continue
+        for key, subtask in sorted(keys.items()):
+            checked += 1
+            if SUBTASK[op][key] != subtask:
+                elsewhere.append([op, key, SUBTASK[op][key], subtask])
+    return {"checked": checked, "elsewhere": elsewhere}
 
 
 def read_output():
@@ -399,7 +427,7 @@ def main(build_job):
     client.get_job_execution_result().result()
     wall = time.time() - started
 
-    state, output = read_state(), read_output()
+    (state, placement), output = read_state(), read_output()
     has_sink = any(EXPECTED[i][1] is not None for i in range(len(RECORDS)))
     ledger, tallies = [], {"state": dict.fromkeys(("exactly_once", "lost", "duplicated", "pending"), 0),
                            "external": dict.fromkeys(("exactly_once", "lost", "duplicated", "pending"), 0)}
@@ -430,6 +458,7 @@ def main(build_job):
         "tally": {"state": tallies["state"], "external": tallies["external"] if has_sink else None},
         "ledger": ledger,
         "crash": {"wanted": CRASH, "injected": crash},
+        "placement": dict(compare_placement(placement), flink=placement),
         "checkpoint_statistics": statistics.result(),
         "work": WORK,
         "wall_seconds": round(wall, 1),

@@ -100,7 +100,8 @@ pub enum Refusal {
     MaxParallelismTooLow { id: OperatorHash, saved: u16, parallelism: u16 },
     /// The simulator's limit: a source reads one partition per subtask.
     SourceRescaled { operator: String, old: u16, new: u16 },
-    /// The simulator's limit: the older jobs route keys by `key % n`, not by key group.
+    /// A keyed operator whose input is not keyed (forward, rebalance, broadcast) changed its
+    /// parallelism: Flink keeps keyed state only behind `keyBy`, whose key groups a rescale moves.
     NotKeyGroupRouted { operator: String },
     /// The simulator's limit: a state moved to an operator that can't hold it.
     KindChanged { operator: String, from: &'static str, to: &'static str },
@@ -147,7 +148,7 @@ impl Refusal {
                 "source {operator:?} changed its parallelism from {old} to {new}: in this simulator a source reads one log partition per subtask, so its parallelism can't change (Flink would deal its splits out round robin)"
             ),
             Refusal::NotKeyGroupRouted { operator } => format!(
-                "keyed operator {operator:?} changed its parallelism, but its input routes keys by key % n (the simulator's older jobs): rescale a job whose keyed edges route by key group, such as keyed-count"
+                "keyed operator {operator:?} changed its parallelism, but its input is not keyed by key (a forward, rebalance or broadcast edge, which the simulator lets into a count): Flink keeps keyed state only on a keyed stream (\"Keyed state can only be used on a 'keyed stream', i.e., after a 'keyBy()' operation.\"), and a rescale moves its key groups; give the operator's inputs hash edges (keyBy)"
             ),
             Refusal::KindChanged { operator, from, to } => format!(
                 "operator {operator:?} would receive {from} state but is a {to}: in this simulator it can't read that state"
@@ -338,7 +339,7 @@ pub fn plan(
                     .edges
                     .iter()
                     .filter(|e| e.to == new_op.name)
-                    .all(|e| e.partitioning == Partitioning::KeyGroups);
+                    .all(|e| e.partitioning == Partitioning::Hash);
                 let same = new_op.parallelism == op.parallelism;
                 if !by_key_group && !same && new_op.parallelism != 1 {
                     return Err(Refusal::NotKeyGroupRouted { operator: new_op.name.clone() });

@@ -287,7 +287,7 @@ fn rows_needed(g: &JobGraph, t: usize, two_phase: bool) -> usize {
     }
 }
 
-/// How many keys can reach task `t`: on keyed edges (by key, by key group) only those routed to
+/// How many keys can reach task `t`: on keyed edges (by key group) only those routed to
 /// its subtask, as `Sim::emit` routes them; on any other edge every key.
 fn keys_at(g: &JobGraph, t: usize) -> usize {
     use crate::engine::dataflow::job_graph::Partitioning;
@@ -296,8 +296,7 @@ fn keys_at(g: &JobGraph, t: usize) -> usize {
         let Some(o) = from.outputs.iter().find(|o| o.channels.contains(&c)) else { return true };
         let (n, sub) = (o.channels.len(), g.tasks[t].subtask as usize);
         match o.partitioning {
-            Partitioning::Hash => k % n == sub,
-            Partitioning::KeyGroups => {
+            Partitioning::Hash => {
                 let max = g.max_parallelism[g.tasks[t].operator.index()];
                 crate::engine::key_groups::subtask_for_key(&g.keys[k], max, n as u16) as usize == sub
             }

@@ -72,9 +72,8 @@ fn line() -> (&'static str, JobSpec) {
 pub const BUILTIN_NAMES: [&str; 5] = ["line", "line-sink", "two-inputs", "diamond", "keyed-shuffle"];
 
 /// The built-in jobs made for restoring into a changed program (the Program & savepoints room and
-/// its lesson): every operator has a `uid`, and keyed edges route by key group as Flink's do.
-/// They are kept apart from [`BUILTIN_NAMES`], whose jobs (and the runs pinned to them) stay as
-/// they were.
+/// its lesson): every operator has a `uid`. They are kept apart from [`BUILTIN_NAMES`], whose
+/// operators have generated ids.
 pub const PROGRAM_JOB_NAMES: [&str; 2] = ["line-uids", "keyed-count"];
 
 /// `op` with a `uid`.
@@ -162,7 +161,7 @@ pub fn builtin(name: &str) -> Option<BuiltinJob> {
                 "Source -> keyBy -> two Counts, routed by key group (128 key groups), uids source and count.",
                 JobSpec {
                     operators: vec![op_uid("Source", Source, 1, "source"), op_uid("Count", Count, 2, "count")],
-                    edges: vec![edge("Source", "Count", KeyGroups)],
+                    edges: vec![edge("Source", "Count", Hash)],
                 },
             )
         }
@@ -203,6 +202,17 @@ mod tests {
         assert_eq!(auto_label(26), "aa");
         assert_eq!(auto_label(27), "ab");
         assert_eq!(auto_label(26 + 26 * 26), "aaa");
+    }
+
+    /// `hash` is keyBy by key group; files written when keyed-count's edge was spelled
+    /// `key-groups` read as the same edge, and are written back as `hash`.
+    #[test]
+    fn key_groups_is_read_as_hash() {
+        let read = |s: &str| serde_json::from_str::<EdgeSpec>(s).unwrap();
+        let a = read(r#"{"from": "Source", "to": "Count", "partitioning": "key-groups"}"#);
+        assert_eq!(a, read(r#"{"from": "Source", "to": "Count", "partitioning": "hash"}"#));
+        assert_eq!(a.partitioning, Partitioning::Hash);
+        assert!(serde_json::to_string(&a).unwrap().contains(r#""partitioning":"hash""#));
     }
 
     #[test]

@@ -60,17 +60,16 @@ pub enum Partitioning {
     /// Subtask i sends to subtask i; both sides need the same parallelism.
     #[default]
     Forward,
-    /// keyBy: each record goes to the subtask its key hashes to.
+    /// keyBy, routed as Flink routes it (`KeyGroupStreamPartitioner`, shown as HASH in Flink's
+    /// web UI): the key's Java `hashCode`, murmur-hashed into one of the consumer's
+    /// max-parallelism key groups, goes to the subtask owning that key group
+    /// (`crate::engine::key_groups`). Files may also spell it `key-groups`.
+    #[serde(alias = "key-groups")]
     Hash,
     /// Round robin over the consumer subtasks.
     Rebalance,
     /// Every record to every consumer subtask.
     Broadcast,
-    /// keyBy as Flink routes it (`KeyGroupStreamPartitioner`): the key's Java `hashCode`,
-    /// murmur-hashed into one of the consumer's max-parallelism key groups, goes to the subtask
-    /// owning that key group (`crate::engine::key_groups`). Only the jobs built for changed
-    /// programs use it; `hash` keeps the simulator's older `key % n`.
-    KeyGroups,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! Operators: what a task does with a record. Map and filter are stateless; keyed count and sum
 //! keep, per key, the value and the records that contributed to it (so the ledger can tell which
 //! source records the state reflects). Each result goes out on the task's outputs by each edge's
-//! partitioning: forward, hash by key, rebalance (round robin) or broadcast, as Flink's
+//! partitioning: forward, by key group (keyBy), rebalance (round robin) or broadcast, as Flink's
 //! `ChannelSelector`s do.
 
 use super::job_graph::{OperatorKind, Partitioning};
@@ -29,8 +29,7 @@ impl Sim {
             };
             match group.partitioning {
                 Partitioning::Forward => send(self, group.channels[0]),
-                Partitioning::Hash => send(self, group.channels[g.record(rec.id).key.index() % k]),
-                Partitioning::KeyGroups => {
+                Partitioning::Hash => {
                     let to = g.task(g.channel(group.channels[0]).to).operator;
                     let max = g.max_parallelism[to.index()];
                     let key = g.key_name(g.record(rec.id).key);

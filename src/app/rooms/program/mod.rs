@@ -174,7 +174,7 @@ fn refusal_text(r: &Refusal, l: Lang) -> (String, Option<String>) {
             Lang::Zh => (
                 match r.id() {
                     "source-rescaled" => "模拟器的限制：每个源子任务读一个日志分区，源的并行度不能改。".into(),
-                    "not-key-group-routed" => "模拟器的限制：这个键控算子的输入按 key % n 路由（旧作业），不能改并行度；请用按键组路由的 keyed-count。".into(),
+                    "not-key-group-routed" => "这个键控算子的输入没有按键分区（forward、rebalance 或 broadcast 边，模拟器允许它们接入 count），不能改并行度：Flink 只在 keyBy 之后的键控流上保存键控状态，扩缩容移动的是它的键组；请把它的输入边改为 hash（keyBy）。".into(),
                     "kind-changed" => "模拟器的限制：这个 id 的算子种类变了，读不了保存的状态。".into(),
                     "channel-state" => "模拟器的限制：快照里存有通道中的记录（非对齐），不能恢复到修改后的程序；Flink 的保存点总是对齐的。".into(),
                     _ => "模拟器的限制：sink 的并行度不能改。".into(),
