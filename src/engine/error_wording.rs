@@ -1,0 +1,105 @@
+//! Why an action was refused, in English and Chinese: [`ActionError::message`] (and `Display`, in
+//! English), beside the refusals themselves in `error.rs`.
+
+use std::fmt;
+
+use super::error::ActionError;
+use super::lang::{say, Lang};
+use super::settings::strategy::strategy_words;
+
+impl ActionError {
+    /// Why the action was refused, in one clause ("the job is down; restore it first").
+    pub fn message(&self, lang: Lang) -> String {
+        use ActionError::*;
+        match self {
+            NoSuchChannel(c) => say!(lang, "there is no channel #{c}", "没有编号为 {c} 的通道"),
+            NoSuchTask(t) => say!(lang, "there is no task #{t}", "没有编号为 {t} 的任务"),
+            JobDown => lang.t("the job is down; restore it first", "作业已停止，请先恢复").into(),
+            JobRunning => {
+                lang.t("the job is running; there is nothing to restore", "作业正在运行，没有需要恢复的东西").into()
+            }
+            TaskDown { task } => say!(
+                lang,
+                "{task} is down with its failed region; restore it first",
+                "{task} 随所在的失败区域停止了，请先恢复"
+            ),
+            NoNotification { task } => say!(
+                lang,
+                "no notification that a checkpoint completed is on its way to {task}",
+                "没有发往 {task} 的检查点完成通知"
+            ),
+            ChannelEmpty { channel } => say!(lang, "channel {channel} is empty", "通道 {channel} 是空的"),
+            ChannelBlocked { channel, task } => say!(
+                lang,
+                "channel {channel} is blocked: {task} is aligning barriers and buffers what comes after the barrier",
+                "通道 {channel} 已阻塞：{task} 正在对齐屏障，屏障之后的记录被缓存"
+            ),
+            Backpressured { task, channel, capacity } => say!(
+                lang,
+                "{task} is backpressured: its output channel {channel} is full ({capacity} items)",
+                "{task} 受到反压：它的输出通道 {channel} 已满（{capacity} 项）"
+            ),
+            NotASource { task } => say!(lang, "{task} is not a source", "{task} 不是数据源"),
+            SourcesPaused { checkpoint } => say!(
+                lang,
+                "sources are paused until stop-the-world checkpoint {checkpoint} completes",
+                "数据源已暂停，直到全局暂停检查点 {checkpoint} 完成"
+            ),
+            ReceiverListens { task } => say!(
+                lang,
+                "{task}'s receiver stores what arrives on its socket by itself, as each record arrives (wait)",
+                "{task} 的接收器会在每条记录到达 socket 时自行存储（等待）"
+            ),
+            NotArrived { task, at } => say!(
+                lang,
+                "nothing has arrived on {task}'s socket yet: its next record arrives at step {at} (wait)",
+                "{task} 的 socket 上还没有数据到达：下一条记录在第 {at} 步到达（等待）"
+            ),
+            LogExhausted { task, records } => {
+                say!(
+                    lang,
+                    "{task} has read its whole log ({records} records)",
+                    "{task} 已读完整个日志（{records} 条记录）"
+                )
+            }
+            NoCheckpoints { strategy } => {
+                let name = strategy_words(strategy, lang);
+                say!(lang, "there are no checkpoints with {name}", "“{name}”不做检查点")
+            }
+            NotTimers { strategy } => {
+                let (timers, name) = (strategy_words("timers", lang), strategy_words(strategy, lang));
+                say!(
+                    lang,
+                    "snapshot timers belong to {timers}, not to {name}",
+                    "快照定时器只属于“{timers}”，而不属于“{name}”"
+                )
+            }
+            NimbusDown => lang.t("Nimbus is already down", "Nimbus 已经停了").into(),
+            NoAckMessage { task } => {
+                say!(lang, "no message from {task} is on its way to the acker", "没有从 {task} 发往 acker 的消息")
+            }
+            NoAckerAnswer { task } => {
+                say!(lang, "no answer from the acker is on its way to {task}", "没有 acker 发往 {task} 的答复")
+            }
+            NoAcker { strategy } => {
+                let name = strategy_words(strategy, lang);
+                say!(lang, "there is no acker with {name} (or with ackers 0)", "“{name}”没有 acker（或 acker 数为 0）")
+            }
+            JobStopped | NotStopped | Stopping { .. } | NoSavepoint { .. } => {
+                super::savepoint_wording::refusal(self, lang).unwrap_or_default()
+            }
+            NothingToDo => lang
+                .t(
+                    "nothing left to do: every log is read and every channel is empty or blocked",
+                    "无事可做：日志已全部读完，通道都为空或已阻塞",
+                )
+                .into(),
+        }
+    }
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}

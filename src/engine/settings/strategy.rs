@@ -1,0 +1,129 @@
+//! The strategies' catalogue: every snapshot strategy a run can use (Flink's barrier variants,
+//! per-task timers, none, Storm's acker, Spark Streaming), its scenario-file id, which settings it
+//! takes, and its name in words in English and Chinese.
+
+use serde::{Deserialize, Serialize};
+
+use super::options::SinkMode;
+use crate::engine::lang::Lang;
+
+/// The snapshot strategy of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// Nothing is saved. On restore tasks start empty; sources follow [`RestartPolicy`](super::RestartPolicy).
+    None,
+    /// Each task saves its own state when its own timer fires, with no coordination.
+    Timers,
+    /// Checkpoint barriers with alignment: exactly-once (Flink's default).
+    #[default]
+    Aligned,
+    /// Checkpoint barriers without alignment (Flink's CheckpointBarrierTracker): at-least-once.
+    AtLeastOnce,
+    /// Unaligned checkpoints: the first barrier overtakes, in-flight records are stored.
+    Unaligned,
+    /// Pause the sources, drain every channel, snapshot all, resume.
+    StopTheWorld,
+    /// Storm's XOR acker: every tuple acknowledged, failed trees replayed; no state saved.
+    StormAcker,
+    /// Spark Streaming: receivers store blocks (and a write-ahead log), the driver cuts
+    /// micro-batches, state is rebuilt from lineage and checkpoints.
+    SparkStreaming,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 8] = [
+        Strategy::None,
+        Strategy::Timers,
+        Strategy::Aligned,
+        Strategy::AtLeastOnce,
+        Strategy::Unaligned,
+        Strategy::StopTheWorld,
+        Strategy::StormAcker,
+        Strategy::SparkStreaming,
+    ];
+    /// Strategies run by the CheckpointCoordinator (checkpoint ids, acknowledgements).
+    pub fn uses_coordinator(self) -> bool {
+        matches!(self, Strategy::Aligned | Strategy::AtLeastOnce | Strategy::Unaligned | Strategy::StopTheWorld)
+    }
+    pub fn uses_barriers(self) -> bool {
+        matches!(self, Strategy::Aligned | Strategy::AtLeastOnce | Strategy::Unaligned)
+    }
+    /// Whether a sink may write in `sink` mode under this strategy: a two-phase-commit sink commits
+    /// when a checkpoint completes, so it needs a coordinator.
+    pub fn allows_sink(self, sink: SinkMode) -> bool {
+        match sink {
+            SinkMode::TwoPhaseCommit => self.uses_coordinator(),
+            SinkMode::Transactional => self == Strategy::SparkStreaming,
+            _ => true,
+        }
+    }
+    /// Whether `checkpoint-interval` applies: the coordinator triggers checkpoints every so many
+    /// steps; Spark Streaming checkpoints its state every so many batches.
+    pub fn takes_checkpoint_interval(self) -> bool {
+        self.uses_coordinator() || self == Strategy::SparkStreaming
+    }
+    /// Whether `alignment-timeout` applies: only aligned checkpoints align.
+    pub fn takes_alignment_timeout(self) -> bool {
+        self == Strategy::Aligned
+    }
+    /// Whether the acker's settings apply (`message-timeout`, `ackers`, unanchored edges).
+    pub fn takes_acker_settings(self) -> bool {
+        self == Strategy::StormAcker
+    }
+    /// Whether the failover strategy applies: Storm runs every task in one worker, which restarts
+    /// whole.
+    pub fn takes_failover_strategy(self) -> bool {
+        !matches!(self, Strategy::StormAcker | Strategy::SparkStreaming)
+    }
+    /// Whether [`HighAvailability`](super::HighAvailability) and
+    /// [`CheckpointRetention`](super::CheckpointRetention) apply: only the JobManager's
+    /// CheckpointCoordinator keeps completed checkpoints that a standby or a resubmission could
+    /// restore (per-task timers save on their own; Storm's Nimbus holds no job state).
+    pub fn takes_high_availability(self) -> bool {
+        self.uses_coordinator()
+    }
+    /// Whether a source may be a socket: Storm's spout replays a failed tuple by reading its offset
+    /// again, which a socket cannot do (a reliable spout on a socket would have to buffer every
+    /// tuple until acked; not modelled).
+    pub fn takes_socket(self) -> bool {
+        self != Strategy::StormAcker
+    }
+    /// Whether `batch-interval` and `write-ahead-log` apply.
+    pub fn takes_micro_batches(self) -> bool {
+        self == Strategy::SparkStreaming
+    }
+    /// Whether the [`RestartPolicy`](super::RestartPolicy) applies: only when nothing is saved.
+    pub fn takes_restart_policy(self) -> bool {
+        self == Strategy::None
+    }
+    pub fn id(self) -> &'static str {
+        match self {
+            Strategy::None => "none",
+            Strategy::Timers => "timers",
+            Strategy::Aligned => "aligned",
+            Strategy::AtLeastOnce => "at-least-once",
+            Strategy::Unaligned => "unaligned",
+            Strategy::StopTheWorld => "stop-the-world",
+            Strategy::StormAcker => "storm-acker",
+            Strategy::SparkStreaming => "spark-streaming",
+        }
+    }
+    pub fn from_id(s: &str) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|x| x.id() == s)
+    }
+}
+
+/// A strategy named in words, not by its scenario-file id ("per-task timers", not "timers").
+pub(crate) fn strategy_words(id: &str, lang: Lang) -> &'static str {
+    match id {
+        "none" => lang.t("no snapshots", "不做快照"),
+        "timers" => lang.t("per-task timers", "各任务定时快照"),
+        "aligned" => lang.t("aligned barriers", "对齐屏障"),
+        "at-least-once" => lang.t("barriers without alignment", "屏障不对齐"),
+        "unaligned" => lang.t("unaligned checkpoints", "非对齐检查点"),
+        "stop-the-world" => lang.t("stop-the-world snapshots", "全局暂停快照"),
+        "storm-acker" => lang.t("Storm's acker", "Storm 的 acker"),
+        _ => lang.t("this strategy", "此策略"),
+    }
+}

@@ -1,0 +1,146 @@
+//! Which settings fit together and with the job: [`Settings::validate`], the refusals a scenario
+//! file, a saved run or a link meets before a run starts (Flink refuses a bad configuration at
+//! submission in the same way).
+
+use super::{default_batch_interval, default_message_timeout, Settings};
+use super::{CheckpointRetention, HighAvailability, SinkMode, SourceKind, Strategy, MAX_CHANNEL_CAPACITY, MAX_STEPS_SETTING};
+use crate::engine::dataflow::job_graph::JobGraph;
+use crate::engine::error::ScenarioError;
+
+impl Settings {
+    pub fn validate(&self, graph: &JobGraph) -> Result<(), ScenarioError> {
+        let bad = |m: String| Err(ScenarioError::Settings(m));
+        for (name, t) in &self.timers {
+            if graph.task_by_name(name).is_none() {
+                return bad(format!("timer for {name:?}: no task has that name"));
+            }
+            if t.phase > MAX_STEPS_SETTING || t.period > MAX_STEPS_SETTING {
+                return bad(format!("timer for {name:?}: phase and period must be at most {MAX_STEPS_SETTING}"));
+            }
+        }
+        if !self.timers.is_empty() && self.strategy != Strategy::Timers {
+            return bad("timers are set but the strategy is not \"timers\"".into());
+        }
+        if let Some(i) = self.checkpoint_interval {
+            if i == 0 || i > MAX_STEPS_SETTING {
+                return bad(format!("checkpoint-interval must be 1 to {MAX_STEPS_SETTING} steps"));
+            }
+            if !self.strategy.takes_checkpoint_interval() {
+                return bad(format!(
+                    "checkpoint-interval needs a checkpointing strategy, not {:?}",
+                    self.strategy.id()
+                ));
+            }
+        }
+        if self.checkpoint_timeout == 0 || self.checkpoint_timeout > MAX_STEPS_SETTING {
+            return bad(format!("checkpoint-timeout must be 1 to {MAX_STEPS_SETTING} steps"));
+        }
+        if self.max_concurrent_checkpoints == 0 || self.max_concurrent_checkpoints > 16 {
+            return bad("max-concurrent-checkpoints must be 1 to 16".into());
+        }
+        if self.num_retained == 0 || self.num_retained > 16 {
+            return bad("num-retained must be 1 to 16".into());
+        }
+        if let Some(t) = self.alignment_timeout {
+            if !self.strategy.takes_alignment_timeout() {
+                return bad("alignment-timeout applies to the aligned strategy only".into());
+            }
+            if t > MAX_STEPS_SETTING {
+                return bad(format!("alignment-timeout must be at most {MAX_STEPS_SETTING} steps"));
+            }
+        }
+        // Flink accepts `execution.checkpointing.unaligned` with `max-concurrent-checkpoints` above
+        // 1 but documents concurrent unaligned checkpoints as not supported (at run time a task
+        // declines the older one as subsumed); the simulator refuses the combination. The alignment
+        // timeout applies only with unaligned checkpoints enabled.
+        if self.max_concurrent_checkpoints > 1
+            && (self.strategy == Strategy::Unaligned || self.alignment_timeout.is_some())
+        {
+            return bad(
+                "the simulator refuses max-concurrent-checkpoints above 1 with unaligned checkpoints (strategy unaligned, or an alignment-timeout): Flink accepts the setting, but documents concurrent unaligned checkpoints as not supported, and at run time a task declines the older checkpoint as subsumed (CHECKPOINT_DECLINED_SUBSUMED)".into(),
+            );
+        }
+        if let Some(c) = self.channel_capacity {
+            if c == 0 || c > MAX_CHANNEL_CAPACITY {
+                return bad(format!("channel-capacity must be 1 to {MAX_CHANNEL_CAPACITY} items"));
+            }
+        }
+        if self.tolerable_failed_checkpoints > 0 {
+            if !self.strategy.uses_coordinator() {
+                return bad(format!(
+                    "tolerable-failed-checkpoints needs a checkpointing strategy, not {:?}",
+                    self.strategy.id()
+                ));
+            }
+            if self.tolerable_failed_checkpoints as u64 > MAX_STEPS_SETTING {
+                return bad(format!("tolerable-failed-checkpoints must be at most {MAX_STEPS_SETTING}"));
+            }
+        }
+        if self.source == SourceKind::Socket && !self.strategy.takes_socket() {
+            return bad("source socket: Storm's spout replays a failed tuple by reading its offset again, which a socket cannot do; use a replayable-log source".into());
+        }
+        if !self.strategy.takes_micro_batches() && (self.write_ahead_log || self.batch_interval != default_batch_interval()) {
+            return bad(format!("batch-interval and write-ahead-log belong to the spark-streaming strategy, not {:?}", self.strategy.id()));
+        }
+        if self.batch_interval == 0 || self.batch_interval > MAX_STEPS_SETTING {
+            return bad(format!("batch-interval must be 1 to {MAX_STEPS_SETTING} steps"));
+        }
+        if self.message_timeout == 0 || self.message_timeout > MAX_STEPS_SETTING {
+            return bad(format!("message-timeout must be 1 to {MAX_STEPS_SETTING} steps"));
+        }
+        if self.ackers > 1 {
+            return bad("ackers must be 0 (tracking off) or 1: the simulator runs one acker".into());
+        }
+        if !self.strategy.takes_acker_settings() && (self.ackers != 1 || !self.unanchored.is_empty() || self.message_timeout != default_message_timeout()) {
+            return bad(format!(
+                "message-timeout, ackers and unanchored belong to the storm-acker strategy, not {:?}",
+                self.strategy.id()
+            ));
+        }
+        for name in &self.unanchored {
+            let Some(e) = graph.spec.edges.iter().find(|e| e.name() == *name) else {
+                return bad(format!(
+                    "unanchored edge {name:?}: the job has no such edge; its edges are {}",
+                    graph.spec.edges.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
+                ));
+            };
+            if graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == crate::engine::dataflow::job_graph::OperatorKind::Source) {
+                return bad(format!(
+                    "unanchored edge {name:?}: a spout's tuples are anchored by their message id; turn acking off (ackers 0) to emit untracked"
+                ));
+            }
+        }
+        if !self.strategy.takes_high_availability()
+            && (self.high_availability != HighAvailability::default()
+                || self.externalized_checkpoint_retention != CheckpointRetention::default())
+        {
+            return bad(format!(
+                "high-availability and externalized-checkpoint-retention concern the checkpoints the JobManager keeps, so they need a checkpointing strategy (aligned, at-least-once, unaligned or stop-the-world), not {:?}; leave them out (standby, no-externalized-checkpoints)",
+                self.strategy.id()
+            ));
+        }
+        if graph.has_sink() && self.sink == SinkMode::Transactional && !self.strategy.allows_sink(self.sink) {
+            return bad(format!("a transactional sink commits a batch keyed by (batch time, partition): it needs the spark-streaming strategy, not {:?}", self.strategy.id()));
+        }
+        if graph.has_sink() && !self.strategy.allows_sink(self.sink) {
+            return bad(format!(
+                "a two-phase-commit sink commits when a checkpoint completes, so it needs a checkpointing strategy (aligned, at-least-once, unaligned or stop-the-world), not {:?}",
+                self.strategy.id()
+            ));
+        }
+        if let Some(h) = &self.handler {
+            if let Err(why) = h.check() {
+                return bad(format!("handler: {why}"));
+            }
+            if self.strategy != Strategy::Aligned || self.max_concurrent_checkpoints != 1 || self.alignment_timeout.is_some() {
+                return bad(format!(
+                    "handler: a barrier handler of the lab runs on strategy aligned's coordinator, one checkpoint at a time, without an alignment timeout, not on {:?}{}{}",
+                    self.strategy.id(),
+                    if self.max_concurrent_checkpoints != 1 { " with several concurrent checkpoints" } else { "" },
+                    if self.alignment_timeout.is_some() { " with an alignment timeout" } else { "" }
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,45 @@
+//! The engine's words in English and Simplified Chinese, each sentence written once with its two
+//! languages side by side: the narration of events for the event log and the runner ("Count
+//! received barrier 2 on its first input; 1 input(s) still to deliver it"), the short name of an
+//! action ("deliver Source->Map"), why a checkpoint was aborted, and why an action was refused
+//! ([`ActionError::message`]). A scenario error is worded in English where it is made.
+//!
+//! One file per family of events: `dataflow.rs`, `checkpoint.rs`, `recovery.rs` (with high
+//! availability), `storm.rs`, `spark.rs`; the savepoints' words are in `savepoint_wording.rs`, an
+//! action's short name in `actions.rs`, and the refusals beside `ActionError`, in
+//! `error_wording.rs`.
+
+mod actions;
+mod checkpoint;
+mod dataflow;
+mod recovery;
+mod spark;
+mod storm;
+
+use super::action::Event;
+use super::dataflow::job_graph::JobGraph;
+use super::lang::Lang;
+
+pub use actions::describe;
+pub use checkpoint::abort_reason;
+
+/// One sentence for one event.
+pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
+    narrate_common(e, g, lang).unwrap_or_else(|| narrate_storm_spark(e, g, lang))
+}
+
+/// One sentence for one event: the dataflow's and Flink's, or None for an event of Storm's acker or
+/// Spark Streaming, which [`narrate_storm_spark`] words (the page loads those words with the
+/// drawings of those strategies).
+pub fn narrate_common(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
+    dataflow::narrate(e, g, lang)
+        .or_else(|| checkpoint::narrate(e, g, lang))
+        .or_else(|| recovery::narrate(e, g, lang))
+        .or_else(|| super::savepoint_wording::narrate(e, lang))
+}
+
+/// One sentence for an event of Storm's acker (trees, acks, Nimbus and supervisors) or of Spark
+/// Streaming (blocks, batches, the driver and executors); empty for any other event.
+pub fn narrate_storm_spark(e: &Event, g: &JobGraph, lang: Lang) -> String {
+    storm::narrate(e, g, lang).or_else(|| spark::narrate(e, g, lang)).unwrap_or_default()
+}
