@@ -67,7 +67,6 @@ pub fn loaded() -> Option<&'static [Lesson]> {
 
 /// Makes the lessons available: called by the lessons' part when it loads.
 pub fn register() {
-    super::progress::register_run_for();
     if LOADED.with(Cell::get).is_none() {
         LOADED.with(|l| l.set(Some(builtins_now())));
     }

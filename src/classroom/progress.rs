@@ -134,30 +134,6 @@ pub fn run_for(progress: &Progress) -> Result<LessonRun, String> {
     Ok(LessonRun { config, start, actions, change })
 }
 
-#[cfg(all(target_arch = "wasm32", feature = "split"))]
-thread_local! {
-    static RUN_FOR: std::cell::Cell<Option<fn(&Progress) -> Result<LessonRun, String>>> = const { std::cell::Cell::new(None) };
-}
-
-/// [`run_for`], as the session reaches it: in the split page through the lessons' part, which
-/// registers it when it loads ([`register_run_for`]), so the script interpreter that plays a
-/// lesson's lines is not in the first screen's module; directly everywhere else.
-pub fn lesson_run(progress: &Progress) -> Result<LessonRun, String> {
-    #[cfg(all(target_arch = "wasm32", feature = "split"))]
-    return match RUN_FOR.with(std::cell::Cell::get) {
-        Some(f) => f(progress),
-        None => Err("the lessons are not loaded".into()),
-    };
-    #[cfg(not(all(target_arch = "wasm32", feature = "split")))]
-    run_for(progress)
-}
-
-/// Makes [`lesson_run`] play lessons: called with the lessons' registration.
-pub fn register_run_for() {
-    #[cfg(all(target_arch = "wasm32", feature = "split"))]
-    RUN_FOR.with(|c| c.set(Some(run_for)));
-}
-
 /// [`run_for`] without the restore: the configuration, the start and the actions.
 pub fn actions_for(progress: &Progress) -> Result<(RunConfig, Sim, Vec<Action>), String> {
     run_for(progress).map(|r| (r.config, r.start, r.actions))

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::curriculum;
 use super::lessons::OnDiagram;
-use super::progress::{lesson_run, CutAttempt, LessonRun, Progress};
+use super::progress::{run_for, CutAttempt, LessonRun, Progress};
 use super::run_config::RunConfig;
 use super::saved_run::{LoadError, Origin, SavedLesson, SavedRun, MAX_SAVED_ACTIONS, SAVED_VERSION};
 use super::settings_form::{edit_field, FieldNote, SettingField};
@@ -425,7 +425,7 @@ impl Session {
 
     /// Rebuilds the run to stand where the lesson `p` stands.
     fn go_to_lesson(&mut self, p: Progress) -> bool {
-        match lesson_run(&p) {
+        match run_for(&p) {
             Ok(LessonRun { config, start, actions, change }) => match Timeline::from_actions(start, &actions) {
                 Ok(tl) => {
                     self.config = config;
