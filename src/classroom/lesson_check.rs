@@ -4,8 +4,10 @@
 //! expected answer (`"expect"`) against the engine's ledger once revealed. What a reveal's words
 //! say is the author's; the expected answer is what the check can hold them to.
 
+use std::collections::BTreeMap;
+
 use super::curriculum;
-use super::lessons::Judge;
+use super::lessons::score;
 use super::progress::{run_for, Progress};
 use crate::engine::ledger::Verdict;
 use crate::engine::Sim;
@@ -20,7 +22,7 @@ pub struct Finding {
 }
 
 /// The run at step `step` of lesson `lesson`, played, with a prediction revealed or not.
-fn played(lesson: usize, step: usize, revealed: bool) -> Result<Sim, String> {
+pub(crate) fn played(lesson: usize, step: usize, revealed: bool) -> Result<Sim, String> {
     let mut p = Progress::new(lesson);
     p.step = step;
     p.revealed = revealed;
@@ -59,18 +61,8 @@ pub fn check(lesson: usize) -> Vec<Finding> {
             }
         }
         let Some(judge) = step.predict else { continue };
-        let ledger = sim.ledger();
-        let rows: Vec<(&str, Verdict)> = ledger
-            .rows
-            .iter()
-            .filter_map(|r| {
-                let v = match judge {
-                    Judge::State => Some(r.state_verdict),
-                    Judge::Output => r.external_verdict,
-                };
-                v.map(|v| (r.label.as_str(), v))
-            })
-            .collect();
+        // Each judged record and its outcome, as the lesson bar scores a guess.
+        let (rows, _) = score(&sim, judge, &BTreeMap::new());
         if rows.is_empty() {
             say(true, "predicts the output a reader sees, but this job writes none (it has no sink)".into());
             continue;
@@ -88,7 +80,7 @@ pub fn check(lesson: usize) -> Vec<Finding> {
                 say(true, format!("\"expect\" names record {l:?}, which this job does not have"));
             }
         }
-        let of = |v: Verdict| rows.iter().filter(|(_, x)| *x == v).map(|(l, _)| l.to_string()).collect::<Vec<_>>();
+        let of = |v: Verdict| rows.iter().filter(|(_, _, x)| *x == v).map(|(l, _, _)| l.clone()).collect::<Vec<_>>();
         let sorted = |v: &[String]| {
             let mut v = v.to_vec();
             v.sort();

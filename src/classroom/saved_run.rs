@@ -227,15 +227,15 @@ pub fn from_fragment(fragment: &str) -> Result<String, LoadError> {
     let f = fragment.strip_prefix('#').unwrap_or(fragment);
     // `#lesson=ID` opens a built-in lesson, `#lesson=…` a lesson file in base64url: the sharing
     // part tells which (`session::open_run`).
-    if let Some(body) = f.strip_prefix("lesson=") {
-        if body.len() > MAX_SAVED_BYTES * 4 / 3 + 4 {
-            return Err(LoadError::TooLarge(body.len() * 3 / 4));
-        }
-        return Ok(format!("lesson:{body}"));
-    }
-    let body = f.strip_prefix("run=").ok_or(LoadError::Encoding)?;
+    let (lesson, body) = match f.strip_prefix("lesson=") {
+        Some(body) => (true, body),
+        None => (false, f.strip_prefix("run=").ok_or(LoadError::Encoding)?),
+    };
     if body.len() > MAX_SAVED_BYTES * 4 / 3 + 4 {
         return Err(LoadError::TooLarge(body.len() * 3 / 4));
+    }
+    if lesson {
+        return Ok(format!("lesson:{body}"));
     }
     let bytes = from_base64url(body).ok_or(LoadError::Encoding)?;
     String::from_utf8(bytes).map_err(|_| LoadError::Encoding)

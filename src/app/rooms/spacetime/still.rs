@@ -6,12 +6,10 @@
 use yew::prelude::*;
 
 use super::drawing::{draw, Scene};
+use super::MAX_ARROWS;
 use crate::app::text::Lang;
 use crate::engine::space_time::{diagram, thin};
 use crate::engine::Timeline;
-
-/// At most this many arrows are drawn (barriers and the rest kept first, as in the room).
-const MAX_ARROWS: usize = 80;
 
 /// The whole of `tl`, up to its last step, as a diagram with the caption `caption`.
 pub fn still(tl: &Timeline, lang: Lang, presenter: bool, caption: &str) -> Html {
