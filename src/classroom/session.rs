@@ -639,11 +639,7 @@ pub fn open_run(current: &mut Session, origin: Origin, text: Result<String, Load
             match opened {
                 Ok(mut next) => {
                     let title = next.lesson.as_ref().expect("opened").lesson().title;
-                    let from = |l: Lang| super::wording::origin(origin, l);
-                    next.notice = Some(Notice::Done(Box::new([
-                        format!("Opened the lesson \u{201c}{}\u{201d} from {}.", title.en, from(Lang::En)),
-                        format!("已从{}打开课程“{}”。", from(Lang::Zh), title.zh),
-                    ])));
+                    next.notice = Some(Notice::lesson_opened(title, origin));
                     *current = next;
                 }
                 Err(error) => current.notice = Some(Notice::load_failed(origin, error)),

@@ -4,6 +4,7 @@
 //! step's name in the narration. (Actions and events are worded by the engine; the lessons'
 //! texts are in `curriculum.rs`.)
 
+use super::lessons::Text;
 use super::saved_run::{LoadError, Origin, MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, SAVED_VERSION};
 use super::session::{Notice, StepLog, Steps};
 use super::settings_form::{FieldNote, SettingField};
@@ -65,6 +66,16 @@ pub(crate) fn origin(o: Origin, lang: Lang) -> &'static str {
 }
 
 impl Notice {
+    /// A lesson opened from `o` (a lesson file, or a `#lesson=ID` link): the notice that names
+    /// it and where it came from.
+    pub(crate) fn lesson_opened(title: Text, o: Origin) -> Notice {
+        let from = |l: Lang| origin(o, l);
+        Notice::Done(Box::new([
+            format!("Opened the lesson \u{201c}{}\u{201d} from {}.", title.en, from(Lang::En)),
+            format!("已从{}打开课程“{}”。", from(Lang::Zh), title.zh),
+        ]))
+    }
+
     /// The notice as the learner reads it.
     pub fn message(&self, lang: Lang) -> String {
         match self {
