@@ -8,79 +8,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::explanation::Story;
-use super::schedules::Judgement;
+pub use super::outcome::{BadOutcome, Judged};
 use crate::engine::action::Action;
 use crate::engine::ids::RecordId;
-use crate::engine::ledger::Verdict;
 use crate::engine::scenario::Scenario;
 use crate::engine::script::ScriptAction;
 use crate::engine::sim::Sim;
-
-/// Which verdict: how records are reflected in operator state, or what a reader sees of the
-/// sinks' external system.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Judged {
-    State,
-    Output,
-    /// Completeness on the history that counts: a record that misses a path of the DAG it takes
-    /// in the failure-free run (the second article's "complete").
-    Complete,
-    /// Order on the history that counts: a record that takes effect at a task (or, at a sink, in
-    /// what a reader sees) after a newer record of its source partition.
-    Order,
-}
-
-impl Judged {
-    pub fn id(self) -> &'static str {
-        match self {
-            Judged::State => "state",
-            Judged::Output => "output",
-            Judged::Complete => "complete",
-            Judged::Order => "order",
-        }
-    }
-}
-
-/// A bad outcome: some record lost, or some record duplicated, in state or in the output; some
-/// record incomplete; some record out of order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct BadOutcome {
-    pub judged: Judged,
-    /// [`Verdict::Lost`] or [`Verdict::Duplicated`]. Completeness and order have one bad verdict
-    /// each: an incomplete record lost an effect on a path ([`Verdict::Lost`]); an out-of-order
-    /// one took effect again, or late, after newer records ([`Verdict::Duplicated`]).
-    pub verdict: Verdict,
-}
-
-impl BadOutcome {
-    pub const ALL: [BadOutcome; 6] = [
-        BadOutcome { judged: Judged::State, verdict: Verdict::Lost },
-        BadOutcome { judged: Judged::State, verdict: Verdict::Duplicated },
-        BadOutcome { judged: Judged::Output, verdict: Verdict::Lost },
-        BadOutcome { judged: Judged::Output, verdict: Verdict::Duplicated },
-        BadOutcome::INCOMPLETE,
-        BadOutcome::OUT_OF_ORDER,
-    ];
-    pub const INCOMPLETE: BadOutcome = BadOutcome { judged: Judged::Complete, verdict: Verdict::Lost };
-    pub const OUT_OF_ORDER: BadOutcome = BadOutcome { judged: Judged::Order, verdict: Verdict::Duplicated };
-    pub(crate) fn verdict_in(&self, j: &Judgement) -> bool {
-        match self.verdict {
-            Verdict::Lost => j.lost,
-            Verdict::Duplicated => j.duplicated,
-            Verdict::ExactlyOnce => j.exactly_once(),
-            Verdict::Pending => j.pending,
-        }
-    }
-    /// "state-lost", "output-duplicated", "incomplete", "out-of-order": for file names and JSON.
-    pub fn id(&self) -> String {
-        match self.judged {
-            Judged::Complete => "incomplete".into(),
-            Judged::Order => "out-of-order".into(),
-            _ => format!("{}-{}", self.judged.id(), self.verdict.id()),
-        }
-    }
-}
 
 /// The shortest schedule to one bad outcome, what it does to which records, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -23,7 +23,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::counterexample::{Counterexample, Judged};
+use super::counterexample::Counterexample;
+use super::outcome::Judged;
 use super::schedules::{Completion, Explorer, Progress, Report};
 use crate::engine::error::ScenarioError;
 use crate::engine::ledger::Verdict;

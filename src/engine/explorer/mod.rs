@@ -57,12 +57,14 @@
 pub mod counterexample;
 pub mod explanation;
 pub mod lab;
+pub mod outcome;
 pub mod schedules;
 pub mod state_key;
 
-pub use counterexample::{BadOutcome, Counterexample, Judged};
+pub use counterexample::Counterexample;
 pub use explanation::{Decisive, DecisiveStep, Story};
-pub use schedules::{Completion, Explorer, HistoryShares, Judgement, Outcome, Progress, Report, Shares};
+pub use outcome::{BadOutcome, HistoryShares, Judged, Judgement, Outcome, Shares};
+pub use schedules::{Completion, Explorer, Progress, Report};
 pub use state_key::KeyScope;
 
 use serde::{Deserialize, Serialize};

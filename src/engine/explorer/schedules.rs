@@ -16,13 +16,14 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
-use super::counterexample::{BadOutcome, Counterexample};
+use super::counterexample::Counterexample;
+use super::outcome::BadOutcome;
+pub use super::outcome::{HistoryShares, Judgement, Outcome, Shares};
 use super::state_key::{hash128, key_bytes, KeyScope};
 use super::{Faults, FaultsSpent};
 use crate::engine::action::{Action, Event};
 use crate::engine::error::ScenarioError;
 use crate::engine::ids::TaskId;
-use crate::engine::ledger::Tally;
 use crate::engine::mechanisms::handler_lab::AfterBarrier;
 use crate::engine::scenario::{FaultBudget, Scenario};
 use crate::engine::settings::{SinkMode, Strategy};
@@ -38,113 +39,6 @@ pub enum Completion {
     /// module note of [`super`]).
     #[default]
     Canonical,
-}
-
-/// How a run ended for one kind of verdict (operator state, or what a reader sees of the sinks):
-/// was any record lost, duplicated, still on its way?
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Judgement {
-    pub lost: bool,
-    pub duplicated: bool,
-    pub pending: bool,
-}
-
-impl Judgement {
-    fn of(t: &Tally) -> Judgement {
-        Judgement { lost: t.lost > 0, duplicated: t.duplicated > 0, pending: t.pending > 0 }
-    }
-    pub fn exactly_once(&self) -> bool {
-        !self.lost && !self.duplicated && !self.pending
-    }
-}
-
-/// The verdict at the end of a schedule: for operator state, and (a job with a sink) for the
-/// external output; and on the history that counts, as the ledger judges it
-/// (`crate::engine::ledger`): did some record miss a path of the DAG it takes in the
-/// failure-free run (incomplete), did some record take effect after a newer one of its source
-/// partition (out of order)?
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Outcome {
-    pub state: Judgement,
-    pub output: Option<Judgement>,
-    #[serde(default)]
-    pub incomplete: bool,
-    #[serde(default)]
-    pub out_of_order: bool,
-}
-
-impl Outcome {
-    /// The ledger's four verdicts of a finished run.
-    pub fn of(sim: &Sim) -> Outcome {
-        let l = sim.ledger();
-        Outcome {
-            state: Judgement::of(&l.state),
-            output: l.external.as_ref().map(Judgement::of),
-            incomplete: l.complete.incomplete > 0,
-            out_of_order: l.order.out_of_order > 0,
-        }
-    }
-    /// Does the run end with this bad outcome?
-    pub fn has(&self, bad: BadOutcome) -> bool {
-        match bad.judged {
-            super::Judged::State => bad.verdict_in(&self.state),
-            super::Judged::Output => self.output.is_some_and(|j| bad.verdict_in(&j)),
-            super::Judged::Complete => self.incomplete,
-            super::Judged::Order => self.out_of_order,
-        }
-    }
-}
-
-/// How many schedules end complete and in order, on the history that counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HistoryShares {
-    /// Every record took effect on every path it takes in the failure-free run.
-    pub complete: u128,
-    pub incomplete: u128,
-    /// No record took effect after a newer one of its source partition.
-    pub in_order: u128,
-    pub out_of_order: u128,
-}
-
-impl HistoryShares {
-    fn add(&mut self, o: &Outcome, n: u128) {
-        let add = |x: &mut u128| *x = x.saturating_add(n);
-        add(if o.incomplete { &mut self.incomplete } else { &mut self.complete });
-        add(if o.out_of_order { &mut self.out_of_order } else { &mut self.in_order });
-    }
-}
-
-/// How many schedules end each way, for one kind of verdict. A schedule may lose one record and
-/// duplicate another: it counts under both, and under `lost_and_duplicated`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shares {
-    pub exactly_once: u128,
-    pub lost: u128,
-    pub duplicated: u128,
-    pub lost_and_duplicated: u128,
-    /// Still on its way at the end (not expected: a finished run has nothing on its way).
-    pub pending: u128,
-}
-
-impl Shares {
-    fn add(&mut self, j: Judgement, n: u128) {
-        let add = |x: &mut u128| *x = x.saturating_add(n);
-        if j.exactly_once() {
-            add(&mut self.exactly_once);
-        }
-        if j.lost {
-            add(&mut self.lost);
-        }
-        if j.duplicated {
-            add(&mut self.duplicated);
-        }
-        if j.lost && j.duplicated {
-            add(&mut self.lost_and_duplicated);
-        }
-        if j.pending {
-            add(&mut self.pending);
-        }
-    }
 }
 
 /// Where an exploration stands.

@@ -8,7 +8,7 @@ use super::{Account, Decisive, DecisiveStep, Save, Story};
 
 use crate::engine::action::{Action, Event};
 use crate::engine::dataflow::job_graph::OperatorKind;
-use crate::engine::explorer::counterexample::{BadOutcome, Judged};
+use crate::engine::explorer::outcome::{BadOutcome, Judged};
 use crate::engine::ids::{RecordId, TaskId};
 use crate::engine::ledger::{Completeness, LedgerRow, Order, Verdict};
 use crate::engine::sim::Sim;

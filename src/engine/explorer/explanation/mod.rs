@@ -29,7 +29,7 @@ mod replay;
 
 use serde::{Deserialize, Serialize};
 
-use super::counterexample::BadOutcome;
+use super::outcome::BadOutcome;
 use crate::engine::ids::{ChannelId, CheckpointId, RecordId, TaskId};
 
 /// What a decisive step did.

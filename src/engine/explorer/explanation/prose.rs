@@ -4,7 +4,7 @@
 use super::{Account, Save, Story};
 
 use crate::engine::dataflow::job_graph::JobGraph;
-use crate::engine::explorer::counterexample::{BadOutcome, Judged};
+use crate::engine::explorer::outcome::{BadOutcome, Judged};
 use crate::engine::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::lang::{say, Lang};
 
