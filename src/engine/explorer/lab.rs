@@ -28,6 +28,7 @@ use super::outcome::Judged;
 use super::schedules::{Completion, Explorer, Progress, Report};
 use crate::engine::error::ScenarioError;
 use crate::engine::ledger::Verdict;
+pub use crate::engine::mechanisms::handler_lab::Guarantee;
 use crate::engine::mechanisms::handler_lab::{AfterBarrier, Handler};
 use crate::engine::scenario::{FaultBudget, Scenario};
 use crate::engine::settings::Strategy;
@@ -50,27 +51,6 @@ impl Candidate {
         ("unaligned", Candidate::Handler(Handler::UNALIGNED)),
         ("timers", Candidate::Timers),
     ];
-}
-
-/// The delivery guarantee a candidate keeps on every schedule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Guarantee {
-    ExactlyOnce,
-    AtLeastOnce,
-    AtMostOnce,
-    NoneOfThese,
-}
-
-impl Guarantee {
-    pub fn id(self) -> &'static str {
-        match self {
-            Guarantee::ExactlyOnce => "exactly once",
-            Guarantee::AtLeastOnce => "at least once",
-            Guarantee::AtMostOnce => "at most once",
-            Guarantee::NoneOfThese => "none of these",
-        }
-    }
 }
 
 /// One probe job explored.

@@ -33,7 +33,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::explorer::lab::Guarantee;
 use crate::engine::lang::Lang;
 
 use super::barriers::{snapshot_and_forward, unblock_inputs};
@@ -45,6 +44,27 @@ use crate::engine::error::ScenarioError;
 use crate::engine::ids::ChannelId;
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
+
+/// The delivery guarantee a candidate keeps on every schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Guarantee {
+    ExactlyOnce,
+    AtLeastOnce,
+    AtMostOnce,
+    NoneOfThese,
+}
+
+impl Guarantee {
+    pub fn id(self) -> &'static str {
+        match self {
+            Guarantee::ExactlyOnce => "exactly once",
+            Guarantee::AtLeastOnce => "at least once",
+            Guarantee::AtMostOnce => "at most once",
+            Guarantee::NoneOfThese => "none of these",
+        }
+    }
+}
 
 /// On the first barrier of a checkpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
