@@ -1,0 +1,242 @@
+//! The live run's part of a state's key: per task its status, operator state and barrier
+//! progress (alignment, the tracker's counts, the newest checkpoint handled, the aborted ones,
+//! the round-robin position); per channel its queue and whether it is blocked; the
+//! CheckpointCoordinator's pending checkpoints with the snapshots acknowledged so far, its aborted
+//! ids, a stop-the-world in progress and its failures; the notifications on their way. A snapshot
+//! is keyed here wherever it is held (see the module note of [`super`]).
+
+use super::KeyWriter;
+use crate::engine::checkpoint::{Coordinator, FailureCounter, Notification, PendingCheckpoint};
+use crate::engine::dataflow::channel::Channel;
+use crate::engine::dataflow::record::{Barrier, Item, Record};
+use crate::engine::dataflow::state::{KeyedEntry, OpState};
+use crate::engine::dataflow::task::{TaskRuntime, TaskStatus};
+use crate::engine::mechanisms::progress::{Alignment, BarrierCount, Tracker};
+use crate::engine::savepoint::SavepointType;
+use crate::engine::sim::Live;
+use crate::engine::snapshot::TaskSnapshot;
+
+impl KeyWriter<'_> {
+    pub(super) fn live(&mut self, l: &Live) {
+        let Live { tasks, channels, coordinator, notifications, storm, spark, stopping } = l;
+        self.opt_u64(stopping.map(|c| c.0));
+        self.len(tasks.len());
+        for t in tasks {
+            self.task(t);
+        }
+        self.len(channels.len());
+        for (i, c) in channels.iter().enumerate() {
+            self.channel(i, c);
+        }
+        self.coordinator(coordinator);
+        self.len(notifications.len());
+        for Notification { task, checkpoint } in notifications {
+            self.u64(task.0 as u64);
+            self.u64(checkpoint.0);
+        }
+        // Storm's acker and Spark Streaming's driver: the explorer refuses both strategies.
+        self.bool(storm.is_some());
+        self.bool(spark.is_some());
+    }
+
+    fn task(&mut self, t: &TaskRuntime) {
+        let TaskRuntime {
+            status,
+            state,
+            in_pos,
+            received_before,
+            in_from,
+            sent_before,
+            out_from,
+            alignment,
+            tracker,
+            last_checkpoint,
+            aborted,
+            rr,
+        } = t;
+        self.u8(match status {
+            TaskStatus::Running => 0,
+            TaskStatus::Crashed => 1,
+            TaskStatus::Canceled => 2,
+        });
+        self.op_state(state);
+        // What each incarnation sent and received, by sequence number: the cut check's.
+        let _ = (in_pos, received_before, in_from, sent_before, out_from);
+        match alignment {
+            None => self.u8(0),
+            Some(a) => {
+                self.u8(1);
+                self.alignment(a);
+            }
+        }
+        self.tracker(tracker);
+        self.opt_u64(last_checkpoint.map(|c| c.0));
+        self.len(aborted.len());
+        for c in aborted.iter() {
+            self.u64(c.0);
+        }
+        self.u64(*rr as u64);
+    }
+
+    fn op_state(&mut self, s: &OpState) {
+        match s {
+            OpState::Source { next_offset } => {
+                self.u8(0);
+                self.u64(*next_offset as u64);
+            }
+            OpState::Stateless => self.u8(1),
+            OpState::Keyed { entries } => {
+                self.u8(2);
+                self.len(entries.len());
+                for (k, e) in entries.iter() {
+                    let KeyedEntry { contributors, sum } = e;
+                    self.u64(k.0 as u64);
+                    self.len(contributors.len());
+                    for r in contributors {
+                        self.u64(r.0 as u64);
+                    }
+                    self.i64(*sum);
+                }
+            }
+            OpState::Sink { open, pending } => {
+                self.u8(3);
+                self.opt_u64(open.map(|t| t.0 as u64));
+                self.len(pending.len());
+                for (c, t) in pending {
+                    self.u64(c.0);
+                    self.u64(t.0 as u64);
+                }
+            }
+        }
+    }
+
+    fn alignment(&mut self, a: &Alignment) {
+        let Alignment { checkpoint, timestamp, timeoutable, received, unaligned, cancelled } = a;
+        self.u64(checkpoint.0);
+        self.tick(*timestamp);
+        self.bool(*timeoutable);
+        self.len(received.len());
+        for r in received {
+            self.bool(*r);
+        }
+        match unaligned {
+            None => self.u8(0),
+            Some(s) => {
+                self.u8(1);
+                self.snapshot(s);
+            }
+        }
+        self.bool(*cancelled);
+    }
+
+    fn tracker(&mut self, t: &Tracker) {
+        let Tracker { pending, latest } = t;
+        self.len(pending.len());
+        for BarrierCount { checkpoint, count } in pending {
+            self.u64(checkpoint.0);
+            self.u64(*count as u64);
+        }
+        self.opt_u64(latest.map(|c| c.0));
+    }
+
+    pub(super) fn snapshot(&mut self, s: &TaskSnapshot) {
+        let TaskSnapshot { task, state, checkpoint, tick, sent, received, in_flight } = s;
+        self.u64(task.0 as u64);
+        self.op_state(state);
+        self.opt_u64(checkpoint.map(|c| c.0));
+        self.tick(*tick);
+        // What the saved state had sent and received: the cut check's.
+        let _ = (sent, received);
+        // What it reflects of its task's history that counts, per input, and the rank of its step.
+        let rank = self.history.snapshot_ticks[task.index()].binary_search(tick).expect("every snapshot was collected");
+        self.len(rank);
+        let sim = self.sim;
+        for c in &sim.graph.task(*task).inputs {
+            let n = self.history.counted[c.index()].partition_point(|e| e.step <= *tick);
+            self.history_summary(c.index(), n);
+        }
+        self.len(in_flight.len());
+        for (c, seq, rec) in in_flight {
+            self.u64(c.0 as u64);
+            self.seq(c.index(), *seq);
+            self.record(rec);
+        }
+    }
+
+    fn record(&mut self, r: &Record) {
+        let Record { id, value, replayed } = r;
+        self.u64(id.0 as u64);
+        self.i64(*value);
+        // A replay is marked for the narration only.
+        let _ = replayed;
+    }
+
+    fn channel(&mut self, index: usize, c: &Channel) {
+        let Channel { queue, blocked } = c;
+        self.bool(*blocked);
+        self.len(queue.len());
+        for item in queue {
+            match item {
+                Item::Record { seq, rec } => {
+                    self.u8(0);
+                    self.seq(index, *seq);
+                    self.record(rec);
+                }
+                Item::Barrier(b) => {
+                    let Barrier { checkpoint, timestamp, unaligned, timeoutable } = b;
+                    self.u8(1);
+                    self.u64(checkpoint.0);
+                    self.tick(*timestamp);
+                    self.bool(*unaligned);
+                    self.bool(*timeoutable);
+                }
+                Item::Cancel(c) => {
+                    self.u8(2);
+                    self.u64(c.0);
+                }
+            }
+        }
+    }
+
+    fn coordinator(&mut self, c: &Coordinator) {
+        let Coordinator { pending, aborted, stop_the_world, failures, queued } = c;
+        self.u64(u64::from(*queued));
+        self.len(pending.len());
+        for p in pending {
+            let PendingCheckpoint { id, trigger_tick, snapshots, acked, savepoint } = p;
+            self.u8(match savepoint {
+                None => 0,
+                Some(SavepointType::Savepoint) => 1,
+                Some(SavepointType::Suspend) => 2,
+            });
+            self.u64(id.0);
+            self.tick(*trigger_tick);
+            self.u64(*acked as u64);
+            self.len(snapshots.len());
+            for s in snapshots {
+                match s {
+                    None => self.u8(0),
+                    Some(s) => {
+                        self.u8(1);
+                        self.snapshot(s);
+                    }
+                }
+            }
+        }
+        self.len(aborted.len());
+        for a in aborted.iter() {
+            self.u64(a.0);
+        }
+        match stop_the_world {
+            None => self.u8(0),
+            Some((id, paused_at)) => {
+                self.u8(1);
+                self.u64(id.0);
+                self.tick(*paused_at);
+            }
+        }
+        let FailureCounter { consecutive, last_succeeded } = failures;
+        self.u64(*consecutive as u64);
+        self.opt_u64(last_succeeded.map(|c| c.0));
+    }
+}
