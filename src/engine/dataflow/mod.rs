@@ -7,7 +7,9 @@
 pub mod builtin_jobs;
 pub mod channel;
 pub mod external_system;
+pub mod input_log;
 pub mod job_graph;
+pub mod job_spec;
 pub mod mailbox;
 pub mod operator;
 pub mod record;
