@@ -28,6 +28,7 @@ use super::space_time::Positions;
 use super::dataflow::task::TaskStatus;
 use super::ids::{ChannelId, RecordId, TaskId};
 use super::ledger::Ledger;
+use super::replay::try_replay;
 use super::settings::{SinkMode, Strategy};
 use super::sim::Sim;
 use super::snapshot::TaskSnapshot;
@@ -172,9 +173,27 @@ fn replay(tl: &Timeline, points: &[u64]) -> Result<Replay, DrawnCutError> {
     let mut sendings: Vec<Vec<Option<Sending>>> = vec![Vec::new(); g.channels.len()];
     let mut snaps: Vec<Option<TaskSnapshot>> = vec![None; g.tasks.len()];
     let mut at_latest = None;
+    // The channels' positions before the step just replayed.
+    let mut before: Option<Positions> = None;
     let mut out = Vec::new();
-    let mut step = 0u64;
-    loop {
+    // Replayed to the end, for the receipts after the points.
+    try_replay(&mut sim, actions, |at| {
+        let (step, sim) = (at.step as u64, at.sim);
+        if let Some(before) = &before {
+            let ch = before.changes(sim);
+            for (c, seq, record) in ch.sent {
+                let log = &mut sendings[c];
+                if log.len() <= seq as usize {
+                    log.resize(seq as usize + 1, None);
+                }
+                log[seq as usize] = record.map(|record| Sending { record, sent_at: step, received_at: None });
+            }
+            for (c, seq) in ch.received {
+                if let Some(Some(s)) = sendings[c].get_mut(seq as usize) {
+                    s.received_at.get_or_insert(step);
+                }
+            }
+        }
         for (t, &p) in points.iter().enumerate().filter(|(_, p)| **p == step) {
             let task = TaskId(t as u16);
             if sim.live.tasks[t].status != TaskStatus::Running || sim.down().is_some() {
@@ -189,26 +208,9 @@ fn replay(tl: &Timeline, points: &[u64]) -> Result<Replay, DrawnCutError> {
         if step == latest {
             at_latest = Some(sim.clone());
         }
-        // Replayed to the end, for the receipts after the points.
-        let Some(a) = actions.get(step as usize) else { break };
-        let before = Positions::of(&sim);
-        out.clear();
-        sim.apply(*a, &mut out).expect("a recorded history replays");
-        step += 1;
-        let ch = before.changes(&sim);
-        for (c, seq, record) in ch.sent {
-            let log = &mut sendings[c];
-            if log.len() <= seq as usize {
-                log.resize(seq as usize + 1, None);
-            }
-            log[seq as usize] = record.map(|record| Sending { record, sent_at: step, received_at: None });
-        }
-        for (c, seq) in ch.received {
-            if let Some(Some(s)) = sendings[c].get_mut(seq as usize) {
-                s.received_at.get_or_insert(step);
-            }
-        }
-    }
+        before = Some(Positions::of(sim));
+        Ok(())
+    })?;
     Ok(Replay {
         sendings,
         snaps: snaps.into_iter().map(|s| s.expect("every point is within the run")).collect(),

@@ -49,6 +49,7 @@ pub mod pyflink_placement;
 pub mod pyspark_export;
 pub mod recovery;
 pub mod reference_run;
+pub mod replay;
 pub mod rescale;
 pub mod rng;
 pub mod savepoint;

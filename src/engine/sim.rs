@@ -454,6 +454,13 @@ impl Sim {
         }
     }
 
+    /// The scheduler's draw: one of `choices` (not empty), uniformly, from the run's seeded PRNG.
+    /// [`Action::Auto`] draws from [`Sim::enabled_steps`]; the comparison's lockstep from its
+    /// narrower choices.
+    pub fn draw_step(&mut self, choices: &[Action]) -> Action {
+        choices[self.rng.below(choices.len() as u64) as usize]
+    }
+
     // ----- applying actions ------------------------------------------------------------------
 
     /// Applies `a` and returns its events. On error nothing changed.
@@ -487,7 +494,7 @@ impl Sim {
                 self.scratch = choices;
                 return self.check(Action::Auto);
             }
-            let pick = choices[self.rng.below(choices.len() as u64) as usize];
+            let pick = self.draw_step(&choices);
             self.scratch = choices;
             pick
         } else {

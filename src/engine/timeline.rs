@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{Action, Event};
 use super::error::ActionError;
+use super::replay::replay;
 use super::sim::Sim;
 
 pub const KEYFRAME_EVERY: usize = 256;
@@ -192,11 +193,7 @@ impl Timeline {
         let step = step.min(self.actions.len());
         let k = (step / self.every).min(self.keyframes.len() - 1);
         let mut sim = self.keyframes[k].clone();
-        let mut out = Vec::new();
-        for a in &self.actions[k * self.every..step] {
-            out.clear();
-            sim.apply(*a, &mut out).expect("a recorded history replays");
-        }
+        let out = replay(&mut sim, &self.actions[k * self.every..step], |_| {});
         let before = std::mem::replace(&mut self.current, sim);
         if step == self.actions.len() {
             self.last = None;
@@ -214,13 +211,14 @@ impl Timeline {
         let k = (from / self.every).min(self.keyframes.len() - 1);
         let mut sim = self.keyframes[k].clone();
         let mut res = Vec::new();
-        for i in k * self.every..to {
-            let mut out = Vec::new();
-            sim.apply(self.actions[i], &mut out).expect("a recorded history replays");
-            if i >= from {
-                res.push((i, out));
+        replay(&mut sim, &self.actions[k * self.every..to], |at| {
+            // After the replay's `at.step` actions the history has taken `i`: the last one is its
+            // action `i - 1` (0-based).
+            let i = k * self.every + at.step;
+            if at.step > 0 && i > from {
+                res.push((i - 1, std::mem::take(at.events)));
             }
-        }
+        });
         res
     }
 }

@@ -12,7 +12,7 @@
 //!    still be in flight); one whose two-phase-commit sink still holds rows in an open
 //!    transaction takes one final checkpoint, as Flink does when bounded input ends;
 //! 4. otherwise one scheduler step, drawn as [`Action::Auto`] draws it
-//!    ([`Sim::enabled_steps`], then the run's seeded PRNG), from the steps enabled now less two
+//!    ([`Sim::enabled_steps`], then [`Sim::draw_step`]), from the steps enabled now less two
 //!    kinds: a read of a record that has not arrived yet (its tick is later than n), and a
 //!    restore (restores come from the plan, never from the scheduler);
 //! 5. with nothing to draw, `wait` while anything is still to come (the crash, the restore, a
@@ -209,7 +209,7 @@ fn next_action(lane: &mut Lane, tick: u64, crash: &CrashPlan, restore: RestorePl
         _ => true,
     });
     if !choices.is_empty() {
-        return Some(choices[sim.rng.below(choices.len() as u64) as usize]);
+        return Some(sim.draw_step(&choices));
     }
     let spout_waits = sim.storm().is_some_and(|s| s.spouts.iter().any(|p| !p.pending.is_empty()));
     if tick < restore.at || input_to_come(sim, tick) || spout_waits {

@@ -6,6 +6,7 @@ use super::Save;
 use crate::engine::action::{Action, Event};
 use crate::engine::dataflow::state::OpState;
 use crate::engine::ids::{RecordId, TaskId};
+use crate::engine::replay::replay;
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
@@ -23,30 +24,22 @@ pub(super) struct Replay {
 
 impl Replay {
     pub(super) fn of(initial: &Sim, schedule: &[Action]) -> Replay {
-        let mut sim = initial.clone();
-        let mut r = Replay {
-            events: vec![],
-            crash: None,
-            restore: None,
-            before_restore: None,
-            end: sim.clone(),
-            first_tick: sim.tick,
-        };
-        for (i, a) in schedule.iter().enumerate() {
-            if *a == Action::Crash {
-                r.crash = Some(i);
-                r.restore = None;
+        let mut end = initial.clone();
+        let (mut events, mut crash, mut restore, mut before_restore) = (vec![], None, None, None);
+        replay(&mut end, schedule, |at| {
+            if at.step > 0 {
+                events.push(std::mem::take(at.events));
             }
-            if *a == Action::Restore && r.crash.is_some() && r.restore.is_none() {
-                r.restore = Some(i);
-                r.before_restore = Some(sim.clone());
+            if at.next == Some(Action::Crash) {
+                crash = Some(at.step);
+                restore = None;
             }
-            let mut ev = Vec::new();
-            sim.apply(*a, &mut ev).expect("a counterexample replays");
-            r.events.push(ev);
-        }
-        r.end = sim;
-        r
+            if at.next == Some(Action::Restore) && crash.is_some() && restore.is_none() {
+                restore = Some(at.step);
+                before_restore = Some(at.sim.clone());
+            }
+        });
+        Replay { events, crash, restore, before_restore, end, first_tick: initial.tick }
     }
     /// The step (from 1) of a snapshot taken at `tick`, if the schedule took it.
     pub(super) fn step_of_tick(&self, tick: u64) -> Option<u32> {
