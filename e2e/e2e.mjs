@@ -2070,6 +2070,10 @@ await check('explorer room: every preset explores in slices of at most a frame, 
     if (id === 'sink-append') expect(Number((await pg.$eval('#xp-row-output', (e) => e.dataset.duplicated))) > 0, 'the append sink duplicates in the output');
   }
   console.log('     in-page times: ' + figures.join('; '));
+  // The warm-up the room ran when it opened, before the first preset's search (which waited its turn).
+  const warmUp = await pg.getAttribute('#xp-room', 'data-warm-up');
+  expect(warmUp, 'the room ran its warm-up');
+  console.log(`     the room's warm-up, before the first search: ${warmUp}`);
   await pg.selectOption('#xp-study', 'timers-abc');
   await pg.click('#xp-explore');
   await pg.waitForSelector('#xp-schedules[data-state="done"]');

@@ -153,6 +153,12 @@ impl Classifier {
         (self.out.probes.len(), self.current.as_ref().map(|e| e.progress()))
     }
 
+    /// Whether the next [`run`](Self::run) is a long step: it starts a probe (builds its job and
+    /// its first state) or builds a counterexample ([`Explorer::next_is_long`]).
+    pub fn next_is_long(&self) -> bool {
+        self.current.as_ref().is_none_or(Explorer::next_is_long)
+    }
+
     /// Expands at most `max_states` more states of the current probe (starting it if need be);
     /// the classification once every probe is explored.
     pub fn run(&mut self, max_states: usize) -> Result<Option<Classification>, ScenarioError> {

@@ -316,6 +316,17 @@ impl Explorer {
         }
     }
 
+    /// Whether the next [`run`](Self::run) builds a counterexample: it replays the schedule and
+    /// tells its story at once, which costs as much as a few dozen states. A caller that slices
+    /// the search across frames gives such a step a frame of its own.
+    pub fn next_is_long(&self) -> bool {
+        let Some(c) = &self.counting else { return false };
+        self.report.is_none()
+            && self.failed.is_none()
+            && c.tallied == self.nodes.len()
+            && c.tally.first.iter().filter(|(_, at, _)| *at != u32::MAX).count() > c.counterexamples.len()
+    }
+
     /// What the exploration found, once it is done.
     pub fn report(&self) -> Option<&Report> {
         self.report.as_ref()

@@ -13,7 +13,7 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::cards::cards;
-use super::slices::{in_frames, Cost};
+use super::slices::{in_frames, Cost, Left};
 use super::{grouped, Study};
 use crate::app::rooms::RoomProps;
 use crate::app::{room_loader, Msg};
@@ -89,15 +89,19 @@ pub fn LabTab(props: &super::TabProps) -> Html {
             run.set(Run::Running(0, 0, Cost::default()));
             let step = {
                 let (classifier, result) = (classifier.clone(), result.clone());
-                move || match classifier.borrow_mut().run(CHUNK) {
-                    Ok(None) => false,
-                    Ok(Some(done)) => {
-                        *result.borrow_mut() = Some(Ok(done));
-                        true
-                    }
-                    Err(e) => {
-                        *result.borrow_mut() = Some(Err(format!("{e:?}")));
-                        true
+                move || {
+                    let mut c = classifier.borrow_mut();
+                    match c.run(CHUNK) {
+                        Ok(None) if c.next_is_long() => Left::LongNext,
+                        Ok(None) => Left::More,
+                        Ok(Some(done)) => {
+                            *result.borrow_mut() = Some(Ok(done));
+                            Left::Done
+                        }
+                        Err(e) => {
+                            *result.borrow_mut() = Some(Err(format!("{e:?}")));
+                            Left::Done
+                        }
                     }
                 }
             };

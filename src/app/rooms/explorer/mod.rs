@@ -55,6 +55,12 @@ pub fn grouped(n: u128) -> String {
 fn ExplorerRoom(props: &RoomProps) -> Html {
     let l = props.lang;
     let study = use_state(study::initial);
+    // What the warm-up cost, for the e2e test to report: busy ms, frames, the longest slice and step.
+    let warm = use_state(|| None::<slices::Cost>);
+    {
+        let warm = warm.clone();
+        use_effect_with((), move |_| schedules::warm_up(move |c| warm.set(Some(c))));
+    }
     {
         let s = (*study).clone();
         use_effect_with(s, |s| study::keep(s));
@@ -73,7 +79,8 @@ fn ExplorerRoom(props: &RoomProps) -> Html {
         }
     };
     html! {
-        <div id="xp-room" class={classes!("xp-room", props.presenter.then_some("presenter"))} lang={if l == Lang::Zh { "zh-Hans" } else { "en" }}>
+        <div id="xp-room" class={classes!("xp-room", props.presenter.then_some("presenter"))} lang={if l == Lang::Zh { "zh-Hans" } else { "en" }}
+            data-warm-up={warm.map(|c| format!("{:.1} ms over {} frames (longest {:.1} ms; longest step {:.1} ms)", c.busy_ms, c.frames, c.longest_ms, c.longest_step_ms))}>
             <div role="tablist" class="xp-tabs" aria-label={l.t("The explorer", "调度探索器")}>
                 { tab(Tab::Schedules, "xp-tab-schedules", l.t("⋔ Every schedule", "⋔ 所有调度")) }
                 { tab(Tab::Lab, "xp-tab-lab", l.t("⚗ Handler lab", "⚗ 屏障处理实验室")) }

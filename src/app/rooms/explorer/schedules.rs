@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 use super::cards::{cards, share};
 use super::presets::{main_study, PRESETS};
-use super::slices::{in_frames, Cost};
+use super::slices::{in_frames, Cost, Left};
 use super::{grouped, Study};
 use crate::app::rooms::RoomProps;
 use crate::classroom::RunConfig;
@@ -38,6 +38,36 @@ pub struct Done {
     pub graph: Rc<JobGraph>,
     pub report: Report,
     pub cost: Cost,
+}
+
+/// A search's steps for [`in_frames`]: [`CHUNK`] states each, a counterexample in a frame of its own.
+fn steps(explorer: Rc<RefCell<Explorer>>) -> impl FnMut() -> Left {
+    move || {
+        let mut ex = explorer.borrow_mut();
+        match ex.run(CHUNK).done {
+            true => Left::Done,
+            false if ex.next_is_long() => Left::LongNext,
+            false => Left::More,
+        }
+    }
+}
+
+/// Runs the warm-up ([`super::presets::warm_up`]) once per page, in slices like any search
+/// (a search started meanwhile waits its turn); `done` is told its cost.
+pub fn warm_up(done: impl Fn(Cost) + 'static) {
+    thread_local! {
+        static STARTED: Cell<bool> = const { Cell::new(false) };
+    }
+    if STARTED.with(|s| s.replace(true)) {
+        return;
+    }
+    let Ok(sim) = super::presets::warm_up().scenario().sim() else { return };
+    let Ok(explorer) = Explorer::with_completion(sim, crate::engine::FaultBudget::default(), Completion::Canonical) else { return };
+    in_frames(Rc::new(Cell::new(0)), steps(Rc::new(RefCell::new(explorer))), move |cost, finished| {
+        if finished {
+            done(cost);
+        }
+    });
 }
 
 fn study_config(study: &str, main: &RunConfig, l: Lang) -> Result<(RunConfig, Vec<String>), String> {
@@ -72,10 +102,7 @@ pub fn SchedulesTab(props: &super::TabProps) -> Html {
                 Err(e) => return search.set(Search::Failed(e)),
             };
             search.set(Search::Running(explorer.borrow().progress(), Cost::default()));
-            let step = {
-                let explorer = explorer.clone();
-                move || explorer.borrow_mut().run(CHUNK).done
-            };
+            let step = steps(explorer.clone());
             let s = search.clone();
             let graph = explorer.borrow().initial().graph.clone();
             in_frames(generation.clone(), step, move |cost, done| {

@@ -3,7 +3,8 @@
 //! newer generation (Cancel, another search) stops the older at its next frame. The figures of a
 //! search (frames, milliseconds of computing, the longest slice) are kept for the page to show.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
@@ -34,55 +35,121 @@ pub struct Cost {
     pub wall_ms: f64,
 }
 
-/// Runs `step` (which does a small piece of work and says whether all is done) as often as fits in
+/// What a step says of the work left after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Left {
+    Done,
+    /// More steps, the next as short as the last ones.
+    More,
+    /// More steps, and the next is a long one (the search builds a counterexample, the lab starts
+    /// a probe): it waits for a frame of its own rather than overrun this one.
+    LongNext,
+}
+
+/// Runs `step` (which does a small piece of work and says what is left) as often as fits in
 /// each frame's budget, frame after frame, until it is done or `generation` moves on; `frame` is
-/// told the cost after every frame, and whether the work is done.
-pub fn in_frames(generation: Rc<Cell<u32>>, step: impl FnMut() -> bool + 'static, frame: impl Fn(Cost, bool) + 'static) {
+/// told the cost after every frame, and whether the work is done. Jobs take their turns: one
+/// started while another runs waits until that one is done or cancelled, so no frame holds the
+/// slices of two (the warm-up, a search and the lab's probes never add up in one frame).
+pub fn in_frames(generation: Rc<Cell<u32>>, step: impl FnMut() -> Left + 'static, frame: impl Fn(Cost, bool) + 'static) {
     let mine = generation.get();
-    let job = Job { generation, mine, step: Box::new(step), frame: Box::new(frame), cost: Cost::default(), start: now(), step_ms: 0.0 };
-    schedule(job);
+    let job = Job {
+        generation,
+        mine,
+        step: Box::new(step),
+        frame: Box::new(frame),
+        cost: Cost::default(),
+        start: now(),
+        step_ms: 0.0,
+        long: false,
+    };
+    let idle = JOBS.with(|jobs| {
+        let mut jobs = jobs.borrow_mut();
+        jobs.push_back(job);
+        jobs.len() == 1
+    });
+    if idle {
+        schedule();
+    }
+}
+
+thread_local! {
+    /// The jobs, in their turn: the first one runs.
+    static JOBS: RefCell<VecDeque<Job>> = const { RefCell::new(VecDeque::new()) };
+    /// A frame is asked for and has not come yet.
+    static ASKED: Cell<bool> = const { Cell::new(false) };
 }
 
 struct Job {
     generation: Rc<Cell<u32>>,
     mine: u32,
-    step: Box<dyn FnMut() -> bool>,
+    step: Box<dyn FnMut() -> Left>,
     frame: Box<dyn Fn(Cost, bool)>,
     cost: Cost,
     start: f64,
-    /// The longest step lately, decaying: what the next step may take.
+    /// The longest short step lately, decaying: what the next step may take.
     step_ms: f64,
+    /// The next step is a long one.
+    long: bool,
 }
 
-fn schedule(mut job: Job) {
+fn schedule() {
+    if ASKED.with(|a| a.replace(true)) {
+        return;
+    }
     let cb = Closure::once_into_js(move || {
-        if job.generation.get() != job.mine {
-            return;
-        }
-        let t0 = now();
-        // A step is not started unless the longest one seen lately still fits in the budget.
-        let done = loop {
-            let s0 = now();
-            let done = (job.step)();
-            let s1 = now();
-            job.step_ms = (s1 - s0).max(job.step_ms * 0.9);
-            job.cost.longest_step_ms = job.cost.longest_step_ms.max(s1 - s0);
-            if done || s1 - t0 + job.step_ms >= FRAME_BUDGET_MS {
-                break done;
+        ASKED.with(|a| a.set(false));
+        // The first job not cancelled runs this frame; it stays out of the queue while it runs,
+        // so a job started by its own callbacks waits behind it.
+        let next = JOBS.with(|jobs| {
+            let mut jobs = jobs.borrow_mut();
+            while jobs.front().is_some_and(|j| j.generation.get() != j.mine) {
+                jobs.pop_front();
             }
-        };
-        let t1 = now();
-        job.cost.frames += 1;
-        job.cost.busy_ms += t1 - t0;
-        job.cost.longest_ms = job.cost.longest_ms.max(t1 - t0);
-        job.cost.over_budget += u32::from(t1 - t0 > FRAME_BUDGET_MS);
-        job.cost.wall_ms = t1 - job.start;
+            jobs.pop_front()
+        });
+        let Some(mut job) = next else { return };
+        let done = slice(&mut job);
         (job.frame)(job.cost, done);
-        if !done {
-            schedule(job);
+        let more = JOBS.with(|jobs| {
+            let mut jobs = jobs.borrow_mut();
+            if !done && job.generation.get() == job.mine {
+                jobs.push_front(job);
+            }
+            !jobs.is_empty()
+        });
+        if more {
+            schedule();
         }
     });
     if let Some(w) = web_sys::window() {
         let _ = w.request_animation_frame(cb.unchecked_ref());
     }
+}
+
+/// One frame of a job: its steps while they fit in the budget. A step is not started unless the
+/// longest short one seen lately still fits, and a long one only at the start of a frame. Whether
+/// the job is done.
+fn slice(job: &mut Job) -> bool {
+    let t0 = now();
+    let done = loop {
+        let s0 = now();
+        let left = (job.step)();
+        let s1 = now();
+        if !job.long {
+            job.step_ms = (s1 - s0).max(job.step_ms * 0.9);
+        }
+        job.long = left == Left::LongNext;
+        job.cost.longest_step_ms = job.cost.longest_step_ms.max(s1 - s0);
+        if left != Left::More || s1 - t0 + job.step_ms >= FRAME_BUDGET_MS {
+            break left == Left::Done;
+        }
+    };
+    let t1 = now();
+    job.cost.frames += 1;
+    job.cost.busy_ms += t1 - t0;
+    job.cost.longest_ms = job.cost.longest_ms.max(t1 - t0);
+    job.cost.over_budget += u32::from(t1 - t0 > FRAME_BUDGET_MS);
+    job.cost.wall_ms = t1 - job.start;
+    done
 }
