@@ -3,19 +3,33 @@
 //! 最多一次 at most once, 端到端 end to end).
 
 use crate::engine::lang::say;
+use crate::engine::settings::strategy::strategy_name;
 pub use crate::engine::Lang;
 use crate::engine::{Completeness, JobGraph, Order, Place, SinkMode, Strategy, Verdict};
 
+/// The strategy menu's entry: the catalogue's name ([`strategy_name!`]), with its guarantee or
+/// its system's way.
 pub fn strategy_name(l: Lang, s: Strategy) -> &'static str {
     match s {
-        Strategy::None => l.t("No snapshots", "不做快照"),
-        Strategy::Timers => l.t("Per-task timers", "各任务定时快照"),
-        Strategy::Aligned => l.t("Aligned barriers (exactly once)", "对齐屏障（精确一次）"),
-        Strategy::AtLeastOnce => l.t("Barriers, no alignment (at least once)", "屏障不对齐（至少一次）"),
-        Strategy::Unaligned => l.t("Unaligned checkpoints", "非对齐检查点"),
-        Strategy::StopTheWorld => l.t("Stop the world", "全局暂停快照"),
-        Strategy::StormAcker => l.t("Storm: ack every tuple (at least once)", "Storm：逐条确认（至少一次）"),
-        Strategy::SparkStreaming => l.t("Spark Streaming: micro-batches", "Spark Streaming：微批"),
+        Strategy::None => l.t(strategy_name!(None, En), strategy_name!(None, Zh)),
+        Strategy::Timers => l.t(strategy_name!(Timers, En), strategy_name!(Timers, Zh)),
+        Strategy::Aligned => l.t(
+            concat!(strategy_name!(Aligned, En), " (exactly once)"),
+            concat!(strategy_name!(Aligned, Zh), "（精确一次）"),
+        ),
+        Strategy::AtLeastOnce => {
+            l.t("Barriers, no alignment (at least once)", concat!(strategy_name!(AtLeastOnce, Zh), "（至少一次）"))
+        }
+        Strategy::Unaligned => l.t(strategy_name!(Unaligned, En), strategy_name!(Unaligned, Zh)),
+        Strategy::StopTheWorld => l.t(strategy_name!(StopTheWorld, En), strategy_name!(StopTheWorld, Zh)),
+        Strategy::StormAcker => l.t(
+            concat!(strategy_name!(StormAcker, En), ": ack every tuple (at least once)"),
+            concat!(strategy_name!(StormAcker, Zh), "：逐条确认（至少一次）"),
+        ),
+        Strategy::SparkStreaming => l.t(
+            concat!(strategy_name!(SparkStreaming, En), ": micro-batches"),
+            concat!(strategy_name!(SparkStreaming, Zh), "：微批"),
+        ),
     }
 }
 

@@ -1,8 +1,9 @@
 //! Replay. A run is (scenario, seed, actions), and the simulation is deterministic, so applying a
 //! recorded history's actions again to a copy of a state it passed through rebuilds every later
 //! step exactly. This is the one place that does it: time travel ([`super::timeline`]) replays
-//! from a keyframe to a step, a drawn cut ([`super::drawn_cut`]) and a counterexample's
-//! explanation replay from the start and look at the run along the way. The one who replays sees
+//! from a keyframe to a step, a drawn cut ([`super::drawn_cut`]), the space-time diagram
+//! ([`super::space_time`]) and a counterexample's explanation replay from the start and look at
+//! the run along the way. The one who replays sees
 //! the run at each step boundary ([`At`]): at the start, and after every action.
 
 use super::action::{Action, Event};

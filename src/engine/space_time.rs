@@ -18,6 +18,7 @@ use super::action::Event;
 use super::dataflow::record::{Item, Record};
 use super::dataflow::task::TaskStatus;
 use super::ids::{ChannelId, CheckpointId, KeyId, RecordId, TaskId};
+use super::replay::replay;
 use super::sim::Sim;
 use super::timeline::Timeline;
 
@@ -159,72 +160,76 @@ pub fn diagram(tl: &Timeline) -> Diagram {
     let mut marks = Vec::new();
     // Per channel, by sequence number: the record message's index.
     let mut by_seq: Vec<Vec<Option<usize>>> = vec![Vec::new(); g.channels.len()];
-    let mut out = Vec::new();
-    for (i, a) in tl.actions().iter().enumerate() {
-        let step = i as u64 + 1;
-        let before = Positions::of(&sim);
-        let was: Vec<bool> = sim.live.tasks.iter().map(|t| t.status == TaskStatus::Running).collect();
-        out.clear();
-        sim.apply(*a, &mut out).expect("a recorded history replays");
-        let ch = before.changes(&sim);
-        for (c, seq, record) in ch.sent {
-            let log = &mut by_seq[c];
-            if log.len() <= seq as usize {
-                log.resize(seq as usize + 1, None);
-            }
-            log[seq as usize] = record.map(|r| {
-                let info = &g.channels[c];
-                messages.push(Message {
-                    carries: Carries::Record { record: r.id, key: g.records[r.id.0 as usize].key },
-                    channel: ChannelId(c as u16),
-                    from: info.from,
-                    to: info.to,
-                    sent_at: step,
-                    received_at: None,
+    // The channels' positions and which tasks ran, before the step just replayed.
+    let mut before: Option<(Positions, Vec<bool>)> = None;
+    replay(&mut sim, tl.actions(), |at| {
+        let (step, sim) = (at.step as u64, at.sim);
+        if let Some((before, was)) = &before {
+            let ch = before.changes(sim);
+            for (c, seq, record) in ch.sent {
+                let log = &mut by_seq[c];
+                if log.len() <= seq as usize {
+                    log.resize(seq as usize + 1, None);
+                }
+                log[seq as usize] = record.map(|r| {
+                    let info = &g.channels[c];
+                    messages.push(Message {
+                        carries: Carries::Record { record: r.id, key: g.records[r.id.0 as usize].key },
+                        channel: ChannelId(c as u16),
+                        from: info.from,
+                        to: info.to,
+                        sent_at: step,
+                        received_at: None,
+                    });
+                    messages.len() - 1
                 });
-                messages.len() - 1
-            });
-        }
-        for (c, seq) in ch.received {
-            if let Some(Some(m)) = by_seq[c].get(seq as usize) {
-                messages[*m].received_at.get_or_insert(step);
             }
-        }
-        for e in &out {
-            match *e {
-                Event::BarrierEmitted { task, checkpoint, .. } => {
-                    for &c in &g.task(task).out_channels {
-                        messages.push(Message {
-                            carries: Carries::Barrier(checkpoint),
-                            channel: c,
-                            from: task,
-                            to: g.channel(c).to,
-                            sent_at: step,
-                            received_at: None,
-                        });
+            for (c, seq) in ch.received {
+                if let Some(Some(m)) = by_seq[c].get(seq as usize) {
+                    messages[*m].received_at.get_or_insert(step);
+                }
+            }
+            for e in at.events.iter() {
+                match *e {
+                    Event::BarrierEmitted { task, checkpoint, .. } => {
+                        for &c in &g.task(task).out_channels {
+                            messages.push(Message {
+                                carries: Carries::Barrier(checkpoint),
+                                channel: c,
+                                from: task,
+                                to: g.channel(c).to,
+                                sent_at: step,
+                                received_at: None,
+                            });
+                        }
                     }
-                }
-                Event::BarrierReceived { channel, checkpoint, .. } | Event::BarrierIgnored { channel, checkpoint, .. } => {
-                    if let Some(m) = messages.iter_mut().find(|m| {
-                        m.channel == channel && m.carries == Carries::Barrier(checkpoint) && m.received_at.is_none()
-                    }) {
-                        m.received_at = Some(step);
+                    Event::BarrierReceived { channel, checkpoint, .. }
+                    | Event::BarrierIgnored { channel, checkpoint, .. } => {
+                        if let Some(m) = messages.iter_mut().find(|m| {
+                            m.channel == channel && m.carries == Carries::Barrier(checkpoint) && m.received_at.is_none()
+                        }) {
+                            m.received_at = Some(step);
+                        }
                     }
+                    Event::SnapshotTaken { task, checkpoint, .. } => {
+                        marks.push(Mark { task, step, kind: MarkKind::Save(checkpoint) })
+                    }
+                    _ => {}
                 }
-                Event::SnapshotTaken { task, checkpoint, .. } => {
-                    marks.push(Mark { task, step, kind: MarkKind::Save(checkpoint) })
+            }
+            for (t, &up) in was.iter().enumerate() {
+                let now = sim.live.tasks[t].status == TaskStatus::Running;
+                if up != now {
+                    let kind = if up { MarkKind::Crash } else { MarkKind::Restore };
+                    marks.push(Mark { task: TaskId(t as u16), step, kind });
                 }
-                _ => {}
             }
         }
-        for (t, &up) in was.iter().enumerate() {
-            let now = sim.live.tasks[t].status == TaskStatus::Running;
-            if up != now {
-                let kind = if up { MarkKind::Crash } else { MarkKind::Restore };
-                marks.push(Mark { task: TaskId(t as u16), step, kind });
-            }
+        if at.next.is_some() {
+            let was = sim.live.tasks.iter().map(|t| t.status == TaskStatus::Running).collect();
+            before = Some((Positions::of(sim), was));
         }
-    }
+    });
     // A crash loses what was in flight: those sendings are never received.
     Diagram { tasks: g.tasks.iter().map(|t| t.name.clone()).collect(), steps: tl.len() as u64, messages, marks }
 }

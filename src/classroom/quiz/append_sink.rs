@@ -60,8 +60,7 @@ pub fn comparison(rng: &mut Rng) -> ComparisonFile {
 /// A system's name in the question.
 pub fn system_name(s: Strategy, l: Lang) -> &'static str {
     match s {
-        Strategy::StormAcker => "Storm",
-        Strategy::SparkStreaming => "Spark Streaming",
+        Strategy::StormAcker | Strategy::SparkStreaming => s.name(l),
         _ => l.t("Flink (aligned checkpoints)", "Flink（对齐检查点）"),
     }
 }

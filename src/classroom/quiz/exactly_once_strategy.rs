@@ -17,6 +17,7 @@
 use crate::classroom::RunConfig;
 use crate::engine::explorer::{Counterexample, Explorer, Judged};
 use crate::engine::rng::Rng;
+use crate::engine::settings::strategy::strategy_name;
 use crate::engine::{FaultBudget, Lang, Settings, Strategy};
 
 use super::question::{pick, Choice, Kind, Question, Words};
@@ -26,15 +27,14 @@ pub const JOBS: [&str; 3] = ["line", "two-inputs", "diamond"];
 /// States the explorer may expand for one strategy before the instance is rejected.
 const MAX_STATES: usize = 200_000;
 
-/// The strategy's name in the options.
+/// The strategy's name in the options: the catalogue's, and for no snapshots what a restart does.
 pub fn strategy_words(s: Strategy, l: Lang) -> &'static str {
     match s {
-        Strategy::None => l.t("No snapshots: every restart re-reads the log from the beginning", "不做快照：每次重启都从头重读日志"),
-        Strategy::Timers => l.t("Per-task timers", "各任务定时快照"),
-        Strategy::AtLeastOnce => l.t("Barriers without alignment", "屏障不对齐"),
-        Strategy::Aligned => l.t("Aligned barriers", "对齐屏障"),
-        Strategy::Unaligned => l.t("Unaligned checkpoints", "非对齐检查点"),
-        _ => l.t("Stop the world", "全局暂停快照"),
+        Strategy::None => l.t(
+            concat!(strategy_name!(None, En), ": every restart re-reads the log from the beginning"),
+            concat!(strategy_name!(None, Zh), "：每次重启都从头重读日志"),
+        ),
+        _ => s.name(l),
     }
 }
 

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::action::Action;
 use crate::engine::dataflow::job_graph::{InputSpec, JobGraph};
 use crate::engine::error::ScenarioError;
+use crate::engine::lang::Lang;
 use crate::engine::scenario::{preamble, JobRef, Preamble, Scenario};
 use crate::engine::script::ScriptAction;
 use crate::engine::settings::{Settings, Strategy};
@@ -101,8 +102,7 @@ impl Configuration {
             return self.name.clone();
         }
         match self.settings.strategy {
-            Strategy::StormAcker => "Storm".into(),
-            Strategy::SparkStreaming => "Spark Streaming".into(),
+            s @ (Strategy::StormAcker | Strategy::SparkStreaming) => s.name(Lang::En).into(),
             s => format!("Flink {}", s.id()),
         }
     }

@@ -7,6 +7,30 @@ use serde::{Deserialize, Serialize};
 use super::options::SinkMode;
 use crate::engine::lang::Lang;
 
+/// Each strategy's name, in English and in Chinese: the one place it is written. A literal, so
+/// that a longer entry (a menu's "Aligned barriers (exactly once)") is built from it with
+/// `concat!` and stays a `&'static str`; [`Strategy::name`] reads it at run time.
+#[rustfmt::skip]
+macro_rules! strategy_name {
+    (None, En) => { "No snapshots" };
+    (None, Zh) => { "不做快照" };
+    (Timers, En) => { "Per-task timers" };
+    (Timers, Zh) => { "各任务定时快照" };
+    (Aligned, En) => { "Aligned barriers" };
+    (Aligned, Zh) => { "对齐屏障" };
+    (AtLeastOnce, En) => { "Barriers without alignment" };
+    (AtLeastOnce, Zh) => { "屏障不对齐" };
+    (Unaligned, En) => { "Unaligned checkpoints" };
+    (Unaligned, Zh) => { "非对齐检查点" };
+    (StopTheWorld, En) => { "Stop the world" };
+    (StopTheWorld, Zh) => { "全局暂停快照" };
+    (StormAcker, En) => { "Storm" };
+    (StormAcker, Zh) => { "Storm" };
+    (SparkStreaming, En) => { "Spark Streaming" };
+    (SparkStreaming, Zh) => { "Spark Streaming" };
+}
+pub(crate) use strategy_name;
+
 /// The snapshot strategy of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -112,17 +136,37 @@ impl Strategy {
     pub fn from_id(s: &str) -> Option<Strategy> {
         Strategy::ALL.into_iter().find(|x| x.id() == s)
     }
+    /// The strategy's name ("Aligned barriers"), as a quiz's option or a comparison's column
+    /// shows it: [`strategy_name!`]'s.
+    pub fn name(self, lang: Lang) -> &'static str {
+        macro_rules! name {
+            ($s:ident) => {
+                lang.t(strategy_name!($s, En), strategy_name!($s, Zh))
+            };
+        }
+        match self {
+            Strategy::None => name!(None),
+            Strategy::Timers => name!(Timers),
+            Strategy::Aligned => name!(Aligned),
+            Strategy::AtLeastOnce => name!(AtLeastOnce),
+            Strategy::Unaligned => name!(Unaligned),
+            Strategy::StopTheWorld => name!(StopTheWorld),
+            Strategy::StormAcker => name!(StormAcker),
+            Strategy::SparkStreaming => name!(SparkStreaming),
+        }
+    }
 }
 
 /// A strategy named in words, not by its scenario-file id ("per-task timers", not "timers").
+/// Inside a sentence, in lower case; in Chinese the name itself.
 pub(crate) fn strategy_words(id: &str, lang: Lang) -> &'static str {
     match id {
-        "none" => lang.t("no snapshots", "不做快照"),
-        "timers" => lang.t("per-task timers", "各任务定时快照"),
-        "aligned" => lang.t("aligned barriers", "对齐屏障"),
-        "at-least-once" => lang.t("barriers without alignment", "屏障不对齐"),
-        "unaligned" => lang.t("unaligned checkpoints", "非对齐检查点"),
-        "stop-the-world" => lang.t("stop-the-world snapshots", "全局暂停快照"),
+        "none" => lang.t("no snapshots", strategy_name!(None, Zh)),
+        "timers" => lang.t("per-task timers", strategy_name!(Timers, Zh)),
+        "aligned" => lang.t("aligned barriers", strategy_name!(Aligned, Zh)),
+        "at-least-once" => lang.t("barriers without alignment", strategy_name!(AtLeastOnce, Zh)),
+        "unaligned" => lang.t("unaligned checkpoints", strategy_name!(Unaligned, Zh)),
+        "stop-the-world" => lang.t("stop-the-world snapshots", strategy_name!(StopTheWorld, Zh)),
         "storm-acker" => lang.t("Storm's acker", "Storm 的 acker"),
         _ => lang.t("this strategy", "此策略"),
     }

@@ -21,16 +21,35 @@ use crate::classroom::{Origin, SavedRun, SAVED_VERSION};
 use crate::engine::{SinkMode, Settings, Strategy};
 use crate::engine::explorer::lab::{probes, Candidate, Classification, Classifier, Guarantee};
 use crate::engine::mechanisms::handler_lab::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
+use crate::engine::settings::strategy::strategy_name;
 use crate::engine::Lang;
 
 const CHUNK: usize = 4;
 
 /// What theory says of each preset.
 const PRESETS: [(&str, &str, &str, Candidate, Guarantee); 4] = [
-    ("aligned", "Aligned barriers", "对齐屏障", Candidate::Handler(Handler::ALIGNED), Guarantee::ExactlyOnce),
+    (
+        "aligned",
+        strategy_name!(Aligned, En),
+        strategy_name!(Aligned, Zh),
+        Candidate::Handler(Handler::ALIGNED),
+        Guarantee::ExactlyOnce,
+    ),
     ("tracker", "The barrier tracker", "屏障跟踪器", Candidate::Handler(Handler::TRACKER), Guarantee::AtLeastOnce),
-    ("unaligned", "Unaligned checkpoints", "非对齐检查点", Candidate::Handler(Handler::UNALIGNED), Guarantee::ExactlyOnce),
-    ("timers", "Per-task timers (no barriers)", "各任务定时快照（没有屏障）", Candidate::Timers, Guarantee::NoneOfThese),
+    (
+        "unaligned",
+        strategy_name!(Unaligned, En),
+        strategy_name!(Unaligned, Zh),
+        Candidate::Handler(Handler::UNALIGNED),
+        Guarantee::ExactlyOnce,
+    ),
+    (
+        "timers",
+        concat!(strategy_name!(Timers, En), " (no barriers)"),
+        concat!(strategy_name!(Timers, Zh), "（没有屏障）"),
+        Candidate::Timers,
+        Guarantee::NoneOfThese,
+    ),
 ];
 
 pub fn guarantee_name(g: Guarantee, l: Lang) -> &'static str {
