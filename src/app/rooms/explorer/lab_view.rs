@@ -24,7 +24,7 @@ use crate::engine::mechanisms::handler_lab::{AfterBarrier, Handler, OnFirstBarri
 use crate::engine::settings::strategy::strategy_name;
 use crate::engine::Lang;
 
-const CHUNK: usize = 4;
+const CHUNK: usize = 1;
 
 /// What theory says of each preset.
 const PRESETS: [(&str, &str, &str, Candidate, Guarantee); 4] = [

@@ -20,7 +20,7 @@ use crate::engine::explorer::{Completion, Explorer, HistoryShares, Progress, Rep
 use crate::engine::{JobGraph, Lang};
 
 /// States expanded between two looks at the clock.
-const CHUNK: usize = 4;
+const CHUNK: usize = 1;
 
 /// Where the search stands.
 #[derive(Clone)]

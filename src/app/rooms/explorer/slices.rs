@@ -127,8 +127,9 @@ fn schedule() {
     }
 }
 
-/// One frame of a job: its steps while they fit in the budget. A step is not started unless the
-/// longest short one seen lately still fits, and a long one only at the start of a frame. Whether
+/// One frame of a job: its steps while they fit in the budget. A step is not started unless twice
+/// the longest short one seen lately still fits (a step may take longer than the last ones), and
+/// a long one only at the start of a frame. Whether
 /// the job is done.
 fn slice(job: &mut Job) -> bool {
     let t0 = now();
@@ -141,7 +142,7 @@ fn slice(job: &mut Job) -> bool {
         }
         job.long = left == Left::LongNext;
         job.cost.longest_step_ms = job.cost.longest_step_ms.max(s1 - s0);
-        if left != Left::More || s1 - t0 + job.step_ms >= FRAME_BUDGET_MS {
+        if left != Left::More || s1 - t0 + 2.0 * job.step_ms >= FRAME_BUDGET_MS {
             break left == Left::Done;
         }
     };
