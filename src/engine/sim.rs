@@ -377,9 +377,8 @@ impl Sim {
         }
     }
 
-    /// Is there anything for the scheduler to do: a delivery, a read, a notification, or (the
-    /// job or a region is down) the restore? The same as `check(Action::Auto).is_ok()`, without
-    /// allocating.
+    /// Is there anything for the scheduler to do: a delivery, a read, a notification, or (the job
+    /// or a region is down) the restore? `check(Action::Auto).is_ok()`, without allocating.
     pub fn has_work(&self) -> bool {
         self.stopped.is_none() && self.has_work_running()
     }
@@ -454,9 +453,7 @@ impl Sim {
         }
     }
 
-    /// The scheduler's draw: one of `choices` (not empty), uniformly, from the run's seeded PRNG.
-    /// [`Action::Auto`] draws from [`Sim::enabled_steps`]; the comparison's lockstep from its
-    /// narrower choices.
+    /// The scheduler's draw (Auto's, the lockstep's): uniform over `choices`, by the seeded PRNG.
     pub fn draw_step(&mut self, choices: &[Action]) -> Action {
         choices[self.rng.below(choices.len() as u64) as usize]
     }
