@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 use super::cards::{cards, share};
 use super::presets::{main_study, PRESETS};
-use super::slices::{in_frames, Cost, Left};
+use super::slices::{in_frames, in_spare_frames, Cost, Left};
 use super::{grouped, Study};
 use crate::app::rooms::RoomProps;
 use crate::classroom::RunConfig;
@@ -52,8 +52,8 @@ fn steps(explorer: Rc<RefCell<Explorer>>) -> impl FnMut() -> Left {
     }
 }
 
-/// Runs the warm-up ([`super::presets::warm_up`]) once per page, in slices like any search
-/// (a search started meanwhile waits its turn); `done` is told its cost.
+/// Runs the warm-up ([`super::presets::warm_up`]) once per page, in spare frames: a search or a
+/// lab run started meanwhile stops it; `done` is told its cost if it ends.
 pub fn warm_up(done: impl Fn(Cost) + 'static) {
     thread_local! {
         static STARTED: Cell<bool> = const { Cell::new(false) };
@@ -63,11 +63,7 @@ pub fn warm_up(done: impl Fn(Cost) + 'static) {
     }
     let Ok(sim) = super::presets::warm_up().scenario().sim() else { return };
     let Ok(explorer) = Explorer::with_completion(sim, crate::engine::FaultBudget::default(), Completion::Canonical) else { return };
-    in_frames(Rc::new(Cell::new(0)), steps(Rc::new(RefCell::new(explorer))), move |cost, finished| {
-        if finished {
-            done(cost);
-        }
-    });
+    in_spare_frames(steps(Rc::new(RefCell::new(explorer))), done);
 }
 
 fn study_config(study: &str, main: &RunConfig, l: Lang) -> Result<(RunConfig, Vec<String>), String> {

@@ -50,21 +50,40 @@ pub enum Left {
 /// each frame's budget, frame after frame, until it is done or `generation` moves on; `frame` is
 /// told the cost after every frame, and whether the work is done. Jobs take their turns: one
 /// started while another runs waits until that one is done or cancelled, so no frame holds the
-/// slices of two (the warm-up, a search and the lab's probes never add up in one frame).
+/// slices of two (a search and the lab's probes never add up in one frame).
 pub fn in_frames(generation: Rc<Cell<u32>>, step: impl FnMut() -> Left + 'static, frame: impl Fn(Cost, bool) + 'static) {
+    start(generation, Box::new(step), Box::new(frame), false);
+}
+
+/// [`in_frames`] for work nobody waits for (the room's warm-up): it gives way to any job started
+/// after it, which drops it, so a learner's search never waits behind it.
+pub fn in_spare_frames(step: impl FnMut() -> Left + 'static, done: impl Fn(Cost) + 'static) {
+    let frame = move |cost, finished| {
+        if finished {
+            done(cost);
+        }
+    };
+    start(Rc::new(Cell::new(0)), Box::new(step), Box::new(frame), true);
+}
+
+fn start(generation: Rc<Cell<u32>>, step: Box<dyn FnMut() -> Left>, frame: Box<dyn Fn(Cost, bool)>, gives_way: bool) {
     let mine = generation.get();
     let job = Job {
         generation,
         mine,
-        step: Box::new(step),
-        frame: Box::new(frame),
+        step,
+        frame,
         cost: Cost::default(),
         start: now(),
         step_ms: 0.0,
         long: false,
+        gives_way,
     };
     let idle = JOBS.with(|jobs| {
         let mut jobs = jobs.borrow_mut();
+        if !gives_way {
+            jobs.retain(|j| !j.gives_way);
+        }
         jobs.push_back(job);
         jobs.len() == 1
     });
@@ -91,6 +110,8 @@ struct Job {
     step_ms: f64,
     /// The next step is a long one.
     long: bool,
+    /// Dropped when another job starts ([`in_spare_frames`]).
+    gives_way: bool,
 }
 
 fn schedule() {
