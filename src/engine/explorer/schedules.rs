@@ -107,6 +107,14 @@ struct EndTally {
     first: Vec<(BadOutcome, u32, u128)>,
 }
 
+impl EndTally {
+    /// The bad outcomes some end state has, each with its first end state and its schedules: one
+    /// counterexample each.
+    fn found(&self) -> impl Iterator<Item = (BadOutcome, u32, u128)> + '_ {
+        self.first.iter().copied().filter(|(_, at, _)| *at != u32::MAX)
+    }
+}
+
 /// How many maps hold the states seen.
 const SHARDS: usize = 64;
 
@@ -324,7 +332,7 @@ impl Explorer {
         self.report.is_none()
             && self.failed.is_none()
             && c.tallied == self.nodes.len()
-            && c.tally.first.iter().filter(|(_, at, _)| *at != u32::MAX).count() > c.counterexamples.len()
+            && c.tally.found().count() > c.counterexamples.len()
     }
 
     /// What the exploration found, once it is done.
@@ -518,8 +526,7 @@ impl Explorer {
         }
         // 3. The counterexamples: each replays its schedule and tells its story, at the cost of
         // expanding a few dozen states; at least one per call.
-        let found: Vec<(BadOutcome, u32, u128)> =
-            c.tally.first.iter().copied().filter(|(_, at, _)| *at != u32::MAX).collect();
+        let found: Vec<(BadOutcome, u32, u128)> = c.tally.found().collect();
         let mut built = 0;
         while let Some(&(bad, at, count)) = found.get(self.counting.as_ref().expect("counting").counterexamples.len()) {
             if built > 0 && work >= budget {

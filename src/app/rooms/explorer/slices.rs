@@ -79,17 +79,14 @@ fn start(generation: Rc<Cell<u32>>, step: Box<dyn FnMut() -> Left>, frame: Box<d
         long: false,
         gives_way,
     };
-    let idle = JOBS.with(|jobs| {
+    JOBS.with(|jobs| {
         let mut jobs = jobs.borrow_mut();
         if !gives_way {
             jobs.retain(|j| !j.gives_way);
         }
         jobs.push_back(job);
-        jobs.len() == 1
     });
-    if idle {
-        schedule();
-    }
+    schedule();
 }
 
 thread_local! {
@@ -114,6 +111,7 @@ struct Job {
     gives_way: bool,
 }
 
+/// Asks for a frame for the queue, unless one is asked for already.
 fn schedule() {
     if ASKED.with(|a| a.replace(true)) {
         return;
@@ -150,8 +148,7 @@ fn schedule() {
 
 /// One frame of a job: its steps while they fit in the budget. A step is not started unless twice
 /// the longest short one seen lately still fits (a step may take longer than the last ones), and
-/// a long one only at the start of a frame. Whether
-/// the job is done.
+/// a long one only at the start of a frame. Whether the job is done.
 fn slice(job: &mut Job) -> bool {
     let t0 = now();
     let done = loop {
