@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cases;
-use barrierscope::engine::mechanisms::tuple_tree::AckMessage;
+use barrierscope::engine::mechanisms::storm::tuple_tree::AckMessage;
 use barrierscope::engine::{
     scenario, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, Strategy as Snapshots, TaskId,
     Verdict, BUILTIN_NAMES,

@@ -8,7 +8,7 @@ use crate::app::svg_number::{num, within};
 use yew::prelude::*;
 
 use super::text::Lang;
-use crate::engine::mechanisms::tuple_tree::{short_hex, AckMessage, StormRuntime};
+use crate::engine::mechanisms::storm::tuple_tree::{short_hex, AckMessage, StormRuntime};
 use crate::engine::{Action, Sim, TaskId};
 
 /// Height of the band, in canvas units.

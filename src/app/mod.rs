@@ -630,7 +630,7 @@ pub fn App() -> Html {
                 <panels::VerdictPanel ledger={Rc::new(sim.ledger())} graph={graph.clone()} lang={l} down={sim.down().is_some()} />
                 <panels::StoragePanel storage={sim.storage().clone()} spark={room_loader::bands_now().map(|b| (b.storage_lines)(sim, l)).unwrap_or_default()} strategy={sim.strategy()} graph={graph} lang={l} />
             </main>
-            { state.room.map(|room| html! { <RoomDoor {room} inner={piece_props.clone()} /> }).unwrap_or_default() }
+            { state.room.map(|room| html! { <RoomDoor {room} inner={piece_props.clone()} run_ready={state.deferred.is_none()} /> }).unwrap_or_default() }
         </div>
         </ContextProvider<rooms::RoomProps>>
     }

@@ -147,7 +147,7 @@ pub struct Bands {
 
 type AckerBand = fn(
     &crate::engine::Sim,
-    &crate::engine::mechanisms::tuple_tree::StormRuntime,
+    &crate::engine::mechanisms::storm::tuple_tree::StormRuntime,
     f64,
     f64,
     &Callback<crate::engine::Action>,
@@ -156,7 +156,7 @@ type AckerBand = fn(
 /// Spark's band, and the height its wrapped lines take.
 type BatchBand = fn(
     &crate::engine::Sim,
-    Option<&crate::engine::mechanisms::received_blocks::SparkRuntime>,
+    Option<&crate::engine::mechanisms::spark::received_blocks::SparkRuntime>,
     f64,
     f64,
     Lang,
@@ -388,12 +388,19 @@ fn failed_message(l: Lang) -> &'static str {
 pub struct DoorProps {
     pub room: Room,
     pub inner: RoomProps,
+    /// False while the run from the link or storage is still to open: the room shows "Loading…"
+    /// until then, so it never draws the default run first (a reload with `#room=` in the link).
+    pub run_ready: bool,
 }
 
 /// Shows a room: loading, failed with Retry, or open (with the focus on it).
 #[component]
 pub fn RoomDoor(props: &DoorProps) -> Html {
     let (state, retry) = use_part(props.room, props.room.id(), |r| Box::pin(r.load()));
+    let state = match state {
+        Loading::Ready(_) if !props.run_ready => Loading::Fetching,
+        s => s,
+    };
     let here = use_node_ref();
     // The keyboard focus goes to the room once it is open, and to Retry if it failed.
     {

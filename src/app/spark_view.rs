@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 use super::canvas::{text_width, wrap};
 use super::text::Lang;
-use crate::engine::mechanisms::received_blocks::{Block, SparkRuntime, WAL_BYTES_PER_RECORD};
+use crate::engine::mechanisms::spark::received_blocks::{Block, SparkRuntime, WAL_BYTES_PER_RECORD};
 use crate::engine::Sim;
 
 /// Height of the band, and of presenter mode's strip, in canvas units: the least they take

@@ -33,7 +33,7 @@ use crate::engine::dataflow::job_graph::OperatorKind;
 use crate::engine::dataflow::state::OpState;
 use crate::engine::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::ledger::{Completeness, Order, Verdict};
-use crate::engine::mechanisms::received_blocks::{MetaCheckpoint, WAL_BYTES_PER_RECORD};
+use crate::engine::mechanisms::spark::received_blocks::{MetaCheckpoint, WAL_BYTES_PER_RECORD};
 use crate::engine::sim::Sim;
 
 /// Bytes an offset takes when a source commits it to its log, as a source's offset takes in a

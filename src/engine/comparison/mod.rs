@@ -4,11 +4,11 @@
 //! The second article in `shared/seeds` ends on a thesis: every stream processor survives failure
 //! by **cutting the stream and retrying** (确认与重试); what differs is how fine the cut is, and what
 //! it costs:
-//! - **Storm** cuts per record. Its XOR acker (`super::mechanisms::acker`) follows every tuple tree
+//! - **Storm** cuts per record. Its XOR acker (`super::mechanisms::storm::acker`) follows every tuple tree
 //!   and the spout replays a record whose tree did not complete: acks for everything, little added
 //!   latency, no stored copy of the stream, and no operator state saved (a crash restarts the
 //!   worker's bolts empty).
-//! - **Spark Streaming** cuts per micro-batch (`super::mechanisms::spark_streaming`): a record waits
+//! - **Spark Streaming** cuts per micro-batch (`super::mechanisms::spark::micro_batches`): a record waits
 //!   for its batch, and the write-ahead log keeps a full copy of the stream so a driver restart can
 //!   run the batch again; the state RDD is checkpointed every few batches.
 //! - **Flink** cuts with checkpoint barriers that flow with the records

@@ -4,7 +4,7 @@
 
 use crate::engine::dataflow::job_graph::JobGraph;
 use crate::engine::lang::{say, Lang};
-use crate::engine::mechanisms::spark_streaming::executor_of;
+use crate::engine::mechanisms::spark::micro_batches::executor_of;
 use crate::engine::settings::{HighAvailability, Settings, Strategy};
 
 use super::format::CrashPlace;

@@ -11,28 +11,25 @@
 //! | `at-least-once` | [`tracker::BarrierTracker`] | Flink's `CheckpointBarrierTracker` |
 //! | `unaligned` | [`aligned::UNALIGNED`] | the same handler, unaligned (FLIP-76; [`unaligned`]) |
 //! | `stop-the-world` | [`stop_the_world::StopTheWorld`] | pausing the sources and draining |
-//! | `storm-acker` | [`acker::XorAcker`] | Storm's XOR acker: every tuple acknowledged, no state saved |
-//! | `spark-streaming` | [`spark_streaming::MicroBatches`] | Spark Streaming: receivers, blocks, a write-ahead log, micro-batches |
+//! | `storm-acker` | [`storm::acker::XorAcker`] | Storm's XOR acker: every tuple acknowledged, no state saved |
+//! | `spark-streaming` | [`spark::micro_batches::MicroBatches`] | Spark Streaming: receivers, blocks, a write-ahead log, micro-batches |
 //!
 //! [`barriers`] holds what the barrier handlers share: injecting barriers at the sources,
 //! forwarding them, and the per-task alignment state. [`handler_lab`] composes a barrier handler
 //! from four choices, of which aligned, the tracker and unaligned are three presets; a run takes
 //! one in place of its strategy's (`Sim::with_handler`).
 
-pub mod acker;
 pub mod aligned;
 pub mod barriers;
 pub mod handler_lab;
 pub mod no_snapshots;
 pub mod progress;
-pub mod rotating_map;
-pub mod received_blocks;
 pub mod seam;
-pub mod spark_streaming;
+pub mod spark;
 pub mod stop_the_world;
+pub mod storm;
 pub mod timers;
 pub mod tracker;
-pub mod tuple_tree;
 pub mod unaligned;
 
 use crate::engine::action::Event;
@@ -52,8 +49,8 @@ pub fn for_strategy(strategy: Strategy) -> &'static dyn Mechanism {
         Strategy::AtLeastOnce => &tracker::BarrierTracker,
         Strategy::Unaligned => &aligned::UNALIGNED,
         Strategy::StopTheWorld => &stop_the_world::StopTheWorld,
-        Strategy::StormAcker => &acker::XorAcker,
-        Strategy::SparkStreaming => &spark_streaming::MicroBatches,
+        Strategy::StormAcker => &storm::acker::XorAcker,
+        Strategy::SparkStreaming => &spark::micro_batches::MicroBatches,
     }
 }
 

@@ -5,7 +5,8 @@
 //! ([`ActionError::message`]). A scenario error is worded in English where it is made.
 //!
 //! One file per family of events: `dataflow.rs`, `checkpoint.rs`, `recovery.rs` (with high
-//! availability), `storm.rs`, `spark.rs`; the savepoints' words are in `savepoint_wording.rs`, an
+//! availability); Storm's and Spark Streaming's in their own folders, `mechanisms/storm/wording.rs`
+//! and `mechanisms/spark/wording.rs`; the savepoints' words are in `savepoint_wording.rs`, an
 //! action's short name in `actions.rs`, and the refusals beside `ActionError`, in
 //! `error_wording.rs`.
 
@@ -13,8 +14,6 @@ mod actions;
 mod checkpoint;
 mod dataflow;
 mod recovery;
-mod spark;
-mod storm;
 
 use super::action::Event;
 use super::dataflow::job_graph::JobGraph;
@@ -41,5 +40,5 @@ pub fn narrate_common(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
 /// One sentence for an event of Storm's acker (trees, acks, Nimbus and supervisors) or of Spark
 /// Streaming (blocks, batches, the driver and executors); empty for any other event.
 pub fn narrate_storm_spark(e: &Event, g: &JobGraph, lang: Lang) -> String {
-    storm::narrate(e, g, lang).or_else(|| spark::narrate(e, g, lang)).unwrap_or_default()
+    super::mechanisms::storm::wording::narrate(e, g, lang).or_else(|| super::mechanisms::spark::wording::narrate(e, g, lang)).unwrap_or_default()
 }

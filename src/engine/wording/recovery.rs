@@ -8,7 +8,7 @@ use crate::engine::dataflow::job_graph::JobGraph;
 use crate::engine::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::lang::{say, Lang};
 
-use super::spark::spark_restart;
+use crate::engine::mechanisms::spark::wording::spark_restart;
 
 pub(super) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
     let t = |id: TaskId| g.task(id).name.as_str();

@@ -27,7 +27,7 @@
 //! [`Action::ToAcker`]: crate::engine::Action::ToAcker
 //! [`Action::FromAcker`]: crate::engine::Action::FromAcker
 
-use super::seam::{InFlight, Mechanism};
+use crate::engine::mechanisms::seam::{InFlight, Mechanism};
 use super::tuple_tree::{AckMessage, StormRuntime, TupleId};
 use crate::engine::action::{Event, RestoreFrom};
 use crate::engine::dataflow::state::OpState;

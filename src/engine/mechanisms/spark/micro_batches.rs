@@ -39,7 +39,7 @@
 //!   they are gone.
 
 use super::received_blocks::{BatchJob, BatchStat, Block, MetaCheckpoint, SparkRuntime, StateCheckpoint, EXECUTORS, WAL_BYTES_PER_RECORD};
-use super::seam::{InFlight, Mechanism};
+use crate::engine::mechanisms::seam::{InFlight, Mechanism};
 use crate::engine::action::{Event, RestoreFrom};
 use crate::engine::dataflow::channel::Fate;
 use crate::engine::dataflow::external_system::TxnStatus;

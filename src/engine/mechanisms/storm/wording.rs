@@ -12,11 +12,11 @@ fn hex(x: u64) -> String {
     if x == 0 {
         "0".into()
     } else {
-        format!("{}…", crate::engine::mechanisms::tuple_tree::short_hex(x))
+        format!("{}…", crate::engine::mechanisms::storm::tuple_tree::short_hex(x))
     }
 }
 
-pub(super) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
+pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
     let t = |id: TaskId| g.task(id).name.as_str();
     let r = |id: RecordId| g.label(id);
     Some(match *e {
