@@ -2037,8 +2037,16 @@ await check('a link with #room=pyflink opens the room over the last run', async 
   // The run is stored once the sharing part is there (fetched on the first change): under load
   // that takes more than the 100 ms this waited before.
   await pg.waitForFunction(() => (localStorage.getItem('barrierscope.run') || '').includes('"aligned"'), null, { timeout: 15000 });
+  // On a slow network the room's part can come before the sharing part that opens the stored run
+  // (CI saw it once): the room waits for the run, and never draws the default run first.
+  await pg.route(/split_sharing-[0-9a-f]+\.wasm$/, async (r) => { await new Promise((ok) => setTimeout(ok, 1500)); await r.continue(); });
   await pg.goto(srv.url + '#room=pyflink');
+  const roomPart = pg.waitForResponse(/split_pyflink-[0-9a-f]+\.wasm$/, { timeout: 15000 });
   await pg.reload();
+  await roomPart;
+  await pg.waitForTimeout(400);
+  const early = await pg.$eval('#room-pyflink', (e) => ({ loaded: e.dataset.loaded, refused: !!e.querySelector('.room-body'), ready: document.querySelector('#app').dataset.ready }));
+  expect(early.ready === 'false' && early.loaded === 'false' && !early.refused, `while the stored run is still to open, the room says Loading… ${JSON.stringify(early)}`);
   await pg.waitForSelector('#room-pyflink[data-loaded="true"]', { timeout: 15000 });
   expect(await pg.isVisible('#btn-pyflink-download'), 'the stored aligned run is exported');
   await pg.context().close();

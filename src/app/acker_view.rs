@@ -50,7 +50,7 @@ fn message_row(sim: &Sim, a: Action, y: f64, x: f64, w: f64, label: String, item
         Ok(()) => aria.clone(),
         Err(e) => format!("{aria} — {}", e.message(l)),
     };
-    let (click, key) = super::canvas::press(act, a);
+    let (click, key) = crate::app::pressable::press(act, a);
     let ok = enabled.is_ok();
     let room = (((w - LABEL_W - 40.0) / MSG_W).floor() as usize).max(1);
     let shown = items.len().min(room);
@@ -90,7 +90,7 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &C
             html! {
                 <text class="acker-row" x="40" y={num(top + 84.0 + i as f64 * 30.0)} data-root={format!("{root:016x}")} data-val={format!("{:016x}", e.val)}>
                     <title>{ format!("root {root:016x}, value {:016x}", e.val) }</title>
-                    { super::canvas::fit(&format!("{} {} ({who}): {} {} · {} {{{open}}}", l.t("tree", "树"), hex(*root), l.t("value", "值"), hex(e.val), l.t("open edges", "未确认的边")), acker_w - 32.0, 17.0) }
+                    { crate::app::svg_text::fit(&format!("{} {} ({who}): {} {} · {} {{{open}}}", l.t("tree", "树"), hex(*root), l.t("value", "值"), hex(e.val), l.t("open edges", "未确认的边")), acker_w - 32.0, 17.0) }
                 </text>
             }
         })
@@ -114,7 +114,7 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &C
             sim.committed_offset(s)
         );
         lines.push(html! { <text class="spout-line" x={num(x)} y={num(y)} data-spout={g.task(s).name.clone()}>
-            <title>{ text.clone() }</title>{ super::canvas::fit(&text, rows_w, 17.0) }</text> });
+            <title>{ text.clone() }</title>{ crate::app::svg_text::fit(&text, rows_w, 17.0) }</text> });
         y += 28.0;
     }
     let mut message_rows: Vec<Html> = Vec::new();
@@ -164,7 +164,7 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &C
 /// line of buttons, one per sender with messages on their way ("Map ▸ ack b +1"), each
 /// delivering its oldest message.
 pub fn acker_strip(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Callback<Action>, l: Lang) -> Html {
-    use super::canvas::fit;
+    use crate::app::svg_text::fit;
     let g = &sim.graph;
     let px = 20.0;
     let trees: Vec<String> = storm
@@ -209,12 +209,12 @@ pub fn acker_strip(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &
     let y = top + 58.0;
     let mut drawn = Vec::new();
     for (a, row, label) in chips {
-        let w = super::canvas::text_width(&label, px) + 24.0;
+        let w = crate::app::svg_text::text_w(&label, px) + 24.0;
         if x + w > width - 24.0 {
             break;
         }
         let ok = sim.check(a).is_ok();
-        let (click, key) = super::canvas::press(act, a);
+        let (click, key) = crate::app::pressable::press(act, a);
         drawn.push(html! {
             <g class={classes!("ack-row", "ack-chip", ok.then_some("ready"))} role="button" tabindex={if ok { "0" } else { "-1" }}
                aria-label={format!("{} {row}", l.t("Deliver the oldest message:", "投递最早的消息："))} data-ack-row={row.clone()}

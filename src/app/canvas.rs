@@ -18,6 +18,10 @@ use yew::prelude::*;
 
 use crate::classroom::Mark;
 
+pub use crate::app::key_colours::{key_colour, KEY_COLOURS};
+use crate::app::pressable::press;
+use crate::app::svg_text::fit;
+use super::text::kind_name;
 use layout::{box_height, BANNER_H, ITEM_GAP, ROW, ROW0, TOKEN_H};
 pub use layout::{shape, text_w, Layout, Rect, Shape};
 
@@ -31,12 +35,6 @@ use crate::engine::*;
 /// More records in flight than this and tokens move at once instead of gliding.
 const BUSY: usize = 40;
 
-/// Colours for keys; none of them is a verdict colour.
-pub const KEY_COLOURS: [&str; 6] = ["#1d4ed8", "#0f766e", "#7c3aed", "#be185d", "#a16207", "#334155"];
-
-pub fn key_colour(k: KeyId) -> &'static str {
-    KEY_COLOURS[k.index() % KEY_COLOURS.len()]
-}
 
 /// Handlers the canvas calls; each takes an action and returns a callback.
 #[derive(Clone, PartialEq)]
@@ -44,74 +42,9 @@ pub struct Handlers {
     pub act: Callback<Action>,
 }
 
-pub(super) fn press(act: &Callback<Action>, a: Action) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
-    let click = {
-        let act = act.clone();
-        Callback::from(move |e: MouseEvent| {
-            e.stop_propagation();
-            act.emit(a)
-        })
-    };
-    let key = {
-        let act = act.clone();
-        // Enter only: Space plays and pauses wherever the focus is (see `belongs_to_run`).
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" {
-                e.prevent_default();
-                e.stop_propagation();
-                act.emit(a)
-            }
-        })
-    };
-    (click, key)
-}
 
-/// `s` cut to fit `max` units at `px`, with "…" when it was cut.
-/// The width a text takes on the canvas (the layout's estimate).
-pub(super) fn text_width(s: &str, px: f64) -> f64 {
-    text_w(s, px)
-}
 
-pub(super) fn fit(s: &str, max: f64, px: f64) -> String {
-    if text_w(s, px) <= max {
-        return s.to_string();
-    }
-    let mut out = String::new();
-    for c in s.chars() {
-        if text_w(&format!("{out}{c}…"), px) > max {
-            break;
-        }
-        out.push(c);
-    }
-    format!("{}…", out.trim_end())
-}
 
-/// `s` broken into lines of at most `max` units at `px`: at spaces, or between any two
-/// characters where a word (or Chinese text, which has no spaces) is longer than a line. Nothing
-/// is cut: a band that wraps grows to hold every line.
-pub(super) fn wrap(s: &str, max: f64, px: f64) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    for word in s.split(' ') {
-        let last = lines.last_mut().expect("one line at least");
-        let joined = if last.is_empty() { word.to_string() } else { format!("{last} {word}") };
-        if text_w(&joined, px) <= max {
-            *last = joined;
-            continue;
-        }
-        if !last.is_empty() {
-            lines.push(String::new());
-        }
-        for c in word.chars() {
-            let last = lines.last_mut().expect("one line at least");
-            if !last.is_empty() && text_w(&format!("{last}{c}"), px) > max {
-                lines.push(c.to_string());
-            } else {
-                last.push(c);
-            }
-        }
-    }
-    lines
-}
 
 /// `head`, then as many of `labels` as fit in `max` units at `px` ("…" for the rest), then `tail`.
 fn fit_labels(head: &str, labels: &[&str], tail: &str, max: f64, px: f64) -> String {
@@ -904,16 +837,6 @@ fn task_box(
     }
 }
 
-pub fn kind_name(l: Lang, k: &OperatorKind) -> &'static str {
-    match k {
-        OperatorKind::Source => l.t("source", "数据源"),
-        OperatorKind::Map => l.t("map", "映射"),
-        OperatorKind::Filter { .. } => l.t("filter", "过滤"),
-        OperatorKind::Count => l.t("keyed count", "按键计数"),
-        OperatorKind::Sum => l.t("keyed sum", "按键求和"),
-        OperatorKind::Sink => l.t("sink", "输出"),
-    }
-}
 
 /// The cut: dashed runs joining the save markers of the tasks that have one. A run along the
 /// top row's markers (the spine), and from it a run down the gutter right of a column to each

@@ -9,12 +9,15 @@ pub mod canvas;
 pub mod classroom;
 pub mod controls;
 pub mod decisive;
+pub mod key_colours;
 pub mod panels;
 pub mod pieces;
+pub mod pressable;
 pub mod room_loader;
 pub mod rooms;
 pub mod spark_view;
 pub mod svg_number;
+pub mod svg_text;
 pub mod text;
 
 use std::cell::{Ref, RefCell};

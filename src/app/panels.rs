@@ -163,7 +163,7 @@ impl PartialEq for LedgerRowProps {
 #[component]
 fn LedgerRowView(props: &LedgerRowProps) -> Html {
     let (r, l) = (&props.ledger.rows[props.index], props.lang);
-    let colour = super::canvas::key_colour(props.graph.record(r.record).key);
+    let colour = crate::app::key_colours::key_colour(props.graph.record(r.record).key);
     let (ss, sw) = verdict_mark_now(l, r.state_verdict, props.down);
     let (cs, cw) = complete_mark(l, r.complete_verdict, props.down);
     let (os, ow) = order_mark(l, r.order_verdict, props.down);
@@ -606,7 +606,7 @@ pub fn external_panel(sim: &Sim, l: Lang) -> Html {
         <div id="external" class="external-panel">
             <p>{ format!("{}: {} {}", super::text::sink_name(l, *sink), visible.len(), l.t("row(s) visible to a reader", "行对读者可见")) }</p>
             <p class="rows">{ for visible.iter().map(|r| html!{
-                <span class="row-chip" style={format!("border-color:{}", super::canvas::key_colour(g.record(r.record).key))}>{ format!("{}={}", g.label(r.record), r.value) }</span> }) }</p>
+                <span class="row-chip" style={format!("border-color:{}", crate::app::key_colours::key_colour(g.record(r.record).key))}>{ format!("{}={}", g.label(r.record), r.value) }</span> }) }</p>
             { if external.txns.is_empty() { html!{} } else { html! {
                 <table class="txns"><thead><tr><th scope="col">{ l.t("transaction", "事务") }</th><th scope="col">{ l.t("status", "状态") }</th><th scope="col">{ l.t("rows", "行") }</th></tr></thead>
                 <tbody>{ for external.txns.iter().rev().take(12).map(|t| html! {

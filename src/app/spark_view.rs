@@ -9,7 +9,7 @@
 use crate::app::svg_number::num;
 use yew::prelude::*;
 
-use super::canvas::{text_width, wrap};
+use crate::app::svg_text::{text_w, wrap};
 use super::text::Lang;
 use crate::engine::mechanisms::spark::received_blocks::{Block, SparkRuntime, WAL_BYTES_PER_RECORD};
 use crate::engine::Sim;
@@ -305,7 +305,7 @@ fn strip(top: f64, width: f64, l: Lang, first: String, second: String) -> (Html,
     let px = 20.0;
     let lines: Vec<String> = [first, second].iter().flat_map(|t| wrap(t, width - 56.0, px)).collect();
     let h = (24.0 + lines.len() as f64 * STRIP_LINE).max(STRIP_H);
-    debug_assert!(lines.iter().all(|t| text_width(t, px) <= width - 56.0 || t.chars().count() == 1));
+    debug_assert!(lines.iter().all(|t| text_w(t, px) <= width - 56.0 || t.chars().count() == 1));
     let strip = html! {
         <g id="spark-band" class="spark-band compact" role="group" aria-label={l.t("Spark Streaming: blocks, batches, state", "Spark Streaming：块、批次、状态")}>
             <rect class="spark-box" x="16" y={num(top + 4.0)} width={num(width - 32.0)} height={num(h - 8.0)} rx="10" />

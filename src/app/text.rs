@@ -5,7 +5,7 @@
 use crate::engine::lang::say;
 use crate::engine::settings::strategy::strategy_name;
 pub use crate::engine::Lang;
-use crate::engine::{Completeness, JobGraph, Order, Place, SinkMode, Strategy, Verdict};
+use crate::engine::{Completeness, JobGraph, OperatorKind, Order, Place, SinkMode, Strategy, Verdict};
 
 /// The strategy menu's entry: the catalogue's name ([`strategy_name!`]), with its guarantee or
 /// its system's way.
@@ -183,5 +183,17 @@ pub fn order_tip(l: Lang, g: &JobGraph, v: Order, at: &[Place], down: bool) -> S
         ),
         Order::Pending if down => l.t("the restore decides", "由恢复决定").into(),
         Order::Pending => l.t("in order so far, still on its way", "目前有序，仍在路上").into(),
+    }
+}
+
+/// An operator's kind in words ("keyed count").
+pub fn kind_name(l: Lang, k: &OperatorKind) -> &'static str {
+    match k {
+        OperatorKind::Source => l.t("source", "数据源"),
+        OperatorKind::Map => l.t("map", "映射"),
+        OperatorKind::Filter { .. } => l.t("filter", "过滤"),
+        OperatorKind::Count => l.t("keyed count", "按键计数"),
+        OperatorKind::Sum => l.t("keyed sum", "按键求和"),
+        OperatorKind::Sink => l.t("sink", "输出"),
     }
 }

@@ -12,6 +12,7 @@
 
 
 use crate::app::svg_number::within;
+pub use crate::app::svg_text::text_w;
 use crate::engine::sorted_vec::SortedMap;
 use crate::engine::{JobGraph, OperatorKind, TaskId};
 
@@ -45,24 +46,6 @@ pub const FLAG_H: f64 = 46.0;
 pub const ROW0: f64 = 52.0;
 pub const ROW: f64 = 23.0;
 
-/// A generous estimate of a text's width at `px` (bold), for fitting text into its place. The
-/// page's fonts vary by machine; the e2e test measures what the browser really draws.
-pub fn text_w(s: &str, px: f64) -> f64 {
-    s.chars()
-        .map(|c| match c {
-            ' ' => 0.3,
-            'i' | 'l' | 'j' | 'I' | '.' | ',' | ':' | ';' | '|' | '\'' | '!' | '(' | ')' | '[' | ']' | '{' | '}' => {
-                0.36
-            }
-            'm' | 'w' | 'M' | 'W' => 0.92,
-            'A'..='Z' => 0.72,
-            'a'..='z' | '0'..='9' | '+' | '-' | '=' | '/' | '?' => 0.62,
-            c if (c as u32) < 0x2000 => 0.7,
-            _ => 1.05,
-        })
-        .sum::<f64>()
-        * px
-}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rect {

@@ -4,7 +4,7 @@
 //! every record, and the crash read off the simulator's run (the operators that raise, the record
 //! and the side of the checkpoint it comes on, a pipelined region's failover).
 
-use super::{ExportError, BUNDLE_SIZE, BY_HAND_INTERVAL_MS, INTERVAL_MS, STEP_MS};
+use super::limits::{ExportError, BUNDLE_SIZE, BY_HAND_INTERVAL_MS, INTERVAL_MS, STEP_MS};
 
 use std::collections::BTreeSet;
 

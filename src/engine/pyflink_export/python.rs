@@ -3,7 +3,8 @@
 //! `pyflink_runtime.py`, and the job built operator by operator on PyFlink's DataStream API).
 
 use super::plan::{partitions, records_of};
-use super::{ExportPlan, BUNDLE_SIZE, INTERVAL_MS, PACE_MS, STEP_MS};
+use super::limits::{BUNDLE_SIZE, INTERVAL_MS, PACE_MS, STEP_MS};
+use super::plan::ExportPlan;
 
 use std::collections::BTreeSet;
 

@@ -230,7 +230,7 @@ fn mapping_table(rows: &[MappingRow], spec: &JobSpec, l: Lang) -> Html {
 
 fn kind_text(k: &OperatorKind, l: Lang) -> String {
     // The canvas's names for the kinds, so the room and the drawing say the same.
-    let name = crate::app::canvas::kind_name(l, k);
+    let name = crate::app::text::kind_name(l, k);
     match (k, l) {
         (OperatorKind::Filter { keep_keys }, Lang::En) => format!("{name} (keeps {})", keep_keys.join(", ")),
         (OperatorKind::Filter { keep_keys }, Lang::Zh) => format!("{name}（保留 {}）", keep_keys.join("、")),

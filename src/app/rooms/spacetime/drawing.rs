@@ -7,7 +7,7 @@
 
 use yew::prelude::*;
 
-use crate::app::canvas::key_colour;
+use crate::app::key_colours::key_colour;
 use crate::app::svg_number::{num, points, within};
 use crate::app::text::Lang;
 use crate::engine::space_time::{Carries, Diagram, MarkKind, Message};

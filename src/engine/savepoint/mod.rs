@@ -31,8 +31,6 @@
 //!   retained checkpoint); its checkpoint store starts with that snapshot, so a failover before
 //!   its first checkpoint restores from it (`restoreSavepoint` adds it to the store).
 
-use serde::{Deserialize, Serialize};
-
 use crate::engine::action::{AbortReason, Action, Event};
 use crate::engine::checkpoint::PendingCheckpoint;
 use crate::engine::dataflow::channel::Channel;
@@ -43,33 +41,9 @@ use crate::engine::sim::Sim;
 use crate::engine::stats::{CheckpointStatus, Takeover};
 use crate::engine::storage::CompletedCheckpoint;
 
-/// Flink's `SavepointType`: the kind of savepoint a pending checkpoint is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SavepointType {
-    /// `flink savepoint`: the job runs on.
-    Savepoint,
-    /// `flink stop`: synchronous; the job finishes once it has completed and been notified.
-    Suspend,
-}
+mod kinds;
 
-/// A completed savepoint, in the user's savepoint directory.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Savepoint {
-    /// The final savepoint of a stop with savepoint.
-    pub stop: bool,
-    pub checkpoint: CompletedCheckpoint,
-}
-
-/// How a job that no longer runs ended (Flink's globally terminal job states).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum JobEnd {
-    /// Stopped with a savepoint: `FINISHED`.
-    Finished,
-    /// Cancelled by the user: `CANCELED`.
-    Canceled,
-}
+pub use kinds::{JobEnd, Savepoint, SavepointType};
 
 impl Sim {
     /// The user's savepoints, oldest first (durable; no crash or cancellation touches them).

@@ -28,12 +28,16 @@
 //! The lab runs on the CheckpointCoordinator of strategy `aligned`, one checkpoint at a time;
 //! it takes a checkpoint's barriers as they come and, since the explorer's runs abort no
 //! checkpoint while the job runs, it does not handle cancel markers or aborts. The explorer
-//! classifies a handler (`crate::engine::explorer::lab`). The lab is native for now: nothing on the
-//! page selects it, and its runs are not a scenario file's.
+//! classifies a handler (`crate::engine::explorer::lab`). A run takes a lab handler in place of
+//! its strategy's when its settings name one (`"handler"`): the ⋔ Every schedule room's
+//! **▶ Use on the canvas** opens such a run on the main screen.
+//!
+//! What a handler is (the four choices, their words, the guarantee each keeps) is data, in
+//! `choices.rs`; this file runs one.
 
-use serde::{Deserialize, Serialize};
+mod choices;
 
-use crate::engine::lang::Lang;
+pub use choices::{AfterBarrier, Guarantee, Handler, OnFirstBarrier, OnLastBarrier};
 
 use super::barriers::{snapshot_and_forward, unblock_inputs};
 use super::progress::Alignment;
@@ -45,179 +49,7 @@ use crate::engine::ids::ChannelId;
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 
-/// The delivery guarantee a candidate keeps on every schedule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Guarantee {
-    ExactlyOnce,
-    AtLeastOnce,
-    AtMostOnce,
-    NoneOfThese,
-}
-
-impl Guarantee {
-    pub fn id(self) -> &'static str {
-        match self {
-            Guarantee::ExactlyOnce => "exactly once",
-            Guarantee::AtLeastOnce => "at least once",
-            Guarantee::AtMostOnce => "at most once",
-            Guarantee::NoneOfThese => "none of these",
-        }
-    }
-}
-
-/// On the first barrier of a checkpoint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OnFirstBarrier {
-    SnapshotNow,
-    Wait,
-}
-
-/// Records arriving on an input after its barrier, until the last barrier.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum AfterBarrier {
-    Block,
-    Process,
-    Drop,
-}
-
-/// On the last barrier of a checkpoint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OnLastBarrier {
-    Snapshot,
-    ForwardOnly,
-}
-
-/// A composed barrier handler.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub struct Handler {
-    pub first: OnFirstBarrier,
-    pub after: AfterBarrier,
-    pub last: OnLastBarrier,
-    /// The snapshot stores in-flight records (needs a snapshot at the first barrier).
-    pub in_flight: bool,
-}
-
 impl Handler {
-    /// Flink's aligned checkpoints.
-    pub const ALIGNED: Handler = Handler {
-        first: OnFirstBarrier::Wait,
-        after: AfterBarrier::Block,
-        last: OnLastBarrier::Snapshot,
-        in_flight: false,
-    };
-    /// Flink's barrier tracker (at-least-once).
-    pub const TRACKER: Handler = Handler {
-        first: OnFirstBarrier::Wait,
-        after: AfterBarrier::Process,
-        last: OnLastBarrier::Snapshot,
-        in_flight: false,
-    };
-    /// Flink's unaligned checkpoints.
-    pub const UNALIGNED: Handler = Handler {
-        first: OnFirstBarrier::SnapshotNow,
-        after: AfterBarrier::Process,
-        last: OnLastBarrier::ForwardOnly,
-        in_flight: true,
-    };
-
-    /// Every handler that makes sense: forward only and in-flight records need a snapshot at the
-    /// first barrier.
-    pub fn all() -> Vec<Handler> {
-        (0..HANDLERS.len()).map(|i| HANDLERS[i].handler).filter(|h| h.check().is_ok()).collect()
-    }
-
-    /// Why this combination makes no sense, if it does not.
-    pub fn check(&self) -> Result<(), &'static str> {
-        match (self.first, self.last, self.in_flight) {
-            (OnFirstBarrier::Wait, OnLastBarrier::ForwardOnly, _) => {
-                Err("forward only on the last barrier needs a snapshot taken at the first: the task would save nothing")
-            }
-            (OnFirstBarrier::Wait, _, true) => Err(
-                "in-flight records are those that arrive between a snapshot taken at the first barrier and the last barrier; waiting, there are none",
-            ),
-            _ => Ok(()),
-        }
-    }
-
-    const fn index(&self) -> usize {
-        let first = match self.first {
-            OnFirstBarrier::SnapshotNow => 0,
-            OnFirstBarrier::Wait => 1,
-        };
-        let after = match self.after {
-            AfterBarrier::Block => 0,
-            AfterBarrier::Process => 1,
-            AfterBarrier::Drop => 2,
-        };
-        let last = match self.last {
-            OnLastBarrier::Snapshot => 0,
-            OnLastBarrier::ForwardOnly => 1,
-        };
-        ((first * 3 + after) * 2 + last) * 2 + self.in_flight as usize
-    }
-
-    const fn from_index(i: usize) -> Handler {
-        Handler {
-            first: if i / 12 == 0 { OnFirstBarrier::SnapshotNow } else { OnFirstBarrier::Wait },
-            after: match (i / 4) % 3 {
-                0 => AfterBarrier::Block,
-                1 => AfterBarrier::Process,
-                _ => AfterBarrier::Drop,
-            },
-            last: if (i / 2) % 2 == 0 { OnLastBarrier::Snapshot } else { OnLastBarrier::ForwardOnly },
-            in_flight: i % 2 == 1,
-        }
-    }
-
-    /// The guarantee the explorer classifies this handler as
-    /// ([`crate::engine::explorer::lab::classify`] on its three probe jobs), kept as a table so
-    /// that the main screen names it without running the explorer; `tests/explorer.rs` checks
-    /// every entry against the classifier.
-    pub fn classified(&self) -> Guarantee {
-        use AfterBarrier::*;
-        use OnFirstBarrier::*;
-        use OnLastBarrier::*;
-        match (self.first, self.after, self.last, self.in_flight) {
-            (SnapshotNow, Block | Process, ForwardOnly, true) => Guarantee::ExactlyOnce,
-            (SnapshotNow, Process, Snapshot, _) => Guarantee::NoneOfThese,
-            (SnapshotNow, _, _, _) => Guarantee::AtMostOnce,
-            (Wait, Block, _, _) => Guarantee::ExactlyOnce,
-            (Wait, Process, _, _) => Guarantee::AtLeastOnce,
-            (Wait, Drop, _, _) => Guarantee::AtMostOnce,
-        }
-    }
-
-    /// The four choices in words: "wait; block and buffer; snapshot; no in-flight records".
-    pub fn words(&self, lang: Lang) -> String {
-        let first = match self.first {
-            OnFirstBarrier::SnapshotNow => lang.t("snapshot at the first barrier", "第一个屏障时快照"),
-            OnFirstBarrier::Wait => lang.t("wait at the first barrier", "第一个屏障时等待"),
-        };
-        let after = match self.after {
-            AfterBarrier::Block => lang.t("block and buffer what comes after a barrier", "阻塞并缓存屏障之后到达的记录"),
-            AfterBarrier::Process => lang.t("process what comes after a barrier", "处理屏障之后到达的记录"),
-            AfterBarrier::Drop => lang.t("drop what comes after a barrier", "丢弃屏障之后到达的记录"),
-        };
-        let last = match self.last {
-            OnLastBarrier::Snapshot => lang.t("snapshot at the last", "最后一个屏障时快照"),
-            OnLastBarrier::ForwardOnly => lang.t("only forward at the last", "最后一个屏障时只转发"),
-        };
-        let in_flight = if self.in_flight {
-            lang.t("in-flight records stored", "保存在途记录")
-        } else {
-            lang.t("no in-flight records", "不保存在途记录")
-        };
-        match lang {
-            Lang::En => format!("{first}; {after}; {last}; {in_flight}"),
-            Lang::Zh => format!("{first}；{after}；{last}；{in_flight}"),
-        }
-    }
-
     /// The mechanism that runs this handler: one of a fixed table, so that a run can hold it as
     /// it holds a built-in mechanism.
     pub(crate) fn mechanism(&self) -> &'static HandlerLab {

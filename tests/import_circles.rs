@@ -1,0 +1,337 @@
+//! The code layout's promise, "without cycles", checked: every source file under `src/` is a
+//! module, an import is a path it names (`use crate::…`, `super::…`, or a path written inline),
+//! and a circle is a set of files that import each other in a loop (a strongly connected
+//! component of that graph, found with Tarjan's algorithm).
+//!
+//! Circles that are still to be broken (issue 32) are listed in [`KNOWN`], each with the files it
+//! holds. The list only shrinks: a new circle fails, a known circle that takes in another file
+//! fails, and a known circle that is gone, or smaller, fails until the list says so.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The circles still in the code (issue 32, item 7), each as the files it holds.
+const KNOWN: &[&[&str]] = &[
+    // The seam hands a mechanism the whole `Sim`, and the run holds a lab handler as its
+    // mechanism: items 1 and 2 (each mechanism its own state, the seam's hooks) break it.
+    &["engine/mechanisms/barriers", "engine/mechanisms/handler_lab", "engine/mechanisms/seam", "engine/sim"],
+    // The page's main screen (`app/mod.rs`: `Msg`, `Dispatch`, `Run`) and the room loader, which
+    // both draws the rooms and is what they load through.
+    &[
+        "app",
+        "app/classroom",
+        "app/controls",
+        "app/decisive",
+        "app/panels",
+        "app/pieces",
+        "app/room_loader",
+        "app/rooms",
+        "app/rooms/batch",
+        "app/rooms/compare",
+        "app/rooms/explorer",
+        "app/rooms/program",
+        "app/rooms/pyflink",
+        "app/rooms/quiz",
+        "app/rooms/spacetime",
+        "app/rooms/spacetime/still",
+    ],
+];
+
+/// Every `.rs` file under `src/` but the binaries, as (module path, file text).
+fn modules() -> BTreeMap<Vec<String>, String> {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                if p.file_name().unwrap() != "bin" {
+                    walk(&p, out);
+                }
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let src = Path::new(ROOT).join("src");
+    let mut files = vec![];
+    walk(&src, &mut files);
+    let mut out = BTreeMap::new();
+    for f in files {
+        let rel = f.strip_prefix(&src).unwrap().with_extension("");
+        let mut path: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+        if matches!(path.last().map(String::as_str), Some("mod") | Some("lib")) {
+            path.pop();
+        }
+        if path == ["main"] {
+            continue;
+        }
+        out.insert(path, fs::read_to_string(&f).unwrap());
+    }
+    out
+}
+
+/// The file's code: comments dropped, and the unit tests at its end (`#[cfg(test)] mod …`).
+fn code(text: &str) -> String {
+    let end = text.find("#[cfg(test)]\nmod ").unwrap_or(text.len());
+    text[..end]
+        .lines()
+        .map(|l| match l.find("//") {
+            Some(i) if !l[..i].contains('"') => &l[..i],
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The paths a file names: the trees of its `use` statements expanded, and every inline path
+/// that starts with `crate::`, `super::` or `self::`, each made absolute from the file's module.
+/// Its re-exports (`pub use`) come apart: they only hand names on (see [`reexports`]).
+fn named_paths(module: &[String], code: &str) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+    let (mut paths, mut handed_on) = (vec![], vec![]);
+    let mut rest = code;
+    // `use` trees, with their braces.
+    let mut inline = String::new();
+    while let Some(i) = find_use(rest) {
+        inline.push_str(&rest[..i]);
+        let after = &rest[i..];
+        let body_start = after.find("use ").unwrap() + 4;
+        let end = after.find(';').unwrap();
+        let public = after[..body_start].starts_with("pub ") || after[..body_start].starts_with("pub(crate)");
+        // A use path that starts with a name starts in this module (a child module, or outside
+        // the crate: then it names this module's own file, which is no import).
+        let mut tree = vec![];
+        expand(&after[body_start..end], &mut vec![], &mut tree);
+        for mut p in tree {
+            if !matches!(p.first().map(String::as_str), Some("crate" | "super" | "self")) {
+                p.insert(0, "self".into());
+            }
+            if public { handed_on.push(p) } else { paths.push(p) }
+        }
+        rest = &after[end + 1..];
+    }
+    inline.push_str(rest);
+    // Inline paths.
+    let bytes = inline.as_bytes();
+    for start in ["crate::", "super::", "self::"] {
+        let mut from = 0;
+        while let Some(i) = inline[from..].find(start) {
+            let at = from + i;
+            from = at + start.len();
+            if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_' || bytes[at - 1] == b':' || bytes[at - 1] == b'$') {
+                continue;
+            }
+            let tail: String = inline[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+            paths.push(tail.split("::").filter(|s| !s.is_empty()).map(String::from).collect());
+        }
+    }
+    let abs = |v: Vec<Vec<String>>| v.into_iter().filter_map(|p| absolute(module, &p)).collect();
+    (abs(paths), abs(handed_on))
+}
+
+/// Where the next `use` statement starts (at a line's start, after `pub`, `pub(crate)`…).
+fn find_use(text: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        let t2 = t.strip_prefix("pub(crate) ").or_else(|| t.strip_prefix("pub(super) ")).or_else(|| t.strip_prefix("pub ")).unwrap_or(t);
+        if t2.starts_with("use ") {
+            return Some(offset + (line.len() - t.len()));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// A use tree (`a::{b, c::{d, e}}`) into its paths.
+fn expand(tree: &str, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    let tree = tree.trim();
+    if let Some(open) = tree.find('{') {
+        let head: Vec<String> = tree[..open].split("::").map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
+        let inner = &tree[open + 1..tree.rfind('}').unwrap()];
+        let n = prefix.len();
+        prefix.extend(head);
+        // Split the inner list at top-level commas.
+        let (mut depth, mut last) = (0, 0);
+        for (i, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    expand(&inner[last..i], prefix, out);
+                    last = i + 1;
+                }
+                _ => {}
+            }
+        }
+        expand(&inner[last..], prefix, out);
+        prefix.truncate(n);
+    } else if !tree.is_empty() {
+        let tree = tree.split(" as ").next().unwrap();
+        let mut p = prefix.clone();
+        p.extend(tree.split("::").map(str::trim).filter(|s| !s.is_empty()).map(String::from));
+        out.push(p);
+    }
+}
+
+/// A path made absolute from module `here`; None for a path outside the crate (std, serde, yew…).
+fn absolute(here: &[String], path: &[String]) -> Option<Vec<String>> {
+    let mut out: Vec<String> = vec![];
+    let mut segs = path.iter().peekable();
+    match segs.peek().map(|s| s.as_str()) {
+        Some("crate") => {
+            segs.next();
+        }
+        Some("super") | Some("self") => {
+            out = here.to_vec();
+            while let Some(s) = segs.peek() {
+                match s.as_str() {
+                    "super" => {
+                        out.pop()?;
+                    }
+                    "self" => {}
+                    _ => break,
+                }
+                segs.next();
+            }
+        }
+        _ => return None,
+    }
+    out.extend(segs.filter(|s| s.as_str() != "*" && s.as_str() != "self").cloned());
+    Some(out)
+}
+
+/// Who imports whom: file -> the files whose items it names. A name a module only hands on
+/// (`pub use b::X` in `a`, then `a::X` elsewhere) is followed to where it is defined.
+fn imports() -> BTreeMap<String, BTreeSet<String>> {
+    let mods = modules();
+    let name = |m: &[String]| if m.is_empty() { "lib".to_string() } else { m.join("/") };
+    let parsed: BTreeMap<&Vec<String>, (Vec<Vec<String>>, Vec<Vec<String>>)> =
+        mods.iter().map(|(m, text)| (m, named_paths(m, &code(text)))).collect();
+    // Per module, the names it hands on: last segment (or `*`) -> the path it stands for.
+    let reexports: BTreeMap<&Vec<String>, Vec<Vec<String>>> = parsed.iter().map(|(m, (_, on))| (*m, on.clone())).collect();
+    let file_of = |p: &[String]| -> Option<Vec<String>> {
+        let mut p = p.to_vec();
+        for _ in 0..8 {
+            let t = (0..=p.len()).rev().map(|n| p[..n].to_vec()).find(|pre| mods.contains_key(pre))?;
+            let Some(item) = p.get(t.len()) else { return Some(t) };
+            // Is the item handed on by `t`? Then follow it.
+            let via = reexports[&t].iter().find(|r| r.last() == Some(item)).cloned();
+            match via {
+                Some(r) if r != p => {
+                    p = r.into_iter().chain(p[t.len() + 1..].iter().cloned()).collect();
+                }
+                _ => return Some(t),
+            }
+        }
+        None
+    };
+    let mut graph = BTreeMap::new();
+    for (m, (paths, _)) in &parsed {
+        let mut to = BTreeSet::new();
+        for p in paths {
+            if let Some(t) = file_of(p) {
+                // A module's own items, and an ancestor named only on the way down, are no import.
+                if t != **m && !(m.starts_with(&t) && p.len() > t.len() && mods.contains_key(&p[..t.len() + 1])) {
+                    to.insert(name(&t));
+                }
+            }
+        }
+        graph.insert(name(m), to);
+    }
+    graph
+}
+
+/// The circles of the graph (strongly connected components of two or more files), Tarjan's.
+fn circles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    struct T<'a> {
+        g: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on: BTreeSet<&'a str>,
+        out: Vec<BTreeSet<String>>,
+    }
+    fn visit<'a>(t: &mut T<'a>, v: &'a str) {
+        let i = t.index.len();
+        t.index.insert(v, i);
+        t.low.insert(v, i);
+        t.stack.push(v);
+        t.on.insert(v);
+        for w in t.g.get(v).into_iter().flatten() {
+            let w = w.as_str();
+            if !t.g.contains_key(w) {
+                continue;
+            }
+            if !t.index.contains_key(w) {
+                visit(t, w);
+                let l = t.low[w].min(t.low[v]);
+                t.low.insert(v, l);
+            } else if t.on.contains(w) {
+                let l = t.index[w].min(t.low[v]);
+                t.low.insert(v, l);
+            }
+        }
+        if t.low[v] == t.index[v] {
+            let mut c = BTreeSet::new();
+            loop {
+                let w = t.stack.pop().unwrap();
+                t.on.remove(w);
+                c.insert(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if c.len() > 1 {
+                t.out.push(c);
+            }
+        }
+    }
+    let mut t = T { g, index: BTreeMap::new(), low: BTreeMap::new(), stack: vec![], on: BTreeSet::new(), out: vec![] };
+    for v in g.keys() {
+        if !t.index.contains_key(v.as_str()) {
+            visit(&mut t, v);
+        }
+    }
+    t.out
+}
+
+#[test]
+fn the_reader_sees_the_imports_it_should() {
+    // The model of imports, checked on files whose imports are known.
+    let g = imports();
+    let sim = &g["engine/sim"];
+    assert!(sim.contains("engine/checkpoint") && sim.contains("engine/dataflow/channel"), "{sim:?}");
+    assert!(g["engine/mechanisms/storm/acker"].contains("engine/mechanisms/storm/tuple_tree"));
+    assert!(g["engine/mechanisms/storm/acker"].contains("engine/mechanisms/seam"));
+    assert!(!g["engine/ids"].contains("engine/sim"));
+    // A made-up loop is a circle.
+    let mut looped = g.clone();
+    looped.get_mut("engine/ids").unwrap().insert("engine/sim".into());
+    assert!(circles(&looped).iter().any(|c| c.contains("engine/ids") && c.contains("engine/sim")));
+}
+
+#[test]
+fn no_new_import_circle() {
+    let found = circles(&imports());
+    let known: Vec<BTreeSet<String>> = KNOWN.iter().map(|c| c.iter().map(|s| s.to_string()).collect()).collect();
+    let mut problems = vec![];
+    // The message names every circle found, so that a change that breaks one can list what is left.
+    for c in &found {
+        match known.iter().find(|k| !k.is_disjoint(c)) {
+            None => problems.push(format!("a new circle: {c:?}")),
+            Some(k) if !c.is_subset(k) => problems.push(format!("a known circle took in {:?}", c.difference(k).collect::<Vec<_>>())),
+            Some(k) if c != k => problems.push(format!("a known circle is smaller now: list it as {c:?}")),
+            Some(_) => {}
+        }
+    }
+    for k in &known {
+        if found.iter().all(|c| c.is_disjoint(k)) {
+            problems.push(format!("a known circle is gone: take {k:?} off the list"));
+        }
+    }
+    assert!(problems.is_empty(), "{}\n(the circles found: {found:?})", problems.join("\n"));
+}
+
