@@ -26,7 +26,7 @@ use layout::{box_height, BANNER_H, ITEM_GAP, ROW, ROW0, TOKEN_H};
 pub use layout::{shape, text_w, Layout, Rect, Shape};
 
 use super::text::Lang;
-use super::{Dispatch, Msg, Run, Shared};
+use super::ui_state::{Dispatch, Msg, Run, Shared};
 use crate::classroom::Command;
 use crate::engine::CutReport;
 use crate::engine::OperatorKind;
@@ -178,7 +178,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         Callback::from(move |_| d.dispatch(Msg::PartLoaded))
     };
     // Storm's and Spark Streaming's drawings and words load with the strategy, band shown or not.
-    let (bands, retry_bands) = super::room_loader::use_bands(matches!(sim.strategy(), Strategy::StormAcker | Strategy::SparkStreaming), redraw);
+    let (bands, retry_bands) = super::bands_part::use_bands(matches!(sim.strategy(), Strategy::StormAcker | Strategy::SparkStreaming), redraw);
     let waiting = |top: f64| match bands {
         Ok(_) => html! {},
         Err(fetching) => html! {
@@ -279,7 +279,7 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
     } else if strategy == Strategy::Timers {
         l.t("restore: each task from its own latest save", "恢复：每个任务用自己最近的保存").to_string()
     } else if strategy == Strategy::SparkStreaming {
-        super::room_loader::bands_now().map_or_else(|| "…".to_string(), |b| (b.metadata_short)(sim, l))
+        super::bands_part::bands_now().map_or_else(|| "…".to_string(), |b| (b.metadata_short)(sim, l))
     } else if strategy == Strategy::StormAcker {
         l.t("no state is saved: a restarted bolt starts empty", "不保存状态：重启的 bolt 从空开始").to_string()
     } else {

@@ -12,13 +12,15 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::room_loader::{with_sharing, Sharing};
-use super::text::{verdict_mark, Lang};
-use super::{Dispatch, Msg, Shared};
+use super::files::{copy_to_clipboard, download};
+use super::lessons_part::with_lessons;
+use super::room::Room;
+use super::sharing_part::{with_sharing, Sharing};
+use super::text::Lang;
+use super::ui_state::{Dispatch, Msg, Shared};
 use crate::classroom::{
-    from_fragment, next_guess, score, Command, Judge, LoadError, Notice, OnDiagram, Origin, Session, CATALOGUE,
+    from_fragment, Command, LoadError, Notice, Origin, Session, CATALOGUE,
 };
-use crate::engine::ledger::Verdict;
 
 pub const STORAGE_KEY: &str = "barrierscope.run";
 
@@ -30,21 +32,21 @@ fn window() -> web_sys::Window {
 pub fn open_text(dispatch: &Dispatch, origin: Origin, text: Result<String, LoadError>) {
     let d = dispatch.clone();
     with_sharing(dispatch.clone(), move |s| match &text {
-        Ok(t) if (s.in_lesson)(t) => super::room_loader::with_lessons(d, Msg::Load(origin, text)),
+        Ok(t) if (s.in_lesson)(t) => with_lessons(d, Msg::Load(origin, text)),
         _ => d.dispatch(Msg::Load(origin, text)),
     });
 }
 
 /// The room a link opens: `#room=NAME`, optionally followed by `&` and what the room reads.
-pub fn room_in_link() -> Option<super::room_loader::Room> {
+pub fn room_in_link() -> Option<Room> {
     let hash = window().location().hash().ok()?;
     let name = hash.strip_prefix("#room=")?;
-    super::room_loader::Room::from_id(name.split('&').next().unwrap_or(name))
+    Room::from_id(name.split('&').next().unwrap_or(name))
 }
 
 /// Puts the open room in the address bar, or takes a closed one out (without a history entry). A
 /// room's own part of the link (after `&`) stays while the room is open.
-pub fn show_room_in_link(room: Option<super::room_loader::Room>) {
+pub fn show_room_in_link(room: Option<Room>) {
     let loc = window().location();
     let hash = loc.hash().unwrap_or_default();
     let in_link = room_in_link();
@@ -100,32 +102,6 @@ pub fn share_link(sharing: Sharing, session: &Session, lang: Lang) -> String {
     url
 }
 
-/// Copies `text` to the clipboard, then calls `done(true)`; `done(false)` if the browser refuses
-/// (no permission, the page not focused) or has no clipboard here (a page not served securely).
-pub fn copy_to_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
-    let navigator = window().navigator();
-    let has_clipboard =
-        js_sys::Reflect::get(&navigator, &"clipboard".into()).is_ok_and(|c| !c.is_undefined() && !c.is_null());
-    if !has_clipboard {
-        done(false);
-        return;
-    }
-    // The promise settles once, calling one of the two; the other is never called.
-    let done = Rc::new(RefCell::new(Some(done)));
-    let answer = |ok: bool| {
-        let done = done.clone();
-        Closure::once_into_js(move |_: wasm_bindgen::JsValue| {
-            if let Some(f) = done.borrow_mut().take() {
-                f(ok)
-            }
-        })
-    };
-    let promise = navigator.clipboard().write_text(text);
-    // `promise.then(copied, refused)`, with functions that free themselves when called.
-    if let Ok(then) = js_sys::Reflect::get(&promise, &"then".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
-        let _ = then.call2(&promise, &answer(true), &answer(false));
-    }
-}
 
 /// Offers the run as a JSON file download.
 pub fn export(sharing: Sharing, session: &Session, lang: Lang) {
@@ -137,22 +113,6 @@ pub fn export(sharing: Sharing, session: &Session, lang: Lang) {
     );
 }
 
-/// Offers `text` as a file download named `name`.
-pub fn download(name: &str, mime: &str, text: &str) {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    let doc = window().document().expect("document");
-    if let Ok(a) = doc.create_element("a") {
-        let a: web_sys::HtmlAnchorElement = a.unchecked_into();
-        a.set_href(&url);
-        a.set_download(name);
-        a.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
-}
 
 /// Reads the chosen file and opens its text (or says why it cannot).
 pub fn import(input: &web_sys::HtmlInputElement, dispatch: Dispatch) {
@@ -173,13 +133,6 @@ pub fn import(input: &web_sys::HtmlInputElement, dispatch: Dispatch) {
     let _ = reader.read_as_text(&file);
 }
 
-/// A prediction chip's mark: a symbol and a word, "?" while unmarked.
-fn guess_mark(l: Lang, v: Option<Verdict>) -> (&'static str, &'static str) {
-    match v {
-        Some(v) => verdict_mark(l, v),
-        None => ("?", l.t("not marked yet", "尚未标记")),
-    }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct ShareBarProps {
@@ -219,7 +172,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             let picked = select.value();
             select.set_value(&running);
             match picked.parse() {
-                Ok(i) => super::room_loader::with_lessons(d.clone(), Msg::Cmd(Command::StartLesson(i))),
+                Ok(i) => with_lessons(d.clone(), Msg::Cmd(Command::StartLesson(i))),
                 Err(_) => d.dispatch(Msg::Cmd(Command::LessonExit)),
             }
         })
@@ -329,179 +282,5 @@ pub fn notice_bar(notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html
                 <button class="dismiss" onclick={cmd(Command::Dismiss)} aria-label={l.t("Dismiss", "关闭")}>{"×"}</button>
             </> }).unwrap_or_default() }
         </div>
-    }
-}
-
-/// The lesson bar: title, step, narration, predict-then-reveal, navigation. In presenter mode the
-/// score's per-record chips fold after a reveal (the verdict beside the canvas shows each record),
-/// so the canvas keeps its height.
-pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispatch) -> Html {
-    let Some(p) = &session.lesson else { return html! {} };
-    let lesson = p.lesson();
-    let step = p.current();
-    let n = lesson.steps.len();
-    let zh = l == Lang::Zh;
-    let pick = |t: &crate::classroom::Text| if zh { t.zh } else { t.en };
-    let say = match (step.reveal, p.revealed) {
-        (Some(r), true) => pick(&r),
-        _ => pick(&step.say),
-    };
-    let cmd = |c: Command| {
-        let d = dispatch.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(c.clone())))
-    };
-    let judge = step.predict;
-    let sim = session.sim();
-    let predict_ui = if p.awaiting_reveal() {
-        let judge_word = match judge {
-            Some(Judge::Output) => l.t("in the output a reader sees", "在读者看到的输出中"),
-            _ => l.t("in the counts", "在计数中"),
-        };
-        let left = p.unmarked(sim.graph.records.iter().map(|r| r.label.as_str()));
-        html! {
-            <div class="predict" id="predict" role="group" aria-label={l.t("Your prediction", "你的预测")} data-left={left.to_string()}>
-                <p class="predict-help">{ format!("{} {} — {}", l.t("Predict each record's fate", "预测每条记录的命运"), judge_word,
-                    l.t("every record starts unmarked (?); click it to cycle ✓ exactly once → ✗ lost → ⊕ duplicated.",
-                        "每条记录起初未标记（?）；点击它切换：✓ 精确一次 → ✗ 丢失 → ⊕ 重复。")) }</p>
-                <div class="predict-records">
-                { for sim.graph.records.iter().map(|r| {
-                    let v = p.predictions.get(&r.label).copied();
-                    let (sym, word) = guess_mark(l, v);
-                    let id = v.map_or("unmarked", Verdict::id);
-                    let label = r.label.clone();
-                    let onclick = { let d = dispatch.clone(); let label = label.clone(); Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Predict(label.clone(), next_guess(v))))) };
-                    html! {
-                        <button class={classes!("predict-chip", id)} id={format!("predict-{label}")} data-prediction={id} onclick={onclick}
-                            aria-label={format!("{label}: {word}")}>
-                            <span class="p-label">{ label.clone() }</span><span class="p-mark">{ format!("{sym} {word}") }</span>
-                        </button>
-                    }
-                }) }
-                </div>
-                <p class="predict-left" id="predict-left" aria-live="polite">{ if left == 0 {
-                    l.t("Every record is marked: reveal when you are ready.", "每条记录都已标记：准备好就揭晓吧。").to_string()
-                } else if zh { format!("还有 {left} 条记录未标记。") } else { format!("{left} left to mark.") } }</p>
-            </div>
-        }
-    } else {
-        html! {}
-    };
-    let score_ui = match (judge, p.revealed) {
-        (Some(j), true) => {
-            let (rows, right) = score(sim, j, &p.predictions);
-            html! {
-                <div class="score" id="score" data-right={right.to_string()} data-total={rows.len().to_string()}>
-                    <p class="score-line">{ if zh { format!("你预测对了 {} 条记录中的 {} 条。", rows.len(), right) }
-                        else { format!("You predicted {right} of {} records correctly.", rows.len()) } }</p>
-                    <details class="score-records" id="score-records" open={!presenter}>
-                    <summary>{ l.t("Each record: your guess and the outcome", "每条记录：你的预测与结果") }</summary>
-                    <div class="predict-records">
-                    { for rows.iter().map(|(label, guess, actual)| {
-                        let aword = verdict_mark(l, *actual).1;
-                        let ok = *guess == Some(*actual);
-                        let said = match guess {
-                            Some(g) => if zh { format!("猜 {}", verdict_mark(l, *g).1) } else { format!("guessed {}", verdict_mark(l, *g).1) },
-                            None => l.t("not marked", "未标记").to_string(),
-                        };
-                        let text = if zh { format!("{label}：{said} · 实际 {aword} {}", if ok { "✔" } else { "✘" }) }
-                            else { format!("{label}: {said} · was {aword} {}", if ok { "✔" } else { "✘" }) };
-                        html! { <span class={classes!("score-chip", actual.id(), ok.then_some("right"))} data-record={label.clone()} data-actual={actual.id()}
-                            data-guess={guess.map_or("unmarked", Verdict::id)}>{ text }</span> }
-                    }) }
-                    </div>
-                    </details>
-                </div>
-            }
-        }
-        _ => html! {},
-    };
-    let next_label = if p.awaiting_reveal() {
-        l.t("Reveal ▶", "揭晓 ▶")
-    } else if p.step + 1 < n {
-        l.t("Next ▶", "下一步 ▶")
-    } else {
-        l.t("Lesson done", "课程结束")
-    };
-    let cut_missing = !p.cut_found();
-    let next_enabled = p.awaiting_reveal() || (p.step + 1 < n && !cut_missing);
-    // A step that shows the run as a space-time diagram opens it (its part loads then); in the
-    // room the lesson bar stays above it.
-    let diagram_ui = match step.diagram {
-        OnDiagram::No => html! {},
-        shown => {
-            let d = dispatch.clone();
-            let (r, total) = p.cut_score();
-            html! {
-                <div class="lesson-diagram" id="lesson-diagram">
-                    <button class="tool primary" id="lesson-open-diagram" aria-keyshortcuts="D"
-                        onclick={Callback::from(move |_: MouseEvent| d.dispatch(Msg::Room(Some(super::room_loader::Room::SpaceTime))))}>
-                        { if shown == OnDiagram::Draw { l.t("⧖ Draw on the space-time diagram", "⧖ 在时空图上画切面") }
-                          else { l.t("⧖ See it on the space-time diagram", "⧖ 在时空图上查看") } }</button>
-                    if shown == OnDiagram::Draw {
-                        <span id="lesson-cut-score" class="lesson-cut-score" data-right={r.to_string()} data-total={total.to_string()}
-                            data-found={(!cut_missing).to_string()}>{ match (total, cut_missing, zh) {
-                            (0, _, false) => "No cut checked yet.".to_string(),
-                            (0, _, true) => "还没有检查过切面。".to_string(),
-                            (_, true, false) => format!("{total} cuts checked, none consistent yet; you predicted {r} of {total} right."),
-                            (_, true, true) => format!("已检查 {total} 个切面，还没有一致的；你预测对了 {total} 个中的 {r} 个。"),
-                            (_, false, false) => format!("✓ A consistent cut found after {total} cuts; you predicted {r} of {total} right."),
-                            (_, false, true) => format!("✓ 检查了 {total} 个切面后找到了一致的切面；你预测对了 {total} 个中的 {r} 个。"),
-                        } }</span>
-                    }
-                </div>
-            }
-        }
-    };
-    // Lesson 15 tells on the main screen the story of the ⚙ Program & savepoints room: a button in
-    // the lesson's head row (no row of its own, so the canvas keeps its height in presenter mode)
-    // opens the room on the run the lesson stands at (its part loads then); Esc comes back.
-    let program_ui = if lesson.id == "changed-program" {
-        let d = dispatch.clone();
-        html! {
-            <button class="tool" id="lesson-open-program"
-                title={l.t("Open this run in the Program & savepoints room: the mapping table, the key-group ring (Esc comes back)",
-                    "在“程序与保存点”中打开这次运行：映射表、键组环（按 Esc 返回）")}
-                onclick={Callback::from(move |_: MouseEvent| d.dispatch(Msg::Room(Some(super::room_loader::Room::Program))))}>
-                { super::room_loader::Room::Program.button(l) }</button>
-        }
-    } else {
-        html! {}
-    };
-    let prev_enabled = p.step > 0 || (judge.is_some() && p.revealed);
-    let title = pick(&lesson.title);
-    // A lesson from a file has no next lesson.
-    let following = (p.lesson + 1 < CATALOGUE.len()).then_some(p.lesson + 1);
-    html! {
-        <section id="lesson" class="lesson-bar" aria-labelledby="lesson-title" data-lesson={lesson.id} data-step={(p.step + 1).to_string()}
-            data-revealed={p.revealed.to_string()}>
-            <div class="lesson-head">
-                <h2 id="lesson-title">{ title }</h2>
-                <span class="lesson-step">{ if zh { format!("第 {} / {} 步", p.step + 1, n) } else { format!("step {} of {}", p.step + 1, n) } }</span>
-                { match following {
-                    Some(next) if p.step + 1 == n && !p.awaiting_reveal() => html!{
-                        <button class="tool" id="lesson-following" onclick={cmd(Command::StartLesson(next))}>{ l.t("Next lesson ▶", "下一课 ▶") }</button> },
-                    _ => html!{},
-                  } }
-                { program_ui }
-                <button class="tool" id="lesson-exit" onclick={cmd(Command::LessonExit)}>{ l.t("✕ Leave the lesson", "✕ 离开课程") }</button>
-            </div>
-            <p class="lesson-say" id="lesson-say" aria-live="polite">{ say }</p>
-            { diagram_ui }
-            { predict_ui }
-            { score_ui }
-            { if session.took_over {
-                html!{ <p class="took-over" id="took-over">{ l.t("You took over: the run is yours now.", "你接管了：现在的运行由你掌控。") }
-                    <button class="tool" id="lesson-resume" onclick={cmd(Command::LessonResume)}>{ l.t("↩ Back to the lesson", "↩ 回到课程") }</button></p> }
-              } else { html!{} } }
-            <div class="lesson-nav">
-                <button class="tool" id="lesson-prev" onclick={cmd(Command::LessonPrev)} disabled={!prev_enabled} aria-keyshortcuts="PageUp"
-                    title={if prev_enabled { l.t("The previous step of the lesson (PageUp)", "课程的上一步（PageUp）") }
-                        else { l.t("This is the lesson's first step", "这是课程的第一步") }}>{ l.t("◀ Previous", "◀ 上一步") }</button>
-                <button class="tool primary" id="lesson-next" onclick={cmd(Command::LessonNext)} disabled={!next_enabled} aria-keyshortcuts="PageDown"
-                    title={if next_enabled { l.t("The next step of the lesson (PageDown)", "课程的下一步（PageDown）") }
-                        else if cut_missing { l.t("Draw a consistent cut on the space-time diagram first", "请先在时空图上画出一个一致的切面") }
-                        else { l.t("This is the lesson's last step", "这是课程的最后一步") }}>{ next_label }</button>
-            </div>
-        </section>
     }
 }

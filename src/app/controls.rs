@@ -6,282 +6,17 @@
 //! of the history, the timeline marks where acting would fork the run and says which steps would
 //! go.
 
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::text::{job_name, lab_handler_name, sink_name, strategy_name, Lang};
-use super::{Dispatch, Msg, Run, SPEEDS};
-use crate::classroom::{edit_field, Command, Notice, RunConfig, SettingField};
+use super::settings_form::{disabled_why, edit, on_select, Change, Needs};
+use super::ui_state::{Dispatch, Msg, Run, SPEEDS};
+use crate::classroom::{Command, RunConfig};
 use crate::engine::settings::Edit;
 use crate::engine::{
-    Action, CheckpointRetention, CrashScope, FailoverStrategy, HighAvailability, JobGraph, OperatorKind, RestartPolicy, SourceKind,
-    Sim, SinkMode, Strategy, BUILTIN_NAMES,
+    Action, CrashScope, HighAvailability, Sim, SinkMode, Strategy, BUILTIN_NAMES,
 };
-
-/// How a select's value changes the run configuration.
-type Change = fn(&mut RunConfig, &str);
-
-fn edit(c: &mut RunConfig, edit: Edit) {
-    c.settings = c.settings.edited(edit);
-}
-
-/// The element id of a Settings number field.
-fn field_id(f: SettingField) -> &'static str {
-    match f {
-        SettingField::Records => "inp-records",
-        SettingField::Seed => "inp-seed",
-        SettingField::CheckpointInterval => "inp-interval",
-        SettingField::AlignmentTimeout => "inp-align-timeout",
-        SettingField::ChannelCapacity => "inp-capacity",
-        SettingField::TolerableFailedCheckpoints => "inp-tolerable",
-        SettingField::MessageTimeout => "inp-message-timeout",
-        SettingField::BatchInterval => "inp-batch-interval",
-    }
-}
-
-/// Whether the browser could not read the number field's text as a number (`validity.badInput`:
-/// the value is then empty, whatever was typed).
-fn bad_input(input: &HtmlInputElement) -> bool {
-    js_sys::Reflect::get(input, &"validity".into())
-        .and_then(|v| js_sys::Reflect::get(&v, &"badInput".into()))
-        .is_ok_and(|b| b.as_bool() == Some(true))
-}
-
-/// "A, B, C or D": the strategies that take checkpoints, by the names the Snapshots menu shows.
-fn checkpointing_strategies(l: Lang) -> String {
-    let names: Vec<&str> =
-        Strategy::ALL.iter().filter(|s| s.uses_coordinator()).map(|s| strategy_name(l, *s)).collect();
-    let (last, rest) = names.split_last().expect("strategies take checkpoints");
-    match l {
-        Lang::En => format!("{} or {last}", rest.join(", ")),
-        Lang::Zh => format!("{}或{last}", rest.join("、")),
-    }
-}
-
-/// A Settings control that only some strategies take.
-#[derive(Clone, Copy)]
-enum Needs {
-    Interval,
-    Alignment,
-    Tolerable,
-    TwoPhaseCommit,
-    Restart,
-    Acker,
-    Failover,
-    HighAvailability,
-    MicroBatches,
-    Socket,
-}
-
-/// Why a Settings control is disabled under `strategy`, or None when it is enabled.
-fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<String> {
-    let choose = |strategies: String| match l {
-        Lang::En => format!("choose {strategies} in Snapshots"),
-        Lang::Zh => format!("在“快照策略”中选择{strategies}"),
-    };
-    let (enabled, why, which) = match what {
-        Needs::Interval => (
-            strategy.takes_checkpoint_interval(),
-            l.t("Only a checkpointing strategy triggers checkpoints", "只有做检查点的策略才会触发检查点"),
-            checkpointing_strategies(l),
-        ),
-        Needs::Alignment => (
-            strategy.takes_alignment_timeout(),
-            l.t("Only aligned barriers wait for alignment", "只有对齐屏障才会等待对齐"),
-            strategy_name(l, Strategy::Aligned).to_string(),
-        ),
-        Needs::Tolerable => (
-            strategy.uses_coordinator(),
-            l.t("Only a checkpointing strategy counts failed checkpoints", "只有做检查点的策略才计算失败的检查点"),
-            checkpointing_strategies(l),
-        ),
-        Needs::TwoPhaseCommit => (
-            strategy.allows_sink(SinkMode::TwoPhaseCommit),
-            l.t(
-                "A two-phase-commit sink commits when a checkpoint completes, so it needs a checkpointing strategy",
-                "两阶段提交的输出端在检查点完成时提交，所以需要做检查点的策略",
-            ),
-            checkpointing_strategies(l),
-        ),
-        Needs::Restart => (
-            strategy.takes_restart_policy(),
-            l.t(
-                "Only without snapshots: a strategy that saves restarts the sources from what it saved",
-                "只在不做快照时适用：保存状态的策略会让源从保存处重启",
-            ),
-            strategy_name(l, Strategy::None).to_string(),
-        ),
-        Needs::Acker => (
-            strategy.takes_acker_settings(),
-            l.t("Only Storm's acker tracks tuples", "只有 Storm 的 acker 跟踪元组"),
-            strategy_name(l, Strategy::StormAcker).to_string(),
-        ),
-        Needs::HighAvailability => (
-            strategy.takes_high_availability(),
-            l.t(
-                "Only a checkpointing strategy keeps completed checkpoints in the JobManager for a standby or a resubmission",
-                "只有做检查点的策略才在 JobManager 中保存已完成的检查点，供备用节点或重新提交使用",
-            ),
-            checkpointing_strategies(l),
-        ),
-        Needs::MicroBatches => (
-            strategy.takes_micro_batches(),
-            l.t("Only Spark Streaming cuts micro-batches", "只有 Spark Streaming 切分微批"),
-            strategy_name(l, Strategy::SparkStreaming).to_string(),
-        ),
-        Needs::Socket => (
-            strategy.takes_socket(),
-            l.t(
-                "Storm's spout replays a failed tuple by reading it again, which a socket cannot do",
-                "Storm 的 spout 靠重新读取来重放失败的元组，socket 做不到",
-            ),
-            strategy_name(l, Strategy::Aligned).to_string(),
-        ),
-        Needs::Failover => (
-            strategy.takes_failover_strategy(),
-            l.t(
-                "Storm runs every task in one worker here, which restarts whole; Spark replaces a lost executor at once",
-                "这里 Storm 的所有任务都在一个 worker 里，整体重启；Spark 会立即替换丢失的执行器",
-            ),
-            checkpointing_strategies(l),
-        ),
-    };
-    (!enabled).then(|| match l {
-        Lang::En => format!("{why}: {}.", choose(which)),
-        Lang::Zh => format!("{why}：{}。", choose(which)),
-    })
-}
-
-/// The source kind (every strategy but Storm's), and Spark Streaming's batch interval and
-/// write-ahead log; each disabled select says why.
-fn spark_settings(config: &RunConfig, interval: Html, l: Lang, dispatch: &Dispatch) -> Html {
-    let s = &config.settings;
-    let select = |change: fn(&str) -> Edit| {
-        let (d, config) = (dispatch.clone(), config.clone());
-        Callback::from(move |e: Event| {
-            let mut c = config.clone();
-            edit(&mut c, change(&e.target_unchecked_into::<HtmlSelectElement>().value()));
-            d.dispatch(Msg::Cmd(Command::Configure(c)));
-        })
-    };
-    let on_source = select(|v| Edit::Source(if v == "socket" { SourceKind::Socket } else { SourceKind::ReplayableLog }));
-    let on_wal = select(|v| Edit::WriteAheadLog(v == "on"));
-    let socket_why = disabled_why(l, s.strategy, Needs::Socket);
-    let wal_why = disabled_why(l, s.strategy, Needs::MicroBatches);
-    let socket = s.source == SourceKind::Socket;
-    html! { <>
-        <label title={socket_why.clone().unwrap_or_default()}>{ l.t("Sources read", "数据源读取") }
-            <select id="sel-source" onchange={on_source} disabled={socket_why.is_some()} title={socket_why.clone()}>
-                <option value="replayable-log" selected={!socket}>{ l.t("a replayable log (like Kafka)", "可重放的日志（如 Kafka）") }</option>
-                <option value="socket" selected={socket}>{ l.t("a socket: cannot read again", "socket：无法重读") }</option>
-            </select></label>
-        { interval }
-        <label title={wal_why.clone().unwrap_or_default()}>{ l.t("Spark write-ahead log", "Spark 预写日志") }
-            <select id="sel-wal" onchange={on_wal} disabled={wal_why.is_some()} title={wal_why.clone()}>
-                <option value="off" selected={!s.write_ahead_log}>{ l.t("off (Spark's default)", "关闭（Spark 默认）") }</option>
-                <option value="on" selected={s.write_ahead_log}>{ l.t("on: every block is logged before the ack", "开启：每个块先写日志再确认") }</option>
-            </select></label>
-    </> }
-}
-
-/// Storm's acker settings: the message timeout, the acker count, and which bolt edges emit
-/// anchored. Only with the storm-acker strategy; each disabled field says why.
-fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, dispatch: &Dispatch) -> Html {
-    let why = disabled_why(l, config.settings.strategy, Needs::Acker);
-    let storm = why.is_none();
-    let why = why.unwrap_or_default();
-    let reconfigure = |f: Box<dyn Fn(&mut RunConfig, &str)>| {
-        let d = dispatch.clone();
-        let config = config.clone();
-        Callback::from(move |e: Event| {
-            let mut c = config.clone();
-            f(&mut c, &e.target_unchecked_into::<HtmlInputElement>().value());
-            d.dispatch(Msg::Cmd(Command::Configure(c)));
-        })
-    };
-    let on_ackers = reconfigure(Box::new(|c, v| edit(c, Edit::Ackers(if v == "0" { 0 } else { 1 }))));
-    let settings = &config.settings;
-    let edges = graph.spec.edges.iter().enumerate().filter(|(_, e)| {
-        !graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == OperatorKind::Source)
-    });
-    html! { <>
-        { timeout }
-        <label title={why.clone()}>{ l.t("Storm ackers", "Storm acker 数") }
-            <select id="sel-ackers" title={why.clone()} disabled={!storm} onchange={on_ackers}>
-                <option value="1" selected={settings.ackers == 1}>{ l.t("1: track every tuple (at least once)", "1：跟踪每个元组（至少一次）") }</option>
-                <option value="0" selected={settings.ackers == 0}>{ l.t("0: tracking off (at most once)", "0：不跟踪（最多一次）") }</option>
-            </select></label>
-        { for edges.map(|(i, e)| {
-            let name = e.name();
-            let anchored = !settings.unanchored.contains(&name);
-            let d = dispatch.clone();
-            let c = config.clone();
-            let g = graph.clone();
-            let toggle = Callback::from(move |_: Event| {
-                let mut next = c.clone();
-                next.settings = next.settings.edited_for(Edit::Anchoring { edge: i as u16, anchored: !anchored }, &g);
-                d.dispatch(Msg::Cmd(Command::Configure(next)));
-            });
-            let tip = if storm { l.t("Unanchored tuples are not tracked: never replayed", "未锚定的元组不被跟踪：永不重放").to_string() } else { why.clone() };
-            html! {
-                <label title={tip.clone()}>
-                    { format!("{} {name}", l.t("Anchor tuples on", "锚定元组：")) }
-                    <input id={format!("chk-anchor-{i}")} type="checkbox" title={tip} checked={anchored} disabled={!storm} onchange={toggle} /></label>
-            }
-        }) }
-    </> }
-}
-
-/// JobManager high availability and the retention of externalized checkpoints: checkpointing
-/// strategies only; the retention matters only without a standby. Each disabled select says why.
-fn ha_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
-    let settings = &config.settings;
-    let why = disabled_why(l, settings.strategy, Needs::HighAvailability);
-    let retention_why = why.clone().or_else(|| {
-        (settings.high_availability == HighAvailability::Standby).then(|| {
-            l.t(
-                "With a standby JobManager the HA store keeps the pointer to the latest checkpoint and the job never fails with its JobManager: the retention matters only without HA.",
-                "有备用 JobManager 时，HA 存储保存着指向最新检查点的指针，作业不会随 JobManager 失败：保留策略只在没有高可用时起作用。",
-            )
-            .to_string()
-        })
-    });
-    let on = |change: fn(&mut RunConfig, &str)| {
-        let (d, config) = (dispatch.clone(), config.clone());
-        Callback::from(move |e: Event| {
-            let mut c = config.clone();
-            change(&mut c, &e.target_unchecked_into::<HtmlSelectElement>().value());
-            d.dispatch(Msg::Cmd(Command::Configure(c)));
-        })
-    };
-    let on_ha = on(|c, v| edit(c, Edit::HighAvailability(HighAvailability::from_id(v).unwrap_or_default())));
-    let on_retention = on(|c, v| edit(c, Edit::Retention(CheckpointRetention::from_id(v).unwrap_or_default())));
-    let ha_name = |h: HighAvailability| match h {
-        HighAvailability::Standby => l.t("a standby JobManager takes over (election)", "备用 JobManager 接管（选举）"),
-        HighAvailability::None => l.t("none: the job fails with its JobManager (Flink's default)", "无：作业随 JobManager 失败（Flink 默认）"),
-    };
-    let retention_name = |r: CheckpointRetention| match r {
-        CheckpointRetention::NoExternalizedCheckpoints => {
-            l.t("not externalized: they go with the job (Flink's default)", "不外部化：随作业一起删除（Flink 默认）")
-        }
-        CheckpointRetention::RetainOnCancellation => l.t("retain on cancellation (kept when it fails too)", "取消时保留（失败时也保留）"),
-        CheckpointRetention::DeleteOnCancellation => l.t("delete on cancellation (kept when it fails)", "取消时删除（失败时保留）"),
-    };
-    html! { <>
-        <label title={why.clone().unwrap_or_default()}>{ l.t("JobManager high availability", "JobManager 高可用") }
-            <select id="sel-high-availability" onchange={on_ha} disabled={why.is_some()} title={why.clone()}>
-                { for HighAvailability::ALL.iter().rev().map(|h| html! {
-                    <option value={h.id()} selected={settings.high_availability == *h}>{ ha_name(*h) }</option>
-                }) }
-            </select></label>
-        <label title={retention_why.clone().unwrap_or_default()}>{ l.t("Completed checkpoints when the job fails", "作业失败时的已完成检查点") }
-            <select id="sel-retention" onchange={on_retention} disabled={retention_why.is_some()} title={retention_why.clone()}>
-                { for CheckpointRetention::ALL.iter().map(|r| html! {
-                    <option value={r.id()} selected={settings.externalized_checkpoint_retention == *r}>{ retention_name(*r) }</option>
-                }) }
-            </select></label>
-    </> }
-}
 
 /// What the Restore button does now: after a JobManager failure without HA it first starts a new
 /// JobManager, then resubmits the job.
@@ -356,16 +91,6 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
     }
 }
 
-/// A select's change turns its value into a new run configuration.
-fn on_select(config: &RunConfig, dispatch: &Dispatch, change: Change) -> Callback<Event> {
-    let (d, config) = (dispatch.clone(), config.clone());
-    Callback::from(move |e: Event| {
-        let mut c = config.clone();
-        change(&mut c, &e.target_unchecked_into::<HtmlSelectElement>().value());
-        d.dispatch(Msg::Cmd(Command::Configure(c)));
-    })
-}
-
 #[derive(Properties, PartialEq)]
 struct MoreProps {
     lang: Lang,
@@ -395,90 +120,6 @@ fn MoreSettings(props: &MoreProps) -> Html {
 fn SettingsSlot() -> Html {
     let inner = use_context::<super::rooms::RoomProps>().expect("the page provides the run to its pieces");
     html! { <super::room_loader::PieceSlot piece={super::room_loader::Piece::Settings} {inner} /> }
-}
-
-/// The settings form, inside the Settings button (a piece: see `pieces::settings`).
-pub fn settings_grid(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html {
-    let on_select = |change: Change| on_select(config, dispatch, change);
-    let on_restart = on_select(|c, v| {
-        edit(
-            c,
-            Edit::Restart(if v == "from-latest" { RestartPolicy::FromLatest } else { RestartPolicy::FromBeginning }),
-        )
-    });
-    let on_failover = on_select(|c, v| edit(c, Edit::Failover(FailoverStrategy::from_id(v).unwrap_or_default())));
-    let settings = &config.settings;
-    let strategy = settings.strategy;
-    // A number field: what it shows, its range, why it is disabled, and what it did with the last
-    // value typed into it.
-    let number = |field: SettingField, label: &'static str, why: Option<String>| {
-        let on_change = {
-            let (d, config) = (dispatch.clone(), config.clone());
-            Callback::from(move |e: Event| {
-                let input = e.target_unchecked_into::<HtmlInputElement>();
-                let typed = (!bad_input(&input)).then(|| input.value());
-                // The value the field already shows (a change event again on leaving the field)
-                // changes nothing.
-                if typed.as_deref() == Some(field.shown(&config).as_str()) {
-                    return;
-                }
-                // The field shows what the run uses: the value taken or clamped, or, refused, the
-                // one before.
-                let used = edit_field(&config, field, typed.as_deref()).map_or_else(|_| config.clone(), |(c, _)| c);
-                input.set_value(&field.shown(&used));
-                d.dispatch(Msg::Cmd(Command::EditSetting(field, typed)));
-            })
-        };
-        let (min, max) = field.range();
-        let id = field_id(field);
-        let note = match notice {
-            Some(Notice::Setting(n)) if n.field() == field => Some(n),
-            _ => None,
-        };
-        let note_id = format!("note-{}", id.trim_start_matches("inp-"));
-        html! { <>
-            <label title={why.clone().unwrap_or_default()}>{ label }
-                <input id={id} type="number" min={min.to_string()} max={max.to_string()} disabled={why.is_some()}
-                    title={why.clone()} value={field.shown(config)} onchange={on_change}
-                    aria-describedby={note.is_some().then(|| note_id.clone())} /></label>
-            { note.map(|n| html! {
-                <p id={note_id.clone()} class={classes!("field-note", n.is_refusal().then_some("refused"))}>{ n.message(l) }</p>
-            }).unwrap_or_default() }
-        </> }
-    };
-    let restart_why = disabled_why(l, strategy, Needs::Restart);
-    html! { <>
-                    { number(SettingField::Records, l.t("Records per source partition (empty = the story's)", "每个源分区的记录数（留空=故事默认）"), None) }
-                    { number(SettingField::Seed, l.t("Seed", "随机种子"), None) }
-                    { number(SettingField::CheckpointInterval, if strategy == Strategy::SparkStreaming {
-                            l.t("State checkpoint every (batches, empty = 2)", "状态检查点间隔（批次，留空=2）")
-                        } else {
-                            l.t("Checkpoint every (steps, empty = by hand)", "检查点间隔（步，留空=手动）")
-                        },
-                        disabled_why(l, strategy, Needs::Interval)) }
-                    { number(SettingField::AlignmentTimeout, l.t("Alignment timeout (steps, empty = off)", "对齐超时（步，留空=关闭）"),
-                        disabled_why(l, strategy, Needs::Alignment)) }
-                    { number(SettingField::ChannelCapacity, l.t("Channel capacity (empty = unbounded)", "通道容量（留空=无界）"), None) }
-                    { number(SettingField::TolerableFailedCheckpoints, l.t("Tolerable failed checkpoints (in a row)", "可容忍的连续失败检查点数"),
-                        disabled_why(l, strategy, Needs::Tolerable)) }
-                    <label title={disabled_why(l, strategy, Needs::Failover).unwrap_or_default()}>{ l.t("Failover: when a task crashes, restart", "故障转移：任务崩溃时重启") }
-                        <select id="sel-failover" onchange={on_failover} disabled={!strategy.takes_failover_strategy()}
-                            title={disabled_why(l, strategy, Needs::Failover)}>
-                            <option value="region" selected={settings.failover_strategy == FailoverStrategy::Region}>{ l.t("its pipelined region (Flink's default)", "其流水线区域（Flink 默认）") }</option>
-                            <option value="full" selected={settings.failover_strategy == FailoverStrategy::Full}>{ l.t("every task", "所有任务") }</option>
-                        </select></label>
-                    <label title={restart_why.clone().unwrap_or_default()}>{ l.t("Without snapshots, sources restart", "不做快照时，源从何处重启") }
-                        <select id="sel-restart" ~value={if settings.restart == RestartPolicy::FromLatest { "from-latest" } else { "from-beginning" }}
-                            disabled={restart_why.is_some()} title={restart_why.clone()} onchange={on_restart}>
-                            <option value="from-beginning" selected={settings.restart == RestartPolicy::FromBeginning}>{ l.t("from the beginning (at least once)", "从头开始（至少一次）") }</option>
-                            <option value="from-latest" selected={settings.restart == RestartPolicy::FromLatest}>{ l.t("after the newest read (at most once)", "从最新读取处（最多一次）") }</option>
-                        </select></label>
-                    { acker_settings(config, graph, number(SettingField::MessageTimeout, l.t("Storm message timeout (steps)", "Storm 消息超时（步）"),
-                        disabled_why(l, strategy, Needs::Acker)), l, dispatch) }
-                    { ha_settings(config, l, dispatch) }
-                    { spark_settings(config, number(SettingField::BatchInterval, l.t("Spark batch interval (steps)", "Spark 批次间隔（步）"),
-                        disabled_why(l, strategy, Needs::MicroBatches)), l, dispatch) }
-    </> }
 }
 
 #[derive(Properties, PartialEq)]
@@ -596,14 +237,14 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         <span id="fork-marker" class="fork-marker" aria-hidden="true" data-step={pos.to_string()}
                             style={fork_at(pos, len)}></span>
                     }).unwrap_or_default() }
-                    { props.marks.as_ref().map(|m| super::decisive::track_marks(m, len, l, &props.dispatch)).unwrap_or_default() }
+                    { props.marks.as_ref().map(|m| super::decisive_view::track_marks(m, len, l, &props.dispatch)).unwrap_or_default() }
                 </span>
             </div>
             { fork.map(|(steps, warning)| html! {
                 <p id="fork-note" class="fork-note" data-from={steps.first().to_string()} data-to={steps.last().to_string()}>
                     <span aria-hidden="true">{ "⚠ " }</span>{ warning }</p>
             }).unwrap_or_default() }
-            { props.marks.as_ref().map(|m| super::decisive::note(m, pos, l, &props.dispatch)).unwrap_or_default() }
+            { props.marks.as_ref().map(|m| super::decisive_view::note(m, pos, l, &props.dispatch)).unwrap_or_default() }
         </nav>
     </> }
 }

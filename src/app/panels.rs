@@ -10,7 +10,7 @@ use yew::prelude::*;
 use super::text::{
     complete_help, complete_mark, complete_tip, order_help, order_mark, order_tip, verdict_mark_now, Lang,
 };
-use super::{Dispatch, Msg, Run, Shared};
+use super::ui_state::{Dispatch, Msg, Run, Shared};
 use crate::classroom::{step_title, Command, Session};
 use crate::engine::ledger::LedgerRow;
 use crate::engine::*;
@@ -223,7 +223,7 @@ pub struct RunProps {
 /// One event in words: Storm's and Spark Streaming's come with their bands' part.
 fn words(e: &crate::engine::Event, g: &JobGraph, l: Lang) -> String {
     crate::engine::wording::narrate_common(e, g, l).unwrap_or_else(|| {
-        super::room_loader::bands_now().map_or_else(|| l.t("…", "…").to_string(), |b| (b.narrate)(e, g, l))
+        super::bands_part::bands_now().map_or_else(|| l.t("…", "…").to_string(), |b| (b.narrate)(e, g, l))
     })
 }
 

@@ -1,6 +1,6 @@
 //! Pieces: parts of the main screen that load when first shown (see `room_loader.rs`), each drawn
 //! from the run as a room is. The tabs beside the narration are the first: most learners open
-//! them later, or never.
+//! them later, or never. (The lesson bar is a piece too, in `lesson_bar.rs`.)
 
 use yew::prelude::*;
 
@@ -16,12 +16,7 @@ pub fn checkpoints(p: RoomProps) -> Html {
 /// The settings form behind the Settings button.
 pub fn settings(p: RoomProps) -> Html {
     let session = p.run.session();
-    super::controls::settings_grid(&session.config, &session.sim().graph, session.notice.as_ref(), p.lang, &p.dispatch)
-}
-
-/// The lesson bar: title, step, narration, predict-then-reveal, navigation.
-pub fn lesson_bar(p: RoomProps) -> Html {
-    super::classroom::lesson_bar(&p.run.session(), p.lang, p.presenter, &p.dispatch)
+    super::settings_form::settings_grid(&session.config, &session.sim().graph, session.notice.as_ref(), p.lang, &p.dispatch)
 }
 
 /// The External system tab.

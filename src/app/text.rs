@@ -35,7 +35,7 @@ pub fn strategy_name(l: Lang, s: Strategy) -> &'static str {
 
 /// The strategy menu's entry for a barrier handler of the lab: its choices, and the guarantee the
 /// explorer classifies it as.
-pub fn lab_handler_name(l: Lang, h: &crate::engine::mechanisms::handler_lab::Handler) -> String {
+pub fn lab_handler_name(l: Lang, h: &crate::engine::mechanisms::handler_lab::choices::Handler) -> String {
     use crate::engine::explorer::lab::Guarantee;
     let g = match h.classified() {
         Guarantee::ExactlyOnce => l.t("exactly once", "精确一次"),

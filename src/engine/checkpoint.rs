@@ -9,7 +9,7 @@ use crate::engine::sorted_vec::SortedSet;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::ids::{CheckpointId, TaskId};
-use crate::engine::savepoint::SavepointType;
+use crate::engine::savepoint::kinds::SavepointType;
 use crate::engine::snapshot::TaskSnapshot;
 
 /// A checkpoint triggered and not yet completed or aborted.

@@ -30,7 +30,7 @@ use crate::engine::action::{AbortReason, CrashScope, Event, Guarantee};
 use crate::engine::checkpoint::{FailureCounter, PendingCheckpoint};
 use crate::engine::dataflow::task::TaskStatus;
 use crate::engine::ids::{CheckpointId, TaskId};
-use crate::engine::savepoint::SavepointType;
+use crate::engine::savepoint::kinds::SavepointType;
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
@@ -157,7 +157,7 @@ impl Sim {
         }
         let guarantee = match self.strategy() {
             _ if self.handler.is_some() => {
-                Guarantee::LabHandler { handler: self.handler.expect("a lab handler").handler }
+                Guarantee::LabHandler { handler: self.handler.expect("a lab handler") }
             }
             Strategy::AtLeastOnce => Guarantee::AtLeastOnce,
             _ if in_flight > 0 => Guarantee::ExactlyOnceWithInFlight { records: in_flight as u32 },

@@ -24,7 +24,7 @@ pub enum Guarantee {
     AtLeastOnce,
     /// A barrier handler of the lab in place of the strategy's: what a restore gives is the
     /// handler's guarantee, as the explorer classifies it.
-    LabHandler { handler: crate::engine::mechanisms::handler_lab::Handler },
+    LabHandler { handler: crate::engine::mechanisms::handler_lab::choices::Handler },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

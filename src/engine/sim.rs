@@ -29,11 +29,11 @@ use super::error::{ActionError, ScenarioError};
 use super::high_availability::Masters;
 use super::history::{EffectLog, PlaceCounts};
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
-use super::mechanisms::handler_lab::HandlerLab;
+use super::mechanisms::handler_lab::choices::Handler;
 use super::mechanisms::spark::received_blocks::{SparkDurable, SparkRuntime};
 use super::mechanisms::storm::tuple_tree::StormRuntime;
 use super::rng::Rng;
-use super::savepoint::{JobEnd, Savepoint};
+use super::savepoint::kinds::{JobEnd, Savepoint};
 use super::settings::{Settings, Strategy, TimerSpec};
 use super::stats::CheckpointStats;
 use super::storage::CheckpointStorage;
@@ -75,7 +75,7 @@ pub struct Sim {
     /// What the current read or record emitted: (channel, sequence number).
     pub(crate) emitted: Vec<(ChannelId, u64)>,
     /// A handler of the barrier-handler lab, in place of the strategy's mechanism.
-    pub(crate) handler: Option<&'static HandlerLab>,
+    pub(crate) handler: Option<Handler>,
 }
 
 fn err<T>(e: ActionError) -> Result<T, ActionError> {
@@ -107,7 +107,7 @@ impl Sim {
 
     pub(crate) fn with_expected(graph: Rc<JobGraph>, settings: Settings, seed: u64, expected: Rc<Expected>) -> Sim {
         let timers = graph.tasks.iter().map(|t| settings.timers.get(&t.name).copied().unwrap_or_default()).collect();
-        let lab_handler = settings.handler.map(|h| h.mechanism());
+        let lab_handler = settings.handler;
         let mut sim = Sim {
             live: Live { channels: vec![Channel::default(); graph.channels.len()], ..Live::default() },
             durable: Durable {

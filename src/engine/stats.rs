@@ -59,7 +59,7 @@ pub struct CheckpointRecord {
     pub subtasks: Vec<SubtaskStats>,
     /// A savepoint's row (Flink's statistics list savepoints with the checkpoints).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub savepoint: Option<crate::engine::savepoint::SavepointType>,
+    pub savepoint: Option<crate::engine::savepoint::kinds::SavepointType>,
 }
 
 impl CheckpointRecord {

@@ -12,7 +12,7 @@
 use yew::prelude::*;
 
 use super::text::Lang;
-use super::{Dispatch, Run};
+use crate::app::ui_state::{Dispatch, Run};
 
 /// What every room is handed.
 #[derive(Properties, PartialEq, Clone)]
@@ -30,12 +30,12 @@ impl RoomProps {
     /// The page's language switch, for a room's own controls.
     pub fn switch_lang(&self) -> Callback<MouseEvent> {
         let (d, l) = (self.dispatch.clone(), self.lang);
-        Callback::from(move |_| d.dispatch(super::Msg::Lang(if l == Lang::En { Lang::Zh } else { Lang::En })))
+        Callback::from(move |_| d.dispatch(crate::app::ui_state::Msg::Lang(if l == Lang::En { Lang::Zh } else { Lang::En })))
     }
     /// Presenter mode on or off.
     pub fn toggle_presenter(&self) -> Callback<MouseEvent> {
         let (d, on) = (self.dispatch.clone(), self.presenter);
-        Callback::from(move |_| d.dispatch(super::Msg::Presenter(!on)))
+        Callback::from(move |_| d.dispatch(crate::app::ui_state::Msg::Presenter(!on)))
     }
 }
 

@@ -7,7 +7,7 @@
 use yew::prelude::*;
 
 use super::RoomProps;
-use crate::app::classroom::download;
+use crate::app::files::download;
 use crate::app::text::Lang;
 use crate::engine::{export_pyflink, Scenario, ScriptAction};
 

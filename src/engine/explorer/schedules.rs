@@ -24,7 +24,7 @@ use super::{Faults, FaultsSpent};
 use crate::engine::action::{Action, Event};
 use crate::engine::error::ScenarioError;
 use crate::engine::ids::TaskId;
-use crate::engine::mechanisms::handler_lab::AfterBarrier;
+use crate::engine::mechanisms::handler_lab::choices::AfterBarrier;
 use crate::engine::scenario::{FaultBudget, Scenario};
 use crate::engine::settings::{SinkMode, Strategy};
 use crate::engine::sim::Sim;
@@ -247,7 +247,7 @@ impl Explorer {
 
     pub fn with_completion(sim: Sim, budget: FaultBudget, completion: Completion) -> Result<Explorer, ScenarioError> {
         let faults = Faults::resolve(&sim, budget)?;
-        if completion == Completion::Canonical && sim.handler.is_some_and(|h| h.handler.after == AfterBarrier::Drop) {
+        if completion == Completion::Canonical && sim.handler.is_some_and(|h| h.after == AfterBarrier::Drop) {
             // Its barriers decide which records are processed at all: a checkpoint after the last
             // restore changes the outcome, and so does its place among the other steps.
             return Err(ScenarioError::Explore(

@@ -67,7 +67,7 @@ use crate::engine::ids::RecordId;
 use crate::engine::settings::{RestartPolicy, Strategy};
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
-use crate::engine::savepoint::JobEnd;
+use crate::engine::savepoint::kinds::JobEnd;
 
 use super::FaultsSpent;
 

@@ -41,7 +41,7 @@ use crate::engine::sim::Sim;
 use crate::engine::stats::{CheckpointStatus, Takeover};
 use crate::engine::storage::CompletedCheckpoint;
 
-mod kinds;
+pub mod kinds;
 
 pub use kinds::{JobEnd, Savepoint, SavepointType};
 

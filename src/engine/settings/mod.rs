@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::mechanisms::handler_lab::Handler;
+use super::mechanisms::handler_lab::choices::Handler;
 
 use super::dataflow::job_graph::JobGraph;
 

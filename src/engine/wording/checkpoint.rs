@@ -7,7 +7,7 @@ use crate::engine::action::{AbortReason, Event, GaveUp, Guarantee, SnapshotKind}
 use crate::engine::dataflow::job_graph::JobGraph;
 use crate::engine::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::lang::{say, Lang};
-use crate::engine::mechanisms::handler_lab::Guarantee as LabGuarantee;
+use crate::engine::mechanisms::handler_lab::choices::Guarantee as LabGuarantee;
 
 /// "first", "second", ... ("第 1 个", "第 2 个", ...).
 fn ordinal(i: usize, lang: Lang) -> String {

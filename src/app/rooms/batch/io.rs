@@ -51,7 +51,7 @@ pub fn share_link(state: &RoomState, lang: Lang) -> String {
 /// Offers the run as a JSON file.
 pub fn export(state: &RoomState, lang: Lang) {
     let name = format!("barrierscope-batch-step-{}.json", state.run.at);
-    crate::app::classroom::download(&name, "application/json", &state.file(lang).to_text());
+    crate::app::files::download(&name, "application/json", &state.file(lang).to_text());
 }
 
 /// Reads the chosen file and opens it, or says why it cannot.

@@ -15,7 +15,7 @@ use yew::prelude::*;
 
 use super::RoomProps;
 use crate::app::text::Lang;
-use crate::app::Msg;
+use crate::app::ui_state::Msg;
 use crate::classroom::{Command, CATALOGUE};
 use crate::engine::batch::lesson::LESSON_TITLE;
 use crate::engine::batch::wording::{action_name, load_error, narrate, refusal};
@@ -217,7 +217,7 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
         let (d, state) = (d.clone(), state.clone());
         Callback::from(move |_| {
             let url = io::share_link(&state, l);
-            crate::app::classroom::copy_to_clipboard(&url, |_| {});
+            crate::app::files::copy_to_clipboard(&url, |_| {});
             d.dispatch(RoomMsg::Shared(url));
         })
     };

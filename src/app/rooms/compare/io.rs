@@ -53,7 +53,7 @@ pub fn share_link(saved: &SavedComparison) -> String {
 /// Offers the comparison as a JSON file.
 pub fn download(saved: &SavedComparison) {
     let name = format!("barrierscope-compare-tick-{}.json", saved.at);
-    crate::app::classroom::download(&name, "application/json", &saved.to_json());
+    crate::app::files::download(&name, "application/json", &saved.to_json());
 }
 
 /// A file's name and text.

@@ -23,7 +23,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
 use super::RoomProps;
-use crate::app::Msg;
+use crate::app::ui_state::Msg;
 use crate::classroom::saved_comparison::{
     input_choice, job_choice, run_title, JOBS, MAX_ROOM_TICKS, PRESETS, RECORD_COUNTS, SPACINGS,
 };
@@ -346,7 +346,7 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
         let d = dispatch.clone();
         Callback::from(move |_| {
             let url = io::share_link(&saved);
-            crate::app::classroom::copy_to_clipboard(&url, |_| {});
+            crate::app::files::copy_to_clipboard(&url, |_| {});
             d.dispatch(RoomMsg::Shared(url));
         })
     };

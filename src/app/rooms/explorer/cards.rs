@@ -10,7 +10,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::app::decisive::{Mark, Marks};
-use crate::app::{room_loader, Dispatch, Msg};
+use crate::app::sharing_part;
+use crate::app::ui_state::{Dispatch, Msg};
 use crate::classroom::{RunConfig, SavedRun, SAVED_VERSION};
 use crate::engine::explorer::{Counterexample, Decisive, DecisiveStep, Judged};
 use crate::engine::ledger::Verdict;
@@ -116,7 +117,7 @@ pub fn cards(list: &[Counterexample], g: &Rc<JobGraph>, config: Option<&RunConfi
                     onclick={Callback::from(move |_| {
                         let d2 = d.clone();
                         let opened = opened.clone();
-                        room_loader::with_sharing(d.clone(), move |_| d2.dispatch(Msg::OpenMarked(opened)));
+                        sharing_part::with_sharing(d.clone(), move |_| d2.dispatch(Msg::OpenMarked(opened)));
                     })}>
                     { l.t("▶ Open on the canvas", "▶ 在画布上打开") }</button>
             }
@@ -127,8 +128,8 @@ pub fn cards(list: &[Counterexample], g: &Rc<JobGraph>, config: Option<&RunConfi
                 <h4 id={format!("{id}-title")}>{ outcome_name(c.bad.judged, c.bad.verdict, l) }
                     <span class="cx-records">{ format!(" · {}", labels(g, &c.records)) }</span></h4>
                 <p class="cx-meta">{ match l {
-                    Lang::En => format!("The shortest of {} schedules ending this way ({}): {} steps.", crate::app::rooms::explorer::grouped(c.schedules), share(c.schedules, total), c.schedule.len()),
-                    Lang::Zh => format!("以此结局的 {} 个调度（{}）中最短的一个：{} 步。", crate::app::rooms::explorer::grouped(c.schedules), share(c.schedules, total), c.schedule.len()),
+                    Lang::En => format!("The shortest of {} schedules ending this way ({}): {} steps.", super::counts::grouped(c.schedules), share(c.schedules, total), c.schedule.len()),
+                    Lang::Zh => format!("以此结局的 {} 个调度（{}）中最短的一个：{} 步。", super::counts::grouped(c.schedules), share(c.schedules, total), c.schedule.len()),
                 } }</p>
                 <p class="cx-why" lang={if l == Lang::Zh { "zh-Hans" } else { "en" }}>{ c.story.text(g, l) }</p>
                 <details class="cx-steps">

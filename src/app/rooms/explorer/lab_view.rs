@@ -14,13 +14,15 @@ use yew::prelude::*;
 
 use super::cards::cards;
 use super::slices::{in_frames, Cost, Left};
-use super::{grouped, Study};
+use super::counts::grouped;
+use super::study::{Study, TabProps};
 use crate::app::rooms::RoomProps;
-use crate::app::{room_loader, Msg};
+use crate::app::sharing_part;
+use crate::app::ui_state::Msg;
 use crate::classroom::{Origin, SavedRun, SAVED_VERSION};
 use crate::engine::{SinkMode, Settings, Strategy};
 use crate::engine::explorer::lab::{probes, Candidate, Classification, Classifier, Guarantee};
-use crate::engine::mechanisms::handler_lab::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
+use crate::engine::mechanisms::handler_lab::choices::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
 use crate::engine::settings::strategy::strategy_name;
 use crate::engine::Lang;
 
@@ -86,7 +88,7 @@ enum Run {
 }
 
 #[component]
-pub fn LabTab(props: &super::TabProps) -> Html {
+pub fn LabTab(props: &TabProps) -> Html {
     let l = props.room.lang;
     let run = use_state(|| Run::Idle);
     let generation = use_mut_ref(|| Rc::new(Cell::new(0u32)));
@@ -284,7 +286,7 @@ fn verdict(c: &Classification, cost: &Cost, theory: Option<Guarantee>, handler: 
             <p class="lab-use">
                 <button class="tool primary" id="lab-use" onclick={Callback::from(move |_| {
                     let (d2, text, close) = (d.clone(), text.clone(), close.clone());
-                    room_loader::with_sharing(d.clone(), move |_| {
+                    sharing_part::with_sharing(d.clone(), move |_| {
                         d2.dispatch(Msg::Load(Origin::Link, Ok(text)));
                         close.emit(());
                     });

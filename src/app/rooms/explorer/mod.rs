@@ -12,6 +12,7 @@
 //! (`Msg::OpenMarked`), to switch the language and presenter mode, and to close.
 
 mod cards;
+mod counts;
 mod lab_view;
 mod presets;
 mod schedules;
@@ -26,29 +27,8 @@ pub use study::Study;
 use study::Tab;
 
 /// The room, as the split point draws it.
-/// What each of the room's two tabs is handed: the room, the study, and how to change it.
-#[derive(Properties, PartialEq, Clone)]
-pub struct TabProps {
-    pub room: RoomProps,
-    pub study: Study,
-    pub choose: Callback<Study>,
-}
-
 pub fn render(props: RoomProps) -> Html {
     html! { <ExplorerRoom ..props /> }
-}
-
-/// A count with thousands grouped: 194,377 (the page's own digits in both languages).
-pub fn grouped(n: u128) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[component]

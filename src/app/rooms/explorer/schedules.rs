@@ -13,7 +13,8 @@ use yew::prelude::*;
 use super::cards::{cards, share};
 use super::presets::{main_study, PRESETS};
 use super::slices::{in_frames, in_spare_frames, Cost, Left};
-use super::{grouped, Study};
+use super::counts::grouped;
+use super::study::{Study, TabProps};
 use crate::app::rooms::RoomProps;
 use crate::classroom::RunConfig;
 use crate::engine::explorer::{Completion, Explorer, HistoryShares, Progress, Report, Shares};
@@ -74,7 +75,7 @@ fn study_config(study: &str, main: &RunConfig, l: Lang) -> Result<(RunConfig, Ve
 }
 
 #[component]
-pub fn SchedulesTab(props: &super::TabProps) -> Html {
+pub fn SchedulesTab(props: &TabProps) -> Html {
     let l = props.room.lang;
     let search = use_state(|| Search::Idle);
     let generation = use_mut_ref(|| Rc::new(Cell::new(0u32)));

@@ -2,10 +2,11 @@
 //! handler composed in the lab (and whether it was classified). It is written as a short query
 //! (`tab=lab&study=timers-abc&explored=1&h=wait.block.snapshot.0&classified=1`), kept in this
 //! browser (`barrierscope.explorer`) and in the address bar after `#room=explorer&`, so a reload
-//! or a link reopens it and runs its search again.
+//! or a link reopens it and runs its search again. Each of the room's two tabs is handed the
+//! study with the room ([`TabProps`]).
 
 use crate::engine::explorer::lab::Candidate;
-use crate::engine::mechanisms::handler_lab::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
+use crate::engine::mechanisms::handler_lab::choices::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
 
 pub const STORAGE_KEY: &str = "barrierscope.explorer";
 
@@ -146,4 +147,12 @@ pub fn keep(s: &Study) {
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
+}
+
+/// What each of the room's two tabs is handed: the room, the study, and how to change it.
+#[derive(yew::Properties, PartialEq, Clone)]
+pub struct TabProps {
+    pub room: crate::app::rooms::RoomProps,
+    pub study: Study,
+    pub choose: yew::Callback<Study>,
 }

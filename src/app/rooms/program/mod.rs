@@ -18,7 +18,7 @@ use yew::prelude::*;
 
 use super::RoomProps;
 use crate::app::text::Lang;
-use crate::app::Msg;
+use crate::app::ui_state::Msg;
 use crate::classroom::{Command, RunConfig};
 use crate::engine::dataflow::job_graph::{JobSpec, OperatorKind};
 use crate::engine::operator_id::operator_ids;

@@ -5,6 +5,7 @@
 //! (`#room=quiz&set=N`), so a teacher can give a whole class the same quiz; the set in progress
 //! and the scores of finished sets stay in the browser's storage (`store.rs`).
 
+mod at;
 mod store;
 
 use std::rc::Rc;
@@ -13,41 +14,16 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::RoomProps;
-use crate::app::room_loader;
+use at::At;
+use crate::app::sharing_part;
 use crate::app::text::{strategy_name, Lang};
-use crate::app::Msg;
+use crate::app::ui_state::Msg;
 use crate::classroom::quiz::history::{parse_set, Past, Progress, SetError};
-use crate::classroom::quiz::{Grade, Question, QuizSet, SET_SIZE};
+use crate::classroom::quiz::{Question, QuizSet, SET_SIZE};
 use crate::classroom::Origin;
 
 pub fn render(props: RoomProps) -> Html {
     html! { <QuizRoom ..props /> }
-}
-
-/// Where the learner stands in the set.
-#[derive(Clone, PartialEq)]
-struct At {
-    set: u64,
-    /// Whether each question answered so far was right.
-    answers: Vec<bool>,
-    ticked: Vec<usize>,
-    /// The current question's grade, once submitted.
-    graded: Option<Grade>,
-    /// The score is showing.
-    done: bool,
-}
-
-impl At {
-    fn start(set: u64) -> At {
-        At { set, answers: vec![], ticked: vec![], graded: None, done: false }
-    }
-    fn resume(p: Progress) -> At {
-        let done = p.answers.len() >= SET_SIZE;
-        At { set: p.set, answers: p.answers, ticked: vec![], graded: None, done }
-    }
-    fn index(&self) -> usize {
-        self.answers.len() - usize::from(self.graded.is_some())
-    }
 }
 
 fn right_count(a: &[bool]) -> usize {
@@ -302,7 +278,7 @@ fn question_view(
         let (d, close) = (props.dispatch.clone(), props.close.clone());
         let open = Callback::from(move |_: MouseEvent| {
             let (d2, text, close) = (d.clone(), saved.clone(), close.clone());
-            room_loader::with_sharing(d.clone(), move |_| {
+            sharing_part::with_sharing(d.clone(), move |_| {
                 d2.dispatch(Msg::Load(Origin::Link, Ok(text)));
                 close.emit(());
             });

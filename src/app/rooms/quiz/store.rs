@@ -4,7 +4,7 @@
 
 use crate::classroom::quiz::history::{history_text, parse_history, set_in_link, Past, Progress, SetError, MAX_SET};
 
-use super::At;
+use super::at::At;
 
 const PROGRESS_KEY: &str = "barrierscope.quiz.progress";
 const HISTORY_KEY: &str = "barrierscope.quiz.history";

@@ -17,9 +17,9 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::RoomProps;
-use crate::app::classroom::download;
+use crate::app::files::download;
 use crate::app::text::Lang;
-use crate::app::Msg;
+use crate::app::ui_state::Msg;
 use crate::classroom::{Command, CutAttempt, OnDiagram};
 use crate::engine::drawn_cut::{classify, restore_from};
 use crate::app::text::strategy_name;
@@ -504,7 +504,7 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
 
 /// A click on arrow `i` of `d` moves the run to its send; clicked again there (`pos`), to its
 /// receipt.
-fn seek_on_arrow(dispatch: crate::app::Dispatch, d: Rc<Diagram>, pos: u64) -> Callback<usize> {
+fn seek_on_arrow(dispatch: crate::app::ui_state::Dispatch, d: Rc<Diagram>, pos: u64) -> Callback<usize> {
     Callback::from(move |i: usize| {
         let m = d.messages[i];
         let to = match m.received_at {

@@ -5,7 +5,7 @@
 
 use super::KeyWriter;
 use crate::engine::dataflow::external_system::{ExternalSystem, Row, Txn, TxnStatus};
-use crate::engine::savepoint::Savepoint;
+use crate::engine::savepoint::kinds::Savepoint;
 use crate::engine::sim::Durable;
 use crate::engine::storage::{CheckpointStorage, CompletedCheckpoint};
 

@@ -12,7 +12,7 @@ use crate::engine::dataflow::record::{Barrier, Item, Record};
 use crate::engine::dataflow::state::{KeyedEntry, OpState};
 use crate::engine::dataflow::task::{TaskRuntime, TaskStatus};
 use crate::engine::mechanisms::progress::{Alignment, BarrierCount, Tracker};
-use crate::engine::savepoint::SavepointType;
+use crate::engine::savepoint::kinds::SavepointType;
 use crate::engine::sim::Live;
 use crate::engine::snapshot::TaskSnapshot;
 

@@ -35,7 +35,7 @@
 //! What a handler is (the four choices, their words, the guarantee each keeps) is data, in
 //! `choices.rs`; this file runs one.
 
-mod choices;
+pub mod choices;
 
 pub use choices::{AfterBarrier, Guarantee, Handler, OnFirstBarrier, OnLastBarrier};
 
@@ -172,7 +172,7 @@ impl Sim {
         if self.tick != 0 {
             return bad("a run takes its handler before its first step");
         }
-        self.handler = Some(handler.mechanism());
+        self.handler = Some(handler);
         Ok(self)
     }
 }

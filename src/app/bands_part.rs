@@ -1,0 +1,95 @@
+//! The bands part: the drawings only Storm's acker and Spark Streaming need (the acker's band, the
+//! micro-batches' band, their words), fetched when the strategy first needs them.
+
+use yew::prelude::*;
+
+use super::split_point::part;
+use super::text::Lang;
+
+/// The drawings only Storm and Spark Streaming need: the acker's band and the micro-batches'
+/// band under the job. They load when the strategy first needs them.
+#[derive(Clone, Copy)]
+pub struct Bands {
+    pub acker_band: AckerBand,
+    pub acker_strip: AckerBand,
+    pub batch_band: BatchBand,
+    pub batch_strip: BatchBand,
+    /// The narration of their events (`engine::wording::narrate_storm_spark`).
+    pub narrate: fn(&crate::engine::Event, &crate::engine::JobGraph, Lang) -> String,
+    /// Spark's lines in the Storage panel, and its metadata line in the JobManager's box.
+    pub storage_lines: fn(&crate::engine::Sim, Lang) -> Vec<String>,
+    pub metadata_short: fn(&crate::engine::Sim, Lang) -> String,
+}
+
+type AckerBand = fn(
+    &crate::engine::Sim,
+    &crate::engine::mechanisms::storm::tuple_tree::StormRuntime,
+    f64,
+    f64,
+    &Callback<crate::engine::Action>,
+    Lang,
+) -> Html;
+/// Spark's band, and the height its wrapped lines take.
+type BatchBand = fn(
+    &crate::engine::Sim,
+    Option<&crate::engine::mechanisms::spark::received_blocks::SparkRuntime>,
+    f64,
+    f64,
+    Lang,
+) -> (Html, f64);
+
+fn band_fns() -> Bands {
+    use super::{acker_view, spark_view};
+    Bands {
+        acker_band: acker_view::acker_band,
+        acker_strip: acker_view::acker_strip,
+        batch_band: spark_view::batch_band,
+        batch_strip: spark_view::batch_strip,
+        narrate: crate::engine::wording::narrate_storm_spark,
+        storage_lines: spark_view::storage_lines,
+        metadata_short: spark_view::metadata_short,
+    }
+}
+
+part!(bands -> Bands { Ok(band_fns()) });
+
+thread_local! {
+    static BANDS: std::cell::Cell<Option<Bands>> = const { std::cell::Cell::new(None) };
+}
+
+/// The bands, if they are already there.
+pub fn bands_now() -> Option<Bands> {
+    BANDS.with(|b| b.get())
+}
+
+/// The bands, once loaded; while `needed` and not yet there, fetches them (`Err(true)` while
+/// fetching, `Err(false)` if the fetch failed, with a retry). `loaded` is called when they arrive
+/// (the page redraws, so the narration gets their words too).
+#[hook]
+pub fn use_bands(needed: bool, loaded: Callback<()>) -> (Result<Bands, bool>, Callback<()>) {
+    let state = use_state(|| BANDS.with(|b| b.get()).ok_or(true));
+    let attempt = use_state(|| 0u32);
+    {
+        let state = state.clone();
+        use_effect_with((needed, *attempt), move |&(needed, _)| {
+            if !needed || BANDS.with(|b| b.get()).is_some() {
+                if let Some(b) = BANDS.with(|b| b.get()) {
+                    state.set(Ok(b));
+                }
+                return;
+            }
+            state.set(Err(true));
+            wasm_bindgen_futures::spawn_local(async move {
+                state.set(match bands().await {
+                    Ok(b) => {
+                        BANDS.with(|c| c.set(Some(b)));
+                        loaded.emit(());
+                        Ok(b)
+                    }
+                    Err(_) => Err(false),
+                });
+            });
+        });
+    }
+    (*state, Callback::from(move |_| attempt.set(*attempt + 1)))
+}
