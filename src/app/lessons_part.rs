@@ -1,11 +1,11 @@
 //! The lessons' part: their words, which it registers (`classroom::curriculum::loaded`), and the
 //! lesson bar that draws them, fetched when a lesson first opens.
 
-use super::split_point::{part, PartError, RoomView};
+use super::split_point::{part, RoomView};
 
 // The lessons' words, which the part registers (`classroom::curriculum::loaded`), and the lesson
 // bar that draws them.
-part!(lessons -> RoomView {
+part!(pub(crate) lessons -> RoomView {
     crate::classroom::curriculum::register();
     Ok(super::lesson_bar::piece)
 });
@@ -25,7 +25,3 @@ pub fn with_lessons(dispatch: super::ui_state::Dispatch, then: super::ui_state::
     });
 }
 
-/// The lesson bar, once the lessons' part is there (the piece `room_loader::Piece::LessonBar`).
-pub async fn lesson_bar_view() -> Result<RoomView, PartError> {
-    lessons().await
-}

@@ -31,17 +31,18 @@ impl From<wasm_split_helpers::SplitLoaderError> for PartError {
     }
 }
 
-/// One split point: `part!(name -> Type { body })`, or `part!(name, path::to::render)` for a
+/// One split point: `part!(name -> Type { body })` (`pub(crate) name` for one called from
+/// another file), or `part!(name, path::to::render)` for a
 /// part that draws a room or a piece. With the `split` feature the body, and all that only it
 /// reaches, goes into the part `split_<name>.wasm`; without it the same async function returns at
 /// once.
 macro_rules! part {
-    ($name:ident -> $ty:ty $body:block) => {
+    ($vis:vis $name:ident -> $ty:ty $body:block) => {
         #[cfg(feature = "split")]
         #[wasm_split_helpers::wasm_split($name, fallible)]
-        fn $name() -> Result<$ty, $crate::app::split_point::PartError> $body
+        $vis fn $name() -> Result<$ty, $crate::app::split_point::PartError> $body
         #[cfg(not(feature = "split"))]
-        async fn $name() -> Result<$ty, $crate::app::split_point::PartError> $body
+        $vis async fn $name() -> Result<$ty, $crate::app::split_point::PartError> $body
     };
     ($name:ident, $render:path) => {
         part!($name -> $crate::app::split_point::RoomView { Ok($render) });

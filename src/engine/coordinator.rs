@@ -157,7 +157,7 @@ impl Sim {
         }
         let guarantee = match self.strategy() {
             _ if self.handler.is_some() => {
-                Guarantee::LabHandler { handler: self.handler.expect("a lab handler") }
+                Guarantee::LabHandler { handler: self.handler.expect("a lab handler").handler }
             }
             Strategy::AtLeastOnce => Guarantee::AtLeastOnce,
             _ if in_flight > 0 => Guarantee::ExactlyOnceWithInFlight { records: in_flight as u32 },

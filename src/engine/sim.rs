@@ -29,7 +29,7 @@ use super::error::{ActionError, ScenarioError};
 use super::high_availability::Masters;
 use super::history::{EffectLog, PlaceCounts};
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
-use super::mechanisms::handler_lab::choices::Handler;
+use super::mechanisms::handler_lab::choices::HandlerLab;
 use super::mechanisms::spark::received_blocks::{SparkDurable, SparkRuntime};
 use super::mechanisms::storm::tuple_tree::StormRuntime;
 use super::rng::Rng;
@@ -75,7 +75,7 @@ pub struct Sim {
     /// What the current read or record emitted: (channel, sequence number).
     pub(crate) emitted: Vec<(ChannelId, u64)>,
     /// A handler of the barrier-handler lab, in place of the strategy's mechanism.
-    pub(crate) handler: Option<Handler>,
+    pub(crate) handler: Option<&'static HandlerLab>,
 }
 
 fn err<T>(e: ActionError) -> Result<T, ActionError> {
@@ -107,7 +107,7 @@ impl Sim {
 
     pub(crate) fn with_expected(graph: Rc<JobGraph>, settings: Settings, seed: u64, expected: Rc<Expected>) -> Sim {
         let timers = graph.tasks.iter().map(|t| settings.timers.get(&t.name).copied().unwrap_or_default()).collect();
-        let lab_handler = settings.handler;
+        let lab_handler = settings.handler.map(|h| h.mechanism());
         let mut sim = Sim {
             live: Live { channels: vec![Channel::default(); graph.channels.len()], ..Live::default() },
             durable: Durable {

@@ -247,7 +247,7 @@ impl Explorer {
 
     pub fn with_completion(sim: Sim, budget: FaultBudget, completion: Completion) -> Result<Explorer, ScenarioError> {
         let faults = Faults::resolve(&sim, budget)?;
-        if completion == Completion::Canonical && sim.handler.is_some_and(|h| h.after == AfterBarrier::Drop) {
+        if completion == Completion::Canonical && sim.handler.is_some_and(|h| h.handler.after == AfterBarrier::Drop) {
             // Its barriers decide which records are processed at all: a checkpoint after the last
             // restore changes the outcome, and so does its place among the other steps.
             return Err(ScenarioError::Explore(

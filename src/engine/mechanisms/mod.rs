@@ -59,7 +59,7 @@ impl Sim {
     /// barrier-handler lab.
     pub(crate) fn mechanism(&self) -> &'static dyn Mechanism {
         match self.handler {
-            Some(h) => h.mechanism(),
+            Some(h) => h,
             None => for_strategy(self.settings.strategy),
         }
     }

@@ -90,7 +90,7 @@ impl Handler {
     /// Every handler that makes sense: forward only and in-flight records need a snapshot at the
     /// first barrier.
     pub fn all() -> Vec<Handler> {
-        (0..24).map(Handler::from_index).filter(|h| h.check().is_ok()).collect()
+        (0..HANDLERS.len()).map(|i| HANDLERS[i].handler).filter(|h| h.check().is_ok()).collect()
     }
 
     /// Why this combination makes no sense, if it does not.
@@ -106,7 +106,7 @@ impl Handler {
         }
     }
 
-    pub(super) const fn index(&self) -> usize {
+    const fn index(&self) -> usize {
         let first = match self.first {
             OnFirstBarrier::SnapshotNow => 0,
             OnFirstBarrier::Wait => 1,
@@ -123,7 +123,7 @@ impl Handler {
         ((first * 3 + after) * 2 + last) * 2 + self.in_flight as usize
     }
 
-    pub(super) const fn from_index(i: usize) -> Handler {
+    const fn from_index(i: usize) -> Handler {
         Handler {
             first: if i / 12 == 0 { OnFirstBarrier::SnapshotNow } else { OnFirstBarrier::Wait },
             after: match (i / 4) % 3 {
@@ -180,3 +180,29 @@ impl Handler {
         }
     }
 }
+
+impl Handler {
+    /// This handler's entry of the table, which `mod.rs` runs as a mechanism.
+    pub(crate) fn mechanism(&self) -> &'static HandlerLab {
+        &HANDLERS[self.index()]
+    }
+}
+
+/// A composed barrier handler as the run holds it: one entry of a fixed table, so that a run holds
+/// it as it holds a built-in mechanism (`mod.rs` runs it as a `Mechanism`).
+#[derive(Clone, Copy, Debug)]
+pub struct HandlerLab {
+    pub handler: Handler,
+}
+
+const fn table() -> [HandlerLab; 24] {
+    let mut t = [HandlerLab { handler: Handler::ALIGNED }; 24];
+    let mut i = 0;
+    while i < 24 {
+        t[i] = HandlerLab { handler: Handler::from_index(i) };
+        i += 1;
+    }
+    t
+}
+
+static HANDLERS: [HandlerLab; 24] = table();

@@ -37,7 +37,7 @@
 
 pub mod choices;
 
-pub use choices::{AfterBarrier, Guarantee, Handler, OnFirstBarrier, OnLastBarrier};
+pub use choices::{AfterBarrier, Guarantee, Handler, HandlerLab, OnFirstBarrier, OnLastBarrier};
 
 use super::barriers::{snapshot_and_forward, unblock_inputs};
 use super::progress::Alignment;
@@ -49,32 +49,7 @@ use crate::engine::ids::ChannelId;
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 
-impl Handler {
-    /// The mechanism that runs this handler: one of a fixed table, so that a run can hold it as
-    /// it holds a built-in mechanism.
-    pub(crate) fn mechanism(&self) -> &'static HandlerLab {
-        &HANDLERS[self.index()]
-    }
-}
-
-/// A composed barrier handler as a [`Mechanism`].
-#[derive(Clone, Copy, Debug)]
-pub struct HandlerLab {
-    pub handler: Handler,
-}
-
-const fn table() -> [HandlerLab; 24] {
-    let mut t = [HandlerLab { handler: Handler::ALIGNED }; 24];
-    let mut i = 0;
-    while i < 24 {
-        t[i] = HandlerLab { handler: Handler::from_index(i) };
-        i += 1;
-    }
-    t
-}
-
-static HANDLERS: [HandlerLab; 24] = table();
-
+/// A composed barrier handler ([`HandlerLab`], one of a fixed table) as a [`Mechanism`].
 impl Mechanism for HandlerLab {
     /// The sources snapshot at the trigger; with in-flight records their barrier overtakes their
     /// output queues, as an unaligned source's does.
@@ -172,7 +147,7 @@ impl Sim {
         if self.tick != 0 {
             return bad("a run takes its handler before its first step");
         }
-        self.handler = Some(handler);
+        self.handler = Some(handler.mechanism());
         Ok(self)
     }
 }
