@@ -1,7 +1,8 @@
 //! What a barrier handler of the lab is: four choices (on the first barrier, records after a
 //! barrier, on the last barrier, in-flight records), the three of Flink's handlers among them,
-//! which combinations make sense, their words, and the guarantee each keeps. Data only: the
-//! handler that runs them is in `mod.rs`.
+//! which combinations make sense, their words, the guarantee each keeps, and the table of the 24
+//! combinations a run holds its handler as ([`HandlerLab`]). Data only: what runs a handler is in
+//! `mod.rs`.
 
 use serde::{Deserialize, Serialize};
 
