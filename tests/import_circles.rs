@@ -57,10 +57,14 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
-/// The paths a file names: the trees of its `use` statements expanded, and every inline path
-/// that starts with `crate::`, `super::` or `self::`, each made absolute from the file's module.
-/// Its re-exports (`pub use`) come apart: they only hand names on (see [`reexports`]).
-fn named_paths(module: &[String], code: &str, children: &BTreeSet<Vec<String>>) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+/// The paths a file names, each made absolute from the file's module: the trees of its `use`
+/// statements expanded, and every inline path that starts with `crate::`, `super::`, `self::` or
+/// a child module's name. Its re-exports (`pub use`) come apart: they only hand names on.
+fn named_paths(
+    module: &[String],
+    code: &str,
+    mods: &BTreeMap<Vec<String>, String>,
+) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
     let (mut paths, mut handed_on) = (vec![], vec![]);
     let mut rest = code;
     // `use` trees, with their braces.
@@ -70,7 +74,7 @@ fn named_paths(module: &[String], code: &str, children: &BTreeSet<Vec<String>>) 
         let after = &rest[i..];
         let body_start = after.find("use ").unwrap() + 4;
         let end = after.find(';').unwrap();
-        let public = after[..body_start].starts_with("pub ") || after[..body_start].starts_with("pub(crate)");
+        let public = after.starts_with("pub");
         // A use path that starts with a name starts in this module (a child module, or outside
         // the crate: then it names this module's own file, which is no import).
         let mut tree = vec![];
@@ -79,43 +83,48 @@ fn named_paths(module: &[String], code: &str, children: &BTreeSet<Vec<String>>) 
             if !matches!(p.first().map(String::as_str), Some("crate" | "super" | "self")) {
                 p.insert(0, "self".into());
             }
-            if public { handed_on.push(p) } else { paths.push(p) }
+            if public {
+                handed_on.push(p)
+            } else {
+                paths.push(p)
+            }
         }
         rest = &after[end + 1..];
     }
     inline.push_str(rest);
-    // Inline paths.
+    // Inline paths: one that starts at a name, not inside another path, with `crate`, `super`,
+    // `self` or a child module (`canvas::Canvas` in `app/mod.rs`).
     let bytes = inline.as_bytes();
-    for start in ["crate::", "super::", "self::"] {
-        let mut from = 0;
-        while let Some(i) = inline[from..].find(start) {
-            let at = from + i;
-            from = at + start.len();
-            if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_' || bytes[at - 1] == b':' || bytes[at - 1] == b'$') {
-                continue;
-            }
-            let tail: String = inline[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
-            paths.push(tail.split("::").filter(|s| !s.is_empty()).map(String::from).collect());
-        }
-    }
-    // Inline paths that start with a child module's bare name (`canvas::Canvas` in `app/mod.rs`).
     for (at, _) in inline.match_indices("::") {
-        let head: String = inline[..at].chars().rev().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<Vec<_>>().into_iter().rev().collect();
-        let before = at - head.len();
-        if head.is_empty() || (before > 0 && matches!(bytes[before - 1], b':' | b'$')) {
+        let start = at - inline[..at].chars().rev().take_while(|c| is_ident(*c)).map(char::len_utf8).sum::<usize>();
+        let head = &inline[start..at];
+        if head.is_empty() || (start > 0 && matches!(bytes[start - 1], b':' | b'$')) {
             continue;
         }
-        let mut child = module.to_vec();
-        child.push(head.clone());
-        if children.contains(&child) {
-            let tail: String = inline[before..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
-            let mut p = vec!["self".to_string()];
-            p.extend(tail.split("::").filter(|s| !s.is_empty()).map(String::from));
-            paths.push(p);
+        let mut p: Vec<String> = inline[start..]
+            .chars()
+            .take_while(|c| is_ident(*c) || *c == ':')
+            .collect::<String>()
+            .split("::")
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
+        if !matches!(head, "crate" | "super" | "self") {
+            let mut child = module.to_vec();
+            child.push(head.to_string());
+            if !mods.contains_key(&child) {
+                continue;
+            }
+            p.insert(0, "self".into());
         }
+        paths.push(p);
     }
     let abs = |v: Vec<Vec<String>>| v.into_iter().filter_map(|p| absolute(module, &p)).collect();
     (abs(paths), abs(handed_on))
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
 }
 
 /// Where the next `use` statement starts (at a line's start, after `pub`, `pub(crate)`…).
@@ -123,7 +132,11 @@ fn find_use(text: &str) -> Option<usize> {
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let t = line.trim_start();
-        let t2 = t.strip_prefix("pub(crate) ").or_else(|| t.strip_prefix("pub(super) ")).or_else(|| t.strip_prefix("pub ")).unwrap_or(t);
+        let t2 = t
+            .strip_prefix("pub(crate) ")
+            .or_else(|| t.strip_prefix("pub(super) "))
+            .or_else(|| t.strip_prefix("pub "))
+            .unwrap_or(t);
         if t2.starts_with("use ") {
             return Some(offset + (line.len() - t.len()));
         }
@@ -136,7 +149,8 @@ fn find_use(text: &str) -> Option<usize> {
 fn expand(tree: &str, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
     let tree = tree.trim();
     if let Some(open) = tree.find('{') {
-        let head: Vec<String> = tree[..open].split("::").map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
+        let head: Vec<String> =
+            tree[..open].split("::").map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
         let inner = &tree[open + 1..tree.rfind('}').unwrap()];
         let n = prefix.len();
         prefix.extend(head);
@@ -195,18 +209,16 @@ fn absolute(here: &[String], path: &[String]) -> Option<Vec<String>> {
 fn imports() -> BTreeMap<String, BTreeSet<String>> {
     let mods = modules();
     let name = |m: &[String]| if m.is_empty() { "lib".to_string() } else { m.join("/") };
-    let names: BTreeSet<Vec<String>> = mods.keys().cloned().collect();
+    // Per module: the paths it names, and the paths it hands on.
     let parsed: BTreeMap<&Vec<String>, (Vec<Vec<String>>, Vec<Vec<String>>)> =
-        mods.iter().map(|(m, text)| (m, named_paths(m, &code(text), &names))).collect();
-    // Per module, the names it hands on: last segment (or `*`) -> the path it stands for.
-    let reexports: BTreeMap<&Vec<String>, Vec<Vec<String>>> = parsed.iter().map(|(m, (_, on))| (*m, on.clone())).collect();
+        mods.iter().map(|(m, text)| (m, named_paths(m, &code(text), &mods))).collect();
     let file_of = |p: &[String]| -> Option<Vec<String>> {
         let mut p = p.to_vec();
         for _ in 0..8 {
             let t = (0..=p.len()).rev().map(|n| p[..n].to_vec()).find(|pre| mods.contains_key(pre))?;
             let Some(item) = p.get(t.len()) else { return Some(t) };
             // Is the item handed on by `t`? Then follow it.
-            let via = reexports[&t].iter().find(|r| r.last() == Some(item)).cloned();
+            let via = parsed[&t].1.iter().find(|r| r.last() == Some(item)).cloned();
             match via {
                 Some(r) if r != p => {
                     p = r.into_iter().chain(p[t.len() + 1..].iter().cloned()).collect();
