@@ -35,16 +35,11 @@ use crate::engine::*;
 /// More records in flight than this and tokens move at once instead of gliding.
 const BUSY: usize = 40;
 
-
 /// Handlers the canvas calls; each takes an action and returns a callback.
 #[derive(Clone, PartialEq)]
 pub struct Handlers {
     pub act: Callback<Action>,
 }
-
-
-
-
 
 /// `head`, then as many of `labels` as fit in `max` units at `px` ("…" for the rest), then `tail`.
 fn fit_labels(head: &str, labels: &[&str], tail: &str, max: f64, px: f64) -> String {
@@ -836,7 +831,6 @@ fn task_box(
         </g>
     }
 }
-
 
 /// The cut: dashed runs joining the save markers of the tasks that have one. A run along the
 /// top row's markers (the spine), and from it a run down the gutter right of a column to each

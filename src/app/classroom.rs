@@ -102,7 +102,6 @@ pub fn share_link(sharing: Sharing, session: &Session, lang: Lang) -> String {
     url
 }
 
-
 /// Offers the run as a JSON file download.
 pub fn export(sharing: Sharing, session: &Session, lang: Lang) {
     let text = (sharing.text)(session, lang);
@@ -112,7 +111,6 @@ pub fn export(sharing: Sharing, session: &Session, lang: Lang) {
         &text,
     );
 }
-
 
 /// Reads the chosen file and opens its text (or says why it cannot).
 pub fn import(input: &web_sys::HtmlInputElement, dispatch: Dispatch) {
@@ -132,7 +130,6 @@ pub fn import(input: &web_sys::HtmlInputElement, dispatch: Dispatch) {
     reader.set_onload(Some(onload.unchecked_ref()));
     let _ = reader.read_as_text(&file);
 }
-
 
 #[derive(Properties, PartialEq)]
 pub struct ShareBarProps {

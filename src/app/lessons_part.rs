@@ -3,8 +3,6 @@
 
 use super::split_point::{part, RoomView};
 
-// The lessons' words, which the part registers (`classroom::curriculum::loaded`), and the lesson
-// bar that draws them.
 part!(pub(crate) lessons -> RoomView {
     crate::classroom::curriculum::register();
     Ok(super::lesson_bar::piece)
@@ -24,4 +22,3 @@ pub fn with_lessons(dispatch: super::ui_state::Dispatch, then: super::ui_state::
         })
     });
 }
-

@@ -5,16 +5,16 @@
 //! parts it changed and Yew skips the rest.
 
 pub mod acker_view;
+pub mod bands_part;
 pub mod canvas;
 pub mod classroom;
 pub mod controls;
 pub mod decisive;
 pub mod decisive_view;
 pub mod files;
-pub mod bands_part;
+pub mod key_colours;
 pub mod lesson_bar;
 pub mod lessons_part;
-pub mod key_colours;
 pub mod panels;
 pub mod pieces;
 pub mod pressable;
@@ -45,13 +45,6 @@ use room::Room;
 use room_loader::{Piece, PieceSlot, RoomDoor};
 pub use ui_state::{Dispatch, Msg, Run, Shared, Tab, UiState, SPEEDS};
 use text::Lang;
-
-
-
-
-
-
-
 
 /// The notification the N key delivers: the oldest on its way; with none, one to the first sink
 /// (or task), refused with the reason.
@@ -120,7 +113,6 @@ impl UiState {
         }
     }
 }
-
 
 impl Reducible for UiState {
     type Action = Msg;

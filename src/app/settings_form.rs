@@ -376,4 +376,3 @@ pub fn settings_grid(config: &RunConfig, graph: &JobGraph, notice: Option<&Notic
                         disabled_why(l, strategy, Needs::MicroBatches)), l, dispatch) }
     </> }
 }
-

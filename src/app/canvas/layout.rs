@@ -10,7 +10,6 @@
 //! All sizes are in SVG user units, which the page draws 1:1 on a 1366-pixel-wide projector in
 //! presenter mode: the smallest text on the canvas is 16 units.
 
-
 use crate::app::svg_number::within;
 pub use crate::app::svg_text::text_w;
 use crate::engine::sorted_vec::SortedMap;
@@ -45,7 +44,6 @@ pub const FLAG_H: f64 = 46.0;
 /// A row of text inside a box: the first state row's baseline, and the spacing.
 pub const ROW0: f64 = 52.0;
 pub const ROW: f64 = 23.0;
-
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rect {
