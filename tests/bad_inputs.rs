@@ -205,7 +205,7 @@ fn catalogue() -> Vec<Bad> {
         bad("◷ Save in a task under aligned barriers", Via::Do(Strategy::Aligned, "", Command::Act(Action::Timer { task: TaskId(1) }))),
         bad("⚑ Checkpoint (C) under per-task timers", Via::Do(Strategy::Timers, "", Command::Act(Action::Checkpoint))),
         bad("✖ Crash in a task that is down", Via::Do(Strategy::Aligned, "X", Command::Act(Action::CrashTask { task: TaskId(1) }))),
-        bad("Storm: a message to the acker with none waiting", Via::Do(Strategy::StormAcker, "", Command::Act(Action::ToAcker { task: TaskId(2) }))),
+        bad("Storm: a message to the acker with none waiting", Via::Do(Strategy::StormAcker, "", Command::Act(barrierscope::engine::mechanisms::storm::steps::to_acker(TaskId(2))))),
         bad("◀ Back (←) at the first step", Via::Do(Strategy::Aligned, "seek0", Command::Back)),
         bad("↩ Undo (Ctrl+Z) with no fork", Via::Do(Strategy::Aligned, "", Command::Undo)),
         bad("↪ Redo (Ctrl+Y) with nothing undone", Via::Do(Strategy::Aligned, "", Command::Redo)),

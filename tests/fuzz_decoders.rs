@@ -58,7 +58,7 @@ fn corpus() -> (Vec<String>, Vec<String>) {
     settings.unanchored = vec!["Count->Sink".into()];
     let mut st = Session::new(RunConfig { job: "line-sink".into(), settings, seed: 3, records: None }).unwrap();
     st.handle(Command::Act(Action::Read { task: TaskId(0) }));
-    st.handle(Command::Act(Action::ToAcker { task: TaskId(0) }));
+    st.handle(Command::Act(barrierscope::engine::mechanisms::storm::steps::to_acker(TaskId(0))));
     runs.push(serde_json::to_string(&st.save(Lang::En)).unwrap());
     // The scenario files, and those in scenarios/explore/, compare/ and groundtruth/.
     let scenarios = ["/scenarios", "/scenarios/explore", "/scenarios/compare", "/scenarios/groundtruth"]

@@ -199,9 +199,9 @@ fn a_storm_run_round_trips_through_a_link() {
     let (source, map) = (TaskId(0), TaskId(1));
     for a in [
         Action::Read { task: source },
-        Action::ToAcker { task: source },
+        barrierscope::engine::mechanisms::storm::steps::to_acker(source),
         Action::Deliver { channel: barrierscope::engine::ChannelId(0) },
-        Action::ToAcker { task: map },
+        barrierscope::engine::mechanisms::storm::steps::to_acker(map),
     ] {
         s.handle(Command::Act(a));
     }

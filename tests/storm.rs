@@ -209,7 +209,7 @@ fn acking_off_is_at_most_once() {
     assert_eq!(l.external.unwrap().duplicated, 0);
     // Nothing to step to an acker.
     let sim = Scenario::builtin("line", storm(|s| s.ackers = 0), 1).sim().unwrap();
-    assert!(sim.check(Action::ToAcker { task: TaskId(0) }).is_err());
+    assert!(sim.check(barrierscope::engine::mechanisms::storm::steps::to_acker(TaskId(0))).is_err());
 }
 
 /// a goes all the way to the sink, but its acks are still on their way when the worker dies: the

@@ -8,6 +8,7 @@ use crate::app::svg_number::{num, within};
 use yew::prelude::*;
 
 use super::text::Lang;
+use crate::engine::mechanisms::storm::steps::{from_acker, to_acker};
 use crate::engine::mechanisms::storm::tuple_tree::{short_hex, AckMessage, StormRuntime};
 use crate::engine::{Action, Sim, TaskId};
 
@@ -128,13 +129,13 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &C
             })
             .collect();
         let label = format!("{} → acker", g.task(task).name);
-        message_rows.push(message_row(sim, Action::ToAcker { task }, 0.0, x, rows_w, label, items, act, l));
+        message_rows.push(message_row(sim, to_acker(task), 0.0, x, rows_w, label, items, act, l));
     }
     for (t, q) in storm.to_spout.iter().enumerate().filter(|(_, q)| !q.is_empty()) {
         let task = TaskId(t as u16);
         let items = q.iter().map(|a| format!("✓ {}", g.label(a.record))).collect();
         let label = format!("acker → {}", g.task(task).name);
-        message_rows.push(message_row(sim, Action::FromAcker { task }, 0.0, x, rows_w, label, items, act, l));
+        message_rows.push(message_row(sim, from_acker(task), 0.0, x, rows_w, label, items, act, l));
     }
     let shown_rows = message_rows.len().min(5);
     let hidden = message_rows.len() - shown_rows;
@@ -198,12 +199,12 @@ pub fn acker_strip(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &
         };
         let more = if q.len() > 1 { format!(" +{}", q.len() - 1) } else { String::new() };
         let task = TaskId(t as u16);
-        chips.push((Action::ToAcker { task }, format!("{} → acker", g.task(task).name), format!("{} ▸ {head}{more}", g.task(task).name)));
+        chips.push((to_acker(task), format!("{} → acker", g.task(task).name), format!("{} ▸ {head}{more}", g.task(task).name)));
     }
     for (t, q) in storm.to_spout.iter().enumerate().filter(|(_, q)| !q.is_empty()) {
         let task = TaskId(t as u16);
         let more = if q.len() > 1 { format!(" +{}", q.len() - 1) } else { String::new() };
-        chips.push((Action::FromAcker { task }, format!("acker → {}", g.task(task).name), format!("acker ▸ {} ✓ {}{more}", g.task(task).name, g.label(q[0].record))));
+        chips.push((from_acker(task), format!("acker → {}", g.task(task).name), format!("acker ▸ {} ✓ {}{more}", g.task(task).name, g.label(q[0].record))));
     }
     let mut x = 24.0;
     let y = top + 58.0;

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::ids::{ChannelId, CheckpointId, TaskId};
+use super::mechanisms::step::Step;
 
 pub use super::event::Event;
 pub use super::event_terms::{AbortReason, CrashScope, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
@@ -35,12 +36,8 @@ pub enum Action {
     /// The JobManager's notification that a checkpoint completed reaches this task (Flink's
     /// `notifyCheckpointComplete`, an RPC of its own): a two-phase-commit sink commits.
     Notify { task: TaskId },
-    /// Storm: the oldest message from this task (a spout's `__ack_init`, a bolt's `__ack_ack`)
-    /// reaches the acker, which XORs it into the tree's value.
-    ToAcker { task: TaskId },
-    /// Storm: the acker's oldest answer (the tree completed) reaches this spout, which forgets the
-    /// tuple and commits its offset.
-    FromAcker { task: TaskId },
+    /// A step of the mechanism's own (`mechanisms::step`), such as a message to Storm's acker.
+    Mechanism { step: Step },
     /// Time passes: one step with nothing else done (a socket's records arrive, the driver's
     /// batch interval runs).
     Wait,
@@ -63,8 +60,8 @@ pub enum Action {
 impl Action {
     /// A compact code for links and saved runs: `d3` deliver channel 3, `r0` read task 0, `c`
     /// checkpoint, `t2` timer of task 2, `T` all timers, `X` crash, `k1` crash task 1, `J` crash
-    /// the JobManager, `R` restore, `n3` notify task 3, `q2` task 2's message to the acker, `p0` the
-    /// acker's answer to task 0, `a` auto, `v` savepoint, `V` stop with savepoint, `C` cancel,
+    /// the JobManager, `R` restore, `n3` notify task 3, a mechanism's own step as its letter and task
+    /// (Storm's `q2`, task 2's message to the acker, and `p0`, the acker's answer to task 0), `a` auto, `v` savepoint, `V` stop with savepoint, `C` cancel,
     /// `u2` submit again from savepoint (or retained checkpoint) 2.
     pub fn code(&self) -> String {
         match *self {
@@ -78,8 +75,7 @@ impl Action {
             Action::CrashJobManager => "J".into(),
             Action::Restore => "R".into(),
             Action::Notify { task } => format!("n{}", task.0),
-            Action::ToAcker { task } => format!("q{}", task.0),
-            Action::FromAcker { task } => format!("p{}", task.0),
+            Action::Mechanism { step } => format!("{}{}", step.kind, step.task.0),
             Action::Auto => "a".into(),
             Action::Wait => "w".into(),
             Action::Savepoint => "v".into(),
@@ -110,8 +106,11 @@ impl Action {
             "t" => Action::Timer { task: TaskId(n()?) },
             "k" => Action::CrashTask { task: TaskId(n()?) },
             "n" => Action::Notify { task: TaskId(n()?) },
-            "q" => Action::ToAcker { task: TaskId(n()?) },
-            "p" => Action::FromAcker { task: TaskId(n()?) },
+            // Any other lower-case letter with a task is a mechanism's own step; the mechanism
+            // refuses a letter it does not know when the step is checked.
+            k if k.len() == 1 && k.as_bytes()[0].is_ascii_lowercase() && !"cawvu".contains(k) => {
+                Action::Mechanism { step: Step { kind: k.as_bytes()[0] as char, task: TaskId(n()?) } }
+            }
             "u" => Action::Resume { from: CheckpointId(n64()?) },
             _ if !rest.is_empty() => return None,
             "c" => Action::Checkpoint,

@@ -76,6 +76,8 @@ pub enum ActionError {
     NoAckerAnswer { task: String },
     /// There is no acker: another strategy, or ackers 0.
     NoAcker { strategy: &'static str },
+    /// The strategy's mechanism has no step with this code (`mechanisms::step`).
+    NoSuchStep { step: char, strategy: &'static str },
     /// The job was stopped with a savepoint or cancelled: submit it again first.
     JobStopped,
     /// The job still runs (or restarts): only a stopped job is submitted again.

@@ -85,6 +85,10 @@ impl ActionError {
                 let name = strategy_words(strategy, lang);
                 say!(lang, "there is no acker with {name} (or with ackers 0)", "“{name}”没有 acker（或 acker 数为 0）")
             }
+            NoSuchStep { step, strategy } => {
+                let name = strategy_words(strategy, lang);
+                say!(lang, "{name} has no step “{step}”", "“{name}”没有“{step}”这一步")
+            }
             JobStopped | NotStopped | Stopping { .. } | NoSavepoint { .. } => {
                 super::savepoint_wording::refusal(self, lang).unwrap_or_default()
             }

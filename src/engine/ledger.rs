@@ -396,13 +396,8 @@ impl Sim {
                 v[r.0 as usize] = true;
             }
         }
-        // Storm: a tuple not yet acked will be emitted again if it fails.
-        if self.tracks_tuples {
-            for (i, again) in self.awaiting_replay().into_iter().enumerate() {
-                v[i] |= again;
-            }
-        }
-        self.spark_on_its_way(&mut v);
+        // What the mechanism will still bring: a tuple to replay, a block to process.
+        self.mechanism().on_its_way(self, &mut v);
         for (i, ch) in self.live.channels.iter().enumerate() {
             if !feeds[self.graph.channels[i].to.index()] {
                 continue;

@@ -23,7 +23,7 @@
 use crate::engine::action::{CrashScope, Event, RestoreFrom};
 use crate::engine::checkpoint::CheckpointIdCounter;
 use crate::engine::ids::CheckpointId;
-use crate::engine::settings::HighAvailability;
+use crate::engine::settings::{HighAvailability, Strategy};
 use crate::engine::sim::Sim;
 use crate::engine::stats::{FailoverRecord, FailureCause, Takeover};
 
@@ -96,7 +96,7 @@ impl Sim {
             CrashScope::Cluster => FailureCause::Cluster,
             CrashScope::Task(t) if region => FailureCause::Region(t),
             CrashScope::Task(t) => FailureCause::Task(t),
-            CrashScope::JobManager if self.tracks_tuples => FailureCause::Nimbus,
+            CrashScope::JobManager if self.strategy() == Strategy::StormAcker => FailureCause::Nimbus,
             CrashScope::JobManager if !self.follows_high_availability() => FailureCause::JobManager,
             CrashScope::JobManager => match self.settings.high_availability {
                 HighAvailability::None => FailureCause::JobManagerWithoutHa,

@@ -35,7 +35,7 @@ use crate::engine::dataflow::channel::{Channel, Fate, SeqSet};
 use crate::engine::dataflow::record::{Item, Record};
 use crate::engine::dataflow::task::{TaskRuntime, TaskStatus};
 use crate::engine::ids::{CheckpointId, TaskId};
-use crate::engine::mechanisms::seam::InFlight;
+use crate::engine::mechanisms::seam::{InFlight, OnCrash, OnRestore};
 use crate::engine::settings::FailoverStrategy;
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
@@ -46,23 +46,13 @@ impl Sim {
     /// pipelined region. Its in-flight records are lost, its tasks stop (the learner still sees
     /// what a canceled task held until the restart), and the pending checkpoints are aborted.
     pub(crate) fn crash(&mut self, scope: CrashScope, out: &mut Vec<Event>) {
-        // Spark: an executor fails alone and is replaced at once; the driver takes every executor
-        // with it.
-        let spark = self.live.spark.as_ref().map(|s| s.blocks.iter().filter(|b| b.copies != 0).count() as u16);
-        if let (Some(_), CrashScope::Task(x)) = (spark, scope) {
-            self.executor_lost(x, out);
-            return;
-        }
-        if scope == CrashScope::JobManager && self.tracks_tuples {
-            // Storm's Nimbus: "no worker processes are affected by the death of Nimbus".
-            self.jobmanager_up = false;
-            out.push(Event::NimbusDown);
-            self.failover_began(scope, false);
+        // The mechanism may deal with the failure itself, or fail the whole job over.
+        let plan = self.mechanism().on_crash(self, scope, out);
+        if plan == OnCrash::Done {
             return;
         }
         if let CrashScope::Task(x) = scope {
-            // Storm runs every task in one worker, which dies and restarts whole.
-            if self.settings.failover_strategy == FailoverStrategy::Region && !self.tracks_tuples {
+            if self.settings.failover_strategy == FailoverStrategy::Region && plan == OnCrash::Failover {
                 let region = self.pipelined_region(x);
                 if region.contains(&false) {
                     self.crash_region(x, &region, out);
@@ -88,10 +78,7 @@ impl Sim {
             let initial = self.initial_state(TaskId(t as u16));
             self.live.tasks.push(task.stopped(crashed, initial));
         }
-        out.push(match spark {
-            Some(blocks) => Event::DriverLost { blocks, lost_in_flight: dropped },
-            None => Event::Crashed { scope, lost_in_flight: dropped },
-        });
+        out.push(self.mechanism().crash_event(&lost.mechanism, scope, dropped));
         self.down = Some(scope);
         self.failover_began(scope, false);
         let reason = match scope {
@@ -188,17 +175,11 @@ impl Sim {
     /// mechanism's saved state put back, in-flight data replayed first, sources rewound,
     /// two-phase-commit sinks recovered. Tasks that kept running keep their state.
     pub(crate) fn restore(&mut self, out: &mut Vec<Event>) {
-        // Storm's supervisors restart a dead worker without Nimbus ("supervisors will continue to
-        // restart workers if they die"): Nimbus comes back only at a restore with no worker down.
-        let nimbus_down = !self.jobmanager_up && self.tracks_tuples;
-        if nimbus_down {
-            if self.down.is_none() && !self.region_down() {
-                self.jobmanager_up = true;
-                out.push(Event::NimbusRestarted);
-                return;
-            }
-            out.push(Event::SupervisorRestarted);
-        }
+        // The mechanism may answer the restore itself, or keep the master down through it.
+        let master_stays_down = match self.mechanism().before_restore(self, out) {
+            OnRestore::Done => return,
+            OnRestore::Restart { master_stays_down } => master_stays_down,
+        };
         // After a JobManager failure: a standby wins the election, or (no HA) a new JobManager
         // starts and, at the next restore, the job is submitted again.
         let mut takeover = Takeover::Restart;
@@ -209,18 +190,19 @@ impl Sim {
             }
         }
         let whole = self.down.is_some();
-        self.restart(whole, takeover, nimbus_down, out);
+        self.restart(whole, takeover, master_stays_down, out);
     }
 
-    /// The restart itself: of the whole job (`whole`), or of the tasks that are down.
-    pub(crate) fn restart(&mut self, whole: bool, takeover: Takeover, nimbus_down: bool, out: &mut Vec<Event>) {
+    /// The restart itself: of the whole job (`whole`), or of the tasks that are down; the
+    /// master too, unless it `master_stays_down`.
+    pub(crate) fn restart(&mut self, whole: bool, takeover: Takeover, master_stays_down: bool, out: &mut Vec<Event>) {
         let kept: Vec<Option<TaskRuntime>> = if whole {
             vec![None; self.live.tasks.len()]
         } else {
             self.live.tasks.iter().map(|t| (t.status == TaskStatus::Running).then(|| t.clone())).collect()
         };
         self.down = None;
-        self.jobmanager_up = !nimbus_down;
+        self.jobmanager_up = !master_stays_down;
         self.live.tasks = (0..self.graph.tasks.len()).map(|t| self.fresh_task(TaskId(t as u16))).collect();
         let (from, mut in_flight) = self.mechanism().restore(self);
         let restarted: Vec<bool> = kept.iter().map(Option::is_none).collect();
@@ -290,7 +272,7 @@ impl Sim {
     /// A restart puts task `s.task` back to snapshot `s`: its state, and what that state had sent and
     /// received, after which the new incarnation's own sending and receiving follow; and the
     /// history that counts, back to what the snapshot reflects.
-    pub(crate) fn restore_task(&mut self, s: &TaskSnapshot) {
+    pub fn restore_task(&mut self, s: &TaskSnapshot) {
         let task = &mut self.live.tasks[s.task.index()];
         task.state = s.state.clone();
         task.sent_before = s.sent.clone();

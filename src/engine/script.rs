@@ -10,6 +10,8 @@ use super::action::{Action, Event};
 use super::dataflow::job_graph::JobGraph;
 use super::error::ActionError;
 use super::ids::TaskId;
+use super::mechanisms::step::Step;
+use super::mechanisms::storm::steps::{from_acker, to_acker, FROM_ACKER, TO_ACKER};
 use super::sim::Sim;
 
 /// One line of an action script, naming tasks and channels.
@@ -31,6 +33,8 @@ pub enum ScriptAction {
     Ack(String),
     /// Storm: deliver the acker's oldest answer to this spout.
     Answer(String),
+    /// Another step of a mechanism's own (`mechanisms::step`): its letter, and the task.
+    Step(char, String),
     /// One step in which only time passes (a socket's records arrive, the driver cuts batches).
     Wait,
     /// Up to this many seeded scheduler steps (each a delivery, a read, a notification, or a
@@ -64,8 +68,11 @@ impl ScriptAction {
             Action::CrashJobManager => ScriptAction::CrashJobManager,
             Action::Restore => ScriptAction::Restore,
             Action::Notify { task: t } => ScriptAction::Notify(task(t)),
-            Action::ToAcker { task: t } => ScriptAction::Ack(task(t)),
-            Action::FromAcker { task: t } => ScriptAction::Answer(task(t)),
+            Action::Mechanism { step } => match step.kind {
+                TO_ACKER => ScriptAction::Ack(task(step.task)),
+                FROM_ACKER => ScriptAction::Answer(task(step.task)),
+                kind => ScriptAction::Step(kind, task(step.task)),
+            },
             Action::Wait => ScriptAction::Wait,
             Action::Auto => ScriptAction::Auto(1),
             Action::Savepoint => ScriptAction::Savepoint,
@@ -126,8 +133,9 @@ impl Sim {
             ScriptAction::CrashJobManager => vec![Action::CrashJobManager],
             ScriptAction::Restore => vec![Action::Restore],
             ScriptAction::Notify(name) => vec![Action::Notify { task: task(name)? }],
-            ScriptAction::Ack(name) => vec![Action::ToAcker { task: task(name)? }],
-            ScriptAction::Answer(name) => vec![Action::FromAcker { task: task(name)? }],
+            ScriptAction::Ack(name) => vec![to_acker(task(name)?)],
+            ScriptAction::Answer(name) => vec![from_acker(task(name)?)],
+            ScriptAction::Step(kind, name) => vec![Action::Mechanism { step: Step { kind: *kind, task: task(name)? } }],
             ScriptAction::Auto(n) => vec![Action::Auto; *n as usize],
             ScriptAction::Wait => vec![Action::Wait],
             ScriptAction::RunToEnd => vec![],

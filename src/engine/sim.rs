@@ -14,7 +14,6 @@
 //! What happens to a record is the dataflow's (`super::dataflow`); what is saved and restored is
 //! the mechanism's (`super::mechanisms`), chosen by the strategy.
 
-use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
 use super::action::{Action, CrashScope, Event};
@@ -30,8 +29,7 @@ use super::high_availability::Masters;
 use super::history::{EffectLog, PlaceCounts};
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
 use super::mechanisms::handler_lab::choices::HandlerLab;
-use super::mechanisms::spark::received_blocks::{SparkDurable, SparkRuntime};
-use super::mechanisms::storm::tuple_tree::StormRuntime;
+use super::mechanisms::own_state::Slot;
 use super::rng::Rng;
 use super::savepoint::kinds::{JobEnd, Savepoint};
 use super::settings::{Settings, Strategy, TimerSpec};
@@ -69,13 +67,16 @@ pub struct Sim {
     /// The observer: the Checkpoints tab's statistics.
     pub stats: CheckpointStats,
     pub(crate) scratch: Vec<Action>,
-    /// The mechanism follows every tuple (Storm's acker): each read and each processed record
-    /// collects what it emitted in `emitted` for it.
-    pub(crate) tracks_tuples: bool,
+    /// The mechanism follows every record it is handed (`Mechanism::follows_records`): each
+    /// processed record collects what it emitted in `emitted` for it.
+    pub(crate) follows_records: bool,
     /// What the current read or record emitted: (channel, sequence number).
     pub(crate) emitted: Vec<(ChannelId, u64)>,
     /// A handler of the barrier-handler lab, in place of the strategy's mechanism.
     pub(crate) handler: Option<&'static HandlerLab>,
+    /// A mechanism plugged in by hand (`Sim::with_mechanism`), in place of the strategy's: its
+    /// number among those plugged.
+    pub(crate) plugged: Option<u16>,
 }
 
 fn err<T>(e: ActionError) -> Result<T, ActionError> {
@@ -130,18 +131,14 @@ impl Sim {
             masters: Masters::default(),
             stats: CheckpointStats::default(),
             scratch: Vec::new(),
-            tracks_tuples: false,
+            follows_records: false,
             emitted: Vec::new(),
             // A lab handler named in the settings (checked by `Settings::validate`).
             handler: lab_handler,
+            plugged: None,
         };
-        sim.tracks_tuples = sim.mechanism().tracks_tuples();
-        if sim.tracks_tuples {
-            sim.live.storm = Some(sim.fresh_storm());
-        }
-        if sim.strategy() == Strategy::SparkStreaming {
-            sim.live.spark = Some(SparkRuntime::default());
-        }
+        sim.follows_records = sim.mechanism().follows_records();
+        sim.mechanism().start(&mut sim);
         sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
         sim.recompute_retention();
         sim
@@ -230,19 +227,6 @@ impl Sim {
         }
     }
 
-    /// Storm's acker runs: the strategy has one, and the workers are up.
-    fn need_acker(&self) -> Result<(), ActionError> {
-        if !self.tracks_tuples || self.settings.ackers == 0 {
-            return err(ActionError::NoAcker { strategy: self.strategy().id() });
-        }
-        self.need_running()
-    }
-
-    /// Is there an acker message for the scheduler to deliver?
-    fn acker_work(&self) -> bool {
-        self.live.storm.as_ref().is_some_and(|s| s.to_acker.iter().any(|q| !q.is_empty()) || s.to_spout.iter().any(|q| !q.is_empty()))
-    }
-
     /// Is `a` enabled now? The error says why not.
     pub fn check(&self, a: Action) -> Result<(), ActionError> {
         match a {
@@ -278,9 +262,7 @@ impl Sim {
                 if let Some(id) = self.live.stopping {
                     return err(ActionError::Stopping { savepoint: id.0 });
                 }
-                if self.receiver_listens() {
-                    return err(ActionError::ReceiverListens { task: info.name.clone() });
-                }
+                self.mechanism().check(self, a)?;
                 if let Some(at) = self.socket_waits(task) {
                     return err(ActionError::NotArrived { task: info.name.clone(), at });
                 }
@@ -318,10 +300,7 @@ impl Sim {
             Action::Wait => Ok(()),
             Action::CrashJobManager => {
                 self.need_running()?;
-                if !self.jobmanager_up {
-                    return err(ActionError::NimbusDown);
-                }
-                Ok(())
+                self.mechanism().check(self, a)
             }
             Action::CrashTask { task } => {
                 if task.index() >= self.live.tasks.len() {
@@ -336,25 +315,11 @@ impl Sim {
                 None if self.region_down() || !self.jobmanager_up => Ok(()),
                 None => err(ActionError::JobRunning),
             },
-            Action::ToAcker { task } => {
-                if task.index() >= self.live.tasks.len() {
-                    return err(ActionError::NoSuchTask(task.0));
+            Action::Mechanism { step } => {
+                if step.task.index() >= self.live.tasks.len() {
+                    return err(ActionError::NoSuchTask(step.task.0));
                 }
-                self.need_acker()?;
-                if self.live.storm.as_ref().is_some_and(|s| s.to_acker[task.index()].is_empty()) {
-                    return err(ActionError::NoAckMessage { task: self.graph.task(task).name.clone() });
-                }
-                Ok(())
-            }
-            Action::FromAcker { task } => {
-                if task.index() >= self.live.tasks.len() {
-                    return err(ActionError::NoSuchTask(task.0));
-                }
-                self.need_acker()?;
-                if self.live.storm.as_ref().is_some_and(|s| s.to_spout[task.index()].is_empty()) {
-                    return err(ActionError::NoAckerAnswer { task: self.graph.task(task).name.clone() });
-                }
-                Ok(())
+                self.mechanism().check(self, a)
             }
             Action::Notify { task } => {
                 let Some(info) = self.graph.tasks.get(task.index()) else {
@@ -389,16 +354,15 @@ impl Sim {
             || self.graph.sources().any(|task| self.readable(task))
             || !self.live.notifications.is_empty()
             || self.region_down()
-            || self.acker_work()
+            || self.mechanism().pending_work(self)
             || self.awaits_time()
     }
 
-    /// Is something due later that only time brings: a socket's next record, blocks waiting for
-    /// the driver to cut their batch, or Spark's checkpoint writer still to record a completion?
+    /// Is something due later that only time brings: a socket's next record, or what the
+    /// mechanism waits for (`Mechanism::awaits_time`)?
     pub fn awaits_time(&self) -> bool {
         self.down.is_none()
-            && (self.blocks_waiting()
-                || self.spark().is_some_and(|s| s.meta_due)
+            && (self.mechanism().awaits_time(self)
                 || self.graph.sources().any(|s| self.task_up(s) && self.socket_waits(s).is_some()))
     }
 
@@ -433,17 +397,8 @@ impl Sim {
                 }
             }
         }
-        if let Some(storm) = self.live.storm.as_ref().filter(|_| self.acker_work()) {
-            for (t, q) in storm.to_acker.iter().enumerate() {
-                if !q.is_empty() {
-                    out.push(Action::ToAcker { task: TaskId(t as u16) });
-                }
-            }
-            for (t, q) in storm.to_spout.iter().enumerate() {
-                if !q.is_empty() {
-                    out.push(Action::FromAcker { task: TaskId(t as u16) });
-                }
-            }
+        if self.mechanism().pending_work(self) {
+            self.mechanism().steps(self, out);
         }
         if self.region_down() {
             out.push(Action::Restore);
@@ -513,8 +468,7 @@ impl Sim {
             Action::CrashJobManager => self.crash(CrashScope::JobManager, out),
             Action::Restore => self.restore(out),
             Action::Notify { task } => self.deliver_notification(task, out),
-            Action::ToAcker { task } => self.deliver_to_acker(task, out),
-            Action::FromAcker { task } => self.deliver_to_spout(task, out),
+            Action::Mechanism { step } => self.mechanism().apply_step(self, step, out),
             Action::Wait => out.push(Event::Waited),
             Action::Savepoint => self.trigger_savepoint(false, out),
             Action::StopWithSavepoint => self.trigger_savepoint(true, out),
@@ -557,35 +511,28 @@ impl Sim {
 }
 
 /// What a crash destroys: the running job.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Live {
     pub tasks: Vec<TaskRuntime>,
     pub channels: Vec<Channel>,
     pub coordinator: Coordinator,
     /// `notifyCheckpointComplete` messages on their way from the JobManager, oldest first.
     pub notifications: Vec<Notification>,
-    /// Storm's acker, its messages and the spouts' pending tuples (strategy `storm-acker`).
-    pub storm: Option<StormRuntime>,
-    /// Spark Streaming's driver and executors: blocks, queued batch jobs, the cached state RDD.
-    pub spark: Option<SparkRuntime>,
+    /// The mechanism's own live state (`mechanisms::own_state`), gone with the job.
+    pub mechanism: Slot,
     /// A stop with savepoint in progress: its synchronous savepoint.
-    #[serde(default)]
     pub stopping: Option<CheckpointId>,
 }
 
 /// What survives every crash.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Durable {
     pub storage: CheckpointStorage,
     pub checkpoint_ids: CheckpointIdCounter,
     pub external: ExternalSystem,
-    /// Per source task: the offset its spout committed to the log (strategy `storm-acker`; Kafka
-    /// keeps a consumer group's commits outside the job).
-    pub committed: Vec<u32>,
-    /// Spark Streaming's write-ahead log and checkpoint directory.
-    pub spark: SparkDurable,
+    /// The mechanism's own durable state (`mechanisms::own_state`), which every crash leaves.
+    pub mechanism: Slot,
     /// The user's savepoints (the savepoint directory, outside the job).
-    #[serde(default)]
     pub savepoints: Vec<Savepoint>,
 }
 

@@ -101,7 +101,7 @@ impl Sim {
                 if !admitted {
                     return;
                 }
-                if self.tracks_tuples {
+                if self.follows_records {
                     self.emitted.clear();
                     self.process(info.to, c, rec, out);
                     let children = std::mem::take(&mut self.emitted);

@@ -9,6 +9,7 @@ use super::record::{Item, Record};
 use super::state::{KeyedEntry, OpState};
 use crate::engine::action::Event;
 use crate::engine::ids::{ChannelId, TaskId};
+use crate::engine::mechanisms::seam::Rerun;
 use crate::engine::sim::Sim;
 
 impl Sim {
@@ -22,7 +23,7 @@ impl Sim {
             let mut send = |sim: &mut Sim, c: ChannelId| {
                 let seq = sim.wire[c.index()].take_seq();
                 sim.live.channels[c.index()].queue.push_back(Item::Record { seq, rec });
-                if sim.tracks_tuples {
+                if sim.follows_records {
                     sim.emitted.push((c, seq));
                 }
                 n += 1;
@@ -54,9 +55,9 @@ impl Sim {
     /// The operator processes one record that arrived on channel `c`: the record takes effect at
     /// the task (noted in the observer's history, `crate::engine::history`).
     pub(crate) fn process(&mut self, t: TaskId, c: ChannelId, rec: Record, out: &mut Vec<Event>) {
-        // Spark re-running a batch whose state RDD it read back from the state checkpoint runs the
-        // output only: the state already holds the record, and no task takes it in again.
-        let kept = self.live.spark.as_ref().and_then(|s| s.running()).is_some_and(|j| j.keep_state);
+        // Work run again for its output only (`Rerun::OutputOnly`): the state already holds the
+        // record, and no task takes it in again.
+        let kept = self.mechanism().rerun(self) == Rerun::OutputOnly;
         if !kept {
             self.effects.note(self.tick, rec.id, c);
         }

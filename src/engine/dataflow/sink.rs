@@ -16,13 +16,14 @@ use super::task::TaskStatus;
 use crate::engine::action::Event;
 use crate::engine::checkpoint::Notification;
 use crate::engine::ids::{CheckpointId, TaskId, TxnId};
+use crate::engine::mechanisms::seam::Rerun;
 use crate::engine::settings::SinkMode;
 use crate::engine::sim::Sim;
 
 impl Sim {
     pub(crate) fn sink_write(&mut self, t: TaskId, rec: Record, out: &mut Vec<Event>) {
-        if self.live.spark.as_ref().is_some_and(|s| s.recomputing()) {
-            return; // a batch recomputed from lineage rebuilds state; its output ran before
+        if self.mechanism().rerun(self) == Rerun::StateOnly {
+            return; // work recomputed to rebuild state (Spark's lineage): its output ran before
         }
         let row = Row { record: rec.id, value: rec.value, sink: t, tick: self.tick };
         let external = &mut self.durable.external;

@@ -8,7 +8,7 @@
 
 use super::record::Record;
 use super::state::OpState;
-use crate::engine::action::Event;
+use crate::engine::action::{Action, Event};
 use crate::engine::settings::SourceKind;
 use crate::engine::ids::TaskId;
 use crate::engine::sim::Sim;
@@ -62,12 +62,19 @@ impl Sim {
         }
     }
 
+    /// What a read does by default (`Mechanism::on_read`): it is reported, and the record goes
+    /// out on the source's outputs.
+    pub fn read_and_emit(&mut self, t: TaskId, offset: u32, rec: Record, out: &mut Vec<Event>) {
+        out.push(Event::Read { task: t, record: rec.id, offset, replayed: rec.replayed });
+        self.emit(t, rec);
+    }
+
     /// The fast form of `check(Read)` for a source of a running job.
     pub(crate) fn readable(&self, t: TaskId) -> bool {
         self.live.coordinator.stop_the_world.is_none()
             && self.live.stopping.is_none()
-            && !self.receiver_listens()
             && self.task_up(t)
+            && self.mechanism().check(self, Action::Read { task: t }).is_ok()
             && self.mechanism().next_read(self, t).is_some()
             && self.has_room(t)
     }
@@ -86,24 +93,8 @@ impl Sim {
         let id = info.log[offset as usize];
         let replayed = offset < self.read_high_water[t.index()];
         self.read_high_water[t.index()] = self.read_high_water[t.index()].max(offset + 1);
-        if self.live.spark.is_none() {
-            out.push(Event::Read { task: t, record: id, offset, replayed });
-        }
         let rec = Record { id, value: g.record(id).value, replayed };
-        if self.live.spark.is_some() {
-            self.receive(t, offset, id, out);
-        } else if self.tracks_tuples {
-            self.emitted.clear();
-            self.emit(t, rec);
-            let children = std::mem::take(&mut self.emitted);
-            if let Some(s) = self.live.storm.as_mut() {
-                s.spouts[t.index()].retry.remove(&offset);
-            }
-            self.mechanism().on_read(self, t, offset, id, &children, out);
-            self.emitted = children;
-        } else {
-            self.emit(t, rec);
-        }
+        self.mechanism().on_read(self, t, offset, rec, out);
         if fresh && offset as usize + 1 == info.log.len() {
             out.push(Event::SourceExhausted { task: t });
         }

@@ -21,11 +21,14 @@
 
 pub mod aligned;
 pub mod barriers;
+pub mod committed_offsets;
 pub mod handler_lab;
 pub mod no_snapshots;
+pub mod own_state;
 pub mod progress;
 pub mod seam;
 pub mod spark;
+pub mod step;
 pub mod stop_the_world;
 pub mod storm;
 pub mod timers;
@@ -35,10 +38,21 @@ pub mod unaligned;
 use crate::engine::action::Event;
 use crate::engine::dataflow::channel::SeqSet;
 use crate::engine::ids::{CheckpointId, TaskId};
-use crate::engine::settings::Strategy;
+use crate::engine::lang::Lang;
+use crate::engine::dataflow::job_graph::JobGraph;
+use crate::engine::error::ScenarioError;
+use crate::engine::settings::{Settings, Strategy};
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
 use seam::Mechanism;
+
+/// How a mechanism's own step is said: by the mechanism that has it.
+pub fn step_words(step: step::Step, task: &str, lang: Lang) -> String {
+    Strategy::ALL
+        .iter()
+        .find_map(|s| for_strategy(*s).step_words(step, task, lang))
+        .unwrap_or_else(|| format!("{}{}", step.kind, task))
+}
 
 /// The mechanism that runs a job under `strategy`.
 pub fn for_strategy(strategy: Strategy) -> &'static dyn Mechanism {
@@ -54,19 +68,72 @@ pub fn for_strategy(strategy: Strategy) -> &'static dyn Mechanism {
     }
 }
 
+/// The mechanisms plugged in by hand, in the order they were first plugged.
+static PLUGGED: std::sync::Mutex<Vec<&'static dyn Mechanism>> = std::sync::Mutex::new(Vec::new());
+
+fn plugged(n: u16) -> &'static dyn Mechanism {
+    PLUGGED.lock().unwrap_or_else(|e| e.into_inner())[n as usize]
+}
+
 impl Sim {
-    /// The mechanism that runs this job (see [`Mechanism`]): the strategy's, or a handler of the
-    /// barrier-handler lab.
+    /// The mechanism that runs this job (see [`Mechanism`]): the strategy's, a handler of the
+    /// barrier-handler lab, or one plugged in with [`Sim::with_mechanism`].
     pub(crate) fn mechanism(&self) -> &'static dyn Mechanism {
-        match self.handler {
-            Some(h) => h,
-            None => for_strategy(self.settings.strategy),
+        match (self.plugged, self.handler) {
+            (Some(n), _) => plugged(n),
+            (None, Some(h)) => h,
+            (None, None) => for_strategy(self.settings.strategy),
         }
+    }
+
+    /// A run of `graph` whose mechanism is `mechanism`, in place of the strategy's: a mechanism
+    /// that is in no strategy catalogue yet (the book's "Adding a mechanism"). The settings are
+    /// checked as for their strategy, which still says whether the coordinator triggers
+    /// checkpoints.
+    pub fn with_mechanism(graph: JobGraph, settings: Settings, seed: u64, mechanism: &'static dyn Mechanism) -> Result<Sim, ScenarioError> {
+        let mut sim = Sim::new(graph, settings, seed)?;
+        let n = {
+            let mut all = PLUGGED.lock().unwrap_or_else(|e| e.into_inner());
+            let known = all.iter().position(|m| std::ptr::addr_eq(*m as *const dyn Mechanism, mechanism as *const dyn Mechanism));
+            known.unwrap_or_else(|| {
+                all.push(mechanism);
+                all.len() - 1
+            })
+        };
+        sim.plugged = Some(n as u16);
+        sim.handler = None;
+        sim.live.mechanism = own_state::Slot::default();
+        sim.durable.mechanism = own_state::Slot::default();
+        sim.follows_records = mechanism.follows_records();
+        mechanism.start(&mut sim);
+        sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
+        Ok(sim)
+    }
+
+    /// The mechanism's own live state ([`own_state`]), which a crash drops with the job.
+    pub fn mechanism_live(&self) -> &own_state::Slot {
+        &self.live.mechanism
+    }
+    pub fn mechanism_live_mut(&mut self) -> &mut own_state::Slot {
+        &mut self.live.mechanism
+    }
+    /// The mechanism's own durable state ([`own_state`]), which every crash leaves.
+    pub fn mechanism_durable(&self) -> &own_state::Slot {
+        &self.durable.mechanism
+    }
+    pub fn mechanism_durable_mut(&mut self) -> &mut own_state::Slot {
+        &mut self.durable.mechanism
+    }
+
+    /// The offset source `t` committed to its log, where a restart resumes
+    /// ([`Mechanism::committed_offset`]: Storm's spouts, Spark's receivers; 0 otherwise).
+    pub fn committed_offset(&self, t: TaskId) -> u32 {
+        self.mechanism().committed_offset(self, t)
     }
 
     /// The task's synchronous snapshot. For a checkpoint, a two-phase-commit sink pre-commits its
     /// open transaction first (snapshotState).
-    pub(crate) fn take_snapshot(
+    pub fn take_snapshot(
         &mut self,
         t: TaskId,
         checkpoint: Option<CheckpointId>,

@@ -1,9 +1,13 @@
 //! The seam where a fault-tolerance mechanism plugs in: the [`Mechanism`] trait and what it is
 //! handed. Each mechanism is one file beside this one; `mod.rs` picks the one a job runs.
 
-use crate::engine::action::{Event, RestoreFrom};
+use super::own_state::Slot;
+use super::step::Step;
+use crate::engine::action::{Action, CrashScope, Event, RestoreFrom};
 use crate::engine::dataflow::record::{Barrier, Record};
+use crate::engine::error::ActionError;
 use crate::engine::ids::{ChannelId, CheckpointId, RecordId, TaskId};
+use crate::engine::lang::Lang;
 use crate::engine::sim::Sim;
 
 /// Where a barrier arrived: at `task`, on `channel`, its input number `input`.
@@ -18,6 +22,40 @@ pub struct Arrival {
 /// (channel, sequence number when stored, record).
 pub type InFlight = Vec<(ChannelId, u64, Record)>;
 
+/// What a failure does, once the mechanism has seen it ([`Mechanism::on_crash`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnCrash {
+    /// The job fails over by its failover strategy: the failed task's pipelined region, or all.
+    Failover,
+    /// The whole job fails over, whatever the failover strategy (Storm's one worker).
+    WholeJob,
+    /// The mechanism has dealt with it; nothing else goes down (Spark's lost executor, Storm's
+    /// Nimbus).
+    Done,
+}
+
+/// Where a restore starts, once the mechanism has seen it ([`Mechanism::before_restore`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnRestore {
+    /// The restart of what is down; `master_stays_down`: the master stays down after it (Storm's
+    /// supervisors restart a worker while Nimbus is down).
+    Restart { master_stays_down: bool },
+    /// The mechanism has dealt with it (Nimbus came back): nothing restarts.
+    Done,
+}
+
+/// How the work running now takes effect ([`Mechanism::rerun`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rerun {
+    /// As the first time: state and output.
+    Full,
+    /// Recomputed to rebuild state; its output was written before (Spark's lineage).
+    StateOnly,
+    /// Run again for its output; the state already holds it (a batch whose state RDD was read
+    /// back from Spark's state checkpoint).
+    OutputOnly,
+}
+
 /// The seam where a fault-tolerance mechanism plugs in.
 ///
 /// **What a mechanism is told.** The engine calls it, always with the whole [`Sim`], when:
@@ -30,19 +68,78 @@ pub type InFlight = Vec<(ChannelId, u64, Record)>;
 ///   `notifyCheckpointAborted`);
 /// - the logical clock ticks while the job runs ([`Mechanism::on_tick`]), after every action;
 /// - the job restarts after a crash ([`Mechanism::restore`]);
-/// - a mechanism that follows every tuple ([`Mechanism::tracks_tuples`], Storm's acker): a source
-///   read and emitted a record ([`Mechanism::on_read`]), a task processed one
-///   ([`Mechanism::after_record`]), and which offset a source reads next ([`Mechanism::next_read`]).
+/// - a source reads a record ([`Mechanism::on_read`]; by default it emits it), and which offset it
+///   reads next ([`Mechanism::next_read`]);
+/// - a mechanism that follows every record it is handed ([`Mechanism::follows_records`], Storm's
+///   acker): a task processed one and emitted children ([`Mechanism::after_record`]);
+/// - a failure ([`Mechanism::on_crash`]) and a restore ([`Mechanism::before_restore`]), before
+///   the job fails over or restarts;
+/// - the scheduler asks for its own steps ([`Mechanism::pending_work`], [`Mechanism::steps`],
+///   [`Mechanism::apply_step`]) and whether it waits for time ([`Mechanism::awaits_time`]); any
+///   action may be refused by it ([`Mechanism::check`]).
 ///
-/// A crash is not a call. A mechanism keeps its per-task progress in the live part of the run
-/// (the tasks), which the crash drops whole; what it wants after a crash it must have put in
-/// durable storage, and [`Mechanism::restore`] is where it reads it back.
+/// **What it owns.** Its state is in two slots ([`super::own_state`]), which it fills at the start
+/// ([`Mechanism::start`]): the live one goes with the job at a crash, whole, and the durable one
+/// survives. Its per-task barrier progress lives in the tasks, which a crash drops too; what it
+/// wants after a crash it must have put in durable storage, and [`Mechanism::restore`] is where it
+/// reads it back.
 ///
 /// **What it may do.** Take a task's snapshot, forward barriers, block and unblock input
 /// channels, store in-flight records, acknowledge or decline to the coordinator (or save to
 /// storage directly, for per-task timers), send cancel markers, pause the sources, and report each
 /// as an [`Event`]. It never moves records itself: delivering and reading stay the dataflow's.
 pub trait Mechanism: Sync {
+    /// The run starts: fill the mechanism's own slots (`sim.live.mechanism`,
+    /// `sim.durable.mechanism`).
+    fn start(&self, _sim: &mut Sim) {}
+    /// May `a` be taken now, as far as this mechanism goes? Called after the job's own checks of
+    /// a read and a JobManager crash, and for every step of the mechanism's own.
+    fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
+        match a {
+            Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy().id() }),
+            _ => Ok(()),
+        }
+    }
+    /// Is a step of the mechanism's own due ([`Mechanism::steps`] not empty)? Without allocating.
+    fn pending_work(&self, _sim: &Sim) -> bool {
+        false
+    }
+    /// The mechanism's own steps that are enabled, in a fixed order.
+    fn steps(&self, _sim: &Sim, _out: &mut Vec<Action>) {}
+    /// Carries out a step of its own, which [`Mechanism::check`] accepted.
+    fn apply_step(&self, _sim: &mut Sim, step: Step, _out: &mut Vec<Event>) {
+        unreachable!("a step {} is refused by the check", step.kind)
+    }
+    /// Does the mechanism wait for something only time brings (Spark's driver cutting a batch)?
+    fn awaits_time(&self, _sim: &Sim) -> bool {
+        false
+    }
+    /// A failure of `scope` happened: the mechanism may deal with it itself, or say how much of
+    /// the job fails over.
+    fn on_crash(&self, _sim: &mut Sim, _scope: CrashScope, _out: &mut Vec<Event>) -> OnCrash {
+        OnCrash::Failover
+    }
+    /// What the failure of the whole job is called, given the live slot it took (Spark: the
+    /// driver was lost, with its blocks).
+    fn crash_event(&self, _lost: &Slot, scope: CrashScope, lost_in_flight: u32) -> Event {
+        Event::Crashed { scope, lost_in_flight }
+    }
+    /// A restore was asked for: the mechanism may answer it itself.
+    fn before_restore(&self, _sim: &mut Sim, _out: &mut Vec<Event>) -> OnRestore {
+        OnRestore::Restart { master_stays_down: false }
+    }
+    /// How the work running now takes effect: by default as the first time.
+    fn rerun(&self, _sim: &Sim) -> Rerun {
+        Rerun::Full
+    }
+    /// Marks the source records the mechanism will still bring (a tuple Storm will replay, a
+    /// block Spark will process).
+    fn on_its_way(&self, _sim: &Sim, _v: &mut [bool]) {}
+    /// The offset source `t` committed to its log, where a restart resumes: only Storm's spouts
+    /// and Spark's receivers commit.
+    fn committed_offset(&self, _sim: &Sim, _t: TaskId) -> u32 {
+        0
+    }
     /// Checkpoint `id` was triggered. By default the sources snapshot their offsets and emit the
     /// barrier (the coordinator's `triggerCheckpoint` reaching each source task).
     fn on_trigger(&self, sim: &mut Sim, id: CheckpointId, out: &mut Vec<Event>) {
@@ -79,10 +176,15 @@ pub trait Mechanism: Sync {
     fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
         sim.restore_latest_checkpoint()
     }
+    /// How a step of its own is said (`deliver Source's message to the acker`), or None if it
+    /// has no such step.
+    fn step_words(&self, _step: Step, _task: &str, _lang: Lang) -> Option<String> {
+        None
+    }
     /// Does this mechanism follow every tuple it is handed (Storm's acker)? Only then does the
-    /// dataflow collect what each read and each processed record emitted and call
-    /// [`Mechanism::on_read`] and [`Mechanism::after_record`]; the barrier handlers skip that work.
-    fn tracks_tuples(&self) -> bool {
+    /// dataflow collect what each read and each processed record emitted (`Sim::emitted`) and
+    /// call [`Mechanism::after_record`]; the barrier handlers skip that work.
+    fn follows_records(&self) -> bool {
         false
     }
     /// The offset source `t` reads next, or None when it has nothing to read. By default the next
@@ -90,11 +192,13 @@ pub trait Mechanism: Sync {
     fn next_read(&self, sim: &Sim, t: TaskId) -> Option<u32> {
         sim.next_in_log(t)
     }
-    /// Source `t` read `record` at `offset` and emitted it as `children` (channel, sequence
-    /// number). Called only when [`Mechanism::tracks_tuples`].
-    fn on_read(&self, _sim: &mut Sim, _t: TaskId, _offset: u32, _record: RecordId, _children: &[(ChannelId, u64)], _out: &mut Vec<Event>) {}
+    /// Source `t` read `rec` at `offset`. By default it reports the read and emits the record on
+    /// its outputs.
+    fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, rec: Record, out: &mut Vec<Event>) {
+        sim.read_and_emit(t, offset, rec, out);
+    }
     /// Task `t` processed record `seq` of channel `c` and emitted `children`. Called only when
-    /// [`Mechanism::tracks_tuples`].
+    /// [`Mechanism::follows_records`].
     #[allow(clippy::too_many_arguments)]
     fn after_record(&self, _sim: &mut Sim, _t: TaskId, _c: ChannelId, _seq: u64, _record: RecordId, _children: &[(ChannelId, u64)], _out: &mut Vec<Event>) {}
     /// Does a checkpoint of this mechanism store in-flight records (unaligned)?

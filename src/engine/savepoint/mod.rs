@@ -187,8 +187,7 @@ impl Sim {
             let initial = self.initial_state(crate::engine::ids::TaskId(t as u16));
             self.live.tasks.push(task.stopped(false, initial));
         }
-        self.live.storm = lost.storm;
-        self.live.spark = lost.spark;
+        self.live.mechanism = lost.mechanism;
         dropped
     }
 

@@ -26,8 +26,7 @@ pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
         Action::Notify { task: t } => {
             say!(lang, "notify {} (checkpoint complete)", "把检查点完成通知送达 {}", task(t))
         }
-        Action::ToAcker { task: t } => say!(lang, "deliver {}'s message to the acker", "把 {} 的消息送到 acker", task(t)),
-        Action::FromAcker { task: t } => say!(lang, "deliver the acker's answer to {}", "把 acker 的答复送到 {}", task(t)),
+        Action::Mechanism { step } => crate::engine::mechanisms::step_words(step, task(step.task), lang),
         Action::Auto => lang.t("take an auto step", "自动单步").into(),
         Action::Wait => lang.t("wait one step", "等待一步").into(),
         Action::Savepoint | Action::StopWithSavepoint | Action::Cancel | Action::Resume { .. } => {

@@ -22,7 +22,7 @@ impl KeyWriter<'_> {
     }
 
     pub(super) fn durable(&mut self, d: &Durable) {
-        let Durable { storage, checkpoint_ids, external, committed, spark, savepoints } = d;
+        let Durable { storage, checkpoint_ids, external, mechanism, savepoints } = d;
         let CheckpointStorage { completed, saves } = storage;
         self.len(savepoints.len());
         for Savepoint { stop, checkpoint } in savepoints {
@@ -42,12 +42,9 @@ impl KeyWriter<'_> {
         }
         self.u64(checkpoint_ids.0);
         self.external(external);
-        self.len(committed.len());
-        for c in committed {
-            self.u64(*c as u64);
-        }
-        // Spark Streaming's log and checkpoint directory: the explorer refuses the strategy.
-        let _ = spark;
+        // A mechanism's own durable state (Storm's committed offsets, Spark's log and checkpoint
+        // directory) counts only by being there: the explorer refuses those strategies.
+        self.bool(!mechanism.is_empty());
     }
 
     fn external(&mut self, e: &ExternalSystem) {

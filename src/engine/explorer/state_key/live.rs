@@ -18,7 +18,7 @@ use crate::engine::snapshot::TaskSnapshot;
 
 impl KeyWriter<'_> {
     pub(super) fn live(&mut self, l: &Live) {
-        let Live { tasks, channels, coordinator, notifications, storm, spark, stopping } = l;
+        let Live { tasks, channels, coordinator, notifications, mechanism, stopping } = l;
         self.opt_u64(stopping.map(|c| c.0));
         self.len(tasks.len());
         for t in tasks {
@@ -34,9 +34,9 @@ impl KeyWriter<'_> {
             self.u64(task.0 as u64);
             self.u64(checkpoint.0);
         }
-        // Storm's acker and Spark Streaming's driver: the explorer refuses both strategies.
-        self.bool(storm.is_some());
-        self.bool(spark.is_some());
+        // A mechanism's own state counts only by being there: the explorer refuses the strategies
+        // that keep one (Storm's acker, Spark Streaming's driver).
+        self.bool(!mechanism.is_empty());
     }
 
     fn task(&mut self, t: &TaskRuntime) {

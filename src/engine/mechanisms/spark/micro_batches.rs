@@ -38,9 +38,15 @@
 //!   had completed writes its output twice. Blocks are read back from the log; with the log off
 //!   they are gone.
 
-use super::received_blocks::{BatchJob, BatchStat, Block, MetaCheckpoint, SparkRuntime, StateCheckpoint, EXECUTORS, WAL_BYTES_PER_RECORD};
-use crate::engine::mechanisms::seam::{InFlight, Mechanism};
-use crate::engine::action::{Event, RestoreFrom};
+use super::received_blocks::{
+    BatchJob, BatchStat, Block, MetaCheckpoint, SparkDurable, SparkRuntime, StateCheckpoint, EXECUTORS, WAL_BYTES_PER_RECORD,
+};
+use crate::engine::action::{Action, CrashScope, Event, RestoreFrom};
+use crate::engine::dataflow::record::Record as Rec;
+use crate::engine::error::ActionError;
+use crate::engine::mechanisms::own_state::Slot;
+use crate::engine::mechanisms::seam::{InFlight, Mechanism, OnCrash, Rerun};
+use crate::engine::sim::Durable;
 use crate::engine::dataflow::channel::Fate;
 use crate::engine::dataflow::external_system::TxnStatus;
 use crate::engine::dataflow::job_graph::OperatorKind;
@@ -54,6 +60,60 @@ use crate::engine::sim::Sim;
 pub struct MicroBatches;
 
 impl Mechanism for MicroBatches {
+    fn start(&self, sim: &mut Sim) {
+        sim.live.mechanism.put(SparkRuntime::default());
+        sim.durable.mechanism.put(SparkDurable::default());
+    }
+    /// A receiver on a socket stores what arrives by itself: nobody reads for it.
+    fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
+        match a {
+            Action::Read { task } if sim.receiver_listens() => {
+                Err(ActionError::ReceiverListens { task: sim.graph.task(task).name.clone() })
+            }
+            Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy().id() }),
+            _ => Ok(()),
+        }
+    }
+    /// Blocks waiting for the driver to cut their batch, or the checkpoint writer still to record
+    /// a completion.
+    fn awaits_time(&self, sim: &Sim) -> bool {
+        sim.blocks_waiting() || sim.spark().is_some_and(|s| s.meta_due)
+    }
+    /// An executor fails alone and is replaced at once; the driver takes every executor with it.
+    fn on_crash(&self, sim: &mut Sim, scope: CrashScope, out: &mut Vec<Event>) -> OnCrash {
+        match scope {
+            CrashScope::Task(x) if sim.spark().is_some() => {
+                sim.executor_lost(x, out);
+                OnCrash::Done
+            }
+            _ => OnCrash::Failover,
+        }
+    }
+    fn crash_event(&self, lost: &Slot, scope: CrashScope, lost_in_flight: u32) -> Event {
+        match lost.get::<SparkRuntime>() {
+            Some(s) => Event::DriverLost { blocks: s.blocks.iter().filter(|b| b.copies != 0).count() as u16, lost_in_flight },
+            None => Event::Crashed { scope, lost_in_flight },
+        }
+    }
+    /// A batch recomputed from lineage rebuilds state without output; one re-run over the state
+    /// RDD read back from the state checkpoint writes its output only.
+    fn rerun(&self, sim: &Sim) -> Rerun {
+        match sim.spark() {
+            Some(s) if s.recomputing() => Rerun::StateOnly,
+            Some(s) if s.running().is_some_and(|j| j.keep_state) => Rerun::OutputOnly,
+            _ => Rerun::Full,
+        }
+    }
+    fn on_its_way(&self, sim: &Sim, v: &mut [bool]) {
+        sim.spark_on_its_way(v);
+    }
+    fn committed_offset(&self, sim: &Sim, t: TaskId) -> u32 {
+        sim.durable_spark().committed.of(t)
+    }
+    /// The receiver stores the record as a block; the batch's job emits it later.
+    fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, rec: Rec, out: &mut Vec<Event>) {
+        sim.receive(t, offset, rec.id, out);
+    }
     fn on_trigger(&self, _sim: &mut Sim, _id: crate::engine::ids::CheckpointId, _out: &mut Vec<Event>) {
         unreachable!("Spark Streaming has no checkpoint barriers: the trigger is refused first")
     }
@@ -66,6 +126,14 @@ impl Mechanism for MicroBatches {
     }
 }
 
+/// What another strategy's run reads as Spark's log: nothing written.
+static EMPTY_LOG: SparkDurable = SparkDurable::EMPTY;
+
+/// Spark's write-ahead log and checkpoint directory, in the run's durable slot.
+fn log_mut(d: &mut Durable) -> &mut SparkDurable {
+    d.mechanism.get_mut().expect("Spark's durable state is there from the start")
+}
+
 /// The executor a task runs on.
 pub fn executor_of(t: TaskId) -> u8 {
     (t.index() % EXECUTORS as usize) as u8
@@ -74,27 +142,28 @@ pub fn executor_of(t: TaskId) -> u8 {
 impl Sim {
     /// Spark Streaming's executors and driver, while the application runs.
     pub fn spark(&self) -> Option<&SparkRuntime> {
-        self.live.spark.as_ref()
+        self.live.mechanism.get::<SparkRuntime>()
     }
 
-    /// Spark Streaming's write-ahead log, checkpoints and batch statistics.
-    pub fn durable_spark(&self) -> &super::received_blocks::SparkDurable {
-        &self.durable.spark
+    /// Spark Streaming's write-ahead log, checkpoints and batch statistics (empty under another
+    /// strategy).
+    pub fn durable_spark(&self) -> &SparkDurable {
+        self.durable.mechanism.get::<SparkDurable>().unwrap_or(&EMPTY_LOG)
     }
 
     fn spark_mut(&mut self) -> &mut SparkRuntime {
-        self.live.spark.as_mut().expect("the driver runs")
+        self.live.mechanism.get_mut::<SparkRuntime>().expect("the driver runs")
     }
 
     /// The receiver on source `t` stored `record` (read at `offset`) as a block and, once it is
     /// stored, acknowledged a reliable source.
     pub(crate) fn receive(&mut self, t: TaskId, offset: u32, record: RecordId, out: &mut Vec<Event>) {
         let wal = self.settings.write_ahead_log;
-        let id = self.durable.spark.next_block;
+        let id = log_mut(&mut self.durable).next_block;
         // `WriteAheadLogBasedBlockHandler` forces replication 1: the log is the second copy.
         let copies = if wal { 1 << executor_of(t) } else { (1 << EXECUTORS) - 1 };
         let block = Block { id, source: t, offset, record, copies, wal, batch: None };
-        let d = &mut self.durable.spark;
+        let d = log_mut(&mut self.durable);
         d.next_block += 1;
         if d.received.is_empty() {
             d.received = vec![u64::MAX; self.graph.records.len()];
@@ -108,9 +177,7 @@ impl Sim {
         let acked = self.settings.source == SourceKind::ReplayableLog;
         if acked {
             let n = self.graph.tasks.len();
-            let c = &mut self.durable.committed;
-            c.resize(n, 0);
-            c[t.index()] = c[t.index()].max(offset + 1);
+            log_mut(&mut self.durable).committed.commit(t, offset + 1, n);
         }
         out.push(Event::BlockStored { task: t, record, block: id, wal, acked });
     }
@@ -156,7 +223,7 @@ impl Sim {
 
     /// Does a receiver store what arrives by itself (Spark, on a socket, while the driver runs)?
     pub fn receiver_listens(&self) -> bool {
-        self.live.spark.is_some() && self.settings.source == SourceKind::Socket
+        self.spark().is_some() && self.settings.source == SourceKind::Socket
     }
 
     /// `JobGenerator.generateJobs`: the blocks received since the last batch become batch k
@@ -167,7 +234,7 @@ impl Sim {
     fn cut_batch(&mut self, out: &mut Vec<Event>) {
         let time = self.tick + 1;
         let k = (time / self.settings.batch_interval) as u32;
-        let s = self.live.spark.as_mut().expect("the driver runs");
+        let s = self.live.mechanism.get_mut::<SparkRuntime>().expect("the driver runs");
         let mut blocks = Vec::new();
         for b in s.blocks.iter_mut().filter(|b| b.batch.is_none() && b.readable()) {
             b.batch = Some(k);
@@ -182,7 +249,7 @@ impl Sim {
             self.write_metadata_checkpoint(time);
             return;
         }
-        for b in self.durable.spark.wal.iter_mut().filter(|b| blocks.contains(&b.id)) {
+        for b in log_mut(&mut self.durable).wal.iter_mut().filter(|b| blocks.contains(&b.id)) {
             b.batch = Some(k);
         }
         out.push(Event::BatchGenerated { batch: k, blocks: blocks.len() as u16 });
@@ -195,7 +262,7 @@ impl Sim {
     /// that is in neither is gone.
     fn start_next_job(&mut self, out: &mut Vec<Event>) {
         loop {
-            let Some(s) = self.live.spark.as_ref() else { return };
+            let Some(s) = self.live.mechanism.get::<SparkRuntime>() else { return };
             let Some(job) = s.jobs.first().filter(|j| j.started.is_none()) else { return };
             let job = job.clone();
             let mut records = Vec::new();
@@ -212,7 +279,7 @@ impl Sim {
                 let rec = Record { id: *r, value: self.graph.record(*r).value, replayed };
                 self.emit(*src, rec);
             }
-            self.durable.spark.batches.push(BatchStat {
+            log_mut(&mut self.durable).batches.push(BatchStat {
                 batch: job.batch,
                 time: job.time,
                 records: records.len() as u16,
@@ -246,13 +313,13 @@ impl Sim {
             let t = empty_done.unwrap_or(job.time).max(job.time);
             (t, t)
         } else {
-            (self.durable.spark.meta.as_ref().map_or(job.time, |m| m.checkpoint_time), job.time)
+            (log_mut(&mut self.durable).meta.as_ref().map_or(job.time, |m| m.checkpoint_time), job.time)
         };
         if job.output && self.settings.sink == SinkMode::Transactional {
             self.commit_batch(job.time, out);
         }
         let tick = self.tick;
-        if let Some(st) = self.durable.spark.batches.last_mut() {
+        if let Some(st) = log_mut(&mut self.durable).batches.last_mut() {
             st.finished = Some(tick + 1);
         }
         let states: Vec<OpState> = self.live.tasks.iter().map(|t| t.state.clone()).collect();
@@ -269,7 +336,7 @@ impl Sim {
         if !job.keep_state && u64::from(chain) >= every {
             self.spark_mut().chain.clear();
             let k = job.batch;
-            self.durable.spark.state = Some(StateCheckpoint { batch: k, tick, states });
+            log_mut(&mut self.durable).state = Some(StateCheckpoint { batch: k, tick, states });
             let cleaned = self.clean_log(clean_at, &mut Vec::new());
             out.push(Event::StateCheckpointed { batch: k, cut: chain, cleaned });
             // The state checkpoint and the metadata that points past it go together.
@@ -298,7 +365,7 @@ impl Sim {
             .spark()
             .map(|s| s.chain.iter().map(|c| c.0).chain(s.jobs.iter().map(|j| j.batch)).collect())
             .unwrap_or_default();
-        let wal = &mut self.durable.spark.wal;
+        let wal = &mut log_mut(&mut self.durable).wal;
         let n = wal.len();
         wal.retain(|b| b.batch.is_none_or(|k| u64::from(k) * interval >= before || needed.contains(&k)));
         let cleaned = (n - wal.len()) as u16;
@@ -350,7 +417,7 @@ impl Sim {
         batches.extend(queued);
         batches.sort_by_key(|b| b.0);
         self.spark_mut().meta_due = false;
-        self.durable.spark.meta = Some(MetaCheckpoint {
+        log_mut(&mut self.durable).meta = Some(MetaCheckpoint {
             time: self.tick + 1,
             checkpoint_time: time,
             batch_interval: self.settings.batch_interval,
@@ -426,7 +493,7 @@ impl Sim {
     /// blocks read back from the write-ahead log. Receivers resume at the offset they
     /// acknowledged (a socket cannot go back).
     fn restart_driver(&mut self) -> (RestoreFrom, InFlight) {
-        let d = &self.durable.spark;
+        let d = self.durable.mechanism.get::<SparkDurable>().unwrap_or(&EMPTY_LOG);
         let mut s = SparkRuntime::default();
         let state = d.state.clone();
         if let Some(st) = &state {
@@ -458,7 +525,7 @@ impl Sim {
             }
             s.jobs.push(BatchJob { batch: *k, time, blocks: blocks.clone(), output, started: None, attempt: 1, keep_state });
         }
-        self.live.spark = Some(s);
+        self.live.mechanism.put(s);
         for src in self.graph.sources().collect::<Vec<_>>() {
             let resume = match self.settings.source {
                 SourceKind::ReplayableLog => self.committed_offset(src),
@@ -486,7 +553,7 @@ impl Sim {
     /// Per-record latency, from the step a receiver stored a record to the first step a reader saw
     /// it in the sink's output: (sum, records, max), over the records seen.
     pub fn record_latency(&self) -> (u64, u64, u64) {
-        let d = &self.durable.spark;
+        let d = self.durable.mechanism.get::<SparkDurable>().unwrap_or(&EMPTY_LOG);
         let mut first = vec![u64::MAX; d.received.len()];
         for row in self.durable.external.visible() {
             if let Some(f) = first.get_mut(row.record.0 as usize) {

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::dataflow::state::OpState;
 use crate::engine::ids::{RecordId, TaskId};
+use crate::engine::mechanisms::committed_offsets::CommittedOffsets;
 
 /// Executors: the receiver's blocks are stored on its executor and replicated to the other
 /// (`StorageLevel.MEMORY_AND_DISK_SER_2`), unless the write-ahead log is on:
@@ -176,4 +177,20 @@ pub struct SparkDurable {
     pub wal_written: u64,
     pub batches: Vec<BatchStat>,
     pub received: Vec<u64>,
+    /// What each receiver acknowledged to a replayable source: where it resumes.
+    pub committed: CommittedOffsets,
+}
+
+impl SparkDurable {
+    /// Nothing written yet: what another strategy's run reads as Spark's log.
+    pub const EMPTY: SparkDurable = SparkDurable {
+        wal: Vec::new(),
+        meta: None,
+        state: None,
+        next_block: 0,
+        wal_written: 0,
+        batches: Vec::new(),
+        received: Vec::new(),
+        committed: CommittedOffsets::new(),
+    };
 }

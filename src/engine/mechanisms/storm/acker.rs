@@ -10,46 +10,151 @@
 //! - **process**: a bolt emits its children anchored to the input (a fresh edge id each), except on
 //!   an unanchored edge, then acks the input: `__ack_ack [root, input edge ^ children's edges]`.
 //!   A tuple that arrives unanchored is not tracked, and neither are its children.
-//! - **to the acker** ([`Action::ToAcker`]): the acker XORs the message into the root's value;
-//!   at 0 the tree is complete and an answer goes to the spout.
-//! - **to the spout** ([`Action::FromAcker`]): the spout forgets the tuple; the offset is acked
-//!   and the contiguous acked offsets are committed to the log (Kafka keeps them).
+//! - **to the acker** (its own step `q`, [`super::steps::to_acker`]): the acker XORs the message into the root's
+//!   value; at 0 the tree is complete and an answer goes to the spout.
+//! - **to the spout** (its own step `p`, [`super::steps::from_acker`]): the spout forgets the tuple; the offset
+//!   is acked and the contiguous acked offsets are committed to the log (Kafka keeps them).
 //! - **timeout**: the spout's and the acker's pending maps rotate once per `message-timeout`
 //!   steps; a spout tuple that falls out of the 2-bucket map failed (between T and 2T after it
 //!   was emitted), and the spout emits that offset again, before new ones, as a new tree (marked
 //!   a replay). An ack for the old tree is ignored when it comes.
-//! - **crash and restore**: the workers' memory is gone (every bolt's counts, every pending tree);
-//!   bolts start empty and each spout resumes at its committed offset, so what was acked above a
-//!   gap, or processed and not yet acked, comes again.
-//! - **Nimbus** (the JobManager's place): its crash stops nothing that runs; only new submissions
-//!   and reassignment wait until it is back.
-//!
-//! [`Action::ToAcker`]: crate::engine::Action::ToAcker
-//! [`Action::FromAcker`]: crate::engine::Action::FromAcker
+//! - **crash and restore**: the workers' memory is gone (every bolt's counts, every pending tree:
+//!   the live slot goes with the job); bolts start empty and each spout resumes at its committed
+//!   offset (the durable slot), so what was acked above a gap, or processed and not yet acked,
+//!   comes again. Storm runs every task in one worker, which dies and restarts whole, whatever
+//!   the failover strategy.
+//! - **Nimbus** (the JobManager's place): its crash stops nothing that runs ("no worker processes
+//!   are affected by the death of Nimbus"); only new submissions and reassignment wait until it
+//!   is back. The supervisors restart a dead worker without it ("supervisors will continue to
+//!   restart workers if they die"): Nimbus comes back only at a restore with no worker down.
 
-use crate::engine::mechanisms::seam::{InFlight, Mechanism};
 use super::tuple_tree::{AckMessage, StormRuntime, TupleId};
-use crate::engine::action::{Event, RestoreFrom};
+use crate::engine::action::{Action, CrashScope, Event, RestoreFrom};
+use crate::engine::dataflow::record::Record;
 use crate::engine::dataflow::state::OpState;
+use crate::engine::error::ActionError;
 use crate::engine::ids::{ChannelId, RecordId, TaskId};
+use crate::engine::lang::Lang;
+use crate::engine::mechanisms::committed_offsets::CommittedOffsets;
+use crate::engine::mechanisms::seam::{InFlight, Mechanism, OnCrash, OnRestore};
+use crate::engine::mechanisms::step::Step;
+use super::steps::{from_acker, to_acker, FROM_ACKER, TO_ACKER};
 use crate::engine::sim::Sim;
 
 /// The XOR acker (strategy `storm-acker`).
 pub struct XorAcker;
 
 impl Mechanism for XorAcker {
+    fn start(&self, sim: &mut Sim) {
+        sim.live.mechanism.put(sim.fresh_storm());
+        sim.durable.mechanism.put(CommittedOffsets::default());
+    }
+    fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
+        match a {
+            Action::CrashJobManager if !sim.jobmanager_up => Err(ActionError::NimbusDown),
+            Action::Mechanism { step } => {
+                if sim.settings.ackers == 0 {
+                    return Err(ActionError::NoAcker { strategy: sim.strategy().id() });
+                }
+                sim.need_running()?;
+                let storm = sim.storm();
+                let task = || sim.graph.task(step.task).name.clone();
+                match step.kind {
+                    TO_ACKER if storm.is_some_and(|s| s.to_acker[step.task.index()].is_empty()) => {
+                        Err(ActionError::NoAckMessage { task: task() })
+                    }
+                    FROM_ACKER if storm.is_some_and(|s| s.to_spout[step.task.index()].is_empty()) => {
+                        Err(ActionError::NoAckerAnswer { task: task() })
+                    }
+                    TO_ACKER | FROM_ACKER => Ok(()),
+                    kind => Err(ActionError::NoSuchStep { step: kind, strategy: sim.strategy().id() }),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+    /// Is there an acker message for the scheduler to deliver?
+    fn pending_work(&self, sim: &Sim) -> bool {
+        sim.storm().is_some_and(|s| s.to_acker.iter().any(|q| !q.is_empty()) || s.to_spout.iter().any(|q| !q.is_empty()))
+    }
+    /// Every task's message to the acker, then every answer to a spout.
+    fn steps(&self, sim: &Sim, out: &mut Vec<Action>) {
+        let Some(storm) = sim.storm() else { return };
+        for (t, q) in storm.to_acker.iter().enumerate() {
+            if !q.is_empty() {
+                out.push(to_acker(TaskId(t as u16)));
+            }
+        }
+        for (t, q) in storm.to_spout.iter().enumerate() {
+            if !q.is_empty() {
+                out.push(from_acker(TaskId(t as u16)));
+            }
+        }
+    }
+    fn apply_step(&self, sim: &mut Sim, step: Step, out: &mut Vec<Event>) {
+        match step.kind {
+            TO_ACKER => sim.deliver_to_acker(step.task, out),
+            _ => sim.deliver_to_spout(step.task, out),
+        }
+    }
+    fn on_crash(&self, sim: &mut Sim, scope: CrashScope, out: &mut Vec<Event>) -> OnCrash {
+        match scope {
+            CrashScope::JobManager => {
+                sim.jobmanager_up = false;
+                out.push(Event::NimbusDown);
+                sim.failover_began(scope, false);
+                OnCrash::Done
+            }
+            CrashScope::Task(_) => OnCrash::WholeJob,
+            CrashScope::Cluster | CrashScope::Global => OnCrash::Failover,
+        }
+    }
+    fn before_restore(&self, sim: &mut Sim, out: &mut Vec<Event>) -> OnRestore {
+        if sim.jobmanager_up {
+            return OnRestore::Restart { master_stays_down: false };
+        }
+        if sim.down.is_none() && !sim.region_down() {
+            sim.jobmanager_up = true;
+            out.push(Event::NimbusRestarted);
+            return OnRestore::Done;
+        }
+        out.push(Event::SupervisorRestarted);
+        OnRestore::Restart { master_stays_down: true }
+    }
+    /// A tuple not yet acked will be emitted again if it fails.
+    fn on_its_way(&self, sim: &Sim, v: &mut [bool]) {
+        for (i, again) in sim.awaiting_replay().into_iter().enumerate() {
+            v[i] |= again;
+        }
+    }
+    fn step_words(&self, step: Step, task: &str, lang: Lang) -> Option<String> {
+        super::wording::step(step, task, lang)
+    }
+    fn committed_offset(&self, sim: &Sim, t: TaskId) -> u32 {
+        sim.durable.mechanism.get::<CommittedOffsets>().map_or(0, |c| c.of(t))
+    }
     fn on_trigger(&self, _sim: &mut Sim, _id: crate::engine::ids::CheckpointId, _out: &mut Vec<Event>) {
         unreachable!("Storm has no checkpoints: the trigger is refused before it reaches the mechanism")
     }
-    fn tracks_tuples(&self) -> bool {
+    fn follows_records(&self) -> bool {
         true
     }
     fn next_read(&self, sim: &Sim, t: TaskId) -> Option<u32> {
-        let retry = sim.live.storm.as_ref().and_then(|s| s.spouts[t.index()].retry.first().copied());
+        let retry = sim.storm().and_then(|s| s.spouts[t.index()].retry.first().copied());
         retry.or_else(|| sim.next_in_log(t))
     }
-    fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
-        sim.spout_emitted(t, offset, record, children, out);
+    /// The spout emits the record, anchored to a new tree (a failed offset it emits again is no
+    /// longer due).
+    fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, rec: Record, out: &mut Vec<Event>) {
+        out.push(Event::Read { task: t, record: rec.id, offset, replayed: rec.replayed });
+        sim.emitted.clear();
+        sim.emit(t, rec);
+        let children = std::mem::take(&mut sim.emitted);
+        if let Some(s) = sim.live.mechanism.get_mut::<StormRuntime>() {
+            s.spouts[t.index()].retry.remove(&offset);
+        }
+        sim.spout_emitted(t, offset, rec.id, &children, out);
+        sim.emitted = children;
     }
     fn after_record(&self, sim: &mut Sim, t: TaskId, c: ChannelId, seq: u64, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
         sim.bolt_acks(t, c, seq, record, children, out);
@@ -68,24 +173,20 @@ impl Mechanism for XorAcker {
                 *next_offset = committed;
             }
         }
-        sim.live.storm = Some(sim.fresh_storm());
+        let fresh = sim.fresh_storm();
+        sim.live.mechanism.put(fresh);
         (RestoreFrom::Committed, vec![])
     }
 }
 
 impl Sim {
-    /// The offset the spout committed to the log (durable): where a restarted spout resumes.
-    pub fn committed_offset(&self, t: TaskId) -> u32 {
-        self.durable.committed.get(t.index()).copied().unwrap_or(0)
-    }
-
     /// Storm's reliability machinery, while the workers run.
     pub fn storm(&self) -> Option<&StormRuntime> {
-        self.live.storm.as_ref()
+        self.live.mechanism.get()
     }
 
     fn storm_mut(&mut self) -> &mut StormRuntime {
-        self.live.storm.as_mut().expect("the workers run")
+        self.live.mechanism.get_mut().expect("the workers run")
     }
 
     /// Storm's machinery for a fresh start of the workers: nothing pending, and per channel
@@ -173,11 +274,8 @@ impl Sim {
 
     /// `offset` of spout `t` is acked: commit every contiguous acked offset.
     fn mark_acked(&mut self, t: TaskId, offset: u32) {
-        if self.durable.committed.len() <= t.index() {
-            self.durable.committed.resize(self.graph.tasks.len(), 0);
-        }
-        let mut committed = self.durable.committed[t.index()];
-        if let Some(storm) = self.live.storm.as_mut() {
+        let mut committed = self.committed_offset(t);
+        if let Some(storm) = self.live.mechanism.get_mut::<StormRuntime>() {
             let acked = &mut storm.spouts[t.index()].acked;
             acked.insert(offset);
             while acked.remove(&committed) {
@@ -186,13 +284,14 @@ impl Sim {
         } else if offset == committed {
             committed += 1;
         }
-        self.durable.committed[t.index()] = committed.max(self.durable.committed[t.index()]);
+        let tasks = self.graph.tasks.len();
+        self.durable.mechanism.get_mut::<CommittedOffsets>().expect("Storm's offsets").commit(t, committed, tasks);
     }
 
     /// One message timeout passed: the spouts' and the acker's pending maps rotate. A spout tuple
     /// that falls out has failed and its offset is emitted again; the acker forgets its entry.
     fn rotate_pending(&mut self, out: &mut Vec<Event>) {
-        let Some(storm) = self.live.storm.as_mut() else { return };
+        let Some(storm) = self.live.mechanism.get_mut::<StormRuntime>() else { return };
         for (t, spout) in storm.spouts.iter_mut().enumerate() {
             for (_, (offset, record)) in spout.pending.rotate() {
                 spout.retry.insert(offset);
@@ -207,7 +306,7 @@ impl Sim {
     /// Per source record: will a spout emit it again (pending without an ack, or failed and due)?
     pub fn awaiting_replay(&self) -> Vec<bool> {
         let mut v = vec![false; self.graph.records.len()];
-        if let Some(storm) = &self.live.storm {
+        if let Some(storm) = self.storm() {
             for s in self.graph.sources() {
                 let spout = &storm.spouts[s.index()];
                 for (_, (_, r)) in spout.pending.entries() {

@@ -5,9 +5,11 @@
 //! - [`acker`]: the mechanism (`storm-acker`), Storm's XOR acker and the spout's replays;
 //! - [`tuple_tree`]: the data it keeps (the acker's and the spouts' pending maps, the messages);
 //! - [`rotating_map`]: Storm's `RotatingMap`, how a pending tuple times out;
+//! - [`steps`]: its own steps, the messages to and from the acker;
 //! - [`wording`]: its narration, in English and Chinese.
 
 pub mod acker;
 pub mod rotating_map;
+pub mod steps;
 pub mod tuple_tree;
 pub(crate) mod wording;

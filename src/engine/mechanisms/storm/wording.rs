@@ -6,6 +6,7 @@ use crate::engine::action::Event;
 use crate::engine::dataflow::job_graph::JobGraph;
 use crate::engine::ids::{RecordId, TaskId};
 use crate::engine::lang::{say, Lang};
+use crate::engine::mechanisms::step::Step;
 
 /// An id of a tuple tree or an XOR value, short ("9f2c…"); 0 is "0".
 fn hex(x: u64) -> String {
@@ -14,6 +15,15 @@ fn hex(x: u64) -> String {
     } else {
         format!("{}…", crate::engine::mechanisms::storm::tuple_tree::short_hex(x))
     }
+}
+
+/// Storm's own steps, as a button or a log line says them.
+pub(crate) fn step(step: Step, task: &str, lang: Lang) -> Option<String> {
+    Some(match step.kind {
+        super::steps::TO_ACKER => say!(lang, "deliver {task}'s message to the acker", "把 {task} 的消息送到 acker"),
+        super::steps::FROM_ACKER => say!(lang, "deliver the acker's answer to {task}", "把 acker 的答复送到 {task}"),
+        _ => return None,
+    })
 }
 
 pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
