@@ -12,6 +12,7 @@
 //! has already moved past it and its receiver's has not reached it; with nothing in flight at
 //! the crash, every record ends exactly once.
 
+use barrierscope::engine::mechanisms::hooks::Hooks;
 use barrierscope::engine::mechanisms::seam::{InFlight, Mechanism};
 use barrierscope::engine::snapshot::TaskSnapshot;
 use barrierscope::engine::{builtin, Action, ChannelId, Event, JobGraph, RecordId, RestoreFrom, Settings, Sim, Strategy, TaskId};
@@ -38,8 +39,8 @@ impl Mechanism for StateLog {
     fn start(&self, sim: &mut Sim) {
         sim.mechanism_durable_mut().put(Changelog::default());
     }
-    fn follows_records(&self) -> bool {
-        true // to hear of every processed record (`after_record`)
+    fn hooks(&self) -> Hooks {
+        Hooks { follows_records: true, ..Hooks::default() } // to hear of every processed record
     }
     fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, rec: barrierscope::engine::Record, out: &mut Vec<Event>) {
         sim.read_and_emit(t, offset, rec, out);

@@ -29,6 +29,7 @@ use super::high_availability::Masters;
 use super::history::{EffectLog, PlaceCounts};
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
 use super::mechanisms::handler_lab::choices::HandlerLab;
+use super::mechanisms::hooks::Hooks;
 use super::mechanisms::own_state::Slot;
 use super::rng::Rng;
 use super::savepoint::kinds::{JobEnd, Savepoint};
@@ -67,9 +68,8 @@ pub struct Sim {
     /// The observer: the Checkpoints tab's statistics.
     pub stats: CheckpointStats,
     pub(crate) scratch: Vec<Action>,
-    /// The mechanism follows every record it is handed (`Mechanism::follows_records`): each
-    /// processed record collects what it emitted in `emitted` for it.
-    pub(crate) follows_records: bool,
+    /// The seam's optional hooks the mechanism answers (`mechanisms::hooks`), read at the start.
+    pub(crate) hooks: Hooks,
     /// What the current read or record emitted: (channel, sequence number).
     pub(crate) emitted: Vec<(ChannelId, u64)>,
     /// A handler of the barrier-handler lab, in place of the strategy's mechanism.
@@ -131,13 +131,13 @@ impl Sim {
             masters: Masters::default(),
             stats: CheckpointStats::default(),
             scratch: Vec::new(),
-            follows_records: false,
+            hooks: Hooks::default(),
             emitted: Vec::new(),
             // A lab handler named in the settings (checked by `Settings::validate`).
             handler: lab_handler,
             plugged: None,
         };
-        sim.follows_records = sim.mechanism().follows_records();
+        sim.hooks = sim.mechanism().hooks();
         sim.mechanism().start(&mut sim);
         sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
         sim.recompute_retention();
@@ -262,7 +262,9 @@ impl Sim {
                 if let Some(id) = self.live.stopping {
                     return err(ActionError::Stopping { savepoint: id.0 });
                 }
-                self.mechanism().check(self, a)?;
+                if self.hooks.checks_actions {
+                    self.mechanism().check(self, a)?;
+                }
                 if let Some(at) = self.socket_waits(task) {
                     return err(ActionError::NotArrived { task: info.name.clone(), at });
                 }
@@ -300,7 +302,10 @@ impl Sim {
             Action::Wait => Ok(()),
             Action::CrashJobManager => {
                 self.need_running()?;
-                self.mechanism().check(self, a)
+                match self.hooks.checks_actions {
+                    true => self.mechanism().check(self, a),
+                    false => Ok(()),
+                }
             }
             Action::CrashTask { task } => {
                 if task.index() >= self.live.tasks.len() {
@@ -354,7 +359,7 @@ impl Sim {
             || self.graph.sources().any(|task| self.readable(task))
             || !self.live.notifications.is_empty()
             || self.region_down()
-            || self.mechanism().pending_work(self)
+            || (self.hooks.own_steps && self.mechanism().pending_work(self))
             || self.awaits_time()
     }
 
@@ -362,7 +367,7 @@ impl Sim {
     /// mechanism waits for (`Mechanism::awaits_time`)?
     pub fn awaits_time(&self) -> bool {
         self.down.is_none()
-            && (self.mechanism().awaits_time(self)
+            && ((self.hooks.waits_for_time && self.mechanism().awaits_time(self))
                 || self.graph.sources().any(|s| self.task_up(s) && self.socket_waits(s).is_some()))
     }
 
@@ -397,7 +402,7 @@ impl Sim {
                 }
             }
         }
-        if self.mechanism().pending_work(self) {
+        if self.hooks.own_steps && self.mechanism().pending_work(self) {
             self.mechanism().steps(self, out);
         }
         if self.region_down() {

@@ -68,7 +68,7 @@ impl EndWatch {
             return None;
         }
         let stalled = self.last_completion.is_none_or(|c| c <= self.steps / 2);
-        let cause = if sim.follows_records && self.timeouts_since > 0 && stalled {
+        let cause = if sim.hooks.follows_records && self.timeouts_since > 0 && stalled {
             Cause::TreesTimeOut {
                 timeout: sim.settings.message_timeout,
                 timeouts: self.timeouts_since,

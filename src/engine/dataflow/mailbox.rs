@@ -101,7 +101,7 @@ impl Sim {
                 if !admitted {
                     return;
                 }
-                if self.follows_records {
+                if self.hooks.follows_records {
                     self.emitted.clear();
                     self.process(info.to, c, rec, out);
                     let children = std::mem::take(&mut self.emitted);

@@ -23,7 +23,7 @@ impl Sim {
             let mut send = |sim: &mut Sim, c: ChannelId| {
                 let seq = sim.wire[c.index()].take_seq();
                 sim.live.channels[c.index()].queue.push_back(Item::Record { seq, rec });
-                if sim.follows_records {
+                if sim.hooks.follows_records {
                     sim.emitted.push((c, seq));
                 }
                 n += 1;
@@ -57,7 +57,7 @@ impl Sim {
     pub(crate) fn process(&mut self, t: TaskId, c: ChannelId, rec: Record, out: &mut Vec<Event>) {
         // Work run again for its output only (`Rerun::OutputOnly`): the state already holds the
         // record, and no task takes it in again.
-        let kept = self.mechanism().rerun(self) == Rerun::OutputOnly;
+        let kept = self.hooks.reruns && self.mechanism().rerun(self) == Rerun::OutputOnly;
         if !kept {
             self.effects.note(self.tick, rec.id, c);
         }

@@ -22,7 +22,7 @@ use crate::engine::sim::Sim;
 
 impl Sim {
     pub(crate) fn sink_write(&mut self, t: TaskId, rec: Record, out: &mut Vec<Event>) {
-        if self.mechanism().rerun(self) == Rerun::StateOnly {
+        if self.hooks.reruns && self.mechanism().rerun(self) == Rerun::StateOnly {
             return; // work recomputed to rebuild state (Spark's lineage): its output ran before
         }
         let row = Row { record: rec.id, value: rec.value, sink: t, tick: self.tick };

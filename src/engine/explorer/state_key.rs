@@ -282,14 +282,14 @@ impl KeyWriter<'_> {
             read_high_water,
             stats,
             scratch,
-            follows_records,
+            hooks,
             plugged,
             emitted,
             handler,
         } = sim;
         // Fixed for the whole run: the job, its settings, timers and barrier handler, the
         // failure-free run.
-        let _ = (graph, settings, seed, timers, expected, follows_records, handler, plugged);
+        let _ = (graph, settings, seed, timers, expected, hooks, handler, plugged);
         // Only `auto` draws from the PRNG; the explorer picks every step itself.
         let _ = rng;
         // The observer's: channel logs, the statistics; and scratch space. The history that

@@ -23,6 +23,7 @@ pub mod aligned;
 pub mod barriers;
 pub mod committed_offsets;
 pub mod handler_lab;
+pub mod hooks;
 pub mod no_snapshots;
 pub mod own_state;
 pub mod progress;
@@ -104,7 +105,7 @@ impl Sim {
         sim.handler = None;
         sim.live.mechanism = own_state::Slot::default();
         sim.durable.mechanism = own_state::Slot::default();
-        sim.follows_records = mechanism.follows_records();
+        sim.hooks = mechanism.hooks();
         mechanism.start(&mut sim);
         sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
         Ok(sim)

@@ -1,6 +1,7 @@
 //! The seam where a fault-tolerance mechanism plugs in: the [`Mechanism`] trait and what it is
 //! handed. Each mechanism is one file beside this one; `mod.rs` picks the one a job runs.
 
+use super::hooks::Hooks;
 use super::own_state::Slot;
 use super::step::Step;
 use crate::engine::action::{Action, CrashScope, Event, RestoreFrom};
@@ -70,7 +71,7 @@ pub enum Rerun {
 /// - the job restarts after a crash ([`Mechanism::restore`]);
 /// - a source reads a record ([`Mechanism::on_read`]; by default it emits it), and which offset it
 ///   reads next ([`Mechanism::next_read`]);
-/// - a mechanism that follows every record it is handed ([`Mechanism::follows_records`], Storm's
+/// - a mechanism that follows every record it is handed ([`Hooks::follows_records`], Storm's
 ///   acker): a task processed one and emitted children ([`Mechanism::after_record`]);
 /// - a failure ([`Mechanism::on_crash`]) and a restore ([`Mechanism::before_restore`]), before
 ///   the job fails over or restarts;
@@ -181,11 +182,13 @@ pub trait Mechanism: Sync {
     fn step_words(&self, _step: Step, _task: &str, _lang: Lang) -> Option<String> {
         None
     }
-    /// Does this mechanism follow every tuple it is handed (Storm's acker)? Only then does the
-    /// dataflow collect what each read and each processed record emitted (`Sim::emitted`) and
-    /// call [`Mechanism::after_record`]; the barrier handlers skip that work.
-    fn follows_records(&self) -> bool {
-        false
+    /// Which optional hooks it answers ([`Hooks`]), read once at the start: only then does the
+    /// engine call [`Mechanism::check`] for a read or a JobManager crash, [`Mechanism::steps`],
+    /// [`Mechanism::awaits_time`] and [`Mechanism::rerun`]. With `follows_records` (Storm's
+    /// acker) the dataflow collects what each processed record emitted (`Sim::emitted`) and calls
+    /// [`Mechanism::after_record`]; the barrier handlers skip that work.
+    fn hooks(&self) -> Hooks {
+        Hooks::default()
     }
     /// The offset source `t` reads next, or None when it has nothing to read. By default the next
     /// offset of its log; a spout that replays failed tuples reads those first.
@@ -198,7 +201,7 @@ pub trait Mechanism: Sync {
         sim.read_and_emit(t, offset, rec, out);
     }
     /// Task `t` processed record `seq` of channel `c` and emitted `children`. Called only when
-    /// [`Mechanism::follows_records`].
+    /// [`Hooks::follows_records`].
     #[allow(clippy::too_many_arguments)]
     fn after_record(&self, _sim: &mut Sim, _t: TaskId, _c: ChannelId, _seq: u64, _record: RecordId, _children: &[(ChannelId, u64)], _out: &mut Vec<Event>) {}
     /// Does a checkpoint of this mechanism store in-flight records (unaligned)?

@@ -44,6 +44,7 @@ use super::received_blocks::{
 use crate::engine::action::{Action, CrashScope, Event, RestoreFrom};
 use crate::engine::dataflow::record::Record as Rec;
 use crate::engine::error::ActionError;
+use crate::engine::mechanisms::hooks::Hooks;
 use crate::engine::mechanisms::own_state::Slot;
 use crate::engine::mechanisms::seam::{InFlight, Mechanism, OnCrash, Rerun};
 use crate::engine::sim::Durable;
@@ -60,6 +61,9 @@ use crate::engine::sim::Sim;
 pub struct MicroBatches;
 
 impl Mechanism for MicroBatches {
+    fn hooks(&self) -> Hooks {
+        Hooks { checks_actions: true, waits_for_time: true, reruns: true, ..Hooks::default() }
+    }
     fn start(&self, sim: &mut Sim) {
         sim.live.mechanism.put(SparkRuntime::default());
         sim.durable.mechanism.put(SparkDurable::default());

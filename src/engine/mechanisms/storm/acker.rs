@@ -36,6 +36,7 @@ use crate::engine::error::ActionError;
 use crate::engine::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::lang::Lang;
 use crate::engine::mechanisms::committed_offsets::CommittedOffsets;
+use crate::engine::mechanisms::hooks::Hooks;
 use crate::engine::mechanisms::seam::{InFlight, Mechanism, OnCrash, OnRestore};
 use crate::engine::mechanisms::step::Step;
 use super::steps::{from_acker, to_acker, FROM_ACKER, TO_ACKER};
@@ -136,8 +137,8 @@ impl Mechanism for XorAcker {
     fn on_trigger(&self, _sim: &mut Sim, _id: crate::engine::ids::CheckpointId, _out: &mut Vec<Event>) {
         unreachable!("Storm has no checkpoints: the trigger is refused before it reaches the mechanism")
     }
-    fn follows_records(&self) -> bool {
-        true
+    fn hooks(&self) -> Hooks {
+        Hooks { follows_records: true, checks_actions: true, own_steps: true, ..Hooks::default() }
     }
     fn next_read(&self, sim: &Sim, t: TaskId) -> Option<u32> {
         let retry = sim.storm().and_then(|s| s.spouts[t.index()].retry.first().copied());

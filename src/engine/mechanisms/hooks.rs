@@ -1,0 +1,20 @@
+//! Which of the seam's optional hooks a mechanism answers, read once when the run starts. The
+//! engine's hot paths (every read, every record, every scheduler step) skip the calls a
+//! mechanism does not answer, so the Flink barrier handlers pay nothing for what only Storm's
+//! acker or Spark Streaming needs.
+
+/// The hooks a mechanism answers (`Mechanism::hooks`); none by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hooks {
+    /// It follows every record it is handed (`Mechanism::after_record`, Storm's acker): each
+    /// processed record collects what it emitted for it.
+    pub follows_records: bool,
+    /// It may refuse a read or a JobManager crash (`Mechanism::check`).
+    pub checks_actions: bool,
+    /// It has steps of its own (`Mechanism::pending_work`, `Mechanism::steps`).
+    pub own_steps: bool,
+    /// It may wait for what only time brings (`Mechanism::awaits_time`).
+    pub waits_for_time: bool,
+    /// It runs work again that takes effect otherwise than the first time (`Mechanism::rerun`).
+    pub reruns: bool,
+}
