@@ -516,7 +516,8 @@ impl Sim {
 }
 
 /// What a crash destroys: the running job.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq, Eq))]
 pub struct Live {
     pub tasks: Vec<TaskRuntime>,
     pub channels: Vec<Channel>,
@@ -530,7 +531,8 @@ pub struct Live {
 }
 
 /// What survives every crash.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq, Eq))]
 pub struct Durable {
     pub storage: CheckpointStorage,
     pub checkpoint_ids: CheckpointIdCounter,

@@ -16,11 +16,19 @@
 use std::any::Any;
 use std::fmt;
 
-/// What a slot can hold: any state that can be cloned (a run is cloned to explore and compare)
-/// and compared (a run replayed must equal the run).
-pub trait OwnState: Any + fmt::Debug {
+/// What a slot can hold: any state that can be cloned (a run is cloned to explore and compare),
+/// compared and printed (natively, where tests compare and print runs).
+///
+/// In the browser the slot neither compares nor prints what it holds (nothing on the page does),
+/// so those methods are left out of the trait there: every method of a trait object's table is
+/// kept in the WebAssembly module, and each state's `Debug` and `PartialEq` would cost the first
+/// visit some 16 KB uncompressed for code that never runs.
+pub trait OwnState: Any {
     fn clone_box(&self) -> Box<dyn OwnState>;
+    #[cfg(not(target_arch = "wasm32"))]
     fn eq_dyn(&self, other: &dyn OwnState) -> bool;
+    #[cfg(not(target_arch = "wasm32"))]
+    fn fmt_dyn(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
@@ -29,8 +37,13 @@ impl<T: Any + fmt::Debug + Clone + PartialEq> OwnState for T {
     fn clone_box(&self) -> Box<dyn OwnState> {
         Box::new(self.clone())
     }
+    #[cfg(not(target_arch = "wasm32"))]
     fn eq_dyn(&self, other: &dyn OwnState) -> bool {
         other.as_any().downcast_ref::<T>() == Some(self)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    fn fmt_dyn(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -68,6 +81,7 @@ impl Clone for Slot {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl PartialEq for Slot {
     fn eq(&self, other: &Slot) -> bool {
         match (self.0.as_deref(), other.0.as_deref()) {
@@ -78,13 +92,17 @@ impl PartialEq for Slot {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Eq for Slot {}
 
 impl fmt::Debug for Slot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0.as_deref() {
             None => f.write_str("empty"),
-            Some(s) => s.fmt(f),
+            #[cfg(not(target_arch = "wasm32"))]
+            Some(s) => s.fmt_dyn(f),
+            #[cfg(target_arch = "wasm32")]
+            Some(_) => f.write_str("a mechanism's state"),
         }
     }
 }
