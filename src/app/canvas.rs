@@ -182,7 +182,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         },
     };
     let width = match shows {
-        Some(d) if !lay.compact => lay.width.max(d.min_width),
+        Some(d) if !lay.compact => lay.width.max(f64::from(d.min_width)),
         _ => lay.width,
     };
     // The band takes the height it says (while its drawing loads, the height kept for the wait).
@@ -215,7 +215,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
 fn jobmanager(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> Html {
     let up = sim.jobmanager_up();
     let max = lay.jm.w - 28.0;
-    let (line2, line3) = (drawing.jobmanager_lines)(sim, l);
+    let (title, line2, line3) = (drawing.jobmanager)(sim, l);
     let notify: Vec<String> = sim
         .notifications()
         .iter()
@@ -244,7 +244,7 @@ fn jobmanager(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> H
             <title>{ full }</title>
             <rect x={num(r.x)} y={num(r.y)} width={num(r.w)} height={num(r.h)} rx="10" />
             <text class="jm-title" x={num(r.x + 14.0)} y={num(r.y + 25.0)} id="jm-title">
-                { fit(&(drawing.jobmanager_title)(sim, l).unwrap_or_else(|| match (&ha, up) {
+                { fit(&title.map(str::to_string).unwrap_or_else(|| match (&ha, up) {
                     (Some((title, _)), _) => title.clone(),
                     (None, true) => l.t("JobManager · CheckpointCoordinator", "JobManager · 检查点协调器").to_string(),
                     (None, false) => l.t("✖ JobManager down", "✖ JobManager 故障").to_string(),
@@ -691,7 +691,8 @@ fn task_box(
             "read",
         ));
     }
-    specs.extend((drawing.task_button)(t, l));
+    let (own, crash_tip) = (drawing.task)(t, l);
+    specs.extend(own);
     if info.kind == OperatorKind::Sink && sim.settings.sink == SinkMode::TwoPhaseCommit {
         let tip = l.t("Deliver the checkpoint-complete notification to", "投递检查点完成通知：");
         specs.push((Action::Notify { task: t }, l.t("✉ Notify", "✉ 通知"), "✉", tip, "notify"));
@@ -700,7 +701,7 @@ fn task_box(
         Action::CrashTask { task: t },
         l.t("✖ Crash", "✖ 崩溃"),
         "✖",
-        (drawing.crash_tip)(l),
+        crash_tip,
         "crash",
     ));
     let compact = lay.compact;

@@ -1,6 +1,6 @@
-//! A mechanism's drawing: what the canvas draws differently for one fault-tolerance mechanism (its
-//! band under the job, the JobManager box's title and lines, a button of its own in each task,
-//! the crash button's words, the down banner's words). The canvas asks the drawing for these
+//! A mechanism's drawing: what the canvas draws differently for one fault-tolerance mechanism: its
+//! band under the job, the JobManager box's title and lines, a button of its own in each task and
+//! the crash button's words, the down banner's words. The canvas asks the drawing for these
 //! parts and names no strategy; `drawing_catalogue.rs` says which drawing each strategy has.
 //! Flink's barrier handlers and "no snapshots" draw with [`MechanismDrawing::DEFAULT`].
 
@@ -23,21 +23,19 @@ pub struct BandDrawing {
     /// The height kept for the band while its part loads.
     pub wait_height: fn(bool) -> f64,
     /// The narrowest the canvas draws while the band shows (presenter mode keeps its width).
-    pub min_width: f64,
+    pub min_width: f32,
 }
 
 /// The parts of the canvas a mechanism draws its own way.
 pub struct MechanismDrawing {
     /// Its band under the job, if it has one.
     pub band: Option<BandDrawing>,
-    /// The JobManager box's title, where the mechanism's master has another name.
-    pub jobmanager_title: fn(&Sim, Lang) -> Option<String>,
-    /// The box's second and third lines.
-    pub jobmanager_lines: fn(&Sim, Lang) -> (String, String),
-    /// A button of its own in task `t`, between Read and Notify.
-    pub task_button: fn(TaskId, Lang) -> Option<TaskButton>,
-    /// What the crash button of a task says it crashes.
-    pub crash_tip: fn(Lang) -> &'static str,
+    /// What the JobManager's box says: its title, where the mechanism's master has another name,
+    /// and its second and third lines.
+    pub jobmanager: fn(&Sim, Lang) -> (Option<&'static str>, String, String),
+    /// In task `t`: a button of the mechanism's own (between Read and Notify), and what the crash
+    /// button says it crashes.
+    pub task: fn(TaskId, Lang) -> (Option<TaskButton>, &'static str),
     /// The down banner's two lines, for a crash the mechanism words its own way.
     pub down_banner: fn(CrashScope, Lang) -> Option<(&'static str, &'static str)>,
 }
@@ -47,19 +45,23 @@ impl MechanismDrawing {
     /// CheckpointCoordinator's pending and completed checkpoints (or what a restore starts from).
     pub const DEFAULT: MechanismDrawing = MechanismDrawing {
         band: None,
-        jobmanager_title: |_, _| None,
-        jobmanager_lines: coordinator_lines,
-        task_button: |_, _| None,
-        crash_tip: |l| l.t("Crash the task", "使任务崩溃："),
+        jobmanager: coordinator_lines,
+        task: |_, l| (None, crash_task(l)),
         down_banner: |_, _| None,
     };
 }
 
+/// What a task's crash button says by default.
+pub fn crash_task(l: Lang) -> &'static str {
+    l.t("Crash the task", "使任务崩溃：")
+}
+
 /// The CheckpointCoordinator's checkpoints in progress and those completed; with no coordinator,
 /// that nothing is saved.
-fn coordinator_lines(sim: &Sim, l: Lang) -> (String, String) {
+fn coordinator_lines(sim: &Sim, l: Lang) -> (Option<&'static str>, String, String) {
     if !sim.strategy().uses_coordinator() {
         return (
+            None,
             l.t("nothing is saved", "不保存任何状态").to_string(),
             l.t("restore: every task starts empty", "恢复：每个任务从空开始").to_string(),
         );
@@ -80,5 +82,5 @@ fn coordinator_lines(sim: &Sim, l: Lang) -> (String, String) {
         l.t("completed (retained):", "已完成（保留）："),
         if done.is_empty() { l.t("none", "无").to_string() } else { done.join(", ") }
     );
-    (line2, line3)
+    (None, line2, line3)
 }

@@ -12,19 +12,14 @@ pub static SPARK: MechanismDrawing = MechanismDrawing {
         pick: |b| b.batches,
         // While the drawing loads, the words that say so.
         wait_height: |_| 90.0,
-        min_width: super::spark_view::MIN_W,
+        min_width: super::spark_view::MIN_W as f32,
     }),
-    jobmanager_title: |sim, l| {
-        Some(
-            if sim.running() {
-                l.t("Spark driver · JobScheduler", "Spark 驱动器 · JobScheduler")
-            } else {
-                l.t("✖ Spark driver down", "✖ Spark 驱动器故障")
-            }
-            .to_string(),
-        )
-    },
-    jobmanager_lines: |sim, l| {
+    jobmanager: |sim, l| {
+        let title = if sim.running() {
+            l.t("Spark driver · JobScheduler", "Spark 驱动器 · JobScheduler")
+        } else {
+            l.t("✖ Spark driver down", "✖ Spark 驱动器故障")
+        };
         let every = sim.settings.batch_interval;
         let next = (sim.tick / every + 1) * every;
         let line2 = match sim.spark() {
@@ -36,9 +31,9 @@ pub static SPARK: MechanismDrawing = MechanismDrawing {
             ),
             None => l.t("driver down: every executor died with it", "驱动器故障：所有执行器随之退出").to_string(),
         };
-        (line2, bands_now().map_or_else(|| "…".to_string(), |b| (b.metadata_short)(sim, l)))
+        (Some(title), line2, bands_now().map_or_else(|| "…".to_string(), |b| (b.metadata_short)(sim, l)))
     },
-    crash_tip: |l| l.t("Crash the executor running", "使运行它的执行器崩溃："),
+    task: |_, l| (None, l.t("Crash the executor running", "使运行它的执行器崩溃：")),
     // A cluster's or a task's crash reads as under any mechanism; the rest is the driver's death.
     down_banner: |scope, l| match scope {
         CrashScope::Cluster | CrashScope::Task(_) => None,

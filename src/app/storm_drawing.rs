@@ -4,6 +4,7 @@
 
 use super::acker_view;
 use super::mechanism_drawing::{BandDrawing, MechanismDrawing};
+use super::text::Lang;
 use crate::engine::Sim;
 
 pub static STORM: MechanismDrawing = MechanismDrawing {
@@ -11,34 +12,33 @@ pub static STORM: MechanismDrawing = MechanismDrawing {
         shows: shows_band,
         pick: |b| b.acker,
         wait_height: acker_view::band_height,
-        min_width: acker_view::MIN_W,
+        min_width: acker_view::MIN_W as f32,
     }),
-    jobmanager_title: |sim, l| {
-        Some(
-            if sim.jobmanager_up() {
-                l.t("Storm · Nimbus", "Storm · Nimbus")
-            } else {
-                l.t("✖ Nimbus down", "✖ Nimbus 故障")
-            }
-            .to_string(),
-        )
-    },
-    jobmanager_lines: |sim, l| {
-        let line2 = if sim.jobmanager_up() {
-            l.t("Nimbus: assigns workers; not on the data path", "Nimbus：分配 worker，不在数据路径上")
-        } else {
-            l.t(
-                "Nimbus down: workers keep processing; reassignment waits",
-                "Nimbus 故障：worker 继续处理，重新分配需等待",
+    jobmanager: |sim, l| {
+        if sim.jobmanager_up() {
+            (
+                Some(l.t("Storm · Nimbus", "Storm · Nimbus")),
+                l.t("Nimbus: assigns workers; not on the data path", "Nimbus：分配 worker，不在数据路径上").to_string(),
+                no_state(l),
             )
-        };
-        (
-            line2.to_string(),
-            l.t("no state is saved: a restarted bolt starts empty", "不保存状态：重启的 bolt 从空开始").to_string(),
-        )
+        } else {
+            (
+                Some(l.t("✖ Nimbus down", "✖ Nimbus 故障")),
+                l.t(
+                    "Nimbus down: workers keep processing; reassignment waits",
+                    "Nimbus 故障：worker 继续处理，重新分配需等待",
+                )
+                .to_string(),
+                no_state(l),
+            )
+        }
     },
     ..MechanismDrawing::DEFAULT
 };
+
+fn no_state(l: Lang) -> String {
+    l.t("no state is saved: a restarted bolt starts empty", "不保存状态：重启的 bolt 从空开始").to_string()
+}
 
 /// The acker's band shows while there are ackers. In presenter mode only while the acker has a
 /// tree or a message to show: the strip costs the drawing some of its height on a projector.
