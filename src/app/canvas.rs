@@ -215,7 +215,10 @@ pub fn Canvas(props: &CanvasProps) -> Html {
 fn jobmanager(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> Html {
     let up = sim.jobmanager_up();
     let max = lay.jm.w - 28.0;
-    let (title, line2, line3) = (drawing.jobmanager)(sim, l);
+    let (title, line2, line3) = match drawing.jobmanager {
+        Some(words) => words(sim, l),
+        None => coordinator_lines(sim, l),
+    };
     let notify: Vec<String> = sim
         .notifications()
         .iter()
@@ -259,6 +262,35 @@ fn jobmanager(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> H
             <text class="jm-line" x={num(r.x + 14.0)} y={num(r.y + 70.0)} id="jm-completed">{ fit(&stw.unwrap_or(line3), max, 17.0) }</text>
         </g>
     }
+}
+
+/// The JobManager box's second and third lines by default: the CheckpointCoordinator's
+/// checkpoints in progress and those completed; with no coordinator, that nothing is saved.
+fn coordinator_lines(sim: &Sim, l: Lang) -> (Option<&'static str>, String, String) {
+    if !sim.strategy().uses_coordinator() {
+        return (
+            None,
+            l.t("nothing is saved", "不保存任何状态").to_string(),
+            l.t("restore: every task starts empty", "恢复：每个任务从空开始").to_string(),
+        );
+    }
+    let pending: Vec<String> = sim
+        .pending()
+        .iter()
+        .map(|p| format!("{} {} ({}/{})", l.t("chk", "检查点"), p.id.0, p.acked, p.snapshots.len()))
+        .collect();
+    let line2 = if pending.is_empty() {
+        l.t("pending: none", "进行中：无").to_string()
+    } else {
+        format!("{} {}", l.t("pending:", "进行中："), pending.join(", "))
+    };
+    let done: Vec<String> = sim.storage().completed.iter().map(|c| format!("{} ✓", c.id.0)).collect();
+    let line3 = format!(
+        "{} {}",
+        l.t("completed (retained):", "已完成（保留）："),
+        if done.is_empty() { l.t("none", "无").to_string() } else { done.join(", ") }
+    );
+    (None, line2, line3)
 }
 
 /// The JobManager box's title and HA line under a checkpointing strategy: the leader and the
@@ -691,8 +723,7 @@ fn task_box(
             "read",
         ));
     }
-    let (own, crash_tip) = (drawing.task)(t, l);
-    specs.extend(own);
+    specs.extend(drawing.task_button.map(|button| button(t, l)));
     if info.kind == OperatorKind::Sink && sim.settings.sink == SinkMode::TwoPhaseCommit {
         let tip = l.t("Deliver the checkpoint-complete notification to", "投递检查点完成通知：");
         specs.push((Action::Notify { task: t }, l.t("✉ Notify", "✉ 通知"), "✉", tip, "notify"));
@@ -701,7 +732,7 @@ fn task_box(
         Action::CrashTask { task: t },
         l.t("✖ Crash", "✖ 崩溃"),
         "✖",
-        crash_tip,
+        drawing.crash_tip.map_or_else(|| l.t("Crash the task", "使任务崩溃："), |tip| tip(l)),
         "crash",
     ));
     let compact = lay.compact;
@@ -842,7 +873,7 @@ fn external_box(sim: &Sim, lay: &Layout, r: Rect, sink: TaskId, l: Lang) -> Html
 }
 
 fn down_banner(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> Html {
-    if let Some((why, hint)) = sim.down().and_then(|scope| (drawing.down_banner)(scope, l)) {
+    if let Some((why, hint)) = sim.down().zip(drawing.down_banner).and_then(|(scope, words)| words(scope, l)) {
         return banner(lay, "down-banner", why.into(), hint.into());
     }
     let why = match sim.down() {

@@ -2,7 +2,8 @@
 //! band under the job, the JobManager box's title and lines, a button of its own in each task and
 //! the crash button's words, the down banner's words. The canvas asks the drawing for these
 //! parts and names no strategy; `drawing_catalogue.rs` says which drawing each strategy has.
-//! Flink's barrier handlers and "no snapshots" draw with [`MechanismDrawing::DEFAULT`].
+//! Flink's barrier handlers and "no snapshots" draw with [`MechanismDrawing::DEFAULT`], the canvas's
+//! own parts.
 
 use super::bands_part::{BandFn, Bands};
 use super::text::Lang;
@@ -26,61 +27,25 @@ pub struct BandDrawing {
     pub min_width: f32,
 }
 
-/// The parts of the canvas a mechanism draws its own way.
+/// The parts of the canvas a mechanism draws its own way. What it leaves out (None) the canvas
+/// draws as for Flink's barrier handlers.
 pub struct MechanismDrawing {
     /// Its band under the job, if it has one.
     pub band: Option<BandDrawing>,
     /// What the JobManager's box says: its title, where the mechanism's master has another name,
-    /// and its second and third lines.
-    pub jobmanager: fn(&Sim, Lang) -> (Option<&'static str>, String, String),
-    /// In task `t`: a button of the mechanism's own (between Read and Notify), and what the crash
-    /// button says it crashes.
-    pub task: fn(TaskId, Lang) -> (Option<TaskButton>, &'static str),
+    /// and its second and third lines (by default the CheckpointCoordinator's checkpoints).
+    pub jobmanager: Option<fn(&Sim, Lang) -> (Option<&'static str>, String, String)>,
+    /// A button of its own in task `t`, between Read and Notify.
+    pub task_button: Option<fn(TaskId, Lang) -> TaskButton>,
+    /// What a task's crash button says it crashes (by default, the task).
+    pub crash_tip: Option<fn(Lang) -> &'static str>,
     /// The down banner's two lines, for a crash the mechanism words its own way.
-    pub down_banner: fn(CrashScope, Lang) -> Option<(&'static str, &'static str)>,
+    pub down_banner: Option<fn(CrashScope, Lang) -> Option<(&'static str, &'static str)>>,
 }
 
 impl MechanismDrawing {
-    /// The drawing of Flink's barrier handlers and of "no snapshots": no band, the
-    /// CheckpointCoordinator's pending and completed checkpoints (or what a restore starts from).
-    pub const DEFAULT: MechanismDrawing = MechanismDrawing {
-        band: None,
-        jobmanager: coordinator_lines,
-        task: |_, l| (None, crash_task(l)),
-        down_banner: |_, _| None,
-    };
-}
-
-/// What a task's crash button says by default.
-pub fn crash_task(l: Lang) -> &'static str {
-    l.t("Crash the task", "使任务崩溃：")
-}
-
-/// The CheckpointCoordinator's checkpoints in progress and those completed; with no coordinator,
-/// that nothing is saved.
-fn coordinator_lines(sim: &Sim, l: Lang) -> (Option<&'static str>, String, String) {
-    if !sim.strategy().uses_coordinator() {
-        return (
-            None,
-            l.t("nothing is saved", "不保存任何状态").to_string(),
-            l.t("restore: every task starts empty", "恢复：每个任务从空开始").to_string(),
-        );
-    }
-    let pending: Vec<String> = sim
-        .pending()
-        .iter()
-        .map(|p| format!("{} {} ({}/{})", l.t("chk", "检查点"), p.id.0, p.acked, p.snapshots.len()))
-        .collect();
-    let line2 = if pending.is_empty() {
-        l.t("pending: none", "进行中：无").to_string()
-    } else {
-        format!("{} {}", l.t("pending:", "进行中："), pending.join(", "))
-    };
-    let done: Vec<String> = sim.storage().completed.iter().map(|c| format!("{} ✓", c.id.0)).collect();
-    let line3 = format!(
-        "{} {}",
-        l.t("completed (retained):", "已完成（保留）："),
-        if done.is_empty() { l.t("none", "无").to_string() } else { done.join(", ") }
-    );
-    (None, line2, line3)
+    /// The drawing of Flink's barrier handlers and of "no snapshots": the canvas's own, with no
+    /// band.
+    pub const DEFAULT: MechanismDrawing =
+        MechanismDrawing { band: None, jobmanager: None, task_button: None, crash_tip: None, down_banner: None };
 }

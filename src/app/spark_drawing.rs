@@ -14,7 +14,7 @@ pub static SPARK: MechanismDrawing = MechanismDrawing {
         wait_height: |_| 90.0,
         min_width: super::spark_view::MIN_W as f32,
     }),
-    jobmanager: |sim, l| {
+    jobmanager: Some(|sim, l| {
         let title = if sim.running() {
             l.t("Spark driver · JobScheduler", "Spark 驱动器 · JobScheduler")
         } else {
@@ -32,16 +32,16 @@ pub static SPARK: MechanismDrawing = MechanismDrawing {
             None => l.t("driver down: every executor died with it", "驱动器故障：所有执行器随之退出").to_string(),
         };
         (Some(title), line2, bands_now().map_or_else(|| "…".to_string(), |b| (b.metadata_short)(sim, l)))
-    },
-    task: |_, l| (None, l.t("Crash the executor running", "使运行它的执行器崩溃：")),
+    }),
+    crash_tip: Some(|l| l.t("Crash the executor running", "使运行它的执行器崩溃：")),
     // A cluster's or a task's crash reads as under any mechanism; the rest is the driver's death.
-    down_banner: |scope, l| match scope {
+    down_banner: Some(|scope, l| match scope {
         CrashScope::Cluster | CrashScope::Task(_) => None,
         _ => Some((
             l.t("✖ The Spark driver died.", "✖ Spark 驱动器挂了。"),
             l.t("Press Restore (R).", "按“恢复”（R）。"),
         )),
-    },
+    }),
     ..MechanismDrawing::DEFAULT
 };
 

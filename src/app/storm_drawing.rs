@@ -14,7 +14,7 @@ pub static STORM: MechanismDrawing = MechanismDrawing {
         wait_height: acker_view::band_height,
         min_width: acker_view::MIN_W as f32,
     }),
-    jobmanager: |sim, l| {
+    jobmanager: Some(|sim, l| {
         if sim.jobmanager_up() {
             (
                 Some(l.t("Storm · Nimbus", "Storm · Nimbus")),
@@ -32,7 +32,7 @@ pub static STORM: MechanismDrawing = MechanismDrawing {
                 no_state(l),
             )
         }
-    },
+    }),
     ..MechanismDrawing::DEFAULT
 };
 
