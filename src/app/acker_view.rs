@@ -73,9 +73,19 @@ fn message_row(sim: &Sim, a: Action, y: f64, x: f64, w: f64, label: String, item
     }
 }
 
+/// The band, or presenter mode's strip (`compact`), and the height it takes.
+pub fn band(sim: &Sim, top: f64, width: f64, act: &Callback<Action>, l: Lang, compact: bool) -> (Html, f64) {
+    let Some(storm) = sim.storm() else {
+        return (Html::default(), 0.0);
+    };
+    let band =
+        if compact { acker_strip(sim, storm, top, width, act, l) } else { acker_band(sim, storm, top, width, act, l) };
+    (band, band_height(compact))
+}
+
 /// The band: the acker with its pending trees on the left, the spouts' bookkeeping and the
 /// message rows on the right. `top` is where it starts on the canvas, `width` the canvas's width.
-pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Callback<Action>, l: Lang) -> Html {
+fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Callback<Action>, l: Lang) -> Html {
     let g = &sim.graph;
     let acker_w = within(width * 0.4, 420.0, 560.0);
     let rows_w = width - acker_w - 60.0 - 24.0;
@@ -164,7 +174,7 @@ pub fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &C
 /// Presenter mode's compact strip: one line with the acker's trees and each spout's commit, one
 /// line of buttons, one per sender with messages on their way ("Map ▸ ack b +1"), each
 /// delivering its oldest message.
-pub fn acker_strip(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Callback<Action>, l: Lang) -> Html {
+fn acker_strip(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Callback<Action>, l: Lang) -> Html {
     use crate::app::svg_text::fit;
     let g = &sim.graph;
     let px = 20.0;

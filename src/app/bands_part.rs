@@ -10,10 +10,8 @@ use super::text::Lang;
 /// band under the job. They load when the strategy first needs them.
 #[derive(Clone, Copy)]
 pub struct Bands {
-    pub acker_band: AckerBand,
-    pub acker_strip: AckerBand,
-    pub batch_band: BatchBand,
-    pub batch_strip: BatchBand,
+    pub acker: BandFn,
+    pub batches: BandFn,
     /// The narration of their events (`engine::wording::narrate_storm_spark`).
     pub narrate: fn(&crate::engine::Event, &crate::engine::JobGraph, Lang) -> String,
     /// Spark's lines in the Storage panel, and its metadata line in the JobManager's box.
@@ -21,30 +19,15 @@ pub struct Bands {
     pub metadata_short: fn(&crate::engine::Sim, Lang) -> String,
 }
 
-type AckerBand = fn(
-    &crate::engine::Sim,
-    &crate::engine::mechanisms::storm::tuple_tree::StormRuntime,
-    f64,
-    f64,
-    &Callback<crate::engine::Action>,
-    Lang,
-) -> Html;
-/// Spark's band, and the height its wrapped lines take.
-type BatchBand = fn(
-    &crate::engine::Sim,
-    Option<&crate::engine::mechanisms::spark::received_blocks::SparkRuntime>,
-    f64,
-    f64,
-    Lang,
-) -> (Html, f64);
+/// A band under the job: drawn at a top and a width (in presenter mode's geometry, `compact`, the
+/// strip), with the height it takes.
+pub type BandFn = fn(&crate::engine::Sim, f64, f64, &Callback<crate::engine::Action>, Lang, bool) -> (Html, f64);
 
 fn band_fns() -> Bands {
     use super::{acker_view, spark_view};
     Bands {
-        acker_band: acker_view::acker_band,
-        acker_strip: acker_view::acker_strip,
-        batch_band: spark_view::batch_band,
-        batch_strip: spark_view::batch_strip,
+        acker: acker_view::band,
+        batches: spark_view::band,
         narrate: crate::engine::wording::narrate_storm_spark,
         storage_lines: spark_view::storage_lines,
         metadata_short: spark_view::metadata_short,

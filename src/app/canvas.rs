@@ -25,6 +25,8 @@ use super::text::kind_name;
 use layout::{box_height, BANNER_H, ITEM_GAP, ROW, ROW0, TOKEN_H};
 pub use layout::{shape, text_w, Layout, Rect, Shape};
 
+use super::drawing_catalogue::drawing_for;
+use super::mechanism_drawing::{MechanismDrawing, TaskButton};
 use super::text::Lang;
 use super::ui_state::{Dispatch, Msg, Run, Shared};
 use crate::classroom::Command;
@@ -152,28 +154,15 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let shape = if lay.shape == Shape::Wide { "wide" } else { "tall" };
     // With many records in flight tokens move at once: a glide repaints the drawing every frame.
     let busy = sim.channels().iter().map(|c| c.queue.len()).sum::<usize>() > BUSY;
-    // Storm: the acker's band under the job.
-    // In presenter mode only while the acker has a tree or a message to show: the strip costs the
-    // drawing some of its height on a projector.
-    let band = sim.storm().filter(|s| {
-        sim.settings.ackers > 0
-            && (!lay.compact || !s.acker.is_empty() || s.messages_to_acker() > 0 || s.to_spout.iter().any(|q| !q.is_empty()))
-    });
-    // Spark Streaming: the blocks, the batch queue and the state under the job (in presenter mode
-    // while the driver runs).
-    // In presenter mode only while blocks or batches wait: on a projector the strip costs the
-    // drawing its size, and a prediction's chips need the room.
-    let spark = (sim.strategy() == Strategy::SparkStreaming).then(|| sim.spark()).filter(|s| {
-        !lay.compact
-            || s.is_some_and(|s| !s.jobs.is_empty() || s.blocks.iter().any(|b| b.batch.is_none() && b.readable()))
-    });
-    let extra = band.is_some() || spark.is_some();
+    // The mechanism's band under the job; its drawing and words load with the strategy, band
+    // shown or not.
+    let drawing = drawing_for(sim.strategy());
+    let shows = drawing.band.as_ref().filter(|d| (d.shows)(sim, lay.compact));
     let redraw = {
         let d = props.dispatch.clone();
         Callback::from(move |_| d.dispatch(Msg::PartLoaded))
     };
-    // Storm's and Spark Streaming's drawings and words load with the strategy, band shown or not.
-    let (bands, retry_bands) = super::bands_part::use_bands(matches!(sim.strategy(), Strategy::StormAcker | Strategy::SparkStreaming), redraw);
+    let (bands, retry_bands) = super::bands_part::use_bands(drawing.band.is_some(), redraw);
     let waiting = |top: f64| match bands {
         Ok(_) => html! {},
         Err(fetching) => html! {
@@ -192,20 +181,16 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             </g>
         },
     };
-    let width = if extra && !lay.compact { lay.width.max(super::acker_view::MIN_W) } else { lay.width };
-    // Spark's band takes the height its wrapped lines need (while its drawing loads, the old one).
-    let spark = spark.map(|s| match bands {
-        Ok(b) => (if lay.compact { b.batch_strip } else { b.batch_band })(sim, s, lay.height, width, lang),
-        Err(_) => (waiting(lay.height), 90.0),
+    let width = match shows {
+        Some(d) if !lay.compact => lay.width.max(f64::from(d.min_width)),
+        _ => lay.width,
+    };
+    // The band takes the height it says (while its drawing loads, the height kept for the wait).
+    let band = shows.map(|d| match bands {
+        Ok(b) => (d.pick)(b)(sim, lay.height, width, &h.act, lang, lay.compact),
+        Err(_) => (waiting(lay.height), (d.wait_height)(lay.compact)),
     });
-    let height = lay.height
-        + if band.is_some() {
-            super::acker_view::band_height(lay.compact)
-        } else if let Some((_, h)) = &spark {
-            *h
-        } else {
-            0.0
-        };
+    let height = lay.height + band.as_ref().map_or(0.0, |(_, h)| *h);
     html! { <>
         <svg id="canvas" class={classes!("canvas", lay.compact.then_some("compact"), busy.then_some("busy"))} viewBox={format!("0 0 {} {}", num(width), num(height))} role="group" aria-label={aria}
              preserveAspectRatio={if props.presenter { "xMidYMid meet" } else { "xMidYMin meet" }} data-shape={shape}>
@@ -216,69 +201,23 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             </defs>
             { for g.channels.iter().enumerate().map(|(i, _)| lane(sim, ChannelId(i as u16), lay, lang, h)) }
             { cut_line(lay, &saved, lang) }
-            { for g.tasks.iter().enumerate().map(|(i, _)| task_box(sim, TaskId(i as u16), lay, lang, h, saved[i], resume[i])) }
+            { for g.tasks.iter().enumerate().map(|(i, _)| task_box(sim, drawing, TaskId(i as u16), lay, lang, h, saved[i], resume[i])) }
             { for g.channels.iter().enumerate().map(|(i, _)| lane_labels(sim, ChannelId(i as u16), lay, lang, cut.as_ref())) }
-            { jobmanager(sim, lay, lang) }
+            { jobmanager(sim, drawing, lay, lang) }
             { lay.external.map(|(r, s)| external_box(sim, lay, r, s, lang)).unwrap_or_default() }
-            { band.map(|s| match bands {
-                Ok(b) => (if lay.compact { b.acker_strip } else { b.acker_band })(sim, s, lay.height, width, &h.act, lang),
-                Err(_) => waiting(lay.height),
-              }).unwrap_or_default() }
-            { spark.map(|(band, _)| band).unwrap_or_default() }
-            { if !running { down_banner(sim, lay, lang) } else if sim.region_down() { region_banner(sim, lay, lang) } else { html!{} } }
+            { band.map(|(band, _)| band).unwrap_or_default() }
+            { if !running { down_banner(sim, drawing, lay, lang) } else if sim.region_down() { region_banner(sim, lay, lang) } else { html!{} } }
         </svg>
         <Legend lang={lang} presenter={props.presenter} marks={crate::classroom::marks(&sim.settings)} />
     </> }
 }
 
-fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
+fn jobmanager(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> Html {
     let up = sim.jobmanager_up();
-    let strategy = sim.strategy();
     let max = lay.jm.w - 28.0;
-    let line2 = if strategy.uses_coordinator() {
-        let pending: Vec<String> = sim
-            .pending()
-            .iter()
-            .map(|p| format!("{} {} ({}/{})", l.t("chk", "检查点"), p.id.0, p.acked, p.snapshots.len()))
-            .collect();
-        if pending.is_empty() {
-            l.t("pending: none", "进行中：无").to_string()
-        } else {
-            format!("{} {}", l.t("pending:", "进行中："), pending.join(", "))
-        }
-    } else if strategy == Strategy::Timers {
-        l.t("no coordination: each task's own timer saves it", "无协调：各任务按自己的定时器保存").to_string()
-    } else if strategy == Strategy::SparkStreaming {
-        let every = sim.settings.batch_interval;
-        let next = (sim.tick / every + 1) * every;
-        match sim.spark() {
-            Some(_) => format!("{} {every} {} · {} {next}", l.t("a batch every", "批次间隔"), l.t("steps", "步"), l.t("next at step", "下一个在步")),
-            None => l.t("driver down: every executor died with it", "驱动器故障：所有执行器随之退出").to_string(),
-        }
-    } else if strategy == Strategy::StormAcker {
-        if up {
-            l.t("Nimbus: assigns workers; not on the data path", "Nimbus：分配 worker，不在数据路径上").to_string()
-        } else {
-            l.t("Nimbus down: workers keep processing; reassignment waits", "Nimbus 故障：worker 继续处理，重新分配需等待").to_string()
-        }
-    } else {
-        l.t("nothing is saved", "不保存任何状态").to_string()
-    };
-    let line3 = if strategy.uses_coordinator() {
-        let done: Vec<String> = sim.storage().completed.iter().map(|c| format!("{} ✓", c.id.0)).collect();
-        format!(
-            "{} {}",
-            l.t("completed (retained):", "已完成（保留）："),
-            if done.is_empty() { l.t("none", "无").to_string() } else { done.join(", ") }
-        )
-    } else if strategy == Strategy::Timers {
-        l.t("restore: each task from its own latest save", "恢复：每个任务用自己最近的保存").to_string()
-    } else if strategy == Strategy::SparkStreaming {
-        super::bands_part::bands_now().map_or_else(|| "…".to_string(), |b| (b.metadata_short)(sim, l))
-    } else if strategy == Strategy::StormAcker {
-        l.t("no state is saved: a restarted bolt starts empty", "不保存状态：重启的 bolt 从空开始").to_string()
-    } else {
-        l.t("restore: every task starts empty", "恢复：每个任务从空开始").to_string()
+    let (title, line2, line3) = match drawing.jobmanager {
+        Some(words) => words(sim, l),
+        None => coordinator_lines(sim, l),
     };
     let notify: Vec<String> = sim
         .notifications()
@@ -308,18 +247,11 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
             <title>{ full }</title>
             <rect x={num(r.x)} y={num(r.y)} width={num(r.w)} height={num(r.h)} rx="10" />
             <text class="jm-title" x={num(r.x + 14.0)} y={num(r.y + 25.0)} id="jm-title">
-                { fit(&match (&ha, strategy == Strategy::StormAcker, up) {
-                    _ if strategy == Strategy::SparkStreaming => if sim.running() {
-                        l.t("Spark driver · JobScheduler", "Spark 驱动器 · JobScheduler").to_string()
-                    } else {
-                        l.t("✖ Spark driver down", "✖ Spark 驱动器故障").to_string()
-                    },
-                    (Some((title, _)), _, _) => title.clone(),
-                    (None, true, true) => l.t("Storm · Nimbus", "Storm · Nimbus").to_string(),
-                    (None, true, false) => l.t("✖ Nimbus down", "✖ Nimbus 故障").to_string(),
-                    (None, false, true) => l.t("JobManager · CheckpointCoordinator", "JobManager · 检查点协调器").to_string(),
-                    (None, false, false) => l.t("✖ JobManager down", "✖ JobManager 故障").to_string(),
-                }, max, 19.0) }
+                { fit(&title.map(str::to_string).unwrap_or_else(|| match (&ha, up) {
+                    (Some((title, _)), _) => title.clone(),
+                    (None, true) => l.t("JobManager · CheckpointCoordinator", "JobManager · 检查点协调器").to_string(),
+                    (None, false) => l.t("✖ JobManager down", "✖ JobManager 故障").to_string(),
+                }), max, 19.0) }
             </text>
             // With nothing pending (always so while the JobManager is down), the line tells what
             // high availability holds instead.
@@ -330,6 +262,35 @@ fn jobmanager(sim: &Sim, lay: &Layout, l: Lang) -> Html {
             <text class="jm-line" x={num(r.x + 14.0)} y={num(r.y + 70.0)} id="jm-completed">{ fit(&stw.unwrap_or(line3), max, 17.0) }</text>
         </g>
     }
+}
+
+/// The JobManager box's second and third lines by default: the CheckpointCoordinator's
+/// checkpoints in progress and those completed; with no coordinator, that nothing is saved.
+fn coordinator_lines(sim: &Sim, l: Lang) -> (Option<&'static str>, String, String) {
+    if !sim.strategy().uses_coordinator() {
+        return (
+            None,
+            l.t("nothing is saved", "不保存任何状态").to_string(),
+            l.t("restore: every task starts empty", "恢复：每个任务从空开始").to_string(),
+        );
+    }
+    let pending: Vec<String> = sim
+        .pending()
+        .iter()
+        .map(|p| format!("{} {} ({}/{})", l.t("chk", "检查点"), p.id.0, p.acked, p.snapshots.len()))
+        .collect();
+    let line2 = if pending.is_empty() {
+        l.t("pending: none", "进行中：无").to_string()
+    } else {
+        format!("{} {}", l.t("pending:", "进行中："), pending.join(", "))
+    };
+    let done: Vec<String> = sim.storage().completed.iter().map(|c| format!("{} ✓", c.id.0)).collect();
+    let line3 = format!(
+        "{} {}",
+        l.t("completed (retained):", "已完成（保留）："),
+        if done.is_empty() { l.t("none", "无").to_string() } else { done.join(", ") }
+    );
+    (None, line2, line3)
 }
 
 /// The JobManager box's title and HA line under a checkpointing strategy: the leader and the
@@ -614,8 +575,10 @@ fn lane_labels(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, cut: Option<&CutR
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn task_box(
     sim: &Sim,
+    drawing: &MechanismDrawing,
     t: TaskId,
     lay: &Layout,
     l: Lang,
@@ -750,7 +713,7 @@ fn task_box(
     // The task's own buttons, left to right: (action, label, symbol, tooltip, id prefix). The
     // compact geometry shows the symbols only; the tooltip and the label for screen readers
     // always say the whole.
-    let mut specs: Vec<(Action, &'static str, &'static str, &'static str, &'static str)> = Vec::new();
+    let mut specs: Vec<TaskButton> = Vec::new();
     if info.kind == OperatorKind::Source {
         specs.push((
             Action::Read { task: t },
@@ -760,15 +723,7 @@ fn task_box(
             "read",
         ));
     }
-    if sim.strategy() == Strategy::Timers {
-        specs.push((
-            Action::Timer { task: t },
-            l.t("◷ Save", "◷ 保存"),
-            "◷",
-            l.t("Fire the snapshot timer of", "触发定时快照："),
-            "timer",
-        ));
-    }
+    specs.extend(drawing.task_button.map(|button| button(t, l)));
     if info.kind == OperatorKind::Sink && sim.settings.sink == SinkMode::TwoPhaseCommit {
         let tip = l.t("Deliver the checkpoint-complete notification to", "投递检查点完成通知：");
         specs.push((Action::Notify { task: t }, l.t("✉ Notify", "✉ 通知"), "✉", tip, "notify"));
@@ -777,15 +732,11 @@ fn task_box(
         Action::CrashTask { task: t },
         l.t("✖ Crash", "✖ 崩溃"),
         "✖",
-        if sim.strategy() == Strategy::SparkStreaming {
-            l.t("Crash the executor running", "使运行它的执行器崩溃：")
-        } else {
-            l.t("Crash the task", "使任务崩溃：")
-        },
+        drawing.crash_tip.map_or_else(|| l.t("Crash the task", "使任务崩溃："), |tip| tip(l)),
         "crash",
     ));
     let compact = lay.compact;
-    let shown = move |s: &(Action, &'static str, &'static str, &'static str, &'static str)| -> &'static str {
+    let shown = move |s: &TaskButton| -> &'static str {
         if compact {
             s.2
         } else {
@@ -921,7 +872,10 @@ fn external_box(sim: &Sim, lay: &Layout, r: Rect, sink: TaskId, l: Lang) -> Html
     }
 }
 
-fn down_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
+fn down_banner(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> Html {
+    if let Some((why, hint)) = sim.down().zip(drawing.down_banner).and_then(|(scope, words)| words(scope, l)) {
+        return banner(lay, "down-banner", why.into(), hint.into());
+    }
     let why = match sim.down() {
         Some(CrashScope::Cluster) => l.t("✖ The cluster crashed.", "✖ 集群崩溃。"),
         Some(CrashScope::Task(_)) => l.t("✖ A task crashed: the job fails over.", "✖ 任务崩溃，作业需要故障转移。"),
@@ -942,14 +896,6 @@ fn down_banner(sim: &Sim, lay: &Layout, l: Lang) -> Html {
                 ),
             };
             return banner(lay, "down-banner", why, hint);
-        }
-        Some(_) if sim.strategy() == Strategy::SparkStreaming => {
-            return banner(
-                lay,
-                "down-banner",
-                l.t("✖ The Spark driver died.", "✖ Spark 驱动器挂了。").into(),
-                l.t("Press Restore (R).", "按“恢复”（R）。").into(),
-            );
         }
         Some(CrashScope::JobManager) => l.t("✖ The JobManager crashed.", "✖ JobManager 崩溃。"),
         Some(CrashScope::Global) => l.t("✖ Too many failed checkpoints: failover.", "✖ 检查点失败次数过多，故障转移。"),

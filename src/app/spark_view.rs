@@ -12,7 +12,7 @@ use yew::prelude::*;
 use crate::app::svg_text::{text_w, wrap};
 use super::text::Lang;
 use crate::engine::mechanisms::spark::received_blocks::{Block, SparkRuntime, WAL_BYTES_PER_RECORD};
-use crate::engine::Sim;
+use crate::engine::{Action, Sim};
 
 /// Height of the band, and of presenter mode's strip, in canvas units: the least they take
 /// (wrapped lines make them taller).
@@ -163,9 +163,14 @@ pub fn storage_lines(sim: &Sim, l: Lang) -> Vec<String> {
     vec![metadata_line(sim, l), state, log]
 }
 
+/// The band, or presenter mode's strip (`compact`), and the height its wrapped lines take.
+pub fn band(sim: &Sim, top: f64, width: f64, _act: &Callback<Action>, l: Lang, compact: bool) -> (Html, f64) {
+    (if compact { batch_strip } else { batch_band })(sim, sim.spark(), top, width, l)
+}
+
 /// The band: blocks, the driver's queue, the state and the logs. While the driver is down (`s`
 /// None) it shows what survived: the log's blocks and the metadata checkpoint.
-pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> (Html, f64) {
+fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> (Html, f64) {
     let g = &sim.graph;
     let col = (width - 80.0) / 3.0;
     let x = |c: usize| 24.0 + c as f64 * (col + 16.0);
@@ -273,7 +278,7 @@ pub fn batch_band(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: 
 
 /// Presenter mode's strip: the blocks and the queue on one line, the state and the log on the
 /// next, in large type.
-pub fn batch_strip(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> (Html, f64) {
+fn batch_strip(sim: &Sim, s: Option<&SparkRuntime>, top: f64, width: f64, l: Lang) -> (Html, f64) {
     let Some(s) = s else {
         let lines = storage_lines(sim, l);
         let (first, second) = (format!("{} · {}", l.t("✖ driver down", "✖ 驱动器故障"), lines[2]), lines[0].clone());
