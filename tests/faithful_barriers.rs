@@ -139,7 +139,7 @@ fn a_late_first_barrier_goes_unaligned_at_once() {
     // Trigger at step 0; Count's first barrier arrives at step 3, past the timeout.
     let p = play("two-inputs", s, &["checkpoint", "read Left", "read Left", "deliver Left->Count"]);
     let count = task(&p, "Count");
-    let al = p.sim.tasks()[count].alignment.as_ref().expect("waiting for Right's barrier");
+    let al = Alignment::of(&p.sim.tasks()[count]).expect("waiting for Right's barrier");
     assert!(
         al.unaligned.is_some(),
         "Count snapshotted unaligned when barrier 1 arrived: {:#?}",
@@ -156,7 +156,7 @@ fn the_alignment_timer_counts_from_the_trigger() {
     // Trigger at step 0, first barrier at step 1, the timeout passes at step 2 (not 3).
     let p = play("two-inputs", s, &["checkpoint", "deliver Left->Count", "read Left"]);
     let count = task(&p, "Count");
-    let al = p.sim.tasks()[count].alignment.as_ref().expect("waiting for Right's barrier");
+    let al = Alignment::of(&p.sim.tasks()[count]).expect("waiting for Right's barrier");
     assert!(al.unaligned.is_some(), "timed out at step 2: {:#?}", said_at(&p, 2, Lang::En));
 }
 
@@ -169,7 +169,7 @@ fn blocked_inputs_stay_blocked_after_the_switch_to_unaligned() {
     let script = ["checkpoint", "deliver Left->Count", "read Left", "read Left"];
     let p = play("two-inputs", s.clone(), &script);
     let (count, left) = (task(&p, "Count"), channel(&p, "Left->Count"));
-    assert!(p.sim.tasks()[count].alignment.as_ref().unwrap().unaligned.is_some(), "timed out at step 2");
+    assert!(Alignment::of(&p.sim.tasks()[count]).unwrap().unaligned.is_some(), "timed out at step 2");
     assert!(p.sim.channels()[left].blocked, "{:#?}", said(&p, Lang::En));
     let mut all = script.to_vec();
     all.push("deliver Right->Count");
@@ -197,7 +197,7 @@ fn a_timed_out_task_forwards_an_unaligned_barrier() {
         said_at(&p, 1, Lang::En)
     );
     assert!(!p.sim.channels()[c].blocked, "an unaligned barrier blocks nothing: {:#?}", said_at(&p, 3, Lang::En));
-    let al = p.sim.tasks()[sink].alignment.as_ref().expect("waiting for Count[1]'s barrier");
+    let al = Alignment::of(&p.sim.tasks()[sink]).expect("waiting for Count[1]'s barrier");
     assert!(al.unaligned.is_some(), "Sink switched to unaligned at once");
     assert!(p.sim.stats.history[0].subtasks[sink].unaligned);
 }
@@ -226,7 +226,7 @@ fn a_cancel_marker_releases_downstream_tasks_from_an_aborted_checkpoint() {
     assert_eq!(p.sim.stats.history[0].status, CheckpointStatus::Failed(AbortReason::Expired));
     let (sink, from1) = (task(&p, "Sink"), channel(&p, "Count[1]->Sink"));
     assert_eq!(
-        p.sim.tasks()[sink].alignment.as_ref().map(|a| a.checkpoint),
+        Alignment::of(&p.sim.tasks()[sink]).map(|a| a.checkpoint),
         Some(CheckpointId(1)),
         "{:#?}",
         said_at(&p, 5, Lang::En)
@@ -258,7 +258,7 @@ fn a_cancel_marker_releases_downstream_tasks_from_an_aborted_checkpoint() {
         pending: false
     }));
     assert!(!p.sim.channels()[from1].blocked, "{:#?}", said_at(&p, 7, Lang::En));
-    assert!(p.sim.tasks()[sink].alignment.is_none());
+    assert!(Alignment::of(&p.sim.tasks()[sink]).is_none());
     let said7 = said_at(&p, 7, Lang::En);
     assert!(
         said7.contains(&"Sink gave up checkpoint 1 and released the 1 input(s) it had blocked.".to_string()),

@@ -233,7 +233,7 @@ fn jobmanager(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> H
         })
         .collect();
     let line3 = if notify.is_empty() { line3 } else { format!("{line3} · ✉ {}", notify.join(", ")) };
-    let ha = sim.strategy().takes_high_availability().then(|| high_availability(sim, l));
+    let ha = sim.strategy().takes(Setting::HighAvailability).then(|| high_availability(sim, l));
     let stw = sim.stop_the_world().map(|(id, _)| {
         format!("{} {}", l.t("❚❚ sources paused for stop-the-world checkpoint", "❚❚ 源已暂停，等待全局快照"), id.0)
     });
@@ -241,8 +241,8 @@ fn jobmanager(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> H
     let full = format!("{line2}\n{}", stw.clone().unwrap_or_else(|| line3.clone()));
     html! {
         <g id="jobmanager" class={classes!("jobmanager", (!up).then_some("down"))} data-up={up.to_string()}
-            data-leader={sim.strategy().takes_high_availability().then(|| sim.masters().leader.letter())}
-            data-ha={sim.strategy().takes_high_availability().then(|| sim.settings.high_availability.id())}
+            data-leader={sim.strategy().takes(Setting::HighAvailability).then(|| sim.masters().leader.letter())}
+            data-ha={sim.strategy().takes(Setting::HighAvailability).then(|| sim.settings.high_availability.id())}
             data-submission={sim.masters().submission.to_string()}>
             <title>{ full }</title>
             <rect x={num(r.x)} y={num(r.y)} width={num(r.w)} height={num(r.h)} rx="10" />
@@ -661,7 +661,7 @@ fn task_box(
         }
     }
     // Alignment / recording badge, under the box.
-    let badge = rt.alignment.as_ref().map(|a| {
+    let badge = Alignment::of(rt).map(|a| {
         let id = a.checkpoint.0;
         let (short, long) = if a.cancelled {
             (format!("{} {id} {}", l.t("◌ chk", "◌ 检查点"), l.t("aborted", "已中止")),
@@ -879,7 +879,7 @@ fn down_banner(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> 
     let why = match sim.down() {
         Some(CrashScope::Cluster) => l.t("✖ The cluster crashed.", "✖ 集群崩溃。"),
         Some(CrashScope::Task(_)) => l.t("✖ A task crashed: the job fails over.", "✖ 任务崩溃，作业需要故障转移。"),
-        Some(CrashScope::JobManager) if sim.strategy().takes_high_availability() => {
+        Some(CrashScope::JobManager) if sim.strategy().takes(Setting::HighAvailability) => {
             let (a, b) = (sim.masters().leader.letter(), sim.masters().leader.other().letter());
             let (why, hint) = match (sim.settings.high_availability, sim.masters().awaiting_resubmission) {
                 (HighAvailability::Standby, _) => match l {

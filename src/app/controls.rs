@@ -13,7 +13,7 @@ use super::text::{job_name, lab_handler_name, sink_name, strategy_name, Lang};
 use super::settings_form::{disabled_why, edit, on_select, Change, Needs};
 use super::ui_state::{Dispatch, Msg, Run, SPEEDS};
 use crate::classroom::{Command, RunConfig};
-use crate::engine::settings::Edit;
+use crate::engine::settings::{Edit, Setting};
 use crate::engine::{
     Action, CrashScope, HighAvailability, Sim, SinkMode, Strategy, BUILTIN_NAMES,
 };
@@ -22,7 +22,7 @@ use crate::engine::{
 /// JobManager, then resubmits the job.
 fn restore_label(sim: &Sim, l: Lang) -> &'static str {
     let without_ha = sim.down() == Some(CrashScope::JobManager)
-        && sim.strategy().takes_high_availability()
+        && sim.strategy().takes(Setting::HighAvailability)
         && sim.settings.high_availability == HighAvailability::None;
     match (without_ha, sim.masters().awaiting_resubmission) {
         (true, false) => l.t("⟳ Start a JobManager", "⟳ 启动 JobManager"),

@@ -12,7 +12,7 @@ use yew::prelude::*;
 use super::text::{strategy_name, Lang};
 use super::ui_state::{Dispatch, Msg};
 use crate::classroom::{edit_field, Command, Notice, RunConfig, SettingField};
-use crate::engine::settings::Edit;
+use crate::engine::settings::{Edit, Setting};
 use crate::engine::{
     CheckpointRetention, FailoverStrategy, HighAvailability, JobGraph, OperatorKind, RestartPolicy, SourceKind, SinkMode,
     Strategy,
@@ -81,12 +81,12 @@ pub(super) fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<S
     };
     let (enabled, why, which) = match what {
         Needs::Interval => (
-            strategy.takes_checkpoint_interval(),
+            strategy.takes(Setting::CheckpointInterval),
             l.t("Only a checkpointing strategy triggers checkpoints", "只有做检查点的策略才会触发检查点"),
             checkpointing_strategies(l),
         ),
         Needs::Alignment => (
-            strategy.takes_alignment_timeout(),
+            strategy.takes(Setting::AlignmentTimeout),
             l.t("Only aligned barriers wait for alignment", "只有对齐屏障才会等待对齐"),
             strategy_name(l, Strategy::Aligned).to_string(),
         ),
@@ -104,7 +104,7 @@ pub(super) fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<S
             checkpointing_strategies(l),
         ),
         Needs::Restart => (
-            strategy.takes_restart_policy(),
+            strategy.takes(Setting::RestartPolicy),
             l.t(
                 "Only without snapshots: a strategy that saves restarts the sources from what it saved",
                 "只在不做快照时适用：保存状态的策略会让源从保存处重启",
@@ -112,12 +112,12 @@ pub(super) fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<S
             strategy_name(l, Strategy::None).to_string(),
         ),
         Needs::Acker => (
-            strategy.takes_acker_settings(),
+            strategy.takes(Setting::AckerSettings),
             l.t("Only Storm's acker tracks tuples", "只有 Storm 的 acker 跟踪元组"),
             strategy_name(l, Strategy::StormAcker).to_string(),
         ),
         Needs::HighAvailability => (
-            strategy.takes_high_availability(),
+            strategy.takes(Setting::HighAvailability),
             l.t(
                 "Only a checkpointing strategy keeps completed checkpoints in the JobManager for a standby or a resubmission",
                 "只有做检查点的策略才在 JobManager 中保存已完成的检查点，供备用节点或重新提交使用",
@@ -125,12 +125,12 @@ pub(super) fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<S
             checkpointing_strategies(l),
         ),
         Needs::MicroBatches => (
-            strategy.takes_micro_batches(),
+            strategy.takes(Setting::MicroBatches),
             l.t("Only Spark Streaming cuts micro-batches", "只有 Spark Streaming 切分微批"),
             strategy_name(l, Strategy::SparkStreaming).to_string(),
         ),
         Needs::Socket => (
-            strategy.takes_socket(),
+            strategy.takes(Setting::Socket),
             l.t(
                 "Storm's spout replays a failed tuple by reading it again, which a socket cannot do",
                 "Storm 的 spout 靠重新读取来重放失败的元组，socket 做不到",
@@ -138,7 +138,7 @@ pub(super) fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<S
             strategy_name(l, Strategy::Aligned).to_string(),
         ),
         Needs::Failover => (
-            strategy.takes_failover_strategy(),
+            strategy.takes(Setting::FailoverStrategy),
             l.t(
                 "Storm runs every task in one worker here, which restarts whole; Spark replaces a lost executor at once",
                 "这里 Storm 的所有任务都在一个 worker 里，整体重启；Spark 会立即替换丢失的执行器",
@@ -358,7 +358,7 @@ pub fn settings_grid(config: &RunConfig, graph: &JobGraph, notice: Option<&Notic
                     { number(SettingField::TolerableFailedCheckpoints, l.t("Tolerable failed checkpoints (in a row)", "可容忍的连续失败检查点数"),
                         disabled_why(l, strategy, Needs::Tolerable)) }
                     <label title={disabled_why(l, strategy, Needs::Failover).unwrap_or_default()}>{ l.t("Failover: when a task crashes, restart", "故障转移：任务崩溃时重启") }
-                        <select id="sel-failover" onchange={on_failover} disabled={!strategy.takes_failover_strategy()}
+                        <select id="sel-failover" onchange={on_failover} disabled={!strategy.takes(Setting::FailoverStrategy)}
                             title={disabled_why(l, strategy, Needs::Failover)}>
                             <option value="region" selected={settings.failover_strategy == FailoverStrategy::Region}>{ l.t("its pipelined region (Flink's default)", "其流水线区域（Flink 默认）") }</option>
                             <option value="full" selected={settings.failover_strategy == FailoverStrategy::Full}>{ l.t("every task", "所有任务") }</option>

@@ -213,7 +213,7 @@ impl Sim {
             self.crash(CrashScope::Global, out);
             return;
         }
-        if self.down.is_none() {
+        if self.live.down.is_none() {
             let mechanism = self.mechanism();
             for t in 0..self.live.tasks.len() {
                 if self.live.tasks[t].status == TaskStatus::Running {
@@ -272,7 +272,7 @@ impl Sim {
 
     /// `executeQueuedRequest`: while a slot is free, a queued trigger request runs.
     fn run_queued_triggers(&mut self, out: &mut Vec<Event>) {
-        while self.down.is_none() && self.live.coordinator.queued > 0 {
+        while self.live.down.is_none() && self.live.coordinator.queued > 0 {
             let c = &self.live.coordinator;
             if c.pending.len() as u32 >= self.settings.max_concurrent_checkpoints || c.stop_the_world.is_some() {
                 return;

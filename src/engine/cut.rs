@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dataflow::channel::SeqSet;
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId};
+use super::mechanisms::progress::Alignment;
 use super::settings::Strategy;
 use super::sim::Sim;
 use super::snapshot::TaskSnapshot;
@@ -156,7 +157,7 @@ impl Sim {
             .chain(savepoints)
             .chain(storage.saves.iter().filter_map(|s| s.last()))
             .chain(self.live.coordinator.pending.iter().flat_map(|p| p.snapshots.iter().flatten()))
-            .chain(self.live.tasks.iter().filter_map(|t| t.alignment.as_ref()?.unaligned.as_deref()))
+            .chain(self.live.tasks.iter().filter_map(|t| Alignment::of(t)?.unaligned.as_deref()))
             .collect();
         // Per channel: every stored set holds the numbers below this (u64::MAX: no stored set).
         let mut below = vec![u64::MAX; self.wire.len()];

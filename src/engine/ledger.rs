@@ -383,7 +383,7 @@ impl Sim {
     /// a task that matters?): as [`Sim::on_its_way`].
     fn on_its_way_to(&self, feeds: &[bool]) -> Vec<bool> {
         let mut v = vec![false; self.graph.records.len()];
-        if self.down.is_some() {
+        if self.live.down.is_some() {
             return vec![true; self.graph.records.len()];
         }
         for s in self.graph.sources().filter(|s| !self.task_up(*s)) {
@@ -396,7 +396,7 @@ impl Sim {
                 v[r.0 as usize] = true;
             }
         }
-        // What the mechanism will still bring: a tuple to replay, a block to process.
+        // What the mechanism will still bring (`Mechanism::on_its_way`), of its own state.
         self.mechanism().on_its_way(self, &mut v);
         for (i, ch) in self.live.channels.iter().enumerate() {
             if !feeds[self.graph.channels[i].to.index()] {

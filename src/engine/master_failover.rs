@@ -23,7 +23,7 @@
 use crate::engine::action::{CrashScope, Event, RestoreFrom};
 use crate::engine::checkpoint::CheckpointIdCounter;
 use crate::engine::ids::CheckpointId;
-use crate::engine::settings::{HighAvailability, Strategy};
+use crate::engine::settings::{HighAvailability, Setting, Strategy};
 use crate::engine::sim::Sim;
 use crate::engine::stats::{FailoverRecord, FailureCause, Takeover};
 
@@ -31,7 +31,7 @@ impl Sim {
     /// Does the JobManager's failure follow [`HighAvailability`] in this run? Only where the
     /// CheckpointCoordinator keeps completed checkpoints.
     pub(crate) fn follows_high_availability(&self) -> bool {
-        self.strategy().takes_high_availability()
+        self.strategy().takes(Setting::HighAvailability)
     }
 
     /// The JobManager failed (after the job's live part was dropped): with a standby, the HA store
@@ -41,7 +41,7 @@ impl Sim {
         let latest = self.durable.storage.completed.last().map(|c| c.id);
         match self.settings.high_availability {
             HighAvailability::Standby => {
-                let leader = self.masters.leader;
+                let leader = self.durable.masters.leader;
                 out.push(Event::LeadershipLost { leader, standby: leader.other(), checkpoint: latest });
                 false
             }
@@ -60,10 +60,10 @@ impl Sim {
     pub(crate) fn take_over_job(&mut self, out: &mut Vec<Event>) -> Option<Takeover> {
         match self.settings.high_availability {
             HighAvailability::Standby => {
-                let previous = self.masters.leader;
+                let previous = self.durable.masters.leader;
                 let leader = previous.other();
-                self.masters.leader = leader;
-                self.masters.elected_at = Some(self.tick);
+                self.durable.masters.leader = leader;
+                self.durable.masters.elected_at = Some(self.tick);
                 out.push(Event::LeaderElected { leader, previous });
                 out.push(Event::JobRecovered {
                     checkpoint: self.durable.storage.completed.last().map(|c| c.id),
@@ -71,19 +71,19 @@ impl Sim {
                 });
                 Some(Takeover::Election { leader })
             }
-            HighAvailability::None if !self.masters.awaiting_resubmission => {
-                self.masters.awaiting_resubmission = true;
-                self.jobmanager_up = true;
+            HighAvailability::None if !self.durable.masters.awaiting_resubmission => {
+                self.durable.masters.awaiting_resubmission = true;
+                self.live.jobmanager_up = true;
                 out.push(Event::JobManagerStarted);
                 None
             }
             HighAvailability::None => {
-                self.masters.awaiting_resubmission = false;
-                self.masters.submission += 1;
+                self.durable.masters.awaiting_resubmission = false;
+                self.durable.masters.submission += 1;
                 let from = self.durable.storage.completed.last().map(|c| c.id);
                 self.durable.checkpoint_ids = CheckpointIdCounter(from.map_or(1, |id| id.0 + 1));
                 self.stats.resubmitted();
-                let submission = self.masters.submission;
+                let submission = self.durable.masters.submission;
                 out.push(Event::JobResubmitted { submission, from, next_id: CheckpointId(self.durable.checkpoint_ids.0) });
                 Some(Takeover::Resubmission { submission })
             }

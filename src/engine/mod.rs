@@ -93,7 +93,7 @@ pub use pyspark_export::{export_pyspark, export_pyspark_batch, SparkExportError}
 pub use scenario::{fingerprint, FaultBudget, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{
-    CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Settings, SourceKind, SinkMode, Strategy, TimerSpec,
+    CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Setting, Settings, SourceKind, SinkMode, Strategy, TimerSpec,
 };
 pub use savepoint::{JobEnd, Savepoint, SavepointType};
 pub use sim::Sim;

@@ -62,6 +62,7 @@ impl Sim {
             }
         }
         let lost = std::mem::take(&mut self.live);
+        self.live.jobmanager_up = lost.jobmanager_up;
         if scope != CrashScope::JobManager {
             // The JobManager outlives a task failover: its CheckpointFailureManager keeps counting.
             self.live.coordinator.failures = lost.coordinator.failures;
@@ -79,11 +80,11 @@ impl Sim {
             self.live.tasks.push(task.stopped(crashed, initial));
         }
         out.push(self.mechanism().crash_event(&lost.mechanism, scope, dropped));
-        self.down = Some(scope);
+        self.live.down = Some(scope);
         self.failover_began(scope, false);
         let reason = match scope {
             CrashScope::JobManager => {
-                self.jobmanager_up = false;
+                self.live.jobmanager_up = false;
                 AbortReason::JobManagerFailure
             }
             CrashScope::Global => AbortReason::JobFailure,
@@ -183,13 +184,13 @@ impl Sim {
         // After a JobManager failure: a standby wins the election, or (no HA) a new JobManager
         // starts and, at the next restore, the job is submitted again.
         let mut takeover = Takeover::Restart;
-        if self.down == Some(CrashScope::JobManager) && self.follows_high_availability() {
+        if self.live.down == Some(CrashScope::JobManager) && self.follows_high_availability() {
             match self.take_over_job(out) {
                 Some(t) => takeover = t,
                 None => return,
             }
         }
-        let whole = self.down.is_some();
+        let whole = self.live.down.is_some();
         self.restart(whole, takeover, master_stays_down, out);
     }
 
@@ -201,8 +202,8 @@ impl Sim {
         } else {
             self.live.tasks.iter().map(|t| (t.status == TaskStatus::Running).then(|| t.clone())).collect()
         };
-        self.down = None;
-        self.jobmanager_up = !master_stays_down;
+        self.live.down = None;
+        self.live.jobmanager_up = !master_stays_down;
         self.live.tasks = (0..self.graph.tasks.len()).map(|t| self.fresh_task(TaskId(t as u16))).collect();
         let (from, mut in_flight) = self.mechanism().restore(self);
         let restarted: Vec<bool> = kept.iter().map(Option::is_none).collect();

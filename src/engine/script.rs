@@ -270,7 +270,7 @@ impl Sim {
     /// still to come), and no record is on its way in a channel. Only barriers, cancel markers and
     /// notifications may still move.
     pub(crate) fn records_settled(&self) -> bool {
-        self.down.is_none()
+        self.live.down.is_none()
             && !self.graph.sources().any(|t| self.mechanism().next_read(self, t).is_some() || self.socket_waits(t).is_some())
             && self.live.channels.iter().all(|c| c.queue.iter().all(|i| !matches!(i, super::dataflow::record::Item::Record { .. })))
     }

@@ -47,14 +47,8 @@ pub struct Sim {
     /// Logical clock: one tick per applied action.
     pub tick: u64,
     pub(crate) rng: Rng,
-    /// Why the job is down as a whole, if it is. (A failed pipelined region is down while the
-    /// rest runs: its tasks are not running, and `down` is None.)
-    pub(crate) down: Option<CrashScope>,
     /// The job was stopped with a savepoint or cancelled, and not submitted again.
     pub(crate) stopped: Option<JobEnd>,
-    pub(crate) jobmanager_up: bool,
-    /// The JobManagers: which leads, and (no HA) whether the job waits to be submitted again.
-    pub(crate) masters: Masters,
     /// What a crash destroys.
     pub(crate) live: Live,
     /// What survives every crash.
@@ -125,10 +119,7 @@ impl Sim {
             expected,
             tick: 0,
             rng: Rng::new(seed),
-            down: None,
             stopped: None,
-            jobmanager_up: true,
-            masters: Masters::default(),
             stats: CheckpointStats::default(),
             scratch: Vec::new(),
             hooks: Hooks::default(),
@@ -170,7 +161,7 @@ impl Sim {
     }
     /// Why the job is down as a whole, if it is.
     pub fn down(&self) -> Option<CrashScope> {
-        self.down
+        self.live.down
     }
     /// Is task `t` running? (Not while the job is down, nor while its failed region is.)
     pub fn task_up(&self, t: TaskId) -> bool {
@@ -178,7 +169,7 @@ impl Sim {
     }
     /// A failed pipelined region is down while the rest of the job runs (region failover).
     pub fn region_down(&self) -> bool {
-        self.down.is_none()
+        self.live.down.is_none()
             && self.stopped.is_none()
             && self.live.tasks.iter().any(|t| t.status != TaskStatus::Running)
     }
@@ -187,12 +178,12 @@ impl Sim {
         &self.live.notifications
     }
     pub fn jobmanager_up(&self) -> bool {
-        self.jobmanager_up
+        self.live.jobmanager_up
     }
     /// The JobManagers as the HA services see them: the leader, the last election, a job waiting
     /// to be resubmitted.
     pub fn masters(&self) -> &Masters {
-        &self.masters
+        &self.durable.masters
     }
     pub fn strategy(&self) -> Strategy {
         self.settings.strategy
@@ -200,7 +191,7 @@ impl Sim {
     /// Is the job up (not down as a whole)? A failed region may still be down: see
     /// [`Sim::region_down`].
     pub fn running(&self) -> bool {
-        self.down.is_none()
+        self.live.down.is_none()
     }
     pub fn timer(&self, t: TaskId) -> TimerSpec {
         self.timers[t.index()]
@@ -212,7 +203,7 @@ impl Sim {
         if self.stopped.is_some() {
             return err(ActionError::JobStopped);
         }
-        match self.down {
+        match self.live.down {
             None => Ok(()),
             Some(_) => err(ActionError::JobDown),
         }
@@ -315,9 +306,9 @@ impl Sim {
                 self.need_up(task)
             }
             Action::Restore if self.stopped.is_some() => err(ActionError::JobStopped),
-            Action::Restore => match self.down {
+            Action::Restore => match self.live.down {
                 Some(_) => Ok(()),
-                None if self.region_down() || !self.jobmanager_up => Ok(()),
+                None if self.region_down() || !self.live.jobmanager_up => Ok(()),
                 None => err(ActionError::JobRunning),
             },
             Action::Mechanism { step } => {
@@ -354,7 +345,7 @@ impl Sim {
     }
 
     fn has_work_running(&self) -> bool {
-        self.down.is_some()
+        self.live.down.is_some()
             || (0..self.live.channels.len()).any(|c| self.deliverable(ChannelId(c as u16)))
             || self.graph.sources().any(|task| self.readable(task))
             || !self.live.notifications.is_empty()
@@ -366,7 +357,7 @@ impl Sim {
     /// Is something due later that only time brings: a socket's next record, or what the
     /// mechanism waits for (`Mechanism::awaits_time`)?
     pub fn awaits_time(&self) -> bool {
-        self.down.is_none()
+        self.live.down.is_none()
             && ((self.hooks.waits_for_time && self.mechanism().awaits_time(self))
                 || self.graph.sources().any(|s| self.task_up(s) && self.socket_waits(s).is_some()))
     }
@@ -379,7 +370,7 @@ impl Sim {
         if self.stopped.is_some() {
             return;
         }
-        if self.down.is_some() {
+        if self.live.down.is_some() {
             out.push(Action::Restore);
             return;
         }
@@ -493,11 +484,11 @@ impl Sim {
     /// periodic trigger and timeouts (an expiry may fail the job over), then the mechanism's own
     /// clock (timers, the alignment timeout, the stop-the-world drain).
     fn after_tick(&mut self, out: &mut Vec<Event>) {
-        if self.down.is_some() {
+        if self.live.down.is_some() {
             return;
         }
         self.coordinator_tick(out);
-        if self.down.is_some() {
+        if self.live.down.is_some() {
             return;
         }
         self.mechanism().on_tick(self, out);
@@ -516,9 +507,15 @@ impl Sim {
 }
 
 /// What a crash destroys: the running job.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq, Eq))]
 pub struct Live {
+    /// Why the job is down as a whole, if it is. (A failed pipelined region is down while the
+    /// rest runs: its tasks are not running, and `down` is None.)
+    pub down: Option<CrashScope>,
+    /// The JobManager's process is up. It outlives the job it runs: a crash of the job's tasks
+    /// carries it into the next `Live`, as the coordinator's failure count.
+    pub jobmanager_up: bool,
     pub tasks: Vec<TaskRuntime>,
     pub channels: Vec<Channel>,
     pub coordinator: Coordinator,
@@ -530,6 +527,22 @@ pub struct Live {
     pub stopping: Option<CheckpointId>,
 }
 
+impl Default for Live {
+    /// A job before it starts: up, with its JobManager up, and nothing in it yet.
+    fn default() -> Live {
+        Live {
+            down: None,
+            jobmanager_up: true,
+            tasks: Vec::new(),
+            channels: Vec::new(),
+            coordinator: Coordinator::default(),
+            notifications: Vec::new(),
+            mechanism: Slot::default(),
+            stopping: None,
+        }
+    }
+}
+
 /// What survives every crash.
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq, Eq))]
@@ -539,6 +552,9 @@ pub struct Durable {
     pub external: ExternalSystem,
     /// The mechanism's own durable state (`mechanisms::own_state`), which every crash leaves.
     pub mechanism: Slot,
+    /// The JobManagers: which leads (as the HA services keep it), and (no HA) whether the job
+    /// waits to be submitted again.
+    pub masters: Masters,
     /// The user's savepoints (the savepoint directory, outside the job).
     pub savepoints: Vec<Savepoint>,
 }

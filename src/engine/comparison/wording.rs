@@ -5,7 +5,7 @@
 use crate::engine::dataflow::job_graph::JobGraph;
 use crate::engine::lang::{say, Lang};
 use crate::engine::mechanisms::spark::micro_batches::executor_of;
-use crate::engine::settings::{HighAvailability, Settings, Strategy};
+use crate::engine::settings::{HighAvailability, Setting, Settings, Strategy};
 
 use super::format::CrashPlace;
 
@@ -31,7 +31,7 @@ pub fn crash_meaning(place: &CrashPlace, settings: &Settings, graph: &JobGraph, 
                 "crash-job-manager：Nimbus 宕机；worker 照常运行",
             )
             .into(),
-        (CrashPlace::Master, s) if s.takes_high_availability() => match settings.high_availability {
+        (CrashPlace::Master, s) if s.takes(Setting::HighAvailability) => match settings.high_availability {
             HighAvailability::Standby => lang
                 .t(
                     "crash-job-manager: the JobManager fails; a standby wins the election at the restore",

@@ -40,7 +40,9 @@ pub struct ExternalSystem {
     pub table: SortedMap<RecordId, Row>,
     /// Two-phase commit: every transaction ever begun.
     pub txns: Vec<Txn>,
-    /// Spark's transactional output: the (batch time, partition) keys committed.
+    /// Transactional output by key: the (batch time, partition) keys already committed. A writer
+    /// that writes a key's output only if the key is not here writes each batch once, however
+    /// often the batch runs (the mechanism that writes so cites its system).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub batch_commits: Vec<(u64, TaskId)>,
 }

@@ -14,7 +14,7 @@ use super::task::{TaskRuntime, TaskStatus};
 use crate::engine::action::Event;
 use crate::engine::error::ActionError;
 use crate::engine::ids::{ChannelId, TaskId};
-use crate::engine::mechanisms::progress::Tracker;
+use crate::engine::mechanisms::own_state::Slot;
 use crate::engine::settings::SinkMode;
 use crate::engine::sim::Sim;
 
@@ -31,8 +31,7 @@ impl Sim {
             in_pos,
             sent_before: vec![SeqSet::default(); info.out_channels.len()],
             out_from: info.out_channels.iter().map(|c| self.wire[c.index()].next_seq).collect(),
-            alignment: None,
-            tracker: Tracker::default(),
+            mechanism: Slot::default(),
             last_checkpoint: None,
             aborted: SortedSet::new(),
             rr: 0,

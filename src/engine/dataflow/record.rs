@@ -50,7 +50,7 @@ pub enum Item {
         rec: Record,
     },
     Barrier(Barrier),
-    /// Flink's `CancelCheckpointMarker`: the sender declined this checkpoint, so the receiver
-    /// need not wait for its barrier on this input. An ordinary event: it queues behind records.
+    /// Flink's `CancelCheckpointMarker`: the sender declined this checkpoint, so the receiving
+    /// task need not wait for its barrier on this input. An ordinary event: it queues behind records.
     Cancel(CheckpointId),
 }

@@ -2,8 +2,8 @@
 //! is the source's whole state, so a restore rewinds to the saved offset and reads again. The log
 //! itself lives outside the job (in the job graph here) and survives every crash.
 //!
-//! A socket (`source: socket`, after the Spark Streaming guide's unreliable receivers and Flink's
-//! `SocketTextStreamFunction`) cannot read again: each record arrives at its tick whether or not
+//! A socket (`source: socket`, after Flink's `SocketTextStreamFunction`; the mechanisms that read
+//! one cite their own system's words for it) cannot read again: each record arrives at its tick whether or not
 //! anyone listens, and a source that comes back resumes at what arrives from then on.
 
 use super::record::Record;

@@ -10,8 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::channel::SeqSet;
 use super::state::OpState;
 use crate::engine::ids::CheckpointId;
-use crate::engine::mechanisms::progress::Alignment;
-use crate::engine::mechanisms::progress::Tracker;
+use crate::engine::mechanisms::own_state::Slot;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TaskStatus {
@@ -22,7 +21,8 @@ pub enum TaskStatus {
     Canceled,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq, Eq))]
 pub struct TaskRuntime {
     pub status: TaskStatus,
     pub state: OpState,
@@ -38,10 +38,9 @@ pub struct TaskRuntime {
     pub sent_before: Vec<SeqSet>,
     /// Per output channel: the first sequence number this incarnation sent (or will send) there.
     pub out_from: Vec<u64>,
-    /// Aligned and unaligned barrier handlers: the checkpoint whose barriers are coming in.
-    pub alignment: Option<Alignment>,
-    /// At-least-once barrier tracker: the checkpoints whose barriers it is counting.
-    pub tracker: Tracker,
+    /// The mechanism's own state at this task (`mechanisms::own_state`), which the task loses
+    /// when it stops: the barrier handlers' alignment, the at-least-once handler's barrier counts.
+    pub mechanism: Slot,
     /// The newest checkpoint this task has snapshotted, or given up for a newer barrier or a
     /// cancel marker: barriers of older ones are ignored.
     pub last_checkpoint: Option<CheckpointId>,
@@ -58,6 +57,6 @@ impl TaskRuntime {
     /// one's is shown as it was until the restart replaces it. No barrier progress survives.
     pub(crate) fn stopped(self, crashed: bool, initial: OpState) -> TaskRuntime {
         let (status, state) = if crashed { (TaskStatus::Crashed, initial) } else { (TaskStatus::Canceled, self.state) };
-        TaskRuntime { status, state, alignment: None, tracker: Tracker::default(), aborted: SortedSet::new(), ..self }
+        TaskRuntime { status, state, mechanism: Slot::default(), aborted: SortedSet::new(), ..self }
     }
 }

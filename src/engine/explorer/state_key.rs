@@ -64,6 +64,7 @@ use crate::engine::high_availability::Masters;
 use crate::engine::dataflow::job_graph::OperatorKind;
 use crate::engine::history::{edge_wants, single_path, Effect};
 use crate::engine::ids::RecordId;
+use crate::engine::mechanisms::progress::Alignment;
 use crate::engine::settings::{RestartPolicy, Strategy};
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
@@ -150,7 +151,7 @@ fn sequence_numbers(sim: &Sim) -> Vec<Vec<u64>> {
 /// checkpoints, timer saves, savepoints.
 fn for_each_snapshot<'s>(sim: &'s Sim, mut f: impl FnMut(&'s TaskSnapshot)) {
     for t in &sim.live.tasks {
-        if let Some(s) = t.alignment.as_ref().and_then(|a| a.unaligned.as_deref()) {
+        if let Some(s) = Alignment::of(t).and_then(|a| a.unaligned.as_deref()) {
             f(s);
         }
     }
@@ -271,10 +272,7 @@ impl KeyWriter<'_> {
             expected,
             tick,
             rng,
-            down,
             stopped,
-            jobmanager_up,
-            masters,
             live,
             durable,
             wire,
@@ -296,7 +294,7 @@ impl KeyWriter<'_> {
         // counts (`effects`) is written at the end, as far as the verdicts read it.
         let _ = (wire, effects, stats, scratch, emitted);
         self.tick(*tick);
-        match down {
+        match &live.down {
             None => self.u8(0),
             Some(scope) => {
                 self.u8(1);
@@ -308,8 +306,8 @@ impl KeyWriter<'_> {
             Some(JobEnd::Finished) => 1,
             Some(JobEnd::Canceled) => 2,
         });
-        self.bool(*jobmanager_up);
-        self.masters(masters);
+        self.bool(live.jobmanager_up);
+        self.masters(&durable.masters);
         self.live(live);
         self.durable(durable);
         if self.scope.read_high_water {
@@ -321,7 +319,7 @@ impl KeyWriter<'_> {
         // The history that counts (see the module note). While the whole job is down, every task
         // restarts at the restore, to what a snapshot held in the state reflects or to nothing:
         // what counts now is taken back whatever it is, and only the snapshots' part is keyed.
-        if matches!(down, Some(CrashScope::Cluster | CrashScope::Global)) {
+        if matches!(live.down, Some(CrashScope::Cluster | CrashScope::Global)) {
             return;
         }
         for c in 0..self.history.counted.len() {

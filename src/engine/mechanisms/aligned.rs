@@ -73,9 +73,7 @@ impl Mechanism for SingleCheckpointBarrierHandler {
         let Some(limit) = sim.settings.alignment_timeout else { return };
         let tick = sim.tick;
         for t in 0..sim.live.tasks.len() {
-            let late = sim.live.tasks[t]
-                .alignment
-                .as_ref()
+            let late = Alignment::of(&sim.live.tasks[t])
                 .is_some_and(|a| a.timeoutable && a.aligning() && timed_out(tick, a.timestamp, limit));
             if late {
                 sim.alignment_timed_out(TaskId(t as u16), out);
@@ -106,7 +104,7 @@ fn timed_out(tick: u64, timestamp: u64, limit: u64) -> bool {
 pub(super) fn collect_barrier(sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
     let Arrival { task: t, channel: c, input } = at;
     let id = barrier.checkpoint;
-    let current = sim.live.tasks[t.index()].alignment.as_ref().map(|a| a.checkpoint);
+    let current = Alignment::of(&sim.live.tasks[t.index()]).map(|a| a.checkpoint);
     // Events in causal order: the barrier arrives, then what it causes.
     let mark = out.len();
     if let Some(old) = current.filter(|old| *old < id) {
@@ -121,7 +119,7 @@ pub(super) fn collect_barrier(sim: &mut Sim, at: Arrival, barrier: Barrier, out:
     }
     sim.note_barrier(t, id);
     let n = sim.live.tasks[t.index()].in_pos.len();
-    let (first, al) = Alignment::count(&mut sim.live.tasks[t.index()].alignment, barrier, input, n);
+    let (first, al) = Alignment::count(&mut sim.live.tasks[t.index()].mechanism, barrier, input, n);
     let waiting = al.waiting();
     let collecting = !al.aligning();
     out.insert(mark, Event::BarrierReceived { task: t, channel: c, checkpoint: id, first, waiting });
@@ -144,7 +142,7 @@ pub(super) fn collect_barrier(sim: &mut Sim, at: Arrival, barrier: Barrier, out:
     if waiting > 0 {
         return;
     }
-    let al = sim.live.tasks[t.index()].alignment.take().expect("collecting");
+    let al = Alignment::end(&mut sim.live.tasks[t.index()]).expect("collecting");
     sim.live.tasks[t.index()].last_checkpoint = Some(id);
     unblock_inputs(sim, t, out);
     if al.cancelled || skipped_as_aborted(sim, t, id, out) {
@@ -164,7 +162,7 @@ pub(super) fn collect_barrier(sim: &mut Sim, at: Arrival, barrier: Barrier, out:
 pub(super) fn cancel_marker(sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
     let Arrival { task: t, channel: c, .. } = at;
     let task = &sim.live.tasks[t.index()];
-    let current = task.alignment.as_ref().map(|a| a.checkpoint);
+    let current = Alignment::of(task).map(|a| a.checkpoint);
     let fresh = Some(id) > task.last_checkpoint.max(current) || current == Some(id);
     out.push(Event::CancelMarkerReceived { task: t, channel: c, checkpoint: id, fresh });
     if !fresh {
@@ -180,10 +178,10 @@ pub(super) fn cancel_marker(sim: &mut Sim, at: Arrival, id: CheckpointId, out: &
 /// discarded with its in-flight records, and inputs an aligned barrier blocked flow again.
 pub(super) fn abort_alignment(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
     let task = &mut sim.live.tasks[t.index()];
-    if task.alignment.as_ref().is_none_or(|a| a.checkpoint != id) {
+    if Alignment::of(task).is_none_or(|a| a.checkpoint != id) {
         return;
     }
-    let al = task.alignment.take().expect("collecting");
+    let al = Alignment::end(task).expect("collecting");
     let released = sim.graph.task(t).inputs.iter().filter(|c| sim.live.channels[c.index()].blocked).count() as u16;
     let what = match &al.unaligned {
         Some(snap) => GaveUp::Unaligned { in_flight: snap.in_flight.len() as u32, released },
@@ -200,7 +198,7 @@ pub(super) fn abort_alignment(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &
 /// data); one it has not taken it will not take, sending a cancel marker on instead when its
 /// barriers are in. A task that has not started `id` notes it for when its barriers come.
 pub(super) fn abort_notified(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-    let Some(al) = sim.live.tasks[t.index()].alignment.as_mut().filter(|a| a.checkpoint == id) else {
+    let Some(al) = Alignment::of_mut(&mut sim.live.tasks[t.index()]).filter(|a| a.checkpoint == id) else {
         note_aborted(sim, t, id);
         return;
     };

@@ -8,6 +8,9 @@
 //! - The durable slot survives every crash, as checkpoint storage does: Storm's committed offsets,
 //!   Spark Streaming's write-ahead log and checkpoint directory.
 //!
+//! - A task's slot (`TaskRuntime.mechanism`) goes with the task: a restart of the task starts it
+//!   empty. The barrier handlers keep a task's alignment there, the barrier tracker its counts.
+//!
 //! A mechanism puts its types in at the start ([`Mechanism::start`]) and reads them back by type
 //! ([`Slot::get`]); the Flink barrier handlers need neither slot.
 //!
@@ -31,6 +34,7 @@ pub trait OwnState: Any {
     fn fmt_dyn(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
 
 impl<T: Any + fmt::Debug + Clone + PartialEq> OwnState for T {
@@ -51,6 +55,9 @@ impl<T: Any + fmt::Debug + Clone + PartialEq> OwnState for T {
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
 }
 
 /// One mechanism's state, or nothing.
@@ -68,6 +75,20 @@ impl Slot {
     }
     pub fn get_mut<T: OwnState>(&mut self) -> Option<&mut T> {
         self.0.as_deref_mut().and_then(|s| s.as_any_mut().downcast_mut())
+    }
+    /// The `T` the slot holds, or a new one made by `make` and put in the slot (in place of
+    /// anything of another type).
+    pub fn get_or_insert_with<T: OwnState>(&mut self, make: impl FnOnce() -> T) -> &mut T {
+        if self.get::<T>().is_none() {
+            self.put(make());
+        }
+        self.get_mut().expect("just put")
+    }
+    /// The `T` the slot holds, taken out and leaving the slot empty; None (and the slot as it
+    /// was) if it holds no `T`.
+    pub fn take<T: OwnState>(&mut self) -> Option<T> {
+        self.get::<T>()?;
+        self.0.take()?.into_any().downcast().ok().map(|b| *b)
     }
     /// Does the slot hold anything?
     pub fn is_empty(&self) -> bool {
@@ -119,6 +140,8 @@ mod tests {
         assert_eq!(s.get::<u32>(), Some(&7));
         assert_eq!(s.get::<u64>(), None, "another type is not there");
         *s.get_mut::<u32>().unwrap() += 1;
+        assert_eq!(s.take::<u64>(), None, "taking another type leaves the slot");
+        assert_eq!(s.get::<u32>(), Some(&8));
         let c = s.clone();
         assert_eq!(c, s);
         s.put(9u32);
@@ -127,5 +150,10 @@ mod tests {
         other.put(8u64);
         assert_ne!(c, other, "equal only when the types are the same");
         assert_ne!(Slot::default(), c);
+        assert_eq!(other.take::<u64>(), Some(8));
+        assert!(other.is_empty(), "taking empties the slot");
+        *other.get_or_insert_with(|| 1u32) += 1;
+        assert_eq!(other.get::<u32>(), Some(&2));
+        assert_eq!(*other.get_or_insert_with(|| 5u32), 2, "what is there is kept");
     }
 }

@@ -3,13 +3,17 @@
 //! checkpoint whose barriers are coming in, which inputs have delivered theirs, and (unaligned)
 //! the snapshot taken early with the in-flight records recorded since, as Flink's
 //! `SingleCheckpointBarrierHandler` does. The at-least-once barrier tracker keeps a [`Tracker`]:
-//! barrier counts per checkpoint, as Flink's `CheckpointBarrierTracker` does.
+//! barrier counts per checkpoint, as Flink's `CheckpointBarrierTracker` does. Both are kept in
+//! the task's slot for its mechanism's own state (`TaskRuntime.mechanism`), which the task loses
+//! when it stops.
 
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use super::own_state::Slot;
 use crate::engine::dataflow::record::Barrier;
+use crate::engine::dataflow::task::TaskRuntime;
 use crate::engine::ids::CheckpointId;
 use crate::engine::snapshot::TaskSnapshot;
 
@@ -38,13 +42,8 @@ impl Alignment {
     /// The barrier of `barrier.checkpoint` arrives on `input` of a task with `inputs` inputs:
     /// the first starts the task's alignment in `slot`. Returns whether it was the first, and
     /// the alignment.
-    pub fn count(
-        slot: &mut Option<Alignment>,
-        barrier: Barrier,
-        input: usize,
-        inputs: usize,
-    ) -> (bool, &mut Alignment) {
-        let first = slot.is_none();
+    pub fn count(slot: &mut Slot, barrier: Barrier, input: usize, inputs: usize) -> (bool, &mut Alignment) {
+        let first = slot.get::<Alignment>().is_none();
         let al = slot.get_or_insert_with(|| Alignment {
             checkpoint: barrier.checkpoint,
             timestamp: barrier.timestamp,
@@ -55,6 +54,17 @@ impl Alignment {
         });
         al.received[input] = true;
         (first, al)
+    }
+    /// The alignment task `t` is in, if it is collecting a checkpoint's barriers.
+    pub fn of(task: &TaskRuntime) -> Option<&Alignment> {
+        task.mechanism.get()
+    }
+    pub fn of_mut(task: &mut TaskRuntime) -> Option<&mut Alignment> {
+        task.mechanism.get_mut()
+    }
+    /// The task's alignment, ended: taken out of the task.
+    pub fn end(task: &mut TaskRuntime) -> Option<Alignment> {
+        task.mechanism.take()
     }
     pub fn waiting(&self) -> u16 {
         self.received.iter().filter(|r| !**r).count() as u16
@@ -72,6 +82,21 @@ impl Alignment {
 pub struct Tracker {
     pub pending: VecDeque<BarrierCount>,
     pub latest: Option<CheckpointId>,
+}
+
+impl Tracker {
+    /// The tracker of task `t` (none yet: it has counted no barrier since it started).
+    pub fn of(task: &TaskRuntime) -> Option<&Tracker> {
+        task.mechanism.get()
+    }
+    /// The tracker of task `t`, started if it has none.
+    pub fn of_mut(task: &mut TaskRuntime) -> &mut Tracker {
+        task.mechanism.get_or_insert_with(Tracker::default)
+    }
+    /// Is the tracker counting the barriers of checkpoint `id`?
+    pub fn counting(task: &TaskRuntime, id: CheckpointId) -> bool {
+        Tracker::of(task).is_some_and(|tr| tr.pending.iter().any(|b| b.checkpoint == id))
+    }
 }
 
 /// One checkpoint's barriers counted so far.

@@ -16,7 +16,7 @@
 //! (`processCancellationBarrier`).
 
 use super::barriers::{decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward};
-use super::progress::BarrierCount;
+use super::progress::{BarrierCount, Tracker};
 use super::seam::{Arrival, Mechanism};
 use crate::engine::action::{AbortReason, Event, GaveUp, SnapshotKind};
 use crate::engine::dataflow::record::Barrier;
@@ -30,7 +30,7 @@ impl Mechanism for BarrierTracker {
     fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
         let (t, c, id) = (at.task, at.channel, barrier.checkpoint);
         let n = sim.live.tasks[t.index()].in_pos.len() as u16;
-        let tracker = &mut sim.live.tasks[t.index()].tracker;
+        let tracker = Tracker::of_mut(&mut sim.live.tasks[t.index()]);
         let pos = match tracker.pending.iter().position(|b| b.checkpoint == id) {
             Some(pos) => {
                 tracker.pending[pos].count += 1;
@@ -53,7 +53,7 @@ impl Mechanism for BarrierTracker {
             return;
         }
         // Complete: drop it and every older checkpoint still counting (now subsumed).
-        let done: Vec<BarrierCount> = sim.live.tasks[t.index()].tracker.pending.drain(..=pos).collect();
+        let done: Vec<BarrierCount> = Tracker::of_mut(&mut sim.live.tasks[t.index()]).pending.drain(..=pos).collect();
         for older in &done[..pos] {
             out.push(Event::AlignmentAborted { task: t, checkpoint: older.checkpoint, what: GaveUp::Counting });
         }
@@ -70,13 +70,13 @@ impl Mechanism for BarrierTracker {
     fn on_cancel(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
         let t = at.task;
         let task = &sim.live.tasks[t.index()];
-        let counting = task.tracker.pending.iter().any(|b| b.checkpoint == id);
-        let fresh = Some(id) > task.last_checkpoint && (counting || Some(id) > task.tracker.latest);
+        let counting = Tracker::counting(task, id);
+        let fresh = Some(id) > task.last_checkpoint && (counting || Some(id) > Tracker::of(task).and_then(|tr| tr.latest));
         out.push(Event::CancelMarkerReceived { task: t, channel: at.channel, checkpoint: id, fresh });
         if !fresh {
             return;
         }
-        let tracker = &mut sim.live.tasks[t.index()].tracker;
+        let tracker = Tracker::of_mut(&mut sim.live.tasks[t.index()]);
         let upto = tracker.pending.iter().take_while(|b| b.checkpoint <= id).count();
         let dropped: Vec<BarrierCount> = tracker.pending.drain(..upto).collect();
         tracker.latest = tracker.latest.max(Some(id));
@@ -91,7 +91,7 @@ impl Mechanism for BarrierTracker {
     /// The coordinator's abort does not stop the counting (Flink's tracker does not hear it); the
     /// task notes it, and sends a cancel marker on instead of a snapshot when the barriers are in.
     fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-        let counting = sim.live.tasks[t.index()].tracker.pending.iter().any(|b| b.checkpoint == id);
+        let counting = Tracker::counting(&sim.live.tasks[t.index()], id);
         note_aborted(sim, t, id);
         if counting {
             out.push(Event::AbortNotified { task: t, checkpoint: id, discarded: None });

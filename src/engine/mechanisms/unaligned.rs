@@ -13,6 +13,7 @@
 //! `AlternatingCollectingBarriers.alignmentTimeout`), when the alignment timeout passes or an
 //! unaligned barrier arrives.
 
+use super::progress::Alignment;
 use super::barriers::{skipped_as_aborted, snapshot_and_forward};
 use crate::engine::action::{Event, SnapshotKind};
 use crate::engine::dataflow::record::{Barrier, Record};
@@ -26,7 +27,7 @@ impl Sim {
     pub(crate) fn record_in_flight(&mut self, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
         let info = self.graph.channel(c);
         let (t, input) = (info.to, info.input_index);
-        if let Some(al) = &mut self.live.tasks[t.index()].alignment {
+        if let Some(al) = Alignment::of_mut(&mut self.live.tasks[t.index()]) {
             if let Some(snap) = &mut al.unaligned {
                 if !al.received[input] {
                     snap.in_flight.push((c, seq, rec));
@@ -39,7 +40,7 @@ impl Sim {
     /// The alignment timeout passed while task `t` still waits for barriers: it switches to
     /// unaligned.
     pub(crate) fn alignment_timed_out(&mut self, t: TaskId, out: &mut Vec<Event>) {
-        let id = self.live.tasks[t.index()].alignment.as_ref().expect("collecting").checkpoint;
+        let id = Alignment::of(&self.live.tasks[t.index()]).expect("collecting").checkpoint;
         out.push(Event::AlignmentTimedOut { task: t, checkpoint: id });
         self.go_unaligned(t, out);
     }
@@ -52,10 +53,10 @@ impl Sim {
     /// aborted before the task started it gets a cancel marker instead, and the task only collects
     /// its barriers from then on.
     pub(crate) fn go_unaligned(&mut self, t: TaskId, out: &mut Vec<Event>) {
-        let al = self.live.tasks[t.index()].alignment.as_ref().expect("collecting");
+        let al = Alignment::of(&self.live.tasks[t.index()]).expect("collecting");
         let barrier = Barrier { checkpoint: al.checkpoint, timestamp: al.timestamp, unaligned: true, timeoutable: false };
         if skipped_as_aborted(self, t, barrier.checkpoint, out) {
-            self.live.tasks[t.index()].alignment.as_mut().expect("collecting").cancelled = true;
+            Alignment::of_mut(&mut self.live.tasks[t.index()]).expect("collecting").cancelled = true;
             return;
         }
         if self.strategy() == Strategy::Aligned {
@@ -65,6 +66,6 @@ impl Sim {
             }
         }
         let snap = snapshot_and_forward(self, t, barrier, SnapshotKind::Unaligned, out);
-        self.live.tasks[t.index()].alignment.as_mut().expect("collecting").unaligned = Some(Box::new(snap));
+        Alignment::of_mut(&mut self.live.tasks[t.index()]).expect("collecting").unaligned = Some(Box::new(snap));
     }
 }

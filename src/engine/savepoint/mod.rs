@@ -81,7 +81,7 @@ impl Sim {
             return Err(ActionError::JobStopped);
         }
         if a == Action::Cancel {
-            return if self.jobmanager_up { Ok(()) } else { Err(ActionError::JobDown) };
+            return if self.live.jobmanager_up { Ok(()) } else { Err(ActionError::JobDown) };
         }
         if let Some(id) = self.live.stopping {
             return Err(ActionError::Stopping { savepoint: id.0 });
@@ -98,7 +98,7 @@ impl Sim {
             for id in pending {
                 self.abort(id, AbortReason::CoordinatorSuspend, out);
             }
-            if self.down.is_some() {
+            if self.live.down.is_some() {
                 return;
             }
         }
@@ -147,7 +147,7 @@ impl Sim {
     pub(crate) fn finish_stop(&mut self, out: &mut Vec<Event>) {
         let Some(id) = self.live.stopping else { return };
         let done = self.durable.savepoints.last().is_some_and(|s| s.checkpoint.id == id);
-        if !done || self.down.is_some() || !self.live.notifications.is_empty() {
+        if !done || self.live.down.is_some() || !self.live.notifications.is_empty() {
             return;
         }
         self.end_job();
@@ -165,7 +165,7 @@ impl Sim {
             self.record_abort(id, AbortReason::CoordinatorShutdown, out);
         }
         let lost_in_flight = self.end_job();
-        self.down = None;
+        self.live.down = None;
         let keep = self.settings.externalized_checkpoint_retention == CheckpointRetention::RetainOnCancellation;
         let (discarded, retained) = match keep {
             true => (0, self.durable.storage.completed.len() as u32),
@@ -180,6 +180,7 @@ impl Sim {
     /// their state as it was). Returns the records lost.
     fn end_job(&mut self) -> u32 {
         let lost = std::mem::take(&mut self.live);
+        self.live.jobmanager_up = lost.jobmanager_up;
         let dropped = self.drop_in_flight(lost.channels);
         self.live.coordinator.failures = lost.coordinator.failures;
         self.live.channels = vec![Channel::default(); self.graph.channels.len()];

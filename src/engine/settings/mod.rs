@@ -26,7 +26,7 @@ pub use options::{
     CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, SinkMode, SourceKind, TimerSpec,
     MAX_CHANNEL_CAPACITY, MAX_STEPS_SETTING,
 };
-pub use strategy::Strategy;
+pub use strategy::{Setting, Strategy};
 
 /// One change a person makes to a run's settings (the app's selects and fields).
 /// [`Settings::edited`] applies it with the rules that keep the other settings fitting.
@@ -237,14 +237,14 @@ impl Settings {
                 s.sink = if strategy.allows_sink(self.sink) { self.sink } else { SinkMode::Append };
                 s.channel_capacity = self.channel_capacity;
                 // Steps between checkpoints, or (Spark Streaming) batches between state checkpoints.
-                if strategy.takes_checkpoint_interval() && strategy.uses_coordinator() == self.strategy.uses_coordinator() {
+                if strategy.takes(Setting::CheckpointInterval) && strategy.uses_coordinator() == self.strategy.uses_coordinator() {
                     s.checkpoint_interval = self.checkpoint_interval;
                 }
                 s.failover_strategy = self.failover_strategy;
-                if strategy.takes_socket() {
+                if strategy.takes(Setting::Socket) {
                     s.source = self.source;
                 }
-                if strategy.takes_high_availability() {
+                if strategy.takes(Setting::HighAvailability) {
                     s.high_availability = self.high_availability;
                     s.externalized_checkpoint_retention = self.externalized_checkpoint_retention;
                 }
@@ -337,7 +337,7 @@ mod tests {
             for sink in SinkMode::ALL.into_iter().filter(|k| from.allows_sink(*k)) {
                 let s = Settings::new(from)
                     .with_sink(sink)
-                    .edited(Edit::CheckpointInterval(from.takes_checkpoint_interval().then_some(5)));
+                    .edited(Edit::CheckpointInterval(from.takes(Setting::CheckpointInterval).then_some(5)));
                 assert_eq!(s.validate(&g), Ok(()), "{from:?} {sink:?}");
                 for to in Strategy::ALL {
                     assert_eq!(s.edited(Edit::Strategy(to)).validate(&g), Ok(()), "{from:?} {sink:?} -> {to:?}");
@@ -388,7 +388,7 @@ mod tests {
         assert_eq!(s.edited(Edit::AlignmentTimeout(Some(1))).alignment_timeout, Some(0));
         assert_eq!(s.edited(Edit::AlignmentTimeout(Some(0))).alignment_timeout, None);
         assert_eq!(t.edited(Edit::AlignmentTimeout(None)).alignment_timeout, None);
-        assert!(!Strategy::Unaligned.takes_alignment_timeout());
+        assert!(!Strategy::Unaligned.takes(Setting::AlignmentTimeout));
     }
 
     #[test]
@@ -399,7 +399,7 @@ mod tests {
         let a = Settings::new(Strategy::Aligned).edited(Edit::CheckpointInterval(Some(9)));
         assert_eq!(a.checkpoint_interval, Some(9));
         assert_eq!(a.edited(Edit::CheckpointInterval(None)).checkpoint_interval, None);
-        assert!(Strategy::None.takes_restart_policy() && !Strategy::Aligned.takes_restart_policy());
+        assert!(Strategy::None.takes(Setting::RestartPolicy) && !Strategy::Aligned.takes(Setting::RestartPolicy));
     }
 
     #[test]
@@ -413,9 +413,9 @@ mod tests {
         for to in Strategy::ALL {
             let t = s.edited(Edit::Strategy(to));
             assert_eq!(t.validate(&graph("line")), Ok(()), "{to:?}");
-            assert_eq!(t.high_availability == HighAvailability::None, to.takes_high_availability(), "{to:?}");
+            assert_eq!(t.high_availability == HighAvailability::None, to.takes(Setting::HighAvailability), "{to:?}");
         }
-        for strategy in Strategy::ALL.into_iter().filter(|s| !s.takes_high_availability()) {
+        for strategy in Strategy::ALL.into_iter().filter(|s| !s.takes(Setting::HighAvailability)) {
             let mut bad = Settings::new(strategy);
             bad.high_availability = HighAvailability::None;
             let e = bad.validate(&graph("line")).unwrap_err().to_string();

@@ -31,6 +31,34 @@ macro_rules! strategy_name {
 }
 pub(crate) use strategy_name;
 
+/// A setting that applies under some strategies only ([`Strategy::settings`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// `checkpoint-interval`: the coordinator triggers checkpoints every so many steps; Spark
+    /// Streaming checkpoints its state every so many batches.
+    CheckpointInterval,
+    /// `alignment-timeout`: only aligned checkpoints align.
+    AlignmentTimeout,
+    /// The acker's settings: `message-timeout`, `ackers`, unanchored edges.
+    AckerSettings,
+    /// The failover strategy. Storm runs every task in one worker, which restarts whole; Spark
+    /// Streaming's driver reruns batches, not regions.
+    FailoverStrategy,
+    /// [`HighAvailability`](super::HighAvailability) and
+    /// [`CheckpointRetention`](super::CheckpointRetention): only the JobManager's
+    /// CheckpointCoordinator keeps completed checkpoints that a standby or a resubmission could
+    /// restore (per-task timers save on their own; Storm's Nimbus holds no job state).
+    HighAvailability,
+    /// A source may be a socket. Storm's spout replays a failed tuple by reading its offset
+    /// again, which a socket cannot do (a reliable spout on a socket would have to buffer every
+    /// tuple until acked; not modelled).
+    Socket,
+    /// `batch-interval` and `write-ahead-log`.
+    MicroBatches,
+    /// The [`RestartPolicy`](super::RestartPolicy): only when nothing is saved.
+    RestartPolicy,
+}
+
 /// The snapshot strategy of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -82,44 +110,25 @@ impl Strategy {
             _ => true,
         }
     }
-    /// Whether `checkpoint-interval` applies: the coordinator triggers checkpoints every so many
-    /// steps; Spark Streaming checkpoints its state every so many batches.
-    pub fn takes_checkpoint_interval(self) -> bool {
-        self.uses_coordinator() || self == Strategy::SparkStreaming
+    /// The settings that apply under this strategy: its row of the catalogue, read by
+    /// [`Strategy::takes`]. A setting not in the row is refused in a scenario file (validation)
+    /// and greyed out in the settings form.
+    pub fn settings(self) -> &'static [Setting] {
+        use Setting::*;
+        match self {
+            Strategy::None => &[FailoverStrategy, Socket, RestartPolicy],
+            Strategy::Timers => &[FailoverStrategy, Socket],
+            Strategy::Aligned => &[CheckpointInterval, AlignmentTimeout, FailoverStrategy, HighAvailability, Socket],
+            Strategy::AtLeastOnce | Strategy::Unaligned | Strategy::StopTheWorld => {
+                &[CheckpointInterval, FailoverStrategy, HighAvailability, Socket]
+            }
+            Strategy::StormAcker => &[AckerSettings],
+            Strategy::SparkStreaming => &[CheckpointInterval, Socket, MicroBatches],
+        }
     }
-    /// Whether `alignment-timeout` applies: only aligned checkpoints align.
-    pub fn takes_alignment_timeout(self) -> bool {
-        self == Strategy::Aligned
-    }
-    /// Whether the acker's settings apply (`message-timeout`, `ackers`, unanchored edges).
-    pub fn takes_acker_settings(self) -> bool {
-        self == Strategy::StormAcker
-    }
-    /// Whether the failover strategy applies: Storm runs every task in one worker, which restarts
-    /// whole.
-    pub fn takes_failover_strategy(self) -> bool {
-        !matches!(self, Strategy::StormAcker | Strategy::SparkStreaming)
-    }
-    /// Whether [`HighAvailability`](super::HighAvailability) and
-    /// [`CheckpointRetention`](super::CheckpointRetention) apply: only the JobManager's
-    /// CheckpointCoordinator keeps completed checkpoints that a standby or a resubmission could
-    /// restore (per-task timers save on their own; Storm's Nimbus holds no job state).
-    pub fn takes_high_availability(self) -> bool {
-        self.uses_coordinator()
-    }
-    /// Whether a source may be a socket: Storm's spout replays a failed tuple by reading its offset
-    /// again, which a socket cannot do (a reliable spout on a socket would have to buffer every
-    /// tuple until acked; not modelled).
-    pub fn takes_socket(self) -> bool {
-        self != Strategy::StormAcker
-    }
-    /// Whether `batch-interval` and `write-ahead-log` apply.
-    pub fn takes_micro_batches(self) -> bool {
-        self == Strategy::SparkStreaming
-    }
-    /// Whether the [`RestartPolicy`](super::RestartPolicy) applies: only when nothing is saved.
-    pub fn takes_restart_policy(self) -> bool {
-        self == Strategy::None
+    /// Whether `setting` applies under this strategy.
+    pub fn takes(self, setting: Setting) -> bool {
+        self.settings().contains(&setting)
     }
     pub fn id(self) -> &'static str {
         match self {

@@ -3,7 +3,7 @@
 //! submission in the same way).
 
 use super::{default_batch_interval, default_message_timeout, Settings};
-use super::{CheckpointRetention, HighAvailability, SinkMode, SourceKind, Strategy, MAX_CHANNEL_CAPACITY, MAX_STEPS_SETTING};
+use super::{CheckpointRetention, HighAvailability, Setting, SinkMode, SourceKind, Strategy, MAX_CHANNEL_CAPACITY, MAX_STEPS_SETTING};
 use crate::engine::dataflow::job_graph::JobGraph;
 use crate::engine::error::ScenarioError;
 
@@ -25,7 +25,7 @@ impl Settings {
             if i == 0 || i > MAX_STEPS_SETTING {
                 return bad(format!("checkpoint-interval must be 1 to {MAX_STEPS_SETTING} steps"));
             }
-            if !self.strategy.takes_checkpoint_interval() {
+            if !self.strategy.takes(Setting::CheckpointInterval) {
                 return bad(format!(
                     "checkpoint-interval needs a checkpointing strategy, not {:?}",
                     self.strategy.id()
@@ -42,7 +42,7 @@ impl Settings {
             return bad("num-retained must be 1 to 16".into());
         }
         if let Some(t) = self.alignment_timeout {
-            if !self.strategy.takes_alignment_timeout() {
+            if !self.strategy.takes(Setting::AlignmentTimeout) {
                 return bad("alignment-timeout applies to the aligned strategy only".into());
             }
             if t > MAX_STEPS_SETTING {
@@ -76,10 +76,10 @@ impl Settings {
                 return bad(format!("tolerable-failed-checkpoints must be at most {MAX_STEPS_SETTING}"));
             }
         }
-        if self.source == SourceKind::Socket && !self.strategy.takes_socket() {
+        if self.source == SourceKind::Socket && !self.strategy.takes(Setting::Socket) {
             return bad("source socket: Storm's spout replays a failed tuple by reading its offset again, which a socket cannot do; use a replayable-log source".into());
         }
-        if !self.strategy.takes_micro_batches() && (self.write_ahead_log || self.batch_interval != default_batch_interval()) {
+        if !self.strategy.takes(Setting::MicroBatches) && (self.write_ahead_log || self.batch_interval != default_batch_interval()) {
             return bad(format!("batch-interval and write-ahead-log belong to the spark-streaming strategy, not {:?}", self.strategy.id()));
         }
         if self.batch_interval == 0 || self.batch_interval > MAX_STEPS_SETTING {
@@ -91,7 +91,7 @@ impl Settings {
         if self.ackers > 1 {
             return bad("ackers must be 0 (tracking off) or 1: the simulator runs one acker".into());
         }
-        if !self.strategy.takes_acker_settings() && (self.ackers != 1 || !self.unanchored.is_empty() || self.message_timeout != default_message_timeout()) {
+        if !self.strategy.takes(Setting::AckerSettings) && (self.ackers != 1 || !self.unanchored.is_empty() || self.message_timeout != default_message_timeout()) {
             return bad(format!(
                 "message-timeout, ackers and unanchored belong to the storm-acker strategy, not {:?}",
                 self.strategy.id()
@@ -110,7 +110,7 @@ impl Settings {
                 ));
             }
         }
-        if !self.strategy.takes_high_availability()
+        if !self.strategy.takes(Setting::HighAvailability)
             && (self.high_availability != HighAvailability::default()
                 || self.externalized_checkpoint_retention != CheckpointRetention::default())
         {

@@ -22,7 +22,9 @@ impl KeyWriter<'_> {
     }
 
     pub(super) fn durable(&mut self, d: &Durable) {
-        let Durable { storage, checkpoint_ids, external, mechanism, savepoints } = d;
+        let Durable { storage, checkpoint_ids, external, mechanism, masters, savepoints } = d;
+        // The JobManagers: keyed with whether the JobManager is up (`KeyWriter::sim`).
+        let _ = masters;
         let CheckpointStorage { completed, saves } = storage;
         self.len(savepoints.len());
         for Savepoint { stop, checkpoint } in savepoints {

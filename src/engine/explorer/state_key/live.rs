@@ -18,7 +18,9 @@ use crate::engine::snapshot::TaskSnapshot;
 
 impl KeyWriter<'_> {
     pub(super) fn live(&mut self, l: &Live) {
-        let Live { tasks, channels, coordinator, notifications, mechanism, stopping } = l;
+        let Live { down, jobmanager_up, tasks, channels, coordinator, notifications, mechanism, stopping } = l;
+        // Whether the job and its JobManager are up: keyed with the rest of the run (`KeyWriter::sim`).
+        let _ = (down, jobmanager_up);
         self.opt_u64(stopping.map(|c| c.0));
         self.len(tasks.len());
         for t in tasks {
@@ -48,8 +50,7 @@ impl KeyWriter<'_> {
             in_from,
             sent_before,
             out_from,
-            alignment,
-            tracker,
+            mechanism: _,
             last_checkpoint,
             aborted,
             rr,
@@ -62,14 +63,16 @@ impl KeyWriter<'_> {
         self.op_state(state);
         // What each incarnation sent and received, by sequence number: the cut check's.
         let _ = (in_pos, received_before, in_from, sent_before, out_from);
-        match alignment {
+        // The task's slot for the mechanism's own state holds the barrier handlers' alignment or
+        // the tracker's counts (the explorer explores only the barrier handlers).
+        match Alignment::of(t) {
             None => self.u8(0),
             Some(a) => {
                 self.u8(1);
                 self.alignment(a);
             }
         }
-        self.tracker(tracker);
+        self.tracker(Tracker::of(t).unwrap_or(&Tracker::default()));
         self.opt_u64(last_checkpoint.map(|c| c.0));
         self.len(aborted.len());
         for c in aborted.iter() {

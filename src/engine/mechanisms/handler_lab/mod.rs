@@ -66,7 +66,7 @@ impl Mechanism for HandlerLab {
     fn on_record(&self, sim: &mut Sim, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) -> bool {
         let info = sim.graph.channel(c);
         let (t, input) = (info.to, info.input_index);
-        let Some(al) = sim.live.tasks[t.index()].alignment.as_mut() else { return true };
+        let Some(al) = Alignment::of_mut(&mut sim.live.tasks[t.index()]) else { return true };
         if al.received[input] {
             if self.handler.after == AfterBarrier::Drop {
                 out.push(Event::RecordDiscarded { task: t, channel: c, record: rec.id, checkpoint: al.checkpoint });
@@ -86,19 +86,19 @@ impl Mechanism for HandlerLab {
         sim.note_barrier(t, id);
         let n = sim.graph.task(t).inputs.len();
         let task = &mut sim.live.tasks[t.index()];
-        if task.alignment.as_ref().is_some_and(|a| a.checkpoint != id) {
+        if Alignment::of(task).is_some_and(|a| a.checkpoint != id) {
             // One checkpoint at a time: a barrier of another abandons the older.
-            task.alignment = None;
+            Alignment::end(task);
             unblock_inputs(sim, t, out);
         }
-        let (first, al) = Alignment::count(&mut sim.live.tasks[t.index()].alignment, barrier, input, n);
+        let (first, al) = Alignment::count(&mut sim.live.tasks[t.index()].mechanism, barrier, input, n);
         let waiting = al.waiting();
         out.push(Event::BarrierReceived { task: t, channel: c, checkpoint: id, first, waiting });
         if first && h.first == OnFirstBarrier::SnapshotNow {
             let b = Barrier { unaligned: h.in_flight, ..barrier };
             let kind = if h.in_flight { SnapshotKind::Unaligned } else { SnapshotKind::Aligned };
             let snap = snapshot_and_forward(sim, t, b, kind, out);
-            sim.live.tasks[t.index()].alignment.as_mut().expect("collecting").unaligned = Some(Box::new(snap));
+            Alignment::of_mut(&mut sim.live.tasks[t.index()]).expect("collecting").unaligned = Some(Box::new(snap));
         }
         if waiting > 0 {
             if h.after == AfterBarrier::Block {
@@ -107,7 +107,7 @@ impl Mechanism for HandlerLab {
             }
             return;
         }
-        let al = sim.live.tasks[t.index()].alignment.take().expect("collecting");
+        let al = Alignment::end(&mut sim.live.tasks[t.index()]).expect("collecting");
         sim.live.tasks[t.index()].last_checkpoint = Some(id);
         unblock_inputs(sim, t, out);
         let snap = match (h.last, al.unaligned) {

@@ -15,7 +15,8 @@
 //!   memory with a replica on the other executor or, with the write-ahead log on, without a
 //!   replica (`WriteAheadLogBasedBlockHandler` forces replication 1) and in the log;
 //!   only then does it acknowledge a reliable source (a replayable log commits the offset; a
-//!   socket cannot be acknowledged).
+//!   socket cannot be acknowledged: the Spark Streaming guide's "unreliable receiver", after
+//!   which the dataflow's socket source is drawn).
 //! - **the driver's clock**: every `batch-interval` steps it allocates the blocks received since
 //!   the last batch to batch k, queues k's job and writes a metadata checkpoint.
 //! - **the job** puts the batch's records on the source's outputs; the learner delivers them

@@ -52,7 +52,7 @@ impl Mechanism for XorAcker {
     }
     fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
         match a {
-            Action::CrashJobManager if !sim.jobmanager_up => Err(ActionError::NimbusDown),
+            Action::CrashJobManager if !sim.live.jobmanager_up => Err(ActionError::NimbusDown),
             Action::Mechanism { step } => {
                 if sim.settings.ackers == 0 {
                     return Err(ActionError::NoAcker { strategy: sim.strategy().id() });
@@ -101,7 +101,7 @@ impl Mechanism for XorAcker {
     fn on_crash(&self, sim: &mut Sim, scope: CrashScope, out: &mut Vec<Event>) -> OnCrash {
         match scope {
             CrashScope::JobManager => {
-                sim.jobmanager_up = false;
+                sim.live.jobmanager_up = false;
                 out.push(Event::NimbusDown);
                 sim.failover_began(scope, false);
                 OnCrash::Done
@@ -111,11 +111,11 @@ impl Mechanism for XorAcker {
         }
     }
     fn before_restore(&self, sim: &mut Sim, out: &mut Vec<Event>) -> OnRestore {
-        if sim.jobmanager_up {
+        if sim.live.jobmanager_up {
             return OnRestore::Restart { master_stays_down: false };
         }
-        if sim.down.is_none() && !sim.region_down() {
-            sim.jobmanager_up = true;
+        if sim.live.down.is_none() && !sim.region_down() {
+            sim.live.jobmanager_up = true;
             out.push(Event::NimbusRestarted);
             return OnRestore::Done;
         }
