@@ -221,9 +221,9 @@ fn is_crash(e: &Event) -> bool {
         e,
         Event::Crashed { .. }
             | Event::RegionFailedOver { .. }
-            | Event::DriverLost { .. }
-            | Event::ExecutorLost { .. }
-            | Event::NimbusDown
+            | Event::Spark(SparkStreamingEvent::DriverLost { .. })
+            | Event::Spark(SparkStreamingEvent::ExecutorLost { .. })
+            | Event::Storm(StormEvent::NimbusDown)
             | Event::LeadershipLost { .. }
             | Event::JobFailed { .. }
     )
@@ -236,7 +236,7 @@ fn first_taken(lane: &Lane, label: &str) -> Option<u64> {
         s.events
             .iter()
             .any(|e| match e {
-                Event::Read { record, .. } | Event::BlockStored { record, .. } => g.label(*record) == label,
+                Event::Read { record, .. } | Event::Spark(SparkStreamingEvent::BlockStored { record, .. }) => g.label(*record) == label,
                 _ => false,
             })
             .then_some(s.tick)
@@ -287,7 +287,7 @@ fn lockstep_the_same_arrivals_crash_and_restore_in_every_run() {
                     lane.log.iter().filter(|s| s.action == Action::Restore).map(|s| s.tick).collect();
                 assert!(restores.iter().all(|t| *t >= file.restore.at), "{what}: restored at {restores:?}");
                 // Down then: the job, a region, or the master (Storm's Nimbus, while the workers run).
-                let nimbus = lane.log[file.crash.at as usize].events.contains(&Event::NimbusDown);
+                let nimbus = lane.log[file.crash.at as usize].events.contains(&Event::Storm(StormEvent::NimbusDown));
                 let down_at_restore = nimbus || lane.costs().recovery.steps_down.is_none_or(|s| s > 0);
                 assert_eq!(restores.first() == Some(&file.restore.at), down_at_restore, "{what}: {restores:?}");
                 let ledger = lane.sim.ledger();

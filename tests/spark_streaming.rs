@@ -6,8 +6,8 @@
 
 mod cases;
 use barrierscope::engine::{
-    narrate, scenario, Action, Event, Lang, RestoreFrom, Scenario, Settings, SinkMode, SourceKind, Strategy, TaskId,
-    Verdict,
+    narrate, scenario, Action, Event, Lang, RestoreFrom, Scenario, Settings, SinkMode, SourceKind, SparkStreamingEvent,
+    Strategy, TaskId, Verdict,
 };
 use cases::config;
 use proptest::prelude::*;
@@ -116,7 +116,7 @@ fn without_the_log_a_driver_crash_loses_received_blocks() {
         assert_eq!(labels(&p, true, Verdict::Lost), "a b c", "{}", story(&p));
         assert_eq!(labels(&p, false, Verdict::Lost), "a b c");
         assert_eq!(p.sim.ledger().state.exactly_once, 5);
-        assert!(events(&p).any(|e| matches!(e, Event::DriverLost { blocks: 3, .. })));
+        assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::DriverLost { blocks: 3, .. }))));
         // With the log, the same crash loses nothing.
         let q = play("line-sink", &spark(true, SinkMode::Append), None, &["read Source x3", crash, "restore", "end"]);
         assert_eq!(q.sim.ledger().state.exactly_once, 8, "{}", story(&q));
@@ -157,9 +157,9 @@ fn the_state_is_rebuilt_from_its_checkpoint_and_the_lineage_chain() {
     let st = story(&p);
     // Batch 5 completes at batch time 7 (the empty batches 6 and 7 queued behind it complete with
     // it): the log keeps the batches from time 7 - 2 × 2 = 3 on, so batch 1's block goes.
-    assert!(events(&p).any(|e| matches!(e, Event::StateCheckpointed { batch: 5, cut: 2, cleaned: 1 })), "{st}");
+    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::StateCheckpointed { batch: 5, cut: 2, cleaned: 1 }))), "{st}");
     assert!(events(&p).any(|e| matches!(e, Event::Restored { from: RestoreFrom::MetadataCheckpoint { state: Some(5), recompute: 1, rerun: 0, again: 0, .. } })), "{st}");
-    assert!(events(&p).any(|e| matches!(e, Event::BatchStarted { batch: 9, output: false, records: 1, .. })), "{st}");
+    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchStarted { batch: 9, output: false, records: 1, .. }))), "{st}");
     let l = p.sim.ledger();
     assert_eq!((l.state.exactly_once, l.external.unwrap().exactly_once), (8, 8), "the recompute writes no output: {st}");
     assert!(l.complete_and_in_order(), "{st}");
@@ -176,7 +176,7 @@ fn a_batch_completed_but_not_yet_checkpointed_runs_again() {
     assert_eq!(labels(&append, false, Verdict::Duplicated), "a b c", "{}", story(&append));
     assert_eq!(append.sim.ledger().state.exactly_once, 8);
     let t = play("line-sink", &spark(true, SinkMode::Transactional), None, &script);
-    assert!(events(&t).any(|e| matches!(e, Event::BatchOutput { time: 4, skipped: true, rows: 3, .. })), "{}", story(&t));
+    assert!(events(&t).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchOutput { time: 4, skipped: true, rows: 3, .. }))), "{}", story(&t));
     let l = t.sim.ledger();
     assert_eq!((l.state.exactly_once, l.external.unwrap().exactly_once), (8, 8));
 }
@@ -190,8 +190,8 @@ fn an_executor_crash_reruns_the_batch_from_the_replica_or_the_log() {
     let script = ["read Source x3", "wait", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink", "crash-task Map", "end"];
     let p = play("line-sink", &spark(false, SinkMode::Append), None, &script);
     let st = story(&p);
-    assert!(events(&p).any(|e| matches!(e, Event::ExecutorLost { executor: 1, lost_blocks: 0, rerun: Some(1), .. })), "{st}");
-    assert!(events(&p).any(|e| matches!(e, Event::BatchStarted { batch: 1, attempt: 2, records: 3, .. })), "{st}");
+    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::ExecutorLost { executor: 1, lost_blocks: 0, rerun: Some(1), .. }))), "{st}");
+    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchStarted { batch: 1, attempt: 2, records: 3, .. }))), "{st}");
     assert_eq!(labels(&p, false, Verdict::Duplicated), "a", "{st}");
     assert_eq!(p.sim.ledger().state.exactly_once, 8, "{st}");
     let t = play("line-sink", &spark(false, SinkMode::Transactional), None, &script);
@@ -215,7 +215,7 @@ fn a_receiver_on_a_socket_listens() {
     assert!(e.contains("by itself"), "{e}");
     let p = play("line", &s, Some(input), &["wait x2", "crash", "wait", "restore", "end"]);
     let st = story(&p);
-    let stored = p.events[0].iter().filter(|e| matches!(e, Event::BlockStored { .. })).count();
+    let stored = p.events[0].iter().filter(|e| matches!(e, Event::Spark(SparkStreamingEvent::BlockStored { .. }))).count();
     assert_eq!(stored, 2, "a and b have arrived when the clock reads 1, at the end of step 0: {st}");
     assert_eq!(labels(&p, true, Verdict::Lost), "c", "c arrived while the driver was down: {st}");
     assert_eq!(labels(&p, true, Verdict::ExactlyOnce), "a b d");
@@ -293,14 +293,14 @@ fn a_restart_reruns_the_batch_of_the_latest_checkpoint_with_its_output() {
     let script = ["read Source x2", "auto 30", "crash", "restore", "end"];
     let p = play("line-sink", &s, Some(input), &script);
     let st = story(&p);
-    assert!(events(&p).any(|e| matches!(e, Event::BatchCompleted { batch: 1, output: true, .. })), "batch 1 completed before the crash: {st}");
+    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchCompleted { batch: 1, output: true, .. }))), "batch 1 completed before the crash: {st}");
     assert_eq!(labels(&p, false, Verdict::Duplicated), "a b", "{st}");
     assert_eq!(p.sim.ledger().state.exactly_once, 2, "{st}");
     assert!(st.contains("runs twice"), "the restart says the completed batch's output runs again: {st}");
     s.sink = SinkMode::Transactional;
     let t = play("line-sink", &s, Some(input), &script);
     let tst = story(&t);
-    assert!(events(&t).any(|e| matches!(e, Event::BatchOutput { time: 20, skipped: true, rows: 2, .. })), "{tst}");
+    assert!(events(&t).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchOutput { time: 20, skipped: true, rows: 2, .. }))), "{tst}");
     let l = t.sim.ledger();
     assert_eq!((l.state.exactly_once, l.external.unwrap().exactly_once), (2, 2), "{tst}");
     assert!(tst.contains("skips"), "the narration says the transactional output skips the re-run: {tst}");
@@ -336,10 +336,10 @@ fn the_log_keeps_blocks_for_twice_the_checkpoint_interval() {
     s.checkpoint_interval = Some(1);
     let p = play("line-sink", &s, Some(r#"{"Source": ["a:x", "b:x"]}"#), &["read Source x2", "auto 30", "crash", "restore", "end"]);
     let st = story(&p);
-    assert!(events(&p).any(|e| matches!(e, Event::StateCheckpointed { batch: 1, cleaned: 0, .. })), "{st}");
+    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::StateCheckpointed { batch: 1, cleaned: 0, .. }))), "{st}");
     let restarted = p.events.iter().position(|ev| ev.iter().any(|e| matches!(e, Event::Restored { .. }))).unwrap();
-    let rerun = p.events[restarted..].iter().flatten().find(|e| matches!(e, Event::BatchStarted { .. }));
-    assert!(matches!(rerun, Some(Event::BatchStarted { batch: 1, records: 2, missing: 0, output: true, .. })), "the re-run finds its blocks: {st}");
+    let rerun = p.events[restarted..].iter().flatten().find(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchStarted { .. })));
+    assert!(matches!(rerun, Some(Event::Spark(SparkStreamingEvent::BatchStarted { batch: 1, records: 2, missing: 0, output: true, .. }))), "the re-run finds its blocks: {st}");
     assert_eq!(labels(&p, false, Verdict::Duplicated), "a b", "{st}");
     assert_eq!(p.sim.ledger().state.exactly_once, 2, "the re-run over the checkpointed state RDD counts nothing twice: {st}");
 }
@@ -359,7 +359,7 @@ fn with_the_log_a_block_is_not_replicated() {
     }
     // The receiver's executor dies before the batch is cut: the log still has the block.
     let p = play("line-sink", &spark(true, SinkMode::Append), None, &["read Source x3", "crash-task Source", "end"]);
-    assert!(events(&p).any(|e| matches!(e, Event::ExecutorLost { lost_blocks: 0, .. })), "{}", story(&p));
+    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::ExecutorLost { lost_blocks: 0, .. }))), "{}", story(&p));
     assert_eq!(p.sim.ledger().state.exactly_once, 8);
 }
 

@@ -8,8 +8,8 @@
 mod cases;
 use barrierscope::engine::mechanisms::storm::tuple_tree::AckMessage;
 use barrierscope::engine::{
-    scenario, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, Strategy as Snapshots, TaskId,
-    Verdict, BUILTIN_NAMES,
+    scenario, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, StormEvent, Strategy as Snapshots,
+    TaskId, Verdict, BUILTIN_NAMES,
 };
 use cases::config;
 use proptest::prelude::*;
@@ -60,7 +60,7 @@ fn check_xor_bookkeeping(sim: &mut Sim, steps: usize) -> Result<usize, TestCaseE
         }
         let events = sim.step(Action::Auto).unwrap();
         for e in &events {
-            if let Event::AckerForgot { root, .. } = e {
+            if let Event::Storm(StormEvent::AckerForgot { root, .. }) = e {
                 forgotten.insert(*root);
             }
         }
@@ -74,7 +74,7 @@ fn check_xor_bookkeeping(sim: &mut Sim, steps: usize) -> Result<usize, TestCaseE
             }
         }
         for e in &events {
-            if let Event::TreeCompleted { root, .. } = e {
+            if let Event::Storm(StormEvent::TreeCompleted { root, .. }) = e {
                 completed += 1;
                 prop_assert!(!open.contains(root), "completed while a tuple or a message of it is still out");
             }
@@ -113,7 +113,7 @@ fn a_timeout_fails_the_tuple_and_the_spout_replays_it_before_new_ones() {
         .enumerate()
         .flat_map(|(i, ev)| ev.iter().map(move |e| (i, e)))
         .filter_map(|(i, e)| match e {
-            Event::TupleTimedOut { record, .. } => Some((i, run.sim.record_label(*record))),
+            Event::Storm(StormEvent::TupleTimedOut { record, .. }) => Some((i, run.sim.record_label(*record))),
             _ => None,
         })
         .collect();
@@ -145,9 +145,9 @@ fn the_stale_ack_of_a_timed_out_tree_is_ignored() {
         "answer Source",
     ];
     let run = play("line-sink", settings, &script);
-    assert!(matches!(run.events[5][..], [_, Event::TupleTimedOut { offset: 0, .. }]), "{:?}", run.events[5]);
-    assert!(matches!(run.events[7][..], [Event::AckerUpdated { val: 0, .. }, Event::TreeCompleted { .. }]));
-    assert!(matches!(run.events[8][..], [Event::StaleAckIgnored { .. }]), "{:?}", run.events[8]);
+    assert!(matches!(run.events[5][..], [_, Event::Storm(StormEvent::TupleTimedOut { offset: 0, .. })]), "{:?}", run.events[5]);
+    assert!(matches!(run.events[7][..], [Event::Storm(StormEvent::AckerUpdated { val: 0, .. }), Event::Storm(StormEvent::TreeCompleted { .. })]));
+    assert!(matches!(run.events[8][..], [Event::Storm(StormEvent::StaleAckIgnored { .. })]), "{:?}", run.events[8]);
     assert_eq!(run.sim.committed_offset(TaskId(0)), 0, "the failed offset is not committed");
     assert!(run.sim.storm().unwrap().spouts[0].retry.contains(&0), "a will be emitted again");
 }
@@ -244,7 +244,7 @@ fn nimbus_dying_changes_nothing_that_runs() {
         let mut sim = Scenario::builtin(job, storm(|_| {}), 3).sim().unwrap();
         sim.play_line(&ScriptAction::Auto(7), 7, OnRefusal::Stop, &mut |_, _| {}).unwrap();
         let events = sim.step(Action::CrashJobManager).unwrap();
-        assert_eq!(events, vec![Event::NimbusDown]);
+        assert_eq!(events, vec![Event::Storm(StormEvent::NimbusDown)]);
         assert!(sim.running() && !sim.jobmanager_up());
         assert!(sim.check(Action::CrashJobManager).is_err(), "already down");
         // Everything that ran still runs: the same tasks, channels and acker.
@@ -252,7 +252,7 @@ fn nimbus_dying_changes_nothing_that_runs() {
         assert_eq!(sim.channels(), plain.channels());
         assert_eq!(sim.storm(), plain.storm());
         assert!(sim.check(Action::Auto).is_ok() || !plain.has_work());
-        assert_eq!(sim.step(Action::Restore).unwrap(), vec![Event::NimbusRestarted]);
+        assert_eq!(sim.step(Action::Restore).unwrap(), vec![Event::Storm(StormEvent::NimbusRestarted)]);
         assert!(sim.jobmanager_up());
     }
 }
@@ -269,16 +269,16 @@ fn a_supervisor_restarts_a_dead_worker_while_nimbus_is_down() {
     for sim in [&mut up, &mut down] {
         sim.play_line(&ScriptAction::Auto(6), 6, OnRefusal::Stop, &mut |_, _| {}).unwrap();
     }
-    assert_eq!(down.step(Action::CrashJobManager).unwrap(), vec![Event::NimbusDown]);
+    assert_eq!(down.step(Action::CrashJobManager).unwrap(), vec![Event::Storm(StormEvent::NimbusDown)]);
     for sim in [&mut up, &mut down] {
         sim.step(Action::CrashTask { task: TaskId(1) }).unwrap();
     }
     let restarted = down.step(Action::Restore).unwrap();
-    assert!(!restarted.contains(&Event::NimbusRestarted), "the supervisor, not Nimbus: {restarted:?}");
-    assert_eq!(restarted[0], Event::SupervisorRestarted, "{restarted:?}");
+    assert!(!restarted.contains(&Event::Storm(StormEvent::NimbusRestarted)), "the supervisor, not Nimbus: {restarted:?}");
+    assert_eq!(restarted[0], Event::Storm(StormEvent::SupervisorRestarted), "{restarted:?}");
     assert_eq!(restarted[1..], up.step(Action::Restore).unwrap()[..], "the same restart as with Nimbus up");
     assert!(down.running() && !down.jobmanager_up(), "Nimbus is still down");
-    assert_eq!(down.step(Action::Restore).unwrap(), vec![Event::NimbusRestarted]);
+    assert_eq!(down.step(Action::Restore).unwrap(), vec![Event::Storm(StormEvent::NimbusRestarted)]);
     for sim in [&mut up, &mut down] {
         sim.play_line(&ScriptAction::RunToEnd, 100_000, OnRefusal::Stop, &mut |_, _| {}).unwrap();
     }

@@ -9,7 +9,7 @@ use super::saved_run::{LoadError, Origin, MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, SA
 use super::session::{Notice, StepLog, Steps};
 use super::settings_form::{FieldNote, SettingField};
 use crate::engine::lang::say;
-use crate::engine::{describe, Action, Event, Lang, Sim};
+use crate::engine::{describe, Action, Event, Lang, Sim, SparkStreamingEvent};
 
 impl LoadError {
     /// Why the saved run could not be opened, in one clause.
@@ -256,7 +256,7 @@ pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
         | Some(Event::InFlightRecorded { channel, .. }) => describe(g, &Action::Deliver { channel: *channel }, lang),
         Some(Event::Restored { .. }) | Some(Event::RegionRestored { .. }) => describe(g, &Action::Restore, lang),
         Some(Event::NotificationDelivered { task, .. }) => describe(g, &Action::Notify { task: *task }, lang),
-        Some(Event::BlockStored { task, .. }) => describe(g, &Action::Read { task: *task }, lang),
+        Some(Event::Spark(SparkStreamingEvent::BlockStored { task, .. })) => describe(g, &Action::Read { task: *task }, lang),
         Some(Event::Waited) => describe(g, &Action::Wait, lang),
         _ => lang.t("step", "单步").into(),
     };

@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use super::event_terms::{AbortReason, CrashScope, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
 use super::high_availability::JobManagerName;
 use super::ids::{ChannelId, CheckpointId, RecordId, TaskId, TxnId};
+use super::mechanisms::spark::events::SparkStreamingEvent;
+use super::mechanisms::storm::events::StormEvent;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "event")]
@@ -255,92 +257,11 @@ pub enum Event {
         channel: ChannelId,
         record: RecordId,
     },
-    /// Storm: a spout emitted `record` as a new tuple tree `root` and sent `__ack_init`.
-    AckInitSent {
-        task: TaskId,
-        record: RecordId,
-        root: u64,
-    },
-    /// Storm: a bolt acked its input tuple of tree `root`, after emitting `anchored` children
-    /// anchored to it and `unanchored` without an anchor.
-    AckSent {
-        task: TaskId,
-        record: RecordId,
-        root: u64,
-        anchored: u16,
-        unanchored: u16,
-    },
-    /// Storm: the acker XORed a message from `from` into tree `root`; its value is now `val`.
-    AckerUpdated {
-        from: TaskId,
-        record: RecordId,
-        root: u64,
-        val: u64,
-    },
-    /// Storm: tree `root` reached 0: every tuple of it was acked; the acker tells the spout.
-    TreeCompleted {
-        spout: TaskId,
-        record: RecordId,
-        root: u64,
-    },
-    /// Storm: the spout got the ack for `record`, forgot it, and has committed up to `committed`.
-    SpoutAcked {
-        task: TaskId,
-        record: RecordId,
-        offset: u32,
-        committed: u32,
-    },
-    /// Storm: an ack for a tree the spout had already failed (timed out): ignored.
-    StaleAckIgnored {
-        task: TaskId,
-        record: RecordId,
-    },
-    /// Storm: the tuple was not fully acked within the message timeout: it failed, and the spout
-    /// will emit the offset again.
-    TupleTimedOut {
-        task: TaskId,
-        record: RecordId,
-        offset: u32,
-    },
-    /// Storm: the acker's pending map rotated an unfinished tree out, silently.
-    AckerForgot {
-        root: u64,
-        record: Option<RecordId>,
-    },
-    /// Storm: Nimbus died. The workers keep processing; submissions and reassignment wait.
-    NimbusDown,
     /// Nothing but time passed.
     Waited,
     /// A socket source came back: it cannot read offsets `from..to` again (read before, or
     /// arrived while no one listened).
     SocketLost { task: TaskId, from: u32, to: u32 },
-    /// Spark: the receiver on `task` stored `record` as block `block` (in memory, replicated, and
-    /// in the write-ahead log if `wal`), then acknowledged the source if it is reliable (`acked`).
-    BlockStored { task: TaskId, record: RecordId, block: u32, wal: bool, acked: bool },
-    /// Spark: the driver cut batch `batch` from `blocks` blocks and queued its job.
-    BatchGenerated { batch: u32, blocks: u16 },
-    /// Spark: batch `batch`'s job started (attempt `attempt`) with `records` records; `missing`
-    /// blocks were in no memory and no log; without `output` it only recomputes the state.
-    BatchStarted { batch: u32, records: u16, missing: u16, output: bool, attempt: u16 },
-    /// Spark: batch `batch` completed; the lineage chain is `lineage` batches long.
-    BatchCompleted { batch: u32, output: bool, lineage: u32 },
-    /// Spark: the state RDD of batch `batch` was checkpointed, cutting a chain of `cut`; `cleaned`
-    /// blocks left the write-ahead log.
-    StateCheckpointed { batch: u32, cut: u32, cleaned: u16 },
-    /// Spark: `blocks` blocks of batches before batch time `before` (the completed batch's time
-    /// minus twice the checkpoint interval) left the write-ahead log.
-    LogCleaned { before: u64, blocks: u16 },
-    /// Spark: a transactional output of partition `task` for batch time `time` committed `rows`,
-    /// or was `skipped` because that key had committed before.
-    BatchOutput { task: TaskId, time: u64, rows: u32, skipped: bool },
-    /// Spark: executor `executor` (running `task`) died and a new one took its place.
-    ExecutorLost { executor: u8, task: TaskId, lost_blocks: u16, rerun: Option<u32>, lineage: u32 },
-    /// Spark: the driver died and every executor with it, with `blocks` blocks in memory.
-    DriverLost { blocks: u16, lost_in_flight: u32 },
-    /// Storm: Nimbus is back.
-    NimbusRestarted,
-    /// Storm: while Nimbus is down, the supervisor restarts the dead worker on its own.
-    SupervisorRestarted,
     /// HA standby: the leading JobManager failed and its leadership is free. The HA store still
     /// holds the job graph and the pointer to `checkpoint`, the latest completed one; `standby`
     /// will win the election.
@@ -410,6 +331,14 @@ pub enum Event {
         savepoint: bool,
         next_id: CheckpointId,
     },
+    /// Storm's acker, spouts, bolts, Nimbus and supervisors (`mechanisms/storm/events.rs`). In a
+    /// log and a fingerprint it is the Storm event itself (`{"event":"acker-updated",...}`).
+    #[serde(untagged)]
+    Storm(StormEvent),
+    /// Spark Streaming's receivers, driver and executors (`mechanisms/spark/events.rs`), written
+    /// as the Spark event itself.
+    #[serde(untagged)]
+    Spark(SparkStreamingEvent),
 }
 
 fn is_false(b: &bool) -> bool {

@@ -71,6 +71,8 @@ pub mod wording;
 pub mod workload;
 
 pub use action::{AbortReason, Action, CrashScope, Event, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
+pub use mechanisms::spark::events::SparkStreamingEvent;
+pub use mechanisms::storm::events::StormEvent;
 pub use checkpoint::{Notification, PendingCheckpoint};
 pub use cut::{ChannelCut, CutReport};
 pub use drawn_cut::{Arrow, Crossing, CutRestore, DrawnCut, DrawnCutError};

@@ -28,6 +28,7 @@
 use serde::Serialize;
 
 use super::action::{Action, Event};
+use crate::engine::mechanisms::spark::events::SparkStreamingEvent;
 use super::batch::spark::SparkSpec;
 use super::batch::{BatchAction, BatchSim, Keep};
 use super::dataflow::job_graph::{JobGraph, OperatorKind, Partitioning};
@@ -268,7 +269,7 @@ pub fn stream_plan(scenario: &Scenario) -> Result<StreamPlan, SparkExportError> 
     let mut stored_at = vec![None; n];
     for (i, evs) in played.events.iter().enumerate() {
         for e in evs {
-            if let Event::BlockStored { record, .. } = e {
+            if let Event::Spark(SparkStreamingEvent::BlockStored { record, .. }) = e {
                 stored_at[record.0 as usize].get_or_insert(i);
             }
         }

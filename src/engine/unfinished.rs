@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::Event;
+use crate::engine::mechanisms::storm::events::StormEvent;
 use super::lang::{say, Lang};
 use super::sim::Sim;
 
@@ -49,12 +50,12 @@ impl EndWatch {
         self.steps += 1;
         for e in events {
             match e {
-                Event::TreeCompleted { .. } => {
+                Event::Storm(StormEvent::TreeCompleted { .. }) => {
                     self.completed += 1;
                     self.last_completion = Some(self.steps);
                     self.timeouts_since = 0;
                 }
-                Event::TupleTimedOut { .. } => self.timeouts_since += 1,
+                Event::Storm(StormEvent::TupleTimedOut { .. }) => self.timeouts_since += 1,
                 _ => {}
             }
         }

@@ -28,6 +28,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::action::{Event, RestoreFrom};
+use crate::engine::mechanisms::spark::events::SparkStreamingEvent;
+use crate::engine::mechanisms::storm::events::StormEvent;
 use crate::engine::dataflow::external_system::TxnStatus;
 use crate::engine::dataflow::job_graph::OperatorKind;
 use crate::engine::dataflow::state::OpState;
@@ -203,14 +205,14 @@ impl CostMeter {
             match *e {
                 Event::Processed { task, channel, record, .. } => self.took_effect(tick, (task, Some(channel), record)),
                 Event::Read { task, record, .. } => self.took_effect(tick, (task, None, record)),
-                Event::BlockStored { task, record, .. } => {
+                Event::Spark(SparkStreamingEvent::BlockStored { task, record, .. }) => {
                     self.took_effect(tick, (task, None, record));
                     self.messages.driver += 1;
                 }
                 Event::SinkWrite { record, txn: None, .. } => {
                     self.visible[record.0 as usize].get_or_insert(tick);
                 }
-                Event::TxnCommitted { .. } | Event::BatchOutput { skipped: false, .. } => committed_txns = true,
+                Event::TxnCommitted { .. } | Event::Spark(SparkStreamingEvent::BatchOutput { skipped: false, .. }) => committed_txns = true,
                 Event::BarrierEmitted { task, .. } => self.messages.barriers += outs(task),
                 Event::CancelMarkerSent { task, .. } => self.messages.cancel_markers += outs(task),
                 Event::CheckpointTriggered { .. } => self.messages.coordinator += sources,
@@ -218,12 +220,12 @@ impl CostMeter {
                 | Event::AckDiscarded { .. }
                 | Event::CheckpointDeclined { .. }
                 | Event::NotificationSent { .. } => self.messages.coordinator += 1,
-                Event::AckInitSent { .. } | Event::AckSent { .. } | Event::TreeCompleted { .. } => {
+                Event::Storm(StormEvent::AckInitSent { .. }) | Event::Storm(StormEvent::AckSent { .. }) | Event::Storm(StormEvent::TreeCompleted { .. }) => {
                     self.messages.acker += 1
                 }
-                Event::BatchStarted { .. } | Event::BatchCompleted { .. } => self.messages.driver += 1,
-                Event::BatchGenerated { .. } => meta_writes += 1,
-                Event::StateCheckpointed { .. } => {
+                Event::Spark(SparkStreamingEvent::BatchStarted { .. }) | Event::Spark(SparkStreamingEvent::BatchCompleted { .. }) => self.messages.driver += 1,
+                Event::Spark(SparkStreamingEvent::BatchGenerated { .. }) => meta_writes += 1,
+                Event::Spark(SparkStreamingEvent::StateCheckpointed { .. }) => {
                     meta_writes += 1;
                     self.bytes.state_checkpoints +=
                         sim.durable_spark().state.as_ref().map_or(0, |s| state_bytes(sim, &s.states));
@@ -234,7 +236,7 @@ impl CostMeter {
         // Spark's checkpoint writer records a completion a step later: the step after one that
         // left it due writes it, unless the driver died (then nothing is written).
         let driver_runs = sim.spark().is_some();
-        if self.meta_due && driver_runs && !events.iter().any(|e| matches!(e, Event::DriverLost { .. })) {
+        if self.meta_due && driver_runs && !events.iter().any(|e| matches!(e, Event::Spark(SparkStreamingEvent::DriverLost { .. }))) {
             meta_writes += 1;
         }
         self.meta_due = sim.spark().is_some_and(|s| s.meta_due);

@@ -43,6 +43,7 @@ use super::received_blocks::{
     BatchJob, BatchStat, Block, MetaCheckpoint, SparkDurable, SparkRuntime, StateCheckpoint, EXECUTORS, WAL_BYTES_PER_RECORD,
 };
 use crate::engine::action::{Action, CrashScope, Event, RestoreFrom};
+use super::events::SparkStreamingEvent;
 use crate::engine::dataflow::record::Record as Rec;
 use crate::engine::error::ActionError;
 use crate::engine::mechanisms::hooks::Hooks;
@@ -96,7 +97,7 @@ impl Mechanism for MicroBatches {
     }
     fn crash_event(&self, lost: &Slot, scope: CrashScope, lost_in_flight: u32) -> Event {
         match lost.get::<SparkRuntime>() {
-            Some(s) => Event::DriverLost { blocks: s.blocks.iter().filter(|b| b.copies != 0).count() as u16, lost_in_flight },
+            Some(s) => Event::Spark(SparkStreamingEvent::DriverLost { blocks: s.blocks.iter().filter(|b| b.copies != 0).count() as u16, lost_in_flight }),
             None => Event::Crashed { scope, lost_in_flight },
         }
     }
@@ -184,7 +185,7 @@ impl Sim {
             let n = self.graph.tasks.len();
             log_mut(&mut self.durable).committed.commit(t, offset + 1, n);
         }
-        out.push(Event::BlockStored { task: t, record, block: id, wal, acked });
+        out.push(Event::Spark(SparkStreamingEvent::BlockStored { task: t, record, block: id, wal, acked }));
     }
 
     /// The driver's clock, after every step: a finished job completes, a batch is cut every
@@ -257,7 +258,7 @@ impl Sim {
         for b in log_mut(&mut self.durable).wal.iter_mut().filter(|b| blocks.contains(&b.id)) {
             b.batch = Some(k);
         }
-        out.push(Event::BatchGenerated { batch: k, blocks: blocks.len() as u16 });
+        out.push(Event::Spark(SparkStreamingEvent::BatchGenerated { batch: k, blocks: blocks.len() as u16 }));
         self.spark_mut().jobs.push(BatchJob { batch: k, time, blocks, output: true, started: None, attempt: 1, keep_state: false });
         self.write_metadata_checkpoint(time);
     }
@@ -293,7 +294,7 @@ impl Sim {
                 attempt: job.attempt,
                 output: job.output,
             });
-            out.push(Event::BatchStarted { batch: job.batch, records: records.len() as u16, missing, output: job.output, attempt: job.attempt });
+            out.push(Event::Spark(SparkStreamingEvent::BatchStarted { batch: job.batch, records: records.len() as u16, missing, output: job.output, attempt: job.attempt }));
             if !records.is_empty() {
                 return;
             }
@@ -337,13 +338,13 @@ impl Sim {
             s.chain.push((job.batch, job.blocks));
         }
         let chain = s.chain.len() as u32;
-        out.push(Event::BatchCompleted { batch: job.batch, output: job.output, lineage: chain });
+        out.push(Event::Spark(SparkStreamingEvent::BatchCompleted { batch: job.batch, output: job.output, lineage: chain }));
         if !job.keep_state && u64::from(chain) >= every {
             self.spark_mut().chain.clear();
             let k = job.batch;
             log_mut(&mut self.durable).state = Some(StateCheckpoint { batch: k, tick, states });
             let cleaned = self.clean_log(clean_at, &mut Vec::new());
-            out.push(Event::StateCheckpointed { batch: k, cut: chain, cleaned });
+            out.push(Event::Spark(SparkStreamingEvent::StateCheckpointed { batch: k, cut: chain, cleaned }));
             // The state checkpoint and the metadata that points past it go together.
             self.write_metadata_checkpoint(time);
         } else {
@@ -375,7 +376,7 @@ impl Sim {
         wal.retain(|b| b.batch.is_none_or(|k| u64::from(k) * interval >= before || needed.contains(&k)));
         let cleaned = (n - wal.len()) as u16;
         if cleaned > 0 {
-            out.push(Event::LogCleaned { before, blocks: cleaned });
+            out.push(Event::Spark(SparkStreamingEvent::LogCleaned { before, blocks: cleaned }));
         }
         cleaned
     }
@@ -397,7 +398,7 @@ impl Sim {
             if !skipped {
                 ext.batch_commits.push((time, task));
             }
-            out.push(Event::BatchOutput { task, time, rows, skipped });
+            out.push(Event::Spark(SparkStreamingEvent::BatchOutput { task, time, rows, skipped }));
         }
     }
 
@@ -446,7 +447,7 @@ impl Sim {
         }
         let rerun = s.running().map(|j| j.batch);
         let lineage = s.chain.len() as u32;
-        out.push(Event::ExecutorLost { executor: e, task: x, lost_blocks: lost, rerun, lineage });
+        out.push(Event::Spark(SparkStreamingEvent::ExecutorLost { executor: e, task: x, lost_blocks: lost, rerun, lineage }));
         if rerun.is_some() {
             self.abort_open_txns(out);
             for c in 0..self.live.channels.len() {

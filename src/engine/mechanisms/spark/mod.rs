@@ -5,8 +5,10 @@
 //! - [`micro_batches`]: the mechanism (`spark-streaming`): receivers, the driver's clock, one job
 //!   per batch, the driver's restart from its checkpoint;
 //! - [`received_blocks`]: the data it keeps (blocks, batches, the log, the checkpoint directory);
+//! - [`events`]: its events (`SparkStreamingEvent`), as the run's log carries them;
 //! - [`wording`]: its narration, in English and Chinese.
 
+pub mod events;
 pub mod micro_batches;
 pub mod received_blocks;
 pub(crate) mod wording;

@@ -30,6 +30,7 @@
 
 use super::tuple_tree::{AckMessage, StormRuntime, TupleId};
 use crate::engine::action::{Action, CrashScope, Event, RestoreFrom};
+use super::events::StormEvent;
 use crate::engine::dataflow::record::Record;
 use crate::engine::dataflow::state::OpState;
 use crate::engine::error::ActionError;
@@ -102,7 +103,7 @@ impl Mechanism for XorAcker {
         match scope {
             CrashScope::JobManager => {
                 sim.live.jobmanager_up = false;
-                out.push(Event::NimbusDown);
+                out.push(Event::Storm(StormEvent::NimbusDown));
                 sim.failover_began(scope, false);
                 OnCrash::Done
             }
@@ -116,10 +117,10 @@ impl Mechanism for XorAcker {
         }
         if sim.live.down.is_none() && !sim.region_down() {
             sim.live.jobmanager_up = true;
-            out.push(Event::NimbusRestarted);
+            out.push(Event::Storm(StormEvent::NimbusRestarted));
             return OnRestore::Done;
         }
-        out.push(Event::SupervisorRestarted);
+        out.push(Event::Storm(StormEvent::SupervisorRestarted));
         OnRestore::Restart { master_stays_down: true }
     }
     /// A tuple not yet acked will be emitted again if it fails.
@@ -222,7 +223,7 @@ impl Sim {
         let storm = self.storm_mut();
         storm.spouts[t.index()].pending.put(root, (offset, record));
         storm.to_acker[t.index()].push_back(AckMessage::Init { root, xor, spout: t, offset, record, opened });
-        out.push(Event::AckInitSent { task: t, record, root });
+        out.push(Event::Storm(StormEvent::AckInitSent { task: t, record, root }));
     }
 
     /// Bolt `t` processed tuple `seq` of channel `c` and emitted `children`: anchored ones get an
@@ -248,15 +249,15 @@ impl Sim {
             closed: input.edge,
             opened,
         });
-        out.push(Event::AckSent { task: t, record, root: input.root, anchored, unanchored: children.len() as u16 - anchored });
+        out.push(Event::Storm(StormEvent::AckSent { task: t, record, root: input.root, anchored, unanchored: children.len() as u16 - anchored }));
     }
 
     /// The acker takes the oldest message from task `from`.
     pub(crate) fn deliver_to_acker(&mut self, from: TaskId, out: &mut Vec<Event>) {
         let step = self.storm_mut().acker_receive(from).expect("checked");
-        out.push(Event::AckerUpdated { from, record: step.record, root: step.root, val: step.val });
+        out.push(Event::Storm(StormEvent::AckerUpdated { from, record: step.record, root: step.root, val: step.val }));
         if let Some((spout, answer)) = step.completed {
-            out.push(Event::TreeCompleted { spout, record: answer.record, root: answer.root });
+            out.push(Event::Storm(StormEvent::TreeCompleted { spout, record: answer.record, root: answer.root }));
         }
     }
 
@@ -267,9 +268,9 @@ impl Sim {
         match storm.spouts[t.index()].pending.remove(&answer.root) {
             Some((offset, record)) => {
                 self.mark_acked(t, offset);
-                out.push(Event::SpoutAcked { task: t, record, offset, committed: self.committed_offset(t) });
+                out.push(Event::Storm(StormEvent::SpoutAcked { task: t, record, offset, committed: self.committed_offset(t) }));
             }
-            None => out.push(Event::StaleAckIgnored { task: t, record: answer.record }),
+            None => out.push(Event::Storm(StormEvent::StaleAckIgnored { task: t, record: answer.record })),
         }
     }
 
@@ -296,11 +297,11 @@ impl Sim {
         for (t, spout) in storm.spouts.iter_mut().enumerate() {
             for (_, (offset, record)) in spout.pending.rotate() {
                 spout.retry.insert(offset);
-                out.push(Event::TupleTimedOut { task: TaskId(t as u16), record, offset });
+                out.push(Event::Storm(StormEvent::TupleTimedOut { task: TaskId(t as u16), record, offset }));
             }
         }
         for (root, entry) in storm.acker.rotate() {
-            out.push(Event::AckerForgot { root, record: entry.spout.map(|s| s.2) });
+            out.push(Event::Storm(StormEvent::AckerForgot { root, record: entry.spout.map(|s| s.2) }));
         }
     }
 

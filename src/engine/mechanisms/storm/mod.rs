@@ -6,9 +6,11 @@
 //! - [`tuple_tree`]: the data it keeps (the acker's and the spouts' pending maps, the messages);
 //! - [`rotating_map`]: Storm's `RotatingMap`, how a pending tuple times out;
 //! - [`steps`]: its own steps, the messages to and from the acker;
+//! - [`events`]: its events (`StormEvent`), as the run's log carries them;
 //! - [`wording`]: its narration, in English and Chinese.
 
 pub mod acker;
+pub mod events;
 pub mod rotating_map;
 pub mod steps;
 pub mod tuple_tree;
