@@ -1964,6 +1964,32 @@ await check('a room whose part cannot be fetched says so with Retry, keeps the r
   await pg.context().close();
 });
 
+await check('the narration\'s words come in a part of their own once the page is interactive; while it cannot be fetched a step reads "…", and a later step fills every line in', async () => {
+  // The first visit, before the service worker has cached anything, with the words' part refused.
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, serviceWorkers: 'block' });
+  const pg = await context.newPage();
+  pg.on('pageerror', (e) => errors.push(e.message));
+  const seen = pageRequests(pg);
+  const words = /split_words-[0-9a-f]+\.wasm$/;
+  await pg.route(words, (r) => r.abort('internetdisconnected'));
+  await pg.goto(srv.url);
+  await pg.waitForSelector('#app[data-ready="true"]', { timeout: 15000 });
+  await pg.waitForFunction(() => document.querySelector('#narration .hint') !== null, null, { timeout: 15000 });
+  // Asked for once the page was interactive, without a step.
+  const t0 = Date.now();
+  while (!seen.some((u) => words.test(u)) && Date.now() - t0 < 10000) await pg.waitForTimeout(100);
+  expect(seen.some((u) => words.test(u)), `the page asked for the words after it was interactive: ${seen.filter(isPart).join(', ')}`);
+  await pg.click('#read-Source');
+  await pg.waitForSelector('#narration li[data-step="1"]', { timeout: 15000 });
+  const waiting = (await pg.textContent('#narration li[data-step="1"] ul')).trim();
+  expect(waiting === '…', `a step reads "…" while the words cannot come: ${waiting}`);
+  await pg.unroute(words);
+  await pg.click('#read-Source');
+  await pg.waitForFunction(() => /read .* at offset 0 and sent it on/.test(document.querySelector('#narration li[data-step="1"] ul').textContent), null, { timeout: 15000 });
+  expect(/at offset 1 and sent it on/.test(await pg.textContent('#narration li[data-step="2"] ul')), 'the step after says its words');
+  await context.close();
+});
+
 await check('the batch room and the side-by-side room, at 1366x768 and in presenter mode at 1920x1080', async () => {
   const pg = await open();
   await openRoom(pg, 'batch');

@@ -34,6 +34,7 @@ pub mod svg_text;
 pub mod text;
 pub mod timers_drawing;
 pub mod ui_state;
+pub mod words_part;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -407,6 +408,12 @@ pub fn App() -> Html {
             }
         });
     }
+    // The narration's words: fetched once the page has drawn and is interactive (the first screen
+    // needs none), or at the first step if that comes sooner (`words_part::use_words`).
+    use_effect_with((), |_| {
+        let later = gloo_timers::callback::Timeout::new(words_part::AFTER_INTERACTIVE_MS, || words_part::fetch_words(Callback::noop()));
+        move || drop(later)
+    });
     // Keep the last run in this browser (not on every step while playing).
     {
         let state = state.clone();

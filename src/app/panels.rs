@@ -10,6 +10,7 @@ use yew::prelude::*;
 use super::text::{
     complete_help, complete_mark, complete_tip, order_help, order_mark, order_tip, verdict_mark_now, Lang,
 };
+use super::words_part::{use_words, Words};
 use super::ui_state::{Dispatch, Msg, Run, Shared};
 use crate::classroom::{step_title, Command, Session};
 use crate::engine::ledger::LedgerRow;
@@ -220,11 +221,12 @@ pub struct RunProps {
 }
 
 /// What happened: the last steps in plain words, newest first. Each step is drawn once.
-/// One event in words: Storm's and Spark Streaming's come with their bands' part.
-fn words(e: &crate::engine::Event, g: &JobGraph, l: Lang) -> String {
-    crate::engine::wording::narrate_common(e, g, l).unwrap_or_else(|| {
-        super::bands_part::bands_now().map_or_else(|| l.t("…", "…").to_string(), |b| (b.narrate)(e, g, l))
-    })
+/// One event in words: the dataflow's and Flink's come with the words part, Storm's and Spark
+/// Streaming's with their bands' part; "…" while the part is on its way.
+fn words(words: Option<Words>, e: &crate::engine::Event, g: &JobGraph, l: Lang) -> String {
+    let waiting = || l.t("…", "…").to_string();
+    let Some(w) = words else { return waiting() };
+    (w.narrate)(e, g, l).unwrap_or_else(|| super::bands_part::bands_now().map_or_else(waiting, |b| (b.narrate)(e, g, l)))
 }
 
 #[component]
@@ -232,6 +234,7 @@ pub fn NarrationPanel(props: &RunProps) -> Html {
     let l = props.lang;
     let session = props.run.session();
     let sim = session.sim();
+    let said = use_words(!session.narration.is_empty());
     html! {
         <ol id="narration" class="narration" reversed=true aria-live="polite">
             { if session.narration.is_empty() {
@@ -243,7 +246,7 @@ pub fn NarrationPanel(props: &RunProps) -> Html {
             // step is drawn again only if its words change.
             <>{ for session.narration.iter().rev().map(|s| html! {
                 <NarrationStep key={s.step} step={s.step} title={step_title(sim, s, l)}
-                    lines={s.events.iter().map(|e| words(e, &sim.graph, l)).collect::<Vec<_>>()} lang={l} />
+                    lines={s.events.iter().map(|e| words(said, e, &sim.graph, l)).collect::<Vec<_>>()} lang={l} />
             }) }</>
         </ol>
     }
