@@ -2781,6 +2781,29 @@ await check('accessibility audit (axe-core): no serious or critical violation on
   await pg.context().close();
 });
 
+await check('presenter mode: the ▤ Rooms button reads clearly on the dark bar (contrast 4.5 or more), at 1366x768 and 1920x1080', async () => {
+  for (const viewport of [{ width: 1366, height: 768 }, { width: 1920, height: 1080 }]) {
+    const pg = await open(viewport);
+    await pg.keyboard.press('p');
+    await pg.waitForSelector('#app[data-presenter="true"]');
+    const ratio = await pg.$eval('#rooms-fold', (el) => {
+      const rgb = (c) => c.match(/[\d.]+/g).map(Number);
+      const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+        .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+      let bg = null;
+      for (let e = el; e && !bg; e = e.parentElement) {
+        const c = getComputedStyle(e).backgroundColor;
+        if (rgb(c)[3] !== 0) bg = c;
+      }
+      const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(rgb(bg || 'rgb(255, 255, 255)'))];
+      return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    });
+    expect(ratio >= 4.5, `${viewport.width}: the Rooms button's contrast is ${ratio.toFixed(2)}`);
+    await pg.screenshot({ path: shots + `presenter-rooms-fold-${viewport.width}.png` });
+    await pg.context().close();
+  }
+});
+
 // ---- Lessons as files and embed mode (issue 36) ----
 const handWritten = new URL('../tests/fixtures/lessons/hand-written.json', import.meta.url).pathname;
 const b64url = (text) => Buffer.from(text, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
