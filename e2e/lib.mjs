@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { homedir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 
 export const tools = process.env.BARRIERSCOPE_TOOLS || join(homedir(), '.local/share/barrierscope-tools');
 const require = createRequire(join(tools, 'node_modules', 'noop.js'));
@@ -15,9 +16,12 @@ const TYPES = {
   '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.webmanifest': 'application/manifest+json',
 };
 
-/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. */
-export async function serve(dir) {
+/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. With `gzip`, a client
+ * that accepts gzip gets each file compressed (level 9, as the size figures count it), as a static
+ * host sends it; without, every file goes as it is. */
+export async function serve(dir, { gzip = false } = {}) {
   const root = normalize(dir);
+  const packed = new Map();
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     let file = normalize(join(root, path));
@@ -25,14 +29,21 @@ export async function serve(dir) {
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+      const headers = { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' };
+      if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+        if (!packed.has(file)) packed.set(file, gzipSync(body, { level: 9 }));
+        res.writeHead(200, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' });
+        res.end(packed.get(file));
+        return;
+      }
+      res.writeHead(200, headers);
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');
     }
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((ok) => server.close(ok)) };
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((ok) => { server.close(ok); server.closeAllConnections(); }) };
 }
 
 export async function launch() {
