@@ -3,7 +3,7 @@
 //! and native builds have no split (the cargo feature `split` is off): the same functions return
 //! at once. The parts themselves are declared where they are used: the rooms and the pieces in
 //! `room_loader.rs`, saved runs in `sharing_part.rs`, the Storm and Spark bands in
-//! `bands_part.rs`, the lessons in `lessons_part.rs`.
+//! `bands_part.rs`, the lessons in `lessons_part.rs`, the narration's words in `words_part.rs`.
 
 use std::fmt;
 
