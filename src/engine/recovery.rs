@@ -61,8 +61,7 @@ impl Sim {
                 }
             }
         }
-        let lost = std::mem::take(&mut self.live);
-        self.live.jobmanager_up = lost.jobmanager_up;
+        let lost = self.take_live();
         if scope != CrashScope::JobManager {
             // The JobManager outlives a task failover: its CheckpointFailureManager keeps counting.
             self.live.coordinator.failures = lost.coordinator.failures;

@@ -494,6 +494,16 @@ impl Sim {
         self.mechanism().on_tick(self, out);
     }
 
+    /// The running job goes, whole: a fresh `Live` takes its place and the old one is handed
+    /// back for what the caller keeps of it. The JobManager's process outlives the job, so
+    /// `jobmanager_up` is carried over here, the one place every crash and every end of the job
+    /// passes through.
+    pub(crate) fn take_live(&mut self) -> Live {
+        let lost = std::mem::take(&mut self.live);
+        self.live.jobmanager_up = lost.jobmanager_up;
+        lost
+    }
+
     // ----- what the canvas reads -------------------------------------------------------------
 
     /// The channel's queue, head first.
@@ -513,8 +523,8 @@ pub struct Live {
     /// Why the job is down as a whole, if it is. (A failed pipelined region is down while the
     /// rest runs: its tasks are not running, and `down` is None.)
     pub down: Option<CrashScope>,
-    /// The JobManager's process is up. It outlives the job it runs: a crash of the job's tasks
-    /// carries it into the next `Live`, as the coordinator's failure count.
+    /// The JobManager's process is up. It outlives the job it runs: `Sim::take_live` carries it
+    /// into the next `Live`.
     pub jobmanager_up: bool,
     pub tasks: Vec<TaskRuntime>,
     pub channels: Vec<Channel>,

@@ -220,10 +220,10 @@ impl CostMeter {
                 | Event::AckDiscarded { .. }
                 | Event::CheckpointDeclined { .. }
                 | Event::NotificationSent { .. } => self.messages.coordinator += 1,
-                Event::Storm(StormEvent::AckInitSent { .. }) | Event::Storm(StormEvent::AckSent { .. }) | Event::Storm(StormEvent::TreeCompleted { .. }) => {
+                Event::Storm(StormEvent::AckInitSent { .. } | StormEvent::AckSent { .. } | StormEvent::TreeCompleted { .. }) => {
                     self.messages.acker += 1
                 }
-                Event::Spark(SparkStreamingEvent::BatchStarted { .. }) | Event::Spark(SparkStreamingEvent::BatchCompleted { .. }) => self.messages.driver += 1,
+                Event::Spark(SparkStreamingEvent::BatchStarted { .. } | SparkStreamingEvent::BatchCompleted { .. }) => self.messages.driver += 1,
                 Event::Spark(SparkStreamingEvent::BatchGenerated { .. }) => meta_writes += 1,
                 Event::Spark(SparkStreamingEvent::StateCheckpointed { .. }) => {
                     meta_writes += 1;

@@ -51,6 +51,7 @@ pub enum Item {
     },
     Barrier(Barrier),
     /// Flink's `CancelCheckpointMarker`: the sender declined this checkpoint, so the receiving
-    /// task need not wait for its barrier on this input. An ordinary event: it queues behind records.
+    /// task need not wait for its barrier on this input. An ordinary event: it queues behind
+    /// records.
     Cancel(CheckpointId),
 }

@@ -23,7 +23,7 @@ use crate::engine::sim::Sim;
 impl Sim {
     pub(crate) fn sink_write(&mut self, t: TaskId, rec: Record, out: &mut Vec<Event>) {
         if self.hooks.reruns && self.mechanism().rerun(self) == Rerun::StateOnly {
-            return; // work recomputed to rebuild state (recomputed from lineage): its output ran before
+            return; // work recomputed from lineage to rebuild state: its output ran before
         }
         let row = Row { record: rec.id, value: rec.value, sink: t, tick: self.tick };
         let external = &mut self.durable.external;

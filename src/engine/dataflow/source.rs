@@ -3,8 +3,9 @@
 //! itself lives outside the job (in the job graph here) and survives every crash.
 //!
 //! A socket (`source: socket`, after Flink's `SocketTextStreamFunction`; the mechanisms that read
-//! one cite their own system's words for it) cannot read again: each record arrives at its tick whether or not
-//! anyone listens, and a source that comes back resumes at what arrives from then on.
+//! one cite their own system's words for it) cannot read again: each record arrives at its tick
+//! whether or not anyone listens, and a source that comes back resumes at what arrives from then
+//! on.
 
 use super::record::Record;
 use super::state::OpState;

@@ -11,8 +11,9 @@
 //! - A task's slot (`TaskRuntime.mechanism`) goes with the task: a restart of the task starts it
 //!   empty. The barrier handlers keep a task's alignment there, the barrier tracker its counts.
 //!
-//! A mechanism puts its types in at the start ([`Mechanism::start`]) and reads them back by type
-//! ([`Slot::get`]); the Flink barrier handlers need neither slot.
+//! A mechanism puts its types in at the start ([`Mechanism::start`]) or as it goes, and reads them
+//! back by type ([`Slot::get`]); the Flink barrier handlers need neither the live nor the durable
+//! slot, only the task's.
 //!
 //! [`Mechanism::start`]: super::seam::Mechanism::start
 

@@ -179,8 +179,7 @@ impl Sim {
     /// The job no longer runs: the live part goes (records in flight are lost; the tasks show
     /// their state as it was). Returns the records lost.
     fn end_job(&mut self) -> u32 {
-        let lost = std::mem::take(&mut self.live);
-        self.live.jobmanager_up = lost.jobmanager_up;
+        let lost = self.take_live();
         let dropped = self.drop_in_flight(lost.channels);
         self.live.coordinator.failures = lost.coordinator.failures;
         self.live.channels = vec![Channel::default(); self.graph.channels.len()];

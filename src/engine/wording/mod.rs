@@ -40,5 +40,9 @@ pub fn narrate_common(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
 /// One sentence for an event of Storm's acker (trees, acks, Nimbus and supervisors) or of Spark
 /// Streaming (blocks, batches, the driver and executors); empty for any other event.
 pub fn narrate_storm_spark(e: &Event, g: &JobGraph, lang: Lang) -> String {
-    super::mechanisms::storm::wording::narrate(e, g, lang).or_else(|| super::mechanisms::spark::wording::narrate(e, g, lang)).unwrap_or_default()
+    match e {
+        Event::Storm(e) => super::mechanisms::storm::wording::narrate(e, g, lang),
+        Event::Spark(e) => super::mechanisms::spark::wording::narrate(e, g, lang),
+        _ => String::new(),
+    }
 }

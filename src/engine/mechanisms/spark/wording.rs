@@ -2,7 +2,6 @@
 //! cutting batches and running their jobs, state checkpoints and log cleaning, a batch's output,
 //! an executor or the driver lost, and the driver's restart from its metadata checkpoint.
 
-use crate::engine::action::Event;
 use super::events::SparkStreamingEvent;
 use crate::engine::dataflow::job_graph::JobGraph;
 use crate::engine::ids::{RecordId, TaskId};
@@ -31,11 +30,11 @@ pub(crate) fn spark_restart(state: Option<u32>, recompute: u16, rerun: u16, agai
     )
 }
 
-pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
+pub(crate) fn narrate(e: &SparkStreamingEvent, g: &JobGraph, lang: Lang) -> String {
     let t = |id: TaskId| g.task(id).name.as_str();
     let r = |id: RecordId| g.label(id);
-    Some(match *e {
-        Event::Spark(SparkStreamingEvent::BlockStored { task, record, block, wal, acked }) => {
+    match *e {
+        SparkStreamingEvent::BlockStored { task, record, block, wal, acked } => {
             let e = crate::engine::mechanisms::spark::micro_batches::executor_of(task);
             let o = 1 - e;
             let log = if wal {
@@ -60,12 +59,12 @@ pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
                 r(record)
             )
         }
-        Event::Spark(SparkStreamingEvent::BatchGenerated { batch, blocks }) => say!(
+        SparkStreamingEvent::BatchGenerated { batch, blocks } => say!(
             lang,
             "The driver cut batch {batch} from {blocks} block(s), queued its job and wrote a metadata checkpoint.",
             "驱动器把 {blocks} 个块切成批次 {batch}，把它的作业排入队列，并写下元数据检查点。"
         ),
-        Event::Spark(SparkStreamingEvent::BatchStarted { batch, records, missing, output, attempt }) => {
+        SparkStreamingEvent::BatchStarted { batch, records, missing, output, attempt } => {
             let what = if output { "" } else { lang.t(" (recomputed from lineage, no output)", "（按血统重算，不输出）") };
             let again = if attempt > 1 { say!(lang, ", attempt {attempt}", "，第 {attempt} 次尝试") } else { String::new() };
             let gone = if missing > 0 {
@@ -79,7 +78,7 @@ pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
                 "批次 {batch} 的作业开始{what}{again}：{records} 条记录{gone}。"
             )
         }
-        Event::Spark(SparkStreamingEvent::BatchCompleted { batch, output, lineage }) => {
+        SparkStreamingEvent::BatchCompleted { batch, output, lineage } => {
             let what = if output { "" } else { lang.t(" (state recomputed)", "（状态已重算）") };
             say!(
                 lang,
@@ -87,17 +86,17 @@ pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
                 "批次 {batch} 完成{what}；状态 RDD 的血统链长 {lineage} 个批次。"
             )
         }
-        Event::Spark(SparkStreamingEvent::StateCheckpointed { batch, cut, cleaned }) => say!(
+        SparkStreamingEvent::StateCheckpointed { batch, cut, cleaned } => say!(
             lang,
             "The state RDD of batch {batch} was checkpointed: the lineage chain of {cut} is cut, and {cleaned} block(s) left the write-ahead log.",
             "批次 {batch} 的状态 RDD 写入了检查点：长 {cut} 的血统链被截断，{cleaned} 个块从预写日志中清理。"
         ),
-        Event::Spark(SparkStreamingEvent::LogCleaned { before, blocks }) => say!(
+        SparkStreamingEvent::LogCleaned { before, blocks } => say!(
             lang,
             "{blocks} block(s) of batches before batch time {before} left the write-ahead log: Spark keeps blocks for twice the checkpoint interval.",
             "批次时间 {before} 之前的批次的 {blocks} 个块从预写日志中清理：Spark 把块保留两倍的检查点间隔。"
         ),
-        Event::Spark(SparkStreamingEvent::BatchOutput { task, time, rows, skipped }) => {
+        SparkStreamingEvent::BatchOutput { task, time, rows, skipped } => {
             if skipped {
                 say!(
                     lang,
@@ -116,7 +115,7 @@ pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
                 )
             }
         }
-        Event::Spark(SparkStreamingEvent::ExecutorLost { executor, task, lost_blocks, rerun, lineage }) => {
+        SparkStreamingEvent::ExecutorLost { executor, task, lost_blocks, rerun, lineage } => {
             let rerun = match rerun {
                 Some(k) => say!(
                     lang,
@@ -132,11 +131,10 @@ pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
                 t(task)
             )
         }
-        Event::Spark(SparkStreamingEvent::DriverLost { blocks, lost_in_flight }) => say!(
+        SparkStreamingEvent::DriverLost { blocks, lost_in_flight } => say!(
             lang,
             "The driver died, and every executor with it: {blocks} block(s) in memory and {lost_in_flight} record(s) on their way are gone.",
             "驱动器挂了，所有执行器随之退出：内存中的 {blocks} 个块和 {lost_in_flight} 条在途记录消失了。"
         ),
-        _ => return None,
-    })
+    }
 }

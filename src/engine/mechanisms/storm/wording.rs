@@ -2,7 +2,6 @@
 //! the acker's XOR, a tree completed or timed out, the spout's commit, and Nimbus and the
 //! supervisors failing and coming back.
 
-use crate::engine::action::Event;
 use super::events::StormEvent;
 use crate::engine::dataflow::job_graph::JobGraph;
 use crate::engine::ids::{RecordId, TaskId};
@@ -27,11 +26,11 @@ pub(crate) fn step(step: Step, task: &str, lang: Lang) -> Option<String> {
     })
 }
 
-pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
+pub(crate) fn narrate(e: &StormEvent, g: &JobGraph, lang: Lang) -> String {
     let t = |id: TaskId| g.task(id).name.as_str();
     let r = |id: RecordId| g.label(id);
-    Some(match *e {
-        Event::Storm(StormEvent::AckInitSent { task, record, root }) => say!(
+    match *e {
+        StormEvent::AckInitSent { task, record, root } => say!(
             lang,
             "{} started tuple tree {} for {} and told the acker its edges (init).",
             "{0} 为 {2} 建立了元组树 {1}，并把它的边告诉 acker（init）。",
@@ -39,7 +38,7 @@ pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
             hex(root),
             r(record)
         ),
-        Event::Storm(StormEvent::AckSent { task, record, root, anchored, unanchored }) => {
+        StormEvent::AckSent { task, record, root, anchored, unanchored } => {
             let extra = if unanchored > 0 {
                 say!(lang, "; {unanchored} child(ren) went out unanchored, untracked", "；{unanchored} 个子元组未锚定，不被跟踪")
             } else {
@@ -54,7 +53,7 @@ pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
                 hex(root)
             )
         }
-        Event::Storm(StormEvent::AckerUpdated { from, record, root, val }) => say!(
+        StormEvent::AckerUpdated { from, record, root, val } => say!(
             lang,
             "The acker XORed {}'s message into tree {} ({}): its value is now {}.",
             "acker 把 {} 的消息异或进树 {}（{}）：值现在是 {}。",
@@ -63,7 +62,7 @@ pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
             r(record),
             hex(val)
         ),
-        Event::Storm(StormEvent::TreeCompleted { spout, record, root }) => say!(
+        StormEvent::TreeCompleted { spout, record, root } => say!(
             lang,
             "Tree {} of {} reached 0: every tuple in it was acked. The acker tells {}.",
             "{1} 的树 {0} 归零：其中每个元组都已确认。acker 通知 {2}。",
@@ -71,14 +70,14 @@ pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
             r(record),
             t(spout)
         ),
-        Event::Storm(StormEvent::SpoutAcked { task, record, offset, committed }) => say!(
+        StormEvent::SpoutAcked { task, record, offset, committed } => say!(
             lang,
             "{} got the ack for {} (offset {offset}) and forgot it; it has committed up to offset {committed}.",
             "{} 收到 {}（偏移量 {offset}）的确认并不再保留它；已提交到偏移量 {committed}。",
             t(task),
             r(record)
         ),
-        Event::Storm(StormEvent::StaleAckIgnored { task, record }) => say!(
+        StormEvent::StaleAckIgnored { task, record } => say!(
             lang,
             "{} ignored an ack for {}: that tree had already timed out and {} was sent again as a new tree.",
             "{} 忽略了 {} 的确认：那棵树已经超时，{} 已作为新树重发。",
@@ -86,7 +85,7 @@ pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
             r(record),
             r(record)
         ),
-        Event::Storm(StormEvent::TupleTimedOut { task, record, offset }) => say!(
+        StormEvent::TupleTimedOut { task, record, offset } => say!(
             lang,
             "{}'s tuple {} (offset {offset}) was not fully acked within the message timeout: it failed, and {} will emit it again.",
             "{} 的元组 {}（偏移量 {offset}）没有在消息超时内被完全确认：它失败了，{} 会重新发出它。",
@@ -94,26 +93,25 @@ pub(crate) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
             r(record),
             t(task)
         ),
-        Event::Storm(StormEvent::AckerForgot { root, record }) => say!(
+        StormEvent::AckerForgot { root, record } => say!(
             lang,
             "The acker dropped unfinished tree {}{} after its timeout, silently.",
             "acker 在超时后悄悄丢弃了未完成的树 {}{}。",
             hex(root),
             record.map(|x| format!(" ({})", r(x))).unwrap_or_default()
         ),
-        Event::Storm(StormEvent::NimbusDown) => lang
+        StormEvent::NimbusDown => lang
             .t(
                 "Nimbus died. The workers keep processing; only new submissions and reassigning failed workers wait for it.",
                 "Nimbus 挂了。worker 照常处理；只有提交新作业和重新分配失败的 worker 要等它恢复。",
             )
             .into(),
-        Event::Storm(StormEvent::NimbusRestarted) => lang.t("Nimbus is back.", "Nimbus 已恢复。").into(),
-        Event::Storm(StormEvent::SupervisorRestarted) => lang
+        StormEvent::NimbusRestarted => lang.t("Nimbus is back.", "Nimbus 已恢复。").into(),
+        StormEvent::SupervisorRestarted => lang
             .t(
                 "Nimbus is still down, but the supervisor restarts the dead worker on its own: supervisors keep restarting workers that die without Nimbus.",
                 "Nimbus 仍然宕着，但 supervisor 自己重启了挂掉的 worker：没有 Nimbus，supervisor 照样会重启挂掉的 worker。",
             )
             .into(),
-        _ => return None,
-    })
+    }
 }
