@@ -233,7 +233,8 @@ fn jobmanager(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> H
         })
         .collect();
     let line3 = if notify.is_empty() { line3 } else { format!("{line3} · ✉ {}", notify.join(", ")) };
-    let ha = sim.strategy().takes(Setting::HighAvailability).then(|| high_availability(sim, l));
+    let takes_ha = sim.strategy().takes(Setting::HighAvailability);
+    let ha = takes_ha.then(|| high_availability(sim, l));
     let stw = sim.stop_the_world().map(|(id, _)| {
         format!("{} {}", l.t("❚❚ sources paused for stop-the-world checkpoint", "❚❚ 源已暂停，等待全局快照"), id.0)
     });
@@ -241,8 +242,8 @@ fn jobmanager(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l: Lang) -> H
     let full = format!("{line2}\n{}", stw.clone().unwrap_or_else(|| line3.clone()));
     html! {
         <g id="jobmanager" class={classes!("jobmanager", (!up).then_some("down"))} data-up={up.to_string()}
-            data-leader={sim.strategy().takes(Setting::HighAvailability).then(|| sim.masters().leader.letter())}
-            data-ha={sim.strategy().takes(Setting::HighAvailability).then(|| sim.settings.high_availability.id())}
+            data-leader={takes_ha.then(|| sim.masters().leader.letter())}
+            data-ha={takes_ha.then(|| sim.settings.high_availability.id())}
             data-submission={sim.masters().submission.to_string()}>
             <title>{ full }</title>
             <rect x={num(r.x)} y={num(r.y)} width={num(r.w)} height={num(r.h)} rx="10" />

@@ -223,9 +223,9 @@ pub struct RunProps {
 /// What happened: the last steps in plain words, newest first. Each step is drawn once.
 /// One event in words: the dataflow's and Flink's come with the words part, Storm's and Spark
 /// Streaming's with their bands' part; "…" while the part is on its way.
-fn words(words: Option<Words>, e: &crate::engine::Event, g: &JobGraph, l: Lang) -> String {
+fn words(said: Option<Words>, e: &crate::engine::Event, g: &JobGraph, l: Lang) -> String {
     let waiting = || l.t("…", "…").to_string();
-    let Some(w) = words else { return waiting() };
+    let Some(w) = said else { return waiting() };
     (w.narrate)(e, g, l).unwrap_or_else(|| super::bands_part::bands_now().map_or_else(waiting, |b| (b.narrate)(e, g, l)))
 }
 

@@ -70,15 +70,12 @@ pub const AFTER_INTERACTIVE_MS: u32 = 250;
 /// draw while they are missing), and drawn again when they arrive.
 #[hook]
 pub fn use_words(needed: bool) -> Option<Words> {
-    let arrived = use_state(|| 0u32);
+    let redraw = use_force_update();
     let now = words_now();
-    {
-        let arrived = arrived.clone();
-        use_effect(move || {
-            if needed && now.is_none() {
-                fetch_words(Callback::from(move |_| arrived.set(*arrived + 1)));
-            }
-        });
-    }
+    use_effect(move || {
+        if needed && now.is_none() {
+            fetch_words(Callback::from(move |_| redraw.force_update()));
+        }
+    });
     now
 }
