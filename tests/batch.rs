@@ -129,6 +129,99 @@ fn persist_dies_with_its_executor_checkpoint_survives() {
     assert!(persisted.ledger().exactly_once() && checkpointed.ledger().exactly_once());
 }
 
+fn script(codes: &str) -> Vec<BatchAction> {
+    codes.split_whitespace().map(|c| BatchAction::from_code(c).unwrap()).collect()
+}
+
+fn checkpointed_figure(actions: u8) -> BatchSpec {
+    let mut spec = batch_job("spark-figure").unwrap().with_keep(2, Keep::Checkpoint);
+    if let BatchSpec::Spark(s) = &mut spec {
+        s.actions = actions;
+    }
+    spec
+}
+
+/// Issue 49, item 1. Follows Spark's `SparkContext.runJob` (it calls `rdd.doCheckpoint()` after
+/// `dagScheduler.runJob` returns), `RDD.doCheckpoint` and `ReliableRDDCheckpointData`
+/// (`ReliableCheckpointRDD.writeRDDToCheckpointDirectory` runs a job of its own, which computes
+/// the RDD again unless it is persisted; `markCheckpointed` then cuts the lineage). The old
+/// simulator wrote P00 as soon as it was computed, so losing executor 0 while P10 ran in the
+/// very action that marked P0 recomputed P10 alone.
+#[test]
+fn checkpoint_is_written_by_a_second_job_after_the_action() {
+    // Failure-free: nothing is in reliable storage while the action runs.
+    let mut run = BatchRun::new(checkpointed_figure(1)).unwrap();
+    for _ in 0..12 {
+        run.act(BatchAction::Step).unwrap();
+        let s = spark(&run);
+        assert!(!s.checkpointed(2, 0) && !s.checkpointed(2, 1), "no checkpoint file during the action");
+    }
+    let s = spark(&run);
+    assert_eq!(s.job, spark::SparkJob::Checkpoint(2), "doCheckpoint() runs after the action's job returned");
+    assert!(run.log.last().unwrap().contains(&BatchEvent::Spark(spark::SparkEvent::CheckpointJob { rdd: 2 })));
+    run.run_to_end();
+    let s = spark(&run);
+    assert!(s.checkpointed(2, 0) && s.checkpointed(2, 1) && s.cut == Some(2));
+    let g = &s.lineage;
+    for name in ["L0", "W0", "P00", "L1", "W1", "P01"] {
+        assert_eq!(s.computed.get(&g.find(name).unwrap()), Some(&2), "{name}: the checkpoint job computes it again");
+    }
+    assert!(run.sim().reran().is_empty(), "a failure-free run recomputes nothing within a job");
+    assert_eq!(run.baseline.task_runs, 6, "four tasks of the action, two of the checkpoint job");
+
+    // Executor 0 lost while P10 runs in the first action: recomputed as without a checkpoint.
+    let first = open("spark-checkpoint-first-action.json");
+    let plain = open("spark-p10-lost.json");
+    assert_eq!(sorted(first.sim().reran()), ["L0", "P00", "P10", "W0"]);
+    assert_eq!(first.sim().reran(), plain.sim().reran(), "the first action climbs as if P0 had no checkpoint");
+    assert_eq!(first.sim().cost().checkpoint_reads, 0);
+    assert!(first.ledger().exactly_once());
+
+    // In the second action the checkpoint is there: P00 is read from it, only P10 is recomputed.
+    let second = open("spark-checkpoint-survives.json");
+    assert_eq!(second.sim().reran(), ["P10"]);
+    assert_eq!(second.sim().cost().checkpoint_reads, 1);
+    assert!(second.ledger().exactly_once());
+    // Its job reuses the first action's shuffle outputs: failure-free, stage 0 runs once in all.
+    let free = BatchRun::new(checkpointed_figure(2)).unwrap();
+    assert_eq!((free.baseline.map_runs, free.baseline.task_runs), (2, 8), "2 maps, 2 results, 2 checkpoint tasks, 2 results");
+}
+
+/// Issue 49, item 1: `doCheckpoint` stops at the nearest marked RDD from the action's RDD
+/// (`checkpointAllMarkedAncestors` is false by default), so a marked ancestor is never written.
+#[test]
+fn only_the_nearest_marked_rdd_is_checkpointed() {
+    let spec = checkpointed_figure(2).with_keep(1, Keep::Checkpoint);
+    let mut run = BatchRun::new(spec).unwrap();
+    run.run_to_end();
+    let s = spark(&run);
+    assert!(s.checkpointed(2, 0) && !s.checkpointed(1, 0));
+    assert_eq!(s.to_checkpoint(), Some(2));
+}
+
+/// Issue 49, item 2. Follows Hadoop's `JobImpl.actOnUnusableNode` (while not all reducers are
+/// complete it kills the succeeded map attempts of the lost node), `MapTaskRescheduledTransition`
+/// (those maps run again) and `checkReadyForCommit` (the job commits only when every task has
+/// succeeded). The old simulator marked M0 to run again, then ended the job when R1 committed.
+#[test]
+fn a_node_lost_while_the_last_reduce_runs_re_runs_its_maps_before_the_job_commits() {
+    // Maps (6 steps), R0 (2), R1 starts on node 1; node 0, which holds M0's output, is lost.
+    let mut run =
+        BatchRun::with_actions(batch_job("hadoop-wordcount").unwrap(), &script("s s s s s s s s s c0")).unwrap();
+    let h = hadoop(&run);
+    assert!(matches!(h.reduces[1].state, hadoop::TaskState::Running { node: 1 }));
+    run.act(BatchAction::Step).unwrap();
+    assert!(!run.sim().done(), "R1 committed, but M0 must succeed again before the job commits");
+    run.run_to_end();
+    let h = hadoop(&run);
+    assert_eq!(h.maps.iter().map(|m| m.attempts).collect::<Vec<_>>(), [2, 1, 1]);
+    assert_eq!(h.reduces.iter().map(|r| r.attempts).collect::<Vec<_>>(), [1, 1]);
+    assert_eq!(run.sim().reran(), ["M0"]);
+    assert_eq!(run.sim().cost().task_runs, run.baseline.task_runs + 1);
+    assert!(run.ledger().exactly_once());
+    assert!(run.log.last().unwrap().contains(&BatchEvent::Hadoop(hadoop::HadoopEvent::JobDone)));
+}
+
 #[test]
 fn the_runner_checks_every_batch_scenario() {
     let dir = format!("{}/scenarios/batch", env!("CARGO_MANIFEST_DIR"));
@@ -141,7 +234,7 @@ fn the_runner_checks_every_batch_scenario() {
         assert_eq!(v["exactly_once"], true, "{}", path.display());
         n += 1;
     }
-    assert_eq!(n, 7);
+    assert_eq!(n, 9);
     let (code, out, _) = runner(&["batch", &format!("{dir}/spark-p10-lost.json"), "--events", "--lang", "zh"]);
     assert_eq!(code, 0);
     assert!(out.contains("FetchFailed") && out.contains("重新计算 P00"), "{out}");
@@ -220,6 +313,13 @@ fn the_lesson_walks_and_its_prediction_has_one_answer() {
     let predict: Vec<&BatchStep> = BATCH_LESSON.iter().filter(|s| s.predict).collect();
     assert_eq!(predict.len(), 1);
     assert_eq!(predict[0].answer(), ["L0", "P00", "P10", "W0"]);
+    // Issue 49: the checkpoint step tells the story with two actions. In the first, the loss
+    // climbs as without a checkpoint; in the second, P00 comes from the checkpoint.
+    let first = BATCH_LESSON.iter().find(|s| s.title.0 == "checkpoint() writes after the action").unwrap();
+    assert_eq!(sorted(first.run().sim().reran()), ["L0", "P00", "P10", "W0"]);
+    let second = BATCH_LESSON.iter().find(|s| s.title.0 == "A second action reads the checkpoint").unwrap();
+    assert_eq!(second.run().sim().reran(), ["P10"]);
+    assert_eq!(second.run().sim().cost().checkpoint_reads, 1);
     // The last step links to streaming.
     assert!(BATCH_LESSON.last().unwrap().say.0.contains("micro-batch"));
 }
@@ -288,7 +388,7 @@ proptest! {
     #[test]
     fn spark_writes_every_record_exactly_once_after_any_crash_schedule(
         input in text(), parts in 1u8..4, reduce_parts in 1u8..4, executors in 1u8..4,
-        keeps in prop::collection::vec(0usize..3, 4), moves in moves(),
+        keeps in prop::collection::vec(0usize..3, 4), actions in 1u8..3, moves in moves(),
     ) {
         let mut job = jobs::figure(executors);
         job.input = input.clone();
@@ -298,6 +398,6 @@ proptest! {
             r.keep = [Keep::None, Keep::Persist, Keep::Checkpoint][k];
         }
         let model = sum_by_key(drop_short(&words(&lines(&input))));
-        exactly_once_after(BatchSpec::Spark(SparkSpec { ..job }), &moves, model)?;
+        exactly_once_after(BatchSpec::Spark(SparkSpec { actions, ..job }), &moves, model)?;
     }
 }

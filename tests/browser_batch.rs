@@ -174,7 +174,7 @@ async fn the_lesson_predicts_then_reveals() {
     assert_eq!(attr(&root, "#batch-headline", "data-exactly-once"), "true");
     click(&root, "#batch-lesson-next").await;
     assert!(text(&root, "#batch-lesson-say").contains("The article says P00 and P01 are both recomputed"));
-    for _ in 0..4 {
+    for _ in 0..5 {
         click(&root, "#batch-lesson-next").await;
     }
     assert!(text(&root, "#batch-lesson-say").contains("micro-batch"));
@@ -190,7 +190,7 @@ async fn the_lesson_predicts_then_reveals() {
     );
     assert!(text(&root, "#batch-lesson-say").contains("微批"));
     key("PageUp").await;
-    assert!(text(&root, "#batch-lesson-title").contains("第 12/13 步"), "{}", text(&root, "#batch-lesson-title"));
+    assert!(text(&root, "#batch-lesson-title").contains("第 13/14 步"), "{}", text(&root, "#batch-lesson-title"));
     choose(&root, "#batch-lang", "en").await;
 }
 

@@ -383,6 +383,12 @@ pub fn batch_plan(run: &super::batch::BatchRun, name: &str) -> Result<BatchPlan,
     if run.actions.iter().any(|a| matches!(a, BatchAction::Crash(_))) {
         return Err(SparkExportError::ExecutorCrash);
     }
+    if end.spec.actions > 1 {
+        return Err(SparkExportError::Batch(format!(
+            "the program calls {} actions; the export runs one",
+            end.spec.actions
+        )));
+    }
     let fails: Vec<usize> =
         run.actions.iter().enumerate().filter(|(_, a)| **a == BatchAction::FailTask).map(|(i, _)| i).collect();
     if fails.len() > 1 {

@@ -10,8 +10,11 @@
 //!   renamed into place when the task commits, so a failed attempt leaves nothing behind).
 //! - **A failed task** (its JVM dies, its node lives) runs again as a new attempt.
 //! - **A lost node** takes its local disk with it: its finished map outputs are gone, so those
-//!   maps run again, as `JobImpl` re-runs the succeeded maps of an unusable node while reducers
-//!   still need them. Finished reduces are not re-run: their output is in HDFS.
+//!   maps run again, as `JobImpl.actOnUnusableNode` kills the succeeded map attempts of an
+//!   unusable node while not all reducers are complete (`MapTaskRescheduledTransition` makes each
+//!   such map run again). Finished reduces are not re-run: their output is in HDFS. The job
+//!   commits only when every task has succeeded (`checkReadyForCommit`), so maps rescheduled while
+//!   the last reduce ran must run again before the job is done, though no reduce reads them.
 //!
 //! Simplifications: one task runs at a time (a step starts a task or finishes it); a task is
 //! placed on node `i mod nodes`, or the next live one; a lost node never returns; attempts are not
@@ -79,7 +82,7 @@ pub enum HadoopEvent {
     TaskFailed { task: TaskName, node: u8 },
     /// A node was lost, with the task running on it (if any) and its local disk.
     NodeLost { node: u8, killed: Option<TaskName>, lost_outputs: Vec<u8>, rerun: bool },
-    /// Every reduce committed: the job is done.
+    /// Every task succeeded and every reduce committed: the job commits and is done.
     JobDone,
 }
 
@@ -143,7 +146,14 @@ impl Hadoop {
         }
     }
 
+    /// Every task has succeeded: `JobImpl.checkReadyForCommit` commits the job only then, so a
+    /// map rescheduled after a node loss must run again even when every reduce has committed.
     pub fn done(&self) -> bool {
+        self.reduces_done() && self.maps.iter().all(|t| matches!(t.state, TaskState::Done { .. }))
+    }
+
+    /// `JobImpl.allReducersComplete`.
+    fn reduces_done(&self) -> bool {
         self.reduces.iter().all(|t| matches!(t.state, TaskState::Done { .. }))
     }
 
@@ -204,6 +214,9 @@ impl Hadoop {
                     let records = held.iter().map(Vec::len).sum();
                     self.disks[i as usize] = Some((node, held));
                     out.push(HadoopEvent::MapWritten { map: i, node, records });
+                    if self.done() {
+                        out.push(HadoopEvent::JobDone);
+                    }
                 }
                 TaskName::Reduce(j) => {
                     let result = sum_by_key(held.into_iter().flatten());
@@ -284,9 +297,10 @@ impl Hadoop {
         for &i in &lost_outputs {
             self.disks[i as usize] = None;
         }
-        // JobImpl re-runs the succeeded maps of an unusable node while some reduce still needs
-        // them; once every reduce has committed, nothing reads them again.
-        let rerun = !lost_outputs.is_empty() && !self.done();
+        // JobImpl.actOnUnusableNode re-runs the succeeded maps of an unusable node while not all
+        // reducers are complete (the last one may be running: it has fetched, and still the maps
+        // run again before the job commits); once every reduce has committed, nothing does.
+        let rerun = !lost_outputs.is_empty() && !self.reduces_done();
         for &i in &lost_outputs {
             if rerun {
                 self.maps[i as usize].state = TaskState::Pending;

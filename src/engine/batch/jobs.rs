@@ -52,5 +52,6 @@ pub fn figure(executors: u8) -> SparkSpec {
             rdd("long words", "P0", Op::DropShort, None),
             rdd("counts", "P1", Op::CountByKey, Some(2)),
         ],
+        actions: 1,
     }
 }

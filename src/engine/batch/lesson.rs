@@ -4,7 +4,8 @@
 //! run to a built-in job with a script of actions from its start, so a step is the same run
 //! however the learner got there. One step asks for a prediction: which partitions will be
 //! recomputed. Where the article and the systems disagree, the lesson follows the systems and says
-//! so (steps 8, 9 and 10).
+//! so (steps 8, 9 and 10, counted from 0; step 11 shows `checkpoint()`, written by a second job
+//! after the action, helping a later action).
 
 use super::action::BatchAction;
 use super::jobs::batch_job;
@@ -20,6 +21,8 @@ pub struct BatchStep {
     pub reveal: (&'static str, &'static str),
     pub job: &'static str,
     pub keep: &'static [(usize, Keep)],
+    /// How many actions the Spark program calls on the last RDD (1 or 2).
+    pub actions: u8,
     /// Action codes from the job's start.
     pub script: &'static str,
     /// Step on to the end of the job after the script.
@@ -38,6 +41,9 @@ const R0_FAILS: &str = "s s s s s s s f";
 const NODE_LOST: &str = "s s s s s s s f s s c1";
 const STAGE0_P10: &str = "s s s s s s s s s";
 const E0_LOST: &str = "s s s s s s s s s c0";
+/// Two actions with P0 checkpointed: the first action (12 steps), the checkpoint job (8), then
+/// the second action's task for P10, and executor 0 lost while it runs.
+const E0_LOST_SECOND_ACTION: &str = "s s s s s s s s s s s s s s s s s s s s s c0";
 
 const fn step(title: (&'static str, &'static str), say: (&'static str, &'static str)) -> BatchStep {
     BatchStep {
@@ -46,13 +52,14 @@ const fn step(title: (&'static str, &'static str), say: (&'static str, &'static 
         reveal: ("", ""),
         job: "hadoop-wordcount",
         keep: NO,
+        actions: 1,
         script: "",
         to_end: false,
         predict: false,
     }
 }
 
-pub const BATCH_LESSON: [BatchStep; 13] = [
+pub const BATCH_LESSON: [BatchStep; 14] = [
     step(
         ("A MapReduce job", "一个 MapReduce 作业"),
         ("A word count in Hadoop. Three map tasks each read an input split from HDFS and write their output, partitioned by reduce, to their node's local disk. Two reduce tasks fetch their partition from every map output (the shuffle) and commit their output to HDFS. Step through it: a step starts a task or finishes it.",
@@ -126,9 +133,19 @@ pub const BATCH_LESSON: [BatchStep; 13] = [
         keep: &[(2, Keep::Checkpoint)],
         script: E0_LOST,
         to_end: true,
-        ..step(("checkpoint() survives", "checkpoint() 留了下来"),
-            ("Now P0 is checkpointed: P00 is in reliable storage, and the lineage is cut there. Losing executor 0 recomputes P10 only; the map task for P00 reads it from the checkpoint.",
-             "现在 P0 做了 checkpoint：P00 在可靠存储中，血统在此截断。丢失执行器 0 只需重算 P10；P00 的 map 任务从检查点读取它。"))
+        ..step(("checkpoint() writes after the action", "checkpoint() 在 action 之后才写"),
+            ("Now P0 is marked with checkpoint(), and executor 0 is lost while P10 runs, as before. Spark recomputes P10, P00, W0 and L0, just as without a checkpoint: checkpoint() only marks the RDD. When the action's job has returned, SparkContext.runJob calls doCheckpoint(), and a second job computes P00 and P01 again (P0 is not persisted) and writes them to reliable storage. During the first action no checkpoint file exists.",
+             "现在 P0 用 checkpoint() 做了标记，执行器 0 同样在计算 P10 时丢失。Spark 重算了 P10、P00、W0 和 L0，和没有检查点时一样：checkpoint() 只是给 RDD 做标记。action 的作业返回之后，SparkContext.runJob 才调用 doCheckpoint()，由第二个作业把 P00 和 P01 再算一遍（P0 没有 persist）并写入可靠存储。第一个 action 运行期间，检查点文件还不存在。"))
+    },
+    BatchStep {
+        job: "spark-figure",
+        keep: &[(2, Keep::Checkpoint)],
+        actions: 2,
+        script: E0_LOST_SECOND_ACTION,
+        to_end: true,
+        ..step(("A second action reads the checkpoint", "第二个 action 读取检查点"),
+            ("Now the program calls a second action on the counts. Its job finds stage 0's shuffle outputs registered and runs only P10 and P11. Executor 0 is lost while P10 runs, and P00's shuffle output with it: the map task for P00 now reads P00 from the checkpoint, so only P10 is recomputed. A checkpoint pays off in the actions after the one that marks it; persist() the RDD as well, and the checkpoint job reads it from memory instead of computing it again.",
+             "现在程序对计数再调用第二个 action。它的作业发现阶段 0 的 shuffle 输出仍然登记在案，只运行 P10 和 P11。执行器 0 在计算 P10 时丢失，P00 的 shuffle 输出也随之丢失：P00 的 map 任务这回从检查点读取 P00，所以只重算 P10。检查点的好处在标记它的那个 action 之后的 action 里才体现；再对这个 RDD 做 persist()，检查点作业就从内存读取，而不必重算。"))
     },
     BatchStep {
         job: "spark-figure",
@@ -155,6 +172,9 @@ impl BatchStep {
         let mut spec = batch_job(self.job).expect("the lesson's jobs are built in");
         for &(rdd, keep) in self.keep {
             spec = spec.with_keep(rdd, keep);
+        }
+        if let super::run::BatchSpec::Spark(s) = &mut spec {
+            s.actions = self.actions;
         }
         let actions: Vec<BatchAction> = self
             .script

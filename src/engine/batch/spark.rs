@@ -19,10 +19,19 @@
 //!   partitions and then the failed stage. Losing P10 therefore recomputes P00 and P01 only if
 //!   their shuffle outputs are gone, which is when their executor died.
 //!
+//! - **`checkpoint()`** only marks an RDD. `SparkContext.runJob` calls `rdd.doCheckpoint()` after
+//!   the action's job has returned; it walks up from the action's RDD to the nearest marked RDD
+//!   (`checkpointAllMarkedAncestors` is false by default, so marked ancestors of it are left
+//!   alone), and `ReliableRDDCheckpointData` writes it to reliable storage in a *second job*
+//!   (`ReliableCheckpointRDD.writeRDDToCheckpointDirectory`), which computes it again unless it is
+//!   persisted. Only then (`markCheckpointed`) is the lineage cut. During the first action no
+//!   checkpoint file exists, so a loss there recomputes as if there were no checkpoint; the files
+//!   serve a later action (`actions`: 2), whose job reuses the registered shuffle outputs and, if
+//!   one is lost, reads the checkpointed partition instead of climbing to the input.
+//!
 //! Simplifications: one task runs at a time, on executor `partition mod executors` (or where its
-//! persisted block is); a step computes one partition, and a task's last step writes its output; `checkpoint()` writes a partition when it is
-//! computed (Spark writes checkpoints in a second job after the action, which recomputes the RDD
-//! unless it is also persisted); task attempts and stage retries are not limited.
+//! persisted block is); a step computes one partition, and a task's last step writes its output;
+//! task attempts and stage retries are not limited.
 
 use serde::{Deserialize, Serialize};
 
@@ -42,12 +51,28 @@ pub struct SparkSpec {
     pub executors: u8,
     /// The RDD chain, the input first.
     pub rdds: Vec<RddSpec>,
+    /// How many actions (`saveAsTextFile`) the program calls on the last RDD, one after the
+    /// other: 1 (the default) or 2. Each is a job of its own; a `checkpoint()` is written by a job
+    /// between the first action and the second.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub actions: u8,
+}
+
+fn one() -> u8 {
+    1
+}
+
+fn is_one(n: &u8) -> bool {
+    *n == 1
 }
 
 impl SparkSpec {
     pub fn check(&self) -> Result<Lineage, String> {
         if !(1..=4).contains(&self.executors) {
             return Err("\"executors\" must be 1 to 4".into());
+        }
+        if !(1..=2).contains(&self.actions) {
+            return Err("\"actions\" must be 1 or 2".into());
         }
         if self.input.is_empty() || self.input.len() > 64 {
             return Err("\"input\" must have 1 to 64 lines".into());
@@ -104,8 +129,17 @@ pub enum SparkEvent {
     ReadCheckpoint { rdd: usize, part: u8 },
     /// `persist()`: the partition stays in the executor's memory.
     Persisted { rdd: usize, part: u8, exec: u8 },
-    /// `checkpoint()`: the partition is written to reliable storage.
+    /// The checkpoint job's task wrote the partition to reliable storage.
     Checkpointed { rdd: usize, part: u8 },
+    /// Action `action` (from 0) returned, its output written; more follows.
+    ActionDone { action: u8 },
+    /// `doCheckpoint()` after the first action: a job of its own computes RDD `rdd` again (unless
+    /// persisted) and writes every partition to reliable storage.
+    CheckpointJob { rdd: usize },
+    /// Every partition of RDD `rdd` is written: `markCheckpointed` cuts the lineage there.
+    LineageCut { rdd: usize },
+    /// Action `action` (from 0) submits its job.
+    ActionStarted { action: u8 },
     /// A shuffle-map task wrote its output on its executor and registered it.
     ShuffleWritten { stage: usize, part: u8, exec: u8 },
     /// A result task wrote its partition of the job's output to reliable storage.
@@ -140,12 +174,36 @@ pub struct Spark {
     pub output: Vec<Option<Vec<Rec>>>,
     /// How many times each partition was computed.
     pub computed: SortedMap<(usize, u8), u32>,
-    /// Attempts per task (stage, partition).
+    /// Attempts per task (stage, partition) in the running job.
     pub attempts: SortedMap<(usize, u8), u32>,
+    /// How many times each partition was computed in the running job.
+    #[serde(skip)]
+    in_job: SortedMap<(usize, u8), u32>,
+    /// Computations of a partition beyond the first in the same job: what failures cost. (A
+    /// later job computes a partition again without any failure: the checkpoint job, a second
+    /// action's result stage.)
+    pub extra: SortedMap<(usize, u8), u32>,
     pub running: Option<SparkTask>,
     /// The stage whose tasks are being run, until it has none missing or one fails to fetch.
     active: Option<usize>,
+    /// The job running now: an action's, or the checkpoint job after the first action.
+    pub job: SparkJob,
+    /// The RDD whose checkpoint is complete (`markCheckpointed`): its lineage is cut.
+    pub cut: Option<usize>,
+    /// The output of each action that returned, before the one running now.
+    pub earlier: Vec<Vec<Rec>>,
     pub cost: Cost,
+}
+
+/// Which job runs: Spark runs one job per action, and `doCheckpoint` one more after the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SparkJob {
+    /// Action `n` (from 0) on the last RDD.
+    Action(u8),
+    /// `ReliableRDDCheckpointData`'s job, writing this RDD's partitions.
+    Checkpoint(usize),
+    /// Every job has returned.
+    Done,
 }
 
 impl Spark {
@@ -161,8 +219,13 @@ impl Spark {
             output: vec![None; lineage.stages[stages - 1].partitions as usize],
             computed: SortedMap::new(),
             attempts: SortedMap::new(),
+            in_job: SortedMap::new(),
+            extra: SortedMap::new(),
             running: None,
             active: None,
+            job: SparkJob::Action(0),
+            cut: None,
+            earlier: Vec::new(),
             cost: Cost::default(),
             lineage,
             spec,
@@ -170,29 +233,58 @@ impl Spark {
     }
 
     pub fn done(&self) -> bool {
-        self.output.iter().all(Option::is_some)
+        self.job == SparkJob::Done
     }
 
+    /// The RDD `doCheckpoint` writes after the first action: walking up from the last RDD, the
+    /// first one marked with `checkpoint()`.
+    pub fn to_checkpoint(&self) -> Option<usize> {
+        self.lineage.rdds.iter().rposition(|r| r.keep == Keep::Checkpoint)
+    }
+
+    /// The running job's last RDD: the action's (the last of the chain) or the checkpointed one.
+    fn job_rdd(&self) -> usize {
+        match self.job {
+            SparkJob::Checkpoint(r) => r,
+            _ => self.lineage.rdds.len() - 1,
+        }
+    }
+
+    /// The running job's final stage (its result stage).
     fn last_stage(&self) -> usize {
-        self.lineage.stages.len() - 1
+        self.lineage.stage_of(self.job_rdd())
     }
 
-    /// The partitions of stage `s` with no output (shuffle output or written result).
-    pub fn missing(&self, s: usize) -> Vec<u8> {
-        let have: Vec<bool> = if s == self.last_stage() {
-            self.output.iter().map(Option::is_some).collect()
+    /// The last RDD a task of stage `s` computes in the running job.
+    fn stage_end(&self, s: usize) -> usize {
+        if s == self.last_stage() {
+            self.job_rdd()
         } else {
-            self.shuffles[s].iter().map(Option::is_some).collect()
+            self.lineage.stages[s].last
+        }
+    }
+
+    /// The partitions of stage `s` with no output (shuffle output, written result, or written
+    /// checkpoint file in the checkpoint job).
+    pub fn missing(&self, s: usize) -> Vec<u8> {
+        let have: Vec<bool> = match self.job {
+            SparkJob::Checkpoint(r) if s == self.last_stage() => {
+                (0..self.lineage.partitions[r]).map(|p| self.checkpoints.contains_key(&(r, p))).collect()
+            }
+            SparkJob::Done => return Vec::new(),
+            _ if s == self.last_stage() => self.output.iter().map(Option::is_some).collect(),
+            _ => self.shuffles[s].iter().map(Option::is_some).collect(),
         };
         (0..have.len() as u8).filter(|&p| !have[p as usize]).collect()
     }
 
     /// Where a task of stage `s` for partition `p` would start: climbing the stage's chain from its
-    /// last RDD up to the nearest checkpointed or persisted partition, or to the stage's start.
+    /// last RDD up to the nearest checkpointed (once the checkpoint is complete) or persisted
+    /// partition, or to the stage's start.
     pub fn plan(&self, s: usize, p: u8) -> (usize, Source) {
         let st = self.lineage.stages[s];
-        for r in (st.first..=st.last).rev() {
-            if self.checkpoints.contains_key(&(r, p)) {
+        for r in (st.first..=self.stage_end(s)).rev() {
+            if self.cut == Some(r) && self.checkpoints.contains_key(&(r, p)) {
                 return (r, Source::Checkpoint);
             }
             if let Some((e, _)) = self.memory.get(&(r, p)) {
@@ -216,9 +308,10 @@ impl Spark {
         self.shuffles.get(s).and_then(|v| v[part as usize].as_ref()).map(|(e, _)| *e)
     }
 
-    /// The partitions computed more than once.
+    /// The partitions computed more than once in one job (a failure-free job computes each
+    /// partition it needs once).
     pub fn recomputed(&self) -> Vec<(usize, u8)> {
-        self.computed.iter().filter(|(_, &n)| n > 1).map(|(&k, _)| k).collect()
+        self.extra.iter().map(|(&k, _)| k).collect()
     }
 
     pub fn apply(&mut self, action: BatchAction, out: &mut Vec<SparkEvent>) -> Result<(), Refusal> {
@@ -293,8 +386,7 @@ impl Spark {
     fn advance(&mut self, out: &mut Vec<SparkEvent>) {
         let mut t = self.running.take().expect("a running task");
         let (rdd, part, exec) = (t.next, t.part, t.exec);
-        let stage = self.lineage.stages[t.stage];
-        if rdd > stage.last {
+        if rdd > self.stage_end(t.stage) {
             return self.finish(t, out);
         }
         let mut fetched = None;
@@ -333,6 +425,11 @@ impl Spark {
             let n = self.computed.get_or_insert_with((rdd, part), || 0);
             *n += 1;
             let again = *n > 1;
+            let k = self.in_job.get_or_insert_with((rdd, part), || 0);
+            *k += 1;
+            if *k > 1 {
+                *self.extra.get_or_insert_with((rdd, part), || 0) += 1;
+            }
             self.cost.partitions_computed += 1;
             if again {
                 self.cost.partitions_recomputed += 1;
@@ -344,10 +441,7 @@ impl Spark {
                     self.memory.insert((rdd, part), (exec, t.data.clone()));
                     out.push(SparkEvent::Persisted { rdd, part, exec });
                 }
-                Keep::Checkpoint if !self.checkpoints.contains_key(&(rdd, part)) => {
-                    self.checkpoints.insert((rdd, part), t.data.clone());
-                    out.push(SparkEvent::Checkpointed { rdd, part });
-                }
+                // checkpoint() writes nothing here: the checkpoint job writes after the action.
                 _ => {}
             }
         }
@@ -360,17 +454,60 @@ impl Spark {
     fn finish(&mut self, t: SparkTask, out: &mut Vec<SparkEvent>) {
         let stage = self.lineage.stages[t.stage];
         let (part, exec) = (t.part, t.exec);
-        if t.stage == self.last_stage() {
+        if let (SparkJob::Checkpoint(r), true) = (self.job, t.stage == self.last_stage()) {
+            out.push(SparkEvent::Checkpointed { rdd: r, part });
+            self.checkpoints.insert((r, part), t.data);
+            if self.missing(t.stage).is_empty() {
+                self.cut = Some(r);
+                out.push(SparkEvent::LineageCut { rdd: r });
+                self.next_job(1, out);
+            }
+        } else if let (SparkJob::Action(a), true) = (self.job, t.stage == self.last_stage()) {
             out.push(SparkEvent::ResultWritten { part, records: t.data.len() });
             self.output[part as usize] = Some(t.data);
-            if self.done() {
-                out.push(SparkEvent::JobDone);
+            if self.missing(t.stage).is_empty() {
+                if a == 0 && self.cut.is_none() {
+                    if let Some(r) = self.to_checkpoint() {
+                        out.push(SparkEvent::ActionDone { action: a });
+                        self.switch(SparkJob::Checkpoint(r));
+                        out.push(SparkEvent::CheckpointJob { rdd: r });
+                        return;
+                    }
+                }
+                self.next_job(a + 1, out);
             }
         } else {
             let parts = self.lineage.partitions[stage.last + 1] as usize;
             self.shuffles[t.stage][part as usize] = Some((exec, buckets(&t.data, parts)));
             out.push(SparkEvent::ShuffleWritten { stage: t.stage, part, exec });
         }
+    }
+
+    /// Starts the job of action `a`, or ends the run if the program calls no more actions.
+    fn next_job(&mut self, a: u8, out: &mut Vec<SparkEvent>) {
+        if a >= self.spec.actions {
+            self.switch(SparkJob::Done);
+            out.push(SparkEvent::JobDone);
+            return;
+        }
+        if let SparkJob::Action(prev) = self.job {
+            out.push(SparkEvent::ActionDone { action: prev });
+        }
+        self.earlier.push(self.written());
+        for o in &mut self.output {
+            *o = None;
+        }
+        self.switch(SparkJob::Action(a));
+        out.push(SparkEvent::ActionStarted { action: a });
+    }
+
+    /// A new job: new stages (a stage whose shuffle outputs are registered is skipped), so task
+    /// attempts count from one again.
+    fn switch(&mut self, job: SparkJob) {
+        self.job = job;
+        self.active = None;
+        self.attempts = SortedMap::new();
+        self.in_job = SortedMap::new();
     }
 
     fn lose_executor(&mut self, e: u8, out: &mut Vec<SparkEvent>) -> Result<(), Refusal> {

@@ -146,7 +146,12 @@ fn hadoop(l: Lang, e: &HadoopEvent) -> String {
             };
             first + &second
         }
-        HadoopEvent::JobDone => l.t("Every reduce committed: the job is done.", "所有 reduce 都已提交：作业完成。").into(),
+        HadoopEvent::JobDone => l
+            .t(
+                "Every task succeeded and every reduce committed: the job commits and is done.",
+                "所有任务都已成功，所有 reduce 都已提交：作业提交，完成。",
+            )
+            .into(),
     }
 }
 
@@ -224,9 +229,33 @@ fn spark(l: Lang, g: &Lineage, e: &SparkEvent) -> String {
         ),
         SparkEvent::Checkpointed { rdd, part } => say!(
             l,
-            "checkpoint(): {} is written to reliable storage.",
-            "checkpoint()：{} 写入可靠存储。",
+            "The checkpoint job wrote {} to reliable storage.",
+            "检查点作业把 {} 写入了可靠存储。",
             g.name(*rdd, *part)
+        ),
+        SparkEvent::ActionDone { action } => say!(
+            l,
+            "Action {} returned: its output is written.",
+            "第 {} 个 action 返回：它的输出已写入。",
+            action + 1
+        ),
+        SparkEvent::CheckpointJob { rdd } => say!(
+            l,
+            "doCheckpoint(): only now, after the action, a second job writes {} to reliable storage; it computes it again (unless it is persisted). Until it is done, no checkpoint file exists and the lineage is whole.",
+            "doCheckpoint()：直到现在，action 结束之后，才由第二个作业把 {} 写入可靠存储；它要再算一遍（除非已 persist）。写完之前没有检查点文件，血统是完整的。",
+            g.rdds[*rdd].name
+        ),
+        SparkEvent::LineageCut { rdd } => say!(
+            l,
+            "Every partition of {} is in reliable storage: its lineage is cut there (markCheckpointed). A later action reads it from there.",
+            "{} 的每个分区都在可靠存储中：血统在此截断（markCheckpointed）。之后的 action 从那里读取。",
+            g.rdds[*rdd].name
+        ),
+        SparkEvent::ActionStarted { action } => say!(
+            l,
+            "Action {} submits its job; a stage whose shuffle outputs are still registered is skipped.",
+            "第 {} 个 action 提交作业；shuffle 输出仍然登记在案的阶段会被跳过。",
+            action + 1
         ),
         SparkEvent::ShuffleWritten { stage, part, exec } => say!(
             l,
