@@ -221,7 +221,9 @@ fn allow_non_restored_state_drops_exactly_the_unmatched_state() {
             .collect();
         let (mut new, plan, _) = old.restore_into(sp, &with_filter(&old.graph.spec, None), true).unwrap();
         let fates: Vec<(&str, StateFate)> = plan.rows.iter().map(|r| (r.operator.as_str(), r.fate)).collect();
-        let count_fate = if counted.is_empty() { StateFate::SkippedEmpty } else { StateFate::Dropped };
+        // A keyed operator has state even before its first key (issue 49: it registers its state
+        // when it opens), so Count's is dropped, never skipped as empty.
+        let count_fate = StateFate::Dropped;
         assert_eq!(fates, [("Source", StateFate::Kept), ("Map", StateFate::Kept), ("Count", count_fate)]);
         let src = new.graph.task_by_name("Source").unwrap();
         assert_eq!(Some(new.source_offset(src)), offset, "auto {auto}: the source keeps its offset");
@@ -500,4 +502,105 @@ fn a_restored_session_saves_and_replays() {
     r.handle(Command::Reset);
     assert!(r.change.is_none());
     assert_eq!(r.sim().graph.spec.operators[1].parallelism, 2);
+}
+
+/// Issue 49, item 3. Follows Flink's `HeapKeyedStateBackend` / `HeapSnapshotStrategy` (a keyed
+/// operator registers its state when it opens, and a snapshot writes a registered state's meta
+/// information even with no key in it, so `OperatorSubtaskState.hasState()` is true) and
+/// `Checkpoints.loadAndValidateCheckpoint` (state with no operator to go to is refused without
+/// `--allowNonRestoredState`). The old simulator counted a Count without keys as stateless and
+/// restored in silence.
+#[test]
+fn a_keyed_operator_without_keys_still_has_state() {
+    let mut old = sim("line-sink", Settings::new(Strategy::Aligned), 1);
+    let sp = stop_with_savepoint(&mut old, 0);
+    let saved = old.savepoints().last().unwrap().checkpoint.clone();
+    assert!(saved.snapshots.iter().all(|s| !matches!(&s.state, OpState::Keyed { entries } if !entries.is_empty())), "Count holds no key yet");
+    let count = old.graph.spec.operators.iter().position(|o| o.name == "Count").unwrap();
+    let keys = old.graph.keys.clone();
+    let without = barrierscope::classroom::program_edit::apply(&old.graph.spec, &barrierscope::classroom::program_edit::Edit::Remove(count), &keys);
+    let err = old.restore_into(sp, &without, false).unwrap_err();
+    assert!(matches!(&err, Refusal::NotAvailable { operator, .. } if operator == "Count"), "{err:?}");
+    let (_, plan, _) = old.restore_into(sp, &without, true).unwrap();
+    let row = plan.rows.iter().find(|r| r.operator == "Count").unwrap();
+    assert!(row.has_state);
+    assert_eq!(row.fate, StateFate::Dropped);
+}
+
+/// Issue 49, item 4. Follows Flink's `StreamGraphHasherV2` (a node without a uid hashes its
+/// place in the breadth-first traversal, once more per chainable out-edge, then mixes in its
+/// inputs' hashes), `Checkpoints.loadAndValidateCheckpoint` (state goes by id alone) and
+/// `StreamTaskStateInitializerImpl` (a Filter builds no keyed state backend, so keyed state
+/// handed to it is never read). On `line-sink` a Filter inserted before Count takes Count's
+/// place and chains to its successor as Count chained to Sink: it gets Count's old id. Flink
+/// restores without `--allowNonRestoredState` and without a word, and Count starts empty. The
+/// old simulator refused with a message of its own, even with the option.
+#[test]
+fn a_filter_that_takes_counts_id_loses_counts_state_in_silence() {
+    use barrierscope::classroom::program_edit::{apply, Edit};
+    let mut old = sim("line-sink", Settings::new(Strategy::Aligned), 1);
+    let sp = stop_with_savepoint(&mut old, 12);
+    let saved = old.savepoints().last().unwrap().checkpoint.clone();
+    let counted: Vec<String> = saved
+        .snapshots
+        .iter()
+        .flat_map(|s| match &s.state {
+            OpState::Keyed { entries } => entries.values().flat_map(|e| e.contributors.clone()).collect(),
+            _ => vec![],
+        })
+        .map(|r| old.graph.label(r).to_string())
+        .collect();
+    assert!(!counted.is_empty(), "Count had counted records when the savepoint was taken");
+    let new_spec = apply(&old.graph.spec, &Edit::InsertFilter, &old.graph.keys);
+    let old_ids = operator_ids(&old.graph.spec);
+    let new_ids = operator_ids(&new_spec);
+    let pos = |s: &JobSpec, n: &str| s.operators.iter().position(|o| o.name == n).unwrap();
+    assert_eq!(new_ids[pos(&new_spec, "Filter")], old_ids[pos(&old.graph.spec, "Count")], "the Filter takes Count's id");
+    assert_ne!(new_ids[pos(&new_spec, "Count")], old_ids[pos(&old.graph.spec, "Count")]);
+    for allow in [false, true] {
+        let (mut new, plan, _) = old.restore_into(sp, &new_spec, allow).unwrap();
+        let row = plan.rows.iter().find(|r| r.operator == "Count").unwrap();
+        assert_eq!((row.target.as_deref(), row.fate), (Some("Filter"), StateFate::Unread));
+        assert!(plan.rows.iter().all(|r| r.fate != StateFate::Refused && r.fate != StateFate::Dropped));
+        lines(&mut new, &["end"]);
+        let (_, mut lost) = state_verdicts(&new);
+        lost.sort();
+        let mut want = counted.clone();
+        want.sort();
+        assert_eq!(lost, want, "the records Count had counted are lost, with no refusal");
+    }
+}
+
+/// Issue 49, item 5: on `two-inputs` Count has two inputs, and one Filter before it would have to
+/// merge them; the edit built `Filter -> Count` twice, an invalid job. It is refused, and names why.
+#[test]
+fn a_filter_is_not_inserted_before_a_keyed_operator_with_two_inputs() {
+    use barrierscope::classroom::program_edit::{apply, insert_filter_refusal, Edit};
+    let old = sim("two-inputs", Settings::new(Strategy::Aligned), 1);
+    let spec = &old.graph.spec;
+    let (en, zh) = insert_filter_refusal(spec).expect("refused");
+    assert!(en.contains("two inputs") && zh.contains("两个输入"));
+    assert_eq!(&apply(spec, &Edit::InsertFilter, &old.graph.keys), spec, "the refused edit changes nothing");
+    assert!(Edit::parse(spec, "insert-filter").unwrap_err().contains("two inputs"));
+    let line = sim("line-sink", Settings::new(Strategy::Aligned), 1);
+    assert_eq!(insert_filter_refusal(&line.graph.spec), None);
+}
+
+/// Issue 49, item 7. Follows `StreamGraphHasherV2.generateDeterministicHash`: a node's generated
+/// id hashes its place once more per chainable out-edge, so an insertion downstream can change an
+/// upstream id. On `keyed-shuffle` Source reaches Count by a hash edge (not chainable); a Filter
+/// chained after Source gives Source a chainable out-edge, and Source's id changes. Lesson 15
+/// says so, and no longer says a new max parallelism sends every key elsewhere (only an
+/// explicitly set, different one is refused, and it moves keys, not necessarily every key).
+#[test]
+fn an_insertion_can_change_an_upstream_id_and_lesson_15_says_so() {
+    use barrierscope::classroom::program_edit::{apply, Edit};
+    let old = sim("keyed-shuffle", Settings::new(Strategy::Aligned), 1);
+    let new_spec = apply(&old.graph.spec, &Edit::InsertFilter, &old.graph.keys);
+    let pos = |s: &JobSpec, n: &str| s.operators.iter().position(|o| o.name == n).unwrap();
+    assert_ne!(operator_ids(&new_spec)[pos(&new_spec, "Source")], operator_ids(&old.graph.spec)[pos(&old.graph.spec, "Source")]);
+    let lesson = std::fs::read_to_string(format!("{}/lessons/15-changed-program.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert!(lesson.contains("a Filter chained after keyed-shuffle's Source changes Source's id"));
+    assert!(lesson.contains("keyed-shuffle 的 Source 之后链接一个 Filter，Source 的 id 就变了"));
+    assert!(!lesson.contains("every key to another key group") && !lesson.contains("把每个键都分到别的键组"));
 }

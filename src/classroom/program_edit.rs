@@ -15,11 +15,35 @@ pub enum Edit {
     Remove(usize),
 }
 
+/// Why "insert a Filter before the keyed operator" can't be done to `spec` (English, Chinese),
+/// if it can't: the program already has a Filter, has no keyed operator, or its keyed operator
+/// has several inputs (a Filter in front of them would have to merge them, a union this editor
+/// does not build; inserting one Filter on each edge would give the keyed operator two edges
+/// from one Filter, an invalid job).
+pub fn insert_filter_refusal(spec: &JobSpec) -> Option<(&'static str, &'static str)> {
+    if spec.operators.iter().any(|o| matches!(o.kind, OperatorKind::Filter { .. })) {
+        return Some(("The program already has a Filter", "程序里已经有一个 Filter"));
+    }
+    let Some(k) = spec.operators.iter().find(|o| o.kind.is_stateful()) else {
+        return Some(("There is no keyed operator to put it before", "没有键控算子可以放在它前面"));
+    };
+    if spec.edges.iter().filter(|e| e.to == k.name).count() > 1 {
+        return Some((
+            "The keyed operator has two inputs: a Filter before it would have to merge them (a union), which this editor does not build",
+            "键控算子有两个输入：放在它前面的 Filter 得先把两路合并（union），这个编辑器不构造这种程序",
+        ));
+    }
+    None
+}
+
 impl Edit {
     /// An edit as a lesson's `restore-into` line writes it: `insert-filter`, or `NAME=P` (operator
     /// NAME's parallelism becomes P).
     pub fn parse(spec: &JobSpec, word: &str) -> Result<Edit, String> {
         if word == "insert-filter" {
+            if let Some((why, _)) = insert_filter_refusal(spec) {
+                return Err(format!("{word:?}: {why}"));
+            }
             return Ok(Edit::InsertFilter);
         }
         let (name, p) = word.split_once('=').ok_or_else(|| format!("{word:?}: not an edit (insert-filter or NAME=PARALLELISM)"))?;
@@ -30,9 +54,12 @@ impl Edit {
 }
 
 /// Applies `edit`; `keys` are the job's keys (an inserted Filter keeps every one, so it changes
-/// the program, not its results).
+/// the program, not its results). An insertion [`insert_filter_refusal`] refuses changes nothing.
 pub fn apply(spec: &JobSpec, edit: &Edit, keys: &[String]) -> JobSpec {
     let mut s = spec.clone();
+    if *edit == Edit::InsertFilter && insert_filter_refusal(spec).is_some() {
+        return s;
+    }
     match edit {
         Edit::Parallelism(i, p) => s.operators[*i].parallelism = (*p).clamp(1, MAX_PARALLELISM),
         Edit::Uid(i, uid) => s.operators[*i].uid = uid.clone().filter(|u| !u.trim().is_empty()),

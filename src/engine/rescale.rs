@@ -9,7 +9,14 @@
 //!   because the operator is not available in the new program. If you want to allow to skip
 //!   this, you can set the --allowNonRestoredState option on the CLI."), unless
 //!   `--allowNonRestoredState` is set, which skips (drops) that state. A saved operator without
-//!   state is skipped either way ("Skipping empty savepoint state for operator").
+//!   state is skipped either way ("Skipping empty savepoint state for operator"); a keyed
+//!   operator always has state, even before its first key, since it registers its state when it
+//!   opens.
+//! - **State on the wrong operator.** The id is all that counts: a Filter inserted without uids
+//!   before Count can take Count's generated id (same place in the traversal, same chainable
+//!   out-edges, same inputs), and then Count's state is restored into the Filter, which never
+//!   reads it, while Count, with a new id, starts empty. Flink accepts this without the option
+//!   and without a word; the records Count had counted are lost (`StateFate::Unread`).
 //! - **Max parallelism.** A new operator that sets its max parallelism to another value than the
 //!   saved state's is refused ("Max parallelism mismatch between checkpoint/savepoint state and
 //!   new program"); one that does not set it takes the saved value. A saved max parallelism below
@@ -55,6 +62,9 @@ pub enum StateFate {
     SkippedEmpty,
     /// No operator has its id and it had state: the restore is refused.
     Refused,
+    /// Mapped by id to an operator that never reads it (a Filter that took Count's generated
+    /// id): Flink restores it without a word and the operator ignores it, so the state is lost.
+    Unread,
 }
 
 impl StateFate {
@@ -64,6 +74,7 @@ impl StateFate {
             StateFate::Dropped => "dropped",
             StateFate::SkippedEmpty => "skipped-empty",
             StateFate::Refused => "refused",
+            StateFate::Unread => "unread",
         }
     }
 }
@@ -103,8 +114,6 @@ pub enum Refusal {
     /// A keyed operator whose input is not keyed (forward, rebalance, broadcast) changed its
     /// parallelism: Flink keeps keyed state only behind `keyBy`, whose key groups a rescale moves.
     NotKeyGroupRouted { operator: String },
-    /// The simulator's limit: a state moved to an operator that can't hold it.
-    KindChanged { operator: String, from: &'static str, to: &'static str },
     /// The simulator's limit: in-flight records stored with an unaligned snapshot.
     ChannelState { operator: String },
     /// The simulator's limit: a sink changed its parallelism.
@@ -122,7 +131,6 @@ impl Refusal {
             Refusal::MaxParallelismTooLow { .. } => "max-parallelism-too-low",
             Refusal::SourceRescaled { .. } => "source-rescaled",
             Refusal::NotKeyGroupRouted { .. } => "not-key-group-routed",
-            Refusal::KindChanged { .. } => "kind-changed",
             Refusal::ChannelState { .. } => "channel-state",
             Refusal::SinkRescaled { .. } => "sink-rescaled",
         }
@@ -149,9 +157,6 @@ impl Refusal {
             ),
             Refusal::NotKeyGroupRouted { operator } => format!(
                 "keyed operator {operator:?} changed its parallelism, but its input is not keyed by key (a forward, rebalance or broadcast edge, which the simulator lets into a count): Flink keeps keyed state only on a keyed stream (\"Keyed state can only be used on a 'keyed stream', i.e., after a 'keyBy()' operation.\"), and a rescale moves its key groups; give the operator's inputs hash edges (keyBy)"
-            ),
-            Refusal::KindChanged { operator, from, to } => format!(
-                "operator {operator:?} would receive {from} state but is a {to}: in this simulator it can't read that state"
             ),
             Refusal::ChannelState { operator } => format!(
                 "the snapshot stores in-flight records for operator {operator:?} (unaligned): this simulator restores a changed program only from snapshots without channel state, as Flink's savepoints are always aligned"
@@ -228,13 +233,15 @@ fn state_kind(s: &OpState) -> &'static str {
     }
 }
 
-/// `OperatorSubtaskState.hasState()`: a source always has its offset; a keyed operator has state
-/// once it holds a key; a two-phase-commit sink once it holds a transaction.
+/// `OperatorSubtaskState.hasState()`: a source always has its offset; a keyed operator always,
+/// because it registers its keyed state when it opens (`HeapKeyedStateBackend`), and
+/// `HeapSnapshotStrategy` writes a registered state's meta information even with no key in it;
+/// a two-phase-commit sink once it holds a transaction.
 fn has_state(s: &OpState) -> bool {
     match s {
         OpState::Source { .. } => true,
         OpState::Stateless => false,
-        OpState::Keyed { entries } => !entries.is_empty(),
+        OpState::Keyed { .. } => true,
         OpState::Sink { open, pending } => open.is_some() || !pending.is_empty(),
     }
 }
@@ -329,9 +336,14 @@ pub fn plan(
             continue;
         }
         let fresh = &states[new_tasks[0].index()];
-        let (from, to) = (state_kind(&saved[0].state), state_kind(fresh));
-        if from != to {
-            return Err(Refusal::KindChanged { operator: new_op.name.clone(), from, to });
+        if state_kind(&saved[0].state) != state_kind(fresh) {
+            // Checkpoints.loadAndValidateCheckpoint maps state by id alone, and an operator that
+            // does not register the saved state never reads it (a Filter has no keyed backend:
+            // StreamTaskStateInitializerImpl builds one only for a keyed operator). No refusal,
+            // no log line: the state is gone, and the operator that would read it starts empty.
+            row.fate = StateFate::Unread;
+            rows.push(row);
+            continue;
         }
         match &saved[0].state {
             OpState::Keyed { .. } => {

@@ -105,9 +105,12 @@ impl Change {
     }
 }
 
+/// The uids a change may give Count.
+const UIDS: [&str; 3] = ["count", "count-v2", "counter"];
+
 /// The changes that fit `job`.
 fn changes(job: &str, rng: &mut Rng) -> Change {
-    let uid = |rng: &mut Rng| pick(rng, &["count", "count-v2", "counter"]).to_string();
+    let uid = |rng: &mut Rng| pick(rng, &UIDS).to_string();
     let filter = |rng: &mut Rng| if rng.below(2) == 0 { Change::InsertFilter(None) } else { Change::InsertFilter(Some("filter".into())) };
     match (job, rng.below(3)) {
         ("keyed-count", 0) => Change::Rescale(pick(rng, &[1, 3, 4])),
@@ -169,7 +172,16 @@ pub fn draw(seed: u64) -> Option<Drawn> {
         left -= 1;
     }
     sim.stopped()?;
-    let change = changes(job, &mut rng);
+    let mut change = changes(job, &mut rng);
+    // A uid "changed" to the one Count already has is no change: take the next one (the draws
+    // stay the same, so every other question is as it was).
+    if let Change::Uid(u) = &change {
+        let count = sim.graph.spec.operators.iter().find(|o| o.name == "Count").expect("every job here has a Count");
+        if count.uid.as_deref() == Some(u.as_str()) {
+            let i = UIDS.iter().position(|x| x == u).expect("drawn from UIDS");
+            change = Change::Uid(UIDS[(i + 1) % UIDS.len()].to_string());
+        }
+    }
     let allow = rng.below(4) == 0;
     Some(Drawn { run, actions, sim, savepoint, change, allow })
 }
@@ -248,6 +260,8 @@ pub fn generate(seed: u64) -> Option<Question> {
                             (StateFate::Dropped, Lang::En) => format!("{}'s state has no operator and is dropped (--allowNonRestoredState)", r.operator),
                             (StateFate::Dropped, Lang::Zh) => format!("{} 的状态没有对应算子，被丢弃（--allowNonRestoredState）", r.operator),
                             (StateFate::Refused, _) => r.operator.clone(),
+                            (StateFate::Unread, Lang::En) => format!("{}'s state goes to {to}, which took its generated id and never reads it: the state is lost without a refusal", r.operator),
+                            (StateFate::Unread, Lang::Zh) => format!("{} 的状态交给了 {to}：它占了原来自动生成的 id，却从不读取这份状态，于是状态丢失，Flink 也不拒绝", r.operator),
                         };
                         fate
                     })

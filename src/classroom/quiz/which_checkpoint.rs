@@ -7,7 +7,9 @@
 //! The PRNG picks the job, `high-availability` (standby or none) and the
 //! `externalized-checkpoint-retention`, how many checkpoints complete, whether one more is still
 //! pending when the JobManager fails, and the reads and deliveries between. The options are every
-//! checkpoint triggered, and "none: every task starts empty, the sources from offset 0". Exactly
+//! checkpoint triggered, and "none: a plain resubmission (without -s) starts every task empty, the
+//! sources from offset 0" (after a real JobManager crash the last checkpoint's files stay on disk
+//! and `flink run -s` could restore them; the option says what a resubmission without it does). Exactly
 //! one is right; with at least two options no instance is trivial.
 
 use crate::classroom::RunConfig;
@@ -83,8 +85,8 @@ pub fn generate(seed: u64) -> Option<Question> {
         .collect();
     choices.push(Choice {
         words: Words::new(
-            "None: every task starts empty, the sources from offset 0",
-            "都不用：每个任务从空状态开始，数据源从偏移量 0 开始",
+            "None: a plain resubmission (without -s) starts every task empty, the sources from offset 0",
+            "都不用：不带 -s 直接重新提交，每个任务从空状态开始，数据源从偏移量 0 开始",
         ),
         right: from == RestoreFrom::Nothing,
     });

@@ -43,11 +43,5 @@ pub fn removal_locked(spec: &JobSpec, i: usize, l: Lang) -> Option<&'static str>
 
 /// Why a Filter can't be inserted, if it can't.
 pub fn insert_locked(spec: &JobSpec, l: Lang) -> Option<&'static str> {
-    if spec.operators.iter().any(|o| matches!(o.kind, OperatorKind::Filter { .. })) {
-        return Some(l.t("The program already has a Filter", "程序里已经有一个 Filter"));
-    }
-    if !spec.operators.iter().any(|o| o.kind.is_stateful()) {
-        return Some(l.t("There is no keyed operator to put it before", "没有键控算子可以放在它前面"));
-    }
-    None
+    crate::classroom::program_edit::insert_filter_refusal(spec).map(|(en, zh)| l.t(en, zh))
 }

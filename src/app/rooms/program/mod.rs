@@ -147,6 +147,7 @@ fn fate_text(f: StateFate, l: Lang) -> &'static str {
         StateFate::Dropped => l.t("state dropped (--allowNonRestoredState)", "状态丢弃（--allowNonRestoredState）"),
         StateFate::SkippedEmpty => l.t("no state: skipped", "无状态：跳过"),
         StateFate::Refused => l.t("refused: no operator has this id", "拒绝：没有算子有这个 id"),
+        StateFate::Unread => l.t("restored into an operator that never reads it: lost, without a refusal", "恢复给了一个从不读取它的算子：丢失，且没有拒绝"),
     }
 }
 
