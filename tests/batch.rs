@@ -222,6 +222,41 @@ fn a_node_lost_while_the_last_reduce_runs_re_runs_its_maps_before_the_job_commit
     assert!(run.log.last().unwrap().contains(&BatchEvent::Hadoop(hadoop::HadoopEvent::JobDone)));
 }
 
+/// Issue 49, item 9. Follows Spark's `TaskSetManager.handleFailedTask`: each failure of a task
+/// that counts (`countTowardsTaskFailures`) adds to its count in the stage attempt's task set, and
+/// at `spark.task.maxFailures` (4) the task set is aborted and the job fails; a `FetchFailed` does
+/// not count, and a resubmitted stage is a new task set whose counts start at 0. The old
+/// simulator ran attempts without limit.
+#[test]
+fn a_task_that_fails_four_times_aborts_the_job() {
+    // P00's task fails on its first attempt, three times more, and the job is aborted.
+    let mut run = BatchRun::with_actions(batch_job("spark-figure").unwrap(), &script("s f s f s f")).unwrap();
+    assert!(!run.sim().done(), "three failures: the task runs again");
+    run.act(BatchAction::Step).unwrap();
+    run.act(BatchAction::FailTask).unwrap();
+    assert!(run.sim().done());
+    assert!(run
+        .log
+        .last()
+        .unwrap()
+        .contains(&BatchEvent::Spark(spark::SparkEvent::JobAborted { stage: 0, part: 0, failures: 4 })));
+    assert_eq!(run.act(BatchAction::Step), Err(Refusal::Done));
+    let ledger = run.ledger();
+    assert!(ledger.rows.iter().all(|r| r.verdict == BatchVerdict::Lost), "the failed job committed nothing");
+    let said: Vec<String> = run.log.last().unwrap().iter().map(|e| wording::narrate(Lang::Zh, run.sim(), e)).collect();
+    assert!(said.iter().any(|s| s.contains("spark.task.maxFailures")), "{said:?}");
+
+    // Three failures of P10's task, then executor 0 is lost: FetchFailed (which does not count)
+    // resubmits stage 0, and stage 1's new attempt counts from 0, so three more failures pass.
+    let fails = "s f s f s f";
+    let codes = format!("s s s s s s s s {fails} c0 s s s s s {fails}");
+    let mut run = BatchRun::with_actions(batch_job("spark-figure").unwrap(), &script(&codes)).unwrap();
+    assert!(!run.sim().done());
+    run.run_to_end();
+    assert!(run.ledger().exactly_once());
+    assert_eq!(spark(&run).cost.fetch_failures, 1);
+}
+
 #[test]
 fn the_runner_checks_every_batch_scenario() {
     let dir = format!("{}/scenarios/batch", env!("CARGO_MANIFEST_DIR"));
@@ -355,7 +390,18 @@ fn exactly_once_after(spec: BatchSpec, moves: &[Move], model: Vec<Rec>) -> Resul
     for m in moves {
         let a = match m {
             Move::Step => BatchAction::Step,
-            Move::Fail => BatchAction::FailTask,
+            Move::Fail => {
+                // A fourth failure of one Spark task aborts the job (spark.task.maxFailures, its
+                // own test below): the schedules here stop short of it.
+                if let BatchSim::Spark(s) = run.sim() {
+                    if let Some(t) = &s.running {
+                        if s.failures.get(&(t.stage, t.part)).copied().unwrap_or(0) + 1 >= spark::MAX_TASK_FAILURES {
+                            continue;
+                        }
+                    }
+                }
+                BatchAction::FailTask
+            }
             Move::Crash(n) => BatchAction::Crash(*n),
         };
         let _ = run.act(a);

@@ -380,3 +380,60 @@ fn export_pyspark_writes_the_job_or_says_why_not() {
         assert!(err.starts_with("error: "), "{err}");
     }
 }
+
+/// Issue 49: a restore into a changed program, headless. A scenario's `"restore"` edits the
+/// program and submits it from the savepoint (`flink run -s`, after Flink's
+/// `Checkpoints.loadAndValidateCheckpoint` and `StateAssignmentOperation`); the runner reports
+/// the mapping by operator id (after `StreamGraphHasherV2`), the refusal if any, and the restored
+/// job's verdicts and ledger.
+#[test]
+fn a_scenario_restores_into_a_changed_program() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let fates = |v: &serde_json::Value| -> Vec<(String, String)> {
+        v["restore"]["mapping"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["operator"].as_str().unwrap().to_string(), r["fate"].as_str().unwrap().to_string()))
+            .collect()
+    };
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    // line-sink: the Filter takes Count's id; restored without a word, Count's records lost.
+    let v = verdict("restore/line-sink-filter-takes-counts-id.json");
+    assert_eq!(v["restore"]["refused"], serde_json::Value::Null);
+    assert_eq!(
+        fates(&v),
+        [pair("Source", "kept"), pair("Map", "kept"), pair("Count", "unread"), pair("Sink", "skipped-empty")]
+    );
+    assert_eq!(v["restore"]["mapping"][2]["target"], "Filter");
+    assert_eq!(v["verdict"]["state"], "lost");
+    // line-uids: the same Filter maps every state; exactly once.
+    let v = verdict("restore/line-uids-filter-maps-every-state.json");
+    assert!(fates(&v).iter().all(|(_, f)| f == "kept"), "{:?}", fates(&v));
+    assert_eq!(v["verdict"]["state"], "exactly-once");
+    // A uid set on Count changes its id: Flink's refusal, unless --allowNonRestoredState drops it.
+    let text = std::fs::read_to_string(format!("{root}/scenarios/restore/line-sink-filter-takes-counts-id.json")).unwrap();
+    let mut sc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    sc["restore"]["edits"] = serde_json::json!(["uid Count=count", "max Count=64"]);
+    let dir = std::env::temp_dir().join(format!("barrierscope-restore-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("refused.json");
+    std::fs::write(&file, sc.to_string()).unwrap();
+    let (code, out, err) = runner(&["run", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("new program: Source x1, Map x1, Count x1 uid count max 64, Sink x1"), "{out}");
+    assert!(out.contains("refused: Failed to rollback to checkpoint/savepoint file:/savepoints/savepoint-1. Cannot map checkpoint/savepoint state for operator"), "{out}");
+    sc["restore"]["allow-non-restored-state"] = serde_json::json!(true);
+    std::fs::write(&file, sc.to_string()).unwrap();
+    let (code, out, _) = runner(&["run", file.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(fates(&v)[2], pair("Count", "dropped"));
+    // A bad edit is an error naming it.
+    sc["restore"]["edits"] = serde_json::json!(["uid Nope=x"]);
+    std::fs::write(&file, sc.to_string()).unwrap();
+    let (code, _, err) = runner(&["run", file.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("restore: \"uid Nope=x\": no operator \"Nope\""), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

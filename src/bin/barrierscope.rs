@@ -103,8 +103,13 @@ fn run(args: &[String]) -> Result<String, String> {
             let path = path.ok_or_else(|| "run needs a scenario file: barrierscope run SCENARIO.json".to_string())?;
             let text = std::fs::read_to_string(&path).map_err(|e| format!("can't read {path}: {e}"))?;
             let scenario = Scenario::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
-            let played = scenario.play().map_err(|e| format!("{path}: {e}"))?;
-            Ok(if json { report_json(&scenario, &played) } else { report_table(&scenario, &played, events) })
+            let (played, restore) = scenario.play_restore().map_err(|e| format!("{path}: {e}"))?;
+            Ok(match (json, restore) {
+                (true, None) => report_json(&scenario, &played),
+                (true, Some(r)) => restore_json(&scenario, &played, &r),
+                (false, None) => report_table(&scenario, &played, events),
+                (false, Some(r)) => restore_table(&r) + &report_table(&scenario, &played, events),
+            })
         }
         Some("cut") => drawn_cut(&args[1..]),
         Some("compare") => compare(&args[1..]),
@@ -667,6 +672,68 @@ fn cut_json(sim: &Sim) -> serde_json::Value {
             "stored": names(&c.stored),
         })).collect::<Vec<_>>(),
     })
+}
+
+/// The restore into a changed program: the snapshot, the new program, the verdict and the
+/// mapping by operator id.
+fn restore_table(r: &barrierscope::engine::scenario_restore::RestoreReport) -> String {
+    let flag = if r.allow_non_restored_state { " --allowNonRestoredState" } else { "" };
+    let ops: Vec<String> = r
+        .program
+        .operators
+        .iter()
+        .map(|o| {
+            let mut t = format!("{} x{}", o.name, o.parallelism);
+            if let Some(u) = &o.uid {
+                t += &format!(" uid {u}");
+            }
+            if let Some(m) = o.max_parallelism {
+                t += &format!(" max {m}");
+            }
+            t
+        })
+        .collect();
+    let mut s = format!("Restore from snapshot {}{flag}
+  new program: {}
+", r.from.0, ops.join(", "));
+    match &r.refused {
+        Some(why) => s += &format!("  refused: {why}
+"),
+        None => {
+            s += "  restored; state by operator id:
+";
+            for row in &r.rows {
+                s += &format!(
+                    "  {:<8} {}  -> {:<8} {}{}
+",
+                    row.operator,
+                    row.id.hex(),
+                    row.target.as_deref().unwrap_or("-"),
+                    row.fate.id(),
+                    if row.has_state { "" } else { " (no state)" }
+                );
+            }
+        }
+    }
+    s + "\n"
+}
+
+fn restore_json(sc: &Scenario, p: &Played, r: &barrierscope::engine::scenario_restore::RestoreReport) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(&report_json(sc, p)).expect("the report is JSON");
+    v["restore"] = serde_json::json!({
+        "from": r.from.0,
+        "allow_non_restored_state": r.allow_non_restored_state,
+        "program": r.program,
+        "refused": r.refused,
+        "mapping": r.rows.iter().map(|row| serde_json::json!({
+            "operator": row.operator,
+            "id": row.id.hex(),
+            "has_state": row.has_state,
+            "target": row.target,
+            "fate": row.fate.id(),
+        })).collect::<Vec<_>>(),
+    });
+    serde_json::to_string_pretty(&v).expect("serializes") + "\n"
 }
 
 fn report_json(sc: &Scenario, p: &Played) -> String {

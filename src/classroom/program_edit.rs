@@ -37,8 +37,9 @@ pub fn insert_filter_refusal(spec: &JobSpec) -> Option<(&'static str, &'static s
 }
 
 impl Edit {
-    /// An edit as a lesson's `restore-into` line writes it: `insert-filter`, or `NAME=P` (operator
-    /// NAME's parallelism becomes P).
+    /// An edit as a lesson's `restore-into` line or a scenario's `"restore"` writes it:
+    /// `insert-filter`; `NAME=P` (operator NAME's parallelism becomes P); `uid NAME=UID` (`uid
+    /// NAME=` clears it); `max NAME=M` (its max parallelism; `max NAME=` unsets it); `remove NAME`.
     pub fn parse(spec: &JobSpec, word: &str) -> Result<Edit, String> {
         if word == "insert-filter" {
             if let Some((why, _)) = insert_filter_refusal(spec) {
@@ -46,8 +47,38 @@ impl Edit {
             }
             return Ok(Edit::InsertFilter);
         }
-        let (name, p) = word.split_once('=').ok_or_else(|| format!("{word:?}: not an edit (insert-filter or NAME=PARALLELISM)"))?;
-        let i = spec.operators.iter().position(|o| o.name == name).ok_or_else(|| format!("{word:?}: no operator {name:?}"))?;
+        let op = |name: &str| {
+            spec.operators.iter().position(|o| o.name == name).ok_or_else(|| format!("{word:?}: no operator {name:?}"))
+        };
+        if let Some(name) = word.strip_prefix("remove ") {
+            let i = op(name.trim())?;
+            if spec.operators[i].kind == OperatorKind::Source || !spec.edges.iter().any(|e| e.to == spec.operators[i].name) {
+                return Err(format!("{word:?}: a source stays"));
+            }
+            return Ok(Edit::Remove(i));
+        }
+        if let Some(rest) = word.strip_prefix("uid ") {
+            let (name, uid) = rest.split_once('=').ok_or_else(|| format!("{word:?}: uid NAME=UID"))?;
+            let uid = uid.trim();
+            if uid.len() > 40 || uid.chars().any(char::is_control) {
+                return Err(format!("{word:?}: a uid of at most 40 characters"));
+            }
+            return Ok(Edit::Uid(op(name.trim())?, (!uid.is_empty()).then(|| uid.to_string())));
+        }
+        if let Some(rest) = word.strip_prefix("max ") {
+            let (name, m) = rest.split_once('=').ok_or_else(|| format!("{word:?}: max NAME=MAX_PARALLELISM"))?;
+            let i = op(name.trim())?;
+            if !spec.operators[i].kind.is_stateful() {
+                return Err(format!("{word:?}: only a keyed operator has a max parallelism"));
+            }
+            let m = match m.trim() {
+                "" => None,
+                m => Some(m.parse::<u16>().ok().filter(|m| (1..=32768).contains(m)).ok_or_else(|| format!("{word:?}: a max parallelism from 1 to 32768"))?),
+            };
+            return Ok(Edit::MaxParallelism(i, m));
+        }
+        let (name, p) = word.split_once('=').ok_or_else(|| format!("{word:?}: not an edit (insert-filter, NAME=PARALLELISM, uid NAME=UID, max NAME=M or remove NAME)"))?;
+        let i = op(name)?;
         let p: u16 = p.parse().ok().filter(|p| (1..=MAX_PARALLELISM).contains(p)).ok_or_else(|| format!("{word:?}: a parallelism from 1 to {MAX_PARALLELISM}"))?;
         Ok(Edit::Parallelism(i, p))
     }

@@ -55,6 +55,7 @@ pub mod rng;
 pub mod savepoint;
 pub mod savepoint_wording;
 pub mod scenario;
+pub mod scenario_restore;
 pub mod script;
 pub mod settings;
 pub mod sim;

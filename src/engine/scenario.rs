@@ -67,6 +67,10 @@ pub struct Scenario {
     /// The schedule explorer's fault budget (`barrierscope explore`); `run` ignores it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explore: Option<FaultBudget>,
+    /// A restore into a changed program after the script (`barrierscope run` plays it; the other
+    /// commands play the run before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restore: Option<super::scenario_restore::ScenarioRestore>,
 }
 
 fn version() -> u32 {
@@ -165,6 +169,7 @@ impl Scenario {
             seed,
             actions: vec![],
             explore: None,
+            restore: None,
         }
     }
 
@@ -216,35 +221,52 @@ impl Scenario {
     /// assert_eq!(played.sim.ledger().state_labels(Verdict::Lost), vec!["a"]);
     /// ```
     pub fn play(&self) -> Result<Played, ScenarioError> {
-        let mut sim = self.sim()?;
-        let mut actions = Vec::new();
-        let mut events = Vec::new();
-        let mut unfinished = None;
-        for (index, line) in self.actions.iter().enumerate() {
-            let budget = MAX_SCRIPT_STEPS - actions.len();
-            let mut watch = EndWatch::default();
-            sim.play_line(line, budget, OnRefusal::Stop, &mut |a, ev| {
-                actions.push(a);
-                events.push(ev.to_vec());
-                watch.observe(ev);
-            })
-            .map_err(|e| ScenarioError::Action {
-                index,
-                message: match e {
-                    ScriptError::NoSuchName(m) => m,
-                    ScriptError::TooLong => format!("the script runs past {MAX_SCRIPT_STEPS} steps"),
-                    ScriptError::Refused { action, error } => {
-                        format!("{}: {error}", describe(&sim.graph, &action, Lang::En))
-                    }
-                },
-            })?;
-            if matches!(line, ScriptAction::RunToEnd) {
-                // The cap is the script's: the steps of the whole run.
-                unfinished = watch.unfinished(&sim, budget).map(|u| Unfinished { steps: actions.len(), ..u });
-            }
-        }
-        Ok(Played { sim, actions, events, unfinished })
+        play_script(self.sim()?, &self.actions, 0)
     }
+
+    /// Plays the script, then the scenario's `"restore"`, if it has one: the restore's report,
+    /// and the restored job after its own script (a refused restore leaves the run before it).
+    pub fn play_restore(&self) -> Result<(Played, Option<super::scenario_restore::RestoreReport>), ScenarioError> {
+        let played = self.play()?;
+        let Some(r) = &self.restore else { return Ok((played, None)) };
+        let (sim, report, _) = r.play(played.sim, self.actions.len())?;
+        if report.refused.is_some() {
+            return Ok((Played { sim, ..played }, Some(report)));
+        }
+        Ok((play_script(sim, &r.actions, self.actions.len() + 1)?, Some(report)))
+    }
+}
+
+/// Plays `script` on `sim` through the one script interpreter; errors name line `first + i`.
+fn play_script(mut sim: Sim, script: &[ScriptAction], first: usize) -> Result<Played, ScenarioError> {
+    let mut actions = Vec::new();
+    let mut events = Vec::new();
+    let mut unfinished = None;
+    for (i, line) in script.iter().enumerate() {
+        let index = first + i;
+        let budget = MAX_SCRIPT_STEPS - actions.len();
+        let mut watch = EndWatch::default();
+        sim.play_line(line, budget, OnRefusal::Stop, &mut |a, ev| {
+            actions.push(a);
+            events.push(ev.to_vec());
+            watch.observe(ev);
+        })
+        .map_err(|e| ScenarioError::Action {
+            index,
+            message: match e {
+                ScriptError::NoSuchName(m) => m,
+                ScriptError::TooLong => format!("the script runs past {MAX_SCRIPT_STEPS} steps"),
+                ScriptError::Refused { action, error } => {
+                    format!("{}: {error}", describe(&sim.graph, &action, Lang::En))
+                }
+            },
+        })?;
+        if matches!(line, ScriptAction::RunToEnd) {
+            // The cap is the script's: the steps of the whole run.
+            unfinished = watch.unfinished(&sim, budget).map(|u| Unfinished { steps: actions.len(), ..u });
+        }
+    }
+    Ok(Played { sim, actions, events, unfinished })
 }
 
 /// A 64-bit FNV-1a fingerprint of a run's events: equal runs give equal fingerprints, natively and

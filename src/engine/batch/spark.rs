@@ -29,9 +29,16 @@
 //!   serve a later action (`actions`: 2), whose job reuses the registered shuffle outputs and, if
 //!   one is lost, reads the checkpointed partition instead of climbing to the input.
 //!
+//! - **`spark.task.maxFailures`** (4): `TaskSetManager.handleFailedTask` counts the failures of
+//!   each task of a stage attempt, and aborts the task set, failing the job, when one task has
+//!   failed 4 times. A `FetchFailed` does not count (`countTowardsTaskFailures` is false): the
+//!   stage is resubmitted instead. The job's output is then never committed.
+//!
 //! Simplifications: one task runs at a time, on executor `partition mod executors` (or where its
 //! persisted block is); a step computes one partition, and a task's last step writes its output;
-//! task attempts and stage retries are not limited.
+//! only a task failure (`F`) counts toward `spark.task.maxFailures`, not the loss of its executor
+//! (Spark counts it only when the exit was caused by the application); stage retries are not
+//! limited (`spark.stage.maxConsecutiveAttempts`).
 
 use serde::{Deserialize, Serialize};
 
@@ -94,6 +101,9 @@ pub enum Source {
     Checkpoint,
 }
 
+/// `spark.task.maxFailures`, Spark's default: the failures of one task that abort its stage.
+pub const MAX_TASK_FAILURES: u32 = 4;
+
 /// A registered shuffle output: the executor holding it, and one bucket per reduce partition.
 type MapOutput = (u8, Vec<Vec<Rec>>);
 
@@ -152,6 +162,9 @@ pub enum SparkEvent {
     ExecutorLost { exec: u8, killed: Option<(usize, u8)>, memory: Vec<(usize, u8)>, shuffle: Vec<(usize, u8)> },
     /// Every output partition is written: the job is done.
     JobDone,
+    /// The task failed `spark.task.maxFailures` times: its stage is aborted and the job fails,
+    /// its output never committed.
+    JobAborted { stage: usize, part: u8, failures: u32 },
 }
 
 /// A Spark job as it runs.
@@ -183,6 +196,9 @@ pub struct Spark {
     /// later job computes a partition again without any failure: the checkpoint job, a second
     /// action's result stage.)
     pub extra: SortedMap<(usize, u8), u32>,
+    /// Failures per task (stage, partition) of the running stage attempt, toward
+    /// `spark.task.maxFailures`.
+    pub failures: SortedMap<(usize, u8), u32>,
     pub running: Option<SparkTask>,
     /// The stage whose tasks are being run, until it has none missing or one fails to fetch.
     active: Option<usize>,
@@ -204,6 +220,8 @@ pub enum SparkJob {
     Checkpoint(usize),
     /// Every job has returned.
     Done,
+    /// A task failed `spark.task.maxFailures` times: the job failed.
+    Aborted,
 }
 
 impl Spark {
@@ -221,6 +239,7 @@ impl Spark {
             attempts: SortedMap::new(),
             in_job: SortedMap::new(),
             extra: SortedMap::new(),
+            failures: SortedMap::new(),
             running: None,
             active: None,
             job: SparkJob::Action(0),
@@ -233,7 +252,7 @@ impl Spark {
     }
 
     pub fn done(&self) -> bool {
-        self.job == SparkJob::Done
+        matches!(self.job, SparkJob::Done | SparkJob::Aborted)
     }
 
     /// The RDD `doCheckpoint` writes after the first action: walking up from the last RDD, the
@@ -271,7 +290,7 @@ impl Spark {
             SparkJob::Checkpoint(r) if s == self.last_stage() => {
                 (0..self.lineage.partitions[r]).map(|p| self.checkpoints.contains_key(&(r, p))).collect()
             }
-            SparkJob::Done => return Vec::new(),
+            SparkJob::Done | SparkJob::Aborted => return Vec::new(),
             _ if s == self.last_stage() => self.output.iter().map(Option::is_some).collect(),
             _ => self.shuffles[s].iter().map(Option::is_some).collect(),
         };
@@ -326,6 +345,13 @@ impl Spark {
             BatchAction::FailTask => {
                 let t = self.running.take().ok_or(Refusal::NoRunningTask)?;
                 out.push(SparkEvent::TaskFailed { stage: t.stage, part: t.part, exec: t.exec });
+                let n = self.failures.get_or_insert_with((t.stage, t.part), || 0);
+                *n += 1;
+                if *n >= MAX_TASK_FAILURES {
+                    let failures = *n;
+                    self.switch(SparkJob::Aborted);
+                    out.push(SparkEvent::JobAborted { stage: t.stage, part: t.part, failures });
+                }
                 Ok(())
             }
             BatchAction::Crash(e) => self.lose_executor(e, out),
@@ -352,6 +378,11 @@ impl Spark {
                 let parts = self.missing(s);
                 if parts.iter().any(|&p| self.attempts.contains_key(&(s, p))) {
                     out.push(SparkEvent::Resubmitted { stage: s, parts });
+                }
+                // A new stage attempt is a new TaskSetManager: its failure counts start at 0.
+                let old: Vec<(usize, u8)> = self.failures.iter().map(|(k, _)| *k).filter(|k| k.0 == s).collect();
+                for k in &old {
+                    self.failures.remove(k);
                 }
                 self.active = Some(s);
                 s
@@ -508,6 +539,7 @@ impl Spark {
         self.active = None;
         self.attempts = SortedMap::new();
         self.in_job = SortedMap::new();
+        self.failures = SortedMap::new();
     }
 
     fn lose_executor(&mut self, e: u8, out: &mut Vec<SparkEvent>) -> Result<(), Refusal> {
@@ -541,6 +573,10 @@ impl Spark {
 
     /// The job's written output, in partition order.
     pub fn written(&self) -> Vec<Rec> {
+        if self.job == SparkJob::Aborted {
+            // The failed job's output was never committed (commitJob did not run).
+            return Vec::new();
+        }
         self.output.iter().flatten().flatten().cloned().collect()
     }
 }

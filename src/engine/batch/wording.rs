@@ -320,6 +320,13 @@ fn spark(l: Lang, g: &Lineage, e: &SparkEvent) -> String {
             }
             s
         }
+        SparkEvent::JobAborted { stage, part, failures } => say!(
+            l,
+            "The task for {} has failed {failures} times (spark.task.maxFailures): the TaskSetManager aborts {}, and the job fails. Its output is never committed: nothing is written.",
+            "计算 {} 的任务已失败 {failures} 次（spark.task.maxFailures）：TaskSetManager 中止{}，作业失败。它的输出从未提交：什么也没写出。",
+            g.name(g.stages[*stage].last, *part),
+            stage_name(l, g, *stage)
+        ),
         SparkEvent::JobDone => {
             l.t("Every output partition is written: the job is done.", "所有输出分区都已写入：作业完成。").into()
         }
