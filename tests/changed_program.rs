@@ -604,3 +604,12 @@ fn an_insertion_can_change_an_upstream_id_and_lesson_15_says_so() {
     assert!(lesson.contains("keyed-shuffle 的 Source 之后链接一个 Filter，Source 的 id 就变了"));
     assert!(!lesson.contains("every key to another key group") && !lesson.contains("把每个键都分到别的键组"));
 }
+
+/// Issue 49, item 4: lesson 15 tells the silent loss (the room shows it on line-sink), in both
+/// languages.
+#[test]
+fn lesson_15_tells_that_a_filter_can_take_counts_id() {
+    let lesson = std::fs::read_to_string(format!("{}/lessons/15-changed-program.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert!(lesson.contains("the inserted Filter gets exactly Count's generated id"));
+    assert!(lesson.contains("插入的 Filter 恰好得到 Count 原来自动生成的 id"));
+}
