@@ -92,3 +92,21 @@ async fn a_filter_without_uids_is_refused_and_allow_non_restored_state_drops_cou
     assert!(v.values().any(|x| x == "lost"), "Count's dropped state is lost: {v:?}");
     assert!(v.values().all(|x| x == "lost" || x == "exactly-once"), "{v:?}");
 }
+
+/// Issue 49, item 4: on line-sink, without uids, an inserted Filter takes Count's generated id
+/// (`StreamGraphHasherV2`): the mapping table gives Count's state to the Filter, which never reads
+/// it ("unread"), and the restore goes through without `--allowNonRestoredState` and without a
+/// refusal, as Flink's does.
+#[wasm_bindgen_test]
+async fn on_line_sink_a_filter_takes_counts_id_and_the_restore_is_silent() {
+    let root = stopped("line-sink", 16).await;
+    click(&root, "#btn-insert-filter").await;
+    let fate = |op: &str| find(&root, &format!("#mapping-table tr[data-operator=\"{op}\"]")).get_attribute("data-fate").unwrap();
+    assert_eq!(fate("Count"), "unread");
+    assert!(root.query_selector("#flink-message").unwrap().is_none(), "no refusal");
+    click(&root, "#btn-restore-into").await;
+    until(&root, "#restore-result[data-result=\"restored\"]").await;
+    run_to_end(&root).await;
+    let v = verdicts(&root);
+    assert!(v.values().all(|x| x == "lost" || x == "exactly-once"), "{v:?}");
+}

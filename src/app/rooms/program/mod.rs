@@ -33,7 +33,7 @@ pub fn render(props: RoomProps) -> Html {
 }
 
 /// The jobs offered: the line without uids, the line with them, and the keyed job to rescale.
-const JOBS: [&str; 3] = ["line", "line-uids", "keyed-count"];
+const JOBS: [&str; 4] = ["line", "line-sink", "line-uids", "keyed-count"];
 
 /// The program being edited, for the run's program `base`.
 #[derive(Clone, PartialEq)]
