@@ -3,7 +3,8 @@
 #   1. native: cargo test (unit, scenario stories, property tests, runner, determinism)
 #   2. browser: wasm-bindgen-test in headless Chromium (the real app, clicked through)
 #   3. build: trunk build --release (its post-build hook also builds the book: mdbook build docs)
-#   4. end to end: the built page served on 127.0.0.1, driven in headless Chromium
+#   4. end to end: the built page served on 127.0.0.1, driven in headless Chromium (e2e/e2e.mjs, and
+#      e2e/stage.mjs: presenter mode, the clicker, a phone, a screen reader)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
@@ -17,3 +18,4 @@ echo "== 3/4 build: trunk build --release, with the book (mdbook build docs)"
 trunk build --release
 echo "== 4/4 end to end: node e2e/e2e.mjs"
 node e2e/e2e.mjs
+node e2e/stage.mjs

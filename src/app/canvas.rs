@@ -23,7 +23,7 @@ use crate::app::pressable::press;
 use crate::app::svg_text::fit;
 use super::text::kind_name;
 use layout::{box_height, BANNER_H, ITEM_GAP, ROW, ROW0, TOKEN_H};
-pub use layout::{shape, text_w, Layout, Rect, Shape};
+pub use layout::{shape, text_w, Layout, Rect, Screen, Shape};
 
 use super::drawing_catalogue::drawing_for;
 use super::mechanism_drawing::{MechanismDrawing, TaskButton};
@@ -36,6 +36,24 @@ use crate::engine::*;
 
 /// More records in flight than this and tokens move at once instead of gliding.
 const BUSY: usize = 40;
+
+/// Which records of a source's log of `len` the strip of `cells` shows, around the record at
+/// `focus` (two before it where there are): the first shown, how many, and whether a cell at the
+/// left or the right says how many it hides there.
+pub fn log_window(len: usize, cells: usize, focus: usize) -> (usize, usize, bool, bool) {
+    if len <= cells {
+        return (0, len, false, false);
+    }
+    let wanted = focus.saturating_sub(2);
+    if wanted == 0 {
+        (0, cells - 1, false, true)
+    } else if wanted + cells - 1 >= len {
+        (len - (cells - 1), cells - 1, true, false)
+    } else {
+        let take = cells.saturating_sub(2).max(1);
+        (wanted.min(len - take - 1).max(1), take, true, true)
+    }
+}
 
 /// Handlers the canvas calls; each takes an action and returns a callback.
 #[derive(Clone, PartialEq)]
@@ -91,6 +109,8 @@ fn chip(
            aria-label={aria} aria-disabled={disabled.to_string()} id={id}
            onclick={(!disabled).then_some(onclick)} onkeydown={(!disabled).then_some(onkeydown)}>
             <title>{title}</title>
+            // The finger's reach, past the drawn button: 44 units tall.
+            <rect class="hit" x={num(x - 2.0)} y={num(y - 8.0)} width={num(w + 4.0)} height="44" />
             <rect x={num(x)} y={num(y)} width={num(w)} height="28" rx="6" />
             <text x={num(x + w / 2.0)} y={num(y + 20.0)} text-anchor="middle">{label}</text>
         </g>
@@ -105,6 +125,9 @@ pub struct CanvasProps {
     /// Presenter mode: the compact geometry, and the legend folded away.
     #[prop_or_default]
     pub presenter: bool,
+    /// The screen it is drawn for: a phone's gets the compact geometry, upright the job turned.
+    #[prop_or_default]
+    pub screen: layout::Screen,
 }
 
 /// The job drawn in SVG, and its legend.
@@ -121,8 +144,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     };
     let g = &sim.graph;
     let two_phase = sim.settings.sink == SinkMode::TwoPhaseCommit;
-    let lay = use_memo((Shared(g.clone()), props.presenter, two_phase), |(g, presenter, two_phase)| {
-        layout::layout(g, *presenter, *two_phase)
+    let lay = use_memo((Shared(g.clone()), props.presenter, props.screen, two_phase), |(g, presenter, screen, two_phase)| {
+        layout::layout(g, *presenter, *screen, *two_phase)
     });
     let lay = &*lay;
     let saved: Vec<Option<&TaskSnapshot>> = sim.restore_point();
@@ -193,7 +216,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let height = lay.height + band.as_ref().map_or(0.0, |(_, h)| *h);
     html! { <>
         <svg id="canvas" class={classes!("canvas", lay.compact.then_some("compact"), busy.then_some("busy"))} viewBox={format!("0 0 {} {}", num(width), num(height))} role="group" aria-label={aria}
-             preserveAspectRatio={if props.presenter { "xMidYMid meet" } else { "xMidYMin meet" }} data-shape={shape}>
+             preserveAspectRatio={if props.presenter { "xMidYMid meet" } else { "xMidYMin meet" }} data-shape={shape}
+             data-upright={(props.screen == layout::Screen::Portrait && !props.presenter).to_string()}>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" fill="#64748b" />
@@ -385,6 +409,7 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
         Err(e) => format!("{} — {}", info.name, e.message(l)),
     };
     let n = ch.queue.len();
+    let falling = geo.back.1.abs() > geo.back.0.abs();
     // Items from the head at the consumer's end back along the corridor; "+n" for the rest.
     let (c0, c1) = geo.corridor;
     let mut placed: Vec<(f64, f64)> = Vec::new();
@@ -437,7 +462,9 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
                         } else {
                             format!("{} {}", l.t("checkpoint barrier", "检查点屏障"), id)
                         } }</title>
-                        <rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
+                        // Across its lane: upright on a level lane, level on a falling one.
+                        if falling { <rect class="bar" x="-22" y="-4" width="44" height="8" rx="2" /> }
+                        else { <rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" /> }
                         { if b.unaligned {
                             let w = item_w(lay, item);
                             html! { <>
@@ -685,15 +712,34 @@ fn task_box(
         let running = rt.status == TaskStatus::Running;
         let off = sim.source_offset(t) as usize;
         let mark = if running { Some(off) } else { resume.map(|r| r as usize) };
-        let max = lay.cells;
         let focus = mark.unwrap_or(off);
-        let start = focus.saturating_sub(2).min(info.log.len().saturating_sub(max));
+        let (start, take, left, right) = log_window(info.log.len(), lay.cells, focus);
         let cy = y + ROW0 + ROW;
         let cw = lay.cell_w;
+        let first = usize::from(left);
+        // A log longer than the strip says how many records it hides on each side.
+        let hidden = |at: usize, n: usize, before: bool| {
+            let cx = x + 14.0 + cw / 2.0 + at as f64 * (cw + 4.0);
+            let tip = match (l, before) {
+                (Lang::Zh, true) => format!("前面还有 {n} 条记录未显示"),
+                (Lang::Zh, false) => format!("后面还有 {n} 条记录未显示"),
+                (_, true) => format!("{n} earlier records not shown"),
+                (_, false) => format!("{n} more records not shown"),
+            };
+            html! {
+                <g class="log-more" data-hidden={n.to_string()} data-side={if before { "before" } else { "after" }}>
+                    <title>{ tip.clone() }</title>
+                    <rect x={num(cx - cw / 2.0)} y={num(cy - 18.0)} width={num(cw)} height="24" rx="4" />
+                    <text x={num(cx)} y={num(cy)} text-anchor="middle" aria-label={tip}>{ if n > 99 { "+".to_string() } else { format!("+{n}") } }</text>
+                </g>
+            }
+        };
         html! {
             <g class="log-strip">
-            { for info.log.iter().enumerate().skip(start).take(max).map(|(i, r)| {
-                let cx = x + 14.0 + cw / 2.0 + (i - start) as f64 * (cw + 4.0);
+            if left { { hidden(0, start, true) } }
+            if right { { hidden(first + take, info.log.len() - start - take, false) } }
+            { for info.log.iter().enumerate().skip(start).take(take).map(|(i, r)| {
+                let cx = x + 14.0 + cw / 2.0 + (first + i - start) as f64 * (cw + 4.0);
                 let read = running && i < off;
                 let class = if mark == Some(i) { Some(if running { "next" } else { "resume" }) } else { None };
                 html! {
@@ -952,7 +998,7 @@ fn Legend(props: &LegendProps) -> Html {
     let (l, presenter) = (props.lang, props.presenter);
     let item = |glyph: Html, w: u32, text: &'static str| {
         html! {
-            <li><svg class="legend-glyph" viewBox={format!("0 0 {w} 48")} style={format!("width: {}em", num(f64::from(w) / 48.0 * 1.9))} aria-hidden="true">{ glyph }</svg>
+            <li><svg class="legend-glyph" viewBox={format!("0 0 {w} 48")} style={format!("aspect-ratio: {w} / 48")} aria-hidden="true">{ glyph }</svg>
                 <span>{ text }</span></li>
         }
     };

@@ -51,11 +51,15 @@ pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispat
         let left = p.unmarked(sim.graph.records.iter().map(|r| r.label.as_str()));
         html! {
             <div class="predict" id="predict" role="group" aria-label={l.t("Your prediction", "你的预测")} data-left={left.to_string()}>
-                <p class="predict-help">{ format!("{} {} — {}", l.t("Predict each record's fate", "预测每条记录的命运"), judge_word,
-                    l.t("every record starts unmarked (?); click it to cycle ✓ exactly once → ✗ lost → ⊕ duplicated.",
-                        "每条记录起初未标记（?）；点击它切换：✓ 精确一次 → ✗ 丢失 → ⊕ 重复。")) }</p>
+                <p class="predict-help">{ match (zh, presenter) {
+                    (true, false) => format!("预测每条记录{judge_word}的命运——每条记录起初未标记（?）；点击它或按它的序号（1–9）切换：✓ 精确一次 → ✗ 丢失 → ⊕ 重复。"),
+                    (false, false) => format!("Predict each record's fate {judge_word} — every record starts unmarked (?); click it or press its number (1–9) to cycle ✓ exactly once → ✗ lost → ⊕ duplicated."),
+                    // On a projector, the same in one line: the chips show only their symbols.
+                    (true, true) => format!("预测每条记录{judge_word}的命运：点击或按序号 1–9 切换 ✓ 精确一次 → ✗ 丢失 → ⊕ 重复；按两次 PageDown 则直接揭晓。"),
+                    (false, true) => format!("Predict each record's fate {judge_word}: click or press 1–9 to cycle ✓ exactly once → ✗ lost → ⊕ duplicated; PageDown twice reveals as is."),
+                } }</p>
                 <div class="predict-records">
-                { for sim.graph.records.iter().map(|r| {
+                { for sim.graph.records.iter().enumerate().map(|(i, r)| {
                     let v = p.predictions.get(&r.label).copied();
                     let (sym, word) = guess_mark(l, v);
                     let id = v.map_or("unmarked", Verdict::id);
@@ -63,8 +67,9 @@ pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispat
                     let onclick = { let d = dispatch.clone(); let label = label.clone(); Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Predict(label.clone(), next_guess(v))))) };
                     html! {
                         <button class={classes!("predict-chip", id)} id={format!("predict-{label}")} data-prediction={id} onclick={onclick}
-                            aria-label={format!("{label}: {word}")}>
-                            <span class="p-label">{ label.clone() }</span><span class="p-mark">{ format!("{sym} {word}") }</span>
+                            aria-label={format!("{label}: {word}")} aria-keyshortcuts={(i < 9).then(|| (i + 1).to_string())}>
+                            if i < 9 { <span class="p-key" aria-hidden="true">{ i + 1 }</span> }
+                            <span class="p-label">{ label.clone() }</span><span class="p-mark">{ sym }<span class="p-word">{ format!(" {word}") }</span></span>
                         </button>
                     }
                 }) }
@@ -80,10 +85,16 @@ pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispat
     let score_ui = match (judge, p.revealed) {
         (Some(j), true) => {
             let (rows, right) = score(sim, j, &p.predictions);
+            let unmarked = rows.iter().filter(|(_, g, _)| g.is_none()).count();
             html! {
-                <div class="score" id="score" data-right={right.to_string()} data-total={rows.len().to_string()}>
-                    <p class="score-line">{ if zh { format!("你预测对了 {} 条记录中的 {} 条。", rows.len(), right) }
-                        else { format!("You predicted {right} of {} records correctly.", rows.len()) } }</p>
+                <div class="score" id="score" data-right={right.to_string()} data-total={rows.len().to_string()} data-unmarked={unmarked.to_string()}>
+                    <p class="score-line">{ match (zh, unmarked) {
+                        (_, u) if u == rows.len() && u > 0 => l.t("Revealed without predictions.", "未作预测直接揭晓。").to_string(),
+                        (true, 0) => format!("你预测对了 {} 条记录中的 {} 条。", rows.len(), right),
+                        (false, 0) => format!("You predicted {right} of {} records correctly.", rows.len()),
+                        (true, u) => format!("你预测对了 {} 条记录中的 {} 条（{u} 条未标记）。", rows.len(), right),
+                        (false, u) => format!("You predicted {right} of {} records correctly ({u} not marked).", rows.len()),
+                    } }</p>
                     <details class="score-records" id="score-records" open={!presenter}>
                     <summary>{ l.t("Each record: your guess and the outcome", "每条记录：你的预测与结果") }</summary>
                     <div class="predict-records">

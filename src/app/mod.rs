@@ -5,6 +5,7 @@
 //! parts it changed and Yew skips the rest.
 
 pub mod acker_view;
+pub mod announcer;
 pub mod bands_part;
 pub mod canvas;
 pub mod classroom;
@@ -75,6 +76,8 @@ impl UiState {
             tab: Tab::Narration,
             lang: Lang::En,
             presenter: false,
+            blank: false,
+            screen: window_screen(),
             link: None,
             copied: None,
             room: None,
@@ -229,6 +232,25 @@ impl Reducible for UiState {
                 next.playing &= room.is_none();
                 session_changed = false;
             }
+            Msg::Screen(screen) => {
+                next.screen = screen;
+                session_changed = false;
+            }
+            Msg::Blank(on) => {
+                next.blank = on;
+                session_changed = false;
+            }
+            Msg::PredictNth(n) => {
+                let mut s = next.session.borrow_mut();
+                let label = s.sim().graph.records.get(n).map(|r| r.label.clone());
+                let current = label.as_ref().and_then(|l| s.lesson.as_ref().and_then(|p| p.predictions.get(l).copied()));
+                match label {
+                    Some(label) if s.lesson.as_ref().is_some_and(|p| p.awaiting_reveal()) => {
+                        s.handle(Command::Predict(label, crate::classroom::next_guess(current)));
+                    }
+                    _ => session_changed = false,
+                }
+            }
             Msg::PartLoaded => {}
             Msg::Exported | Msg::NotifyFirst => session_changed = false,
         }
@@ -265,6 +287,27 @@ pub fn start() {
     root.set_id("app-root");
     doc.body().expect("body").append_child(&root).expect("append");
     yew::Renderer::<App>::with_root(root).render();
+}
+
+/// The kind of screen of the window, by its width.
+fn window_screen() -> canvas::Screen {
+    let width = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1366.0);
+    canvas::Screen::of_width(width)
+}
+
+/// Moves the focus to the first of these elements that is shown.
+fn focus_first(ids: &[&str]) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    for id in ids {
+        let Some(el) = doc.get_element_by_id(id) else { continue };
+        if el.get_client_rects().length() == 0 {
+            continue;
+        }
+        if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+            let _ = el.focus();
+            return;
+        }
+    }
 }
 
 /// Whether the key's target is a text field, where every key is the field's: an `input` that
@@ -331,11 +374,23 @@ fn shortcut(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Msg> {
         return Some(Msg::Cmd(cmd));
     }
     let lesson_keys = lesson && presenter;
-    Some(match e.key().as_str() {
+    let key = e.key();
+    // In a lesson, 1–9 mark the record of that number on a predict step (the reducer ignores them
+    // on any other step).
+    if lesson {
+        if let Some(n) = key.parse::<usize>().ok().filter(|n| (1..=9).contains(n)) {
+            return Some(Msg::PredictNth(n - 1));
+        }
+    }
+    Some(match key.as_str() {
+        // A presenter's clicker sends PageDown and PageUp (some send the arrows, or B and . to
+        // blank the screen). Space goes on with the lesson too: it never leaves one.
         "PageDown" if lesson => Msg::Cmd(Command::LessonNext),
         "PageUp" if lesson => Msg::Cmd(Command::LessonPrev),
+        " " if lesson => Msg::Cmd(Command::LessonNext),
         "ArrowRight" if lesson_keys => Msg::Cmd(Command::LessonNext),
         "ArrowLeft" if lesson_keys => Msg::Cmd(Command::LessonPrev),
+        "b" | "B" | "." => Msg::Blank(true),
         " " => Msg::TogglePlay,
         "ArrowRight" => Msg::Cmd(Command::Forward),
         "ArrowLeft" => Msg::Cmd(Command::Back),
@@ -359,8 +414,8 @@ pub fn App() -> Html {
     let state = use_reducer(UiState::initial);
     let dispatch = state.dispatcher();
     // What the keyboard listener needs to know, kept current without re-registering it.
-    let modes = use_mut_ref(|| (false, false, false));
-    *modes.borrow_mut() = (state.session.borrow().lesson.is_some(), state.presenter, state.room.is_some());
+    let modes = use_mut_ref(|| (false, false, false, false));
+    *modes.borrow_mut() = (state.session.borrow().lesson.is_some(), state.presenter, state.room.is_some(), state.blank);
 
     // Keyboard control on the whole page, and links opened while the page is open.
     {
@@ -370,7 +425,16 @@ pub fn App() -> Html {
             let window = web_sys::window().expect("window");
             let d = dispatch.clone();
             let keys = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-                let (lesson, presenter, in_room) = *modes.borrow();
+                let (lesson, presenter, in_room, blank) = *modes.borrow();
+                // A blank screen (B) comes back at any key, which does nothing else, as in
+                // presentation software.
+                if blank {
+                    if !matches!(e.key().as_str(), "Shift" | "Control" | "Alt" | "Meta") {
+                        e.prevent_default();
+                        d.dispatch(Msg::Blank(false));
+                    }
+                    return;
+                }
                 // In a room the run's keys are the room's; Escape goes back to the run.
                 if in_room {
                     if !(in_text_field(&e) || e.ctrl_key() || e.meta_key() || e.alt_key()) {
@@ -391,6 +455,7 @@ pub fn App() -> Html {
                     d.dispatch(msg);
                 }
             });
+            let d_screen = dispatch.clone();
             let hash = Closure::<dyn Fn(web_sys::HashChangeEvent)>::new(move |_| {
                 if let Some(room) = classroom::room_in_link() {
                     dispatch.dispatch(Msg::Room(Some(room)));
@@ -398,11 +463,25 @@ pub fn App() -> Html {
                     classroom::open_text(&dispatch, Origin::Link, text);
                 }
             });
+            // A phone turned, or a window resized past a kind of screen, draws the job again.
+            let screen = {
+                let d = d_screen;
+                let last = std::cell::Cell::new(window_screen());
+                Closure::<dyn Fn()>::new(move || {
+                    let now = window_screen();
+                    if now != last.replace(now) {
+                        d.dispatch(Msg::Screen(now));
+                    }
+                })
+            };
+            window.add_event_listener_with_callback("resize", screen.as_ref().unchecked_ref()).expect("listen");
             window.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref()).expect("listen");
             window.add_event_listener_with_callback("hashchange", hash.as_ref().unchecked_ref()).expect("listen");
             move || {
                 let _ = window.remove_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref());
                 let _ = window.remove_event_listener_with_callback("hashchange", hash.as_ref().unchecked_ref());
+                let _ = window.remove_event_listener_with_callback("resize", screen.as_ref().unchecked_ref());
+                drop(screen);
                 drop(keys);
                 drop(hash);
             }
@@ -437,6 +516,17 @@ pub fn App() -> Html {
     }
     // The open room is in the address bar (#room=NAME), so a reload or a link opens it again.
     use_effect_with(state.room, |&room| classroom::show_room_in_link(room));
+    // Back from a room, the focus returns to the button that opened it (in presenter mode, to the
+    // fold of the rooms' buttons when that is closed), never to the page's body.
+    {
+        let was = use_mut_ref(|| None::<Room>);
+        use_effect_with(state.room, move |&room| {
+            let closed = was.replace(room);
+            if let (None, Some(closed)) = (room, closed) {
+                focus_first(&[&format!("open-{}", closed.id()), "rooms-fold"]);
+            }
+        });
+    }
     // Play: one step per interval, dropped when paused or the speed changes.
     {
         let dispatch = dispatch.clone();
@@ -465,6 +555,13 @@ pub fn App() -> Html {
             close: Callback::from(move |_| d.dispatch(Msg::Room(None))),
         }
     };
+    let ledger = Rc::new(sim.ledger());
+    // What the live region says of the step at the playhead.
+    let step_words = match session.narration.last() {
+        Some(s) if l == Lang::Zh => format!("第 {} 步：{}。", s.step, crate::classroom::step_title(sim, s, l)),
+        Some(s) => format!("Step {}: {}.", s.step, crate::classroom::step_title(sim, s, l)),
+        None => l.t("At the start of the run.", "在运行的开始。").to_string(),
+    };
     let tab_button = |t: Tab, id: &'static str, label: &'static str| {
         let d = dispatch.clone();
         let selected = state.tab == t;
@@ -490,19 +587,25 @@ pub fn App() -> Html {
                 <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
                     file_lesson={session.lesson.as_ref().filter(|p| p.lesson >= crate::classroom::CATALOGUE.len()).map(|p| p.lesson().title)}
                     presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()}
-                    rooms={rooms_menu(l, state.presenter, &dispatch)} />
+                    rooms={rooms_menu(l, state.presenter || state.screen == canvas::Screen::Portrait, &dispatch)} />
             </div>
             { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
+            <announcer::Announcer lang={l} playing={state.playing} pos={pos} len={len} revision={state.revision}
+                step={step_words} verdict={crate::classroom::announcement::verdict_sentence(&ledger, l)} />
             if session.lesson.is_some() { <PieceSlot piece={Piece::LessonBar} inner={piece_props.clone()} /> }
             <main class="workspace">
-                <div class="canvas-wrap"><canvas::Canvas run={run.clone()} lang={l} dispatch={dispatch.clone()} presenter={state.presenter} /></div>
+                <div class="canvas-wrap"><canvas::Canvas run={run.clone()} lang={l} dispatch={dispatch.clone()} presenter={state.presenter} screen={state.screen} /></div>
                 <div class="tabs">
                     <div role="tablist" aria-label={l.t("Details", "详情")}>
                         { tab_button(Tab::Narration, "tab-narration", l.t("What happened", "发生了什么")) }
                         { tab_button(Tab::Checkpoints, "tab-checkpoints", l.t("Checkpoints", "检查点")) }
                         { tab_button(Tab::External, "tab-external", l.t("External system", "外部系统")) }
                     </div>
-                    <div role="tabpanel" class="tab-body">
+                    <div role="tabpanel" class="tab-body" tabindex="0" aria-labelledby={match state.tab {
+                        Tab::Narration => "tab-narration",
+                        Tab::Checkpoints => "tab-checkpoints",
+                        Tab::External => "tab-external",
+                    }}>
                         { match state.tab {
                             Tab::Narration => html! { <panels::NarrationPanel run={run.clone()} lang={l} /> },
                             Tab::Checkpoints => html! { <PieceSlot piece={Piece::CheckpointsTab} inner={piece_props.clone()} /> },
@@ -512,10 +615,15 @@ pub fn App() -> Html {
                 </div>
                 // The panels get the part of the run they show: one whose part did not change is not
                 // drawn again.
-                <panels::VerdictPanel ledger={Rc::new(sim.ledger())} graph={graph.clone()} lang={l} down={sim.down().is_some()} />
+                <panels::VerdictPanel ledger={ledger.clone()} graph={graph.clone()} lang={l} down={sim.down().is_some()} presenter={state.presenter} />
                 <panels::StoragePanel storage={sim.storage().clone()} spark={bands_part::bands_now().map(|b| (b.storage_lines)(sim, l)).unwrap_or_default()} strategy={sim.strategy()} graph={graph} lang={l} />
             </main>
             { state.room.map(|room| html! { <RoomDoor {room} inner={piece_props.clone()} run_ready={state.deferred.is_none()} /> }).unwrap_or_default() }
+            // B blanks the screen, as presentation software does; any key or a click brings it back.
+            if state.blank {
+                <div id="blank" class="blank" role="button" tabindex="-1" aria-label={l.t("Blank screen: press any key to come back", "黑屏：按任意键返回")}
+                    onclick={{ let d = dispatch.clone(); Callback::from(move |_| d.dispatch(Msg::Blank(false))) }}></div>
+            }
         </div>
         </ContextProvider<rooms::RoomProps>>
     }
@@ -524,7 +632,7 @@ pub fn App() -> Html {
 /// The rooms, each a button that opens it over the run (its part of the page loads then), and the
 /// ? Help link to the book's "Using the page" (its Chinese page in Chinese), in a new tab so the run
 /// stays. In presenter mode they fold into one button, so the drawing keeps its height on a
-/// projector.
+/// projector, and on a phone held upright, so the job comes sooner.
 fn rooms_menu(l: Lang, presenter: bool, dispatch: &Dispatch) -> Html {
     let nav = html! {
         <nav class="rooms-menu" aria-label={l.t("Rooms", "展厅")}>

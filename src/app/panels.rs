@@ -18,6 +18,8 @@ use crate::engine::*;
 
 /// The ledger lists at most this many records unless more are lost or duplicated.
 const LEDGER_ROWS: usize = 100;
+/// Presenter mode shows at most this many records as chips.
+const CHIPS: usize = 24;
 
 fn verdict_class(v: Verdict) -> &'static str {
     v.id()
@@ -30,6 +32,10 @@ pub struct VerdictProps {
     pub lang: Lang,
     /// The job is down: undecided records wait for the restore.
     pub down: bool,
+    /// Presenter mode: each record is a chip (its label and its fate) instead of a table row, so
+    /// the whole verdict fits beside or under the canvas on a projector.
+    #[prop_or_default]
+    pub presenter: bool,
 }
 
 /// The verdict: the tallies and the per-record ledger against the failure-free run.
@@ -41,42 +47,38 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
         let (sym, word) = verdict_mark_now(l, v, down);
         html! { <span class={classes!("headline", verdict_class(v))}>{ format!("{sym} {word}") }</span> }
     };
+    // The counts: in presenter mode only those that are not zero, so the tally fits a line.
+    let counts = |parts: &[(u32, &str)]| {
+        parts
+            .iter()
+            .filter(|(n, _)| !props.presenter || *n > 0)
+            .map(|(n, w)| format!("{n} {w}"))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    };
     let tally = |t: &Tally| {
-        format!(
-            "{} {} · {} {} · {} {} · {} {}",
-            t.exactly_once,
-            l.t("exactly once", "精确一次"),
-            t.lost,
-            l.t("lost", "丢失"),
-            t.duplicated,
-            l.t("duplicated", "重复"),
-            t.pending,
-            if down { l.t("waiting for the restore", "等待恢复") } else { l.t("on the way", "处理中") }
-        )
+        counts(&[
+            (t.exactly_once, l.t("exactly once", "精确一次")),
+            (t.lost, l.t("lost", "丢失")),
+            (t.duplicated, l.t("duplicated", "重复")),
+            (t.pending, if down { l.t("waiting for the restore", "等待恢复") } else { l.t("on the way", "处理中") }),
+        ])
     };
     let on_the_way = if down { l.t("waiting for the restore", "等待恢复") } else { l.t("on the way", "处理中") };
     let complete = &ledger.complete;
     let (cs, cw) = complete_mark(l, complete.headline(), down);
-    let complete_count = format!(
-        "{} {} · {} {} · {} {}",
-        complete.complete,
-        l.t("complete", "完整"),
-        complete.incomplete,
-        l.t("incomplete", "不完整"),
-        complete.pending,
-        on_the_way
-    );
+    let complete_count = counts(&[
+        (complete.complete, l.t("complete", "完整")),
+        (complete.incomplete, l.t("incomplete", "不完整")),
+        (complete.pending, on_the_way),
+    ]);
     let order = &ledger.order;
     let (os, ow) = order_mark(l, order.headline(), down);
-    let order_count = format!(
-        "{} {} · {} {} · {} {}",
-        order.in_order,
-        l.t("in order", "有序"),
-        order.out_of_order,
-        l.t("out of order", "乱序"),
-        order.pending,
-        on_the_way
-    );
+    let order_count = counts(&[
+        (order.in_order, l.t("in order", "有序")),
+        (order.out_of_order, l.t("out of order", "乱序")),
+        (order.pending, on_the_way),
+    ]);
     let has_ext = ledger.external.is_some();
     // A big generated input: list every lost, duplicated, incomplete or out-of-order record, then
     // others up to the cap.
@@ -113,6 +115,9 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
             <p class="tally" id="tally-order" title={order_help(l)}><span class="tally-label">{ l.t("Order", "顺序") }</span>
                 <span class={classes!("headline", order_class(order.headline()))}>{ format!("{os} {ow}") }</span>
                 <span class="tally-count">{ order_count }</span></p>
+            if props.presenter {
+                { record_chips(ledger, &shown, l, down) }
+            } else {
             <div class="ledger-scroll" tabindex="0" role="region" aria-label={l.t("Per-record ledger", "逐条记录账本")}>
             <table id="ledger" class="ledger">
                 <caption class="sr-only">{ l.t("Per-record ledger against the failure-free run", "与无故障运行对比的逐条记录账本") }</caption>
@@ -138,7 +143,63 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
                 format!("{hidden} more records not listed (exactly once or on their way); every lost, duplicated, incomplete or out-of-order record is listed.")
               } }</p> } } else { html!{} } }
             </div>
+            }
         </section>
+    }
+}
+
+/// The records as chips, for presenter mode: a row of them (with an external system, one for the
+/// state and one for what a reader sees), each its label and its fate's symbol, with a mark for
+/// a record that is incomplete or out of order. Read aloud, each says its fate in words.
+fn record_chips(ledger: &Ledger, shown: &[usize], l: Lang, down: bool) -> Html {
+    // A big generated input: the notable records first (as the table lists them), up to a row's
+    // worth more, and how many are left out.
+    let shown = &shown[..shown.len().min(CHIPS)];
+    let more = ledger.rows.len() - shown.len();
+    let more = (more > 0).then(|| html! { <li class="rec-chip more" id="verdict-more">{ if l == Lang::Zh {
+        format!("另有 {more} 条")
+    } else {
+        format!("+{more} more")
+    } }</li> });
+    let chip = |r: &LedgerRow, v: Verdict, n: u32, of: u32| {
+        let (sym, word) = verdict_mark_now(l, v, down);
+        let (cs, cw) = complete_mark(l, r.complete_verdict, down);
+        let (os, ow) = order_mark(l, r.order_verdict, down);
+        let extra: String = [
+            (r.complete_verdict == Completeness::Incomplete).then_some(cs),
+            (r.order_verdict == Order::OutOfOrder).then_some(os),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let said = if l == Lang::Zh {
+            format!("{}：{word}（{n}/{of}），{cw}，{ow}", r.label)
+        } else {
+            format!("{}: {word} ({n} of {of}), {cw}, {ow}", r.label)
+        };
+        html! {
+            <li class={classes!("rec-chip", verdict_class(v))} data-record={r.label.clone()} data-verdict={v.id()}
+                data-complete={r.complete_verdict.id()} data-order={r.order_verdict.id()} aria-label={said.clone()} title={said}>
+                <span aria-hidden="true">{ format!("{} {sym}{extra}", r.label) }</span>
+            </li>
+        }
+    };
+    let row = |id: &'static str, label: Option<&'static str>, chips: Html| html! {
+        <div class="chip-row" id={id}>
+            if let Some(label) = label { <span class="tally-label">{ label }</span> }
+            <ul class="rec-chips" aria-label={label.unwrap_or(l.t("Each record", "每条记录"))}>{ chips }</ul>
+        </div>
+    };
+    let rows = || shown.iter().map(|&i| &ledger.rows[i]);
+    let state = rows().map(|r| chip(r, r.state_verdict, r.state, r.expected_state)).chain(more.clone()).collect::<Html>();
+    match ledger.external.is_some() {
+        false => row("verdict-records", None, state),
+        true => html! { <div id="verdict-records">
+            { row("verdict-records-state", Some(l.t("State", "状态")), state) }
+            { row("verdict-records-output", Some(l.t("Output", "输出")), rows().filter_map(|r| {
+                r.external_verdict.map(|v| chip(r, v, r.external, r.expected_external))
+            }).chain(more).collect::<Html>()) }
+        </div> },
     }
 }
 
@@ -236,7 +297,7 @@ pub fn NarrationPanel(props: &RunProps) -> Html {
     let sim = session.sim();
     let said = use_words(!session.narration.is_empty());
     html! {
-        <ol id="narration" class="narration" reversed=true aria-live="polite">
+        <ol id="narration" class="narration" reversed=true>
             { if session.narration.is_empty() {
                 html!{ <li class="hint">{ l.t(
                     "Nothing has happened yet. Click a source's Read button, a channel, or press → to step.",

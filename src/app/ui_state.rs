@@ -82,6 +82,10 @@ pub struct UiState {
     pub tab: Tab,
     pub lang: Lang,
     pub presenter: bool,
+    /// The screen is blanked (B, as in presentation software).
+    pub blank: bool,
+    /// The window's kind of screen, for the drawing (a phone's is drawn upright).
+    pub screen: super::canvas::Screen,
     /// The link made by the Share button, shown for copying.
     pub link: Option<String>,
     /// Whether the browser copied that link to the clipboard (None: not answered yet).
@@ -105,6 +109,8 @@ impl PartialEq for UiState {
             && self.tab == other.tab
             && self.lang == other.lang
             && self.presenter == other.presenter
+            && self.blank == other.blank
+            && self.screen == other.screen
             && self.link == other.link
             && self.copied == other.copied
             && self.room == other.room
@@ -114,6 +120,12 @@ impl PartialEq for UiState {
 
 pub enum Msg {
     Cmd(Command),
+    /// Blank the screen or bring it back (B).
+    Blank(bool),
+    /// The window was resized to another kind of screen.
+    Screen(super::canvas::Screen),
+    /// On a predict step: cycle the mark of the record of this index (keys 1–9).
+    PredictNth(usize),
     TogglePlay,
     Tick,
     Speed(usize),

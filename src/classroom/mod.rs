@@ -15,6 +15,7 @@
 //! `session` (the session and its commands), `wording` (the layer's English and Chinese words) and
 //! `quiz` (the quiz room's questions, drawn from the engine and graded by it).
 
+pub mod announcement;
 pub mod catalogue;
 pub mod compare_lesson;
 pub mod curriculum;

@@ -273,7 +273,7 @@ impl Session {
 
     /// Carries out a command. Returns false if it was refused (the notice says why).
     pub fn handle(&mut self, cmd: Command) -> bool {
-        self.notice = None;
+        let previous = self.notice.take();
         match cmd {
             Command::Act(a) => self.act(a),
             Command::Undo => match self.undo.pop() {
@@ -359,7 +359,10 @@ impl Session {
                 let Some(mut p) = self.lesson.clone() else { return false };
                 if p.awaiting_reveal() {
                     let left = p.unmarked(self.sim().graph.records.iter().map(|r| r.label.as_str()));
-                    if left > 0 {
+                    // A record left unmarked: the first press says how many; a second press in a
+                    // row (a presenter's clicker, which cannot mark) reveals without them, and an
+                    // unmarked record never scores.
+                    if left > 0 && previous != Some(Notice::MarkEveryRecord(left)) {
                         self.notice = Some(Notice::MarkEveryRecord(left));
                         return false;
                     }
@@ -896,7 +899,7 @@ mod tests {
         assert_eq!(s.notice, Some(Notice::MarkEveryRecord(8)));
         assert_eq!(
             s.notice.as_ref().unwrap().message(Lang::En),
-            "Mark every record first: 8 left. Click a record to mark it."
+            "Mark every record first: 8 left. Click a record or press its number (1–9) to mark it, or press PageDown again to reveal without marking."
         );
         assert!(s.notice.as_ref().unwrap().message(Lang::Zh).contains("还剩 8 条"));
         assert!(!s.lesson.as_ref().unwrap().revealed && s.timeline.len() == before, "nothing played");
@@ -913,6 +916,33 @@ mod tests {
         assert!(p.revealed);
         let (rows, right) = score(s.sim(), p.current().predict.unwrap(), &p.predictions);
         assert_eq!((rows.len(), right), (8, 8));
+    }
+
+    /// Issue 48, 2: a clicker cannot mark records. The first PageDown at a predict step says how
+    /// many are left; a second in a row reveals without them, and the unmarked never score. Model:
+    /// the reveal with every record marked shows the same run.
+    #[test]
+    fn a_second_press_reveals_without_the_missing_marks() {
+        let mut s = Session::new(RunConfig::default()).unwrap();
+        assert!(s.handle(Command::StartLesson(1)));
+        while !s.lesson.as_ref().unwrap().awaiting_reveal() {
+            assert!(s.handle(Command::LessonNext));
+        }
+        let mut marked = s.clone();
+        assert!(s.handle(Command::Predict("a".into(), Verdict::Lost)));
+        assert!(!s.handle(Command::LessonNext), "the first press only says how many are left");
+        assert_eq!(s.notice, Some(Notice::MarkEveryRecord(7)));
+        assert!(s.notice.as_ref().unwrap().message(Lang::En).contains("again"));
+        assert!(s.handle(Command::LessonNext), "the second press reveals");
+        let p = s.lesson.clone().unwrap();
+        assert!(p.revealed);
+        let (rows, right) = score(s.sim(), p.current().predict.unwrap(), &p.predictions);
+        assert_eq!((rows.len(), right), (8, 1), "only the one marked record can score");
+        for r in ["a", "b", "c", "d", "e", "f", "g", "h"] {
+            assert!(marked.handle(Command::Predict(r.into(), Verdict::ExactlyOnce)));
+        }
+        assert!(marked.handle(Command::LessonNext));
+        assert_eq!(marked.sim().ledger(), s.sim().ledger(), "the same run either way");
     }
 
     /// Issue 26, 7, on the page: Storm with message-timeout 4 replays without end; To the end

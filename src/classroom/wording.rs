@@ -92,8 +92,8 @@ impl Notice {
                 .into(),
             Notice::MarkEveryRecord(n) => say!(
                 lang,
-                "Mark every record first: {n} left. Click a record to mark it.",
-                "请先标记每一条记录：还剩 {n} 条。点击记录即可标记。"
+                "Mark every record first: {n} left. Click a record or press its number (1–9) to mark it, or press PageDown again to reveal without marking.",
+                "请先标记每一条记录：还剩 {n} 条。点击记录或按它的序号（1–9）即可标记；再按一次 PageDown 则不标记直接揭晓。"
             ),
             Notice::DrawConsistentCut => lang
                 .t(

@@ -168,6 +168,38 @@ impl LaneGeo {
     }
 }
 
+/// The screen the drawing is for, besides presenter mode: a desk's, a narrow one (a phone held
+/// sideways, a small window: the compact geometry, lanes as short as fit), or a phone held
+/// upright (the job turned a quarter: each depth a row, the sources at the top, records falling
+/// down the lanes, so the drawing is as wide as a phone and its text stays readable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Screen {
+    #[default]
+    Desk,
+    Narrow,
+    Portrait,
+}
+
+impl Screen {
+    /// The screen of a window `width` CSS pixels wide.
+    pub fn of_width(width: f64) -> Screen {
+        if width <= 640.0 {
+            Screen::Portrait
+        } else if width <= 1000.0 {
+            Screen::Narrow
+        } else {
+            Screen::Desk
+        }
+    }
+}
+
+/// The drawing upright: the length of a lane between two rows, and the room beside the boxes for
+/// what is written by a lane.
+const PORTRAIT_LANE: f64 = 150.0;
+const PORTRAIT_W: f64 = 464.0;
+/// Between two boxes side by side, upright: room for the cut's run down the right of a box.
+const PORTRAIT_GAP: f64 = 24.0;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
     /// One row of tasks: in presenter mode the canvas takes the whole width.
@@ -300,7 +332,10 @@ fn external_height(two_phase: bool) -> f64 {
 
 /// The lane length between columns: in presenter mode as long as the projector's width allows
 /// with the smallest text at 16 pixels, elsewhere roomy.
-fn lane_length(columns: usize, rows: usize, presenter: bool, sink: bool, bw: f64, reserve: f64) -> f64 {
+fn lane_length(columns: usize, rows: usize, presenter: bool, screen: Screen, sink: bool, bw: f64, reserve: f64) -> f64 {
+    if screen == Screen::Narrow && columns >= 2 {
+        return within((820.0 - 2.0 * M - columns as f64 * bw) / (columns - 1) as f64, 96.0, 240.0);
+    }
     if !presenter || columns < 2 {
         return 240.0;
     }
@@ -318,16 +353,17 @@ fn lane_length(columns: usize, rows: usize, presenter: bool, sink: bool, bw: f64
 
 /// The layout of job `g`. `presenter`: the projector's compact geometry. `two_phase`: the sink
 /// shows its transactions.
-pub fn layout(g: &JobGraph, presenter: bool, two_phase: bool) -> Layout {
+pub fn layout(g: &JobGraph, presenter: bool, screen: Screen, two_phase: bool) -> Layout {
     // Each text near its lane, with more room between the rows if that is what it takes (as long
     // as the drawing stays short enough for its smallest text to keep its size on the screen),
     // else wherever there is room.
-    let (first, near) = attempt(g, presenter, two_phase, 0.0, true);
+    let (first, near) = attempt(g, presenter, screen, two_phase, 0.0, true);
     if near {
         return first;
     }
     // (The JobManager beside three rows or more: only as much as keeps the rows on a projector.)
     let cap = match (presenter, first.shape) {
+        _ if screen == Screen::Portrait => f64::MAX,
         (true, Shape::Tall) if first.jm.x > M => 470.0,
         (true, Shape::Tall) => 650.0,
         (true, Shape::Wide) => 420.0,
@@ -335,25 +371,27 @@ pub fn layout(g: &JobGraph, presenter: bool, two_phase: bool) -> Layout {
     };
     [FLAG_H + 4.0, 2.0 * (FLAG_H + 4.0)]
         .into_iter()
-        .map(|extra| attempt(g, presenter, two_phase, extra, true))
+        .map(|extra| attempt(g, presenter, screen, two_phase, extra, true))
         .find(|(l, near)| *near && l.height <= cap)
         .map(|(l, _)| l)
-        .unwrap_or_else(|| attempt(g, presenter, two_phase, 0.0, false).0)
+        .unwrap_or_else(|| attempt(g, presenter, screen, two_phase, 0.0, false).0)
 }
 
 /// One try at the layout with `extra` room between the rows, and whether every text found a place
 /// (with `near`: a place near its lane).
-pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near: bool) -> (Layout, bool) {
+pub fn attempt(g: &JobGraph, presenter: bool, screen: Screen, two_phase: bool, extra: f64, near: bool) -> (Layout, bool) {
     let n = g.tasks.len();
     let columns = columns_of(g);
     let rows = columns.iter().map(Vec::len).max().unwrap_or(1);
     let box_h = (0..n).map(|t| box_height(rows_needed(g, t, two_phase))).fold(0.0, f64::max);
     let multi = |t: usize| g.tasks[t].inputs.len() >= 2;
-    let bw = if presenter { BOX_W_COMPACT } else { BOX_W };
+    let compact = presenter || screen != Screen::Desk;
+    let upright = screen == Screen::Portrait && !presenter;
+    let bw = if compact { BOX_W_COMPACT } else { BOX_W };
     // Three rows or more in presenter mode: the JobManager and the banner go beside the rows, at
     // the right, so the rows have the whole height (a projector is wider than tall).
     let beside = presenter && rows >= 3 && !g.has_sink();
-    let lane = lane_length(columns.len(), rows, presenter, g.has_sink(), bw, if beside { 16.0 + JM_BESIDE_W } else { 0.0 });
+    let lane = lane_length(columns.len(), rows, presenter, screen, g.has_sink(), bw, if beside { 16.0 + JM_BESIDE_W } else { 0.0 });
     let col_x = |c: usize| M + c as f64 * (bw + lane);
     let sink = g.tasks.iter().rposition(|t| t.kind == OperatorKind::Sink);
     let sink_col = sink.and_then(|s| columns.iter().position(|c| c.contains(&s)));
@@ -420,7 +458,43 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
         (Rect::new(M, M, JM_W, JM_H), Rect::new(M + JM_W + 16.0, M, BANNER_W, BANNER_H))
     };
 
+    // Upright (a phone held upright): the same job turned a quarter. Each depth is a row, its
+    // subtasks side by side, the JobManager on top and the down banner at the bottom; lanes fall
+    // from a box's bottom to the next row's top, and the cut's teeth run down the right of each
+    // column of boxes.
+    let (boxes, column, external, jm, banner, cut_groups) = if upright {
+        let slots = columns.iter().map(Vec::len).max().unwrap_or(1);
+        let inner = (slots as f64 * (bw + PORTRAIT_GAP) - PORTRAIT_GAP).max(PORTRAIT_W - 2.0 * M);
+        let jm = Rect::new(M, M, inner.min(JM_W), JM_H);
+        let mut y = jm.bottom() + GAP + SNAP_UP;
+        let mut boxes = vec![(0.0, 0.0); n];
+        let mut column = vec![0; n];
+        let mut groups: Vec<Vec<usize>> = vec![Vec::new(); slots];
+        for tasks in &columns {
+            let badge = tasks.iter().any(|t| multi(*t));
+            for (i, t) in tasks.iter().enumerate() {
+                boxes[*t] = (M + i as f64 * (bw + PORTRAIT_GAP), y);
+                column[*t] = i;
+                groups[i].push(*t);
+            }
+            y += box_h + if badge { BADGE_H } else { 0.0 } + PORTRAIT_LANE + extra + SNAP_UP + GAP;
+        }
+        let external = sink.map(|s| {
+            let (x, sy) = boxes[s];
+            let badge = if multi(s) { BADGE_H } else { 0.0 };
+            (Rect::new(x, sy + box_h + GAP + badge, bw, ext_h), TaskId(s as u16))
+        });
+        let bottom = (0..n).map(|t| boxes[t].1 + box_h + if multi(t) { BADGE_H } else { 0.0 }).fold(0.0, f64::max);
+        let bottom = external.map_or(bottom, |(r, _)| bottom.max(r.bottom()));
+        let banner = Rect::new(M, bottom + GAP, inner.min(BANNER_W), BANNER_H);
+        (boxes, column, external, jm, banner, groups)
+    } else {
+        (boxes, column, external, jm, banner, columns.clone())
+    };
     let mut width = banner.right().max(jm.right());
+    if upright {
+        width = width.max(PORTRAIT_W - M);
+    }
     let mut height = jm.bottom().max(banner.bottom());
     for (t, (x, y)) in boxes.iter().copied().enumerate() {
         width = width.max(x + bw);
@@ -449,6 +523,23 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
             let (tx, ty) = boxes[c.to.index()];
             let out_n = g.task(c.from).out_channels.len();
             let in_n = g.task(c.to).inputs.len();
+            if upright {
+                // Down from under the producer (and its badge) to the consumer's top.
+                let across = |i: usize, k: usize| {
+                    let step = if k < 2 { 0.0 } else { ((bw - 60.0) / (k - 1) as f64).min(bw * 0.6) };
+                    (i as f64 - (k as f64 - 1.0) / 2.0) * step
+                };
+                let badge = if multi(c.from.index()) { BADGE_H } else { 0.0 };
+                let a = (fx + bw / 2.0 + across(c.output_index, out_n), fy + box_h + badge);
+                let b = (tx + bw / 2.0 + across(c.input_index, in_n), ty);
+                let dx = (b.0 - a.0).abs();
+                if dx < 1.0 || b.1 - a.1 < 60.0 {
+                    return vec![a, b];
+                }
+                let stub = 16.0;
+                let slant = (dx * 0.55).min((b.1 - a.1 - stub) * 0.45);
+                return vec![a, (a.0, a.1 + stub), (b.0, a.1 + stub + slant), b];
+            }
             let a = (fx + bw, fy + box_h / 2.0 + spread(c.output_index, out_n));
             let b = (tx, ty + box_h / 2.0 + spread(c.input_index, in_n));
             let dy = (b.1 - a.1).abs();
@@ -461,7 +552,15 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
         })
         .collect();
     let segments = |path: &Vec<(f64, f64)>| path.windows(2).map(|w| (w[0], w[1])).collect::<Vec<_>>();
-    let gutters: Vec<f64> = (0..columns.len()).map(|c| col_x(c) + bw + 7.0).collect();
+    let gutters: Vec<f64> = if upright && cut_groups.len() == 1 {
+        // One box a row: the cut's run goes down the drawing's right edge, so what is written by a
+        // lane fits between the lane and the cut.
+        vec![width - M - 6.0]
+    } else if upright {
+        (0..cut_groups.len()).map(|i| M + i as f64 * (bw + PORTRAIT_GAP) + bw + 7.0).collect()
+    } else {
+        (0..columns.len()).map(|c| col_x(c) + bw + 7.0).collect()
+    };
 
     // What every reserved text keeps clear of.
     let mut obstacles: Vec<Obstacle> = Vec::new();
@@ -481,9 +580,9 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
     }
     // The cut's possible runs: a spine along the top row's save markers, and from it a tooth down
     // the gutter right of each column to the markers lower in it.
-    let sky = row_y[0] - SNAP_UP + 13.0;
+    let sky = boxes.iter().map(|b| b.1).fold(f64::MAX, f64::min) - SNAP_UP + 13.0;
     let mut cut_runs: Vec<Obstacle> = vec![Obstacle::Seg((M, sky), (width - M, sky), 3.0)];
-    for (c, tasks) in columns.iter().enumerate() {
+    for (c, tasks) in cut_groups.iter().enumerate() {
         let lowest = tasks.iter().map(|t| boxes[*t].1 - SNAP_UP + 13.0).fold(sky, f64::max);
         cut_runs.push(Obstacle::Seg((gutters[c], sky), (gutters[c], lowest), 3.0));
         for t in tasks {
@@ -645,7 +744,7 @@ pub fn attempt(g: &JobGraph, presenter: bool, two_phase: bool, extra: f64, near:
         height,
         box_w: bw,
         box_h,
-        compact: presenter,
+        compact,
         boxes,
         column,
         gutters,

@@ -335,7 +335,13 @@ pub fn draw(s: &Scene) -> (Html, usize) {
         html! {
             <rect id={format!("{}-line-{t}", s.id)} class="st-hit" x={num(LEFT)} y={num(y - hit_h / 2.0)} width={num(right - LEFT)} height={num(hit_h)}
                 tabindex="0" role="slider" aria-valuemin="0" aria-valuemax={s.pos.to_string()}
-                aria-valuenow={point.map(|p| p.to_string()).unwrap_or_default()}
+                // A slider always has a value (axe: aria-required-attr): no point set yet reads as step 0, "not set".
+                aria-valuenow={point.unwrap_or(0).to_string()}
+                aria-valuetext={match point {
+                    Some(p) if l == Lang::Zh => format!("第 {p} 步"),
+                    Some(p) => format!("step {p}"),
+                    None => l.t("no point set yet", "尚未设点").to_string(),
+                }}
                 aria-label={format!("{} {name}", l.t("Cut point on the line of", "切面点：任务"))}
                 data-task={t.to_string()}
                 onclick={Callback::from(move |e: MouseEvent| on_line.emit((t, e)))}
