@@ -240,7 +240,8 @@ fn a_task_that_fails_four_times_aborts_the_job() {
         .last()
         .unwrap()
         .contains(&BatchEvent::Spark(spark::SparkEvent::JobAborted { stage: 0, part: 0, failures: 4 })));
-    assert_eq!(run.act(BatchAction::Step), Err(Refusal::Done));
+    assert_eq!(run.act(BatchAction::Step), Err(Refusal::Aborted));
+    assert!(wording::refusal(Lang::Zh, Refusal::Aborted, false).contains("spark.task.maxFailures"));
     let ledger = run.ledger();
     assert!(ledger.rows.iter().all(|r| r.verdict == BatchVerdict::Lost), "the failed job committed nothing");
     let said: Vec<String> = run.log.last().unwrap().iter().map(|e| wording::narrate(Lang::Zh, run.sim(), e)).collect();

@@ -54,4 +54,6 @@ pub enum Refusal {
     AlreadyDown(u8),
     /// The last live node: the job would have nowhere to run.
     LastNode,
+    /// Spark: a task failed `spark.task.maxFailures` times and the job failed.
+    Aborted,
 }

@@ -360,6 +360,9 @@ impl Spark {
 
     /// Picks the next task as the DAGScheduler would, and starts it.
     fn start(&mut self, out: &mut Vec<SparkEvent>) -> Result<(), Refusal> {
+        if self.job == SparkJob::Aborted {
+            return Err(Refusal::Aborted);
+        }
         if self.done() {
             return Err(Refusal::Done);
         }

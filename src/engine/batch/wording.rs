@@ -29,6 +29,12 @@ pub fn refusal(l: Lang, r: Refusal, hadoop: bool) -> String {
         Refusal::NoSuchMachine(n) if hadoop => say!(l, "There is no node {n}.", "没有节点 {n}。"),
         Refusal::NoSuchMachine(n) => say!(l, "There is no executor {n}.", "没有执行器 {n}。"),
         Refusal::AlreadyDown(n) => say!(l, "Node {n} is already lost.", "节点 {n} 已经丢失。"),
+        Refusal::Aborted => l
+            .t(
+                "The job failed: a task failed spark.task.maxFailures (4) times. Nothing is left to run.",
+                "作业已失败：有个任务失败了 spark.task.maxFailures（4）次。没有要运行的了。",
+            )
+            .into(),
         Refusal::LastNode => l
             .t(
                 "That is the last live node: the job would have nowhere to run.",
