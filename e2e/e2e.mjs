@@ -91,7 +91,13 @@ async function open(viewport = { width: 1366, height: 768 }, options = {}) {
 const attr = (page, sel, name) => page.getAttribute(sel, name);
 const step = async (page) => Number(await attr(page, '#app', 'data-step'));
 const steps = async (page) => Number(await attr(page, '#app', 'data-steps'));
-const verdicts = (page) => page.$$eval('#ledger tbody tr', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.record, r.dataset.verdict])));
+// Each record's state verdict: from the ledger's table, or (in a lesson and in presenter mode, issue
+// 48) from the verdict's record chips.
+const verdicts = (page) => page.evaluate(() => {
+  const rows = [...document.querySelectorAll('#ledger tbody tr')];
+  const chips = [...document.querySelectorAll('#verdict-records-state li[data-record], #verdict-records > ul > li[data-record]')];
+  return Object.fromEntries((rows.length ? rows : chips).map((r) => [r.dataset.record, r.dataset.verdict]));
+});
 async function playToEnd(page) {
   await page.fill('#inp-speed', '7');
   await page.dispatchEvent('#inp-speed', 'input');
@@ -1149,8 +1155,10 @@ await check('outside presenter mode at 1366x768: the verdict\'s columns are neve
     for (const chip of await pg.$$('.predict-chip')) await chip.click();
     await pg.keyboard.press('PageDown');
     expect(await attr(pg, '#lesson', 'data-revealed') === 'true', `lesson ${+lesson + 1} revealed`);
-    const out = await pg.evaluate(() => ['#tally-state', '#verdict h2', '#ledger'].map((s) => [s, document.querySelector(s).getBoundingClientRect()])
-      .filter(([, r]) => r.top < 0 || r.top > innerHeight - 20).map(([s, r]) => `${s} at ${r.top.toFixed(0)}`));
+    // In a lesson the verdict's records are chips (issue 48): every one of them in view.
+    const out = await pg.evaluate(() => ['#tally-state', '#verdict h2', '#verdict-records', ...[...document.querySelectorAll('#verdict-records li')].map((li, i) => `#verdict-records li:nth-of-type(${i + 1})`)]
+      .map((s) => [s, document.querySelector(s).getBoundingClientRect()])
+      .filter(([, r]) => r.top < 0 || r.bottom > innerHeight || r.height === 0).map(([s, r]) => `${s} at ${r.top.toFixed(0)}`));
     if (out.length) problems.push(`lesson ${+lesson + 1} after Reveal: ${out.join(', ')}`);
   }
   await pg.screenshot({ path: shots + '14-lesson9-reveal-verdict-in-view-1366.png' });
@@ -1492,7 +1500,13 @@ await check('lesson 13 (micro-batches): the crash, then three reveals: without t
     if (await pg.$('#predict')) {
       for (const chip of await pg.$$('.predict-chip')) await chip.click();
       await pg.keyboard.press('PageDown');
-      seen.push(JSON.stringify(await pg.$$eval('#ledger tbody tr', (rows) => rows.map((r) => r.dataset.external || r.dataset.verdict))));
+      // What a reader sees, else the state: the table's cells, or in a lesson the verdict's chips.
+      seen.push(JSON.stringify(await pg.evaluate(() => {
+        const rows = [...document.querySelectorAll('#ledger tbody tr')];
+        if (rows.length) return rows.map((r) => r.dataset.external || r.dataset.verdict);
+        const out = [...document.querySelectorAll('#verdict-records-output li[data-record]')];
+        return (out.length ? out : [...document.querySelectorAll('#verdict-records > ul > li[data-record]')]).map((r) => r.dataset.verdict);
+      })));
       if (seen.length === 1) {
         const problems = await canvasOverlaps(pg);
         expect(problems.length === 0, problems.join('\n'));

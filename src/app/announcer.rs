@@ -5,8 +5,11 @@
 
 use yew::prelude::*;
 
+use std::rc::Rc;
+
 use super::text::Lang;
-use crate::classroom::announcement::played_sentence;
+use super::words_part::use_words;
+use crate::engine::Ledger;
 
 #[derive(Properties, PartialEq)]
 pub struct AnnouncerProps {
@@ -19,8 +22,9 @@ pub struct AnnouncerProps {
     pub revision: u64,
     /// The step at the position, in words ("Step 5: Source reads a").
     pub step: String,
-    /// The verdict in words (`classroom::announcement::verdict_sentence`).
-    pub verdict: String,
+    /// The verdict, said in words (`classroom::announcement::verdict_sentence`, which comes with
+    /// the narration's words).
+    pub ledger: Rc<Ledger>,
 }
 
 #[derive(Default)]
@@ -37,13 +41,16 @@ struct Said {
 #[component]
 pub fn Announcer(p: &AnnouncerProps) -> Html {
     let said = use_mut_ref(Said::default);
+    // The words come once something has happened; until they do, a step is said without its verdict.
+    let words = use_words(p.revision > 0);
+    let verdict = words.map(|w| (w.verdict)(&p.ledger, p.lang)).unwrap_or_default();
     let mut s = said.borrow_mut();
     let key = (p.revision, p.pos, p.playing, p.lang);
     if s.key != Some(key) {
         let first = s.key.is_none();
         s.key = Some(key);
         let l = p.lang;
-        let changed = s.verdict.as_deref() != Some(p.verdict.as_str());
+        let changed = !verdict.is_empty() && s.verdict.as_deref() != Some(verdict.as_str());
         s.text = if first {
             String::new()
         } else if p.playing {
@@ -51,14 +58,15 @@ pub fn Announcer(p: &AnnouncerProps) -> Html {
             s.play_from.get_or_insert(p.pos.saturating_sub(1));
             l.t("Playing…", "正在播放…").to_string()
         } else if let Some(from) = s.play_from.take() {
-            format!("{} {} {}", played_sentence(from, p.pos, p.len, l), p.step, p.verdict)
+            let played = words.map(|w| (w.played)(from, p.pos, p.len, l)).unwrap_or_default();
+            format!("{played} {} {verdict}", p.step)
         } else if changed {
-            format!("{} {}", p.step, p.verdict)
+            format!("{} {verdict}", p.step)
         } else {
             p.step.clone()
         };
-        if !p.playing || first {
-            s.verdict = Some(p.verdict.clone());
+        if (!p.playing || first) && !verdict.is_empty() {
+            s.verdict = Some(verdict);
         }
     }
     html! {

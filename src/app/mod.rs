@@ -591,7 +591,7 @@ pub fn App() -> Html {
             </div>
             { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
             <announcer::Announcer lang={l} playing={state.playing} pos={pos} len={len} revision={state.revision}
-                step={step_words} verdict={crate::classroom::announcement::verdict_sentence(&ledger, l)} />
+                step={step_words} ledger={ledger.clone()} />
             if session.lesson.is_some() { <PieceSlot piece={Piece::LessonBar} inner={piece_props.clone()} /> }
             <main class="workspace">
                 <div class="canvas-wrap"><canvas::Canvas run={run.clone()} lang={l} dispatch={dispatch.clone()} presenter={state.presenter} screen={state.screen} /></div>
@@ -615,7 +615,7 @@ pub fn App() -> Html {
                 </div>
                 // The panels get the part of the run they show: one whose part did not change is not
                 // drawn again.
-                <panels::VerdictPanel ledger={ledger.clone()} graph={graph.clone()} lang={l} down={sim.down().is_some()} presenter={state.presenter} />
+                <panels::VerdictPanel ledger={ledger.clone()} graph={graph.clone()} lang={l} down={sim.down().is_some()} chips={state.presenter || session.lesson.is_some()} />
                 <panels::StoragePanel storage={sim.storage().clone()} spark={bands_part::bands_now().map(|b| (b.storage_lines)(sim, l)).unwrap_or_default()} strategy={sim.strategy()} graph={graph} lang={l} />
             </main>
             { state.room.map(|room| html! { <RoomDoor {room} inner={piece_props.clone()} run_ready={state.deferred.is_none()} /> }).unwrap_or_default() }

@@ -32,10 +32,11 @@ pub struct VerdictProps {
     pub lang: Lang,
     /// The job is down: undecided records wait for the restore.
     pub down: bool,
-    /// Presenter mode: each record is a chip (its label and its fate) instead of a table row, so
-    /// the whole verdict fits beside or under the canvas on a projector.
+    /// Presenter mode or a lesson: each record is a chip (its label and its fate) instead of a
+    /// table row, and the tallies name only the counts that are not zero, so the whole verdict fits
+    /// beside or under the canvas on a projector, and beside the lesson on a laptop.
     #[prop_or_default]
-    pub presenter: bool,
+    pub chips: bool,
 }
 
 /// The verdict: the tallies and the per-record ledger against the failure-free run.
@@ -51,7 +52,7 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
     let counts = |parts: &[(u32, &str)]| {
         parts
             .iter()
-            .filter(|(n, _)| !props.presenter || *n > 0)
+            .filter(|(n, _)| !props.chips || *n > 0)
             .map(|(n, w)| format!("{n} {w}"))
             .collect::<Vec<_>>()
             .join(" · ")
@@ -115,7 +116,7 @@ pub fn VerdictPanel(props: &VerdictProps) -> Html {
             <p class="tally" id="tally-order" title={order_help(l)}><span class="tally-label">{ l.t("Order", "顺序") }</span>
                 <span class={classes!("headline", order_class(order.headline()))}>{ format!("{os} {ow}") }</span>
                 <span class="tally-count">{ order_count }</span></p>
-            if props.presenter {
+            if props.chips {
                 { record_chips(ledger, &shown, l, down) }
             } else {
             <div class="ledger-scroll" tabindex="0" role="region" aria-label={l.t("Per-record ledger", "逐条记录账本")}>
@@ -165,12 +166,14 @@ fn record_chips(ledger: &Ledger, shown: &[usize], l: Lang, down: bool) -> Html {
         let (sym, word) = verdict_mark_now(l, v, down);
         let (cs, cw) = complete_mark(l, r.complete_verdict, down);
         let (os, ow) = order_mark(l, r.order_verdict, down);
+        // Paths and order only where they add to the fate: a lost record is incomplete anyway.
         let extra: String = [
-            (r.complete_verdict == Completeness::Incomplete).then_some(cs),
+            (r.complete_verdict == Completeness::Incomplete && v != Verdict::Lost).then_some(cs),
             (r.order_verdict == Order::OutOfOrder).then_some(os),
         ]
         .into_iter()
         .flatten()
+        .map(|m| format!(" ·{m}"))
         .collect();
         let said = if l == Lang::Zh {
             format!("{}：{word}（{n}/{of}），{cw}，{ow}", r.label)

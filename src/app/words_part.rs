@@ -19,9 +19,17 @@ pub struct Words {
     /// One sentence for an event of the dataflow, Flink's barrier handlers and coordinator, or
     /// the savepoints; None for Storm's and Spark Streaming's.
     pub narrate: fn(&Event, &JobGraph, Lang) -> Option<String>,
+    /// What the live region says of the verdict and of a Play (`classroom::announcement`): said
+    /// only after a step, so it comes with the narration.
+    pub verdict: fn(&crate::engine::Ledger, Lang) -> String,
+    pub played: fn(usize, usize, usize, Lang) -> String,
 }
 
-const WORDS_FNS: Words = Words { narrate: crate::engine::wording::narrate_common };
+const WORDS_FNS: Words = Words {
+    narrate: crate::engine::wording::narrate_common,
+    verdict: crate::classroom::announcement::verdict_sentence,
+    played: crate::classroom::announcement::played_sentence,
+};
 
 part!(words -> Words { Ok(WORDS_FNS) });
 
