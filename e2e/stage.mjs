@@ -100,11 +100,12 @@ const LESSONS = readdirSync(lessonsDir).filter((f) => f.endsWith('.json')).sort(
 
 const STAGE = ['#lesson-say', '#lesson-next', '#verdict .tally', '#verdict [data-record]', '#canvas', '#canvas [data-task]'];
 
-await check('presenter mode: every lesson taken by clicker keys alone, at 1366x768 and 1920x1080, in English and Chinese; at every step the lesson, the canvas\'s tasks and every verdict row in view and unclipped, text at least 16 px at 1366x768', async () => {
+await check('presenter mode: every lesson taken by clicker keys alone, at 1366x768 and 1920x1080 in English and Chinese, at 1280x800 and 2560x1440 in English; at every step the lesson, the canvas\'s tasks and every verdict row in view and unclipped, text at least 16 px at 1366x768', async () => {
   const problems = [];
   const smallest = {};
-  for (const lang of ['en', 'zh']) {
-    for (const [width, height] of [[1366, 768], [1920, 1080]]) {
+  // The projector's sizes in both languages; a common laptop and a large screen in English.
+  for (const [lang, sizes] of [['en', [[1366, 768], [1920, 1080], [1280, 800], [2560, 1440]]], ['zh', [[1366, 768], [1920, 1080]]]]) {
+    for (const [width, height] of sizes) {
       const pg = await open({ width, height });
       if (lang === 'zh') await pg.click('#btn-lang');
       await pg.keyboard.press('p');
@@ -146,6 +147,29 @@ await check('presenter mode: every lesson taken by clicker keys alone, at 1366x7
   }
   console.log(`     (smallest text at 1366x768 in presenter mode: ${Object.entries(smallest).map(([l, v]) => `${l} ${v.toFixed(1)} px`).join(', ')})`);
   expect(problems.length === 0, problems.slice(0, 25).join('\n') + (problems.length > 25 ? `\n… ${problems.length - 25} more` : ''));
+});
+
+await check('outside presenter mode, at 1280x800, 1366x768, 1920x1080 and 2560x1440: no sideways scroll; after the one-minute lesson the verdict is in view from 1600 px wide; in a lesson the verdict beside the lesson bar is whole', async () => {
+  const problems = [];
+  for (const [width, height] of [[1280, 800], [1366, 768], [1920, 1080], [2560, 1440]]) {
+    const pg = await open({ width, height });
+    for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+    for (const k of ['t', 'x', 'r', 'e']) await pg.keyboard.press(k);
+    await pg.waitForFunction(() => document.querySelector('#btn-end').disabled);
+    await pg.evaluate(() => scrollTo(0, 0));
+    const sels = width >= 1600 ? ['#verdict .tally', '#ledger tbody tr', '#canvas [data-task]'] : ['#canvas [data-task]'];
+    problems.push(...(await stageProblems(pg, sels)).filter((p) => !p.startsWith('the page scrolls down')).map((p) => `${width}x${height} free play: ${p}`));
+    await pg.selectOption('#sel-lesson', '1');
+    await pg.waitForSelector('#lesson');
+    for (let i = 0; i < 8 && !(await pg.$('#predict')); i++) await pg.keyboard.press('PageDown');
+    await pg.keyboard.press('PageDown');
+    await pg.keyboard.press('PageDown');
+    await pg.evaluate(() => document.getElementById('lesson').scrollIntoView());
+    problems.push(...(await stageProblems(pg, ['#lesson-say', '#verdict .tally', '#verdict [data-record]'])).filter((p) => !p.startsWith('the page scrolls down')).map((p) => `${width}x${height} a lesson revealed: ${p}`));
+    await pg.screenshot({ path: shots + `stage-desk-lesson-${width}.png` });
+    await pg.context().close();
+  }
+  expect(problems.length === 0, problems.slice(0, 20).join('\n'));
 });
 
 await check('the clicker: Space goes on with the lesson and never plays; PageUp goes back; B blanks the screen and any key brings it back', async () => {

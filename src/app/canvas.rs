@@ -410,6 +410,21 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
     };
     let n = ch.queue.len();
     let falling = geo.back.1.abs() > geo.back.0.abs();
+    // The channel as a screen reader names it: what is on it, head first (the first twelve).
+    let on_it = {
+        let items: Vec<String> = ch.queue.iter().take(12).map(|item| match item {
+            Item::Record { rec, .. } => g.label(rec.id).to_string(),
+            Item::Barrier(b) => format!("{} {}", l.t("barrier", "屏障"), b.checkpoint.0),
+            Item::Cancel(id) => format!("{} {}", l.t("cancel marker", "取消标记"), id.0),
+        }).collect();
+        let more = if n > 12 { format!(" …(+{})", n - 12) } else { String::new() };
+        match (n, l) {
+            (0, Lang::Zh) => format!("通道 {}：空", info.name),
+            (0, _) => format!("channel {}: empty", info.name),
+            (_, Lang::Zh) => format!("通道 {}：{n} 项在途，队首起：{}{more}{}", info.name, items.join("、"), if ch.blocked { "（阻塞）" } else { "" }),
+            (_, _) => format!("channel {}: {n} on the way, head first: {}{more}{}", info.name, items.join(", "), if ch.blocked { " (blocked)" } else { "" }),
+        }
+    };
     // Items from the head at the consumer's end back along the corridor; "+n" for the rest.
     let (c0, c1) = geo.corridor;
     let mut placed: Vec<(f64, f64)> = Vec::new();
@@ -504,7 +519,7 @@ fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers) -> Html {
     });
     html! {
         <g class={classes!("lane", ch.blocked.then_some("blocked"), enabled.is_ok().then_some("ready"))} data-channel={info.name.clone()}
-           data-blocked={ch.blocked.to_string()} data-queued={n.to_string()}>
+           data-blocked={ch.blocked.to_string()} data-queued={n.to_string()} role="group" aria-label={on_it}>
             <g role="button" tabindex={if enabled.is_ok() { "0" } else { "-1" }} aria-label={aria} aria-disabled={enabled.is_err().to_string()}
                onclick={enabled.is_ok().then_some(onclick)} onkeydown={enabled.is_ok().then_some(onkeydown)} class="lane-hit">
                 <title>{ title }</title>
@@ -814,8 +829,20 @@ fn task_box(
     });
     let name_w = text_w(&info.name, 21.0);
     let kind = kind_name(l, &info.kind);
+    // Walked by a screen reader as a structure: the job, then each task by its name, kind and
+    // state (then what it shows), then each channel with what is on it.
+    let said = format!(
+        "{} ({kind}): {}{}",
+        info.name,
+        match (rt.status, l) {
+            (TaskStatus::Running, _) => l.t("running", "运行中"),
+            (TaskStatus::Crashed, _) => l.t("crashed, its state lost", "已崩溃，状态丢失"),
+            (TaskStatus::Canceled, _) => l.t("canceled", "已取消"),
+        },
+        saved.map(|s| format!("; {} {}", l.t("saved at step", "保存于第"), s.tick + 1) + l.t("", " 步")).unwrap_or_default()
+    );
     html! {
-        <g class={classes!("task", status)} data-task={info.name.clone()} data-status={status}>
+        <g class={classes!("task", status)} data-task={info.name.clone()} data-status={status} role="group" aria-label={said}>
             <rect class="task-box" x={num(x)} y={num(y)} width={num(bw)} height={num(bh)} rx="12" />
             <text class="task-name" x={num(x + 14.0)} y={num(y + 28.0)}>{ fit(&info.name, bw - 28.0, 21.0) }</text>
             { if name_w + text_w(kind, 16.0) + 40.0 <= bw {

@@ -587,7 +587,7 @@ pub fn App() -> Html {
                 <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
                     file_lesson={session.lesson.as_ref().filter(|p| p.lesson >= crate::classroom::CATALOGUE.len()).map(|p| p.lesson().title)}
                     presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()}
-                    rooms={rooms_menu(l, state.presenter || state.screen == canvas::Screen::Portrait, &dispatch)} />
+                    rooms={rooms_menu(l, state.presenter || state.screen == canvas::Screen::Portrait || session.lesson.is_some(), &dispatch)} />
             </div>
             { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
             <announcer::Announcer lang={l} playing={state.playing} pos={pos} len={len} revision={state.revision}
@@ -632,7 +632,7 @@ pub fn App() -> Html {
 /// The rooms, each a button that opens it over the run (its part of the page loads then), and the
 /// ? Help link to the book's "Using the page" (its Chinese page in Chinese), in a new tab so the run
 /// stays. In presenter mode they fold into one button, so the drawing keeps its height on a
-/// projector, and on a phone held upright, so the job comes sooner.
+/// projector; so they do in a lesson and on a phone held upright, so the job comes sooner.
 fn rooms_menu(l: Lang, presenter: bool, dispatch: &Dispatch) -> Html {
     let nav = html! {
         <nav class="rooms-menu" aria-label={l.t("Rooms", "展厅")}>

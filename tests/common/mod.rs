@@ -120,8 +120,13 @@ pub fn disabled(root: &Element, selector: &str) -> bool {
     find(root, selector).has_attribute("disabled")
 }
 
+/// Each record's state verdict: from the ledger's table, or (in a lesson and in presenter mode)
+/// from the verdict's record chips.
 pub fn verdicts(root: &Element) -> BTreeMap<String, String> {
-    let rows = root.query_selector_all("#ledger tbody tr").unwrap();
+    let mut rows = root.query_selector_all("#ledger tbody tr").unwrap();
+    if rows.length() == 0 {
+        rows = root.query_selector_all("#verdict-records-state li[data-record], #verdict-records > ul > li[data-record]").unwrap();
+    }
     (0..rows.length())
         .map(|i| {
             let tr: Element = rows.item(i).unwrap().dyn_into().unwrap();
