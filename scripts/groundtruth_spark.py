@@ -65,13 +65,18 @@ def main():
                 problems.append("stages: simulator %s, Spark %s" % (stages, spark["stages"]))
             if plan["lineage_cut"] != spark["lineage_cut"]:
                 problems.append("lineage cut: simulator %s, Spark %s" % (plan["lineage_cut"], spark["lineage_cut"]))
-            again = spark.get("computed_by_checkpoint_job")
-            if again:
-                notes.append("%s: Spark's checkpoint() wrote the RDD with a job of its own after the action, "
-                             "computing %s again (the RDD is not persisted, so its chain is recomputed); the "
-                             "simulator writes a checkpoint as the task computes the partition (a simplification, "
-                             "docs/src/simplifications.md). Compared: the action's own tasks."
-                             % (name, " ".join(again)))
+            # Job by job (the action's, the checkpoint job, a second action's): the partitions
+            # each computed, and how many times.
+            sim_jobs = [(j["job"], dict(j["computed"])) for j in plan["jobs"]]
+            spark_jobs = [(j["job"], j["computed"]) for j in spark["jobs"]]
+            if sim_jobs != spark_jobs:
+                problems.append("computed, job by job: simulator %s, Spark %s" % (jobs_words(sim_jobs),
+                                                                                 jobs_words(spark_jobs)))
+            if len(spark_jobs) > 1 or spark.get("computed_by_checkpoint_job"):
+                notes.append("%s: %s (Spark; the simulator: %s)%s." % (
+                    name, jobs_words(spark_jobs), jobs_words(sim_jobs),
+                    "".join("; the simulator's %s read %s from the checkpoint" % (j["job"], " ".join(j["read_checkpoint"]))
+                            for j in plan["jobs"] if j["read_checkpoint"])))
             print("  %-48s %.0f s" % (name, seconds), flush=True)
         else:
             s_words, k_words = stream_words(sim["verdict"]), stream_words(spark["verdict"])
@@ -116,6 +121,12 @@ def batch_words(v, plan):
     return "%s; ran again: %s; stages %s%s" % (
         "exactly once" if v["exactly_once"] else "NOT exactly once",
         " ".join(sorted(v["reran"])) or "nothing", "/".join(map(str, stages)), "; lineage cut" if cut else "")
+
+
+def jobs_words(jobs):
+    """[("action 1", {"L0": 2, "W0": 1})] as "action 1 computed L0 x2 W0"."""
+    return "; ".join("%s computed %s" % (job, " ".join(k + (" x%d" % n if n > 1 else "") for k, n in sorted(c.items()))
+                                         or "nothing") for job, c in jobs)
 
 
 def words(sim, batch, plan):

@@ -131,6 +131,38 @@ fn each_batch_plan_has_the_simulator_stages_and_failing_task() {
         let py = export_pyspark_batch(&run, &name).unwrap();
         assert!(py.contains("KIND = \"batch\"") && py.contains("local[2,2]") && py.contains("toDebugString"));
     }
+    // checkpoint() inside the action that marks it (issue 49, item 1; Spark's
+    // SparkContext.runJob calls rdd.doCheckpoint() after the job, ReliableRDDCheckpointData writes
+    // in a job of its own): the retry in the first action computes C0 again from the shuffle, the
+    // checkpoint job computes C, and the second action reads it.
+    let (run, name) = batch_run("scenarios/groundtruth-spark/b4-checkpoint-in-first-action.json");
+    let p = batch_plan(&run, &name).unwrap();
+    assert_eq!(p.fail, Some((1, 0, "D".to_string())));
+    assert_eq!(p.reran, labels(&["C0"]));
+    assert!(p.exactly_once && p.lineage_cut);
+    let jobs: Vec<(&str, Vec<(&str, u32)>, Vec<&str>)> = p
+        .jobs
+        .iter()
+        .map(|j| {
+            (
+                j.job.as_str(),
+                j.computed.iter().map(|(n, k)| (n.as_str(), *k)).collect(),
+                j.read_checkpoint.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        jobs,
+        vec![
+            (
+                "action 1",
+                vec![("C0", 2), ("C1", 1), ("D0", 1), ("D1", 1), ("L0", 1), ("L1", 1), ("W0", 1), ("W1", 1)],
+                vec![]
+            ),
+            ("checkpoint", vec![("C0", 1), ("C1", 1)], vec![]),
+            ("action 2", vec![("D0", 1), ("D1", 1)], vec!["C0", "C1"]),
+        ]
+    );
     // An executor loss is refused: local mode has no executor to kill.
     let (run, name) = batch_run("scenarios/batch/spark-p10-lost.json");
     assert_eq!(batch_plan(&run, &name).unwrap_err(), SparkExportError::ExecutorCrash);
@@ -226,7 +258,7 @@ fn the_generated_python_compiles() {
         std::fs::write(&out, py).unwrap();
         written.push(out);
     }
-    assert_eq!(written.len(), 9, "six streaming and three batch ground truths");
+    assert_eq!(written.len(), 10, "six streaming and four batch ground truths");
     export_support::assert_python_compiles(&written);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -16,7 +16,9 @@
 //!   down: a socket does not replay).
 //! - **RDD batch jobs** (a `barrierscope-batch` file of engine `spark`): the same RDD chain
 //!   (`parallelize`, `flatMap`, `filter`, `reduceByKey` with the simulator's partitioner,
-//!   `persist(MEMORY_ONLY)`, `checkpoint()`), a task that fails on its first attempt
+//!   `persist(MEMORY_ONLY)`, `checkpoint()`), one or two actions (each `collect` in a job group
+//!   of its own, so that the partitions each job computed, the checkpoint job's included, can be
+//!   compared), a task that fails on its first attempt in the first action
 //!   (`TaskContext.attemptNumber()`, `local[2,2]`: two attempts a task), and `toDebugString`'s
 //!   stages for the lineage.
 //!
@@ -29,7 +31,7 @@ use serde::Serialize;
 
 use super::action::{Action, Event};
 use crate::engine::mechanisms::spark::events::SparkStreamingEvent;
-use super::batch::spark::SparkSpec;
+use super::batch::spark::{SparkEvent, SparkJob, SparkSpec};
 use super::batch::{BatchAction, BatchSim, Keep};
 use super::dataflow::job_graph::{JobGraph, OperatorKind, Partitioning};
 use super::error::ScenarioError;
@@ -367,6 +369,20 @@ pub struct BatchPlan {
     /// Whether a `checkpoint()`ed RDD ended in reliable storage, every partition: the lineage
     /// above it is cut.
     pub lineage_cut: bool,
+    /// The simulator's jobs in order: the first action's, the checkpoint job (if an RDD is
+    /// marked), the second action's (if the program calls two).
+    pub jobs: Vec<BatchJob>,
+}
+
+/// One job of a batch run, as the simulator ran it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BatchJob {
+    /// "action 1", "checkpoint" or "action 2".
+    pub job: String,
+    /// The partitions it computed, and how many times.
+    pub computed: Vec<(String, u32)>,
+    /// The partitions it read from a checkpoint instead.
+    pub read_checkpoint: Vec<String>,
 }
 
 /// Exports a Spark batch run (a `barrierscope-batch` file of engine `spark`) to PySpark.
@@ -383,12 +399,6 @@ pub fn batch_plan(run: &super::batch::BatchRun, name: &str) -> Result<BatchPlan,
     if run.actions.iter().any(|a| matches!(a, BatchAction::Crash(_))) {
         return Err(SparkExportError::ExecutorCrash);
     }
-    if end.spec.actions > 1 {
-        return Err(SparkExportError::Batch(format!(
-            "the program calls {} actions; the export runs one",
-            end.spec.actions
-        )));
-    }
     let fails: Vec<usize> =
         run.actions.iter().enumerate().filter(|(_, a)| **a == BatchAction::FailTask).map(|(i, _)| i).collect();
     if fails.len() > 1 {
@@ -402,6 +412,13 @@ pub fn batch_plan(run: &super::batch::BatchRun, name: &str) -> Result<BatchPlan,
             sim.apply(*a).expect("the run's actions replay");
         }
         let BatchSim::Spark(sp) = &sim else { unreachable!("a Spark run") };
+        if sp.job != SparkJob::Action(0) {
+            // The exported job fails the first attempt of the first task that computes the
+            // partition, which is in the first action's job.
+            return Err(SparkExportError::Batch(
+                "a task fails after the first action; the export fails one in the first".into(),
+            ));
+        }
         let t = sp.running.as_ref().expect("a task runs when one fails");
         fail = Some((t.stage, t.part, sp.lineage.rdds[t.next.min(sp.lineage.stages[t.stage].last)].label.clone()));
     }
@@ -412,7 +429,40 @@ pub fn batch_plan(run: &super::batch::BatchRun, name: &str) -> Result<BatchPlan,
         .map(|s| (s.partitions, (s.first..=s.last).map(|r| l.rdds[r].label.clone()).collect()))
         .collect();
     let ledger = run.ledger();
+    // Job by job (the first action's, the checkpoint job, the second action's): the partitions
+    // computed, how many times, and those read from a checkpoint.
+    let mut jobs = vec![BatchJob { job: "action 1".into(), computed: Vec::new(), read_checkpoint: Vec::new() }];
+    for e in run.log.iter().flatten() {
+        let super::batch::BatchEvent::Spark(e) = e else { continue };
+        match e {
+            SparkEvent::CheckpointJob { .. } => {
+                jobs.push(BatchJob { job: "checkpoint".into(), computed: Vec::new(), read_checkpoint: Vec::new() })
+            }
+            SparkEvent::ActionStarted { action } => jobs.push(BatchJob {
+                job: format!("action {}", action + 1),
+                computed: Vec::new(),
+                read_checkpoint: Vec::new(),
+            }),
+            SparkEvent::Computed { rdd, part, .. } => {
+                let name = l.name(*rdd, *part);
+                let job = jobs.last_mut().expect("a job");
+                match job.computed.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, k)) => *k += 1,
+                    None => job.computed.push((name, 1)),
+                }
+            }
+            SparkEvent::ReadCheckpoint { rdd, part } => {
+                jobs.last_mut().expect("a job").read_checkpoint.push(l.name(*rdd, *part))
+            }
+            _ => {}
+        }
+    }
+    for j in &mut jobs {
+        j.computed.sort();
+        j.read_checkpoint.sort();
+    }
     Ok(BatchPlan {
+        jobs,
         name: name.into(),
         spec,
         stages,

@@ -397,11 +397,20 @@ def batch(args):
     sc.setCheckpointDir(os.path.join(work, "rdd-checkpoints"))
     fail = PLAN["fail"]
 
+    def first_time():
+        """True once a run: the failing task fails in the first job that computes its partition
+        (the first action's), not again in a later job's first attempt."""
+        try:
+            os.close(os.open(os.path.join(work, "failed-once"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            return True
+        except FileExistsError:
+            return False
+
     def mark(label, fails_here):
         def f(i, it):
             data = list(it)
             tc = TaskContext.get()
-            if fails_here is not None and i == fails_here and tc.attemptNumber() == 0:
+            if fails_here is not None and i == fails_here and tc.attemptNumber() == 0 and first_time():
                 raise RuntimeError("barrierscope: the task for partition %d fails on its first attempt" % i)
             open(os.path.join(runs, "%s%d.%d.%d.%s" % (label, i, tc.stageId(), tc.attemptNumber(),
                                                        uuid.uuid4().hex)), "w").close()
@@ -427,17 +436,45 @@ def batch(args):
         elif r.get("keep") == "checkpoint":
             rdd.checkpoint()
             checkpointed.append(rdd)
+    def summed(pairs):
+        out = {}
+        for k, n in pairs:
+            out[k] = out.get(k, 0) + n
+        return out
+
+    def stage_ids(group, jobs):
+        """The stage ids of each job in a job group, in job order (from the status tracker, which
+        the listener bus fills a moment after the jobs start)."""
+        tracker = sc.statusTracker()
+        for _ in range(200):
+            ids = sorted(tracker.getJobIdsForGroup(group))
+            infos = [tracker.getJobInfo(j) for j in ids]
+            if len(ids) >= jobs and all(i is not None for i in infos):
+                return [set(i.stageIds) for i in infos]
+            time.sleep(0.05)
+        raise RuntimeError("the status tracker did not list the %d jobs of %s" % (jobs, group))
+
     before = rdd.toDebugString().decode()
-    out = dict(rdd.collect())
+    sc.setJobGroup("action-1", "the first action")
+    out = summed(rdd.collect())
     after = rdd.toDebugString().decode()
-    # The job's own stages come first (ids 0 to n - 1); a checkpoint() is written afterwards by a
-    # job of its own (ReliableRDDCheckpointData), whose stages come after.
-    computed, by_checkpoint_job = {}, {}
+    # The action's job comes first; a checkpoint() is written afterwards by a job of its own
+    # (ReliableRDDCheckpointData), in the same job group; a second action is a job of its own.
+    names = ["action 1"] + (["checkpoint"] if checkpointed else [])
+    stages = stage_ids("action-1", len(names))
+    if spec.get("actions", 1) > 1:
+        sc.setJobGroup("action-2", "the second action")
+        out = summed(rdd.collect())
+        names.append("action 2")
+        stages += stage_ids("action-2", 1)
+    jobs = [{"job": n, "computed": {}} for n in names]
     for p in os.listdir(runs):
         name, stage = p.split(".")[0], int(p.split(".")[1])
-        into = computed if stage < len(PLAN["stages"]) else by_checkpoint_job
+        into = jobs[next(i for i, s in enumerate(stages) if stage in s)]["computed"]
         into[name] = into.get(name, 0) + 1
-    expected = dict(PLAN["expected"])
+    computed = jobs[0]["computed"]
+    by_checkpoint_job = jobs[1]["computed"] if checkpointed else {}
+    expected = summed(PLAN["expected"])
     rows = [{"key": k, "expected": n, "got": out.get(k, 0),
              "verdict": "exactly-once" if out.get(k, 0) == n else ("lost" if out.get(k, 0) < n else "duplicated")}
             for k, n in sorted(expected.items())]
@@ -445,7 +482,8 @@ def batch(args):
     result = {
         "name": PLAN["name"],
         "exactly_once": all(r["verdict"] == "exactly-once" for r in rows),
-        "reran": sorted(k for k, n in computed.items() if n > 1),
+        "reran": sorted({k for j in jobs for k, n in j["computed"].items() if n > 1}),
+        "jobs": jobs,
         "computed": computed,
         "computed_by_checkpoint_job": sorted(by_checkpoint_job),
         "stages": stages_of(before)[::-1],
