@@ -1156,8 +1156,8 @@ await check('outside presenter mode at 1366x768: the verdict\'s columns are neve
     await pg.keyboard.press('PageDown');
     expect(await attr(pg, '#lesson', 'data-revealed') === 'true', `lesson ${+lesson + 1} revealed`);
     // In a lesson the verdict's records are chips (issue 48): every one of them in view.
-    const out = await pg.evaluate(() => ['#tally-state', '#verdict h2', '#verdict-records', ...[...document.querySelectorAll('#verdict-records li')].map((li, i) => `#verdict-records li:nth-of-type(${i + 1})`)]
-      .map((s) => [s, document.querySelector(s).getBoundingClientRect()])
+    const out = await pg.evaluate(() => ['#tally-state', '#verdict h2', '#verdict-records', '#verdict-records li']
+      .flatMap((s) => [...document.querySelectorAll(s)].map((el) => [s + (el.dataset.record ? `[${el.dataset.record}]` : ''), el.getBoundingClientRect()]))
       .filter(([, r]) => r.top < 0 || r.bottom > innerHeight || r.height === 0).map(([s, r]) => `${s} at ${r.top.toFixed(0)}`));
     if (out.length) problems.push(`lesson ${+lesson + 1} after Reveal: ${out.join(', ')}`);
   }
