@@ -130,15 +130,16 @@ async fn keys_languages_presenter_and_hadoop() {
     assert_eq!(attr(&root, "#batch-room", "data-step"), "1");
     key("f").await;
     assert!(text(&root, "#batch-narration").contains("failed on executor 0"));
-    choose(&root, "#batch-lang", "zh").await;
+    click(&root, "#btn-room-lang").await;
     assert_eq!(attr(&root, "#batch-room", "data-lang"), "zh");
     assert!(text(&root, "#batch-narration").contains("失败"), "{}", text(&root, "#batch-narration"));
-    choose(&root, "#batch-lang", "en").await;
-    // Presenter mode is the page's (P and Escape are the page's keys in every room).
-    click(&root, "#batch-presenter").await;
+    click(&root, "#btn-room-lang").await;
+    // Presenter mode is the page's (P and Escape are the page's keys in every room); the switch
+    // is in the header every room shows (issue 48).
+    click(&root, "#btn-room-presenter").await;
     assert_eq!(attr(&root, "#batch-room", "data-presenter"), "true");
     assert!(attr(&root, "#batch-room", "class").contains("presenter"));
-    click(&root, "#batch-presenter").await;
+    click(&root, "#btn-room-presenter").await;
     assert_eq!(attr(&root, "#batch-room", "data-presenter"), "false");
     // Hadoop: a reduce fails after the maps, only the reduce runs again.
     choose(&root, "#batch-job", "hadoop-wordcount").await;
@@ -182,7 +183,7 @@ async fn the_lesson_predicts_then_reveals() {
     // PageDown on the last step keeps the lesson there.
     key("PageDown").await;
     assert!(text(&root, "#batch-lesson-say").contains("micro-batch"));
-    choose(&root, "#batch-lang", "zh").await;
+    click(&root, "#btn-room-lang").await;
     assert!(
         text(&root, "#batch-lesson-title").contains("批处理：重跑任务，按血统重算"),
         "{}",
@@ -191,7 +192,7 @@ async fn the_lesson_predicts_then_reveals() {
     assert!(text(&root, "#batch-lesson-say").contains("微批"));
     key("PageUp").await;
     assert!(text(&root, "#batch-lesson-title").contains("第 13/14 步"), "{}", text(&root, "#batch-lesson-title"));
-    choose(&root, "#batch-lang", "en").await;
+    click(&root, "#btn-room-lang").await;
 }
 
 #[wasm_bindgen_test]

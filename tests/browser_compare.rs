@@ -325,7 +325,7 @@ async fn the_lesson_predicts_then_reveals_in_chinese() {
     let file = three_ways();
     assert_eq!(tick(root), file.crash.at + 1, "the lesson plays to the crash");
     let meanings = text(root, "#cmp-crash-meanings");
-    assert!(meanings.contains("Storm (acks): crash-task Count: the worker running it dies"), "{meanings}");
+    assert!(meanings.contains("Storm (acks): crash Count: the worker running it dies"), "{meanings}");
     assert!(meanings.contains("executor 0 dies"), "{meanings}");
     click(root, "#cmp-lesson-next").await;
     let end = Lockstep::run(&file).unwrap();
@@ -370,7 +370,7 @@ async fn the_lesson_predicts_then_reveals_in_chinese() {
     );
     let conclusion = text(root, "#cmp-conclusion");
     assert!(conclusion.contains("按记录切分"), "{conclusion}");
-    assert!(text(root, "#cmp-title").contains("并排比较"));
+    assert!(text(root, "#room-compare-title").contains("并排比较"));
     web_sys::window().unwrap().location().set_hash("").unwrap();
 }
 
@@ -553,11 +553,11 @@ async fn open_file_takes_scenarios_compare_files_and_names_a_bad_one() {
     assert!(text(root, "#cmp-notice").contains("4 files were chosen"), "{}", text(root, "#cmp-notice"));
     assert!(text(root, "#cmp-run-2-title").contains("Flink, upsert"));
     // A comparison file has no language: the page keeps its own.
-    click(root, "#cmp-lang").await;
+    click(root, "#btn-room-lang").await;
     assert_eq!(find(root, ".harness").get_attribute("data-lang").unwrap(), "zh");
     open_files(root, &[("three-ways.json", include_str!("../scenarios/compare/three-ways.json"))]).await;
     assert!(text(root, "#cmp-notice").contains("已打开"), "{}", text(root, "#cmp-notice"));
     assert_eq!(find(root, ".harness").get_attribute("data-lang").unwrap(), "zh");
     assert!(text(root, "#cmp-run-1-title").contains("Storm（逐条确认）"));
-    click(root, "#cmp-lang").await;
+    click(root, "#btn-room-lang").await;
 }

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::files::{copy_to_clipboard, download};
+use super::files::{copy_to_clipboard, download, export_button, import_button};
 use super::lessons_part::with_lessons;
 use super::room::Room;
 use super::sharing_part::{with_sharing, Sharing};
@@ -232,9 +232,8 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
                 aria-pressed={props.presenter.to_string()} aria-keyshortcuts="P" title={l.t("Presenter mode: large type, high contrast (P, Esc to leave)", "演示模式：大字号、高对比度（P，Esc 退出）")}>
                 { l.t("▣ Presenter", "▣ 演示模式") }</button>
             <button id="btn-share" class="tool" onclick={on_share} title={l.t("Put the whole run in a link", "把整个运行放进一个链接")}>{ l.t("↗ Share link", "↗ 分享链接") }</button>
-            <button id="btn-export" class="tool" onclick={on_export} title={l.t("Download the run as a JSON file", "把运行下载为 JSON 文件")}>{ l.t("↓ Export", "↓ 导出") }</button>
-            <label class="tool import" title={l.t("Open a run or a lesson from a JSON file", "从 JSON 文件打开运行或课程")}>{ l.t("↑ Import", "↑ 导入") }
-                <input id="inp-import" type="file" accept=".json,application/json" onchange={on_import} aria-label={l.t("Import a run or lesson file", "导入运行或课程文件")} /></label>
+            { export_button("btn-export", l.t("Download the run as a JSON file", "把运行下载为 JSON 文件"), on_export, l) }
+            { import_button("inp-import", l.t("Import a run or a lesson from a JSON file", "从 JSON 文件导入运行或课程"), false, on_import, l) }
             { props.link.clone().map(|url| html!{
                 <input id="share-url" class="share-url" type="text" readonly=true value={url} aria-label={l.t("Link to this run", "此运行的链接")}
                     aria-describedby="share-status" />

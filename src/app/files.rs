@@ -54,3 +54,31 @@ pub fn download(name: &str, mime: &str, text: &str) {
     }
     let _ = web_sys::Url::revoke_object_url(&url);
 }
+
+/// The one pair of file words, on the main screen and in every room, in both languages: "↓ Export"
+/// writes what is on screen to a file, "↑ Import" opens one.
+pub fn file_words(l: crate::app::text::Lang) -> (&'static str, &'static str) {
+    (l.t("↓ Export", "↓ 导出"), l.t("↑ Import", "↑ 导入"))
+}
+
+/// The Export button: `title` says what the file holds.
+pub fn export_button(id: &'static str, title: &str, onclick: yew::Callback<web_sys::MouseEvent>, l: crate::app::text::Lang) -> yew::Html {
+    yew::html! {
+        <button id={id} class="tool" onclick={onclick} title={title.to_string()}>{ file_words(l).0 }</button>
+    }
+}
+
+/// The Import button: a file chooser behind the word; `label` names what it opens, for the
+/// tooltip and for a screen reader.
+pub fn import_button(
+    id: &'static str,
+    label: &str,
+    multiple: bool,
+    onchange: yew::Callback<web_sys::Event>,
+    l: crate::app::text::Lang,
+) -> yew::Html {
+    yew::html! {
+        <label class="tool import" title={label.to_string()}>{ file_words(l).1 }
+            <input id={id} type="file" accept=".json,application/json" multiple={multiple} onchange={onchange} aria-label={label.to_string()} /></label>
+    }
+}

@@ -90,6 +90,13 @@ fn use_part<K: PartialEq + Copy + 'static>(key: K, id: &'static str, fetch: fn(K
     (*state, retry)
 }
 
+/// Moves the keyboard focus to `el` without scrolling the page to it.
+pub fn focus_quietly(el: &web_sys::HtmlElement) {
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = el.focus_with_options(&options);
+}
+
 fn failed_message(l: Lang) -> &'static str {
     l.t(
         "This part of the page could not be loaded: the network is off, or the server did not answer. Your run is kept.",
@@ -123,10 +130,14 @@ pub fn RoomDoor(props: &DoorProps) -> Html {
             Loading::Ready(_) => 1,
             Loading::Failed => 2,
         };
+        // The focus moves without scrolling: the room opens at its title (a room's first control
+        // may sit far down, under its figure).
         use_effect_with(phase, move |_| {
             if let Some(el) = here.cast::<web_sys::HtmlElement>() {
-                let target = el.query_selector("[data-autofocus]").ok().flatten().and_then(|e| e.dyn_into().ok());
-                let _ = target.unwrap_or(el).focus();
+                let target: Option<web_sys::HtmlElement> =
+                    el.query_selector("[data-autofocus]").ok().flatten().and_then(|e| e.dyn_into().ok());
+                focus_quietly(target.as_ref().unwrap_or(&el));
+                el.scroll_into_view();
             }
         });
     }
@@ -145,25 +156,11 @@ pub fn RoomDoor(props: &DoorProps) -> Html {
         },
         Loading::Ready(view) => view(props.inner.clone()),
     };
-    let close = props.inner.close.clone();
     let own_bar = props.room.has_own_bar() && matches!(state, Loading::Ready(_));
     html! {
         <section id={format!("room-{id}")} class="room" role="main" ref={here} tabindex="-1" aria-label={props.room.title(l)}
             data-room={id} data-loaded={matches!(state, Loading::Ready(_)).to_string()}>
-            if !own_bar {
-            <header class="room-head">
-                <h1 id={format!("room-{id}-title")}>{ props.room.title(l) }</h1>
-                <button id="btn-room-lang" class="tool lang" onclick={props.inner.switch_lang()}
-                    aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
-                <button id="btn-room-presenter" class="tool" onclick={props.inner.toggle_presenter()}
-                    aria-pressed={props.inner.presenter.to_string()} aria-keyshortcuts="P"
-                    title={l.t("Presenter mode: large type, high contrast (P)", "演示模式：大字号、高对比度（P）")}>
-                    { l.t("▣ Presenter", "▣ 演示模式") }</button>
-                <button id="btn-room-close" class="tool" aria-keyshortcuts="Escape"
-                    title={l.t("Back to the run (Esc)", "回到运行（Esc）")}
-                    onclick={Callback::from(move |_| close.emit(()))}>{ l.t("← Back to the run", "← 回到运行") }</button>
-            </header>
-            }
+            if !own_bar { { super::room::room_head(props.room, &props.inner, html! {}) } }
             { body }
         </section>
     }

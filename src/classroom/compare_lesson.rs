@@ -109,7 +109,7 @@ pub fn step_text(step: usize, l: Lang) -> &'static str {
         ),
         5 => l.t(
             "Spark Streaming's receiver stores each record in a block, writes it to the write-ahead log, and reports it to the driver; every batch interval the driver cuts a micro-batch and runs it as a job. A lost executor's tasks run again from the log and the lineage, and the output of a batch commits in one transaction, so nothing counts twice. The price: a record waits for its batch, and the log holds a copy of the whole stream.",
-            "Spark Streaming 的接收器把每条记录存入块中、写入预写日志，并报告给 driver；每个批次间隔，driver 切出一个微批并作为一个作业运行。丢失的 executor 上的任务依据日志和血缘重新运行，每个批次的输出在一个事务中提交，因此不会重复计数。代价是：记录要等它所在的批次，日志保存了整个数据流的副本。",
+            "Spark Streaming 的接收器把每条记录存入块中、写入预写日志，并报告给 driver；每个批次间隔，driver 切出一个微批并作为一个作业运行。丢失的 executor 上的任务依据日志和血统重新运行，每个批次的输出在一个事务中提交，因此不会重复计数。代价是：记录要等它所在的批次，日志保存了整个数据流的副本。",
         ),
         6 => l.t(
             "Flink's CheckpointCoordinator injects a checkpoint barrier at the sources; it flows with the records, each task snapshots its state when the barrier has arrived on all its inputs, and acknowledges. A restore rewinds every source to the offset in the latest completed checkpoint: it needs a source that can replay (a Kafka partition). Only state is stored, and the barriers cost a few messages per checkpoint, not per record; a two-phase-commit sink shows its rows when the checkpoint completes.",

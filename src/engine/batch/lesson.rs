@@ -33,7 +33,7 @@ pub struct BatchStep {
 
 /// The lesson's title.
 pub const LESSON_TITLE: (&str, &str) =
-    ("14. Batch: re-run the task, recompute the lineage", "14. 批处理：重跑任务，按血统重算");
+    ("Batch: re-run the task, recompute the lineage", "批处理：重跑任务，按血统重算");
 
 const NO: &[(usize, Keep)] = &[];
 const MAPS: &str = "s s s s s s";

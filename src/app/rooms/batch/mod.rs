@@ -14,6 +14,8 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
 use super::RoomProps;
+use crate::app::files::{export_button, import_button};
+use crate::app::room::{room_head, Room};
 use crate::app::text::Lang;
 use crate::app::ui_state::Msg;
 use crate::classroom::{Command, CATALOGUE};
@@ -52,6 +54,14 @@ fn verdict_mark(l: Lang, v: BatchVerdict) -> (&'static str, &'static str) {
         BatchVerdict::Lost => ("✗", l.t("lost", "丢失")),
         BatchVerdict::Duplicated => ("⊕", l.t("duplicated", "重复")),
         BatchVerdict::Wrong => ("≠", l.t("wrong count", "计数错误")),
+    }
+}
+
+/// "Step 5" / "第 5 步": a step's number in the narration, as the main screen says it.
+fn step_no(l: Lang, n: usize) -> String {
+    match l {
+        Lang::En => format!("Step {n}"),
+        Lang::Zh => format!("第 {n} 步"),
     }
 }
 
@@ -166,52 +176,15 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
         Callback::from(move |_| d.dispatch(m()))
     };
 
-    // ---- the top bar: title, job, language, back to free play ----
+    // ---- the header (every room's, `room::room_head`): the job, the lesson, link and files ----
     let on_job = {
         let d = d.clone();
         Callback::from(move |e: Event| d.dispatch(RoomMsg::Job(e.target_unchecked_into::<HtmlSelectElement>().value())))
     };
-    let on_lang = {
-        let page = page.clone();
-        Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            page.dispatch(Msg::Lang(Lang::from_id(&v).unwrap_or(Lang::En)));
-        })
-    };
-    let close = {
-        let c = props.close.clone();
-        Callback::from(move |_| c.emit(()))
-    };
-    let topbar = html! {
-        <header class="topbar">
-            <h1><span class="logo" aria-hidden="true">{ "▦" }</span>{ l.t("Barrierscope · Batch recovery", "Barrierscope · 批处理恢复") }</h1>
-            <p class="tagline">{ l.t("Hadoop re-runs the task, Spark recomputes the lineage", "Hadoop 重跑任务，Spark 按血统重算") }</p>
-            <div class="config">
-                <label>{ l.t("Job", "作业") }
-                    <select id="batch-job" onchange={on_job} aria-label={l.t("Batch job", "批处理作业")}>
-                        { for BATCH_JOBS.iter().map(|j| html!{ <option value={*j} selected={state.job == *j}>{ job_name(l, j) }</option> }) }
-                        if state.job.is_empty() { <option value="" selected=true disabled=true>{ job_name(l, "") }</option> }
-                    </select></label>
-                <label>{ l.t("Language", "语言") }
-                    <select id="batch-lang" onchange={on_lang} aria-label={l.t("Language", "语言")}>
-                        <option value="en" selected={l == Lang::En}>{ "English" }</option>
-                        <option value="zh" selected={l == Lang::Zh}>{ "中文" }</option>
-                    </select></label>
-                <button id="batch-close" class="tool lang" onclick={close} aria-keyshortcuts="Escape" title={l.t("Back to the streaming simulator (Esc)", "回到流处理模拟器（Esc）")}>
-                    { l.t("← Free play", "← 自由操作") }</button>
-            </div>
-        </header>
-    };
-
-    // ---- the share bar: lesson, presenter, link, file ----
     let lesson_at = state.lesson.as_ref().map(|x| x.step);
     let on_lesson = {
         let d = d.clone();
         Callback::from(move |_| d.dispatch(RoomMsg::Lesson(if lesson_at.is_some() { None } else { Some(0) })))
-    };
-    let on_presenter = {
-        let (page, on) = (page.clone(), props.presenter);
-        Callback::from(move |_| page.dispatch(Msg::Presenter(!on)))
     };
     let on_share = {
         let (d, state) = (d.clone(), state.clone());
@@ -229,22 +202,22 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
         let d = d.clone();
         Callback::from(move |e: Event| io::import(&e.target_unchecked_into::<HtmlInputElement>(), d.clone()))
     };
-    let sharebar = html! {
-        <div class="sharebar" role="region" aria-label={l.t("Lesson and sharing", "课程与分享")}>
-            <button id="batch-lesson" class={classes!("tool", lesson_at.is_some().then_some("on"))} onclick={on_lesson} aria-pressed={lesson_at.is_some().to_string()}>
-                { if lesson_at.is_some() { l.t("✕ Leave the lesson", "✕ 退出课程") } else { l.t("▶ Lesson 14: batch recovery", "▶ 第 14 课：批处理恢复") } }</button>
-            <button id="batch-presenter" class={classes!("tool", props.presenter.then_some("on"))} onclick={on_presenter}
-                aria-pressed={props.presenter.to_string()} aria-keyshortcuts="P" title={l.t("Presenter mode: large type (P)", "演示模式：大字号（P）")}>
-                { l.t("▣ Presenter", "▣ 演示模式") }</button>
-            <button id="batch-share" class="tool" onclick={on_share} title={l.t("Put the batch run in a link", "把批处理运行放进链接")}>{ l.t("↗ Share link", "↗ 分享链接") }</button>
-            <button id="batch-export" class="tool" onclick={on_export} title={l.t("Download the batch run as a JSON file", "把批处理运行下载为 JSON 文件")}>{ l.t("↓ Export", "↓ 导出") }</button>
-            <label class="tool import" title={l.t("Open a batch run from a JSON file", "从 JSON 文件打开批处理运行")}>{ l.t("↑ Import", "↑ 导入") }
-                <input id="batch-import" type="file" accept=".json,application/json" onchange={on_import} aria-label={l.t("Import a batch run file", "导入批处理运行文件")} /></label>
-            { state.link.clone().map(|url| html!{
-                <input id="batch-share-url" class="share-url" type="text" readonly=true value={url} aria-label={l.t("Link to this batch run", "此批处理运行的链接")} />
-            }).unwrap_or_default() }
-        </div>
-    };
+    let tools = html! { <>
+        <label>{ l.t("Job", "作业") }
+            <select id="batch-job" onchange={on_job} aria-label={l.t("Batch job", "批处理作业")}>
+                { for BATCH_JOBS.iter().map(|j| html!{ <option value={*j} selected={state.job == *j}>{ job_name(l, j) }</option> }) }
+                if state.job.is_empty() { <option value="" selected=true disabled=true>{ job_name(l, "") }</option> }
+            </select></label>
+        <button id="batch-lesson" class={classes!("tool", lesson_at.is_some().then_some("on"))} onclick={on_lesson} aria-pressed={lesson_at.is_some().to_string()}>
+            { if lesson_at.is_some() { l.t("✕ Leave the lesson", "✕ 退出课程") } else { l.t("▶ Lesson: batch recovery", "▶ 课程：批处理恢复") } }</button>
+        <button id="batch-share" class="tool" onclick={on_share} title={l.t("Put the batch run in a link", "把批处理运行放进链接")}>{ l.t("↗ Share link", "↗ 分享链接") }</button>
+        { export_button("batch-export", l.t("Download the batch run as a JSON file", "把批处理运行下载为 JSON 文件"), on_export, l) }
+        { import_button("batch-import", l.t("Import a batch run from a JSON file", "从 JSON 文件导入批处理运行"), false, on_import, l) }
+        { state.link.clone().map(|url| html!{
+            <input id="batch-share-url" class="share-url" type="text" readonly=true value={url} aria-label={l.t("Link to this batch run", "此批处理运行的链接")} />
+        }).unwrap_or_default() }
+    </> };
+    let head = room_head(Room::Batch, props, tools);
 
     // ---- the toolbar: back, step, play, to end, reset, timeline, failures ----
     let at_end = run.at == run.len();
@@ -374,10 +347,14 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
         let streaming = last.then(|| {
             let (page, c) = (page.clone(), props.close.clone());
             let micro = CATALOGUE.iter().position(|x| x.id == "micro-batches");
+            let n = micro.map_or(0, |i| i + 1);
             html! { <button id="batch-to-streaming" class="tool primary" onclick={Callback::from(move |_| {
                     if let Some(i) = micro { page.dispatch(Msg::Cmd(Command::StartLesson(i))); }
                     c.emit(());
-                })}>{ l.t("▶ Streaming: lesson 13, micro-batches", "▶ 流处理：第 13 课，微批") }</button> }
+                })}>{ match l {
+                    Lang::En => format!("▶ Streaming: lesson {n}, micro-batches"),
+                    Lang::Zh => format!("▶ 流处理：第 {n} 课，微批"),
+                } }</button> }
         });
         html! { <section id="batch-lesson-bar" class="lesson-bar" aria-label={l.t("Lesson", "课程")} data-step={at.step.to_string()}>
             <div class="lesson-head"><h2 id="batch-lesson-title">{ match l {
@@ -476,7 +453,7 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
             <h2 id="batch-narration-title">{ l.t("What happened", "发生了什么") }</h2>
             <ol id="batch-narration" class="narration" aria-live="polite">
                 { for run.log.iter().enumerate().rev().take(8).map(|(i, evs)| html! {
-                    <li><span class="step-no">{ i + 1 }</span><span class="step-action">{ action_name(l, run.actions[i], hadoop) }</span>
+                    <li><span class="step-no">{ step_no(l, i + 1) }</span>{ " " }<span class="step-action">{ action_name(l, run.actions[i], hadoop) }</span>
                         <ul>{ for evs.iter().map(|e| html!{ <li>{ narrate(l, sim, e) }</li> }) }</ul></li>
                 }) }
                 if run.log.is_empty() { <li>{ l.t("Nothing has run yet. Step to start the first task.", "还什么都没运行。单步启动第一个任务。") }</li> }
@@ -488,7 +465,7 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
         <div id="batch-room" class={classes!("app", "batch-room", props.presenter.then_some("presenter"), lesson_at.is_some().then_some("in-lesson"), "tall")}
             lang={if l == Lang::Zh { "zh-Hans" } else { "en" }} data-lang={l.id()} data-presenter={props.presenter.to_string()}
             data-engine={if hadoop { "hadoop" } else { "spark" }} data-step={run.at.to_string()} data-steps={run.len().to_string()} data-ready="true">
-            <div class="chrome">{ topbar }{ sharebar }{ toolbar }</div>
+            <div class="chrome">{ head }{ toolbar }</div>
             { notice.unwrap_or_default() }
             { lesson.unwrap_or_default() }
             <main class="workspace">

@@ -7,7 +7,7 @@
 //! leaves alone.
 //!
 //! A comparison is saved as a [`SavedComparison`]: the room's link
-//! (`#room=compare&run=…`), its file, and its storage entry (`barrierscope.compare`); ↑ Open
+//! (`#room=compare&run=…`), its file, and its storage entry (`barrierscope.compare`); ↑ Import
 //! takes that, a comparison file from `scenarios/compare/`, or one to three scenario files.
 
 mod drawing;
@@ -23,11 +23,14 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
 use super::RoomProps;
+use crate::app::files::{export_button, import_button};
+use crate::app::room::{room_head, Room};
 use crate::app::ui_state::Msg;
 use crate::classroom::saved_comparison::{
     input_choice, job_choice, run_title, JOBS, MAX_ROOM_TICKS, PRESETS, RECORD_COUNTS, SPACINGS,
 };
-use crate::engine::comparison::{crash_meaning, Costs, MAX_CONFIGURATIONS};
+use crate::classroom::crash_words;
+use crate::engine::comparison::{Costs, MAX_CONFIGURATIONS};
 use crate::engine::{Lang, Strategy};
 use state::{place_value, preset_index, RoomMsg, RoomNotice, RoomState, Source, SPEEDS};
 
@@ -362,15 +365,6 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
             d.dispatch(RoomMsg::FromMain(s.config.job.clone(), Box::new(s.config.settings.clone())));
         })
     };
-    let close = {
-        let c = props.close.clone();
-        Callback::from(move |_| c.emit(()))
-    };
-    let other_lang = {
-        let main = props.dispatch.clone();
-        let to = if l == Lang::Zh { Lang::En } else { Lang::Zh };
-        Callback::from(move |_| main.dispatch(Msg::Lang(to)))
-    };
     let lesson_start = {
         let d = dispatch.clone();
         Callback::from(move |_| d.dispatch(RoomMsg::LessonStart))
@@ -384,7 +378,7 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
         .map(|((lane, t), c)| (t.clone(), lane.sim.settings.strategy, c.clone()))
         .collect();
     let meanings: Vec<String> =
-        lock.lanes.iter().map(|lane| crash_meaning(&file.crash.place, &lane.sim.settings, graph, l)).collect();
+        lock.lanes.iter().map(|lane| crash_words(&file.crash.place, &lane.sim.settings, graph, l)).collect();
     let notice = state.notice.as_ref().map(|n| notice_words(n, l));
     let d = dispatch.clone();
     let dismiss = Callback::from(move |_| d.dispatch(RoomMsg::Dismiss));
@@ -394,23 +388,12 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
         <div id="cmp-room" class={classes!("cmp-room", props.presenter.then_some("presenter"), format!("runs-{ends_at}"))}
              lang={if l == Lang::Zh { "zh-Hans" } else { "en" }} data-tick={tick.to_string()} data-finished={lock.finished().to_string()}
              data-runs={ends_at.to_string()} data-playing={state.playing.to_string()}>
-            <header class="cmp-head">
-                <h2 id="cmp-title">{ l.t("◫ Side by side: one input, one crash, one clock", "◫ 并排比较：一份输入、一次崩溃、一个时钟") }</h2>
-                <div class="cmp-head-tools">
-                    <button class="tool" id="cmp-lesson-start" onclick={lesson_start}>{ format!("▸ {}: {}", l.t("Lesson", "课程"), crate::classroom::compare_lesson::title(l)) }</button>
-                    <label class="tool cmp-import" title={l.t("Open a comparison, or one to three scenario files", "打开一个比较，或一到三个场景文件")}>
-                        { l.t("↑ Open file", "↑ 打开文件") }
-                        <input type="file" id="cmp-open-file" accept=".json,application/json" multiple=true onchange={on_open}
-                               aria-label={l.t("Open a comparison, or one to three scenario files", "打开一个比较，或一到三个场景文件")} />
-                    </label>
-                    <button class="tool" id="cmp-save" onclick={on_save}>{ l.t("↓ Save file", "↓ 保存文件") }</button>
-                    <button class="tool" id="cmp-share" onclick={on_share}>{ l.t("↗ Share link", "↗ 分享链接") }</button>
-                    <button class="tool lang" id="cmp-lang" onclick={other_lang} lang={if l == Lang::Zh { "en" } else { "zh-Hans" }}>
-                        { if l == Lang::Zh { "English" } else { "中文" } }
-                    </button>
-                    <button class="tool" id="cmp-close" onclick={close} aria-keyshortcuts="Escape">{ l.t("✕ Back to the main screen", "✕ 返回主界面") }</button>
-                </div>
-            </header>
+            { room_head(Room::Compare, props, html! { <>
+                <button class="tool" id="cmp-lesson-start" onclick={lesson_start}>{ format!("▸ {}: {}", l.t("Lesson", "课程"), crate::classroom::compare_lesson::title(l)) }</button>
+                { import_button("cmp-open-file", l.t("Import a comparison, or one to three scenario files", "导入一个比较，或一到三个场景文件"), true, on_open, l) }
+                { export_button("cmp-save", l.t("Download the comparison as a JSON file", "把比较下载为 JSON 文件"), on_save, l) }
+                <button class="tool" id="cmp-share" onclick={on_share}>{ l.t("↗ Share link", "↗ 分享链接") }</button>
+            </> }) }
             if let Some(link) = &state.link {
                 <p class="cmp-link" role="status">
                     <label for="cmp-link-text">{ l.t("Link to this comparison:", "此比较的链接：") }</label>
@@ -484,7 +467,7 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
                         <section class="cmp-run panel" id={format!("cmp-run-{i}")} aria-labelledby={format!("cmp-run-{i}-title")} data-status={status.0}>
                             <h3 id={format!("cmp-run-{i}-title")}>{ title.clone() }</h3>
                             <p class="cmp-config">{ configuration_words(&lane.sim.settings, l) }</p>
-                            <p class="cmp-means">{ crash_meaning(&file.crash.place, &lane.sim.settings, graph, l) }</p>
+                            <p class="cmp-means">{ crash_words(&file.crash.place, &lane.sim.settings, graph, l) }</p>
                             { drawing::drawing(i, lane, title, props.presenter, l) }
                             <p class="cmp-mech">{ drawing::mechanism_line(&lane.sim, l) }</p>
                             <p class="cmp-status">{ status.1 }</p>

@@ -52,13 +52,11 @@ pub const ROWS: [Row; 27] = [
     row("/verdicts/order", "verdict: order", "结论：顺序", false),
 ];
 
+/// The verdict's id, mark and word: the main screen's words (`text::verdict_mark`), so every room
+/// says a verdict the same way.
 fn verdict(l: Lang, v: Verdict) -> (&'static str, &'static str, &'static str) {
-    match v {
-        Verdict::ExactlyOnce => ("exactly-once", "✓", l.t("exactly once", "精确一次")),
-        Verdict::Lost => ("lost", "✗", l.t("LOST", "丢失")),
-        Verdict::Duplicated => ("duplicated", "⊕", l.t("DUPLICATED", "重复")),
-        Verdict::Pending => ("pending", "…", l.t("on its way", "处理中")),
-    }
+    let (mark, word) = crate::app::text::verdict_mark(l, v);
+    (v.id(), mark, word)
 }
 
 /// The value (as the engine's JSON spells it) and the cell's text.
@@ -110,22 +108,24 @@ pub fn cell(figure: &str, c: &Costs, crashed: bool, l: Lang) -> (String, String,
             }
             None => (String::new(), l.t("no sink", "没有输出端").into(), None),
         },
-        "/verdicts/complete" => match c.verdicts.complete {
-            Completeness::Complete => {
-                ("complete".into(), format!("✓ {}", l.t("complete", "完整")), Some("exactly-once"))
-            }
-            Completeness::Incomplete => {
-                ("incomplete".into(), format!("✗ {}", l.t("INCOMPLETE", "不完整")), Some("lost"))
-            }
-            Completeness::Pending => ("pending".into(), format!("… {}", l.t("on its way", "处理中")), Some("pending")),
-        },
-        "/verdicts/order" => match c.verdicts.order {
-            Order::InOrder => ("in-order".into(), format!("✓ {}", l.t("in order", "有序")), Some("exactly-once")),
-            Order::OutOfOrder => {
-                ("out-of-order".into(), format!("⇅ {}", l.t("OUT OF ORDER", "乱序")), Some("duplicated"))
-            }
-            Order::Pending => ("pending".into(), format!("… {}", l.t("on its way", "处理中")), Some("pending")),
-        },
+        "/verdicts/complete" => {
+            let (mark, word) = crate::app::text::complete_mark(l, c.verdicts.complete, false);
+            let (id, class) = match c.verdicts.complete {
+                Completeness::Complete => ("complete", "exactly-once"),
+                Completeness::Incomplete => ("incomplete", "lost"),
+                Completeness::Pending => ("pending", "pending"),
+            };
+            (id.into(), format!("{mark} {word}"), Some(class))
+        }
+        "/verdicts/order" => {
+            let (mark, word) = crate::app::text::order_mark(l, c.verdicts.order, false);
+            let (id, class) = match c.verdicts.order {
+                Order::InOrder => ("in-order", "exactly-once"),
+                Order::OutOfOrder => ("out-of-order", "duplicated"),
+                Order::Pending => ("pending", "pending"),
+            };
+            (id.into(), format!("{mark} {word}"), Some(class))
+        }
         _ => (String::new(), String::new(), None),
     }
 }

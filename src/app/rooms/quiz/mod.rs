@@ -50,14 +50,26 @@ fn QuizRoom(props: &RoomProps) -> Html {
             store::keep(&Progress { set: at.set, answers: at.answers.clone() });
         });
     }
-    // The focus follows the question: its first option when it opens, Next once graded.
+    // The focus follows the question: its first option when it opens, Next once graded. It moves
+    // without scrolling: the room opens at its title, and a new question shows from its own title
+    // down (its first option may sit under the schedule's diagram).
     {
         let form = form.clone();
-        use_effect_with((at.set, at.answers.len(), at.graded.is_some(), at.done), move |_| {
+        let first = use_mut_ref(|| true);
+        use_effect_with((at.set, at.answers.len(), at.graded.is_some(), at.done), move |&(_, _, graded, _)| {
             if let Some(el) = form.cast::<web_sys::HtmlElement>() {
                 let target = el.query_selector("[data-focus]").ok().flatten();
                 if let Some(t) = target.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok()) {
-                    let _ = t.focus();
+                    crate::app::room_loader::focus_quietly(&t);
+                    if graded {
+                        t.scroll_into_view_with_bool(false);
+                    }
+                }
+                let opened = std::mem::replace(&mut *first.borrow_mut(), false);
+                if !opened && !graded {
+                    if let Ok(Some(q)) = el.query_selector("#quiz-question, #quiz-score") {
+                        q.scroll_into_view();
+                    }
                 }
             }
         });
@@ -249,7 +261,8 @@ fn question_view(
         let ticked = at.ticked.contains(&i);
         let mark = graded.map(|_| match (c.right, ticked) {
             (true, true) => ("right", l.t("✓ right", "✓ 正确")),
-            (true, false) => ("missed", l.t("✓ right, not ticked", "✓ 正确，未勾选")),
+            // A right answer the learner left unticked is a miss, not a success: marked as a miss.
+            (true, false) => ("missed", l.t("✗ missed: this one is right", "✗ 漏选：这一项是正确的")),
             (false, true) => ("wrong", l.t("✗ wrong", "✗ 错误")),
             (false, false) => ("", ""),
         });
