@@ -1302,7 +1302,7 @@ await check('JobManager HA: a standby wins the election; without HA a new JobMan
   expect((await text('#jm-ha')).includes('B elected at step'), await text('#jm-ha'));
   await pg.screenshot({ path: shots + 'ha-election-after-1366.png' });
   await pg.click('#btn-lang');
-  expect((await text('#jm-title')).includes('B（Leader）') && (await text('#jm-title')).includes('A（备用）'), await text('#jm-title'));
+  expect((await text('#jm-title')).includes('B（主）') && (await text('#jm-title')).includes('A（备用）'), await text('#jm-title'));
   await pg.click('#btn-lang');
   await pg.keyboard.press('c');
   await pg.click('#tab-checkpoints');
@@ -1615,7 +1615,8 @@ await check('PyFlink room: timers are refused with Flink\'s reason, in both lang
   expect((await pg.textContent('#pyflink-refused')).includes('定时快照'), 'in Chinese');
   expect((await pg.textContent('#room-pyflink-title')).includes('在真实的 Flink 上运行'), 'the title in Chinese');
   await pg.click('#btn-room-lang');
-  await pg.click('#btn-pyflink-back');
+  // The one way back, as in every room (issue 48; the room's own "← Change the settings" is gone).
+  await pg.click('#btn-room-close');
   await pg.selectOption('#sel-job', 'line-sink');
   await pg.selectOption('#sel-strategy', 'aligned');
   for (let i = 0; i < 3; i++) await pg.click('#read-Source');

@@ -18,4 +18,5 @@ echo "== 3/4 build: trunk build --release, with the book (mdbook build docs)"
 trunk build --release
 echo "== 4/4 end to end: node e2e/e2e.mjs"
 node e2e/e2e.mjs
+node e2e/rooms.mjs
 node e2e/stage.mjs

@@ -149,6 +149,9 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     });
     let lay = &*lay;
     let saved: Vec<Option<&TaskSnapshot>> = sim.restore_point();
+    // The timeline's steps count from its first: a job submitted again from a savepoint counts
+    // from its submission, and so do its save marks.
+    let first_tick = session.timeline.initial().tick;
     let cut = saved.iter().any(|s| s.is_some()).then(|| sim.cut_check(&saved));
     let running = sim.running();
     // Where each stopped source would read next after a restore now (never where it stopped).
@@ -225,7 +228,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             </defs>
             { for g.channels.iter().enumerate().map(|(i, _)| lane(sim, ChannelId(i as u16), lay, lang, h)) }
             { cut_line(lay, &saved, lang) }
-            { for g.tasks.iter().enumerate().map(|(i, _)| task_box(sim, drawing, TaskId(i as u16), lay, lang, h, saved[i], resume[i])) }
+            { for g.tasks.iter().enumerate().map(|(i, _)| task_box(sim, drawing, TaskId(i as u16), lay, lang, h, saved[i].map(|s| (s, first_tick)), resume[i])) }
             { for g.channels.iter().enumerate().map(|(i, _)| lane_labels(sim, ChannelId(i as u16), lay, lang, cut.as_ref())) }
             { jobmanager(sim, drawing, lay, lang) }
             { lay.external.map(|(r, s)| external_box(sim, lay, r, s, lang)).unwrap_or_default() }
@@ -337,7 +340,7 @@ fn high_availability(sim: &Sim, l: Lang) -> (String, String) {
             if zh { format!("HA 存储：作业图，指针 → {}", chk(latest)) } else { format!("HA store: job graph, pointer → {}", chk(latest)) },
         ),
         HighAvailability::Standby => (
-            if zh { format!("JobManager {leader}（Leader）· {standby}（备用）") } else { format!("JobManager {leader} (leader) · {standby} (standby)") },
+            if zh { format!("JobManager {leader}（主）· {standby}（备用）") } else { format!("JobManager {leader} (leader) · {standby} (standby)") },
             match m.elected_at {
                 Some(t) if zh => format!("{leader} 于第 {} 步当选 · HA 指针 → {}", t + 1, chk(sim.stats.latest_restored.map(|c| c.0))),
                 Some(t) => format!("{leader} elected at step {} · HA pointer → {}", t + 1, chk(sim.stats.latest_restored.map(|c| c.0))),
@@ -626,7 +629,7 @@ fn task_box(
     lay: &Layout,
     l: Lang,
     h: &Handlers,
-    saved: Option<&TaskSnapshot>,
+    saved: Option<(&TaskSnapshot, u64)>,
     resume: Option<u32>,
 ) -> Html {
     let g = &sim.graph;
@@ -819,12 +822,18 @@ fn task_box(
         chips.push(chip(&h.act, a, sim, cx, cy, w, shown(spec), title, format!("{id}-{}", info.name), l));
         cx += w + 5.0;
     }
-    let snap_mark = saved.map(|s| {
+    let snap_mark = saved.map(|(s, first)| {
         let r = lay.snap(t.index());
+        // A save from before this job was submitted (the state it started from) is step 0.
+        let n = (s.tick + 1).saturating_sub(first);
+        let title = match n {
+            0 => l.t("Saved before this job was submitted: it started from this state", "保存于这个作业提交之前：它从这个状态开始").to_string(),
+            n => format!("{} {n}", l.t("Saved at step", "保存于第几步：")),
+        };
         html! { <g class="snap-mark" data-snapshot-step={s.tick.to_string()}>
-            <title>{ format!("{} {}", l.t("Saved at step", "保存于第几步："), s.tick + 1) }</title>
+            <title>{ title }</title>
             <rect x={num(r.x)} y={num(r.y)} width={num(r.w)} height={num(r.h)} rx="13" />
-            <text x={num(r.cx())} y={num(r.y + 19.0)} text-anchor="middle">{ format!("◉ {}", s.tick + 1) }</text>
+            <text x={num(r.cx())} y={num(r.y + 19.0)} text-anchor="middle">{ format!("◉ {n}") }</text>
         </g> }
     });
     let name_w = text_w(&info.name, 21.0);
@@ -1109,7 +1118,7 @@ fn Legend(props: &LegendProps) -> Html {
             ),
         ),
         Mark::Batch => item(
-            html! { <g class="g-batch"><text x="4" y="30">{ "batch 1 ▶" }</text></g> },
+            html! { <g class="g-batch"><text x="4" y="30">{ l.t("batch 1 ▶", "批次 1 ▶") }</text></g> },
             110,
             l.t(
                 "batch k ▶: the driver's batch job running (the others queue behind it)",

@@ -137,15 +137,17 @@ pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispat
                 <div class="lesson-diagram" id="lesson-diagram">
                     <button class="tool primary" id="lesson-open-diagram" aria-keyshortcuts="D"
                         onclick={Callback::from(move |_: MouseEvent| d.dispatch(Msg::Room(Some(Room::SpaceTime))))}>
-                        { if shown == OnDiagram::Draw { l.t("⧖ Draw on the space-time diagram", "⧖ 在时空图上画切面") }
-                          else { l.t("⧖ See it on the space-time diagram", "⧖ 在时空图上查看") } }</button>
+                        { if shown == OnDiagram::Draw { l.t("⇶ Draw on the space-time diagram", "⇶ 在时空图上画切面") }
+                          else { l.t("⇶ See it on the space-time diagram", "⇶ 在时空图上查看") } }</button>
                     if shown == OnDiagram::Draw {
                         <span id="lesson-cut-score" class="lesson-cut-score" data-right={r.to_string()} data-total={total.to_string()}
                             data-found={(!cut_missing).to_string()}>{ match (total, cut_missing, zh) {
                             (0, _, false) => "No cut checked yet.".to_string(),
                             (0, _, true) => "还没有检查过切面。".to_string(),
+                            (1, true, false) => format!("1 cut checked, not consistent yet; you predicted {r} of 1 right."),
                             (_, true, false) => format!("{total} cuts checked, none consistent yet; you predicted {r} of {total} right."),
                             (_, true, true) => format!("已检查 {total} 个切面，还没有一致的；你预测对了 {total} 个中的 {r} 个。"),
+                            (1, false, false) => format!("✓ A consistent cut found at the first try; you predicted {r} of 1 right."),
                             (_, false, false) => format!("✓ A consistent cut found after {total} cuts; you predicted {r} of {total} right."),
                             (_, false, true) => format!("✓ 检查了 {total} 个切面后找到了一致的切面；你预测对了 {total} 个中的 {r} 个。"),
                         } }</span>

@@ -616,7 +616,8 @@ pub fn App() -> Html {
                 // The panels get the part of the run they show: one whose part did not change is not
                 // drawn again.
                 <panels::VerdictPanel ledger={ledger.clone()} graph={graph.clone()} lang={l} down={sim.down().is_some()} chips={state.presenter || session.lesson.is_some()} />
-                <panels::StoragePanel storage={sim.storage().clone()} spark={bands_part::bands_now().map(|b| (b.storage_lines)(sim, l)).unwrap_or_default()} strategy={sim.strategy()} graph={graph} lang={l} />
+                <panels::StoragePanel storage={sim.storage().clone()} spark={bands_part::bands_now().map(|b| (b.storage_lines)(sim, l)).unwrap_or_default()} strategy={sim.strategy()} graph={graph} lang={l}
+                    savepoints={sim.savepoints().to_vec()} stopped={sim.stopped()} first_tick={session.timeline.initial().tick} />
             </main>
             { state.room.map(|room| html! { <RoomDoor {room} inner={piece_props.clone()} run_ready={state.deferred.is_none()} /> }).unwrap_or_default() }
             // B blanks the screen, as presentation software does; any key or a click brings it back.

@@ -331,7 +331,8 @@ fn NarrationStep(props: &NarrationStepProps) -> Html {
     html! {
         <li data-step={step.to_string()}>
             <span class="step-no">{ format!("{} {}", l.t("Step", "第"), step) }{ l.t("", " 步") }</span>
-            <span class="step-action">{ props.title.clone() }</span>
+            // A space between the two, so a screen reader says "Step 5 take…", not "Step 5take…".
+            { " " }<span class="step-action">{ props.title.clone() }</span>
             <ul>{ for props.lines.iter().map(|line| html!{ <li>{ line.clone() }</li> }) }</ul>
         </li>
     }
@@ -607,6 +608,16 @@ pub struct StorageProps {
     pub strategy: Strategy,
     pub graph: Shared<JobGraph>,
     pub lang: Lang,
+    /// The user's savepoints (they outlive the job, in the user's directory).
+    #[prop_or_default]
+    pub savepoints: Vec<crate::engine::Savepoint>,
+    /// How the job ended, if it was stopped or cancelled.
+    #[prop_or_default]
+    pub stopped: Option<crate::engine::JobEnd>,
+    /// The engine's step at the timeline's first step: a job submitted again from a savepoint
+    /// counts its steps from there, and so do the steps shown here.
+    #[prop_or_default]
+    pub first_tick: u64,
 }
 
 /// Checkpoint storage: what a restore would find.
@@ -636,16 +647,48 @@ pub fn StoragePanel(props: &StorageProps) -> Html {
             }
         }
         s if s.uses_coordinator() => {
-            if storage.completed.is_empty() {
-                html! { <p class="hint">{ l.t("No completed checkpoint yet. Trigger one (C) and deliver its barriers.", "还没有已完成的检查点。触发一个（C）并投递其屏障。") }</p> }
+            // A step of this timeline (a job submitted again counts from its submission); a save
+            // from before it is named by its savepoint.
+            let step = |tick: u64| tick.checked_sub(props.first_tick).map(|t| t + 1);
+            let at = |what: (&'static str, &'static str), tick: u64| match step(tick) {
+                Some(n) => format!("{} {n}", l.t(what.0, what.1)),
+                None => l.t("before this job was submitted", "在这个作业提交之前").to_string(),
+            };
+            let checkpoints = if storage.completed.is_empty() {
+                let hint = match props.stopped {
+                    Some(_) => l.t(
+                        "No checkpoint is kept: a job that ended deletes its checkpoints. Its savepoints stay.",
+                        "没有保留的检查点：作业结束时会删除它的检查点。它的保存点仍在。",
+                    ),
+                    None => l.t("No completed checkpoint yet. Trigger one (C) and deliver its barriers.", "还没有已完成的检查点。触发一个（C）并投递其屏障。"),
+                };
+                html! { <p class="hint" id="storage-no-checkpoint">{ hint }</p> }
             } else {
                 html! { <>{ for storage.completed.iter().rev().map(|c| html! {
                     <div class="stored-checkpoint" data-checkpoint={c.id.0.to_string()}>
-                        <h3>{ format!("chk-{}/_metadata · {} {}", c.id.0, l.t("completed at step", "完成于第"), c.completed_tick + 1) }</h3>
+                        <h3>{ format!("chk-{}/_metadata · {}", c.id.0, at(("completed at step", "完成于第"), c.completed_tick)) }{ if l == Lang::Zh && step(c.completed_tick).is_some() { " 步" } else { "" } }</h3>
                         { snap_rows(c.snapshots.iter().collect()) }
                     </div>
                 }) }</> }
-            }
+            };
+            html! { <>
+                { checkpoints }
+                { for props.savepoints.iter().rev().map(|sp| {
+                    let c = &sp.checkpoint;
+                    let what = match (l, sp.stop) {
+                        (Lang::En, false) => format!("savepoint {} (yours: it outlives the job)", c.id.0),
+                        (Lang::En, true) => format!("savepoint {}, taken by the stop (yours: it outlives the job)", c.id.0),
+                        (Lang::Zh, false) => format!("保存点 {}（属于你：作业结束后仍在）", c.id.0),
+                        (Lang::Zh, true) => format!("保存点 {}，停止时所做（属于你：作业结束后仍在）", c.id.0),
+                    };
+                    html! {
+                        <div class="stored-checkpoint stored-savepoint" data-savepoint={c.id.0.to_string()}>
+                            <h3>{ format!("{what} · {}", at(("completed at step", "完成于第"), c.completed_tick)) }{ if l == Lang::Zh && step(c.completed_tick).is_some() { " 步" } else { "" } }</h3>
+                            { snap_rows(c.snapshots.iter().collect()) }
+                        </div>
+                    }
+                }) }
+            </> }
         }
         Strategy::SparkStreaming => html! { <ul class="snapshots">{ for props.spark.iter().map(|x| html! { <li>{ x.clone() }</li> }) }</ul> },
         _ => {

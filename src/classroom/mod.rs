@@ -47,4 +47,4 @@ pub use saved_run::{
 };
 pub use session::{open_run, Command, Notice, Session, StepLog, Steps, MAX_FORKS_KEPT, NARRATION_STEPS};
 pub use settings_form::{edit_field, FieldNote, SettingField};
-pub use wording::step_title;
+pub use wording::{crash_words, step_title};

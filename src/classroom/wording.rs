@@ -262,3 +262,48 @@ pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
     };
     format!("{base}: {what}")
 }
+
+/// What a crash of `place` takes down under `settings`' mechanism, in a learner's words: the
+/// crash named as the narration names its action ("crash Count: the task fails…", "使 Count
+/// 崩溃：…"), not by its script code (`crash-task Count`), which the runner's output keeps
+/// (`engine::comparison::crash_meaning`).
+pub fn crash_words(
+    place: &crate::engine::comparison::CrashPlace,
+    settings: &crate::engine::Settings,
+    graph: &crate::engine::dataflow::job_graph::JobGraph,
+    lang: Lang,
+) -> String {
+    let meaning = crate::engine::comparison::crash_meaning(place, settings, graph, lang);
+    let effect = meaning.split_once('：').or_else(|| meaning.split_once(": ")).map_or(meaning.as_str(), |(_, e)| e);
+    match place.action(graph) {
+        Ok(a) => say!(lang, "{}: {}", "{}：{}", describe(graph, &a, lang), effect),
+        Err(_) => effect.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod crash_words_tests {
+    use super::*;
+    use crate::engine::comparison::CrashPlace;
+    use crate::engine::dataflow::job_graph::JobGraph;
+    use crate::engine::{builtin, Settings, Strategy};
+
+    /// A learner reads what the crash does, never its script code (issue 48).
+    #[test]
+    fn no_script_code_in_the_words() {
+        let b = builtin("line-sink").unwrap();
+        let g = JobGraph::build(&b.spec, &b.input).unwrap();
+        for place in [CrashPlace::Cluster, CrashPlace::Master, CrashPlace::WorkerRunning("Count".into())] {
+            for strategy in Strategy::ALL {
+                let s = Settings::new(strategy);
+                for lang in [Lang::En, Lang::Zh] {
+                    let w = crash_words(&place, &s, &g, lang);
+                    assert!(!w.contains("crash-task") && !w.contains("crash-job-manager") && !w.starts_with("crash:"), "{w}");
+                }
+            }
+        }
+        let s = Settings::new(Strategy::StormAcker);
+        let w = crash_words(&CrashPlace::WorkerRunning("Count".into()), &s, &g, Lang::En);
+        assert!(w.starts_with("crash Count: the worker running it dies"), "{w}");
+    }
+}

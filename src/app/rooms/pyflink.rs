@@ -8,8 +8,11 @@ use yew::prelude::*;
 
 use super::RoomProps;
 use crate::app::files::download;
-use crate::app::text::Lang;
-use crate::engine::{export_pyflink, Scenario, ScriptAction};
+use crate::app::text::{sink_name, strategy_name, Lang};
+use crate::app::ui_state::Msg;
+use crate::classroom::{Command, RunConfig, Session};
+use crate::engine::pyflink_export::ExportError;
+use crate::engine::{export_pyflink, Scenario, ScriptAction, SinkMode, SourceKind, Strategy};
 
 /// The run on screen as a scenario: its configuration and the actions up to the step shown.
 pub fn scenario_of(session: &crate::classroom::Session) -> Scenario {
@@ -80,18 +83,105 @@ fn PyFlinkRoom(props: &RoomProps) -> Html {
                 </div>
             }
         }
-        Err(e) => html! {
-            <div class="room-body pyflink">
-                <p id="pyflink-refused" class="refused" role="status">{ e.message(l) }</p>
-                <p>{ l.t("Choose aligned barriers, barriers without alignment, unaligned checkpoints or no snapshots, with a \
-                          replayable source, and open this room again.",
-                         "请选择对齐屏障、不对齐屏障、非对齐检查点或不做快照，并使用可重放的数据源，然后再打开这里。") }</p>
-                <button id="btn-pyflink-back" class="tool" data-autofocus="true"
-                    onclick={let c = props.close.clone(); Callback::from(move |_| c.emit(()))}>
-                    { l.t("← Change the settings", "← 去修改设置") }</button>
-            </div>
-        },
+        Err(e) => {
+            // The way forward: a run of the same job Flink can take (the same settings, with what
+            // Flink has no counterpart for changed), or the last step of this run it can take.
+            let session = props.run.session();
+            let config = exportable_config(&session.config);
+            let back_to = config.is_none().then(|| last_exportable_step(&session)).flatten();
+            drop(session);
+            let switch = config.map(|c| {
+                let d = props.dispatch.clone();
+                let words = if c.settings.strategy == props.run.session().config.settings.strategy {
+                    l.t("⇄ Change the settings Flink can't take (a new run of this job)", "⇄ 改掉 Flink 不支持的设置（这个作业的新运行）")
+                } else {
+                    l.t("⇄ Switch to aligned barriers (a new run of this job)", "⇄ 改用对齐屏障（这个作业的新运行）")
+                };
+                html! { <button id="btn-pyflink-switch" class="tool primary" data-autofocus="true"
+                    onclick={Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Configure(c.clone()))))}>{ words }</button> }
+            });
+            let back = back_to.map(|step| {
+                let d = props.dispatch.clone();
+                html! { <button id="btn-pyflink-seek" class="tool primary" data-autofocus="true"
+                    onclick={Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Seek(step))))}>{ match l {
+                        Lang::En => format!("◀ Go back to step {step}, the last one Flink can run"),
+                        Lang::Zh => format!("◀ 回到第 {step} 步：Flink 能运行的最后一步"),
+                    } }</button> }
+            });
+            html! {
+                <div class="room-body pyflink">
+                    <p id="pyflink-refused" class="refused" role="status">{ refusal_words(&e, l) }</p>
+                    <p>{ l.t("Flink takes aligned barriers, barriers without alignment, unaligned checkpoints or no snapshots, with a \
+                              replayable source, and one failure at most.",
+                             "Flink 支持对齐屏障、不对齐屏障、非对齐检查点或不做快照，数据源须可重放，且最多一次故障。") }</p>
+                    <div class="room-actions">
+                        { switch.unwrap_or_default() }
+                        { back.unwrap_or_default() }
+                    </div>
+                </div>
+            }
+        }
     }
+}
+
+/// Why the run has no PyFlink counterpart, in a learner's words: the strategy and the sink by the
+/// names the page gives them, not by their ids in a scenario file.
+fn refusal_words(e: &ExportError, l: Lang) -> String {
+    let message = e.message(l);
+    let why = message.split_once('：').or_else(|| message.split_once(": ")).map_or(message.as_str(), |(_, w)| w);
+    match e {
+        ExportError::Strategy(s) => match l {
+            Lang::En => format!("{} can't run on Flink: {why}.", strategy_name(l, *s)),
+            Lang::Zh => format!("“{}”不能在 Flink 上运行：{why}。", strategy_name(l, *s)),
+        },
+        ExportError::RestartFromLatest => match l {
+            Lang::En => format!("A restart from the latest offsets can't run on Flink: {why}."),
+            Lang::Zh => format!("从最新偏移量重启不能在 Flink 上运行：{why}。"),
+        },
+        ExportError::SinkMode(m) => match l {
+            Lang::En => format!("The sink “{}” can't run on Flink: {why}.", sink_name(l, *m)),
+            Lang::Zh => format!("输出端“{}”不能在 Flink 上运行：{why}。", sink_name(l, *m)),
+        },
+        _ => {
+            let mut m = message.clone();
+            if let Some(first) = m.get(..1) {
+                m.replace_range(..1, &first.to_uppercase());
+            }
+            match l {
+                Lang::En => format!("{m}."),
+                Lang::Zh => format!("{m}。"),
+            }
+        }
+    }
+}
+
+/// The run's configuration with what Flink has no counterpart for changed (strategy, source,
+/// sink), if that is what the refusal is about and the change makes the run exportable.
+fn exportable_config(config: &RunConfig) -> Option<RunConfig> {
+    let mut c = config.clone();
+    let from_latest = export_pyflink(&c.scenario()).is_err_and(|e| matches!(e, ExportError::RestartFromLatest));
+    let s = &mut c.settings;
+    if from_latest || !matches!(s.strategy, Strategy::Aligned | Strategy::AtLeastOnce | Strategy::Unaligned | Strategy::None) {
+        s.strategy = Strategy::Aligned;
+    }
+    s.source = SourceKind::ReplayableLog;
+    if s.sink == SinkMode::Transactional {
+        s.sink = SinkMode::TwoPhaseCommit;
+    }
+    (c != *config && export_pyflink(&c.scenario()).is_ok()).then_some(c)
+}
+
+/// The last step before the playhead whose run Flink can take (a savepoint, a second failure or
+/// a JobManager failure came after it), if any.
+fn last_exportable_step(session: &Session) -> Option<usize> {
+    let g = &session.sim().graph;
+    let actions = session.timeline.actions();
+    let base = session.config.scenario();
+    (0..session.timeline.position()).rev().take(400).find(|&p| {
+        let mut sc = base.clone();
+        sc.actions = actions[..p].iter().map(|&a| ScriptAction::of(g, a)).collect();
+        export_pyflink(&sc).is_ok()
+    })
 }
 
 fn say_download(l: Lang, name: &str) -> String {

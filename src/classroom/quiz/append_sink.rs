@@ -10,7 +10,7 @@
 //! system wrote it more often); exactly one is right.
 
 use crate::classroom::RunConfig;
-use crate::engine::comparison::{crash_meaning, ComparisonFile, Configuration, CrashPlace, CrashPlan, Lockstep, RestorePlan};
+use crate::engine::comparison::{ComparisonFile, Configuration, CrashPlace, CrashPlan, Lockstep, RestorePlan};
 use crate::engine::rng::Rng;
 use crate::engine::scenario::JobRef;
 use crate::engine::{narrate, Action, Lang, Settings, Strategy};
@@ -107,8 +107,8 @@ pub fn generate(seed: u64) -> Option<Question> {
             Lang::Zh => format!("输入 a 到 h，由 Flink、Storm 和 Spark Streaming 各读一遍；每个运行的调度器都以 {} 为种子，共用一个时钟。", file.seed),
         }),
         Words::of(|l| match l {
-            Lang::En => format!("At tick {crash}, {}.", crash_meaning(&place, &run.settings, g, l)),
-            Lang::Zh => format!("第 {crash} 个时钟周期：{}。", crash_meaning(&place, &run.settings, g, l)),
+            Lang::En => format!("At tick {crash}, {}.", crate::classroom::crash_words(&place, &run.settings, g, l)),
+            Lang::Zh => format!("第 {crash} 个时钟周期：{}。", crate::classroom::crash_words(&place, &run.settings, g, l)),
         }),
         Words::of(|l| match l {
             Lang::En => format!("From tick {restore} on, every run that is down restores, and each runs to its end."),

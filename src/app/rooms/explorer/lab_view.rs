@@ -240,10 +240,10 @@ pub fn LabTab(props: &TabProps) -> Html {
             { match &*run {
                 Run::Idle => html! {},
                 Run::Running(probe, states, c) => html! {
-                    <p class="xp-progress" id="lab-progress" role="status" aria-live="polite">{ match l {
+                    <p class="xp-progress" id="lab-progress" role="status" aria-live="polite" data-busy-ms={fixed(c.busy_ms, 2)}>{ match l {
                         Lang::En => format!("Probe {} of {} ({}): {} states so far…", probe + 1, probes().len(), probes()[(*probe).min(2)].0, grouped(*states as u128)),
                         Lang::Zh => format!("探测作业 {} / {}（{}）：目前 {} 个状态…", probe + 1, probes().len(), probes()[(*probe).min(2)].0, grouped(*states as u128)),
-                    } }<span class="xp-cost">{ format!(" {} ms", fixed(c.busy_ms, 0)) }</span></p>
+                    } }</p>
                 },
                 Run::Cancelled => html! { <p class="xp-progress" role="status">{ l.t("Cancelled.", "已取消。") }</p> },
                 Run::Failed(why) => html! { <p class="bad" role="alert">{ format!("{} {why}", l.t("The classification stopped:", "分类中止：")) }</p> },
@@ -297,13 +297,12 @@ fn verdict(c: &Classification, cost: &Cost, theory: Option<Guarantee>, handler: 
             </p>
         }
     });
-    html! { <div class="lab-verdict" id="lab-verdict" data-guarantee={c.guarantee.id()}>
+    html! { <div class="lab-verdict" id="lab-verdict" data-guarantee={c.guarantee.id()} data-busy-ms={fixed(cost.busy_ms, 2)} data-frames={cost.frames.to_string()}>
         <p class={classes!("lab-guarantee", if c.guarantee == Guarantee::ExactlyOnce { "good" } else { "bad" })}>
             { format!("{} {}", l.t("The handler keeps:", "这种处理方式的保证："), guarantee_name(c.guarantee, l)) }
             if let Some(t) = theory {
-                <span class="lab-agrees" id="lab-agrees">{ if t == c.guarantee { l.t(" — as theory says.", " —— 与理论一致。") } else { l.t(" — NOT what theory says.", " —— 与理论不符。") } }</span>
+                <span class="lab-agrees" id="lab-agrees">{ if t == c.guarantee { l.t(" — as theory says.", " —— 与理论一致。") } else { l.t(" — not what theory says.", " —— 与理论不符。") } }</span>
             }
-            <span class="xp-cost">{ format!(" ({} ms, {} {})", fixed(cost.busy_ms, 0), cost.frames, l.t("frames", "帧")) }</span>
         </p>
         <table class="xp-table" id="lab-probes">
             <thead><tr><th scope="col">{ l.t("probe job", "探测作业") }</th><th scope="col">{ l.t("states", "状态") }</th>

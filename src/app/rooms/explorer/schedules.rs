@@ -192,13 +192,6 @@ pub fn SchedulesTab(props: &TabProps) -> Html {
     }
 }
 
-fn cost_words(c: &Cost, l: Lang) -> String {
-    match l {
-        Lang::En => format!("{} ms of computing over {} frames (longest slice {} ms), {} ms in all", fixed(c.busy_ms, 0), c.frames, fixed(c.longest_ms, 1), fixed(c.wall_ms, 0)),
-        Lang::Zh => format!("计算 {} 毫秒，分布在 {} 帧（最长一片 {} 毫秒），总计 {} 毫秒", fixed(c.busy_ms, 0), c.frames, fixed(c.longest_ms, 1), fixed(c.wall_ms, 0)),
-    }
-}
-
 fn status(search: &Search, l: Lang) -> Html {
     let progress = |p: &Progress, c: &Cost, cancelled: bool| {
         let text = match l {
@@ -207,11 +200,12 @@ fn status(search: &Search, l: Lang) -> Html {
         };
         let max = (p.expanded + p.open).max(1);
         html! {
+            // The search's timings stay in data attributes for the tests and the benchmark: a
+            // learner sees how far the search has come, not the page's own figures.
             <div class="xp-progress" id="xp-progress" role="status" aria-live="polite" data-states={p.states.to_string()}
                 data-frames={c.frames.to_string()} data-busy-ms={fixed(c.busy_ms, 2)} data-longest-ms={fixed(c.longest_ms, 2)}>
                 <progress max={max.to_string()} value={p.expanded.to_string()}></progress>
                 <span>{ if cancelled { format!("{} {text}.", l.t("Cancelled:", "已取消：")) } else { format!("{text}…") } }</span>
-                <span class="xp-cost">{ cost_words(c, l) }</span>
             </div>
         }
     };
@@ -272,7 +266,6 @@ fn results(done: &Rc<Done>, room: &RoomProps, l: Lang) -> Html {
                 Lang::Zh => format!("{} 个不同的状态（其中 {} 个是调度的终点，状态之间有 {} 个动作），{} 个调度，长 {} 到 {} 步。",
                     grouped(r.states as u128), grouped(r.end_states as u128), grouped(r.transitions as u128), grouped(r.schedules), r.shortest, r.longest),
             } }
-            <span class="xp-cost">{ format!(" {}.", cost_words(c, l)) }</span>
         </p>
         <table class="xp-table" id="xp-table">
             <caption>{ l.t("How every schedule ends", "所有调度的结局") }</caption>

@@ -186,6 +186,22 @@ fn refusal_text(r: &Refusal, l: Lang) -> (String, Option<String>) {
     }
 }
 
+/// Why Take a savepoint and Stop with savepoint are refused, one line for both when the reason is
+/// the same.
+fn refused_lines(sp: &Option<String>, stop: &Option<String>, l: Lang) -> Vec<String> {
+    let line = |what: &str, why: &str| match l {
+        Lang::En => format!("{what}: {why}."),
+        Lang::Zh => format!("{what}：{why}。"),
+    };
+    match (sp, stop) {
+        (Some(a), Some(b)) if a == b => vec![line(l.t("No savepoint now", "现在不能做保存点"), a)],
+        _ => [(sp, l.t("Take a savepoint", "做一个保存点")), (stop, l.t("Stop with savepoint", "带保存点停止"))]
+            .into_iter()
+            .filter_map(|(w, what)| w.as_ref().map(|w| line(what, w)))
+            .collect(),
+    }
+}
+
 fn mapping_table(rows: &[MappingRow], spec: &JobSpec, l: Lang) -> Html {
     let new_ids = operator_ids(spec);
     let fresh: Vec<(String, String)> = spec
@@ -291,6 +307,28 @@ fn ProgramRoom(props: &RoomProps) -> Html {
     let on_finish = {
         let d = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::ToEnd)))
+    };
+    // The way forward when the savepoint buttons are refused for want of checkpoints: the same
+    // job and input under aligned barriers, a new run (issue 48: no dead ends).
+    let no_coordinator = !sim.strategy().uses_coordinator();
+    let on_aligned = {
+        let (dispatch, config) = (props.dispatch.clone(), session.config.clone());
+        Callback::from(move |_: MouseEvent| {
+            let mut settings = config.settings.clone();
+            settings.strategy = Strategy::Aligned;
+            dispatch.dispatch(Msg::Cmd(Command::Configure(RunConfig { job: config.job.clone(), settings, seed: config.seed, records: None })))
+        })
+    };
+    // The savepoints on their way: a savepoint shows at once, with its barriers still travelling.
+    let pending: Vec<(u64, bool, u16)> = sim
+        .pending()
+        .iter()
+        .filter_map(|p| p.savepoint.map(|k| (p.id.0, k == crate::engine::SavepointType::Suspend, p.acked)))
+        .collect();
+    let tasks = sim.graph.tasks.len();
+    let on_step = {
+        let d = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Forward)))
     };
     let snaps = snapshots(sim, l);
     let chosen = d.from.and_then(|f| snaps.iter().find(|s| s.0 == f)).or_else(|| snaps.iter().rev().find(|s| s.1)).or(snaps.last()).cloned();
@@ -471,16 +509,45 @@ fn ProgramRoom(props: &RoomProps) -> Html {
                         title={if can_finish { l.t("Run on until the stop's savepoint completes and the job finishes", "继续运行，直到停止的保存点完成、作业结束") } else { l.t("Nothing is stopping: stop with a savepoint first", "没有正在进行的停止：请先带保存点停止") }}
                         onclick={on_finish}>{ l.t("⇥ Run until the job stops", "⇥ 运行到作业停止") }</button>
                 </div>
-                <p id="job-status" class="muted">{ match (props.run.session().sim().stopped(), l) {
-                    (Some(_), Lang::En) => "The job is stopped.".to_string(),
-                    (Some(_), Lang::Zh) => "作业已停止。".to_string(),
-                    (None, Lang::En) => "The job is running.".to_string(),
-                    (None, Lang::Zh) => "作业正在运行。".to_string(),
+                // Why a button is refused, in view, not only in its tooltip; and the way forward.
+                if why_sp.is_some() || why_stop.is_some() {
+                    <div class="room-why" id="savepoint-why" role="status">
+                        { for refused_lines(&why_sp, &why_stop, l).into_iter().map(|t| html! { <p>{ t }</p> }) }
+                        if no_coordinator {
+                            <p>{ l.t("A savepoint is a checkpoint the user triggers, so it needs Flink's checkpoint coordinator.",
+                                     "保存点是用户触发的检查点，所以需要 Flink 的检查点协调器。") }</p>
+                            <button class="tool primary" id="btn-switch-aligned" onclick={on_aligned.clone()}>
+                                { l.t("⇄ Switch to aligned barriers (a new run of this job)", "⇄ 改用对齐屏障（这个作业的新运行）") }</button>
+                        }
+                    </div>
+                }
+                <p id="job-status" class="muted">{ match (props.run.session().sim().stopped(), props.run.session().sim().stopping(), l) {
+                    (Some(_), _, Lang::En) => "The job is stopped.".to_string(),
+                    (Some(_), _, Lang::Zh) => "作业已停止。".to_string(),
+                    (None, Some(id), Lang::En) => format!("The job is stopping: savepoint {} is on its way.", id.0),
+                    (None, Some(id), Lang::Zh) => format!("作业正在停止：保存点 {} 正在进行。", id.0),
+                    (None, None, Lang::En) => "The job is running.".to_string(),
+                    (None, None, Lang::Zh) => "作业正在运行。".to_string(),
                 } }</p>
             </section>
             <section class="program-step" aria-labelledby="h-snap">
                 <h3 id="h-snap">{ l.t("2. Savepoints and retained checkpoints", "2. 保存点与保留的检查点") }</h3>
-                { if snaps.is_empty() { html! { <p id="no-savepoints" class="muted">{ l.t("None yet.", "还没有。") }</p> } } else { html! {
+                if !pending.is_empty() {
+                    <ul class="savepoints-pending" id="savepoints-pending" role="status">
+                        { for pending.iter().map(|&(id, stop, acked)| html! {
+                            <li data-savepoint={id.to_string()}>{ match (l, stop) {
+                                (Lang::En, false) => format!("Savepoint {id} is on its way: its barriers travel with the records, {acked} of {tasks} tasks have saved. Step the run to complete it."),
+                                (Lang::En, true) => format!("Stop with savepoint {id} is on its way: the sources read nothing more, {acked} of {tasks} tasks have saved. Step the run, or run until the job stops."),
+                                (Lang::Zh, false) => format!("保存点 {id} 正在进行：它的屏障随记录传递，{tasks} 个任务中已有 {acked} 个保存。单步运行即可完成它。"),
+                                (Lang::Zh, true) => format!("带保存点停止（保存点 {id}）正在进行：数据源不再读取，{tasks} 个任务中已有 {acked} 个保存。单步运行，或运行到作业停止。"),
+                            } }</li>
+                        }) }
+                    </ul>
+                    <div class="room-actions">
+                        <button class="tool primary" id="btn-program-step" onclick={on_step.clone()}>{ l.t("Step ▶", "单步 ▶") }</button>
+                    </div>
+                }
+                { if snaps.is_empty() { html! { <p id="no-savepoints" class="muted">{ if pending.is_empty() { l.t("None yet.", "还没有。") } else { l.t("None completed yet.", "还没有完成的。") } }</p> } } else { html! {
                     <label>{ l.t("Restore from ", "恢复自：") }
                         <select id="restore-from" onchange={on_from}>
                             { for snaps.iter().map(|s| html! { <option value={s.0.to_string()} selected={chosen.as_ref().map(|c| c.0) == Some(s.0)}>{ s.2.clone() }</option> }) }

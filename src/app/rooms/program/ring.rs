@@ -23,6 +23,12 @@ pub struct RingSpec {
 }
 
 fn arc(cx: f64, cy: f64, r0: f64, r1: f64, a0: f64, a1: f64) -> String {
+    // A whole ring (one subtask owns every key group, parallelism 1): an SVG arc from a point back
+    // to itself draws nothing, so the ring is drawn as two halves.
+    if a1 - a0 >= std::f64::consts::TAU - 1e-9 {
+        let mid = a0 + std::f64::consts::PI;
+        return format!("{}{}", arc(cx, cy, r0, r1, a0, mid), arc(cx, cy, r0, r1, mid, a1));
+    }
     let p = |r: f64, a: f64| (cx + r * a.sin(), cy - r * a.cos());
     let (x0, y0) = p(r1, a0);
     let (x1, y1) = p(r1, a1);

@@ -67,7 +67,8 @@ pub struct Scene<'a> {
     pub cursor: Option<(usize, u64)>,
     pub hovered: Option<RecordId>,
     pub on_hover: Callback<Option<RecordId>>,
-    pub on_arrow: Callback<usize>,
+    /// A click on arrow `i`, with the click (where it fell).
+    pub on_arrow: Callback<(usize, MouseEvent)>,
     pub on_line: Callback<(usize, MouseEvent)>,
     pub on_line_key: Callback<(usize, KeyboardEvent)>,
     /// Steps marked ≠ (the compared run did not take them).
@@ -426,7 +427,7 @@ fn arrow(s: &Scene, i: usize, m: &Message, placer: &mut Placer) -> (Html, bool) 
         (
             Callback::from(move |_: MouseEvent| h1.emit(record)),
             Callback::from(move |_: MouseEvent| h2.emit(None)),
-            Callback::from(move |_: MouseEvent| c.emit(i)),
+            Callback::from(move |e: MouseEvent| c.emit((i, e))),
         )
     };
     let html = html! {

@@ -168,10 +168,14 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
         let h = hovered.clone();
         Callback::from(move |r: Option<RecordId>| h.set(r))
     };
-    let on_arrow = seek_on_arrow(props.dispatch.clone(), d.clone(), pos);
     let presenter = props.presenter;
     let scene_for_click = Rc::new((from, to, pos));
     let (on_line, on_line_key) = line_callbacks(&points, &cursor, "st-svg", d.clone(), presenter, scene_for_click.clone(), n);
+    // In a lesson's drawing step a click on an arrow is a click on the line under it: arrows cover
+    // much of a line, and the learner is setting points, not moving the run (which would leave
+    // the lesson). Anywhere else a click on an arrow moves the run to it.
+    let drawing_step = session.lesson.as_ref().is_some_and(|p| p.current().diagram == OnDiagram::Draw);
+    let on_arrow = if drawing_step { through_to_line(on_line.clone(), "st-line-") } else { seek_on_arrow(props.dispatch.clone(), d.clone(), pos) };
     // The room's own keys: ← and → step the run (on a task line they move its point instead).
     let on_key = {
         let dispatch = props.dispatch.clone();
@@ -251,7 +255,11 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
             let (on_line2, on_line_key2) =
                 line_callbacks(&points2, &cursor2, "st2-svg", Rc::new(d2.clone()), props.presenter, scene_for_click.clone(), n);
             // Clicking an arrow moves the run to its send (then to its receipt), as on the first.
-            let on_arrow2 = seek_on_arrow(props.dispatch.clone(), Rc::new(d2.clone()), pos);
+            let on_arrow2 = if drawing_step {
+                through_to_line(on_line2.clone(), "st2-line-")
+            } else {
+                seek_on_arrow(props.dispatch.clone(), Rc::new(d2.clone()), pos)
+            };
             let scene2 = Scene {
                 id: "st2",
                 d: d2,
@@ -391,9 +399,12 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
     let verdict = match (drawing, &*judged, &all) {
         (Some(_), _, _) if session.took_over => html! {
             <>
-                <p id="st-lesson" class="st-lesson" role="status">{ l.t(
-                    "You moved the run, so the lesson does not check cuts now: press ↩ Back to the lesson in the bar above.",
-                    "你移动了运行，所以课程现在不检查切面：请按上方的 ↩ 回到课程。") }</p>
+                <div id="st-lesson" class="st-lesson" role="status">
+                    <p>{ l.t(
+                        "You moved the run, so the lesson does not check cuts now: go back to the lesson's run to draw and check cuts.",
+                        "你移动了运行，所以课程现在不检查切面：回到课程的运行，再画切面并检查。") }</p>
+                    <button id="st-lesson-resume" class="tool primary" onclick={cmd(Command::LessonResume)}>{ l.t("↩ Back to the lesson", "↩ 回到课程") }</button>
+                </div>
                 { verdict }
             </>
         },
@@ -428,7 +439,11 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
                         (false, Lang::Zh) => "不一致",
                     };
                     let line = match l {
-                        Lang::En => format!("You predicted {said}: {}. Right {r} of {total} cuts checked.", if c.right() { "right ✔" } else { "wrong ✘" }),
+                        Lang::En => format!(
+                            "You predicted {said}: {}. Right {r} of {total} {} checked.",
+                            if c.right() { "right ✔" } else { "wrong ✘" },
+                            if total == 1 { "cut" } else { "cuts" }
+                        ),
                         Lang::Zh => format!("你预测的是{said}：{}。已检查 {total} 个切面，预测对了 {r} 个。", if c.right() { "对了 ✔" } else { "错了 ✘" }),
                     };
                     let then = if p.cut_found() {
@@ -473,7 +488,7 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
             <div class="room-actions st-controls">
                 <button id="st-back" class="tool" onclick={cmd(Command::Back)} aria-keyshortcuts="ArrowLeft">{ l.t("◀ Step back", "◀ 后退一步") }</button>
                 <button id="st-step" class="tool primary" data-autofocus="true" onclick={cmd(Command::Forward)} aria-keyshortcuts="ArrowRight">{ l.t("Step ▶", "前进一步 ▶") }</button>
-                <button id="st-end" class="tool" onclick={cmd(Command::ToEnd)} aria-keyshortcuts="E">{ l.t("⏭ To the end", "⏭ 到结束") }</button>
+                <button id="st-end" class="tool" onclick={cmd(Command::ToEnd)} aria-keyshortcuts="E">{ l.t("⇥ To the end", "⇥ 到结束") }</button>
                 <span class="st-stepno" id="st-stepno">{ match l { Lang::En => format!("step {pos} of {steps}"), Lang::Zh => format!("第 {pos} 步，共 {steps} 步") } }</span>
                 <button id="st-zoom-in" class="tool" onclick={zoom_by(1)} disabled={span <= 10}>{ l.t("＋ Zoom in", "＋ 放大") }</button>
                 <button id="st-zoom-out" class="tool" onclick={zoom_by(-1)} disabled={*zoom == 0}>{ l.t("－ Whole run", "－ 缩小") }</button>
@@ -504,14 +519,29 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
 
 /// A click on arrow `i` of `d` moves the run to its send; clicked again there (`pos`), to its
 /// receipt.
-fn seek_on_arrow(dispatch: crate::app::ui_state::Dispatch, d: Rc<Diagram>, pos: u64) -> Callback<usize> {
-    Callback::from(move |i: usize| {
+fn seek_on_arrow(dispatch: crate::app::ui_state::Dispatch, d: Rc<Diagram>, pos: u64) -> Callback<(usize, MouseEvent)> {
+    Callback::from(move |(i, _): (usize, MouseEvent)| {
         let m = d.messages[i];
         let to = match m.received_at {
             Some(r) if pos == m.sent_at => r,
             _ => m.sent_at,
         };
         dispatch.dispatch(Msg::Cmd(Command::Seek(to as usize)));
+    })
+}
+
+/// A click on an arrow handed to the task line under the pointer (the line's hit area, whose id
+/// starts with `prefix`), as if the arrow were not there; a click between lines does nothing.
+fn through_to_line(on_line: Callback<(usize, MouseEvent)>, prefix: &'static str) -> Callback<(usize, MouseEvent)> {
+    Callback::from(move |(_, e): (usize, MouseEvent)| {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        let under = doc.elements_from_point(e.client_x() as f32, e.client_y() as f32);
+        let line = under.iter().filter_map(|el| el.dyn_into::<web_sys::Element>().ok()).find_map(|el| {
+            el.id().strip_prefix(prefix).and_then(|t| t.parse::<usize>().ok())
+        });
+        if let Some(t) = line {
+            on_line.emit((t, e));
+        }
     })
 }
 
