@@ -848,7 +848,10 @@ fn task_box(
             (TaskStatus::Crashed, _) => l.t("crashed, its state lost", "已崩溃，状态丢失"),
             (TaskStatus::Canceled, _) => l.t("canceled", "已取消"),
         },
-        saved.map(|s| format!("; {} {}", l.t("saved at step", "保存于第"), s.tick + 1) + l.t("", " 步")).unwrap_or_default()
+        saved.map(|(s, first)| match (s.tick + 1).saturating_sub(first) {
+            0 => format!("; {}", l.t("saved before this job was submitted", "保存于这个作业提交之前")),
+            n => format!("; {} {n}", l.t("saved at step", "保存于第")) + l.t("", " 步"),
+        }).unwrap_or_default()
     );
     html! {
         <g class={classes!("task", status)} data-task={info.name.clone()} data-status={status} role="group" aria-label={said}>
