@@ -468,11 +468,11 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
             <div class="chrome">{ head }{ toolbar }</div>
             { notice.unwrap_or_default() }
             { lesson.unwrap_or_default() }
-            <main class="workspace">
+            <div class="workspace">
                 <div class="canvas-wrap">{ canvas::drawing(run, l) }{ keeps }</div>
                 { verdict }
                 { narration }
-            </main>
+            </div>
         </div>
     }
 }

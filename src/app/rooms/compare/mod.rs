@@ -465,7 +465,7 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
                     let (_, out_text, out_class) = table::cell("/verdicts/output", c, crashed, l);
                     html! {
                         <section class="cmp-run panel" id={format!("cmp-run-{i}")} aria-labelledby={format!("cmp-run-{i}-title")} data-status={status.0}>
-                            <h3 id={format!("cmp-run-{i}-title")}>{ title.clone() }</h3>
+                            <h2 id={format!("cmp-run-{i}-title")}>{ title.clone() }</h2>
                             <p class="cmp-config">{ configuration_words(&lane.sim.settings, l) }</p>
                             <p class="cmp-means">{ crash_words(&file.crash.place, &lane.sim.settings, graph, l) }</p>
                             { drawing::drawing(i, lane, title, props.presenter, l) }

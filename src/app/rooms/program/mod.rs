@@ -493,7 +493,7 @@ fn ProgramRoom(props: &RoomProps) -> Html {
                      "保存点按算子 id 存放每个算子的状态。只要新程序里的算子有这些 id，就能从它恢复：\
                       修改程序，然后恢复，看状态去了哪里。") }</p>
             <section class="program-step" aria-labelledby="h-job">
-                <h3 id="h-job">{ l.t("1. The job on the main screen", "1. 主屏幕上的作业") }</h3>
+                <h2 id="h-job">{ l.t("1. The job on the main screen", "1. 主屏幕上的作业") }</h2>
                 <label>{ l.t("Start a new run of ", "开始新的运行：") }
                     <select id="program-job" data-autofocus="true" onchange={on_job}>
                         { for JOBS.iter().map(|j| html! { <option value={*j} selected={job == *j}>{ crate::app::text::job_name(l, j) }</option> }) }
@@ -531,7 +531,7 @@ fn ProgramRoom(props: &RoomProps) -> Html {
                 } }</p>
             </section>
             <section class="program-step" aria-labelledby="h-snap">
-                <h3 id="h-snap">{ l.t("2. Savepoints and retained checkpoints", "2. 保存点与保留的检查点") }</h3>
+                <h2 id="h-snap">{ l.t("2. Savepoints and retained checkpoints", "2. 保存点与保留的检查点") }</h2>
                 if !pending.is_empty() {
                     <ul class="savepoints-pending" id="savepoints-pending" role="status">
                         { for pending.iter().map(|&(id, stop, acked)| html! {
@@ -556,7 +556,7 @@ fn ProgramRoom(props: &RoomProps) -> Html {
                 } } }
             </section>
             <section class="program-step" aria-labelledby="h-edit">
-                <h3 id="h-edit">{ l.t("3. The program to restore into", "3. 要恢复到的程序") }</h3>
+                <h2 id="h-edit">{ l.t("3. The program to restore into", "3. 要恢复到的程序") }</h2>
                 <table class="job-editor" id="job-editor">
                     <thead><tr>
                         <th scope="col">{ l.t("Operator", "算子") }</th>
@@ -579,7 +579,7 @@ fn ProgramRoom(props: &RoomProps) -> Html {
                 </div>
             </section>
             <section class="program-step" aria-labelledby="h-restore">
-                <h3 id="h-restore">{ l.t("4. Restore", "4. 恢复") }</h3>
+                <h2 id="h-restore">{ l.t("4. Restore", "4. 恢复") }</h2>
                 <label class="check"><input type="checkbox" id="allow-non-restored" checked={d.allow} onchange={on_allow} />
                     { l.t(" --allowNonRestoredState: skip saved state that has no operator", " --allowNonRestoredState：跳过找不到算子的状态") }</label>
                 <div class="room-actions">
@@ -593,7 +593,7 @@ fn ProgramRoom(props: &RoomProps) -> Html {
                 { outcome_html }
             </section>
             <section class="program-step" aria-labelledby="h-ring">
-                <h3 id="h-ring">{ l.t("Key groups: the chosen snapshot into the program being edited", "键组：所选快照恢复到正在编辑的程序") }</h3>
+                <h2 id="h-ring">{ l.t("Key groups: the chosen snapshot into the program being edited", "键组：所选快照恢复到正在编辑的程序") }</h2>
                 { ring_spec.map(|r| ring(&r, l)).unwrap_or_else(|| html! { <p class="muted">{ l.t("This job has no keyed operator.", "这个作业没有键控算子。") }</p> }) }
             </section>
         </div>
