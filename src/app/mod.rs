@@ -14,6 +14,7 @@ pub mod decisive;
 pub mod decisive_view;
 pub mod drawing_catalogue;
 pub mod files;
+pub mod focus;
 pub mod key_colours;
 pub mod lesson_bar;
 pub mod lessons_part;

@@ -88,29 +88,3 @@ impl Room {
 pub fn back_words(l: Lang) -> &'static str {
     l.t("← Back to the run", "← 回到运行")
 }
-
-/// The header every room shows, written once: the room's title, the room's own tools (`tools`,
-/// none for most rooms), the language switch, presenter mode and the one way back (Esc). The room
-/// loader draws it over every room; a room with tools of its own (Side by side's files, the batch
-/// room's job and lesson) draws it itself with them, and the loader gives way (`has_own_bar`).
-pub fn room_head(room: Room, p: &super::rooms::RoomProps, tools: yew::Html) -> yew::Html {
-    use yew::prelude::*;
-    let l = p.lang;
-    let close = p.close.clone();
-    html! {
-        <header class="room-head">
-            <h1 id={format!("room-{}-title", room.id())}>{ room.title(l) }</h1>
-            <div class="room-tools">{ tools }
-            <button id="btn-room-lang" class="tool lang" onclick={p.switch_lang()} lang={l.t("zh-Hans", "en")}
-                aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
-            <button id="btn-room-presenter" class={classes!("tool", p.presenter.then_some("on"))} onclick={p.toggle_presenter()}
-                aria-pressed={p.presenter.to_string()} aria-keyshortcuts="P"
-                title={l.t("Presenter mode: large type, high contrast (P)", "演示模式：大字号、高对比度（P）")}>
-                { l.t("▣ Presenter", "▣ 演示模式") }</button>
-            <button id="btn-room-close" class="tool" aria-keyshortcuts="Escape"
-                title={l.t("Back to the run (Esc)", "回到运行（Esc）")}
-                onclick={Callback::from(move |_: MouseEvent| close.emit(()))}>{ back_words(l) }</button>
-            </div>
-        </header>
-    }
-}

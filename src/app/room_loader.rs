@@ -10,6 +10,7 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::focus::focus_quietly;
 use super::room::Room;
 use super::rooms::RoomProps;
 use super::split_point::{part, PartError, RoomView};
@@ -90,13 +91,6 @@ fn use_part<K: PartialEq + Copy + 'static>(key: K, id: &'static str, fetch: fn(K
     (*state, retry)
 }
 
-/// Moves the keyboard focus to `el` without scrolling the page to it.
-pub fn focus_quietly(el: &web_sys::HtmlElement) {
-    let options = web_sys::FocusOptions::new();
-    options.set_prevent_scroll(true);
-    let _ = el.focus_with_options(&options);
-}
-
 fn failed_message(l: Lang) -> &'static str {
     l.t(
         "This part of the page could not be loaded: the network is off, or the server did not answer. Your run is kept.",
@@ -160,7 +154,7 @@ pub fn RoomDoor(props: &DoorProps) -> Html {
     html! {
         <section id={format!("room-{id}")} class="room" role="main" ref={here} tabindex="-1" aria-label={props.room.title(l)}
             data-room={id} data-loaded={matches!(state, Loading::Ready(_)).to_string()}>
-            if !own_bar { { super::room::room_head(props.room, &props.inner, html! {}) } }
+            if !own_bar { { super::rooms::room_head(props.room, &props.inner, html! {}) } }
             { body }
         </section>
     }

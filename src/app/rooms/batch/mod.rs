@@ -15,7 +15,8 @@ use yew::prelude::*;
 
 use super::RoomProps;
 use crate::app::files::{export_button, import_button};
-use crate::app::room::{room_head, Room};
+use crate::app::room::Room;
+use crate::app::rooms::room_head;
 use crate::app::text::Lang;
 use crate::app::ui_state::Msg;
 use crate::classroom::{Command, CATALOGUE};
@@ -176,7 +177,7 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
         Callback::from(move |_| d.dispatch(m()))
     };
 
-    // ---- the header (every room's, `room::room_head`): the job, the lesson, link and files ----
+    // ---- the header (every room's, `rooms::room_head`): the job, the lesson, link and files ----
     let on_job = {
         let d = d.clone();
         Callback::from(move |e: Event| d.dispatch(RoomMsg::Job(e.target_unchecked_into::<HtmlSelectElement>().value())))

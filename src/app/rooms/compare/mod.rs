@@ -24,7 +24,8 @@ use yew::prelude::*;
 
 use super::RoomProps;
 use crate::app::files::{export_button, import_button};
-use crate::app::room::{room_head, Room};
+use crate::app::room::Room;
+use crate::app::rooms::room_head;
 use crate::app::ui_state::Msg;
 use crate::classroom::saved_comparison::{
     input_choice, job_choice, run_title, JOBS, MAX_ROOM_TICKS, PRESETS, RECORD_COUNTS, SPACINGS,

@@ -60,7 +60,7 @@ fn QuizRoom(props: &RoomProps) -> Html {
             if let Some(el) = form.cast::<web_sys::HtmlElement>() {
                 let target = el.query_selector("[data-focus]").ok().flatten();
                 if let Some(t) = target.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok()) {
-                    crate::app::room_loader::focus_quietly(&t);
+                    crate::app::focus::focus_quietly(&t);
                     if graded {
                         t.scroll_into_view_with_bool(false);
                     }
