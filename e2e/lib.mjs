@@ -90,3 +90,34 @@ export async function renderSteps(page) {
     return out;
   });
 }
+
+// The check runner of the end-to-end files that run after e2e.mjs (rooms.mjs, stage.mjs): each
+// check by name (E2E_ONLY=regex runs only the matching ones), its failure printed with its
+// message, and the closing line "N passed, N failed".
+export function checks() {
+  let passed = 0;
+  let failed = 0;
+  const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
+  async function check(name, fn) {
+    if (only && !only.test(name)) return;
+    try {
+      await fn();
+      passed++;
+      console.log(`ok   ${name}`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${name}\n     ${String(e && e.message || e).split('\n').join('\n     ')}`);
+    }
+  }
+  function expect(cond, msg) { if (!cond) throw new Error(msg); }
+  // Counts the page's errors as one failure, prints the closing line and exits.
+  function finish(errors) {
+    if (errors.length) {
+      failed++;
+      console.log(`FAIL the page raised no error\n     ${errors.slice(0, 5).join('\n     ')}`);
+    }
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(failed ? 1 : 0);
+  }
+  return { check, expect, finish };
+}

@@ -7,27 +7,13 @@
 // without a symbol font draws as empty boxes. Run with `node e2e/rooms.mjs`; E2E_ONLY=regex runs
 // the matching checks only. Exit code 1 on any failure.
 import { mkdir } from 'node:fs/promises';
-import { serve, launch } from './lib.mjs';
+import { serve, launch, checks } from './lib.mjs';
 
 const dist = process.env.DIST || new URL('../dist', import.meta.url).pathname;
 const shots = new URL('./screenshots/', import.meta.url).pathname;
 await mkdir(shots, { recursive: true });
 
-let passed = 0;
-let failed = 0;
-const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
-async function check(name, fn) {
-  if (only && !only.test(name)) return;
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${String(e && e.message || e).split('\n').join('\n     ')}`);
-  }
-}
-function expect(cond, msg) { if (!cond) throw new Error(msg); }
+const { check, expect, finish } = checks();
 
 const srv = await serve(dist);
 const browser = await launch();
@@ -408,6 +394,4 @@ await check('no symbol on any screen or room is drawn as an empty box (a Linux m
 
 await browser.close();
 await srv.close();
-if (errors.length) { console.log(`page errors: ${errors.slice(0, 5).join(' | ')}`); failed++; }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish(errors);

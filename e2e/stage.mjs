@@ -4,27 +4,13 @@
 // Exit code 1 on any failure; screenshots go to e2e/screenshots/.
 import { mkdir, readFile } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
-import { serve, launch, tools } from './lib.mjs';
+import { serve, launch, checks, tools } from './lib.mjs';
 
 const dist = new URL('../dist', import.meta.url).pathname;
 const shots = new URL('./screenshots/', import.meta.url).pathname;
 await mkdir(shots, { recursive: true });
 
-let passed = 0;
-let failed = 0;
-const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
-async function check(name, fn) {
-  if (only && !only.test(name)) return;
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${String(e && e.message || e).split('\n').join('\n     ')}`);
-  }
-}
-function expect(cond, msg) { if (!cond) throw new Error(msg); }
+const { check, expect, finish } = checks();
 
 const srv = await serve(dist);
 const browser = await launch();
@@ -360,9 +346,4 @@ await check('axe finds no violation on the main screen, in a lesson, in presente
 
 await browser.close();
 await srv.close();
-if (errors.length) {
-  failed++;
-  console.log(`FAIL the page raised no error\n     ${errors.slice(0, 5).join('\n     ')}`);
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish(errors);
