@@ -315,8 +315,12 @@ async fn the_lesson_predicts_then_reveals_in_chinese() {
     assert_eq!(harness_lang(), "en");
     click(root, "#cmp-lesson-start").await;
     assert!(text(root, "#cmp-lesson-title").contains("Three ways to survive a crash"));
+    // The one lesson bar: the main screen's frame, its step counted the same way.
+    assert!(find(root, "#cmp-lesson").get_attribute("class").unwrap_or_default().split(' ').any(|c| c == "lesson-bar"));
+    assert!(text(root, "#cmp-lesson-step").starts_with("step 1 of "), "{}", text(root, "#cmp-lesson-step"));
     click(root, "#cmp-lesson-next").await;
     assert!(common::disabled(root, "#cmp-lesson-next"), "reveal waits for every prediction");
+    assert_eq!(text(root, "#cmp-lesson-wait"), "Predict all five to go on.");
     let guesses = [2usize, 1, 2, 0, 1];
     for (q, g) in QUESTIONS.iter().zip(guesses) {
         choose(root, &format!("#cmp-predict-{}", q.id), &g.to_string()).await;
@@ -354,7 +358,7 @@ async fn the_lesson_predicts_then_reveals_in_chinese() {
     drop(m);
     let m = mount_room(false).await;
     let root = &m.root;
-    assert_eq!(find(root, "#cmp-lesson").get_attribute("data-step").unwrap(), "7");
+    assert_eq!(find(root, "#cmp-lesson").get_attribute("data-step").unwrap(), "8", "step 8 of 8, counted from 1 as in every lesson bar");
     let saved: SavedComparison =
         serde_json::from_str(&storage().get_item(compare::STORAGE_KEY).unwrap().unwrap()).unwrap();
     let mut zh = saved.clone();
@@ -471,7 +475,7 @@ async fn on_a_projector_every_column_and_verdict_fits_1366_by_768() {
     click(root, "#cmp-lesson-next").await;
     click(root, "#cmp-lesson-next").await;
     fits(root, "the lesson's reveal");
-    click(root, "#cmp-lesson-close").await;
+    click(root, "#cmp-lesson-exit").await;
     choose(root, "#cmp-job", "keyed-shuffle").await;
     click(root, "#cmp-end").await;
     fits(root, "keyed-shuffle at the end");

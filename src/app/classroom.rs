@@ -253,7 +253,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
 
 /// The last notice: why something was refused, or what was opened; after a fork, an Undo button,
 /// and after an undo that set steps aside, a Redo button.
-pub fn notice_bar(notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html {
+pub fn notice_bar(notice: Option<&Notice>, words: Option<super::words_part::Words>, l: Lang, dispatch: &Dispatch) -> Html {
     let cmd = |c: Command| {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(c.clone())))
@@ -273,7 +273,7 @@ pub fn notice_bar(notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html
         <div id="notice" class={classes!("notice", notice.is_some().then_some("shown"),
                 notice.is_some_and(|n| !n.is_error()).then_some("info"))} role="alert">
             { notice.map(|n| html!{ <>
-                <span>{ n.message(l) }</span>
+                <span>{ words.map_or_else(|| "…".to_string(), |w| (w.notice)(n, l)) }</span>
                 { action }
                 <button class="dismiss" onclick={cmd(Command::Dismiss)} aria-label={l.t("Dismiss", "关闭")}>{"×"}</button>
             </> }).unwrap_or_default() }

@@ -1,8 +1,9 @@
 //! The lesson bar: a lesson's title, its step, the narration, predict-then-reveal with the score,
-//! and the navigation. It comes with the lessons' words, in their part (`lessons_part.rs`).
+//! and the navigation, in the one lesson frame (`lesson_frame.rs`). It comes with the lessons' words, in their part (`lessons_part.rs`).
 
 use yew::prelude::*;
 
+use super::lesson_frame::{lesson_frame, LessonFrame};
 use super::room::Room;
 use super::rooms::RoomProps;
 use super::text::{verdict_mark, Lang};
@@ -172,40 +173,48 @@ pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispat
         html! {}
     };
     let prev_enabled = p.step > 0 || (judge.is_some() && p.revealed);
-    let title = pick(&lesson.title);
     // A lesson from a file has no next lesson.
     let following = (p.lesson + 1 < CATALOGUE.len()).then_some(p.lesson + 1);
-    html! {
-        <section id="lesson" class="lesson-bar" aria-labelledby="lesson-title" data-lesson={lesson.id} data-step={(p.step + 1).to_string()}
-            data-revealed={p.revealed.to_string()}>
-            <div class="lesson-head">
-                <h2 id="lesson-title">{ title }</h2>
-                <span class="lesson-step">{ if zh { format!("第 {} / {} 步", p.step + 1, n) } else { format!("step {} of {}", p.step + 1, n) } }</span>
-                { match following {
-                    Some(next) if p.step + 1 == n && !p.awaiting_reveal() => html!{
-                        <button class="tool" id="lesson-following" onclick={cmd(Command::StartLesson(next))}>{ l.t("Next lesson ▶", "下一课 ▶") }</button> },
-                    _ => html!{},
-                  } }
-                { program_ui }
-                <button class="tool" id="lesson-exit" onclick={cmd(Command::LessonExit)}>{ l.t("✕ Leave the lesson", "✕ 离开课程") }</button>
-            </div>
-            <p class="lesson-say" id="lesson-say" aria-live="polite">{ say }</p>
-            { diagram_ui }
-            { predict_ui }
-            { score_ui }
-            { if session.took_over {
-                html!{ <p class="took-over" id="took-over">{ l.t("You took over: the run is yours now.", "你接管了：现在的运行由你掌控。") }
-                    <button class="tool" id="lesson-resume" onclick={cmd(Command::LessonResume)}>{ l.t("↩ Back to the lesson", "↩ 回到课程") }</button></p> }
-              } else { html!{} } }
-            <div class="lesson-nav">
-                <button class="tool" id="lesson-prev" onclick={cmd(Command::LessonPrev)} disabled={!prev_enabled} aria-keyshortcuts="PageUp"
-                    title={if prev_enabled { l.t("The previous step of the lesson (PageUp)", "课程的上一步（PageUp）") }
-                        else { l.t("This is the lesson's first step", "这是课程的第一步") }}>{ l.t("◀ Previous", "◀ 上一步") }</button>
-                <button class="tool primary" id="lesson-next" onclick={cmd(Command::LessonNext)} disabled={!next_enabled} aria-keyshortcuts="PageDown"
-                    title={if next_enabled { l.t("The next step of the lesson (PageDown)", "课程的下一步（PageDown）") }
-                        else if cut_missing { l.t("Draw a consistent cut on the space-time diagram first", "请先在时空图上画出一个一致的切面") }
-                        else { l.t("This is the lesson's last step", "这是课程的最后一步") }}>{ next_label }</button>
-            </div>
-        </section>
-    }
+    let head = html! { <>
+        { match following {
+            Some(next) if p.step + 1 == n && !p.awaiting_reveal() => html!{
+                <button class="tool" id="lesson-following" onclick={cmd(Command::StartLesson(next))}>{ l.t("Next lesson ▶", "下一课 ▶") }</button> },
+            _ => html!{},
+          } }
+        { program_ui }
+    </> };
+    let body = html! { <>
+        { diagram_ui }
+        { predict_ui }
+        { score_ui }
+        { if session.took_over {
+            html!{ <p class="took-over" id="took-over">{ l.t("You took over: the run is yours now.", "你接管了：现在的运行由你掌控。") }
+                <button class="tool" id="lesson-resume" onclick={cmd(Command::LessonResume)}>{ l.t("↩ Back to the lesson", "↩ 回到课程") }</button></p> }
+          } else { html!{} } }
+    </> };
+    lesson_frame(LessonFrame {
+        section_id: "lesson",
+        id: "lesson",
+        class: Classes::new(),
+        lang: l,
+        title: pick(&lesson.title).to_string(),
+        step_title: None,
+        step: p.step,
+        steps: n,
+        head,
+        say: html! { say },
+        body,
+        prev: prev_enabled.then(|| cmd(Command::LessonPrev)),
+        prev_title: Some(if prev_enabled { l.t("The previous step of the lesson (PageUp)", "课程的上一步（PageUp）") }
+            else { l.t("This is the lesson's first step", "这是课程的第一步") }),
+        next_label,
+        next: next_enabled.then(|| cmd(Command::LessonNext)),
+        next_title: Some(if next_enabled { l.t("The next step of the lesson (PageDown)", "课程的下一步（PageDown）") }
+            else if cut_missing { l.t("Draw a consistent cut on the space-time diagram first", "请先在时空图上画出一个一致的切面") }
+            else { l.t("This is the lesson's last step", "这是课程的最后一步") }),
+        next_hint: None,
+        exit: Some(cmd(Command::LessonExit)),
+        data_lesson: Some(lesson.id),
+        data_revealed: Some(p.revealed),
+    })
 }

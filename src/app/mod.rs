@@ -17,6 +17,7 @@ pub mod files;
 pub mod focus;
 pub mod key_colours;
 pub mod lesson_bar;
+pub mod lesson_frame;
 pub mod lessons_part;
 pub mod mechanism_drawing;
 pub mod panels;
@@ -538,6 +539,8 @@ pub fn App() -> Html {
     }
 
     let run = state.run();
+    // The notice's words come with the narration's (`words_part.rs`).
+    let notice_words = words_part::use_words(state.session.borrow().notice.is_some());
 
     let l = state.lang;
     let session = state.session.borrow();
@@ -590,7 +593,7 @@ pub fn App() -> Html {
                     presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()}
                     rooms={rooms_menu(l, state.presenter || state.screen == canvas::Screen::Portrait || session.lesson.is_some(), &dispatch)} />
             </div>
-            { classroom::notice_bar(session.notice.as_ref(), l, &dispatch) }
+            { classroom::notice_bar(session.notice.as_ref(), notice_words, l, &dispatch) }
             <announcer::Announcer lang={l} playing={state.playing} pos={pos} len={len} revision={state.revision}
                 step={step_words} ledger={ledger.clone()} />
             if session.lesson.is_some() { <PieceSlot piece={Piece::LessonBar} inner={piece_props.clone()} /> }

@@ -63,12 +63,6 @@ impl Room {
         }
     }
 
-    /// Whether the room, once open, draws its own title bar (its language, presenter and back
-    /// buttons); the loader's bar then gives way to it.
-    pub fn has_own_bar(self) -> bool {
-        matches!(self, Room::Batch | Room::Compare)
-    }
-
     /// The label of the button that opens it.
     pub fn button(self, l: Lang) -> &'static str {
         match self {

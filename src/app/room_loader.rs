@@ -150,11 +150,20 @@ pub fn RoomDoor(props: &DoorProps) -> Html {
         },
         Loading::Ready(view) => view(props.inner.clone()),
     };
-    let own_bar = props.room.has_own_bar() && matches!(state, Loading::Ready(_));
+    // A loaded room draws its own header (`rooms::room_head`, in the rooms' parts); until then the
+    // room's title and the way back stand in its place.
+    let loaded = matches!(state, Loading::Ready(_));
+    let close = props.inner.close.clone();
     html! {
         <section id={format!("room-{id}")} class="room" role="main" ref={here} tabindex="-1" aria-label={props.room.title(l)}
             data-room={id} data-loaded={matches!(state, Loading::Ready(_)).to_string()}>
-            if !own_bar { { super::rooms::room_head(props.room, &props.inner, html! {}) } }
+            if !loaded {
+                <header class="room-head">
+                    <h1 id={format!("room-{id}-title")}>{ props.room.title(l) }</h1>
+                    <div class="room-tools"><button id="btn-room-close" class="tool" aria-keyshortcuts="Escape"
+                        onclick={Callback::from(move |_: MouseEvent| close.emit(()))}>{ super::room::back_words(l) }</button></div>
+                </header>
+            }
             { body }
         </section>
     }

@@ -3,7 +3,8 @@
 //! (nothing has happened yet), so the page fetches it once it is interactive, not before:
 //! on a slow connection the job can be stepped while the words are still on their way, and a
 //! step's lines read "…" until they come. A fetch that fails is tried again at the next step.
-//! Storm's and Spark Streaming's words come with their bands (`bands_part.rs`).
+//! Storm's and Spark Streaming's words come with their bands (`bands_part.rs`). The notices'
+//! sentences and the live region's verdict come here too: both follow something the learner did.
 
 use std::cell::{Cell, RefCell};
 
@@ -23,12 +24,16 @@ pub struct Words {
     /// only after a step, so it comes with the narration.
     pub verdict: fn(&crate::engine::Ledger, Lang) -> String,
     pub played: fn(usize, usize, usize, Lang) -> String,
+    /// The notice bar's sentence (`classroom::wording`): a notice follows an action or an opened
+    /// link, so the bar asks for the words when it has one and reads "…" for the moment they take.
+    pub notice: fn(&crate::classroom::Notice, Lang) -> String,
 }
 
 const WORDS_FNS: Words = Words {
     narrate: crate::engine::wording::narrate_common,
     verdict: crate::classroom::announcement::verdict_sentence,
     played: crate::classroom::announcement::played_sentence,
+    notice: crate::classroom::Notice::message,
 };
 
 part!(words -> Words { Ok(WORDS_FNS) });

@@ -48,9 +48,9 @@ pub mod quiz;
 pub mod spacetime;
 
 /// The header every room shows, written once: the room's title, the room's own tools (`tools`,
-/// none for most rooms), the language switch, presenter mode and the one way back (Esc). The room
-/// loader draws it over every room; a room with tools of its own (Side by side's files, the batch
-/// room's job and lesson) draws it itself with them, and the loader gives way (`has_own_bar`).
+/// none for most rooms), the language switch, presenter mode and the one way back (Esc). Each room
+/// draws it at its top, so it comes with the rooms' parts and not the first visit's module; while
+/// a room loads, the loader shows its title and the way back in the same place.
 pub fn room_head(room: crate::app::room::Room, p: &RoomProps, tools: yew::Html) -> yew::Html {
     use yew::prelude::*;
     let l = p.lang;

@@ -24,7 +24,7 @@ pub fn scenario_of(session: &crate::classroom::Session) -> Scenario {
 }
 
 pub fn render(props: RoomProps) -> Html {
-    html! { <PyFlinkRoom ..props /> }
+    html! { <>{ crate::app::rooms::room_head(crate::app::room::Room::PyFlink, &props, Html::default()) }<PyFlinkRoom ..props /></> }
 }
 
 #[component]

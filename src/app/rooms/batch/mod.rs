@@ -15,6 +15,7 @@ use yew::prelude::*;
 
 use super::RoomProps;
 use crate::app::files::{export_button, import_button};
+use crate::app::lesson_frame::{lesson_frame, use_lesson_focus, LessonFrame};
 use crate::app::room::Room;
 use crate::app::rooms::room_head;
 use crate::app::text::Lang;
@@ -114,6 +115,7 @@ fn room_key(e: &KeyboardEvent, lesson: Option<usize>, presenter: bool) -> Option
 #[component]
 pub fn BatchRoom(props: &RoomProps) -> Html {
     let state = use_reducer(|| RoomState::initial(io::link_text(), io::stored_text()));
+    use_lesson_focus(state.lesson.is_some(), "batch-lesson", "batch-lesson-bar");
     let d = state.dispatcher();
     let l = props.lang;
     let page = props.dispatch.clone();
@@ -185,7 +187,7 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
     let lesson_at = state.lesson.as_ref().map(|x| x.step);
     let on_lesson = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(RoomMsg::Lesson(if lesson_at.is_some() { None } else { Some(0) })))
+        Callback::from(move |_| d.dispatch(RoomMsg::Lesson(Some(0))))
     };
     let on_share = {
         let (d, state) = (d.clone(), state.clone());
@@ -209,8 +211,10 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
                 { for BATCH_JOBS.iter().map(|j| html!{ <option value={*j} selected={state.job == *j}>{ job_name(l, j) }</option> }) }
                 if state.job.is_empty() { <option value="" selected=true disabled=true>{ job_name(l, "") }</option> }
             </select></label>
-        <button id="batch-lesson" class={classes!("tool", lesson_at.is_some().then_some("on"))} onclick={on_lesson} aria-pressed={lesson_at.is_some().to_string()}>
-            { if lesson_at.is_some() { l.t("✕ Leave the lesson", "✕ 退出课程") } else { l.t("▶ Lesson: batch recovery", "▶ 课程：批处理恢复") } }</button>
+        // While the lesson runs, its frame has the way out (✕ Leave the lesson).
+        if lesson_at.is_none() {
+            <button id="batch-lesson" class="tool" onclick={on_lesson}>{ l.t("▶ Lesson: batch recovery", "▶ 课程：批处理恢复") }</button>
+        }
         <button id="batch-share" class="tool" onclick={on_share} title={l.t("Put the batch run in a link", "把批处理运行放进链接")}>{ l.t("↗ Share link", "↗ 分享链接") }</button>
         { export_button("batch-export", l.t("Download the batch run as a JSON file", "把批处理运行下载为 JSON 文件"), on_export, l) }
         { import_button("batch-import", l.t("Import a batch run from a JSON file", "从 JSON 文件导入批处理运行"), false, on_import, l) }
@@ -357,19 +361,28 @@ pub fn BatchRoom(props: &RoomProps) -> Html {
                     Lang::Zh => format!("▶ 流处理：第 {n} 课，微批"),
                 } }</button> }
         });
-        html! { <section id="batch-lesson-bar" class="lesson-bar" aria-label={l.t("Lesson", "课程")} data-step={at.step.to_string()}>
-            <div class="lesson-head"><h2 id="batch-lesson-title">{ match l {
-                Lang::En => format!("{} · step {}/{}: {}", t(LESSON_TITLE), at.step + 1, BATCH_LESSON.len(), t(step.title)),
-                Lang::Zh => format!("{} · 第 {}/{} 步：{}", t(LESSON_TITLE), at.step + 1, BATCH_LESSON.len(), t(step.title)),
-            } }</h2></div>
-            <div class="lesson-nav">
-                <button id="batch-lesson-prev" class="tool" disabled={at.step == 0} onclick={go(Some(at.step.saturating_sub(1)))} aria-keyshortcuts="PageUp">{ l.t("◀ Previous", "◀ 上一步") }</button>
-                <button id="batch-lesson-next" class="tool primary" disabled={last} onclick={go(Some(at.step + 1))} aria-keyshortcuts="PageDown">{ l.t("Next ▶", "下一步 ▶") }</button>
-            </div>
-            <p id="batch-lesson-say" class="lesson-say">{ t(step.say) }</p>
-            { predict.unwrap_or_default() }
-            { streaming.unwrap_or_default() }
-        </section> }
+        lesson_frame(LessonFrame {
+            section_id: "batch-lesson-bar",
+            id: "batch-lesson",
+            class: Classes::new(),
+            lang: l,
+            title: t(LESSON_TITLE).to_string(),
+            step_title: Some(t(step.title).to_string()),
+            step: at.step,
+            steps: BATCH_LESSON.len(),
+            head: Html::default(),
+            say: html! { t(step.say) },
+            body: html! { <>{ predict.unwrap_or_default() }{ streaming.unwrap_or_default() }</> },
+            prev: (at.step > 0).then(|| go(Some(at.step - 1))),
+            prev_title: None,
+            next_label: l.t("Next ▶", "下一步 ▶"),
+            next: (!last).then(|| go(Some(at.step + 1))),
+            next_title: None,
+            next_hint: None,
+            exit: Some(go(None)),
+            data_lesson: Some("batch"),
+            data_revealed: None,
+        })
     });
 
     // ---- storage levels per RDD (Spark) ----

@@ -4,6 +4,7 @@
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use crate::app::lesson_frame::{lesson_frame, LessonFrame};
 use super::state::{LessonState, RoomMsg, RoomState};
 use crate::classroom::compare_lesson::{self as cl, PREDICT, QUESTIONS, REVEAL, STEPS};
 use crate::engine::comparison::Costs;
@@ -112,21 +113,29 @@ pub fn lesson_panel(
         2 => l.t("Run to the end and reveal ▶", "运行到结束并揭晓 ▶"),
         _ => l.t("Next ▶", "下一步 ▶"),
     };
-    html! {
-        <section id="cmp-lesson" class="cmp-lesson panel" aria-labelledby="cmp-lesson-title" data-step={step.to_string()}>
-            <h3 id="cmp-lesson-title">{ format!("{} · {} {}/{}: {}", cl::title(l), l.t("step", "第"), step + 1, STEPS, cl::step_title(step, l)) }</h3>
-            <p id="cmp-lesson-say">{ cl::step_text(step, l) }</p>
-            { body }
-            if step >= REVEAL && !finished {
-                <p class="hint">{ l.t("The runs are still going: the table is as it stands now.", "各运行仍在进行：成本表为当前的状态。") }</p>
-            }
-            <div class="cmp-lesson-nav">
-                <button class="tool" id="cmp-lesson-prev" onclick={prev} disabled={step == 0}>{ l.t("◀ Back", "◀ 上一步") }</button>
-                <button class="tool primary" id="cmp-lesson-next" onclick={next} disabled={step + 1 >= STEPS || wait_hint.is_some()}
-                        aria-describedby={wait_hint.map(|_| "cmp-lesson-wait")}>{ next_label }</button>
-                if let Some(h) = wait_hint { <span class="hint" id="cmp-lesson-wait">{ h }</span> }
-                <button class="tool" id="cmp-lesson-close" onclick={close}>{ l.t("End the lesson", "结束课程") }</button>
-            </div>
-        </section>
-    }
+    let running = (step >= REVEAL && !finished).then(|| html! {
+        <p class="hint">{ l.t("The runs are still going: the table is as it stands now.", "各运行仍在进行：成本表为当前的状态。") }</p>
+    });
+    lesson_frame(LessonFrame {
+        section_id: "cmp-lesson",
+        id: "cmp-lesson",
+        class: classes!("cmp-lesson"),
+        lang: l,
+        title: cl::title(l).to_string(),
+        step_title: Some(cl::step_title(step, l).to_string()),
+        step,
+        steps: STEPS,
+        head: Html::default(),
+        say: html! { cl::step_text(step, l) },
+        body: html! { <>{ body }{ running.unwrap_or_default() }</> },
+        prev: (step > 0).then_some(prev),
+        prev_title: None,
+        next_label,
+        next: (step + 1 < STEPS && wait_hint.is_none()).then_some(next),
+        next_title: None,
+        next_hint: wait_hint,
+        exit: Some(close),
+        data_lesson: Some("three-ways"),
+        data_revealed: None,
+    })
 }

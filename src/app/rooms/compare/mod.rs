@@ -126,6 +126,7 @@ fn notice_words(n: &RoomNotice, l: Lang) -> (bool, String) {
 pub fn CompareRoom(props: &RoomProps) -> Html {
     let lang = props.lang;
     let state = use_reducer(move || RoomState::initial(io::link_text(), io::stored_text(), lang));
+    crate::app::lesson_frame::use_lesson_focus(state.lesson.is_some(), "cmp-lesson-start", "cmp-lesson");
     let dispatch = state.dispatcher();
     let l = props.lang;
 
@@ -390,7 +391,10 @@ pub fn CompareRoom(props: &RoomProps) -> Html {
              lang={if l == Lang::Zh { "zh-Hans" } else { "en" }} data-tick={tick.to_string()} data-finished={lock.finished().to_string()}
              data-runs={ends_at.to_string()} data-playing={state.playing.to_string()}>
             { room_head(Room::Compare, props, html! { <>
-                <button class="tool" id="cmp-lesson-start" onclick={lesson_start}>{ format!("▸ {}: {}", l.t("Lesson", "课程"), crate::classroom::compare_lesson::title(l)) }</button>
+                // While the lesson runs, its frame has the way out (✕ Leave the lesson).
+                if state.lesson.is_none() {
+                    <button class="tool" id="cmp-lesson-start" onclick={lesson_start}>{ format!("▶ {}: {}", l.t("Lesson", "课程"), crate::classroom::compare_lesson::title(l)) }</button>
+                }
                 { import_button("cmp-open-file", l.t("Import a comparison, or one to three scenario files", "导入一个比较，或一到三个场景文件"), true, on_open, l) }
                 { export_button("cmp-save", l.t("Download the comparison as a JSON file", "把比较下载为 JSON 文件"), on_save, l) }
                 <button class="tool" id="cmp-share" onclick={on_share}>{ l.t("↗ Share link", "↗ 分享链接") }</button>

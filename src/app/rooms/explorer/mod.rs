@@ -28,7 +28,7 @@ use study::Tab;
 
 /// The room, as the split point draws it.
 pub fn render(props: RoomProps) -> Html {
-    html! { <ExplorerRoom ..props /> }
+    html! { <>{ crate::app::rooms::room_head(crate::app::room::Room::Explorer, &props, Html::default()) }<ExplorerRoom ..props /></> }
 }
 
 #[component]

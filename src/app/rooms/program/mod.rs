@@ -29,7 +29,7 @@ use ring::{ring, RingSpec};
 
 /// The room, as the page's split point calls it.
 pub fn render(props: RoomProps) -> Html {
-    html! { <ProgramRoom ..props /> }
+    html! { <>{ crate::app::rooms::room_head(crate::app::room::Room::Program, &props, Html::default()) }<ProgramRoom ..props /></> }
 }
 
 /// The jobs offered: the line without uids, the line with them, and the keyed job to rescale.

@@ -23,7 +23,7 @@ use crate::classroom::quiz::{Question, QuizSet, SET_SIZE};
 use crate::classroom::Origin;
 
 pub fn render(props: RoomProps) -> Html {
-    html! { <QuizRoom ..props /> }
+    html! { <>{ crate::app::rooms::room_head(crate::app::room::Room::Quiz, &props, Html::default()) }<QuizRoom ..props /></> }
 }
 
 fn right_count(a: &[bool]) -> usize {

@@ -33,7 +33,7 @@ use verdict::{error_text, CutVerdict};
 
 /// The room, as the page's split point calls it.
 pub fn render(props: RoomProps) -> Html {
-    html! { <SpaceTimeRoom ..props /> }
+    html! { <>{ crate::app::rooms::room_head(crate::app::room::Room::SpaceTime, &props, Html::default()) }<SpaceTimeRoom ..props /></> }
 }
 
 /// At most this many arrows are drawn in view (all barriers and marked arrows always are).
