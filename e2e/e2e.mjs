@@ -1453,6 +1453,8 @@ await check('Spark Streaming: blocks, a batch cut by the driver, stepped through
     expect(await pg.textContent('#btn-crash-jm').then((t) => t.includes('driver')), 'the JobManager button crashes the driver');
     expect(await pg.isDisabled('#btn-checkpoint'), 'no checkpoint barriers in Spark');
     for (let i = 0; i < 3; i++) await pg.click('#read-Source');
+    // The band's drawing comes in its part, fetched when the strategy is chosen.
+    await pg.waitForSelector('#spark-band', { timeout: 15000 });
     expect(await pg.$$eval('#spark-band .spark-block.unallocated', (b) => b.length) === 3, 'three blocks wait for their batch');
     await pg.keyboard.press('w');
     const band = () => pg.textContent('#spark-band');

@@ -151,17 +151,15 @@ pub fn RoomDoor(props: &DoorProps) -> Html {
         Loading::Ready(view) => view(props.inner.clone()),
     };
     // A loaded room draws its own header (`rooms::room_head`, in the rooms' parts); until then the
-    // room's title and the way back stand in its place.
+    // room's title, the language switch and the way back stand in its place.
     let loaded = matches!(state, Loading::Ready(_));
-    let close = props.inner.close.clone();
     html! {
         <section id={format!("room-{id}")} class="room" role="main" ref={here} tabindex="-1" aria-label={props.room.title(l)}
             data-room={id} data-loaded={matches!(state, Loading::Ready(_)).to_string()}>
             if !loaded {
                 <header class="room-head">
                     <h1 id={format!("room-{id}-title")}>{ props.room.title(l) }</h1>
-                    <div class="room-tools"><button id="btn-room-close" class="tool" aria-keyshortcuts="Escape"
-                        onclick={Callback::from(move |_: MouseEvent| close.emit(()))}>{ super::room::back_words(l) }</button></div>
+                    <div class="room-tools">{ super::rooms::lang_button(&props.inner) }{ super::rooms::back_button(&props.inner) }</div>
                 </header>
             }
             { body }

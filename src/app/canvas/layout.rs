@@ -379,7 +379,14 @@ pub fn layout(g: &JobGraph, presenter: bool, screen: Screen, two_phase: bool) ->
 
 /// One try at the layout with `extra` room between the rows, and whether every text found a place
 /// (with `near`: a place near its lane).
-pub fn attempt(g: &JobGraph, presenter: bool, screen: Screen, two_phase: bool, extra: f64, near: bool) -> (Layout, bool) {
+pub fn attempt(
+    g: &JobGraph,
+    presenter: bool,
+    screen: Screen,
+    two_phase: bool,
+    extra: f64,
+    near: bool,
+) -> (Layout, bool) {
     let n = g.tasks.len();
     let columns = columns_of(g);
     let rows = columns.iter().map(Vec::len).max().unwrap_or(1);
@@ -391,7 +398,15 @@ pub fn attempt(g: &JobGraph, presenter: bool, screen: Screen, two_phase: bool, e
     // Three rows or more in presenter mode: the JobManager and the banner go beside the rows, at
     // the right, so the rows have the whole height (a projector is wider than tall).
     let beside = presenter && rows >= 3 && !g.has_sink();
-    let lane = lane_length(columns.len(), rows, presenter, screen, g.has_sink(), bw, if beside { 16.0 + JM_BESIDE_W } else { 0.0 });
+    let lane = lane_length(
+        columns.len(),
+        rows,
+        presenter,
+        screen,
+        g.has_sink(),
+        bw,
+        if beside { 16.0 + JM_BESIDE_W } else { 0.0 },
+    );
     let col_x = |c: usize| M + c as f64 * (bw + lane);
     let sink = g.tasks.iter().rposition(|t| t.kind == OperatorKind::Sink);
     let sink_col = sink.and_then(|s| columns.iter().position(|c| c.contains(&s)));
@@ -718,7 +733,8 @@ pub fn attempt(g: &JobGraph, presenter: bool, screen: Screen, two_phase: bool, e
             let steps = 24;
             for k in 0..=steps {
                 let t = (a.0 + (b.0 - a.0) * k as f64 / steps as f64, a.1 + (b.1 - a.1) * k as f64 / steps as f64);
-                let from = (within(t.0, flag.x + 8.0, flag.right() - 8.0), within(t.1, flag.y - 2.0, flag.bottom() + 2.0));
+                let from =
+                    (within(t.0, flag.x + 8.0, flag.right() - 8.0), within(t.1, flag.y - 2.0, flag.bottom() + 2.0));
                 let len = ((t.0 - from.0).powi(2) + (t.1 - from.1).powi(2)).sqrt();
                 let clear = others.iter().all(|o| match o {
                     Obstacle::Rect(r) => r.dist_seg(from, t) > 1.0,

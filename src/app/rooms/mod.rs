@@ -54,21 +54,40 @@ pub mod spacetime;
 pub fn room_head(room: crate::app::room::Room, p: &RoomProps, tools: yew::Html) -> yew::Html {
     use yew::prelude::*;
     let l = p.lang;
-    let close = p.close.clone();
     html! {
         <header class="room-head">
             <h1 id={format!("room-{}-title", room.id())}>{ room.title(l) }</h1>
             <div class="room-tools">{ tools }
-            <button id="btn-room-lang" class="tool lang" onclick={p.switch_lang()} lang={l.t("zh-Hans", "en")}
-                aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
+            { lang_button(p) }
             <button id="btn-room-presenter" class={classes!("tool", p.presenter.then_some("on"))} onclick={p.toggle_presenter()}
                 aria-pressed={p.presenter.to_string()} aria-keyshortcuts="P"
                 title={l.t("Presenter mode: large type, high contrast (P)", "演示模式：大字号、高对比度（P）")}>
                 { l.t("▣ Presenter", "▣ 演示模式") }</button>
-            <button id="btn-room-close" class="tool" aria-keyshortcuts="Escape"
-                title={l.t("Back to the run (Esc)", "回到运行（Esc）")}
-                onclick={Callback::from(move |_: MouseEvent| close.emit(()))}>{ crate::app::room::back_words(l) }</button>
+            { back_button(p) }
             </div>
         </header>
+    }
+}
+
+/// The header's language switch (also in the loader's header while a room loads or fails, so a
+/// "could not be loaded" can be read in the other language).
+pub fn lang_button(p: &RoomProps) -> yew::Html {
+    use yew::prelude::*;
+    let l = p.lang;
+    html! {
+        <button id="btn-room-lang" class="tool lang" onclick={p.switch_lang()} lang={l.t("zh-Hans", "en")}
+            aria-label={l.t("切换到中文", "Switch to English")}>{ l.t("中文", "English") }</button>
+    }
+}
+
+/// The one way back to the run (Esc).
+pub fn back_button(p: &RoomProps) -> yew::Html {
+    use yew::prelude::*;
+    let l = p.lang;
+    let close = p.close.clone();
+    html! {
+        <button id="btn-room-close" class="tool" aria-keyshortcuts="Escape"
+            title={l.t("Back to the run (Esc)", "回到运行（Esc）")}
+            onclick={Callback::from(move |_: MouseEvent| close.emit(()))}>{ crate::app::room::back_words(l) }</button>
     }
 }

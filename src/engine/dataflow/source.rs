@@ -23,6 +23,27 @@ impl Sim {
         }
     }
 
+    /// Where each stopped source would read next if the job were restored now (never where it
+    /// stopped: the restore rewinds it to what its mechanism saved), indexed by task; None for a
+    /// running task, a task that is not a source, or when a restore is refused now. The canvas
+    /// shows it on a stopped source's log. The restore is tried on a copy of the run, so the
+    /// answer is the mechanism's own, whatever it saved.
+    pub fn offsets_after_restore(&self) -> Vec<Option<u32>> {
+        let stopped = |t: TaskId| {
+            self.graph.task(t).kind == crate::engine::OperatorKind::Source
+                && self.live.tasks[t.index()].status != crate::engine::TaskStatus::Running
+        };
+        let tasks = (0..self.graph.tasks.len()).map(|t| TaskId(t as u16));
+        let mut after = None;
+        if tasks.clone().any(stopped) && self.check(Action::Restore).is_ok() {
+            let mut trial = self.clone();
+            if trial.step(Action::Restore).is_ok() {
+                after = Some(trial);
+            }
+        }
+        tasks.map(|t| if stopped(t) { after.as_ref().map(|s| s.source_offset(t)) } else { None }).collect()
+    }
+
     /// The next offset of the source's log, if it has not read the whole log.
     pub fn next_in_log(&self, t: TaskId) -> Option<u32> {
         let off = self.source_offset(t);

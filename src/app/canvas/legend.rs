@@ -1,0 +1,125 @@
+//! The legend beside the drawing: what each mark the canvas can draw under this strategy means.
+
+use crate::app::key_colours::KEY_COLOURS;
+use crate::app::text::Lang;
+use crate::classroom::Mark;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub(super) struct LegendProps {
+    pub(super) lang: Lang,
+    pub(super) presenter: bool,
+    /// The marks the current strategy draws (`crate::classroom::legend`): the legend explains
+    /// those and no others.
+    pub(super) marks: Vec<Mark>,
+}
+
+/// The legend: what the marks on the canvas mean, drawn with the canvas's own marks, only those
+/// the current strategy draws. Open beside the drawing; folded into a button in presenter mode.
+/// A component of its own: a step does not draw it again (only a change of strategy does).
+#[component]
+pub(super) fn Legend(props: &LegendProps) -> Html {
+    let (l, presenter) = (props.lang, props.presenter);
+    let item = |glyph: Html, w: u32, text: &'static str| {
+        html! {
+            <li><svg class="legend-glyph" viewBox={format!("0 0 {w} 48")} style={format!("aspect-ratio: {w} / 48")} aria-hidden="true">{ glyph }</svg>
+                <span>{ text }</span></li>
+        }
+    };
+    // The glyphs have classes of their own ("g-…"), styled like the canvas's marks, so a query
+    // for the canvas's tokens or markers never finds them.
+    let token = |class: &'static str| {
+        html! { <g class={classes!("g-token", class)} transform="translate(24 24)">
+        <rect class="tok" x="-17" y="-17" width="34" height="34" rx="17" fill={KEY_COLOURS[0]} />
+        <text y="6" text-anchor="middle">{ "a" }</text></g> }
+    };
+    let tracker = props.marks.contains(&Mark::Barrier) && !props.marks.contains(&Mark::Buffered);
+    let one = |m: &Mark| match m {
+        Mark::Save => item(
+            html! { <g class="g-snap"><rect x="4" y="10" width="76" height="26" rx="13" /><text x="42" y="29" text-anchor="middle">{ "◉ 4" }</text></g> },
+            84,
+            l.t("◉ n: the task saved its state at step n", "◉ n：任务在第 n 步保存了状态"),
+        ),
+        Mark::Cut => item(
+            html! { <g class="g-cut"><polyline points="4,24 76,24" /></g> },
+            80,
+            l.t("the cut: joins the saves a restore would use", "切面：连接恢复将使用的保存"),
+        ),
+        Mark::Buffered => item(
+            token("buffered"),
+            48,
+            l.t("ring: buffered behind a barrier while its task aligns", "圆环：任务对齐时在屏障后缓存"),
+        ),
+        Mark::Replayed => item(token("replayed"), 48, l.t("dashes: replayed after a restore", "虚线：恢复后重放")),
+        Mark::Barrier => item(
+            html! { <g class="g-barrier" transform="translate(24 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
+            <circle class="mark" r="13" /><text y="6" text-anchor="middle">{ "1" }</text></g> },
+            48,
+            if tracker {
+                l.t(
+                    "filled: checkpoint barrier n (not aligned: nothing waits for it)",
+                    "实心：检查点 n 的屏障（不对齐：没有输入等它）",
+                )
+            } else {
+                l.t("filled: checkpoint barrier n (aligned)", "实心：检查点 n 的屏障（对齐）")
+            },
+        ),
+        Mark::UnalignedBarrier => item(
+            html! { <g class="g-barrier unaligned" transform="translate(30 24)"><rect class="bar" x="-4" y="-22" width="8" height="44" rx="2" />
+            <rect class="mark" x="-26" y="-13" width="52" height="26" rx="13" /><text y="6" text-anchor="middle">{ "1" }<tspan class="barrier-mark">{ "⇥u" }</tspan></text></g> },
+            60,
+            l.t("hollow, ⇥u: unaligned barrier, overtakes records", "空心、⇥u：非对齐屏障，越过记录"),
+        ),
+        Mark::CancelMarker => item(
+            html! { <g class="g-barrier cancel-marker" transform="translate(26 24)"><path class="cross" d="M -8 -20 L 8 20 M 8 -20 L -8 20" />
+            <rect class="mark" x="-20" y="-13" width="40" height="26" rx="13" /><text y="6" text-anchor="middle">{ "✕1" }</text></g> },
+            52,
+            l.t("✕n: cancel marker, checkpoint n was declined", "✕n：取消标记，检查点 n 被拒绝"),
+        ),
+        Mark::NextRecord => item(
+            html! { <g class="g-cell next"><rect x="10" y="10" width="28" height="28" rx="4" fill={KEY_COLOURS[0]} /><text x="24" y="30" text-anchor="middle">{ "d" }</text></g> },
+            48,
+            l.t("outlined: the next record a source reads", "描边：源下一条要读取的记录"),
+        ),
+        Mark::TupleTree => item(
+            html! { <g class="g-tree"><text x="4" y="30">{ "9e37… ← a" }</text></g> },
+            110,
+            l.t(
+                "a tuple tree in the acker's table: its root's XOR value, 0 when every tuple is acked",
+                "acker 表中的元组树：根的 XOR 值，所有元组都确认后为 0",
+            ),
+        ),
+        Mark::AckMessage => item(
+            html! { <g class="g-ack-msg"><rect x="4" y="10" width="92" height="28" rx="8" /><text x="50" y="30" text-anchor="middle">{ "ack a" }</text></g> },
+            100,
+            l.t(
+                "init / ack: a message on its way to the acker (click its row to deliver it)",
+                "init / ack：发往 acker 的消息（点它所在的行即可送达）",
+            ),
+        ),
+        Mark::Block => item(
+            html! { <g class="g-spark-block"><rect x="4" y="10" width="104" height="26" rx="13" /><text x="56" y="29" text-anchor="middle">{ "a ▪0 ✎" }</text></g> },
+            112,
+            l.t(
+                "a block: ▪0 ▪1 a copy in executor 0 / 1, ✎ in the write-ahead log",
+                "块：▪0 ▪1 执行器 0/1 中的副本，✎ 在预写日志中",
+            ),
+        ),
+        Mark::Batch => item(
+            html! { <g class="g-batch"><text x="4" y="30">{ l.t("batch 1 ▶", "批次 1 ▶") }</text></g> },
+            110,
+            l.t(
+                "batch k ▶: the driver's batch job running (the others queue behind it)",
+                "批次 k ▶：驱动器正在运行的批次作业（其余在后面排队）",
+            ),
+        ),
+    };
+    html! {
+        <details class="legend" id="legend" open={!presenter} data-marks={props.marks.len().to_string()}>
+            <summary>{ l.t("Legend: what the marks mean", "图例：各标记的含义") }</summary>
+            <ul>
+                { for props.marks.iter().map(one) }
+            </ul>
+        </details>
+    }
+}
