@@ -177,6 +177,22 @@ pub(crate) fn strategy_words(id: &str, lang: Lang) -> &'static str {
         "unaligned" => lang.t("unaligned checkpoints", strategy_name!(Unaligned, Zh)),
         "stop-the-world" => lang.t("stop-the-world snapshots", strategy_name!(StopTheWorld, Zh)),
         "storm-acker" => lang.t("Storm's acker", "Storm 的 acker"),
+        "spark-streaming" => lang.t("Spark Streaming", strategy_name!(SparkStreaming, Zh)),
         _ => lang.t("this strategy", "此策略"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_strategy_has_its_own_words_in_a_sentence() {
+        for s in Strategy::ALL {
+            for lang in [Lang::En, Lang::Zh] {
+                let w = strategy_words(s.id(), lang);
+                assert_ne!(w, strategy_words("no-such-strategy", lang), "{s:?} in {lang:?} says \"this strategy\"");
+            }
+        }
     }
 }
