@@ -320,3 +320,35 @@ fn no_import_circle() {
     let found = circles(&imports());
     assert!(found.is_empty(), "files that import each other in a loop: {found:?}");
 }
+
+/// The layers, lowest first: the engine (pure, no browser), the classroom (lessons, sessions, the
+/// quiz), the page. A file imports its own layer or a lower one, never a higher one.
+fn layer(file: &str) -> Option<usize> {
+    ["engine", "classroom", "app"].iter().position(|l| file == *l || file.starts_with(&format!("{l}/")))
+}
+
+/// The imports that run up: from a file to a file of a higher layer.
+fn upward(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<(String, String)> {
+    let mut up = vec![];
+    for (from, tos) in g {
+        for to in tos {
+            if let (Some(a), Some(b)) = (layer(from), layer(to)) {
+                if a < b {
+                    up.push((from.clone(), to.clone()));
+                }
+            }
+        }
+    }
+    up
+}
+
+#[test]
+fn no_import_runs_up_a_layer() {
+    let g = imports();
+    // The check sees an upward import where one is put in: the engine naming the classroom.
+    let mut injected = g.clone();
+    injected.get_mut("engine/sim").unwrap().insert("classroom/saved_run".into());
+    assert_eq!(upward(&injected), vec![("engine/sim".to_string(), "classroom/saved_run".to_string())]);
+    let up = upward(&g);
+    assert!(up.is_empty(), "imports from a lower layer to a higher (engine < classroom < app): {up:?}");
+}

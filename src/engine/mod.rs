@@ -23,6 +23,7 @@
 //!   job, to check the verdict on a real Apache Spark.
 
 pub mod action;
+pub mod base64url;
 pub mod batch;
 pub mod checkpoint;
 pub mod comparison;
@@ -44,6 +45,7 @@ pub mod ledger;
 pub mod master_failover;
 pub mod mechanisms;
 pub mod operator_id;
+pub mod program_edit;
 pub mod pyflink_export;
 pub mod pyflink_placement;
 pub mod pyspark_export;

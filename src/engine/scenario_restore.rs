@@ -52,7 +52,7 @@ pub struct RestoreReport {
 impl ScenarioRestore {
     /// The edited program: `spec` with every edit applied in order.
     pub fn program(&self, spec: &JobSpec, keys: &[String]) -> Result<JobSpec, String> {
-        use crate::classroom::program_edit::{apply, Edit};
+        use crate::engine::program_edit::{apply, Edit};
         let mut spec = spec.clone();
         for word in &self.edits {
             let e = Edit::parse(&spec, word)?;
