@@ -469,7 +469,7 @@ fn the_runner_refuses_what_is_not_one_comparison() {
     assert!(err.contains("1 to 3 configurations side by side; 4 files were given"), "{err}");
     let (code, _, err) = runner(&["compare"]);
     assert_eq!(code, 2);
-    assert!(err.contains("compare needs a comparison file"), "{err}");
+    assert!(err.contains("the following required arguments were not provided") && err.contains("<FILE>..."), "{err}");
     let (code, _, err) = runner(&["compare", "/no/such/file.json"]);
     assert_eq!(code, 2);
     assert!(err.contains("can't read /no/such/file.json"), "{err}");

@@ -210,9 +210,10 @@ fn bad_input_gets_one_clear_error_and_no_panic() {
     let (code, _, err) = runner(&["run", "/no/such/file.json"]);
     assert_eq!(code, 2);
     assert!(err.contains("can't read /no/such/file.json"), "{err}");
+    // A usage error is clap's: the error, the usage and where to read more, exit code 2.
     let (code, _, err) = runner(&["fly"]);
     assert_eq!(code, 2);
-    assert!(err.contains("unknown command \"fly\""), "{err}");
+    assert!(err.starts_with("error: unrecognized subcommand 'fly'") && err.contains("Usage: barrierscope <COMMAND>"), "{err}");
 }
 
 #[test]
@@ -310,9 +311,10 @@ fn the_runner_shows_the_cut() {
 #[test]
 fn export_pyflink_writes_the_job_or_says_why_not() {
     let dir = env!("CARGO_MANIFEST_DIR");
-    let (code, help, _) = runner(&["help"]);
+    let (code, help, _) = runner(&["export-pyflink", "--help"]);
     assert_eq!(code, 0);
-    assert!(help.contains("barrierscope export-pyflink SCENARIO.json [-o OUT.py]"), "{help}");
+    assert!(help.contains("Usage: barrierscope export-pyflink [OPTIONS] <SCENARIO.json>"), "{help}");
+    assert!(help.contains("-o, --output <OUT.py>"), "{help}");
     // To stdout, or to a file with -o (then nothing on stdout).
     let scenario = format!("{dir}/scenarios/groundtruth/2-aligned-two-phase-commit-after-checkpoint.json");
     let (code, py, err) = runner(&["export-pyflink", &scenario]);
@@ -345,9 +347,9 @@ fn export_pyflink_writes_the_job_or_says_why_not() {
 #[test]
 fn export_pyspark_writes_the_job_or_says_why_not() {
     let dir = env!("CARGO_MANIFEST_DIR");
-    let (code, help, _) = runner(&["help"]);
+    let (code, help, _) = runner(&["help", "export-pyspark"]);
     assert_eq!(code, 0);
-    assert!(help.contains("barrierscope export-pyspark FILE.json [-o OUT.py]"), "{help}");
+    assert!(help.contains("Usage: barrierscope export-pyspark [OPTIONS] <FILE.json>"), "{help}");
     // A streaming scenario and a batch file, to stdout or to a file with -o.
     for (file, kind) in [
         ("scenarios/groundtruth-spark/s4-transactional-exactly-once.json", "KIND = \"streaming\""),
