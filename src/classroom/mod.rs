@@ -12,12 +12,17 @@
 //! `saved_run` (the saved-run format), `saved_comparison` and `compare_lesson` (the side-by-side
 //! room's saved comparison and its lesson), `settings_form` (the Settings panel's number fields:
 //! ranges, clamping, refusals), `legend` (the marks a strategy draws, which the legend explains),
-//! `session` (the session and its commands), `wording` (the layer's English and Chinese words) and
-//! `quiz` (the quiz room's questions, drawn from the engine and graded by it).
+//! `session` (the session and its commands), `room_session` (what a room's own session is to the
+//! page) with `unread` (text that never reached a room), `batch_room` and `compare_room` (the Batch
+//! room's and Side by side's sessions),
+//! `wording` (the layer's English and Chinese words) and `quiz` (the quiz room's questions, drawn
+//! from the engine and graded by it).
 
 pub mod announcement;
+pub mod batch_room;
 pub mod catalogue;
 pub mod compare_lesson;
+pub mod compare_room;
 pub mod curriculum;
 pub mod legend;
 pub mod lesson_check;
@@ -28,11 +33,13 @@ pub mod program_change;
 pub use crate::engine::program_edit;
 pub mod progress;
 pub mod quiz;
+pub mod room_session;
 pub mod run_config;
 pub mod saved_comparison;
 pub mod saved_run;
 pub mod session;
 pub mod settings_form;
+pub mod unread;
 pub mod wording;
 
 pub use catalogue::{Entry, CATALOGUE};

@@ -21,8 +21,8 @@ pub const MAX_SAVED_BYTES: usize = 4 << 20;
 /// The saved-run format version this build writes and reads.
 pub const SAVED_VERSION: u32 = 1;
 
-/// Where a saved run came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where a saved run came from (also a room's opened text: the Batch room's, Side by side's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Origin {
     Link,
     File,

@@ -42,10 +42,12 @@ impl RoomProps {
 pub mod batch;
 pub mod compare;
 pub mod explorer;
+pub mod held;
 pub mod program;
 pub mod pyflink;
 pub mod quiz;
 pub mod spacetime;
+pub mod window_keys;
 
 /// The header every room shows, written once: the room's title, the room's own tools (`tools`,
 /// none for most rooms), the language switch, presenter mode and the one way back (Esc). Each room

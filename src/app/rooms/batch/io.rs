@@ -1,11 +1,14 @@
 //! What reaches outside the room: the link (`#room=batch&run=…`), the browser's storage
-//! (`barrierscope.batch`), the exported file and the imported one.
+//! (`barrierscope.batch`), the exported file and the imported one. Called from effects and
+//! callbacks; the session (`classroom::batch_room`) only ever sees text and commands.
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use yew::UseReducerDispatcher;
 
-use super::state::{Origin, RoomMsg, RoomState};
+use crate::app::rooms::held::Dispatcher;
+use crate::classroom::batch_room::{BatchCommand, BatchSession};
+use crate::classroom::unread::Unread;
+use crate::classroom::Origin;
 use crate::engine::batch::format::{from_link_fragment, to_link_fragment, MAX_BATCH_BYTES};
 use crate::engine::batch::BatchLoadError;
 use crate::engine::Lang;
@@ -26,21 +29,21 @@ pub fn stored_text() -> Option<String> {
     window().local_storage().ok()??.get_item(STORAGE_KEY).ok()?
 }
 
-pub fn store(state: &RoomState, lang: Lang) {
+pub fn store(session: &BatchSession, lang: Lang) {
     if let Ok(Some(storage)) = window().local_storage() {
-        let _ = storage.set_item(STORAGE_KEY, &state.file(lang).to_text());
+        let _ = storage.set_item(STORAGE_KEY, &session.file(lang).to_text());
     }
 }
 
 /// Puts the run in the address bar (without a new history entry) and returns the link.
-pub fn share_link(state: &RoomState, lang: Lang) -> String {
+pub fn share_link(session: &BatchSession, lang: Lang) -> String {
     let loc = window().location();
     let url = format!(
         "{}{}{}#{}",
         loc.origin().unwrap_or_default(),
         loc.pathname().unwrap_or_default(),
         loc.search().unwrap_or_default(),
-        to_link_fragment(&state.file(lang).to_text())
+        to_link_fragment(&session.file(lang).to_text())
     );
     if let Ok(h) = window().history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
@@ -49,24 +52,24 @@ pub fn share_link(state: &RoomState, lang: Lang) -> String {
 }
 
 /// Offers the run as a JSON file.
-pub fn export(state: &RoomState, lang: Lang) {
-    let name = format!("barrierscope-batch-step-{}.json", state.run.at);
-    crate::app::files::download(&name, "application/json", &state.file(lang).to_text());
+pub fn export(session: &BatchSession, lang: Lang) {
+    let name = format!("barrierscope-batch-step-{}.json", session.run.at);
+    crate::app::files::download(&name, "application/json", &session.file(lang).to_text());
 }
 
 /// Reads the chosen file and opens it, or says why it cannot.
-pub fn import(input: &web_sys::HtmlInputElement, dispatch: UseReducerDispatcher<RoomState>) {
+pub fn import(input: &web_sys::HtmlInputElement, dispatch: Dispatcher<BatchSession>) {
     let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
     input.set_value("");
     if file.size() > MAX_BATCH_BYTES as f64 {
-        dispatch.dispatch(RoomMsg::Load(Origin::File, Err(BatchLoadError::TooLarge(file.size() as usize))));
+        dispatch.dispatch(BatchCommand::Open(Origin::File, Err(Unread::TooLarge(file.size() as usize))));
         return;
     }
     let Ok(reader) = web_sys::FileReader::new() else { return };
     let r = reader.clone();
     let onload = Closure::once_into_js(move |_: web_sys::ProgressEvent| {
         let text = r.result().ok().and_then(|v| v.as_string());
-        dispatch.dispatch(RoomMsg::Load(Origin::File, text.ok_or(BatchLoadError::Encoding)));
+        dispatch.dispatch(BatchCommand::Open(Origin::File, text.ok_or(Unread::NotText)));
     });
     reader.set_onload(Some(onload.unchecked_ref()));
     let _ = reader.read_as_text(&file);

@@ -1,15 +1,16 @@
 //! What the room reaches outside the page state: its storage entry, its link, a download, and
-//! the files the learner opens. Called from effects and callbacks, never from the reducer.
+//! the files the learner opens. Called from effects and callbacks; the session
+//! (`classroom::compare_room`) only ever sees text and commands.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::app::rooms::held::Dispatcher;
+use crate::classroom::compare_room::{CompareCommand, CompareSession};
+use crate::classroom::saved_comparison::{from_fragment, CompareError, SavedComparison, MAX_COMPARE_BYTES};
+use crate::classroom::unread::Unread;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use yew::prelude::*;
-
-use super::state::{RoomMsg, RoomState, Source};
-use crate::classroom::saved_comparison::{from_fragment, open_files, CompareError, SavedComparison, MAX_COMPARE_BYTES};
 
 /// The room's entry in the browser's storage.
 pub const STORAGE_KEY: &str = "barrierscope.compare";
@@ -59,8 +60,9 @@ pub fn download(saved: &SavedComparison) {
 /// A file's name and text.
 type NamedText = (String, String);
 
-/// Reads the chosen files (one to three) and opens them as one comparison, or says why not.
-pub fn open_chosen(input: &web_sys::HtmlInputElement, dispatch: UseReducerDispatcher<RoomState>) {
+/// Reads the chosen files (one to three) and hands them to the session to open as one comparison
+/// (a file the browser can't read is handed as no text).
+pub fn open_chosen(input: &web_sys::HtmlInputElement, dispatch: Dispatcher<CompareSession>) {
     let Some(list) = input.files() else { return };
     // The list empties when the input is cleared: take the files first.
     let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
@@ -70,7 +72,7 @@ pub fn open_chosen(input: &web_sys::HtmlInputElement, dispatch: UseReducerDispat
         return;
     }
     if let Some(big) = files.iter().find(|f| f.size() > MAX_COMPARE_BYTES as f64) {
-        dispatch.dispatch(RoomMsg::Open(Source::File, Err(CompareError::TooLarge(big.size() as usize))));
+        dispatch.dispatch(CompareCommand::Open(Err(Unread::TooLarge(big.size() as usize))));
         return;
     }
     // Each reader calls its onload once; the last one to finish opens them all.
@@ -86,7 +88,7 @@ pub fn open_chosen(input: &web_sys::HtmlInputElement, dispatch: UseReducerDispat
             texts.borrow_mut()[i] = Some((name, text));
             if texts.borrow().iter().all(Option::is_some) {
                 let all: Vec<(String, String)> = texts.borrow_mut().drain(..).flatten().collect();
-                dispatch.dispatch(RoomMsg::Open(Source::File, open_files(&all).map(Box::new)));
+                dispatch.dispatch(CompareCommand::Open(Ok(all)));
             }
         });
         reader.set_onload(Some(onload.unchecked_ref()));
