@@ -105,6 +105,13 @@ async function playToEnd(page) {
   await page.waitForFunction(() => document.querySelector('#btn-step').disabled && !document.querySelector('#app').classList.contains('playing'), null, { timeout: 20000 });
 }
 
+// The notice's text. Its sentences come with the words part (app/words_part.rs), which a page fetches
+// shortly after it is ready: until then a notice shows "…". Wait for the words, then read.
+async function noticeText(pg) {
+  await pg.waitForFunction(() => !/^…/.test(document.querySelector('#notice span')?.textContent ?? ''), null, { timeout: 10000 });
+  return pg.textContent('#notice');
+}
+
 let page;
 await check('the app mounts on the built page', async () => {
   page = await open();
@@ -673,7 +680,7 @@ await check('a shared link opens paused at the same frame', async () => {
   expect(await steps(fresh) === at + 1, 'the history after the playhead is kept');
   expect(JSON.stringify(await verdicts(fresh)) === JSON.stringify(v), 'same verdict');
   expect(!(await fresh.$('#app.playing')), 'paused');
-  expect((await fresh.textContent('#notice')).includes('Opened the link'), 'says it opened the link');
+  expect((await noticeText(fresh)).includes('Opened the link'), 'says it opened the link');
   await fresh.context().close();
   await pg.context().close();
 });
@@ -687,8 +694,8 @@ await check('export, then import the file: the same run', async () => {
   const other = await open();
   await other.setInputFiles('#inp-import', file);
   await other.waitForFunction(() => document.querySelector('#app').dataset.steps === '4');
-  expect((await other.textContent('#notice')).includes('Opened the file'), 'opened the file');
-  expect(await page.evaluate(() => true), 'alive');
+  expect((await noticeText(other)).includes('Opened the file'), 'opened the file');
+  expect(await pg.evaluate(() => true), 'alive');
   await pg.context().close();
   await other.context().close();
 });
@@ -714,7 +721,7 @@ await check('malformed links and files name their problem and keep the current r
       await pg.setInputFiles('#inp-import', { name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(payload) });
     }
     await pg.waitForFunction(() => document.querySelector('#notice').textContent.length > 0);
-    const notice = await pg.textContent('#notice');
+    const notice = await noticeText(pg);
     expect(notice.includes(words) && notice.includes('Your current run is unchanged.'), `${kind}: ${notice}`);
     expect(await steps(pg) === 1, `${kind}: the run is untouched`);
     await pg.context().close();
