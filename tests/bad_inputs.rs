@@ -139,13 +139,22 @@ fn catalogue() -> Vec<Bad> {
             "`\"settings\": {\"strategy\": \"timers\", \"checkpoint-interval\": 3}`",
             file(with("settings", json!({"strategy": "timers", "checkpoint-interval": 3}))),
         ),
-        bad("`\"settings\": {\"max-concurrent-checkpoints\": 0}`", file(with("settings", json!({"max-concurrent-checkpoints": 0})))),
-        bad("`\"settings\": {\"high-availability\": \"zookeeper\"}`", file(with("settings", json!({"high-availability": "zookeeper"})))),
+        bad(
+            "`\"settings\": {\"max-concurrent-checkpoints\": 0}`",
+            file(with("settings", json!({"max-concurrent-checkpoints": 0}))),
+        ),
+        bad(
+            "`\"settings\": {\"high-availability\": \"zookeeper\"}`",
+            file(with("settings", json!({"high-availability": "zookeeper"}))),
+        ),
         bad(
             "`\"settings\": {\"strategy\": \"timers\", \"high-availability\": \"none\"}`",
             file(with("settings", json!({"strategy": "timers", "high-availability": "none"}))),
         ),
-        bad("`\"settings\": {\"message-timeout\": 5}` (not Storm)", file(with("settings", json!({"message-timeout": 5})))),
+        bad(
+            "`\"settings\": {\"message-timeout\": 5}` (not Storm)",
+            file(with("settings", json!({"message-timeout": 5}))),
+        ),
         bad("`\"actions\": \"r0 r0 zz\"`", file(with("actions", json!("r0 r0 zz")))),
         bad("`\"actions\": \"R\"` (restore a running job)", file(with("actions", json!("R")))),
         bad("`\"actions\": \"d0\"` (deliver from an empty channel)", file(with("actions", json!("d0")))),
@@ -157,8 +166,14 @@ fn catalogue() -> Vec<Bad> {
         bad("200,001 actions", file(with("actions", json!("a ".repeat(MAX_SAVED_ACTIONS + 1))))),
         bad("`\"at\": 99` (past the last step)", file(with("at", json!(99)))),
         bad("`\"at\": -1`", file(with("at", json!(-1)))),
-        bad("`\"lesson\": {\"id\": \"no-such-lesson\", \"step\": 0}`", file(with("lesson", json!({"id": "no-such-lesson", "step": 0})))),
-        bad("`\"lesson\": {\"id\": \"state\", \"step\": 999}`", file(with("lesson", json!({"id": "state", "step": 999})))),
+        bad(
+            "`\"lesson\": {\"id\": \"no-such-lesson\", \"step\": 0}`",
+            file(with("lesson", json!({"id": "no-such-lesson", "step": 0}))),
+        ),
+        bad(
+            "`\"lesson\": {\"id\": \"state\", \"step\": 999}`",
+            file(with("lesson", json!({"id": "state", "step": 999}))),
+        ),
         bad(
             "`\"lesson\": {\"id\": \"state\", \"step\": 18446744073709551615}`",
             file(with("lesson", json!({"id": "state", "step": u64::MAX}))),
@@ -181,7 +196,10 @@ fn catalogue() -> Vec<Bad> {
         bad("`#view=1`", Via::Open(Link, "#view=1".into())),
         bad("`#run=***`", Via::Open(Link, "#run=***".into())),
         bad("`#run=a` (cut short)", Via::Open(Link, "#run=a".into())),
-        bad("`#run=` and bytes that are not UTF-8", Via::Open(Link, format!("#run={}", to_base64url(&[0xff, 0xfe, 0x00])))),
+        bad(
+            "`#run=` and bytes that are not UTF-8",
+            Via::Open(Link, format!("#run={}", to_base64url(&[0xff, 0xfe, 0x00]))),
+        ),
         bad("a link over 4 MiB", Via::Open(Link, format!("#run={}", "A".repeat(MAX_SAVED_BYTES * 2)))),
         bad("a link to `{\"barrierscope\": 7}`", Via::Open(Link, link("{\"barrierscope\": 7}"))),
         bad("a link whose run restores a running job", Via::Open(Link, link(&with("actions", json!("R"))))),
@@ -195,17 +213,42 @@ fn catalogue() -> Vec<Bad> {
         bad("Checkpoint interval: `1e`", Via::Setting(Strategy::Aligned, F::CheckpointInterval, Some("1e"))),
         bad("Alignment timeout: `NaN`", Via::Setting(Strategy::Aligned, F::AlignmentTimeout, Some("NaN"))),
         bad("Channel capacity: `-`", Via::Setting(Strategy::Aligned, F::ChannelCapacity, Some("-"))),
-        bad("Tolerable failed checkpoints: unreadable", Via::Setting(Strategy::Aligned, F::TolerableFailedCheckpoints, None)),
+        bad(
+            "Tolerable failed checkpoints: unreadable",
+            Via::Setting(Strategy::Aligned, F::TolerableFailedCheckpoints, None),
+        ),
         bad("Message timeout (Storm): `1,0`", Via::Setting(Strategy::StormAcker, F::MessageTimeout, Some("1,0"))),
         // ---- buttons and keys at the wrong moment ----
         bad("⟳ Restore (R) while the job runs", Via::Do(Strategy::Aligned, "", Command::Act(Action::Restore))),
-        bad("a lane (Enter) with nothing on it", Via::Do(Strategy::Aligned, "", Command::Act(Action::Deliver { channel: ChannelId(1) }))),
-        bad("Read ▸ while the job is down", Via::Do(Strategy::Aligned, "X", Command::Act(Action::Read { task: TaskId(0) }))),
-        bad("✉ Notify (N) with none on its way", Via::Do(Strategy::Aligned, "", Command::Act(Action::Notify { task: TaskId(2) }))),
-        bad("◷ Save in a task under aligned barriers", Via::Do(Strategy::Aligned, "", Command::Act(Action::Timer { task: TaskId(1) }))),
+        bad(
+            "a lane (Enter) with nothing on it",
+            Via::Do(Strategy::Aligned, "", Command::Act(Action::Deliver { channel: ChannelId(1) })),
+        ),
+        bad(
+            "Read ▸ while the job is down",
+            Via::Do(Strategy::Aligned, "X", Command::Act(Action::Read { task: TaskId(0) })),
+        ),
+        bad(
+            "✉ Notify (N) with none on its way",
+            Via::Do(Strategy::Aligned, "", Command::Act(Action::Notify { task: TaskId(2) })),
+        ),
+        bad(
+            "◷ Save in a task under aligned barriers",
+            Via::Do(Strategy::Aligned, "", Command::Act(Action::Timer { task: TaskId(1) })),
+        ),
         bad("⚑ Checkpoint (C) under per-task timers", Via::Do(Strategy::Timers, "", Command::Act(Action::Checkpoint))),
-        bad("✖ Crash in a task that is down", Via::Do(Strategy::Aligned, "X", Command::Act(Action::CrashTask { task: TaskId(1) }))),
-        bad("Storm: a message to the acker with none waiting", Via::Do(Strategy::StormAcker, "", Command::Act(barrierscope::engine::mechanisms::storm::steps::to_acker(TaskId(2))))),
+        bad(
+            "✖ Crash in a task that is down",
+            Via::Do(Strategy::Aligned, "X", Command::Act(Action::CrashTask { task: TaskId(1) })),
+        ),
+        bad(
+            "Storm: a message to the acker with none waiting",
+            Via::Do(
+                Strategy::StormAcker,
+                "",
+                Command::Act(barrierscope::engine::mechanisms::storm::steps::to_acker(TaskId(2))),
+            ),
+        ),
         bad("◀ Back (←) at the first step", Via::Do(Strategy::Aligned, "seek0", Command::Back)),
         bad("↩ Undo (Ctrl+Z) with no fork", Via::Do(Strategy::Aligned, "", Command::Undo)),
         bad("↪ Redo (Ctrl+Y) with nothing undone", Via::Do(Strategy::Aligned, "", Command::Redo)),
@@ -222,7 +265,10 @@ fn catalogue() -> Vec<Bad> {
         bad("two records labelled `a`", line_scenario(|v| v["input"]["Source"] = json!(["a:x", "a:y"]))),
         bad("an action `{\"fly\": \"Source\"}`", line_scenario(|v| v["actions"] = json!([{"fly": "Source"}]))),
         bad("an action that is not enabled", line_scenario(|v| v["actions"] = json!(["restore"]))),
-        bad("`\"strategy\": \"sometimes\"`", scenario(json!({"version": 1, "job": "line", "settings": {"strategy": "sometimes"}}))),
+        bad(
+            "`\"strategy\": \"sometimes\"`",
+            scenario(json!({"version": 1, "job": "line", "settings": {"strategy": "sometimes"}})),
+        ),
         // ---- comparisons (`barrierscope compare`) ----
         bad("`{ nope`", Via::Compare(vec![("three-ways.json", "{ nope".into())])),
         bad("`\"version\": 2`", comparison(|v| v["version"] = json!(2))),
@@ -256,7 +302,10 @@ fn catalogue() -> Vec<Bad> {
         bad("`\"explore\": {\"crashes\": 9}`", explore(json!({"crashes": 9}), json!({}))),
         bad("`\"explore\": {\"snapshots\": -1}`", explore(json!({"snapshots": -1}), json!({}))),
         bad("`\"explore\": {\"faults\": 2}`", explore(json!({"faults": 2}), json!({}))),
-        bad("`\"explore\": {\"snapshots\": 1}` under strategy none", explore(json!({"snapshots": 1}), json!({"strategy": "none"}))),
+        bad(
+            "`\"explore\": {\"snapshots\": 1}` under strategy none",
+            explore(json!({"snapshots": 1}), json!({"strategy": "none"})),
+        ),
         bad("strategy `storm-acker`", explore(json!({}), json!({"strategy": "storm-acker"}))),
         bad("strategy `spark-streaming`", explore(json!({}), json!({"strategy": "spark-streaming"}))),
         bad("a socket source", explore(json!({}), json!({"source": "socket"}))),

@@ -184,7 +184,11 @@ fn checkpoint_is_written_by_a_second_job_after_the_action() {
     assert!(second.ledger().exactly_once());
     // Its job reuses the first action's shuffle outputs: failure-free, stage 0 runs once in all.
     let free = BatchRun::new(checkpointed_figure(2)).unwrap();
-    assert_eq!((free.baseline.map_runs, free.baseline.task_runs), (2, 8), "2 maps, 2 results, 2 checkpoint tasks, 2 results");
+    assert_eq!(
+        (free.baseline.map_runs, free.baseline.task_runs),
+        (2, 8),
+        "2 maps, 2 results, 2 checkpoint tasks, 2 results"
+    );
 }
 
 /// Issue 49, item 1: `doCheckpoint` stops at the nearest marked RDD from the action's RDD
@@ -235,11 +239,11 @@ fn a_task_that_fails_four_times_aborts_the_job() {
     run.act(BatchAction::Step).unwrap();
     run.act(BatchAction::FailTask).unwrap();
     assert!(run.sim().done());
-    assert!(run
-        .log
-        .last()
-        .unwrap()
-        .contains(&BatchEvent::Spark(spark::SparkEvent::JobAborted { stage: 0, part: 0, failures: 4 })));
+    assert!(run.log.last().unwrap().contains(&BatchEvent::Spark(spark::SparkEvent::JobAborted {
+        stage: 0,
+        part: 0,
+        failures: 4
+    })));
     assert_eq!(run.act(BatchAction::Step), Err(Refusal::Aborted));
     assert!(wording::refusal(Lang::Zh, Refusal::Aborted, false).contains("spark.task.maxFailures"));
     let ledger = run.ledger();

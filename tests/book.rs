@@ -47,7 +47,8 @@ fn links(text: &str) -> Vec<String> {
         if in_code {
             continue;
         }
-        let mut rest: String = line.split('`').enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, s)| s).collect::<Vec<_>>().join(" ");
+        let mut rest: String =
+            line.split('`').enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, s)| s).collect::<Vec<_>>().join(" ");
         while let Some(i) = rest.find("](") {
             let after = &rest[i + 2..];
             let Some(j) = after.find(')') else { break };
@@ -82,7 +83,15 @@ fn anchor(heading: &str) -> String {
         .trim()
         .to_lowercase()
         .chars()
-        .filter_map(|c| if c.is_alphanumeric() || c == '_' || c == '-' { Some(c) } else if c.is_whitespace() { Some('-') } else { None })
+        .filter_map(|c| {
+            if c.is_alphanumeric() || c == '_' || c == '-' {
+                Some(c)
+            } else if c.is_whitespace() {
+                Some('-')
+            } else {
+                None
+            }
+        })
         .collect()
 }
 
@@ -128,7 +137,9 @@ fn every_link_in_the_book_and_the_readme_reaches_its_file_and_its_anchor() {
                 continue;
             }
             if let Some(a) = frag {
-                if target.extension().is_some_and(|x| x == "md") && !anchors(&fs::read_to_string(&target).unwrap()).contains(a) {
+                if target.extension().is_some_and(|x| x == "md")
+                    && !anchors(&fs::read_to_string(&target).unwrap()).contains(a)
+                {
                     broken.push(format!("{}: {link} (no such heading)", page.display()));
                 }
             }
@@ -166,7 +177,9 @@ fn examples() -> Vec<Example> {
                         Some(c) => (c, true),
                         None => (cmd, false),
                     };
-                    let rest = cmd.strip_prefix("cargo run -q --bin barrierscope -- ").or_else(|| cmd.strip_prefix("barrierscope "));
+                    let rest = cmd
+                        .strip_prefix("cargo run -q --bin barrierscope -- ")
+                        .or_else(|| cmd.strip_prefix("barrierscope "));
                     // Commands that write a file, or that are not the runner, are shown, not run.
                     if let Some(rest) = rest.filter(|r| !r.split_whitespace().any(|w| w == "-o")) {
                         let args = rest.split_whitespace().map(str::to_string).collect();
@@ -213,9 +226,23 @@ fn every_runner_example_in_the_book_prints_what_the_book_shows() {
             printed += &format!("exit code {}\n", run.status.code().unwrap_or(-1));
         }
         let printed: Vec<&str> = printed.lines().collect();
-        let printed: Vec<&str> = printed.iter().copied().rev().skip_while(|l| l.trim().is_empty()).collect::<Vec<_>>().into_iter().rev().collect();
+        let printed: Vec<&str> = printed
+            .iter()
+            .copied()
+            .rev()
+            .skip_while(|l| l.trim().is_empty())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
         if !matches(&e.shown, &printed) {
-            wrong.push(format!("{}: barrierscope {}\n--- shown\n{}\n--- printed\n{}", e.page.display(), e.args.join(" "), e.shown.join("\n"), printed.join("\n")));
+            wrong.push(format!(
+                "{}: barrierscope {}\n--- shown\n{}\n--- printed\n{}",
+                e.page.display(),
+                e.args.join(" "),
+                e.shown.join("\n"),
+                printed.join("\n")
+            ));
         }
     }
     assert!(wrong.is_empty(), "examples that differ from the runner:\n{}", wrong.join("\n\n"));
@@ -236,7 +263,11 @@ fn the_example_matcher_takes_an_elision_for_any_lines_and_nothing_else() {
 /// The concept note at the top of a source file, without its `//! ` prefixes.
 fn concept_note(file: &str) -> String {
     let text = fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
-    let lines: Vec<&str> = text.lines().take_while(|l| l.starts_with("//!")).map(|l| l.strip_prefix("//!").unwrap().strip_prefix(' ').unwrap_or("")).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| l.strip_prefix("//!").unwrap().strip_prefix(' ').unwrap_or(""))
+        .collect();
     lines.join("\n").trim().to_string()
 }
 
@@ -247,7 +278,12 @@ fn each_mechanism_chapter_quotes_its_files_concept_note() {
         let text = fs::read_to_string(&page).unwrap();
         let Some(h) = text.lines().find(|l| l.starts_with("## In the code: `src/")) else { continue };
         let file = h.trim_start_matches("## In the code: `").trim_end_matches('`');
-        let quoted: Vec<&str> = text.lines().skip_while(|l| *l != h).filter(|l| l.starts_with('>')).map(|l| l.strip_prefix('>').unwrap().strip_prefix(' ').unwrap_or("")).collect();
+        let quoted: Vec<&str> = text
+            .lines()
+            .skip_while(|l| *l != h)
+            .filter(|l| l.starts_with('>'))
+            .map(|l| l.strip_prefix('>').unwrap().strip_prefix(' ').unwrap_or(""))
+            .collect();
         assert_eq!(quoted.join("\n").trim(), concept_note(file), "{} quotes {file}'s concept note", page.display());
         checked += 1;
     }
@@ -259,7 +295,10 @@ fn the_readme_is_a_front_door_of_at_most_300_lines() {
     let readme = fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
     let n = readme.lines().count();
     assert!(n <= 300, "the README has {n} lines");
-    assert!(readme.contains("bash scripts/serve.sh") && readme.contains("bash scripts/test.sh"), "the README gives the two commands");
+    assert!(
+        readme.contains("bash scripts/serve.sh") && readme.contains("bash scripts/test.sh"),
+        "the README gives the two commands"
+    );
 }
 
 /// Issue 49, items 6, 9 and 10: the list of simplifications says that a savepoint under

@@ -160,7 +160,8 @@ async fn the_lesson_predicts_then_reveals() {
     let root = fresh().await;
     click(&root, "#batch-lesson").await;
     assert!(text(&root, "#batch-lesson-title").contains("Batch: re-run the task, recompute the lineage"));
-    let focused = || web_sys::window().unwrap().document().unwrap().active_element().map(|e| e.id()).unwrap_or_default();
+    let focused =
+        || web_sys::window().unwrap().document().unwrap().active_element().map(|e| e.id()).unwrap_or_default();
     assert_eq!(focused(), "batch-lesson-bar", "the lesson takes the focus from the button that gave way to it");
     for _ in 0..7 {
         click(&root, "#batch-lesson-next").await;
@@ -196,7 +197,11 @@ async fn the_lesson_predicts_then_reveals() {
     assert_eq!(text(&root, "#batch-lesson-step"), "第 13 / 14 步");
     click(&root, "#btn-room-lang").await;
     // The one lesson bar: the main screen's frame, with its way out.
-    assert!(find(&root, "#batch-lesson-bar").get_attribute("class").unwrap_or_default().split(' ').any(|c| c == "lesson-bar"));
+    assert!(find(&root, "#batch-lesson-bar")
+        .get_attribute("class")
+        .unwrap_or_default()
+        .split(' ')
+        .any(|c| c == "lesson-bar"));
     assert_eq!(text(&root, "#batch-lesson-step"), "step 13 of 14");
     click(&root, "#batch-lesson-exit").await;
     assert!(root.query_selector("#batch-lesson-bar").unwrap().is_none(), "✕ Leave the lesson leaves it");

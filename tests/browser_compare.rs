@@ -358,7 +358,11 @@ async fn the_lesson_predicts_then_reveals_in_chinese() {
     drop(m);
     let m = mount_room(false).await;
     let root = &m.root;
-    assert_eq!(find(root, "#cmp-lesson").get_attribute("data-step").unwrap(), "8", "step 8 of 8, counted from 1 as in every lesson bar");
+    assert_eq!(
+        find(root, "#cmp-lesson").get_attribute("data-step").unwrap(),
+        "8",
+        "step 8 of 8, counted from 1 as in every lesson bar"
+    );
     let saved: SavedComparison =
         serde_json::from_str(&storage().get_item(compare::STORAGE_KEY).unwrap().unwrap()).unwrap();
     let mut zh = saved.clone();

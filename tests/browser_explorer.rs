@@ -54,7 +54,9 @@ async fn explore_open_the_counterexample_and_step_it() {
     until(&root, "#decisive-note").await;
     let marks: Vec<String> = {
         let list = root.query_selector_all(".decisive-mark").unwrap();
-        (0..list.length()).map(|i| list.item(i).unwrap().dyn_into::<Element>().unwrap().get_attribute("data-step").unwrap()).collect()
+        (0..list.length())
+            .map(|i| list.item(i).unwrap().dyn_into::<Element>().unwrap().get_attribute("data-step").unwrap())
+            .collect()
     };
     let want: Vec<String> = lost.story.decisive.iter().map(|d| d.step.to_string()).collect();
     assert_eq!(marks, want, "the decisive steps are marked");

@@ -45,7 +45,10 @@ async fn rescale_count_from_two_to_three_and_every_record_counts_once() {
     click(&root, "#btn-restore-into").await;
     until(&root, "#restore-result[data-result=\"restored\"]").await;
     let ring = find(&root, "#restore-result #key-ring");
-    assert_eq!((ring.get_attribute("data-old").unwrap(), ring.get_attribute("data-new").unwrap()), ("2".into(), "3".into()));
+    assert_eq!(
+        (ring.get_attribute("data-old").unwrap(), ring.get_attribute("data-new").unwrap()),
+        ("2".into(), "3".into())
+    );
     let keys = root.query_selector_all("#restore-result .ring-key").unwrap();
     assert_eq!(keys.length(), 4);
     for i in 0..keys.length() {
@@ -82,7 +85,9 @@ async fn a_filter_without_uids_is_refused_and_allow_non_restored_state_drops_cou
     let allow: HtmlInputElement = find(&root, "#allow-non-restored").dyn_into().unwrap();
     allow.click();
     yew::scheduler::flush().await;
-    let fate = |op: &str| find(&root, &format!("#mapping-table tr[data-operator=\"{op}\"]")).get_attribute("data-fate").unwrap();
+    let fate = |op: &str| {
+        find(&root, &format!("#mapping-table tr[data-operator=\"{op}\"]")).get_attribute("data-fate").unwrap()
+    };
     assert_eq!((fate("Source"), fate("Map")), ("kept".into(), "kept".into()));
     assert_eq!(fate("Count"), "dropped");
     click(&root, "#btn-restore-into").await;
@@ -101,7 +106,9 @@ async fn a_filter_without_uids_is_refused_and_allow_non_restored_state_drops_cou
 async fn on_line_sink_a_filter_takes_counts_id_and_the_restore_is_silent() {
     let root = stopped("line-sink", 16).await;
     click(&root, "#btn-insert-filter").await;
-    let fate = |op: &str| find(&root, &format!("#mapping-table tr[data-operator=\"{op}\"]")).get_attribute("data-fate").unwrap();
+    let fate = |op: &str| {
+        find(&root, &format!("#mapping-table tr[data-operator=\"{op}\"]")).get_attribute("data-fate").unwrap()
+    };
     assert_eq!(fate("Count"), "unread");
     assert!(root.query_selector("#flink-message").unwrap().is_none(), "no refusal");
     click(&root, "#btn-restore-into").await;

@@ -73,12 +73,20 @@ async fn a_cut_drawn_by_clicks_gets_the_engines_verdict() {
         .iter()
         .map(|a| (a.label.clone(), if a.crossing == Crossing::Orphan { "orphan" } else { "in-transit" }.to_string()))
         .collect();
-    assert_eq!(named.iter().map(|(r, c)| (r.clone(), c.split(' ').next().unwrap().to_string())).collect::<Vec<_>>(), expected);
+    assert_eq!(
+        named.iter().map(|(r, c)| (r.clone(), c.split(' ').next().unwrap().to_string())).collect::<Vec<_>>(),
+        expected
+    );
     // The restore's ledger, row by row.
     let (_, restore) = restore_from(&model.timeline, &pts, 20_000).unwrap();
     for row in &restore.ledger.rows {
         let tr = find(&root, &format!(".st-ledger tr[data-record=\"{}\"]", row.label));
-        assert!(tr.class_name().contains(&format!("v-{}", row.state_verdict.id())), "{}: {}", row.label, tr.class_name());
+        assert!(
+            tr.class_name().contains(&format!("v-{}", row.state_verdict.id())),
+            "{}: {}",
+            row.label,
+            tr.class_name()
+        );
     }
     // A consistent cut: every line at the same step.
     click(&root, "#st-clear").await;

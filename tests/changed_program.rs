@@ -10,10 +10,10 @@
 //! - the new program's failure-free run (the ledger), and each key's count in it.
 #![cfg(not(target_arch = "wasm32"))]
 
+use barrierscope::engine::dataflow::job_graph::{EdgeSpec, JobSpec, OperatorSpec, Partitioning};
 use barrierscope::engine::key_groups::*;
 use barrierscope::engine::operator_id::operator_ids;
 use barrierscope::engine::rescale::{Refusal, StateFate};
-use barrierscope::engine::dataflow::job_graph::{EdgeSpec, JobSpec, OperatorSpec, Partitioning};
 use barrierscope::engine::scenario::JobRef;
 use barrierscope::engine::*;
 
@@ -97,8 +97,14 @@ fn hashes_and_key_groups_match_the_java_formulas() {
 #[test]
 fn builtin_jobs_have_the_reference_ids() {
     let id = |job: &str| operator_ids(&builtin(job).unwrap().spec).iter().map(|h| h.hex()).collect::<Vec<_>>();
-    assert_eq!(id("line"), ["cbc357ccb763df2852fee8c4fc7d55f2", "570f707193e0fe32f4d86d067aba243b", "b728d985904d42b0fdd945a9e3253fca"]);
-    assert_eq!(id("line-uids"), ["e5a72f353fc1e6bbf3bd96a41384998c", "23ab3a59b17e9c45f95cff4c728611fc", "b71731f1c0df9c3076c4a455334d0ad6"]);
+    assert_eq!(
+        id("line"),
+        ["cbc357ccb763df2852fee8c4fc7d55f2", "570f707193e0fe32f4d86d067aba243b", "b728d985904d42b0fdd945a9e3253fca"]
+    );
+    assert_eq!(
+        id("line-uids"),
+        ["e5a72f353fc1e6bbf3bd96a41384998c", "23ab3a59b17e9c45f95cff4c728611fc", "b71731f1c0df9c3076c4a455334d0ad6"]
+    );
     assert_eq!(id("keyed-count"), ["e5a72f353fc1e6bbf3bd96a41384998c", "b71731f1c0df9c3076c4a455334d0ad6"]);
 }
 
@@ -113,7 +119,8 @@ fn key_group_ranges_by_brute_force() {
                 let owners: Vec<u16> = (0..p).filter(|i| ranges[*i as usize].contains(kg)).collect();
                 assert_eq!(owners, [operator_index_for_key_group(max, p, kg)], "max {max} p {p} kg {kg}");
             }
-            let (lo, hi) = (ranges.iter().map(|r| r.len()).min().unwrap(), ranges.iter().map(|r| r.len()).max().unwrap());
+            let (lo, hi) =
+                (ranges.iter().map(|r| r.len()).min().unwrap(), ranges.iter().map(|r| r.len()).max().unwrap());
             assert!(hi - lo <= 1 && lo == max / p, "max {max} p {p}");
         }
     }
@@ -184,7 +191,10 @@ fn generated_ids_shift_and_the_restore_is_refused() {
     let new_spec = with_filter(&old.graph.spec, None);
     let err = old.restore_into(sp, &new_spec, false).unwrap_err();
     let count_id = operator_ids(&old.graph.spec)[2];
-    assert!(matches!(&err, Refusal::NotAvailable { id, operator, .. } if *id == count_id && operator == "Count"), "{err:?}");
+    assert!(
+        matches!(&err, Refusal::NotAvailable { id, operator, .. } if *id == count_id && operator == "Count"),
+        "{err:?}"
+    );
     assert_eq!(
         err.message(),
         format!(
@@ -234,7 +244,10 @@ fn allow_non_restored_state_drops_exactly_the_unmatched_state() {
         if !counted.is_empty() {
             let l = new.ledger();
             let incomplete = l.complete_labels(Completeness::Incomplete);
-            assert!(counted.iter().all(|c| incomplete.contains(&c.as_str())), "auto {auto}: the dropped records are incomplete at Count");
+            assert!(
+                counted.iter().all(|c| incomplete.contains(&c.as_str())),
+                "auto {auto}: the dropped records are incomplete at Count"
+            );
         }
         let mut lost_sorted = lost.clone();
         lost_sorted.sort();
@@ -335,8 +348,18 @@ fn a_changed_max_parallelism_is_refused() {
     let (old, sp) = old_with(None);
     let err = old.restore_into(sp, &with_max(2, Some(64)), false).unwrap_err();
     let id = operator_ids(&old.graph.spec)[1];
-    assert_eq!(err, Refusal::MaxParallelismMismatch { pointer: format!("file:/savepoints/savepoint-{}", sp.0), id, saved: 128, new: 64 });
-    assert!(err.message().contains("Max parallelism mismatch between checkpoint/savepoint state and new program. Cannot map operator"));
+    assert_eq!(
+        err,
+        Refusal::MaxParallelismMismatch {
+            pointer: format!("file:/savepoints/savepoint-{}", sp.0),
+            id,
+            saved: 128,
+            new: 64
+        }
+    );
+    assert!(err
+        .message()
+        .contains("Max parallelism mismatch between checkpoint/savepoint state and new program. Cannot map operator"));
     assert!(old.restore_into(sp, &with_max(3, Some(128)), false).is_ok());
 
     let (old, sp) = old_with(Some(16));
@@ -350,7 +373,9 @@ fn a_changed_max_parallelism_is_refused() {
     let (old, sp) = old_with(Some(2));
     let err = old.restore_into(sp, &with_max(3, None), false).unwrap_err();
     assert_eq!(err.id(), "max-parallelism-too-low");
-    assert!(err.message().contains("The maximum parallelism (2) of the restored state is lower than the configured parallelism (3)"));
+    assert!(err
+        .message()
+        .contains("The maximum parallelism (2) of the restored state is lower than the configured parallelism (3)"));
 }
 
 /// keyed-shuffle's hash edges route as Flink's `KeyGroupStreamPartitioner`: after the
@@ -475,7 +500,8 @@ fn a_restored_session_saves_and_replays() {
     use barrierscope::classroom::run_config::RunConfig;
     use barrierscope::classroom::session::{Command, Session};
     use barrierscope::engine::lang::Lang;
-    let config = RunConfig { job: "keyed-count".into(), settings: Settings::new(Strategy::Aligned), seed: 3, records: None };
+    let config =
+        RunConfig { job: "keyed-count".into(), settings: Settings::new(Strategy::Aligned), seed: 3, records: None };
     let mut s = Session::new(config).unwrap();
     for _ in 0..7 {
         s.handle(Command::Tick);
@@ -515,10 +541,17 @@ fn a_keyed_operator_without_keys_still_has_state() {
     let mut old = sim("line-sink", Settings::new(Strategy::Aligned), 1);
     let sp = stop_with_savepoint(&mut old, 0);
     let saved = old.savepoints().last().unwrap().checkpoint.clone();
-    assert!(saved.snapshots.iter().all(|s| !matches!(&s.state, OpState::Keyed { entries } if !entries.is_empty())), "Count holds no key yet");
+    assert!(
+        saved.snapshots.iter().all(|s| !matches!(&s.state, OpState::Keyed { entries } if !entries.is_empty())),
+        "Count holds no key yet"
+    );
     let count = old.graph.spec.operators.iter().position(|o| o.name == "Count").unwrap();
     let keys = old.graph.keys.clone();
-    let without = barrierscope::classroom::program_edit::apply(&old.graph.spec, &barrierscope::classroom::program_edit::Edit::Remove(count), &keys);
+    let without = barrierscope::classroom::program_edit::apply(
+        &old.graph.spec,
+        &barrierscope::classroom::program_edit::Edit::Remove(count),
+        &keys,
+    );
     let err = old.restore_into(sp, &without, false).unwrap_err();
     assert!(matches!(&err, Refusal::NotAvailable { operator, .. } if operator == "Count"), "{err:?}");
     let (_, plan, _) = old.restore_into(sp, &without, true).unwrap();
@@ -555,7 +588,11 @@ fn a_filter_that_takes_counts_id_loses_counts_state_in_silence() {
     let old_ids = operator_ids(&old.graph.spec);
     let new_ids = operator_ids(&new_spec);
     let pos = |s: &JobSpec, n: &str| s.operators.iter().position(|o| o.name == n).unwrap();
-    assert_eq!(new_ids[pos(&new_spec, "Filter")], old_ids[pos(&old.graph.spec, "Count")], "the Filter takes Count's id");
+    assert_eq!(
+        new_ids[pos(&new_spec, "Filter")],
+        old_ids[pos(&old.graph.spec, "Count")],
+        "the Filter takes Count's id"
+    );
     assert_ne!(new_ids[pos(&new_spec, "Count")], old_ids[pos(&old.graph.spec, "Count")]);
     for allow in [false, true] {
         let (mut new, plan, _) = old.restore_into(sp, &new_spec, allow).unwrap();
@@ -598,8 +635,12 @@ fn an_insertion_can_change_an_upstream_id_and_lesson_15_says_so() {
     let old = sim("keyed-shuffle", Settings::new(Strategy::Aligned), 1);
     let new_spec = apply(&old.graph.spec, &Edit::InsertFilter, &old.graph.keys);
     let pos = |s: &JobSpec, n: &str| s.operators.iter().position(|o| o.name == n).unwrap();
-    assert_ne!(operator_ids(&new_spec)[pos(&new_spec, "Source")], operator_ids(&old.graph.spec)[pos(&old.graph.spec, "Source")]);
-    let lesson = std::fs::read_to_string(format!("{}/lessons/15-changed-program.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert_ne!(
+        operator_ids(&new_spec)[pos(&new_spec, "Source")],
+        operator_ids(&old.graph.spec)[pos(&old.graph.spec, "Source")]
+    );
+    let lesson =
+        std::fs::read_to_string(format!("{}/lessons/15-changed-program.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
     assert!(lesson.contains("a Filter chained after keyed-shuffle's Source changes Source's id"));
     assert!(lesson.contains("keyed-shuffle 的 Source 之后链接一个 Filter，Source 的 id 就变了"));
     assert!(!lesson.contains("every key to another key group") && !lesson.contains("把每个键都分到别的键组"));
@@ -609,7 +650,8 @@ fn an_insertion_can_change_an_upstream_id_and_lesson_15_says_so() {
 /// languages.
 #[test]
 fn lesson_15_tells_that_a_filter_can_take_counts_id() {
-    let lesson = std::fs::read_to_string(format!("{}/lessons/15-changed-program.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let lesson =
+        std::fs::read_to_string(format!("{}/lessons/15-changed-program.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
     assert!(lesson.contains("the inserted Filter gets exactly Count's generated id"));
     assert!(lesson.contains("插入的 Filter 恰好得到 Count 原来自动生成的 id"));
 }

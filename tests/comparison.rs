@@ -236,7 +236,9 @@ fn first_taken(lane: &Lane, label: &str) -> Option<u64> {
         s.events
             .iter()
             .any(|e| match e {
-                Event::Read { record, .. } | Event::Spark(SparkStreamingEvent::BlockStored { record, .. }) => g.label(*record) == label,
+                Event::Read { record, .. } | Event::Spark(SparkStreamingEvent::BlockStored { record, .. }) => {
+                    g.label(*record) == label
+                }
                 _ => false,
             })
             .then_some(s.tick)

@@ -288,7 +288,10 @@ fn the_runner_draws_a_cut() {
     assert!(err.contains("\"x\" is not a step number"), "{err}");
     let (code, _, err) = runner(&["cut", file]);
     assert_eq!(code, 2);
-    assert!(err.contains("the following required arguments were not provided") && err.contains("--at <T1,T2,...>"), "{err}");
+    assert!(
+        err.contains("the following required arguments were not provided") && err.contains("--at <T1,T2,...>"),
+        "{err}"
+    );
 }
 
 /// The book (docs/src/runner.md) shows the runner's `cut` example as it prints it.

@@ -260,7 +260,9 @@ fn reflected(sim: &barrierscope::engine::Sim) -> Reflected {
         .ledger()
         .rows
         .iter()
-        .map(|r| format!("{:?} {:?} {:?} {:?}", r.complete_verdict, r.incomplete_at, r.order_verdict, r.out_of_order_at))
+        .map(|r| {
+            format!("{:?} {:?} {:?} {:?}", r.complete_verdict, r.incomplete_at, r.order_verdict, r.out_of_order_at)
+        })
         .collect();
     (sim.state_counts(), sim.external_counts(), history)
 }
@@ -396,8 +398,14 @@ fn counts_equal_a_brute_force_enumeration_of_tiny_jobs() {
     // Completeness and order: per-task timers lose a path of the diamond and reorder a record
     // on it; the barrier tracker's replays reorder; an upsert sink's rows, as a reader sees them.
     // The shares must equal those of the search that merges nothing.
-    check_against_brute_force(&tiny("diamond", r#"{"A": ["a:x"]}"#, r#"{"strategy": "timers"}"#), Completion::Canonical);
-    check_against_brute_force(&tiny("diamond", r#"{"A": ["a:x"]}"#, r#"{"strategy": "at-least-once"}"#), Completion::Canonical);
+    check_against_brute_force(
+        &tiny("diamond", r#"{"A": ["a:x"]}"#, r#"{"strategy": "timers"}"#),
+        Completion::Canonical,
+    );
+    check_against_brute_force(
+        &tiny("diamond", r#"{"A": ["a:x"]}"#, r#"{"strategy": "at-least-once"}"#),
+        Completion::Canonical,
+    );
     check_against_brute_force(
         &tiny("line-sink", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "timers", "sink": "upsert"}"#),
         Completion::Canonical,
@@ -504,7 +512,12 @@ fn merged_states_have_the_same_moves_and_successors() {
                             assert_eq!((a.0, a.1), (b.0, b.1));
                             if next.running() {
                                 let (x, y) = (Outcome::of(rep), Outcome::of(&next));
-                                assert_eq!((x.incomplete, x.out_of_order), (y.incomplete, y.out_of_order), "{}", sc.name);
+                                assert_eq!(
+                                    (x.incomplete, x.out_of_order),
+                                    (y.incomplete, y.out_of_order),
+                                    "{}",
+                                    sc.name
+                                );
                             }
                         }
                     }
@@ -574,7 +587,11 @@ fn explore_writes_counterexamples_that_run_replays() {
         assert_eq!(code, 0, "{stderr}");
         let run: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         assert_eq!(run["verdict"][key], word);
-        assert!(c["explanation"]["en"].as_str().unwrap().contains(if key == "complete" { "incomplete" } else { "Out of order" }));
+        assert!(c["explanation"]["en"].as_str().unwrap().contains(if key == "complete" {
+            "incomplete"
+        } else {
+            "Out of order"
+        }));
     }
     for c in cs.iter().take(2) {
         let written = c["file"].as_str().unwrap();
@@ -619,7 +636,10 @@ fn the_runner_stops_a_search_past_max_states_and_refuses_bad_options() {
         // Usage errors, in clap's form: the error, then where to read more.
         let (code, _, stderr) = runner(&bad);
         assert_eq!(code, 2, "{bad:?}");
-        assert!(stderr.starts_with("error: ") && stderr.ends_with("For more information, try '--help'.\n"), "{bad:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.ends_with("For more information, try '--help'.\n"),
+            "{bad:?}: {stderr}"
+        );
     }
     let script = format!("{}/scenarios/abc-timers-lost.json", env!("CARGO_MANIFEST_DIR"));
     let (code, _, stderr) = runner(&["explore", &script]);
@@ -655,7 +675,11 @@ fn slices_find_what_one_run_finds() {
     let counting = (whole.states.div_ceil(64) + whole.states.div_ceil(64)) as i64;
     let extra = slices as i64 - whole.states as i64;
     let cx = whole.counterexamples.len() as i64;
-    assert!(extra >= cx && extra <= counting + cx + 1, "{slices} slices for {} states and {cx} counterexamples", whole.states);
+    assert!(
+        extra >= cx && extra <= counting + cx + 1,
+        "{slices} slices for {} states and {cx} counterexamples",
+        whole.states
+    );
 }
 
 #[test]
@@ -763,9 +787,19 @@ mod lab {
     /// record in that verdict; a probe without one has "every schedule holds".
     #[test]
     fn a_probe_with_a_two_input_task_feeding_another_catches_the_early_forwarded_barrier() {
-        let h = Handler { first: OnFirstBarrier::SnapshotNow, after: AfterBarrier::Block, last: OnLastBarrier::Snapshot, in_flight: false };
+        let h = Handler {
+            first: OnFirstBarrier::SnapshotNow,
+            after: AfterBarrier::Block,
+            last: OnLastBarrier::Snapshot,
+            in_flight: false,
+        };
         let c = classify(Candidate::Handler(h)).unwrap();
-        assert_eq!(c.guarantee, Guarantee::AtMostOnce, "{:?}", c.probes.iter().map(|p| (p.name, p.holds())).collect::<Vec<_>>());
+        assert_eq!(
+            c.guarantee,
+            Guarantee::AtMostOnce,
+            "{:?}",
+            c.probes.iter().map(|p| (p.name, p.holds())).collect::<Vec<_>>()
+        );
         let names: Vec<&str> = c.probes.iter().map(|p| p.name).collect();
         assert_eq!(names, ["line: a, b, c", "two-inputs: a, b | f, g", "merge-then-count: a | f, g"]);
         assert!(c.probes[0].holds() && c.probes[1].holds(), "the old probes cannot tell");
@@ -801,7 +835,11 @@ mod lab {
                 }
                 assert_eq!(
                     p.holds(),
-                    p.report.counterexamples.iter().all(|c| matches!(c.bad.judged, barrierscope::engine::explorer::Judged::Complete | barrierscope::engine::explorer::Judged::Order))
+                    p.report.counterexamples.iter().all(|c| matches!(
+                        c.bad.judged,
+                        barrierscope::engine::explorer::Judged::Complete
+                            | barrierscope::engine::explorer::Judged::Order
+                    ))
                 );
             }
         }
@@ -886,7 +924,8 @@ fn a_lost_path_of_the_diamond_and_a_reordered_record_are_found() {
         }
     }
     // Aligned barriers on the diamond: every schedule complete and in order.
-    let (_, r) = explore(&tiny("diamond", r#"{"A": ["a:x", "b:y"]}"#, r#"{"strategy": "aligned"}"#), Completion::Canonical);
+    let (_, r) =
+        explore(&tiny("diamond", r#"{"A": ["a:x", "b:y"]}"#, r#"{"strategy": "aligned"}"#), Completion::Canonical);
     assert_eq!((r.history.complete, r.history.in_order), (r.schedules, r.schedules));
     assert!(r.counterexamples.is_empty());
 }
@@ -918,23 +957,45 @@ fn a_saved_run_puts_a_lab_handler_on_the_canvas_and_refuses_a_bad_one() {
     for i in 0..60 {
         lab.enabled_steps(&mut steps);
         let Some(&step) = steps.get(i % steps.len().max(1)) else { break };
-        let act = if i == 3 && !checkpointed { checkpointed = true; Action::Checkpoint } else { step };
+        let act = if i == 3 && !checkpointed {
+            checkpointed = true;
+            Action::Checkpoint
+        } else {
+            step
+        };
         lab.apply(act, &mut a).unwrap();
         model.apply(act, &mut b).unwrap();
     }
     assert_eq!(a, b, "the saved run plays as the handler does");
     let done = a.iter().find(|e| matches!(e, Event::CheckpointCompleted { .. })).expect("the checkpoint completed");
     let en = narrate(done, &lab.graph, Lang::En);
-    assert!(en.contains("lab's barrier handler") && en.contains("process what comes after a barrier") && en.contains("at least once"), "{en}");
+    assert!(
+        en.contains("lab's barrier handler")
+            && en.contains("process what comes after a barrier")
+            && en.contains("at least once"),
+        "{en}"
+    );
     assert!(!en.contains("exactly once"), "not aligned's guarantee: {en}");
     assert!(narrate(done, &lab.graph, Lang::Zh).contains("至少一次"));
     // Refused, with why.
     for (settings, why) in [
-        (r#"{"strategy": "timers", "handler": {"first": "wait", "after": "block", "last": "snapshot", "in-flight": false}}"#, "runs on strategy aligned's coordinator"),
-        (r#"{"strategy": "aligned", "handler": {"first": "wait", "after": "block", "last": "forward-only", "in-flight": false}}"#, "forward only on the last barrier needs a snapshot"),
-        (r#"{"strategy": "aligned", "max-concurrent-checkpoints": 2, "handler": {"first": "wait", "after": "block", "last": "snapshot", "in-flight": false}}"#, "one checkpoint at a time"),
+        (
+            r#"{"strategy": "timers", "handler": {"first": "wait", "after": "block", "last": "snapshot", "in-flight": false}}"#,
+            "runs on strategy aligned's coordinator",
+        ),
+        (
+            r#"{"strategy": "aligned", "handler": {"first": "wait", "after": "block", "last": "forward-only", "in-flight": false}}"#,
+            "forward only on the last barrier needs a snapshot",
+        ),
+        (
+            r#"{"strategy": "aligned", "max-concurrent-checkpoints": 2, "handler": {"first": "wait", "after": "block", "last": "snapshot", "in-flight": false}}"#,
+            "one checkpoint at a time",
+        ),
     ] {
-        let t = text.replace(&text[text.find("\"settings\"").unwrap()..text.rfind('}').unwrap()], &format!("\"settings\": {settings}"));
+        let t = text.replace(
+            &text[text.find("\"settings\"").unwrap()..text.rfind('}').unwrap()],
+            &format!("\"settings\": {settings}"),
+        );
         let saved = SavedRun::parse(&t).unwrap();
         let err = saved.config().scenario().sim().unwrap_err();
         assert!(format!("{err:?}").contains(why), "{settings}: {err:?}");

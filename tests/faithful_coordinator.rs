@@ -512,7 +512,11 @@ fn run_to_end_ends_under_a_short_checkpoint_interval() {
                 let l = p.sim.ledger();
                 assert_eq!(l.state_labels(ledger::Verdict::ExactlyOnce).len(), p.sim.graph.records.len(), "{what}");
                 if job != "diamond" {
-                    assert_eq!(l.external_labels(ledger::Verdict::ExactlyOnce).len(), p.sim.graph.records.len(), "{what}");
+                    assert_eq!(
+                        l.external_labels(ledger::Verdict::ExactlyOnce).len(),
+                        p.sim.graph.records.len(),
+                        "{what}"
+                    );
                 }
                 assert!(p.sim.notifications().is_empty(), "{what}: a notification is left undelivered");
                 let last = p.sim.storage().completed.last().expect("a completed checkpoint");
@@ -524,7 +528,11 @@ fn run_to_end_ends_under_a_short_checkpoint_interval() {
                         _ => 0,
                     })
                     .sum();
-                assert_eq!(offsets as usize, p.sim.graph.records.len(), "{what}: the final checkpoint holds every record");
+                assert_eq!(
+                    offsets as usize,
+                    p.sim.graph.records.len(),
+                    "{what}: the final checkpoint holds every record"
+                );
             }
         }
     }
@@ -541,13 +549,22 @@ fn a_trigger_while_the_most_checkpoints_are_pending_is_queued_and_runs_when_a_sl
     let script = ["read Source", "checkpoint", "checkpoint", "end"];
     let two = play("line", serde_json::json!({ "max-concurrent-checkpoints": 2 }), &script);
     let one = play("line", serde_json::json!({}), &script);
-    let counts = |p: &scenario::Played| p.sim.stats.history.iter().filter(|r| r.status == CheckpointStatus::Completed).count();
+    let counts =
+        |p: &scenario::Played| p.sim.stats.history.iter().filter(|r| r.status == CheckpointStatus::Completed).count();
     assert_eq!(counts(&one), counts(&two), "the queued request ran: {:?}", one.sim.stats.history);
     let second = &one.events[2];
     assert!(matches!(second[..], [Event::CheckpointQueued { pending: 1, queued: 1 }]), "{second:?}");
     assert!(said(&one.sim, second).contains("queued"), "{}", said(&one.sim, second));
-    let done = one.events.iter().position(|ev| ev.iter().any(|e| matches!(e, Event::CheckpointCompleted { checkpoint: CheckpointId(1), .. }))).unwrap();
-    assert!(one.events[done].iter().any(|e| matches!(e, Event::CheckpointTriggered { checkpoint: CheckpointId(2) })), "{:?}", one.events[done]);
+    let done = one
+        .events
+        .iter()
+        .position(|ev| ev.iter().any(|e| matches!(e, Event::CheckpointCompleted { checkpoint: CheckpointId(1), .. })))
+        .unwrap();
+    assert!(
+        one.events[done].iter().any(|e| matches!(e, Event::CheckpointTriggered { checkpoint: CheckpointId(2) })),
+        "{:?}",
+        one.events[done]
+    );
 }
 
 /// Issue 26, 3: Flink does not refuse max-concurrent-checkpoints above 1 with unaligned

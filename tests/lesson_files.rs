@@ -18,19 +18,35 @@ fn lesson_check_passes_the_built_in_and_hand_written_lessons_and_fails_a_broken_
     let (code, out, err) = runner(&["lesson", "check", "--built-in", &fixture]);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.lines().filter(|l| l.ends_with(": ok")).count(), curriculum::FILES.len() + 1, "{out}");
-    assert!(out.contains("append-twice \"An append sink writes c twice\": 4 steps, 2 claims, 1 expected answers: ok"), "{out}");
+    assert!(
+        out.contains("append-twice \"An append sink writes c twice\": 4 steps, 2 claims, 1 expected answers: ok"),
+        "{out}"
+    );
     let dir = std::env::temp_dir().join(format!("barrierscope-lessons-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let wrong = dir.join("wrong.json");
     std::fs::write(&wrong, HAND_WRITTEN.replace("\"duplicated\": [\"c\"]", "\"duplicated\": [\"b\"]")).unwrap();
     let (code, _, err) = runner(&["lesson", "check", wrong.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("1 wrong") && err.contains("step 4: the engine's answer differs from \"expect\": lost [], duplicated [\"c\"]"), "{err}");
+    assert!(
+        err.contains("1 wrong")
+            && err.contains("step 4: the engine's answer differs from \"expect\": lost [], duplicated [\"c\"]"),
+        "{err}"
+    );
     let broken = dir.join("broken.json");
-    std::fs::write(&broken, HAND_WRITTEN.replace("\"read Source x2\", \"checkpoint\"", "\"reed Source x2\", \"checkpoint\"")).unwrap();
+    std::fs::write(
+        &broken,
+        HAND_WRITTEN.replace("\"read Source x2\", \"checkpoint\"", "\"reed Source x2\", \"checkpoint\""),
+    )
+    .unwrap();
     let (code, _, err) = runner(&["lesson", "check", broken.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("not a valid lesson file: step 2, \"play\": line 1: \"reed Source x2\": unknown script word \"reed\""), "{err}");
+    assert!(
+        err.contains(
+            "not a valid lesson file: step 2, \"play\": line 1: \"reed Source x2\": unknown script word \"reed\""
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -71,7 +87,10 @@ fn every_message_the_book_lists_is_the_pages() {
         assert_ne!(text, HAND_WRITTEN, "case {k} changes the file");
         let en = page_message(text, Lang::En);
         let prefix = "Couldn't open the file: it is not a valid lesson file: ";
-        let why = en.strip_prefix(prefix).and_then(|w| w.strip_suffix(". Your current run is unchanged.")).unwrap_or_else(|| panic!("{en}"));
+        let why = en
+            .strip_prefix(prefix)
+            .and_then(|w| w.strip_suffix(". Your current run is unchanged."))
+            .unwrap_or_else(|| panic!("{en}"));
         assert!(book.contains(&format!("`{why}`")), "the book lists {why:?}");
         let zh = page_message(text, Lang::Zh);
         assert!(zh.starts_with("无法打开文件：它不是有效的课程文件：") && zh.ends_with("当前的运行保持不变。"), "{zh}");
@@ -94,12 +113,19 @@ fn a_broken_file_changes_nothing_and_a_good_one_opens_its_first_step() {
     }
     let before = (s.timeline.position(), s.timeline.len(), s.config.clone());
     barrierscope::classroom::open_run(&mut s, Origin::File, Ok("{\"barrierscope-lesson\": 1, \"id\": \"x\"}".into()));
-    assert_eq!((s.timeline.position(), s.timeline.len(), s.config.clone()), before, "nothing the learner had open is lost");
+    assert_eq!(
+        (s.timeline.position(), s.timeline.len(), s.config.clone()),
+        before,
+        "nothing the learner had open is lost"
+    );
     assert!(matches!(&s.notice, Some(Notice::LoadFailed { error: LoadError::LessonFile(_), .. })));
     barrierscope::classroom::open_run(&mut s, Origin::File, Ok(HAND_WRITTEN.into()));
     let p = s.lesson.as_ref().expect("the lesson opened");
     assert_eq!((p.lesson().id, p.step), ("append-twice", 0));
-    assert_eq!(s.notice.as_ref().unwrap().message(Lang::En), "Opened the lesson “An append sink writes c twice” from the file.");
+    assert_eq!(
+        s.notice.as_ref().unwrap().message(Lang::En),
+        "Opened the lesson “An append sink writes c twice” from the file."
+    );
     assert_eq!(s.notice.as_ref().unwrap().message(Lang::Zh), "已从文件打开课程“追加式 Sink 把 c 写了两次”。");
     // Its saved run keeps the file, so a link opens it in a page that never saw it.
     let saved = serde_json::to_string(&s.save(Lang::En)).unwrap();

@@ -56,7 +56,13 @@ fn steps(sim: &mut Sim, a: Action) -> Vec<Event> {
 /// Every task holds what `cp` saved for it (state), before anything runs after the restore.
 fn assert_restored_from(sim: &Sim, cp: &CompletedCheckpoint) {
     for s in &cp.snapshots {
-        assert_eq!(sim.tasks()[s.task.index()].state, s.state, "{} from checkpoint {}", sim.graph.task(s.task).name, cp.id.0);
+        assert_eq!(
+            sim.tasks()[s.task.index()].state,
+            s.state,
+            "{} from checkpoint {}",
+            sim.graph.task(s.task).name,
+            cp.id.0
+        );
     }
 }
 
@@ -68,21 +74,35 @@ fn with_a_standby_the_election_recovers_the_latest_checkpoint_and_ids_keep_risin
         let cp = sim.storage().completed.last().cloned().expect("a checkpoint completed");
         let drawn = highest_id(&sim).unwrap();
         let crash = steps(&mut sim, Action::CrashJobManager);
-        assert!(crash.contains(&Event::LeadershipLost {
-            leader: JobManagerName::A,
-            standby: JobManagerName::B,
-            checkpoint: Some(cp.id)
-        }), "{job}: {crash:?}");
+        assert!(
+            crash.contains(&Event::LeadershipLost {
+                leader: JobManagerName::A,
+                standby: JobManagerName::B,
+                checkpoint: Some(cp.id)
+            }),
+            "{job}: {crash:?}"
+        );
         assert_eq!(sim.storage().completed.last().map(|c| c.id), Some(cp.id), "{job}: the HA store keeps the pointer");
         let restore = steps(&mut sim, Action::Restore);
-        assert_eq!(restore[0], Event::LeaderElected { leader: JobManagerName::B, previous: JobManagerName::A }, "{job}");
-        assert_eq!(restore[1], Event::JobRecovered { checkpoint: Some(cp.id), next_id: CheckpointId(drawn.0 + 1) }, "{job}");
+        assert_eq!(
+            restore[0],
+            Event::LeaderElected { leader: JobManagerName::B, previous: JobManagerName::A },
+            "{job}"
+        );
+        assert_eq!(
+            restore[1],
+            Event::JobRecovered { checkpoint: Some(cp.id), next_id: CheckpointId(drawn.0 + 1) },
+            "{job}"
+        );
         assert!(restore.contains(&Event::Restored { from: RestoreFrom::Checkpoint { checkpoint: cp.id } }), "{job}");
         assert_restored_from(&sim, &cp);
         assert_eq!(sim.masters().leader, JobManagerName::B);
         // Ids keep rising: the counter was in the HA store.
         let next = steps(&mut sim, Action::Checkpoint);
-        assert!(next.contains(&Event::CheckpointTriggered { checkpoint: CheckpointId(drawn.0 + 1) }), "{job}: {next:?}");
+        assert!(
+            next.contains(&Event::CheckpointTriggered { checkpoint: CheckpointId(drawn.0 + 1) }),
+            "{job}: {next:?}"
+        );
         assert!(sim.stats.earlier_submissions.is_empty(), "the same job goes on");
         // One restore step from the failure to running again.
         let f = sim.stats.failovers[0];
@@ -95,7 +115,11 @@ fn with_a_standby_the_election_recovers_the_latest_checkpoint_and_ids_keep_risin
         let again = steps(&mut sim, Action::Restore);
         assert_eq!(again[0], Event::LeaderElected { leader: JobManagerName::A, previous: JobManagerName::B });
         lines(&mut sim, &["end"]);
-        assert_eq!(sim.ledger().state.exactly_once as usize, sim.ledger().rows.len(), "{job}: the failure-free run's counts");
+        assert_eq!(
+            sim.ledger().state.exactly_once as usize,
+            sim.ledger().rows.len(),
+            "{job}: the failure-free run's counts"
+        );
     }
 }
 
@@ -118,21 +142,30 @@ fn without_ha_a_retained_checkpoint_is_resubmitted_as_a_new_job_counting_on_from
             // counter to its id + 1.
             let resubmit = steps(&mut sim, Action::Restore);
             let next_id = CheckpointId(cp.id.0 + 1);
-            assert_eq!(resubmit[0], Event::JobResubmitted { submission: 2, from: Some(cp.id), next_id }, "{job} {retention:?}");
+            assert_eq!(
+                resubmit[0],
+                Event::JobResubmitted { submission: 2, from: Some(cp.id), next_id },
+                "{job} {retention:?}"
+            );
             assert!(resubmit.contains(&Event::Restored { from: RestoreFrom::Checkpoint { checkpoint: cp.id } }));
             assert_restored_from(&sim, &cp);
             let next = steps(&mut sim, Action::Checkpoint);
             assert!(next.contains(&Event::CheckpointTriggered { checkpoint: next_id }), "{job}: {next:?}");
             assert!(next_id <= drawn, "{job}: the new job draws an id the failed job had used");
             // A new job: a Checkpoints tab of its own; the failed job's checkpoints are kept apart.
-            assert_eq!(sim.stats.earlier_submissions, [old.iter().map(|r| {
-                let mut r = r.clone();
-                if r.status == CheckpointStatus::InProgress {
-                    r.status = CheckpointStatus::Failed(AbortReason::JobManagerFailure);
-                    r.end_tick = Some(sim.stats.failovers[0].failed_tick);
-                }
-                r
-            }).collect::<Vec<_>>()]);
+            assert_eq!(
+                sim.stats.earlier_submissions,
+                [old.iter()
+                    .map(|r| {
+                        let mut r = r.clone();
+                        if r.status == CheckpointStatus::InProgress {
+                            r.status = CheckpointStatus::Failed(AbortReason::JobManagerFailure);
+                            r.end_tick = Some(sim.stats.failovers[0].failed_tick);
+                        }
+                        r
+                    })
+                    .collect::<Vec<_>>()]
+            );
             assert_eq!((sim.stats.counts().restored, sim.stats.latest_restored), (1, Some(cp.id)));
             let f = sim.stats.failovers[0];
             assert_eq!(f.cause, FailureCause::JobManagerWithoutHa);
@@ -221,7 +254,11 @@ fn a_jobmanager_failure_before_any_checkpoint_completed() {
         let (mut sim, events) = play("line", s, 1, &["read Source", "checkpoint", "crash-jm"]);
         match ha {
             HighAvailability::Standby => {
-                assert!(events.contains(&Event::LeadershipLost { leader: JobManagerName::A, standby: JobManagerName::B, checkpoint: None }));
+                assert!(events.contains(&Event::LeadershipLost {
+                    leader: JobManagerName::A,
+                    standby: JobManagerName::B,
+                    checkpoint: None
+                }));
                 let ev = steps(&mut sim, Action::Restore);
                 assert!(ev.contains(&Event::JobRecovered { checkpoint: None, next_id: CheckpointId(2) }), "{ev:?}");
                 assert!(ev.contains(&Event::Restored { from: RestoreFrom::Nothing }));
@@ -249,7 +286,8 @@ fn every_failure_is_a_failover_row_and_nimbus_stops_nothing() {
     assert_eq!(causes, [FailureCause::Cluster, FailureCause::Task(TaskId(1))]);
     assert!(sim.stats.failovers.iter().all(|f| f.steps_down() == Some(1) && f.takeover == Some(Takeover::Restart)));
     // Storm's Nimbus: the workers go on; nothing was down.
-    let (mut sim, _) = play("line", Settings::new(Strategy::StormAcker), 1, &["read Source", "crash-jm", "read Source"]);
+    let (mut sim, _) =
+        play("line", Settings::new(Strategy::StormAcker), 1, &["read Source", "crash-jm", "read Source"]);
     let f = sim.stats.failovers[0];
     assert_eq!((f.cause, f.steps_down(), f.takeover), (FailureCause::Nimbus, Some(0), Some(Takeover::KeptRunning)));
     assert!(sim.running());
@@ -266,7 +304,9 @@ fn the_settings_are_checked_and_named_in_a_scenario_file() {
     let file = |settings: &str| {
         Scenario::from_json(&format!(r#"{{"job": "line", "settings": {settings}}}"#)).and_then(|s| s.sim().map(|_| ()))
     };
-    assert!(file(r#"{"high-availability": "none", "externalized-checkpoint-retention": "retain-on-cancellation"}"#).is_ok());
+    assert!(
+        file(r#"{"high-availability": "none", "externalized-checkpoint-retention": "retain-on-cancellation"}"#).is_ok()
+    );
     let e = file(r#"{"strategy": "timers", "high-availability": "none"}"#).unwrap_err().to_string();
     assert!(e.contains("high-availability") && e.contains("timers"), "{e}");
     let e = file(r#"{"strategy": "storm-acker", "externalized-checkpoint-retention": "retain-on-cancellation"}"#)

@@ -296,7 +296,8 @@ fn a_save_taken_in_the_step_that_processed_a_record_reflects_it() {
 /// and crash points, against theory: aligned checkpoints with a replayable source lose nothing.
 #[test]
 fn a_rebalanced_replay_to_another_subtask_is_complete() {
-    let part = |p: usize| -> Vec<String> { (0..30).map(|i| format!("\"r{p}_{i}:{}\"", ["x", "y", "z"][i % 3])).collect() };
+    let part =
+        |p: usize| -> Vec<String> { (0..30).map(|i| format!("\"r{p}_{i}:{}\"", ["x", "y", "z"][i % 3])).collect() };
     for seed in 1..=8u64 {
         for crash_after in [60u32, 90, 120, 150] {
             let text = format!(

@@ -73,7 +73,9 @@ fn case() -> impl Strategy<Value = Case> {
         prop::option::of(3u64..15),
         prop::option::of(0u64..4),
         prop::option::of(2u32..6),
-        prop::sample::select(SinkMode::ALL.iter().copied().filter(|s| *s != SinkMode::Transactional).collect::<Vec<_>>()),
+        prop::sample::select(
+            SinkMode::ALL.iter().copied().filter(|s| *s != SinkMode::Transactional).collect::<Vec<_>>(),
+        ),
         0u32..3,
         prop::sample::select(vec![
             (HighAvailability::Standby, CheckpointRetention::NoExternalizedCheckpoints),
@@ -81,9 +83,20 @@ fn case() -> impl Strategy<Value = Case> {
             (HighAvailability::None, CheckpointRetention::DeleteOnCancellation),
         ]),
     )
-        .prop_map(|(job, keys, seed, max_concurrent, interval, alignment_timeout, capacity, sink, tolerable, ha)| {
-            Case { job, keys, seed, max_concurrent, interval, alignment_timeout, capacity, sink, tolerable, ha }
-        })
+        .prop_map(
+            |(job, keys, seed, max_concurrent, interval, alignment_timeout, capacity, sink, tolerable, ha)| Case {
+                job,
+                keys,
+                seed,
+                max_concurrent,
+                interval,
+                alignment_timeout,
+                capacity,
+                sink,
+                tolerable,
+                ha,
+            },
+        )
 }
 
 fn scenario(c: &Case, strategy: Snapshots) -> Scenario {

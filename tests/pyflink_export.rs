@@ -340,15 +340,24 @@ fn the_export_never_sets_a_min_pause_beside_concurrent_checkpoints() {
             sc.settings.checkpoint_interval.get_or_insert(40);
             let Ok(py) = export_pyflink(&sc) else { continue };
             let value = |key: &str| {
-                py.lines().find(|l| l.contains(&format!("\"{key}\""))).map(|l| l.rsplit_once(':').map_or(l, |x| x.1).to_string())
+                py.lines()
+                    .find(|l| l.contains(&format!("\"{key}\"")))
+                    .map(|l| l.rsplit_once(':').map_or(l, |x| x.1).to_string())
             };
             let concurrent = value("execution.checkpointing.max-concurrent-checkpoints");
             let pause = value("execution.checkpointing.min-pause");
             let pause_set = pause.as_deref().is_some_and(|p| !p.contains("\"0 ms\""));
             let concurrent_set = concurrent.as_deref().is_some_and(|c| !c.contains("\"1\""));
-            assert!(!(pause_set && concurrent_set), "{}: max {max}: min-pause {pause:?} beside max-concurrent {concurrent:?}", path.display());
+            assert!(
+                !(pause_set && concurrent_set),
+                "{}: max {max}: min-pause {pause:?} beside max-concurrent {concurrent:?}",
+                path.display()
+            );
             if concurrent_set {
-                assert!(py.contains("cannot be used when a minimum time between checkpoints is defined"), "the file says why");
+                assert!(
+                    py.contains("cannot be used when a minimum time between checkpoints is defined"),
+                    "the file says why"
+                );
                 checked += 1;
             }
         }
@@ -401,7 +410,9 @@ fn the_export_pins_the_simulators_subtasks() {
     use barrierscope::engine::dataflow::state::OpState;
     use barrierscope::engine::ids::OperatorId;
     use barrierscope::engine::pyflink_placement::subtask_table;
-    for file in ["scenarios/groundtruth/4-keyed-shuffle-aligned.json", "scenarios/groundtruth/10-keyed-count-aligned.json"] {
+    for file in
+        ["scenarios/groundtruth/4-keyed-shuffle-aligned.json", "scenarios/groundtruth/10-keyed-count-aligned.json"]
+    {
         let sc = scenario(file);
         let played = sc.play().unwrap();
         let g = &played.sim.graph;

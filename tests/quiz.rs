@@ -16,7 +16,8 @@ const SEEDS: u64 = 1000;
 /// The question's run, replayed from its configuration and actions.
 fn replay(q: &Question) -> Timeline {
     let start = q.run.scenario().sim().expect("the question's configuration runs");
-    Timeline::from_actions(start, &q.actions).unwrap_or_else(|(i, e)| panic!("seed {}: action {i} refused: {e}", q.seed))
+    Timeline::from_actions(start, &q.actions)
+        .unwrap_or_else(|(i, e)| panic!("seed {}: action {i} refused: {e}", q.seed))
 }
 
 /// The labels of the ticked options.
@@ -110,11 +111,15 @@ fn the_restore_after_a_jobmanager_failure_uses_what_flinks_ha_services_keep() {
         let s = &q.run.settings;
         let kept = match s.high_availability {
             HighAvailability::Standby => true,
-            HighAvailability::None => s.externalized_checkpoint_retention != CheckpointRetention::NoExternalizedCheckpoints,
+            HighAvailability::None => {
+                s.externalized_checkpoint_retention != CheckpointRetention::NoExternalizedCheckpoints
+            }
         };
         let expected = match latest.filter(|_| kept) {
             Some(id) => format!("Checkpoint {id}"),
-            None => "None: a plain resubmission (without -s) starts every task empty, the sources from offset 0".to_string(),
+            None => {
+                "None: a plain resubmission (without -s) starts every task empty, the sources from offset 0".to_string()
+            }
         };
         assert_eq!(right_labels(q), vec![expected], "seed {}", q.seed);
         // The options are every checkpoint triggered, then none.
@@ -237,15 +242,17 @@ fn a_savepoint_restores_exactly_when_every_saved_state_finds_its_operator_id_and
         // always (issue 49, item 3: it registers its state when it opens, and HeapSnapshotStrategy
         // writes it even with no key).
         let stateful = |oi: usize| {
-            old.spec.operators[oi].kind.is_stateful() || sp.checkpoint.snapshots.iter().any(|s| {
-                old.task(s.task).operator.index() == oi && s.state != fresh_state(old, s.task, d.sim.settings.sink)
-            })
+            old.spec.operators[oi].kind.is_stateful()
+                || sp.checkpoint.snapshots.iter().any(|s| {
+                    old.task(s.task).operator.index() == oi && s.state != fresh_state(old, s.task, d.sim.settings.sink)
+                })
         };
         let unmatched = (0..old.spec.operators.len()).any(|oi| !new_ids.contains(&old_ids[oi]) && stateful(oi));
         let mismatch = (0..old.spec.operators.len()).any(|oi| {
-            new_ids.iter().position(|h| *h == old_ids[oi]).is_some_and(|ni| {
-                new_spec.operators[ni].max_parallelism.is_some_and(|m| m != old.max_parallelism[oi])
-            })
+            new_ids
+                .iter()
+                .position(|h| *h == old_ids[oi])
+                .is_some_and(|ni| new_spec.operators[ni].max_parallelism.is_some_and(|m| m != old.max_parallelism[oi]))
         });
         let expected = if unmatched && !d.allow {
             Outcome::NotAvailable
@@ -265,12 +272,20 @@ fn a_savepoint_restores_exactly_when_every_saved_state_finds_its_operator_id_and
         let Some(q) = quiz::generate(Kind::SavepointRestore, seed) else { continue };
         let d = draw(q.seed).expect("drawn");
         let text = serde_json::to_string(&q.saved_run(barrierscope::engine::Lang::En)).unwrap();
-        let (session, _) = barrierscope::classroom::Session::load(&text).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+        let (session, _) =
+            barrierscope::classroom::Session::load(&text).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
         let restores = OUTCOMES[q.answer()[0]] == Outcome::Restores;
         assert_eq!(q.restore.is_some(), restores, "seed {seed}");
         if restores {
-            assert_eq!(session.sim().graph.spec, d.change.apply(&d.sim.graph.spec), "seed {seed}: the new program runs");
-            assert!(session.sim().running() && session.timeline.len() == 0, "seed {seed}: at the restored job's first step");
+            assert_eq!(
+                session.sim().graph.spec,
+                d.change.apply(&d.sim.graph.spec),
+                "seed {seed}: the new program runs"
+            );
+            assert!(
+                session.sim().running() && session.timeline.len() == 0,
+                "seed {seed}: at the restored job's first step"
+            );
         } else {
             assert!(session.sim().stopped().is_some() && session.timeline.len() == q.actions.len(), "seed {seed}");
         }
@@ -298,10 +313,20 @@ fn a_strategy_is_exactly_once_in_every_schedule_as_the_theory_says() {
         let g = q.run.scenario().graph().unwrap();
         let merging = g.tasks.iter().any(|t| t.inputs.len() > 1);
         for c in &q.choices {
-            let s = [Strategy::None, Strategy::Timers, Strategy::AtLeastOnce, Strategy::Aligned, Strategy::Unaligned, Strategy::StopTheWorld]
-                .into_iter()
-                .find(|&s| barrierscope::classroom::quiz::exactly_once_strategy::strategy_words(s, barrierscope::engine::Lang::En) == c.words.en)
-                .expect("a strategy");
+            let s = [
+                Strategy::None,
+                Strategy::Timers,
+                Strategy::AtLeastOnce,
+                Strategy::Aligned,
+                Strategy::Unaligned,
+                Strategy::StopTheWorld,
+            ]
+            .into_iter()
+            .find(|&s| {
+                barrierscope::classroom::quiz::exactly_once_strategy::strategy_words(s, barrierscope::engine::Lang::En)
+                    == c.words.en
+            })
+            .expect("a strategy");
             let theory = match s {
                 Strategy::Aligned | Strategy::Unaligned | Strategy::StopTheWorld | Strategy::None => true,
                 Strategy::AtLeastOnce => !merging,

@@ -5,6 +5,7 @@
 //! every stopped source and only for them, and only while a restore is allowed.
 #![cfg(not(target_arch = "wasm32"))]
 
+use barrierscope::engine::Strategy;
 use barrierscope::engine::*;
 use proptest::prelude::*;
 

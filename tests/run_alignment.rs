@@ -47,8 +47,11 @@ fn a_run_aligned_with_itself_is_the_same_run() {
 
 #[test]
 fn the_barrier_story_under_timers_differs_only_where_the_barrier_was() {
-    let (read, ch0, ch1) =
-        (Action::Read { task: TaskId(0) }, Action::Deliver { channel: ChannelId(0) }, Action::Deliver { channel: ChannelId(1) });
+    let (read, ch0, ch1) = (
+        Action::Read { task: TaskId(0) },
+        Action::Deliver { channel: ChannelId(0) },
+        Action::Deliver { channel: ChannelId(1) },
+    );
     let mut moves = vec![read, read, read, Action::Checkpoint];
     moves.extend([ch0; 4]);
     moves.extend([ch1; 4]);
@@ -118,4 +121,3 @@ proptest! {
         }
     }
 }
-

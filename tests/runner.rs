@@ -26,11 +26,20 @@ fn scenario_files_tell_the_stories() {
     assert_eq!(verdict("abc-timers-duplicated.json")["verdict"]["state"], "duplicated");
     // Issue 10: on a socket, Flink loses a, b, c; Spark Streaming's write-ahead log keeps them.
     let lost = verdict("socket-flink-loses.json");
-    let lost_labels: Vec<&str> =
-        lost["ledger"].as_array().unwrap().iter().filter(|r| r["state_verdict"] == "lost").map(|r| r["label"].as_str().unwrap()).collect();
+    let lost_labels: Vec<&str> = lost["ledger"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["state_verdict"] == "lost")
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
     assert_eq!(lost_labels, ["a", "b", "c"], "{lost}");
     let kept = verdict("socket-spark-wal-keeps.json");
-    assert_eq!((&kept["verdict"]["state"], &kept["verdict"]["external"]), (&"exactly-once".into(), &"exactly-once".into()), "{kept}");
+    assert_eq!(
+        (&kept["verdict"]["state"], &kept["verdict"]["external"]),
+        (&"exactly-once".into(), &"exactly-once".into()),
+        "{kept}"
+    );
     let storm = verdict("storm-crash-duplicates.json");
     assert_eq!(storm["verdict"]["external"], "duplicated", "{storm}");
     let dup: Vec<&str> = storm["ledger"]
@@ -105,8 +114,13 @@ fn the_runner_reports_failovers_and_a_resubmitted_job() {
     assert_eq!(f["takeover"], serde_json::json!({"how": "resubmission", "submission": 2}));
     let restored = f["restored"]["checkpoint"].as_u64().expect("from a checkpoint");
     let earlier = &v["checkpoints"]["earlier_submissions"][0];
-    let done: Vec<u64> =
-        earlier.as_array().unwrap().iter().filter(|r| r["status"]["status"] == "completed").map(|r| r["id"].as_u64().unwrap()).collect();
+    let done: Vec<u64> = earlier
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"]["status"] == "completed")
+        .map(|r| r["id"].as_u64().unwrap())
+        .collect();
     assert_eq!(done.last(), Some(&restored), "the latest retained checkpoint");
     assert_eq!(v["checkpoints"]["history"][0]["id"].as_u64(), Some(restored + 1), "a new job counts on from it");
     let path = format!("{}/scenarios/jobmanager-without-ha.json", env!("CARGO_MANIFEST_DIR"));
@@ -213,7 +227,10 @@ fn bad_input_gets_one_clear_error_and_no_panic() {
     // A usage error is clap's: the error, the usage and where to read more, exit code 2.
     let (code, _, err) = runner(&["fly"]);
     assert_eq!(code, 2);
-    assert!(err.starts_with("error: unrecognized subcommand 'fly'") && err.contains("Usage: barrierscope <COMMAND>"), "{err}");
+    assert!(
+        err.starts_with("error: unrecognized subcommand 'fly'") && err.contains("Usage: barrierscope <COMMAND>"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -414,7 +431,8 @@ fn a_scenario_restores_into_a_changed_program() {
     assert!(fates(&v).iter().all(|(_, f)| f == "kept"), "{:?}", fates(&v));
     assert_eq!(v["verdict"]["state"], "exactly-once");
     // A uid set on Count changes its id: Flink's refusal, unless --allowNonRestoredState drops it.
-    let text = std::fs::read_to_string(format!("{root}/scenarios/restore/line-sink-filter-takes-counts-id.json")).unwrap();
+    let text =
+        std::fs::read_to_string(format!("{root}/scenarios/restore/line-sink-filter-takes-counts-id.json")).unwrap();
     let mut sc: serde_json::Value = serde_json::from_str(&text).unwrap();
     sc["restore"]["edits"] = serde_json::json!(["uid Count=count", "max Count=64"]);
     let dir = std::env::temp_dir().join(format!("barrierscope-restore-{}", std::process::id()));

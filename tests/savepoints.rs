@@ -307,9 +307,14 @@ fn a_savepoint_is_always_aligned_without_a_timeout() {
         assert!(!cp_events.iter().any(|e| matches!(e, Event::ChannelBlocked { .. })) || name != "unaligned");
         let (sp, sp_events) = run("savepoint");
         let savepoint = &sp.savepoints().last().expect("the savepoint completes").checkpoint;
-        assert!(savepoint.snapshots.iter().all(|s| s.in_flight.is_empty()), "{name}: a savepoint stores no channel state");
+        assert!(
+            savepoint.snapshots.iter().all(|s| s.in_flight.is_empty()),
+            "{name}: a savepoint stores no channel state"
+        );
         assert!(sp_events.iter().any(|e| matches!(e, Event::ChannelBlocked { .. })), "{name}: the savepoint aligns");
-        assert!(!sp_events.iter().any(|e| matches!(e, Event::AlignmentTimedOut { .. } | Event::InFlightRecorded { .. })));
+        assert!(!sp_events
+            .iter()
+            .any(|e| matches!(e, Event::AlignmentTimedOut { .. } | Event::InFlightRecorded { .. })));
         assert!(
             sp.stats.history.iter().all(|r| r.subtasks.iter().all(|s| !s.unaligned)),
             "{name}: no subtask took the savepoint unaligned"

@@ -51,7 +51,8 @@ fn receipts_match_events(tl: &Timeline, d: &Diagram) {
                         .count();
                     assert!(n >= 1, "step {step}: {record:?} on {channel:?} has no arrow");
                 }
-                Event::BarrierReceived { channel, checkpoint, .. } | Event::BarrierIgnored { channel, checkpoint, .. } => {
+                Event::BarrierReceived { channel, checkpoint, .. }
+                | Event::BarrierIgnored { channel, checkpoint, .. } => {
                     barriers += 1;
                     assert!(
                         d.messages.iter().any(|m| m.channel == channel
@@ -65,7 +66,10 @@ fn receipts_match_events(tl: &Timeline, d: &Diagram) {
         }
     }
     let received = |barrier: bool| {
-        d.messages.iter().filter(|m| m.received_at.is_some() && matches!(m.carries, Carries::Barrier(_)) == barrier).count()
+        d.messages
+            .iter()
+            .filter(|m| m.received_at.is_some() && matches!(m.carries, Carries::Barrier(_)) == barrier)
+            .count()
     };
     assert_eq!(received(false), processed, "one received record arrow per delivery");
     assert_eq!(received(true), barriers, "one received barrier arrow per barrier delivery");
@@ -113,7 +117,8 @@ fn thinning_draws_barriers_and_the_marked_arrows_at_300_in_flight() {
     let mut s = Settings::new(Strategy::Aligned);
     s.checkpoint_interval = Some(9);
     let mut sc = Scenario::builtin("keyed-shuffle", s, 5);
-    sc.input = Some(barrierscope::engine::generated_input(&barrierscope::engine::builtin("keyed-shuffle").unwrap().spec, 200));
+    sc.input =
+        Some(barrierscope::engine::generated_input(&barrierscope::engine::builtin("keyed-shuffle").unwrap().spec, 200));
     let mut tl = Timeline::new(sc.sim().unwrap());
     for _ in 0..400 {
         if tl.apply(Action::Auto).is_err() {

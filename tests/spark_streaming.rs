@@ -13,7 +13,8 @@ use cases::config;
 use proptest::prelude::*;
 
 /// The a, b, c story on a socket: a, b, c arrive at steps 0 to 2, d to h long after the crash.
-const SOCKET_INPUT: &str = r#"{"Source": ["a:x@0", "b:x@1", "c:x@2", "d:y@30", "e:x@31", "f:y@32", "g:x@33", "h:y@34"]}"#;
+const SOCKET_INPUT: &str =
+    r#"{"Source": ["a:x@0", "b:x@1", "c:x@2", "d:y@30", "e:x@31", "f:y@32", "g:x@33", "h:y@34"]}"#;
 
 fn scenario(job: &str, settings: &Settings, input: Option<&str>, script: &[&str]) -> Scenario {
     let mut sc = Scenario::builtin(job, settings.clone(), 1);
@@ -49,7 +50,11 @@ fn socket(mut s: Settings) -> Settings {
 
 fn labels(p: &scenario::Played, state: bool, v: Verdict) -> String {
     let l = p.sim.ledger();
-    if state { l.state_labels(v).join(" ") } else { l.external_labels(v).join(" ") }
+    if state {
+        l.state_labels(v).join(" ")
+    } else {
+        l.external_labels(v).join(" ")
+    }
 }
 
 fn events(p: &scenario::Played) -> impl Iterator<Item = &Event> {
@@ -79,7 +84,10 @@ fn flink_with_a_socket_loses_what_spark_with_the_log_keeps() {
     assert_eq!(labels(&flink, true, Verdict::Lost), "a b c", "{}", story(&flink));
     assert_eq!(labels(&flink, false, Verdict::Lost), "a b c");
     assert_eq!(labels(&flink, true, Verdict::ExactlyOnce), "d e f g h");
-    assert!(events(&flink).any(|e| matches!(e, Event::SocketLost { from: 0, to: 3, .. })), "the ledger's loss is narrated");
+    assert!(
+        events(&flink).any(|e| matches!(e, Event::SocketLost { from: 0, to: 3, .. })),
+        "the ledger's loss is narrated"
+    );
     let replayable = play("line-sink", &Settings::new(Strategy::Aligned), Some(SOCKET_INPUT), &script);
     assert_eq!(replayable.sim.ledger().state.lost, 0, "a replayable log rewinds");
 
@@ -128,10 +136,27 @@ fn without_the_log_a_driver_crash_loses_received_blocks() {
 /// output commits (batch time, partition) once (exactly once); an idempotent one overwrites.
 #[test]
 fn a_restart_reruns_incomplete_batches_from_the_log() {
-    let script = ["read Source x3", "wait", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink", "crash", "restore", "end"];
+    let script = [
+        "read Source x3",
+        "wait",
+        "deliver Source->Map",
+        "deliver Map->Count",
+        "deliver Count->Sink",
+        "crash",
+        "restore",
+        "end",
+    ];
     let append = play("line-sink", &spark(true, SinkMode::Append), None, &script);
     let s = story(&append);
-    assert!(events(&append).any(|e| matches!(e, Event::Restored { from: RestoreFrom::MetadataCheckpoint { state: None, recompute: 0, rerun: 1, again: 0, .. } })), "{s}");
+    assert!(
+        events(&append).any(|e| matches!(
+            e,
+            Event::Restored {
+                from: RestoreFrom::MetadataCheckpoint { state: None, recompute: 0, rerun: 1, again: 0, .. }
+            }
+        )),
+        "{s}"
+    );
     assert_eq!(labels(&append, false, Verdict::Duplicated), "a", "{s}");
     assert_eq!(append.sim.ledger().state.exactly_once, 8, "state is rebuilt from scratch: {s}");
     for sink in [SinkMode::Transactional, SinkMode::Upsert] {
@@ -157,11 +182,35 @@ fn the_state_is_rebuilt_from_its_checkpoint_and_the_lineage_chain() {
     let st = story(&p);
     // Batch 5 completes at batch time 7 (the empty batches 6 and 7 queued behind it complete with
     // it): the log keeps the batches from time 7 - 2 × 2 = 3 on, so batch 1's block goes.
-    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::StateCheckpointed { batch: 5, cut: 2, cleaned: 1 }))), "{st}");
-    assert!(events(&p).any(|e| matches!(e, Event::Restored { from: RestoreFrom::MetadataCheckpoint { state: Some(5), recompute: 1, rerun: 0, again: 0, .. } })), "{st}");
-    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchStarted { batch: 9, output: false, records: 1, .. }))), "{st}");
+    assert!(
+        events(&p).any(|e| matches!(
+            e,
+            Event::Spark(SparkStreamingEvent::StateCheckpointed { batch: 5, cut: 2, cleaned: 1 })
+        )),
+        "{st}"
+    );
+    assert!(
+        events(&p).any(|e| matches!(
+            e,
+            Event::Restored {
+                from: RestoreFrom::MetadataCheckpoint { state: Some(5), recompute: 1, rerun: 0, again: 0, .. }
+            }
+        )),
+        "{st}"
+    );
+    assert!(
+        events(&p).any(|e| matches!(
+            e,
+            Event::Spark(SparkStreamingEvent::BatchStarted { batch: 9, output: false, records: 1, .. })
+        )),
+        "{st}"
+    );
     let l = p.sim.ledger();
-    assert_eq!((l.state.exactly_once, l.external.unwrap().exactly_once), (8, 8), "the recompute writes no output: {st}");
+    assert_eq!(
+        (l.state.exactly_once, l.external.unwrap().exactly_once),
+        (8, 8),
+        "the recompute writes no output: {st}"
+    );
     assert!(l.complete_and_in_order(), "{st}");
 }
 
@@ -171,12 +220,28 @@ fn the_state_is_rebuilt_from_its_checkpoint_and_the_lineage_chain() {
 /// (batch time, partition) it had committed.
 #[test]
 fn a_batch_completed_but_not_yet_checkpointed_runs_again() {
-    let script = ["read Source x3", "wait", "deliver Source->Map x3", "deliver Map->Count x3", "deliver Count->Sink x3", "crash", "restore", "end"];
+    let script = [
+        "read Source x3",
+        "wait",
+        "deliver Source->Map x3",
+        "deliver Map->Count x3",
+        "deliver Count->Sink x3",
+        "crash",
+        "restore",
+        "end",
+    ];
     let append = play("line-sink", &spark(true, SinkMode::Append), None, &script);
     assert_eq!(labels(&append, false, Verdict::Duplicated), "a b c", "{}", story(&append));
     assert_eq!(append.sim.ledger().state.exactly_once, 8);
     let t = play("line-sink", &spark(true, SinkMode::Transactional), None, &script);
-    assert!(events(&t).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchOutput { time: 4, skipped: true, rows: 3, .. }))), "{}", story(&t));
+    assert!(
+        events(&t).any(|e| matches!(
+            e,
+            Event::Spark(SparkStreamingEvent::BatchOutput { time: 4, skipped: true, rows: 3, .. })
+        )),
+        "{}",
+        story(&t)
+    );
     let l = t.sim.ledger();
     assert_eq!((l.state.exactly_once, l.external.unwrap().exactly_once), (8, 8));
 }
@@ -187,11 +252,31 @@ fn a_batch_completed_but_not_yet_checkpointed_runs_again() {
 /// them.
 #[test]
 fn an_executor_crash_reruns_the_batch_from_the_replica_or_the_log() {
-    let script = ["read Source x3", "wait", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink", "crash-task Map", "end"];
+    let script = [
+        "read Source x3",
+        "wait",
+        "deliver Source->Map",
+        "deliver Map->Count",
+        "deliver Count->Sink",
+        "crash-task Map",
+        "end",
+    ];
     let p = play("line-sink", &spark(false, SinkMode::Append), None, &script);
     let st = story(&p);
-    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::ExecutorLost { executor: 1, lost_blocks: 0, rerun: Some(1), .. }))), "{st}");
-    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchStarted { batch: 1, attempt: 2, records: 3, .. }))), "{st}");
+    assert!(
+        events(&p).any(|e| matches!(
+            e,
+            Event::Spark(SparkStreamingEvent::ExecutorLost { executor: 1, lost_blocks: 0, rerun: Some(1), .. })
+        )),
+        "{st}"
+    );
+    assert!(
+        events(&p).any(|e| matches!(
+            e,
+            Event::Spark(SparkStreamingEvent::BatchStarted { batch: 1, attempt: 2, records: 3, .. })
+        )),
+        "{st}"
+    );
     assert_eq!(labels(&p, false, Verdict::Duplicated), "a", "{st}");
     assert_eq!(p.sim.ledger().state.exactly_once, 8, "{st}");
     let t = play("line-sink", &spark(false, SinkMode::Transactional), None, &script);
@@ -215,7 +300,8 @@ fn a_receiver_on_a_socket_listens() {
     assert!(e.contains("by itself"), "{e}");
     let p = play("line", &s, Some(input), &["wait x2", "crash", "wait", "restore", "end"]);
     let st = story(&p);
-    let stored = p.events[0].iter().filter(|e| matches!(e, Event::Spark(SparkStreamingEvent::BlockStored { .. }))).count();
+    let stored =
+        p.events[0].iter().filter(|e| matches!(e, Event::Spark(SparkStreamingEvent::BlockStored { .. }))).count();
     assert_eq!(stored, 2, "a and b have arrived when the clock reads 1, at the end of step 0: {st}");
     assert_eq!(labels(&p, true, Verdict::Lost), "c", "c arrived while the driver was down: {st}");
     assert_eq!(labels(&p, true, Verdict::ExactlyOnce), "a b d");
@@ -276,8 +362,6 @@ proptest! {
     }
 }
 
-
-
 /// Issue 26: Spark's `JobGenerator.restart` reschedules `pendingTimes ++
 /// checkpointTime.until(restartTime)`, a range that includes the checkpoint's own batch time. The
 /// issue's example: batch 1 (a, b) completes and its completion is checkpointed; the driver dies
@@ -293,14 +377,24 @@ fn a_restart_reruns_the_batch_of_the_latest_checkpoint_with_its_output() {
     let script = ["read Source x2", "auto 30", "crash", "restore", "end"];
     let p = play("line-sink", &s, Some(input), &script);
     let st = story(&p);
-    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchCompleted { batch: 1, output: true, .. }))), "batch 1 completed before the crash: {st}");
+    assert!(
+        events(&p)
+            .any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchCompleted { batch: 1, output: true, .. }))),
+        "batch 1 completed before the crash: {st}"
+    );
     assert_eq!(labels(&p, false, Verdict::Duplicated), "a b", "{st}");
     assert_eq!(p.sim.ledger().state.exactly_once, 2, "{st}");
     assert!(st.contains("runs twice"), "the restart says the completed batch's output runs again: {st}");
     s.sink = SinkMode::Transactional;
     let t = play("line-sink", &s, Some(input), &script);
     let tst = story(&t);
-    assert!(events(&t).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchOutput { time: 20, skipped: true, rows: 2, .. }))), "{tst}");
+    assert!(
+        events(&t).any(|e| matches!(
+            e,
+            Event::Spark(SparkStreamingEvent::BatchOutput { time: 20, skipped: true, rows: 2, .. })
+        )),
+        "{tst}"
+    );
     let l = t.sim.ledger();
     assert_eq!((l.state.exactly_once, l.external.unwrap().exactly_once), (2, 2), "{tst}");
     assert!(tst.contains("skips"), "the narration says the transactional output skips the re-run: {tst}");
@@ -326,7 +420,8 @@ fn the_log_keeps_blocks_for_twice_the_checkpoint_interval() {
         assert!(d.batches.iter().all(|b| b.finished.is_some()), "{}", story(&p));
         // The clock reads the number of steps; the last interval passed is the latest batch time.
         let now = p.actions.len() as u64 / s.batch_interval * s.batch_interval;
-        let mut held: Vec<u64> = d.wal.iter().filter_map(|b| b.batch).map(|k| u64::from(k) * s.batch_interval).collect();
+        let mut held: Vec<u64> =
+            d.wal.iter().filter_map(|b| b.batch).map(|k| u64::from(k) * s.batch_interval).collect();
         held.dedup();
         let model: Vec<u64> = d.batches.iter().map(|b| b.time).filter(|t| *t + remember >= now).collect();
         assert_eq!(held, model, "{rounds} batch(es), the log at batch time {now}: {}", story(&p));
@@ -334,14 +429,42 @@ fn the_log_keeps_blocks_for_twice_the_checkpoint_interval() {
     let mut s = spark(true, SinkMode::Append);
     s.batch_interval = 20;
     s.checkpoint_interval = Some(1);
-    let p = play("line-sink", &s, Some(r#"{"Source": ["a:x", "b:x"]}"#), &["read Source x2", "auto 30", "crash", "restore", "end"]);
+    let p = play(
+        "line-sink",
+        &s,
+        Some(r#"{"Source": ["a:x", "b:x"]}"#),
+        &["read Source x2", "auto 30", "crash", "restore", "end"],
+    );
     let st = story(&p);
-    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::StateCheckpointed { batch: 1, cleaned: 0, .. }))), "{st}");
+    assert!(
+        events(&p)
+            .any(|e| matches!(e, Event::Spark(SparkStreamingEvent::StateCheckpointed { batch: 1, cleaned: 0, .. }))),
+        "{st}"
+    );
     let restarted = p.events.iter().position(|ev| ev.iter().any(|e| matches!(e, Event::Restored { .. }))).unwrap();
-    let rerun = p.events[restarted..].iter().flatten().find(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchStarted { .. })));
-    assert!(matches!(rerun, Some(Event::Spark(SparkStreamingEvent::BatchStarted { batch: 1, records: 2, missing: 0, output: true, .. }))), "the re-run finds its blocks: {st}");
+    let rerun = p.events[restarted..]
+        .iter()
+        .flatten()
+        .find(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchStarted { .. })));
+    assert!(
+        matches!(
+            rerun,
+            Some(Event::Spark(SparkStreamingEvent::BatchStarted {
+                batch: 1,
+                records: 2,
+                missing: 0,
+                output: true,
+                ..
+            }))
+        ),
+        "the re-run finds its blocks: {st}"
+    );
     assert_eq!(labels(&p, false, Verdict::Duplicated), "a b", "{st}");
-    assert_eq!(p.sim.ledger().state.exactly_once, 2, "the re-run over the checkpointed state RDD counts nothing twice: {st}");
+    assert_eq!(
+        p.sim.ledger().state.exactly_once,
+        2,
+        "the re-run over the checkpointed state RDD counts nothing twice: {st}"
+    );
 }
 
 /// Issue 26: with the log on, `WriteAheadLogBasedBlockHandler` forces the storage level to
@@ -359,7 +482,11 @@ fn with_the_log_a_block_is_not_replicated() {
     }
     // The receiver's executor dies before the batch is cut: the log still has the block.
     let p = play("line-sink", &spark(true, SinkMode::Append), None, &["read Source x3", "crash-task Source", "end"]);
-    assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::ExecutorLost { lost_blocks: 0, .. }))), "{}", story(&p));
+    assert!(
+        events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::ExecutorLost { lost_blocks: 0, .. }))),
+        "{}",
+        story(&p)
+    );
     assert_eq!(p.sim.ledger().state.exactly_once, 8);
 }
 

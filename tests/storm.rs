@@ -8,8 +8,8 @@
 mod cases;
 use barrierscope::engine::mechanisms::storm::tuple_tree::AckMessage;
 use barrierscope::engine::{
-    scenario, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, StormEvent, Strategy as Snapshots,
-    TaskId, Verdict, BUILTIN_NAMES,
+    scenario, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, StormEvent,
+    Strategy as Snapshots, TaskId, Verdict, BUILTIN_NAMES,
 };
 use cases::config;
 use proptest::prelude::*;
@@ -96,7 +96,11 @@ fn xor_bookkeeping_on_every_builtin_job() {
             for s in sim.graph.sources() {
                 assert_eq!(sim.committed_offset(s) as usize, sim.graph.task(s).log.len(), "{job}: all committed");
             }
-            assert_eq!(sim.ledger().state.exactly_once as usize, records, "{job}: no failure, no timeout: exactly once");
+            assert_eq!(
+                sim.ledger().state.exactly_once as usize,
+                records,
+                "{job}: no failure, no timeout: exactly once"
+            );
         }
     }
 }
@@ -145,8 +149,15 @@ fn the_stale_ack_of_a_timed_out_tree_is_ignored() {
         "answer Source",
     ];
     let run = play("line-sink", settings, &script);
-    assert!(matches!(run.events[5][..], [_, Event::Storm(StormEvent::TupleTimedOut { offset: 0, .. })]), "{:?}", run.events[5]);
-    assert!(matches!(run.events[7][..], [Event::Storm(StormEvent::AckerUpdated { val: 0, .. }), Event::Storm(StormEvent::TreeCompleted { .. })]));
+    assert!(
+        matches!(run.events[5][..], [_, Event::Storm(StormEvent::TupleTimedOut { offset: 0, .. })]),
+        "{:?}",
+        run.events[5]
+    );
+    assert!(matches!(
+        run.events[7][..],
+        [Event::Storm(StormEvent::AckerUpdated { val: 0, .. }), Event::Storm(StormEvent::TreeCompleted { .. })]
+    ));
     assert!(matches!(run.events[8][..], [Event::Storm(StormEvent::StaleAckIgnored { .. })]), "{:?}", run.events[8]);
     assert_eq!(run.sim.committed_offset(TaskId(0)), 0, "the failed offset is not committed");
     assert!(run.sim.storm().unwrap().spouts[0].retry.contains(&0), "a will be emitted again");
@@ -203,7 +214,11 @@ fn the_spouts_own_edges_cannot_be_unanchored() {
 
 #[test]
 fn acking_off_is_at_most_once() {
-    let run = play("line-sink", storm(|s| s.ackers = 0), &["read Source", "read Source", "read Source", "crash", "restore", "end"]);
+    let run = play(
+        "line-sink",
+        storm(|s| s.ackers = 0),
+        &["read Source", "read Source", "read Source", "crash", "restore", "end"],
+    );
     let l = run.sim.ledger();
     assert_eq!(l.external_labels(Verdict::Lost), vec!["a", "b", "c"], "committed as emitted, never replayed");
     assert_eq!(l.external.unwrap().duplicated, 0);
@@ -217,7 +232,8 @@ fn acking_off_is_at_most_once() {
 /// is gone, and the verdict says so.
 #[test]
 fn a_crash_duplicates_in_an_append_sink_and_loses_nothing() {
-    let script = ["read Source", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink", "crash", "restore", "end"];
+    let script =
+        ["read Source", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink", "crash", "restore", "end"];
     let run = play("line-sink", no_timeouts(), &script);
     let l = run.sim.ledger();
     assert_eq!(l.external_labels(Verdict::Duplicated), vec!["a"]);
@@ -274,7 +290,10 @@ fn a_supervisor_restarts_a_dead_worker_while_nimbus_is_down() {
         sim.step(Action::CrashTask { task: TaskId(1) }).unwrap();
     }
     let restarted = down.step(Action::Restore).unwrap();
-    assert!(!restarted.contains(&Event::Storm(StormEvent::NimbusRestarted)), "the supervisor, not Nimbus: {restarted:?}");
+    assert!(
+        !restarted.contains(&Event::Storm(StormEvent::NimbusRestarted)),
+        "the supervisor, not Nimbus: {restarted:?}"
+    );
     assert_eq!(restarted[0], Event::Storm(StormEvent::SupervisorRestarted), "{restarted:?}");
     assert_eq!(restarted[1..], up.step(Action::Restore).unwrap()[..], "the same restart as with Nimbus up");
     assert!(down.running() && !down.jobmanager_up(), "Nimbus is still down");

@@ -1,67 +1,21 @@
-//! "Adding a mechanism", made true by a toy: per-record state logging at each task, after Kafka
-//! Streams' changelog topics (every update of a state store is also written to a changelog, and a
-//! restarted task restores its store by reading the changelog back; here without Kafka Streams'
-//! transactions). Each task, after every record it processes, writes its state to a log of its
-//! own; each source, after every read, writes its offset. A restart puts every task back to its
-//! latest entry, with no coordination between tasks.
+//! The toy mechanism, `mechanisms/state_log.rs`, held to "Adding a mechanism": per-record state
+//! logging at each task, after Kafka Streams' changelog topics (every update of a state store is
+//! also written to a changelog, and a restarted task restores its store by reading the changelog
+//! back; here without Kafka Streams' transactions). Each task, after every record it processes,
+//! writes its state to a log of its own; each source, after every read, writes its offset. A
+//! restart puts every task back to its latest entry, with no coordination between tasks.
 //!
-//! The whole mechanism is this file: its durable state sits in the run's durable slot, and it
-//! plugs in with `Sim::with_mechanism`, so no line of the engine names it. Theory's prediction,
-//! which the tests check: nothing is ever duplicated (a task's state and its log entry change in
-//! the same step); a record that is on a channel at the crash is lost, since its sender's log
-//! has already moved past it and its receiver's has not reached it; with nothing in flight at
-//! the crash, every record ends exactly once.
+//! The mechanism is one file and one catalogue row, and no line of the engine's core names it.
+//! Theory's prediction, which the tests check: nothing is ever duplicated (a task's state and its
+//! log entry change in the same step); a record that is on a channel at the crash is lost, since
+//! its sender's log has already moved past it and its receiver's has not reached it; with nothing
+//! in flight at the crash, every record ends exactly once.
 
-use barrierscope::engine::mechanisms::hooks::Hooks;
-use barrierscope::engine::mechanisms::seam::{InFlight, Mechanism};
-use barrierscope::engine::snapshot::TaskSnapshot;
-use barrierscope::engine::{builtin, Action, ChannelId, Event, JobGraph, RecordId, RestoreFrom, Settings, Sim, Strategy, TaskId};
-
-/// Per task, its latest logged state (the changelog's last entry).
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Changelog(Vec<Option<TaskSnapshot>>);
-
-struct StateLog;
-
-static STATE_LOG: StateLog = StateLog;
-
-impl StateLog {
-    fn log(&self, sim: &mut Sim, t: TaskId, out: &mut Vec<Event>) {
-        let entry = sim.take_snapshot(t, None, out);
-        let tasks = sim.graph.tasks.len();
-        let log = sim.mechanism_durable_mut().get_mut::<Changelog>().expect("started");
-        log.0.resize(tasks, None);
-        log.0[t.index()] = Some(entry);
-    }
-}
-
-impl Mechanism for StateLog {
-    fn start(&self, sim: &mut Sim) {
-        sim.mechanism_durable_mut().put(Changelog::default());
-    }
-    fn hooks(&self) -> Hooks {
-        Hooks { follows_records: true, ..Hooks::default() } // to hear of every processed record
-    }
-    fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, rec: barrierscope::engine::Record, out: &mut Vec<Event>) {
-        sim.read_and_emit(t, offset, rec, out);
-        self.log(sim, t, out);
-    }
-    fn after_record(&self, sim: &mut Sim, t: TaskId, _c: ChannelId, _seq: u64, _r: RecordId, _children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
-        self.log(sim, t, out);
-    }
-    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
-        let log = sim.mechanism_durable().get::<Changelog>().cloned().unwrap_or_default();
-        for entry in log.0.iter().flatten() {
-            sim.restore_task(entry);
-        }
-        (RestoreFrom::OwnSaves, vec![])
-    }
-}
+use barrierscope::engine::mechanisms::state_log::Changelog;
+use barrierscope::engine::{Action, ChannelId, Event, RestoreFrom, Scenario, Settings, Sim, Strategy, TaskId};
 
 fn toy(job: &str, seed: u64) -> Sim {
-    let job = builtin(job).unwrap();
-    let graph = JobGraph::build(&job.spec, &job.input).unwrap();
-    Sim::with_mechanism(graph, Settings::new(Strategy::None), seed, &STATE_LOG).unwrap()
+    Scenario::builtin(job, Settings::new(Strategy::StateLog), seed).sim().unwrap()
 }
 
 /// Records whose copy is on a channel now.
@@ -115,9 +69,8 @@ fn a_crash_loses_exactly_what_was_in_flight_and_duplicates_nothing() {
 }
 
 #[test]
-fn the_toy_needs_no_strategy_of_its_own() {
-    // It runs under the catalogue's "none" strategy's settings, and the run says so: no
-    // checkpoints, and the mechanism's own restore.
+fn the_toy_takes_no_checkpoints_and_logs_each_read() {
+    // No coordinator runs it: no checkpoints, and the mechanism's own restore.
     let mut sim = toy("line", 1);
     assert!(sim.check(Action::Checkpoint).is_err());
     sim.step(Action::Read { task: TaskId(0) }).unwrap();

@@ -44,7 +44,17 @@ fn hex(x: u64) -> String {
 /// One row of messages from `from` to `to`, `w` wide: a button that delivers the oldest, then
 /// the messages, oldest first.
 #[allow(clippy::too_many_arguments)]
-fn message_row(sim: &Sim, a: Action, y: f64, x: f64, w: f64, label: String, items: Vec<String>, act: &Callback<Action>, l: Lang) -> Html {
+fn message_row(
+    sim: &Sim,
+    a: Action,
+    y: f64,
+    x: f64,
+    w: f64,
+    label: String,
+    items: Vec<String>,
+    act: &Callback<Action>,
+    l: Lang,
+) -> Html {
     let enabled = sim.check(a);
     let aria = format!("{} {}", l.t("Deliver the oldest message:", "投递最早的消息："), label);
     let title = match &enabled {
@@ -125,7 +135,7 @@ fn acker_band(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Callb
             sim.committed_offset(s)
         );
         lines.push(html! { <text class="spout-line" x={num(x)} y={num(y)} data-spout={g.task(s).name.clone()}>
-            <title>{ text.clone() }</title>{ crate::app::svg_text::fit(&text, rows_w, 17.0) }</text> });
+        <title>{ text.clone() }</title>{ crate::app::svg_text::fit(&text, rows_w, 17.0) }</text> });
         y += 28.0;
     }
     let mut message_rows: Vec<Html> = Vec::new();
@@ -190,8 +200,13 @@ fn acker_strip(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Call
     let spouts: Vec<String> = g
         .sources()
         .map(|s| {
-            let retry: Vec<&str> = storm.spouts[s.index()].retry.iter().map(|o| g.label(g.task(s).log[*o as usize])).collect();
-            let again = if retry.is_empty() { String::new() } else { format!(" · {} {}", l.t("replay", "重放"), retry.join(" ")) };
+            let retry: Vec<&str> =
+                storm.spouts[s.index()].retry.iter().map(|o| g.label(g.task(s).log[*o as usize])).collect();
+            let again = if retry.is_empty() {
+                String::new()
+            } else {
+                format!(" · {} {}", l.t("replay", "重放"), retry.join(" "))
+            };
             format!("{} {} {}{again}", g.task(s).name, l.t("committed", "已提交"), sim.committed_offset(s))
         })
         .collect();
@@ -209,12 +224,20 @@ fn acker_strip(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Call
         };
         let more = if q.len() > 1 { format!(" +{}", q.len() - 1) } else { String::new() };
         let task = TaskId(t as u16);
-        chips.push((to_acker(task), format!("{} → acker", g.task(task).name), format!("{} ▸ {head}{more}", g.task(task).name)));
+        chips.push((
+            to_acker(task),
+            format!("{} → acker", g.task(task).name),
+            format!("{} ▸ {head}{more}", g.task(task).name),
+        ));
     }
     for (t, q) in storm.to_spout.iter().enumerate().filter(|(_, q)| !q.is_empty()) {
         let task = TaskId(t as u16);
         let more = if q.len() > 1 { format!(" +{}", q.len() - 1) } else { String::new() };
-        chips.push((from_acker(task), format!("acker → {}", g.task(task).name), format!("acker ▸ {} ✓ {}{more}", g.task(task).name, g.label(q[0].record))));
+        chips.push((
+            from_acker(task),
+            format!("acker → {}", g.task(task).name),
+            format!("acker ▸ {} ✓ {}{more}", g.task(task).name, g.label(q[0].record)),
+        ));
     }
     let mut x = 24.0;
     let y = top + 58.0;

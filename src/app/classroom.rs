@@ -18,9 +18,7 @@ use super::room::Room;
 use super::sharing_part::{with_sharing, Sharing};
 use super::text::Lang;
 use super::ui_state::{Dispatch, Msg, Shared};
-use crate::classroom::{
-    from_fragment, Command, LoadError, Notice, Origin, Session, CATALOGUE,
-};
+use crate::classroom::{from_fragment, Command, LoadError, Notice, Origin, Session, CATALOGUE};
 
 pub const STORAGE_KEY: &str = "barrierscope.run";
 
@@ -253,7 +251,12 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
 
 /// The last notice: why something was refused, or what was opened; after a fork, an Undo button,
 /// and after an undo that set steps aside, a Redo button.
-pub fn notice_bar(notice: Option<&Notice>, words: Option<super::words_part::Words>, l: Lang, dispatch: &Dispatch) -> Html {
+pub fn notice_bar(
+    notice: Option<&Notice>,
+    words: Option<super::words_part::Words>,
+    l: Lang,
+    dispatch: &Dispatch,
+) -> Html {
     let cmd = |c: Command| {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(c.clone())))

@@ -9,14 +9,12 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::text::{job_name, lab_handler_name, sink_name, strategy_name, Lang};
 use super::settings_form::{disabled_why, edit, on_select, Change, Needs};
+use super::text::{job_name, lab_handler_name, sink_name, strategy_name, Lang};
 use super::ui_state::{Dispatch, Msg, Run, SPEEDS};
 use crate::classroom::{Command, RunConfig};
 use crate::engine::settings::{Edit, Setting};
-use crate::engine::{
-    Action, CrashScope, HighAvailability, Sim, SinkMode, Strategy, BUILTIN_NAMES,
-};
+use crate::engine::{Action, CrashScope, HighAvailability, Sim, SinkMode, Strategy, BUILTIN_NAMES};
 
 /// What the Restore button does now: after a JobManager failure without HA it first starts a new
 /// JobManager, then resubmits the job.

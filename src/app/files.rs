@@ -62,7 +62,12 @@ pub fn file_words(l: crate::app::text::Lang) -> (&'static str, &'static str) {
 }
 
 /// The Export button: `title` says what the file holds.
-pub fn export_button(id: &'static str, title: &str, onclick: yew::Callback<web_sys::MouseEvent>, l: crate::app::text::Lang) -> yew::Html {
+pub fn export_button(
+    id: &'static str,
+    title: &str,
+    onclick: yew::Callback<web_sys::MouseEvent>,
+    l: crate::app::text::Lang,
+) -> yew::Html {
     yew::html! {
         <button id={id} class="tool" onclick={onclick} title={title.to_string()}>{ file_words(l).0 }</button>
     }

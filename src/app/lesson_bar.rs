@@ -205,13 +205,20 @@ pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispat
         say: html! { say },
         body,
         prev: prev_enabled.then(|| cmd(Command::LessonPrev)),
-        prev_title: Some(if prev_enabled { l.t("The previous step of the lesson (PageUp)", "课程的上一步（PageUp）") }
-            else { l.t("This is the lesson's first step", "这是课程的第一步") }),
+        prev_title: Some(if prev_enabled {
+            l.t("The previous step of the lesson (PageUp)", "课程的上一步（PageUp）")
+        } else {
+            l.t("This is the lesson's first step", "这是课程的第一步")
+        }),
         next_label,
         next: next_enabled.then(|| cmd(Command::LessonNext)),
-        next_title: Some(if next_enabled { l.t("The next step of the lesson (PageDown)", "课程的下一步（PageDown）") }
-            else if cut_missing { l.t("Draw a consistent cut on the space-time diagram first", "请先在时空图上画出一个一致的切面") }
-            else { l.t("This is the lesson's last step", "这是课程的最后一步") }),
+        next_title: Some(if next_enabled {
+            l.t("The next step of the lesson (PageDown)", "课程的下一步（PageDown）")
+        } else if cut_missing {
+            l.t("Draw a consistent cut on the space-time diagram first", "请先在时空图上画出一个一致的切面")
+        } else {
+            l.t("This is the lesson's last step", "这是课程的最后一步")
+        }),
         next_hint: None,
         exit: Some(cmd(Command::LessonExit)),
         data_lesson: Some(lesson.id),

@@ -52,8 +52,8 @@ use crate::classroom::{Command, LoadError, Notice, Origin, RunConfig, Session};
 use crate::engine::Action;
 use room::Room;
 use room_loader::{Piece, PieceSlot, RoomDoor};
-pub use ui_state::{Dispatch, Msg, Run, Shared, Tab, UiState, SPEEDS};
 use text::Lang;
+pub use ui_state::{Dispatch, Msg, Run, Shared, Tab, UiState, SPEEDS};
 
 /// The notification the N key delivers: the oldest on its way; with none, one to the first sink
 /// (or task), refused with the reason.
@@ -245,7 +245,8 @@ impl Reducible for UiState {
             Msg::PredictNth(n) => {
                 let mut s = next.session.borrow_mut();
                 let label = s.sim().graph.records.get(n).map(|r| r.label.clone());
-                let current = label.as_ref().and_then(|l| s.lesson.as_ref().and_then(|p| p.predictions.get(l).copied()));
+                let current =
+                    label.as_ref().and_then(|l| s.lesson.as_ref().and_then(|p| p.predictions.get(l).copied()));
                 match label {
                     Some(label) if s.lesson.as_ref().is_some_and(|p| p.awaiting_reveal()) => {
                         s.handle(Command::Predict(label, crate::classroom::next_guess(current)));
@@ -492,7 +493,9 @@ pub fn App() -> Html {
     // The narration's words: fetched once the page has drawn and is interactive (the first screen
     // needs none), or at the first step if that comes sooner (`words_part::use_words`).
     use_effect_with((), |_| {
-        let later = gloo_timers::callback::Timeout::new(words_part::AFTER_INTERACTIVE_MS, || words_part::fetch_words(Callback::noop()));
+        let later = gloo_timers::callback::Timeout::new(words_part::AFTER_INTERACTIVE_MS, || {
+            words_part::fetch_words(Callback::noop())
+        });
         move || drop(later)
     });
     // Keep the last run in this browser (not on every step while playing).

@@ -10,8 +10,8 @@ use yew::prelude::*;
 use super::text::{
     complete_help, complete_mark, complete_tip, order_help, order_mark, order_tip, verdict_mark_now, Lang,
 };
-use super::words_part::{use_words, Words};
 use super::ui_state::{Dispatch, Msg, Run, Shared};
+use super::words_part::{use_words, Words};
 use crate::classroom::{step_title, Command, Session};
 use crate::engine::ledger::LedgerRow;
 use crate::engine::*;
@@ -157,11 +157,13 @@ fn record_chips(ledger: &Ledger, shown: &[usize], l: Lang, down: bool) -> Html {
     // worth more, and how many are left out.
     let shown = &shown[..shown.len().min(CHIPS)];
     let more = ledger.rows.len() - shown.len();
-    let more = (more > 0).then(|| html! { <li class="rec-chip more" id="verdict-more">{ if l == Lang::Zh {
-        format!("另有 {more} 条")
-    } else {
-        format!("+{more} more")
-    } }</li> });
+    let more = (more > 0).then(|| {
+        html! { <li class="rec-chip more" id="verdict-more">{ if l == Lang::Zh {
+            format!("另有 {more} 条")
+        } else {
+            format!("+{more} more")
+        } }</li> }
+    });
     let chip = |r: &LedgerRow, v: Verdict, n: u32, of: u32| {
         let (sym, word) = verdict_mark_now(l, v, down);
         let (cs, cw) = complete_mark(l, r.complete_verdict, down);
@@ -187,14 +189,17 @@ fn record_chips(ledger: &Ledger, shown: &[usize], l: Lang, down: bool) -> Html {
             </li>
         }
     };
-    let row = |id: &'static str, label: Option<&'static str>, chips: Html| html! {
-        <div class="chip-row" id={id}>
-            if let Some(label) = label { <span class="tally-label">{ label }</span> }
-            <ul class="rec-chips" aria-label={label.unwrap_or(l.t("Each record", "每条记录"))}>{ chips }</ul>
-        </div>
+    let row = |id: &'static str, label: Option<&'static str>, chips: Html| {
+        html! {
+            <div class="chip-row" id={id}>
+                if let Some(label) = label { <span class="tally-label">{ label }</span> }
+                <ul class="rec-chips" aria-label={label.unwrap_or(l.t("Each record", "每条记录"))}>{ chips }</ul>
+            </div>
+        }
     };
     let rows = || shown.iter().map(|&i| &ledger.rows[i]);
-    let state = rows().map(|r| chip(r, r.state_verdict, r.state, r.expected_state)).chain(more.clone()).collect::<Html>();
+    let state =
+        rows().map(|r| chip(r, r.state_verdict, r.state, r.expected_state)).chain(more.clone()).collect::<Html>();
     match ledger.external.is_some() {
         false => row("verdict-records", None, state),
         true => html! { <div id="verdict-records">
@@ -290,7 +295,8 @@ pub struct RunProps {
 fn words(said: Option<Words>, e: &crate::engine::Event, g: &JobGraph, l: Lang) -> String {
     let waiting = || l.t("…", "…").to_string();
     let Some(w) = said else { return waiting() };
-    (w.narrate)(e, g, l).unwrap_or_else(|| super::bands_part::bands_now().map_or_else(waiting, |b| (b.narrate)(e, g, l)))
+    (w.narrate)(e, g, l)
+        .unwrap_or_else(|| super::bands_part::bands_now().map_or_else(waiting, |b| (b.narrate)(e, g, l)))
 }
 
 #[component]
@@ -499,11 +505,19 @@ fn failovers(v: &CheckpointsView, l: Lang) -> Html {
     let g = &*v.graph;
     let cause = |c: FailureCause| match c {
         FailureCause::Cluster => l.t("the cluster crashed", "集群崩溃").to_string(),
-        FailureCause::Task(t) => format!("{} {}", g.task(t).name, l.t("failed (every task restarts)", "失败（所有任务重启）")),
-        FailureCause::Region(t) => format!("{} {}", g.task(t).name, l.t("failed (its region restarts)", "失败（其区域重启）")),
+        FailureCause::Task(t) => {
+            format!("{} {}", g.task(t).name, l.t("failed (every task restarts)", "失败（所有任务重启）"))
+        }
+        FailureCause::Region(t) => {
+            format!("{} {}", g.task(t).name, l.t("failed (its region restarts)", "失败（其区域重启）"))
+        }
         FailureCause::JobManager => l.t("the JobManager failed", "JobManager 故障").to_string(),
-        FailureCause::JobManagerWithStandby => l.t("the JobManager failed (a standby waits)", "JobManager 故障（有备用）").to_string(),
-        FailureCause::JobManagerWithoutHa => l.t("the JobManager failed (no HA: the job fails)", "JobManager 故障（无高可用：作业失败）").to_string(),
+        FailureCause::JobManagerWithStandby => {
+            l.t("the JobManager failed (a standby waits)", "JobManager 故障（有备用）").to_string()
+        }
+        FailureCause::JobManagerWithoutHa => {
+            l.t("the JobManager failed (no HA: the job fails)", "JobManager 故障（无高可用：作业失败）").to_string()
+        }
         FailureCause::Nimbus => l.t("Nimbus died", "Nimbus 故障").to_string(),
         FailureCause::TooManyFailedCheckpoints => l.t("too many failed checkpoints", "失败的检查点过多").to_string(),
     };
@@ -518,7 +532,9 @@ fn failovers(v: &CheckpointsView, l: Lang) -> Html {
             Lang::Zh => format!("新 JobManager，重新提交（第 {submission} 次提交）"),
             _ => format!("a new JobManager, then resubmitted (submission {submission})"),
         },
-        Some(Takeover::KeptRunning) => l.t("nothing stopped: the workers kept running", "什么都没停：worker 继续运行").to_string(),
+        Some(Takeover::KeptRunning) => {
+            l.t("nothing stopped: the workers kept running", "什么都没停：worker 继续运行").to_string()
+        }
     };
     let from = |r: Option<RestoreFrom>| match r {
         None => "–".to_string(),
@@ -660,7 +676,10 @@ pub fn StoragePanel(props: &StorageProps) -> Html {
                         "No checkpoint is kept: a job that ended deletes its checkpoints. Its savepoints stay.",
                         "没有保留的检查点：作业结束时会删除它的检查点。它的保存点仍在。",
                     ),
-                    None => l.t("No completed checkpoint yet. Trigger one (C) and deliver its barriers.", "还没有已完成的检查点。触发一个（C）并投递其屏障。"),
+                    None => l.t(
+                        "No completed checkpoint yet. Trigger one (C) and deliver its barriers.",
+                        "还没有已完成的检查点。触发一个（C）并投递其屏障。",
+                    ),
                 };
                 html! { <p class="hint" id="storage-no-checkpoint">{ hint }</p> }
             } else {
@@ -690,7 +709,9 @@ pub fn StoragePanel(props: &StorageProps) -> Html {
                 }) }
             </> }
         }
-        Strategy::SparkStreaming => html! { <ul class="snapshots">{ for props.spark.iter().map(|x| html! { <li>{ x.clone() }</li> }) }</ul> },
+        Strategy::SparkStreaming => {
+            html! { <ul class="snapshots">{ for props.spark.iter().map(|x| html! { <li>{ x.clone() }</li> }) }</ul> }
+        }
         _ => {
             html! { <p class="hint">{ l.t("Nothing is saved with this strategy: a restore starts every task empty.", "此策略不保存任何状态：恢复时每个任务都从空开始。") }</p> }
         }

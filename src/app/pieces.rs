@@ -16,7 +16,13 @@ pub fn checkpoints(p: RoomProps) -> Html {
 /// The settings form behind the Settings button.
 pub fn settings(p: RoomProps) -> Html {
     let session = p.run.session();
-    super::settings_form::settings_grid(&session.config, &session.sim().graph, session.notice.as_ref(), p.lang, &p.dispatch)
+    super::settings_form::settings_grid(
+        &session.config,
+        &session.sim().graph,
+        session.notice.as_ref(),
+        p.lang,
+        &p.dispatch,
+    )
 }
 
 /// The External system tab.

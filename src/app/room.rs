@@ -50,15 +50,17 @@ impl Room {
                 l.t("Side by side: one input, one crash, three systems", "并排比较：同一输入、同一崩溃、三个系统")
             }
             Room::PyFlink => l.t("Run it on a real Flink (PyFlink)", "在真实的 Flink 上运行（PyFlink）"),
-            Room::SpaceTime => l.t("Space-time diagram: every message an arrow, the cut a line", "时空图：每条消息一个箭头，切面一条线"),
+            Room::SpaceTime => l.t(
+                "Space-time diagram: every message an arrow, the cut a line",
+                "时空图：每条消息一个箭头，切面一条线",
+            ),
             Room::Explorer => l.t(
                 "Every schedule: the schedule explorer and the barrier-handler lab",
                 "所有调度：调度探索器与屏障处理实验室",
             ),
-            Room::Program => l.t(
-                "Program & savepoints: restore into a changed program",
-                "程序与保存点：恢复到修改后的程序",
-            ),
+            Room::Program => {
+                l.t("Program & savepoints: restore into a changed program", "程序与保存点：恢复到修改后的程序")
+            }
             Room::Quiz => l.t("Quiz: questions drawn from the engine, graded by it", "测验：由引擎出题、由引擎判分"),
         }
     }

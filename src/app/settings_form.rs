@@ -14,8 +14,8 @@ use super::ui_state::{Dispatch, Msg};
 use crate::classroom::{edit_field, Command, Notice, RunConfig, SettingField};
 use crate::engine::settings::{Edit, Setting};
 use crate::engine::{
-    CheckpointRetention, FailoverStrategy, HighAvailability, JobGraph, OperatorKind, RestartPolicy, SourceKind, SinkMode,
-    Strategy,
+    CheckpointRetention, FailoverStrategy, HighAvailability, JobGraph, OperatorKind, RestartPolicy, SinkMode,
+    SourceKind, Strategy,
 };
 
 /// How a select's value changes the run configuration.
@@ -164,7 +164,8 @@ fn spark_settings(config: &RunConfig, interval: Html, l: Lang, dispatch: &Dispat
             d.dispatch(Msg::Cmd(Command::Configure(c)));
         })
     };
-    let on_source = select(|v| Edit::Source(if v == "socket" { SourceKind::Socket } else { SourceKind::ReplayableLog }));
+    let on_source =
+        select(|v| Edit::Source(if v == "socket" { SourceKind::Socket } else { SourceKind::ReplayableLog }));
     let on_wal = select(|v| Edit::WriteAheadLog(v == "on"));
     let socket_why = disabled_why(l, s.strategy, Needs::Socket);
     let wal_why = disabled_why(l, s.strategy, Needs::MicroBatches);
@@ -201,9 +202,12 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
     };
     let on_ackers = reconfigure(Box::new(|c, v| edit(c, Edit::Ackers(if v == "0" { 0 } else { 1 }))));
     let settings = &config.settings;
-    let edges = graph.spec.edges.iter().enumerate().filter(|(_, e)| {
-        !graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == OperatorKind::Source)
-    });
+    let edges = graph
+        .spec
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == OperatorKind::Source));
     html! { <>
         { timeout }
         <label title={why.clone()}>{ l.t("Storm ackers", "Storm acker 数") }
@@ -258,14 +262,20 @@ fn ha_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
     let on_retention = on(|c, v| edit(c, Edit::Retention(CheckpointRetention::from_id(v).unwrap_or_default())));
     let ha_name = |h: HighAvailability| match h {
         HighAvailability::Standby => l.t("a standby JobManager takes over (election)", "备用 JobManager 接管（选举）"),
-        HighAvailability::None => l.t("none: the job fails with its JobManager (Flink's default)", "无：作业随 JobManager 失败（Flink 默认）"),
+        HighAvailability::None => {
+            l.t("none: the job fails with its JobManager (Flink's default)", "无：作业随 JobManager 失败（Flink 默认）")
+        }
     };
     let retention_name = |r: CheckpointRetention| match r {
         CheckpointRetention::NoExternalizedCheckpoints => {
             l.t("not externalized: they go with the job (Flink's default)", "不外部化：随作业一起删除（Flink 默认）")
         }
-        CheckpointRetention::RetainOnCancellation => l.t("retain on cancellation (kept when it fails too)", "取消时保留（失败时也保留）"),
-        CheckpointRetention::DeleteOnCancellation => l.t("delete on cancellation (kept when it fails)", "取消时删除（失败时保留）"),
+        CheckpointRetention::RetainOnCancellation => {
+            l.t("retain on cancellation (kept when it fails too)", "取消时保留（失败时也保留）")
+        }
+        CheckpointRetention::DeleteOnCancellation => {
+            l.t("delete on cancellation (kept when it fails)", "取消时删除（失败时保留）")
+        }
     };
     html! { <>
         <label title={why.clone().unwrap_or_default()}>{ l.t("JobManager high availability", "JobManager 高可用") }
@@ -294,7 +304,13 @@ pub(super) fn on_select(config: &RunConfig, dispatch: &Dispatch, change: Change)
 }
 
 /// The settings form, inside the Settings button (a piece: see `pieces::settings`).
-pub fn settings_grid(config: &RunConfig, graph: &JobGraph, notice: Option<&Notice>, l: Lang, dispatch: &Dispatch) -> Html {
+pub fn settings_grid(
+    config: &RunConfig,
+    graph: &JobGraph,
+    notice: Option<&Notice>,
+    l: Lang,
+    dispatch: &Dispatch,
+) -> Html {
     let on_select = |change: Change| on_select(config, dispatch, change);
     let on_restart = on_select(|c, v| {
         edit(

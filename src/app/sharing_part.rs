@@ -32,7 +32,9 @@ fn sharing_fns() -> Sharing {
         text: |s, l| serde_json::to_string(&s.save(l)).unwrap_or_default(),
         fragment: |s, l| to_fragment(&s.save(l)),
         in_lesson: |t| {
-            crate::classroom::is_lesson_file(t) || t.starts_with("lesson:") || SavedRun::parse(t).is_ok_and(|s| s.lesson.is_some())
+            crate::classroom::is_lesson_file(t)
+                || t.starts_with("lesson:")
+                || SavedRun::parse(t).is_ok_and(|s| s.lesson.is_some())
         },
     }
 }

@@ -9,8 +9,8 @@
 use crate::app::svg_number::num;
 use yew::prelude::*;
 
-use crate::app::svg_text::{text_w, wrap};
 use super::text::Lang;
+use crate::app::svg_text::{text_w, wrap};
 use crate::engine::mechanisms::spark::received_blocks::{Block, SparkRuntime, WAL_BYTES_PER_RECORD};
 use crate::engine::{Action, Sim};
 
@@ -119,7 +119,12 @@ fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
         if n == 0 {
             l.t("latency: no record visible yet", "延迟：还没有可见的输出").into()
         } else {
-            format!("{} {} · {} {max} {steps}", l.t("latency to output: mean", "到达至可见的延迟：平均"), sum / n, l.t("max", "最长"))
+            format!(
+                "{} {} · {} {max} {steps}",
+                l.t("latency to output: mean", "到达至可见的延迟：平均"),
+                sum / n,
+                l.t("max", "最长")
+            )
         },
     ]
 }
@@ -129,7 +134,12 @@ fn job_lines(sim: &Sim, s: &SparkRuntime, l: Lang) -> Vec<String> {
     s.jobs
         .iter()
         .map(|j| {
-            let recs: Vec<&str> = j.blocks.iter().filter_map(|id| s.block(*id).filter(|b| b.readable())).map(|b| sim.graph.label(b.record)).collect();
+            let recs: Vec<&str> = j
+                .blocks
+                .iter()
+                .filter_map(|id| s.block(*id).filter(|b| b.readable()))
+                .map(|b| sim.graph.label(b.record))
+                .collect();
             let gone = j.blocks.len() - recs.len();
             let what = match (j.started.is_some(), j.output) {
                 (true, true) if j.attempt > 1 => format!("{} {}", l.t("▶ running, attempt", "▶ 运行中，第"), j.attempt),
@@ -138,8 +148,18 @@ fn job_lines(sim: &Sim, s: &SparkRuntime, l: Lang) -> Vec<String> {
                 (false, true) => l.t("queued", "排队中").to_string(),
                 (false, false) => l.t("queued: recompute", "排队：重算").to_string(),
             };
-            let gone = if gone > 0 { format!(" · {gone} {}", l.t("block(s) gone", "个块已丢失")) } else { String::new() };
-            format!("{} {} @{} · {} · {what}{gone}", l.t("batch", "批次"), j.batch, j.time, if recs.is_empty() { "—".into() } else { recs.join(" ") })
+            let gone = if gone > 0 {
+                format!(" · {gone} {}", l.t("block(s) gone", "个块已丢失"))
+            } else {
+                String::new()
+            };
+            format!(
+                "{} {} @{} · {} · {what}{gone}",
+                l.t("batch", "批次"),
+                j.batch,
+                j.time,
+                if recs.is_empty() { "—".into() } else { recs.join(" ") }
+            )
         })
         .collect()
 }
@@ -152,11 +172,24 @@ pub fn storage_lines(sim: &Sim, l: Lang) -> Vec<String> {
     let d = sim.durable_spark();
     let wal: Vec<&str> = d.wal.iter().map(|b| sim.graph.label(b.record)).collect();
     let state = match &d.state {
-        Some(c) => format!("{} {}, {} {}", l.t("state RDD checkpoint: batch", "状态 RDD 检查点：批次"), c.batch, l.t("written at step", "写于步"), c.tick + 1),
-        None => l.t("state RDD checkpoint: none yet (a restart rebuilds the state from batch 1)", "状态 RDD 检查点：还没有（重启时从批次 1 起重建状态）").to_string(),
+        Some(c) => format!(
+            "{} {}, {} {}",
+            l.t("state RDD checkpoint: batch", "状态 RDD 检查点：批次"),
+            c.batch,
+            l.t("written at step", "写于步"),
+            c.tick + 1
+        ),
+        None => l
+            .t(
+                "state RDD checkpoint: none yet (a restart rebuilds the state from batch 1)",
+                "状态 RDD 检查点：还没有（重启时从批次 1 起重建状态）",
+            )
+            .to_string(),
     };
     let log = match (sim.settings.write_ahead_log, wal.is_empty()) {
-        (false, _) => l.t("write-ahead log: off (blocks live only in executor memory)", "预写日志：关闭（块只在执行器内存中）").to_string(),
+        (false, _) => l
+            .t("write-ahead log: off (blocks live only in executor memory)", "预写日志：关闭（块只在执行器内存中）")
+            .to_string(),
         (true, true) => l.t("write-ahead log: empty", "预写日志：空").to_string(),
         (true, false) => format!("{} {}", l.t("write-ahead log:", "预写日志："), wal.join(" ")),
     };

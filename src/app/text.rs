@@ -3,34 +3,13 @@
 //! 最多一次 at most once, 端到端 end to end).
 
 use crate::engine::lang::say;
-use crate::engine::settings::strategy::strategy_name;
 pub use crate::engine::Lang;
 use crate::engine::{Completeness, JobGraph, OperatorKind, Order, Place, SinkMode, Strategy, Verdict};
 
-/// The strategy menu's entry: the catalogue's name ([`strategy_name!`]), with its guarantee or
-/// its system's way.
+/// The strategy menu's entry: its catalogue row's, the name with its guarantee or its system's
+/// way.
 pub fn strategy_name(l: Lang, s: Strategy) -> &'static str {
-    match s {
-        Strategy::None => l.t(strategy_name!(None, En), strategy_name!(None, Zh)),
-        Strategy::Timers => l.t(strategy_name!(Timers, En), strategy_name!(Timers, Zh)),
-        Strategy::Aligned => l.t(
-            concat!(strategy_name!(Aligned, En), " (exactly once)"),
-            concat!(strategy_name!(Aligned, Zh), "（精确一次）"),
-        ),
-        Strategy::AtLeastOnce => {
-            l.t("Barriers, no alignment (at least once)", concat!(strategy_name!(AtLeastOnce, Zh), "（至少一次）"))
-        }
-        Strategy::Unaligned => l.t(strategy_name!(Unaligned, En), strategy_name!(Unaligned, Zh)),
-        Strategy::StopTheWorld => l.t(strategy_name!(StopTheWorld, En), strategy_name!(StopTheWorld, Zh)),
-        Strategy::StormAcker => l.t(
-            concat!(strategy_name!(StormAcker, En), ": ack every tuple (at least once)"),
-            concat!(strategy_name!(StormAcker, Zh), "：逐条确认（至少一次）"),
-        ),
-        Strategy::SparkStreaming => l.t(
-            concat!(strategy_name!(SparkStreaming, En), ": micro-batches"),
-            concat!(strategy_name!(SparkStreaming, Zh), "：微批"),
-        ),
-    }
+    s.row().menu.get(l)
 }
 
 /// The strategy menu's entry for a barrier handler of the lab: its choices, and the guarantee the

@@ -6,52 +6,12 @@
 //! next record a source reads, and a replayed record after a restore (a spout's replay, a batch
 //! run again, a checkpoint's replay).
 
-use crate::engine::{Settings, Strategy};
+use crate::engine::Settings;
 
-/// A mark the canvas draws, as the legend names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Mark {
-    /// ◉ n: a task's save (a checkpoint's snapshot, or a timer's save).
-    Save,
-    /// The cut joining the saves a restore would use.
-    Cut,
-    /// A record buffered behind a barrier while its task aligns.
-    Buffered,
-    /// A record replayed after a restore.
-    Replayed,
-    /// A checkpoint barrier that travels behind the records.
-    Barrier,
-    /// An unaligned barrier, which overtakes records.
-    UnalignedBarrier,
-    /// A cancel marker for a declined checkpoint.
-    CancelMarker,
-    /// The next record a source reads.
-    NextRecord,
-    /// Storm: a pending tuple tree in the acker's table (its root's XOR value).
-    TupleTree,
-    /// Storm: an `__ack_init` / `__ack_ack` message on its way to the acker, or its answer.
-    AckMessage,
-    /// Spark: a block a receiver stored, with its copies.
-    Block,
-    /// Spark: a batch job in the driver's queue.
-    Batch,
-}
+pub use crate::engine::mechanisms::marks::Mark;
 
-/// The marks the canvas can draw under `settings`' strategy, in the legend's order.
+/// The marks the canvas can draw under `settings`' strategy, in the legend's order: its catalogue
+/// row's.
 pub fn marks(settings: &Settings) -> Vec<Mark> {
-    use Mark::*;
-    let unaligned_too = settings.alignment_timeout.is_some();
-    match settings.strategy {
-        Strategy::None => vec![Replayed, NextRecord],
-        Strategy::Timers | Strategy::StopTheWorld => vec![Save, Cut, Replayed, NextRecord],
-        Strategy::Aligned if unaligned_too => {
-            vec![Save, Cut, Buffered, Replayed, Barrier, UnalignedBarrier, CancelMarker, NextRecord]
-        }
-        Strategy::Aligned => vec![Save, Cut, Buffered, Replayed, Barrier, CancelMarker, NextRecord],
-        Strategy::AtLeastOnce => vec![Save, Cut, Replayed, Barrier, CancelMarker, NextRecord],
-        Strategy::Unaligned => vec![Save, Cut, Replayed, UnalignedBarrier, CancelMarker, NextRecord],
-        Strategy::StormAcker if settings.ackers == 0 => vec![NextRecord],
-        Strategy::StormAcker => vec![TupleTree, AckMessage, Replayed, NextRecord],
-        Strategy::SparkStreaming => vec![Block, Batch, Replayed, NextRecord],
-    }
+    (settings.strategy.row().marks)(settings)
 }

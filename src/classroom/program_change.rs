@@ -56,7 +56,10 @@ impl ProgramChange {
         }
         let (new, _, _) = sim
             .restore_into(CheckpointId(self.from), &self.program, self.allow_non_restored_state)
-            .map_err(|r: Refusal| ScenarioError::Action { index: self.before.split_whitespace().count(), message: r.message() })?;
+            .map_err(|r: Refusal| ScenarioError::Action {
+                index: self.before.split_whitespace().count(),
+                message: r.message(),
+            })?;
         Ok(new)
     }
 }

@@ -122,7 +122,8 @@ pub fn run_for(progress: &Progress) -> Result<LessonRun, String> {
                 continue;
             };
             let restore = restore.map_err(at)?;
-            let restorer = lesson.restore_into.ok_or_else(|| at(format!("{line:?}: this lesson restores into no program")))?;
+            let restorer =
+                lesson.restore_into.ok_or_else(|| at(format!("{line:?}: this lesson restores into no program")))?;
             let (next, restored) = restorer(&restore, &sim, change.take(), &actions, &lesson.config_at(i))
                 .map_err(|e| at(format!("{line:?}: {e}")))?;
             start = restored;

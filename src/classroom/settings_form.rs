@@ -71,9 +71,7 @@ impl SettingField {
             SettingField::CheckpointInterval
             | SettingField::AlignmentTimeout
             | SettingField::MessageTimeout
-            | SettingField::BatchInterval => {
-                (1, MAX_STEPS_SETTING)
-            }
+            | SettingField::BatchInterval => (1, MAX_STEPS_SETTING),
             SettingField::ChannelCapacity => (1, MAX_CHANNEL_CAPACITY as u64),
             SettingField::TolerableFailedCheckpoints => (0, MAX_STEPS_SETTING),
         }
@@ -173,7 +171,11 @@ fn scientific(t: &str) -> Option<i128> {
             }
             let v = d.trim_start_matches('0');
             let v: i64 = if v.len() > 6 { 1_000_000 } else { v.parse().unwrap_or(0) };
-            if e.starts_with('-') { -v } else { v }
+            if e.starts_with('-') {
+                -v
+            } else {
+                v
+            }
         }
     };
     // The digits, and where the decimal point sits: value = digits × 10^scale.
@@ -245,7 +247,9 @@ mod tests {
     /// and refuses what is not whole.
     #[test]
     fn whole_numbers_with_a_fraction_or_an_exponent_read_as_floats_would() {
-        for t in ["2.0", "1e3", "1E3", "-1.5e2", "+12.000", "0.0", "5.", ".5e1", "1e+2", "120e-1", "0e5", "007.0", "1e15"] {
+        for t in
+            ["2.0", "1e3", "1E3", "-1.5e2", "+12.000", "0.0", "5.", ".5e1", "1e+2", "120e-1", "0e5", "007.0", "1e15"]
+        {
             let f: f64 = t.parse().unwrap();
             assert_eq!(scientific(t), Some(f.clamp(-1e30, 1e30) as i128), "{t}");
         }

@@ -256,7 +256,9 @@ pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
         | Some(Event::InFlightRecorded { channel, .. }) => describe(g, &Action::Deliver { channel: *channel }, lang),
         Some(Event::Restored { .. }) | Some(Event::RegionRestored { .. }) => describe(g, &Action::Restore, lang),
         Some(Event::NotificationDelivered { task, .. }) => describe(g, &Action::Notify { task: *task }, lang),
-        Some(Event::Spark(SparkStreamingEvent::BlockStored { task, .. })) => describe(g, &Action::Read { task: *task }, lang),
+        Some(Event::Spark(SparkStreamingEvent::BlockStored { task, .. })) => {
+            describe(g, &Action::Read { task: *task }, lang)
+        }
         Some(Event::Waited) => describe(g, &Action::Wait, lang),
         _ => lang.t("step", "单步").into(),
     };
@@ -298,7 +300,10 @@ mod crash_words_tests {
                 let s = Settings::new(strategy);
                 for lang in [Lang::En, Lang::Zh] {
                     let w = crash_words(&place, &s, &g, lang);
-                    assert!(!w.contains("crash-task") && !w.contains("crash-job-manager") && !w.starts_with("crash:"), "{w}");
+                    assert!(
+                        !w.contains("crash-task") && !w.contains("crash-job-manager") && !w.starts_with("crash:"),
+                        "{w}"
+                    );
                 }
             }
         }

@@ -24,7 +24,6 @@ use serde::{Deserialize, Serialize};
 use super::action::Action;
 use super::dataflow::channel::SeqSet;
 use super::dataflow::record::Record;
-use super::space_time::Positions;
 use super::dataflow::task::TaskStatus;
 use super::ids::{ChannelId, RecordId, TaskId};
 use super::ledger::Ledger;
@@ -32,6 +31,7 @@ use super::replay::try_replay;
 use super::settings::{SinkMode, Strategy};
 use super::sim::Sim;
 use super::snapshot::TaskSnapshot;
+use super::space_time::Positions;
 use super::storage::CompletedCheckpoint;
 use super::timeline::Timeline;
 
@@ -280,11 +280,7 @@ fn refusal(sim: &Sim) -> Option<String> {
     if sim.handler.is_some() {
         return Some("a barrier-handler lab run can't be restored from a drawn cut".into());
     }
-    let restores_snapshots = matches!(
-        strategy,
-        Strategy::Timers | Strategy::Aligned | Strategy::Unaligned | Strategy::AtLeastOnce | Strategy::StopTheWorld
-    );
-    if !restores_snapshots {
+    if !strategy.row().restores_snapshots {
         return Some(format!(
             "a restore from a drawn cut needs a strategy that restores task snapshots (timers or a checkpointing \
              one), not `{}`",

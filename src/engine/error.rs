@@ -6,6 +6,7 @@ use std::fmt;
 
 /// Re-exported from where it used to live.
 pub use super::lang::Lang;
+use super::settings::strategy::Strategy;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScenarioError {
@@ -53,39 +54,81 @@ pub enum ActionError {
     NoSuchTask(u16),
     JobDown,
     JobRunning,
-    TaskDown { task: String },
-    NoNotification { task: String },
-    ChannelEmpty { channel: String },
-    ChannelBlocked { channel: String, task: String },
-    Backpressured { task: String, channel: String, capacity: u32 },
-    NotASource { task: String },
-    SourcesPaused { checkpoint: u64 },
-    LogExhausted { task: String, records: usize },
+    TaskDown {
+        task: String,
+    },
+    NoNotification {
+        task: String,
+    },
+    ChannelEmpty {
+        channel: String,
+    },
+    ChannelBlocked {
+        channel: String,
+        task: String,
+    },
+    Backpressured {
+        task: String,
+        channel: String,
+        capacity: u32,
+    },
+    NotASource {
+        task: String,
+    },
+    SourcesPaused {
+        checkpoint: u64,
+    },
+    LogExhausted {
+        task: String,
+        records: usize,
+    },
     /// A socket's next record has not arrived yet.
-    NotArrived { task: String, at: u64 },
+    NotArrived {
+        task: String,
+        at: u64,
+    },
     /// Spark: a receiver on a socket stores what arrives by itself.
-    ReceiverListens { task: String },
-    NoCheckpoints { strategy: &'static str },
-    NotTimers { strategy: &'static str },
+    ReceiverListens {
+        task: String,
+    },
+    NoCheckpoints {
+        strategy: Strategy,
+    },
+    NotTimers {
+        strategy: Strategy,
+    },
     NothingToDo,
     /// Storm: Nimbus is already down.
     NimbusDown,
     /// Storm: nothing from this task is on its way to the acker.
-    NoAckMessage { task: String },
+    NoAckMessage {
+        task: String,
+    },
     /// Storm: no answer from the acker is on its way to this task.
-    NoAckerAnswer { task: String },
+    NoAckerAnswer {
+        task: String,
+    },
     /// There is no acker: another strategy, or ackers 0.
-    NoAcker { strategy: &'static str },
+    NoAcker {
+        strategy: Strategy,
+    },
     /// The strategy's mechanism has no step with this code (`mechanisms::step`).
-    NoSuchStep { step: char, strategy: &'static str },
+    NoSuchStep {
+        step: char,
+        strategy: Strategy,
+    },
     /// The job was stopped with a savepoint or cancelled: submit it again first.
     JobStopped,
     /// The job still runs (or restarts): only a stopped job is submitted again.
     NotStopped,
     /// A stop with savepoint is in progress: its savepoint is being taken.
-    Stopping { savepoint: u64 },
+    Stopping {
+        savepoint: u64,
+    },
     /// No savepoint, nor newest retained checkpoint, has this id.
-    NoSavepoint { id: u64 },
+    NoSavepoint {
+        id: u64,
+    },
 }
 
 impl std::error::Error for ActionError {}

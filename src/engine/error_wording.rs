@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::error::ActionError;
 use super::lang::{say, Lang};
-use super::settings::strategy::strategy_words;
+use super::settings::strategy::Strategy;
 
 impl ActionError {
     /// Why the action was refused, in one clause ("the job is down; restore it first").
@@ -63,11 +63,11 @@ impl ActionError {
                 )
             }
             NoCheckpoints { strategy } => {
-                let name = strategy_words(strategy, lang);
+                let name = strategy.in_sentence(lang);
                 say!(lang, "there are no checkpoints with {name}", "“{name}”不做检查点")
             }
             NotTimers { strategy } => {
-                let (timers, name) = (strategy_words("timers", lang), strategy_words(strategy, lang));
+                let (timers, name) = (Strategy::Timers.in_sentence(lang), strategy.in_sentence(lang));
                 say!(
                     lang,
                     "snapshot timers belong to {timers}, not to {name}",
@@ -82,11 +82,11 @@ impl ActionError {
                 say!(lang, "no answer from the acker is on its way to {task}", "没有 acker 发往 {task} 的答复")
             }
             NoAcker { strategy } => {
-                let name = strategy_words(strategy, lang);
+                let name = strategy.in_sentence(lang);
                 say!(lang, "there is no acker with {name} (or with ackers 0)", "“{name}”没有 acker（或 acker 数为 0）")
             }
             NoSuchStep { step, strategy } => {
-                let name = strategy_words(strategy, lang);
+                let name = strategy.in_sentence(lang);
                 say!(lang, "{name} has no step “{step}”", "“{name}”没有“{step}”这一步")
             }
             JobStopped | NotStopped | Stopping { .. } | NoSavepoint { .. } => {

@@ -261,7 +261,11 @@ pub enum Event {
     Waited,
     /// A socket source came back: it cannot read offsets `from..to` again (read before, or
     /// arrived while no one listened).
-    SocketLost { task: TaskId, from: u32, to: u32 },
+    SocketLost {
+        task: TaskId,
+        from: u32,
+        to: u32,
+    },
     /// HA standby: the leading JobManager failed and its leadership is free. The HA store still
     /// holds the job graph and the pointer to `checkpoint`, the latest completed one; `standby`
     /// will win the election.

@@ -149,7 +149,10 @@ impl EffectLog {
     /// from it, in the order they were written. A row is the effect of the sink's write: same
     /// sink, record and step.
     pub fn seen_by_channel(&self, g: &JobGraph, visible: &[Row]) -> Vec<Vec<RecordId>> {
-        self.seen_effects_by_channel(g, visible).into_iter().map(|v| v.into_iter().map(|e| e.record).collect()).collect()
+        self.seen_effects_by_channel(g, visible)
+            .into_iter()
+            .map(|v| v.into_iter().map(|e| e.record).collect())
+            .collect()
     }
 
     /// [`EffectLog::seen_by_channel`], with the sink's write (the effect) behind each row.
@@ -250,7 +253,11 @@ pub fn judge(g: &JobGraph, counted: &[Vec<RecordId>], seen: &[Vec<RecordId>], ex
             }
             let got = have.get(j).filter(|h| h.0 == r).map_or(0, |h| h.1);
             if got < times {
-                let c = lanes.iter().copied().find(|&c| expected.0[c].binary_search_by_key(&r, |x| x.0).is_ok()).unwrap_or(c0);
+                let c = lanes
+                    .iter()
+                    .copied()
+                    .find(|&c| expected.0[c].binary_search_by_key(&r, |x| x.0).is_ok())
+                    .unwrap_or(c0);
                 f.incomplete[r.index()].push(Place { channel: ChannelId(c as u16), external: false });
             }
         }

@@ -84,7 +84,11 @@ impl Sim {
                 self.durable.checkpoint_ids = CheckpointIdCounter(from.map_or(1, |id| id.0 + 1));
                 self.stats.resubmitted();
                 let submission = self.durable.masters.submission;
-                out.push(Event::JobResubmitted { submission, from, next_id: CheckpointId(self.durable.checkpoint_ids.0) });
+                out.push(Event::JobResubmitted {
+                    submission,
+                    from,
+                    next_id: CheckpointId(self.durable.checkpoint_ids.0),
+                });
                 Some(Takeover::Resubmission { submission })
             }
         }
@@ -153,7 +157,11 @@ mod tests {
         assert_eq!(first, [Event::JobManagerStarted]);
         assert!(sim.down().is_some() && sim.jobmanager_up(), "a new JobManager, the job still failed");
         let second = sim.step(Action::Restore).unwrap();
-        assert!(second.contains(&Event::JobResubmitted { submission: 2, from: Some(done), next_id: CheckpointId(done.0 + 1) }));
+        assert!(second.contains(&Event::JobResubmitted {
+            submission: 2,
+            from: Some(done),
+            next_id: CheckpointId(done.0 + 1)
+        }));
         assert!(second.contains(&Event::Restored { from: RestoreFrom::Checkpoint { checkpoint: done } }));
         assert!(sim.running());
         let f = sim.stats.failovers[0];

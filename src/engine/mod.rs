@@ -29,8 +29,8 @@ pub mod checkpoint;
 pub mod comparison;
 pub mod coordinator;
 pub mod cut;
-pub mod drawn_cut;
 pub mod dataflow;
+pub mod drawn_cut;
 pub mod error;
 mod error_wording;
 pub mod event;
@@ -54,6 +54,7 @@ pub mod reference_run;
 pub mod replay;
 pub mod rescale;
 pub mod rng;
+pub mod run_alignment;
 pub mod savepoint;
 pub mod savepoint_wording;
 pub mod scenario;
@@ -62,9 +63,8 @@ pub mod script;
 pub mod settings;
 pub mod sim;
 pub mod snapshot;
-pub mod run_alignment;
-pub mod space_time;
 pub mod sorted_vec;
+pub mod space_time;
 pub mod stable_sort;
 pub mod stats;
 pub mod storage;
@@ -74,11 +74,8 @@ pub mod wording;
 pub mod workload;
 
 pub use action::{AbortReason, Action, CrashScope, Event, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
-pub use mechanisms::spark::events::SparkStreamingEvent;
-pub use mechanisms::storm::events::StormEvent;
 pub use checkpoint::{Notification, PendingCheckpoint};
 pub use cut::{ChannelCut, CutReport};
-pub use drawn_cut::{Arrow, Crossing, CutRestore, DrawnCut, DrawnCutError};
 pub use dataflow::builtin_jobs::{auto_label, builtin, generated_input, BuiltinJob, BUILTIN_NAMES, PROGRAM_JOB_NAMES};
 pub use dataflow::channel::{Channel, Fate, SeqSet};
 pub use dataflow::external_system::{ExternalSystem, Row, Txn, TxnStatus};
@@ -86,6 +83,7 @@ pub use dataflow::job_graph::{JobGraph, OperatorKind};
 pub use dataflow::record::{Barrier, Item, Record};
 pub use dataflow::state::{KeyedEntry, OpState};
 pub use dataflow::task::{TaskRuntime, TaskStatus};
+pub use drawn_cut::{Arrow, Crossing, CutRestore, DrawnCut, DrawnCutError};
 pub use error::{ActionError, ScenarioError};
 pub use high_availability::{JobManagerName, Masters};
 pub use history::Place;
@@ -93,20 +91,23 @@ pub use ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnI
 pub use lang::Lang;
 pub use ledger::{CompleteTally, Completeness, Ledger, LedgerRow, Order, OrderTally, Tally, Verdict};
 pub use mechanisms::progress::Alignment;
+pub use mechanisms::spark::events::SparkStreamingEvent;
+pub use mechanisms::storm::events::StormEvent;
 pub use pyflink_export::{export_pyflink, ExportError};
 pub use pyspark_export::{export_pyspark, export_pyspark_batch, SparkExportError};
+pub use savepoint::{JobEnd, Savepoint, SavepointType};
 pub use scenario::{fingerprint, FaultBudget, Scenario};
 pub use script::{OnRefusal, ScriptAction, ScriptError};
 pub use settings::{
-    CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Setting, Settings, SourceKind, SinkMode, Strategy, TimerSpec,
+    CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, Setting, Settings, SinkMode, SourceKind,
+    Strategy, TimerSpec,
 };
-pub use savepoint::{JobEnd, Savepoint, SavepointType};
 pub use sim::Sim;
-pub use unfinished::{Cause as UnfinishedCause, EndWatch, Unfinished};
 pub use snapshot::TaskSnapshot;
 pub use stats::{
     CheckpointRecord, CheckpointStats, CheckpointStatus, Counts, FailoverRecord, FailureCause, SubtaskStats, Takeover,
 };
 pub use storage::{CheckpointStorage, CompletedCheckpoint, SAVES_KEPT};
 pub use timeline::{Branch, Timeline};
+pub use unfinished::{Cause as UnfinishedCause, EndWatch, Unfinished};
 pub use wording::{describe, narrate};

@@ -103,11 +103,8 @@ pub fn operator_ids(spec: &JobSpec) -> Vec<OperatorHash> {
     let n = spec.operators.len();
     let index = |name: &str| spec.operators.iter().position(|o| o.name == name);
     // Edges by index, in spec order (a node's out-edges and in-edges in the order they were added).
-    let edges: Vec<(usize, usize, Partitioning)> = spec
-        .edges
-        .iter()
-        .filter_map(|e| Some((index(&e.from)?, index(&e.to)?, e.partitioning)))
-        .collect();
+    let edges: Vec<(usize, usize, Partitioning)> =
+        spec.edges.iter().filter_map(|e| Some((index(&e.from)?, index(&e.to)?, e.partitioning))).collect();
     let mut hashes: Vec<Option<[u8; 16]>> = vec![None; n];
     let mut computed = 0usize;
     let mut visited = vec![false; n];

@@ -3,7 +3,9 @@
 //! inserting a Filter before the keyed operator, removing an operator. The Program & savepoints
 //! room's editor and the lessons' `restore-into` script word both make their edits here.
 
-use crate::engine::dataflow::job_graph::{EdgeSpec, JobSpec, OperatorKind, OperatorSpec, Partitioning, MAX_PARALLELISM};
+use crate::engine::dataflow::job_graph::{
+    EdgeSpec, JobSpec, OperatorKind, OperatorSpec, Partitioning, MAX_PARALLELISM,
+};
 
 /// One edit of the program.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,7 +54,9 @@ impl Edit {
         };
         if let Some(name) = word.strip_prefix("remove ") {
             let i = op(name.trim())?;
-            if spec.operators[i].kind == OperatorKind::Source || !spec.edges.iter().any(|e| e.to == spec.operators[i].name) {
+            if spec.operators[i].kind == OperatorKind::Source
+                || !spec.edges.iter().any(|e| e.to == spec.operators[i].name)
+            {
                 return Err(format!("{word:?}: a source stays"));
             }
             return Ok(Edit::Remove(i));
@@ -73,13 +77,24 @@ impl Edit {
             }
             let m = match m.trim() {
                 "" => None,
-                m => Some(m.parse::<u16>().ok().filter(|m| (1..=32768).contains(m)).ok_or_else(|| format!("{word:?}: a max parallelism from 1 to 32768"))?),
+                m => Some(
+                    m.parse::<u16>()
+                        .ok()
+                        .filter(|m| (1..=32768).contains(m))
+                        .ok_or_else(|| format!("{word:?}: a max parallelism from 1 to 32768"))?,
+                ),
             };
             return Ok(Edit::MaxParallelism(i, m));
         }
-        let (name, p) = word.split_once('=').ok_or_else(|| format!("{word:?}: not an edit (insert-filter, NAME=PARALLELISM, uid NAME=UID, max NAME=M or remove NAME)"))?;
+        let (name, p) = word.split_once('=').ok_or_else(|| {
+            format!("{word:?}: not an edit (insert-filter, NAME=PARALLELISM, uid NAME=UID, max NAME=M or remove NAME)")
+        })?;
         let i = op(name)?;
-        let p: u16 = p.parse().ok().filter(|p| (1..=MAX_PARALLELISM).contains(p)).ok_or_else(|| format!("{word:?}: a parallelism from 1 to {MAX_PARALLELISM}"))?;
+        let p: u16 = p
+            .parse()
+            .ok()
+            .filter(|p| (1..=MAX_PARALLELISM).contains(p))
+            .ok_or_else(|| format!("{word:?}: a parallelism from 1 to {MAX_PARALLELISM}"))?;
         Ok(Edit::Parallelism(i, p))
     }
 }
@@ -105,7 +120,11 @@ pub fn apply(spec: &JobSpec, edit: &Edit, keys: &[String]) -> JobSpec {
                 OperatorSpec {
                     name: name.clone(),
                     kind: OperatorKind::Filter { keep_keys: keys.to_vec() },
-                    parallelism: s.operators.iter().find(|o| s.edges.iter().any(|e| e.to == target && e.from == o.name)).map_or(p, |o| o.parallelism),
+                    parallelism: s
+                        .operators
+                        .iter()
+                        .find(|o| s.edges.iter().any(|e| e.to == target && e.from == o.name))
+                        .map_or(p, |o| o.parallelism),
                     uid: None,
                     max_parallelism: None,
                 },
@@ -113,7 +132,11 @@ pub fn apply(spec: &JobSpec, edit: &Edit, keys: &[String]) -> JobSpec {
             let mut edges = Vec::new();
             for e in &s.edges {
                 if e.to == target {
-                    edges.push(EdgeSpec { from: e.from.clone(), to: name.clone(), partitioning: Partitioning::Forward });
+                    edges.push(EdgeSpec {
+                        from: e.from.clone(),
+                        to: name.clone(),
+                        partitioning: Partitioning::Forward,
+                    });
                     edges.push(EdgeSpec { from: name.clone(), to: target.clone(), partitioning: e.partitioning });
                 } else {
                     edges.push(e.clone());
@@ -128,7 +151,8 @@ pub fn apply(spec: &JobSpec, edit: &Edit, keys: &[String]) -> JobSpec {
             s.edges.retain(|e| e.to != name && e.from != name);
             if let Some(out) = out {
                 // The removed operator's outgoing routing stays in front of its consumer.
-                let partitioning = if input.partitioning == Partitioning::Forward { out.partitioning } else { input.partitioning };
+                let partitioning =
+                    if input.partitioning == Partitioning::Forward { out.partitioning } else { input.partitioning };
                 let pos = spec.edges.iter().position(|e| e.to == name).unwrap_or(0).min(s.edges.len());
                 s.edges.insert(pos, EdgeSpec { from: input.from.clone(), to: out.to.clone(), partitioning });
             }

@@ -30,7 +30,6 @@
 use serde::Serialize;
 
 use super::action::{Action, Event};
-use crate::engine::mechanisms::spark::events::SparkStreamingEvent;
 use super::batch::spark::{SparkEvent, SparkJob, SparkSpec};
 use super::batch::{BatchAction, BatchSim, Keep};
 use super::dataflow::job_graph::{JobGraph, OperatorKind, Partitioning};
@@ -39,6 +38,7 @@ use super::lang::{say, Lang};
 use super::scenario::Scenario;
 use super::settings::{SinkMode, SourceKind, Strategy};
 use super::stats::FailureCause;
+use crate::engine::mechanisms::spark::events::SparkStreamingEvent;
 
 const RUNTIME: &str = include_str!("pyspark_runtime.py");
 
@@ -224,7 +224,7 @@ fn chain_of(g: &JobGraph) -> Result<(), SparkExportError> {
 /// Checks the scenario and reads off what the exported job does when.
 pub fn stream_plan(scenario: &Scenario) -> Result<StreamPlan, SparkExportError> {
     let s = &scenario.settings;
-    if s.strategy != Strategy::SparkStreaming {
+    if !s.strategy.row().pyspark {
         return Err(SparkExportError::Strategy(s.strategy));
     }
     if s.source != SourceKind::Socket {

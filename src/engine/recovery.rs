@@ -96,7 +96,8 @@ impl Sim {
             self.record_abort(p.id, reason, out);
         }
         // The JobManager's failure may take the completed checkpoints with the job (no HA).
-        let discarded = scope == CrashScope::JobManager && self.follows_high_availability() && self.jobmanager_failed(out);
+        let discarded =
+            scope == CrashScope::JobManager && self.follows_high_availability() && self.jobmanager_failed(out);
         // Nothing the retention reads changes between these aborts: prune once.
         if any_pending || discarded {
             self.recompute_retention();

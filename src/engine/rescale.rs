@@ -274,7 +274,11 @@ pub fn plan(
     for o in &new_spec.operators {
         if let Some(old_op) = old.spec.operators.iter().find(|x| x.name == o.name && x.kind == OperatorKind::Source) {
             if o.kind == OperatorKind::Source && o.parallelism != old_op.parallelism {
-                return Err(Refusal::SourceRescaled { operator: o.name.clone(), old: old_op.parallelism, new: o.parallelism });
+                return Err(Refusal::SourceRescaled {
+                    operator: o.name.clone(),
+                    old: old_op.parallelism,
+                    new: o.parallelism,
+                });
             }
         }
     }
@@ -305,7 +309,9 @@ pub fn plan(
             row.fate = match (stateful, allow_non_restored_state) {
                 (false, _) => StateFate::SkippedEmpty,
                 (true, true) => StateFate::Dropped,
-                (true, false) => return Err(Refusal::NotAvailable { pointer: pointer.into(), id, operator: op.name.clone() }),
+                (true, false) => {
+                    return Err(Refusal::NotAvailable { pointer: pointer.into(), id, operator: op.name.clone() })
+                }
             };
             rows.push(row);
             continue;
@@ -347,11 +353,8 @@ pub fn plan(
         }
         match &saved[0].state {
             OpState::Keyed { .. } => {
-                let by_key_group = new_spec
-                    .edges
-                    .iter()
-                    .filter(|e| e.to == new_op.name)
-                    .all(|e| e.partitioning == Partitioning::Hash);
+                let by_key_group =
+                    new_spec.edges.iter().filter(|e| e.to == new_op.name).all(|e| e.partitioning == Partitioning::Hash);
                 let same = new_op.parallelism == op.parallelism;
                 if !by_key_group && !same && new_op.parallelism != 1 {
                     return Err(Refusal::NotKeyGroupRouted { operator: new_op.name.clone() });
@@ -361,7 +364,11 @@ pub fn plan(
                     for (k, e) in entries.iter() {
                         let key = old.key_name(*k);
                         let sub = if by_key_group {
-                            operator_index_for_key_group(saved_max, new_op.parallelism, assign_to_key_group(key, saved_max))
+                            operator_index_for_key_group(
+                                saved_max,
+                                new_op.parallelism,
+                                assign_to_key_group(key, saved_max),
+                            )
                         } else if same {
                             old.task(s.task).subtask
                         } else {
@@ -406,7 +413,11 @@ fn remap_external(old: &JobGraph, new: &JobGraph, ext: &ExternalSystem) -> Exter
         let name = &old.spec.operators[info.operator.index()].name;
         new.tasks
             .iter()
-            .position(|x| x.kind == OperatorKind::Sink && &new.spec.operators[x.operator.index()].name == name && x.subtask == info.subtask)
+            .position(|x| {
+                x.kind == OperatorKind::Sink
+                    && &new.spec.operators[x.operator.index()].name == name
+                    && x.subtask == info.subtask
+            })
             .or_else(|| new.tasks.iter().position(|x| x.kind == OperatorKind::Sink))
             .map(|i| TaskId(i as u16))
             .unwrap_or(t)
@@ -419,12 +430,16 @@ fn remap_external(old: &JobGraph, new: &JobGraph, ext: &ExternalSystem) -> Exter
     let mut out = ExternalSystem {
         appended: ext.appended.iter().map(row).collect(),
         table: SortedMap::new(),
-        txns: ext.txns.iter().map(|t| crate::engine::dataflow::external_system::Txn {
-            id: t.id,
-            sink: sink_of(t.sink),
-            rows: t.rows.iter().map(row).collect(),
-            status: t.status,
-        }).collect(),
+        txns: ext
+            .txns
+            .iter()
+            .map(|t| crate::engine::dataflow::external_system::Txn {
+                id: t.id,
+                sink: sink_of(t.sink),
+                rows: t.rows.iter().map(row).collect(),
+                status: t.status,
+            })
+            .collect(),
         batch_commits: ext.batch_commits.clone(),
     };
     for (_, r) in ext.table.iter() {
@@ -470,8 +485,12 @@ impl Sim {
                 in_flight: vec![],
             })
             .collect();
-        new.durable.storage.completed =
-            vec![CompletedCheckpoint { id: from, trigger_tick: cp.trigger_tick, completed_tick: cp.completed_tick, snapshots }];
+        new.durable.storage.completed = vec![CompletedCheckpoint {
+            id: from,
+            trigger_tick: cp.trigger_tick,
+            completed_tick: cp.completed_tick,
+            snapshots,
+        }];
         // The history that counts: what the restored operators' state stands for. A record before
         // a restored source offset took effect wherever the new program's failure-free run takes
         // it, at the tasks restored from saved state.
@@ -498,7 +517,8 @@ impl Sim {
         for s in g.sources() {
             new.read_high_water[s.index()] = offsets[s.index()];
         }
-        let mut out = vec![Event::JobSubmitted { from, savepoint, next_id: CheckpointId(self.durable.checkpoint_ids.0) }];
+        let mut out =
+            vec![Event::JobSubmitted { from, savepoint, next_id: CheckpointId(self.durable.checkpoint_ids.0) }];
         new.restart(true, Takeover::Restart, false, &mut out);
         Ok((new, plan, out))
     }

@@ -128,7 +128,11 @@ pub fn align(first: &Timeline, second_start: Sim) -> Aligned {
                             None => break,
                         }
                     }
-                    if head(&two, channel) == Head::Record(r) { take(&mut two, a, &mut taken) } else { None }
+                    if head(&two, channel) == Head::Record(r) {
+                        take(&mut two, a, &mut taken)
+                    } else {
+                        None
+                    }
                 }
                 Head::Marker if head(&two, channel) == Head::Marker => take(&mut two, a, &mut taken),
                 Head::Marker | Head::Empty => None,

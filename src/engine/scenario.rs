@@ -13,8 +13,8 @@ use super::lang::Lang;
 use super::script::{OnRefusal, ScriptAction, ScriptError};
 use super::settings::Settings;
 use super::sim::Sim;
-use super::wording::describe;
 use super::unfinished::{EndWatch, Unfinished};
+use super::wording::describe;
 
 pub const FORMAT_VERSION: u32 = 1;
 /// At most this many steps in one script, auto steps included.

@@ -64,7 +64,11 @@ impl ScenarioRestore {
     /// Restores `sim` (stopped, after the scenario's script) into the edited program. `index` is
     /// the script line the errors name (the one after the scenario's last). A refusal is a
     /// report, not an error; the returned sim is then `sim` unchanged.
-    pub fn play(&self, sim: Sim, index: usize) -> Result<(Sim, RestoreReport, Vec<crate::engine::Event>), ScenarioError> {
+    pub fn play(
+        &self,
+        sim: Sim,
+        index: usize,
+    ) -> Result<(Sim, RestoreReport, Vec<crate::engine::Event>), ScenarioError> {
         let err = |message: String| ScenarioError::Action { index, message: format!("restore: {message}") };
         let from = match self.from {
             Some(id) => CheckpointId(id),

@@ -271,7 +271,14 @@ impl Sim {
     /// notifications may still move.
     pub(crate) fn records_settled(&self) -> bool {
         self.live.down.is_none()
-            && !self.graph.sources().any(|t| self.mechanism().next_read(self, t).is_some() || self.socket_waits(t).is_some())
-            && self.live.channels.iter().all(|c| c.queue.iter().all(|i| !matches!(i, super::dataflow::record::Item::Record { .. })))
+            && !self
+                .graph
+                .sources()
+                .any(|t| self.mechanism().next_read(self, t).is_some() || self.socket_waits(t).is_some())
+            && self
+                .live
+                .channels
+                .iter()
+                .all(|c| c.queue.iter().all(|i| !matches!(i, super::dataflow::record::Item::Record { .. })))
     }
 }

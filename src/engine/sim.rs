@@ -66,11 +66,9 @@ pub struct Sim {
     pub(crate) hooks: Hooks,
     /// What the current read or record emitted: (channel, sequence number).
     pub(crate) emitted: Vec<(ChannelId, u64)>,
-    /// A handler of the barrier-handler lab, in place of the strategy's mechanism.
+    /// A handler of the barrier-handler lab, in place of the strategy's mechanism (which is
+    /// otherwise its catalogue row's: `Sim::mechanism`).
     pub(crate) handler: Option<&'static HandlerLab>,
-    /// A mechanism plugged in by hand (`Sim::with_mechanism`), in place of the strategy's: its
-    /// number among those plugged.
-    pub(crate) plugged: Option<u16>,
 }
 
 fn err<T>(e: ActionError) -> Result<T, ActionError> {
@@ -126,7 +124,6 @@ impl Sim {
             emitted: Vec::new(),
             // A lab handler named in the settings (checked by `Settings::validate`).
             handler: lab_handler,
-            plugged: None,
         };
         sim.hooks = sim.mechanism().hooks();
         sim.mechanism().start(&mut sim);
@@ -266,7 +263,7 @@ impl Sim {
             }
             Action::Checkpoint => {
                 if !self.strategy().uses_coordinator() {
-                    return err(ActionError::NoCheckpoints { strategy: self.strategy().id() });
+                    return err(ActionError::NoCheckpoints { strategy: self.strategy() });
                 }
                 self.need_running()?;
                 match self.live.stopping {
@@ -274,7 +271,9 @@ impl Sim {
                     None => Ok(()),
                 }
             }
-            Action::Savepoint | Action::StopWithSavepoint | Action::Cancel | Action::Resume { .. } => self.check_job_control(a),
+            Action::Savepoint | Action::StopWithSavepoint | Action::Cancel | Action::Resume { .. } => {
+                self.check_job_control(a)
+            }
             Action::Timer { task } => {
                 if task.index() >= self.live.tasks.len() {
                     return err(ActionError::NoSuchTask(task.0));
@@ -284,7 +283,7 @@ impl Sim {
             }
             Action::AllTimers => {
                 if self.strategy() != Strategy::Timers {
-                    return err(ActionError::NotTimers { strategy: self.strategy().id() });
+                    return err(ActionError::NotTimers { strategy: self.strategy() });
                 }
                 self.need_running()
             }

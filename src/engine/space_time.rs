@@ -240,9 +240,11 @@ pub fn diagram(tl: &Timeline) -> Diagram {
 /// whether it is drawn; the ones not drawn are counted per channel by the view.
 pub fn thin(d: &Diagram, from: u64, to: u64, must: &[bool], max: usize) -> Vec<bool> {
     let in_view = |m: &Message| m.sent_at <= to && m.received_at.unwrap_or(u64::MAX) >= from && m.sent_at + 1 >= from;
-    let forced = |i: usize, m: &Message| matches!(m.carries, Carries::Barrier(_)) || must.get(i).copied().unwrap_or(false);
+    let forced =
+        |i: usize, m: &Message| matches!(m.carries, Carries::Barrier(_)) || must.get(i).copied().unwrap_or(false);
     let mut keep: Vec<bool> = d.messages.iter().enumerate().map(|(i, m)| in_view(m) && forced(i, m)).collect();
-    let free: Vec<usize> = d.messages.iter().enumerate().filter(|(i, m)| in_view(m) && !forced(*i, m)).map(|(i, _)| i).collect();
+    let free: Vec<usize> =
+        d.messages.iter().enumerate().filter(|(i, m)| in_view(m) && !forced(*i, m)).map(|(i, _)| i).collect();
     let room = max.saturating_sub(keep.iter().filter(|k| **k).count());
     if free.len() <= room {
         for i in free {
@@ -288,7 +290,12 @@ mod tests {
                     assert!(keep[i], "message {i} must be drawn");
                 }
             }
-            let forced = d.messages.iter().enumerate().filter(|(i, m)| matches!(m.carries, Carries::Barrier(_)) || must[*i]).count();
+            let forced = d
+                .messages
+                .iter()
+                .enumerate()
+                .filter(|(i, m)| matches!(m.carries, Carries::Barrier(_)) || must[*i])
+                .count();
             assert!(keep.iter().filter(|k| **k).count() <= max.max(forced));
             if max >= d.messages.len() {
                 assert!(keep.iter().all(|k| *k));

@@ -12,9 +12,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::Event;
-use crate::engine::mechanisms::storm::events::StormEvent;
 use super::lang::{say, Lang};
 use super::sim::Sim;
+use crate::engine::mechanisms::storm::events::StormEvent;
 
 /// Why a run never finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

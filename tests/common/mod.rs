@@ -125,7 +125,9 @@ pub fn disabled(root: &Element, selector: &str) -> bool {
 pub fn verdicts(root: &Element) -> BTreeMap<String, String> {
     let mut rows = root.query_selector_all("#ledger tbody tr").unwrap();
     if rows.length() == 0 {
-        rows = root.query_selector_all("#verdict-records-state li[data-record], #verdict-records > ul > li[data-record]").unwrap();
+        rows = root
+            .query_selector_all("#verdict-records-state li[data-record], #verdict-records > ul > li[data-record]")
+            .unwrap();
     }
     (0..rows.length())
         .map(|i| {

@@ -30,7 +30,9 @@ impl RoomProps {
     /// The page's language switch, for a room's own controls.
     pub fn switch_lang(&self) -> Callback<MouseEvent> {
         let (d, l) = (self.dispatch.clone(), self.lang);
-        Callback::from(move |_| d.dispatch(crate::app::ui_state::Msg::Lang(if l == Lang::En { Lang::Zh } else { Lang::En })))
+        Callback::from(move |_| {
+            d.dispatch(crate::app::ui_state::Msg::Lang(if l == Lang::En { Lang::Zh } else { Lang::En }))
+        })
     }
     /// Presenter mode on or off.
     pub fn toggle_presenter(&self) -> Callback<MouseEvent> {

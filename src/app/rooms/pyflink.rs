@@ -103,10 +103,10 @@ fn PyFlinkRoom(props: &RoomProps) -> Html {
             let back = back_to.map(|step| {
                 let d = props.dispatch.clone();
                 html! { <button id="btn-pyflink-seek" class="tool primary" data-autofocus="true"
-                    onclick={Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Seek(step))))}>{ match l {
-                        Lang::En => format!("◀ Go back to step {step}, the last one Flink can run"),
-                        Lang::Zh => format!("◀ 回到第 {step} 步：Flink 能运行的最后一步"),
-                    } }</button> }
+                onclick={Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Seek(step))))}>{ match l {
+                    Lang::En => format!("◀ Go back to step {step}, the last one Flink can run"),
+                    Lang::Zh => format!("◀ 回到第 {step} 步：Flink 能运行的最后一步"),
+                } }</button> }
             });
             html! {
                 <div class="room-body pyflink">
@@ -161,7 +161,9 @@ fn exportable_config(config: &RunConfig) -> Option<RunConfig> {
     let mut c = config.clone();
     let from_latest = export_pyflink(&c.scenario()).is_err_and(|e| matches!(e, ExportError::RestartFromLatest));
     let s = &mut c.settings;
-    if from_latest || !matches!(s.strategy, Strategy::Aligned | Strategy::AtLeastOnce | Strategy::Unaligned | Strategy::None) {
+    if from_latest
+        || !matches!(s.strategy, Strategy::Aligned | Strategy::AtLeastOnce | Strategy::Unaligned | Strategy::None)
+    {
         s.strategy = Strategy::Aligned;
     }
     s.source = SourceKind::ReplayableLog;

@@ -7,7 +7,7 @@
 use crate::classroom::compare_lesson::{self, SavedCompareLesson, CRASH, PREDICT, QUESTIONS, REVEAL, STEPS};
 use crate::classroom::compare_room::{place_value, CompareCommand, CompareNotice, CompareSession, SPEEDS};
 use crate::classroom::room_session::RoomSession;
-use crate::classroom::saved_comparison::{three_ways, CompareError, SavedComparison, JOBS, PRESETS};
+use crate::classroom::saved_comparison::{three_ways, CompareError, JOBS, PRESETS};
 use crate::classroom::saved_run::Origin;
 use crate::classroom::unread::Unread;
 use crate::engine::comparison::{Lockstep, MAX_CONFIGURATIONS};

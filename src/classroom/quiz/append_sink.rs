@@ -85,7 +85,12 @@ pub fn generate(seed: u64) -> Option<Question> {
         return None;
     }
     // b when it tells something, as the question is usually put; else the PRNG's pick.
-    let label = telling.iter().find(|l| l.as_str() == "b").copied().unwrap_or_else(|| telling[rng.below(telling.len() as u64) as usize]).clone();
+    let label = telling
+        .iter()
+        .find(|l| l.as_str() == "b")
+        .copied()
+        .unwrap_or_else(|| telling[rng.below(telling.len() as u64) as usize])
+        .clone();
     let asked = rng.below(SYSTEMS.len() as u64) as usize;
     let answer = count(asked, &label);
     let most = (0..SYSTEMS.len()).map(|s| count(s, &label)).max().unwrap_or(0).max(3);
@@ -99,32 +104,43 @@ pub fn generate(seed: u64) -> Option<Question> {
     let (crash, restore) = (file.crash.at, file.restore.at);
     let place = file.crash.place.clone();
     let setup = vec![
-        Words::of(|l| match l {
+        Words::of(|l| {
+            match l {
             Lang::En => format!(
                 "The input a to h, read once by each of Flink, Storm and Spark Streaming; every run's scheduler is seeded with {}, on one clock.",
                 file.seed
             ),
             Lang::Zh => format!("输入 a 到 h，由 Flink、Storm 和 Spark Streaming 各读一遍；每个运行的调度器都以 {} 为种子，共用一个时钟。", file.seed),
+        }
         }),
         Words::of(|l| match l {
             Lang::En => format!("At tick {crash}, {}.", crate::classroom::crash_words(&place, &run.settings, g, l)),
-            Lang::Zh => format!("第 {crash} 个时钟周期：{}。", crate::classroom::crash_words(&place, &run.settings, g, l)),
+            Lang::Zh => {
+                format!("第 {crash} 个时钟周期：{}。", crate::classroom::crash_words(&place, &run.settings, g, l))
+            }
         }),
         Words::of(|l| match l {
             Lang::En => format!("From tick {restore} on, every run that is down restores, and each runs to its end."),
             Lang::Zh => format!("从第 {restore} 个时钟周期起，宕机的运行都恢复，然后各自运行到结束。"),
         }),
     ];
-    let prompt = Words::of(|l| match l {
+    let prompt = Words::of(|l| {
+        match l {
         Lang::En => format!(
             "The job Source → Map → Count → Sink writes to a plain append sink. Under {}, how many times does the sink show {label}?",
             system_name(strategy, l)
         ),
         Lang::Zh => format!("作业 Source → Map → Count → Sink 写入普通的追加型 sink。在 {} 下，sink 中 {label} 出现几次？", system_name(strategy, l)),
+    }
     });
     let told = |l: Lang| -> String {
         let around = lane.log.iter().filter(|s| s.tick == crash || s.tick >= restore && s.action == Action::Restore);
-        around.flat_map(|s| s.events.iter()).map(|e| narrate(e, g, l)).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
+        around
+            .flat_map(|s| s.events.iter())
+            .map(|e| narrate(e, g, l))
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     let explanation = Words::of(|l| {
         let all: Vec<String> = (0..SYSTEMS.len())
@@ -139,5 +155,17 @@ pub fn generate(seed: u64) -> Option<Question> {
             Lang::Zh => format!("{} sink 中 {label} 出现的次数：{}。{why}", told(l), all.join("，")),
         }
     });
-    Some(Question { kind: Kind::AppendSink, seed, prompt, setup, choices, several: false, explanation, cuts: vec![], run, actions, restore: None })
+    Some(Question {
+        kind: Kind::AppendSink,
+        seed,
+        prompt,
+        setup,
+        choices,
+        several: false,
+        explanation,
+        cuts: vec![],
+        run,
+        actions,
+        restore: None,
+    })
 }

@@ -28,7 +28,12 @@ const LETTERS: [&str; CUTS] = ["A", "B", "C", "D"];
 pub fn generate(seed: u64) -> Option<Question> {
     let mut rng = Rng::new(seed);
     let job = pick(&mut rng, &JOBS);
-    let run = RunConfig { job: job.into(), settings: Settings::new(Strategy::Timers), seed: 1 + rng.below(999), records: None };
+    let run = RunConfig {
+        job: job.into(),
+        settings: Settings::new(Strategy::Timers),
+        seed: 1 + rng.below(999),
+        records: None,
+    };
     let start = run.scenario().sim().ok()?;
     let mut sim = start.clone();
     let (mut actions, mut events) = (Vec::new(), Vec::new());

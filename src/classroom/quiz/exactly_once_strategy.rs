@@ -65,13 +65,17 @@ pub fn generate(seed: u64) -> Option<Question> {
     let scheduler = 1 + rng.below(999);
     let mut found = Vec::new();
     for &strategy in &options {
-        let run = RunConfig { job: job.into(), settings: Settings::new(strategy), seed: scheduler, records: Some(records) };
+        let run =
+            RunConfig { job: job.into(), settings: Settings::new(strategy), seed: scheduler, records: Some(records) };
         let (schedules, exactly_once, shortest) = explored(&run)?;
         found.push(Found { strategy, schedules, exactly_once, shortest, run });
     }
     let choices: Vec<Choice> = found
         .iter()
-        .map(|f| Choice { words: Words::of(|l| strategy_words(f.strategy, l).to_string()), right: f.exactly_once == f.schedules })
+        .map(|f| Choice {
+            words: Words::of(|l| strategy_words(f.strategy, l).to_string()),
+            right: f.exactly_once == f.schedules,
+        })
         .collect();
     // The run to open: the shortest counterexample of the first wrong option.
     let wrong = found.iter().find(|f| f.shortest.is_some())?;
@@ -103,11 +107,13 @@ pub fn generate(seed: u64) -> Option<Question> {
             .collect();
         lines.join(" ")
     });
-    let setup = vec![Words::of(|l| match l {
+    let setup = vec![Words::of(|l| {
+        match l {
         Lang::En => format!(
             "Every schedule of job {job} with {records} record(s) per source partition, one snapshot (a checkpoint, or one round of timers) and one crash of the cluster at any moment, then the restore and the run to its end."
         ),
         Lang::Zh => format!("作业 {job} 的所有调度：每个源分区 {records} 条记录，一次快照（一个检查点，或一轮定时器），任意时刻一次集群崩溃，然后恢复并运行到结束。"),
+    }
     })];
     Some(Question {
         kind: Kind::ExactlyOnceStrategy,

@@ -88,7 +88,9 @@ impl SetError {
         match (self, l) {
             (SetError::Empty, Lang::En) => "Type the set's number: a whole number from 0 to 999999999.".into(),
             (SetError::Empty, Lang::Zh) => "请输入题组编号：0 到 999999999 之间的整数。".into(),
-            (SetError::NotANumber(s), Lang::En) => format!("“{s}” is not a set number: use digits only, from 0 to 999999999."),
+            (SetError::NotANumber(s), Lang::En) => {
+                format!("“{s}” is not a set number: use digits only, from 0 to 999999999.")
+            }
             (SetError::NotANumber(s), Lang::Zh) => format!("“{s}”不是题组编号：只能用数字，0 到 999999999。"),
             (SetError::TooLarge(s), Lang::En) => format!("Set {s} is too large: the largest is 999999999."),
             (SetError::TooLarge(s), Lang::Zh) => format!("题组 {s} 太大：最大是 999999999。"),

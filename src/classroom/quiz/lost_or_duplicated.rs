@@ -49,7 +49,9 @@ pub fn generate(seed: u64) -> Option<Question> {
     let n = rng.below(4) as usize;
     random_steps(&mut sim, &mut rng, n, &mut actions, &mut events);
     events.clear();
-    if !act(&mut sim, Action::Crash, &mut actions, &mut events) || !act(&mut sim, Action::Restore, &mut actions, &mut events) {
+    if !act(&mut sim, Action::Crash, &mut actions, &mut events)
+        || !act(&mut sim, Action::Restore, &mut actions, &mut events)
+    {
         return None;
     }
     let recovery: Vec<Event> = std::mem::take(&mut events);
@@ -89,7 +91,8 @@ pub fn generate(seed: u64) -> Option<Question> {
             "这次崩溃和恢复之后，作业一直运行到结束。哪些记录在作业状态中被计入的次数多于无故障运行，也就是重复了？勾选所有的。",
         ),
     };
-    let none = |v: &[&str], l: crate::engine::Lang| if v.is_empty() { l.t("none", "无").to_string() } else { v.join(", ") };
+    let none =
+        |v: &[&str], l: crate::engine::Lang| if v.is_empty() { l.t("none", "无").to_string() } else { v.join(", ") };
     let explanation = Words::of(|l| {
         let told: Vec<String> = recovery.iter().map(|e| narrate(e, g, l)).filter(|s| !s.is_empty()).collect();
         let why = match strategy {
@@ -109,7 +112,11 @@ pub fn generate(seed: u64) -> Option<Question> {
                 none(&duplicated, l)
             ),
             crate::engine::Lang::Zh => {
-                format!("账本与无故障运行对照：丢失 {}；重复 {}；其余记录都恰好一次。", none(&lost, l), none(&duplicated, l))
+                format!(
+                    "账本与无故障运行对照：丢失 {}；重复 {}；其余记录都恰好一次。",
+                    none(&lost, l),
+                    none(&duplicated, l)
+                )
             }
         };
         format!("{} {why} {verdict}", told.join(" "))

@@ -235,7 +235,12 @@ pub(crate) fn random_steps(
 }
 
 /// Applies `a` if it is enabled, recording it; returns whether it was.
-pub(crate) fn act(sim: &mut crate::engine::Sim, a: Action, actions: &mut Vec<Action>, events: &mut Vec<crate::engine::Event>) -> bool {
+pub(crate) fn act(
+    sim: &mut crate::engine::Sim,
+    a: Action,
+    actions: &mut Vec<Action>,
+    events: &mut Vec<crate::engine::Event>,
+) -> bool {
     if sim.check(a).is_err() {
         return false;
     }

@@ -70,7 +70,7 @@ impl Change {
         let count = s.operators.iter().position(|o| o.name == "Count").expect("every job here has a Count");
         match self {
             Change::InsertFilter(uid) => {
-                                s.operators.insert(
+                s.operators.insert(
                     count,
                     OperatorSpec {
                         name: "Filter".into(),
@@ -83,7 +83,11 @@ impl Change {
                 let into: Vec<EdgeSpec> = s.edges.iter().filter(|e| e.to == "Count").cloned().collect();
                 s.edges.retain(|e| e.to != "Count");
                 for e in &into {
-                    s.edges.push(EdgeSpec { from: e.from.clone(), to: "Filter".into(), partitioning: Partitioning::Forward });
+                    s.edges.push(EdgeSpec {
+                        from: e.from.clone(),
+                        to: "Filter".into(),
+                        partitioning: Partitioning::Forward,
+                    });
                 }
                 let partitioning = into.first().map_or(Partitioning::Forward, |e| e.partitioning);
                 s.edges.push(EdgeSpec { from: "Filter".into(), to: "Count".into(), partitioning });
@@ -111,7 +115,13 @@ const UIDS: [&str; 3] = ["count", "count-v2", "counter"];
 /// The changes that fit `job`.
 fn changes(job: &str, rng: &mut Rng) -> Change {
     let uid = |rng: &mut Rng| pick(rng, &UIDS).to_string();
-    let filter = |rng: &mut Rng| if rng.below(2) == 0 { Change::InsertFilter(None) } else { Change::InsertFilter(Some("filter".into())) };
+    let filter = |rng: &mut Rng| {
+        if rng.below(2) == 0 {
+            Change::InsertFilter(None)
+        } else {
+            Change::InsertFilter(Some("filter".into()))
+        }
+    };
     match (job, rng.below(3)) {
         ("keyed-count", 0) => Change::Rescale(pick(rng, &[1, 3, 4])),
         ("keyed-count", 1) => Change::MaxParallelism(pick(rng, &[64, 128, 256])),
@@ -158,7 +168,12 @@ pub struct Drawn {
 pub fn draw(seed: u64) -> Option<Drawn> {
     let mut rng = Rng::new(seed);
     let job = pick(&mut rng, &JOBS);
-    let run = RunConfig { job: job.into(), settings: Settings::new(Strategy::Aligned), seed: 1 + rng.below(999), records: None };
+    let run = RunConfig {
+        job: job.into(),
+        settings: Settings::new(Strategy::Aligned),
+        seed: 1 + rng.below(999),
+        records: None,
+    };
     let mut sim = run.scenario().sim().ok()?;
     let (mut actions, mut events) = (Vec::new(), Vec::new());
     let n = 3 + rng.below(10) as usize;
@@ -227,17 +242,32 @@ pub fn generate(seed: u64) -> Option<Question> {
     }));
     let flag = if allow { " --allowNonRestoredState" } else { "" };
     let pointer = crate::engine::rescale::pointer(savepoint, true);
-    let prompt = Words::of(|l| match l {
+    let prompt = Words::of(|l| {
+        match l {
         Lang::En => format!("The job was stopped with savepoint {}. Will `flink run -s {pointer}{flag}` restore it into the new program?", savepoint.0),
         Lang::Zh => format!("作业停止时做了保存点 {}。`flink run -s {pointer}{flag}` 能把它恢复到新程序吗？", savepoint.0),
+    }
     });
     let ids = |l: Lang| -> String {
         let line = |s: &JobSpec, ids: &[crate::engine::operator_id::OperatorHash]| -> String {
-            s.operators.iter().zip(ids).map(|(o, h)| format!("{} {}", o.name, &h.hex()[..8])).collect::<Vec<_>>().join(", ")
+            s.operators
+                .iter()
+                .zip(ids)
+                .map(|(o, h)| format!("{} {}", o.name, &h.hex()[..8]))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         match l {
-            Lang::En => format!("Operator ids (first 8 hex digits), old: {}; new: {}.", line(&g.spec, &old_ids), line(&new_spec, &new_ids)),
-            Lang::Zh => format!("算子 id（前 8 位十六进制），旧：{}；新：{}。", line(&g.spec, &old_ids), line(&new_spec, &new_ids)),
+            Lang::En => format!(
+                "Operator ids (first 8 hex digits), old: {}; new: {}.",
+                line(&g.spec, &old_ids),
+                line(&new_spec, &new_ids)
+            ),
+            Lang::Zh => format!(
+                "算子 id（前 8 位十六进制），旧：{}；新：{}。",
+                line(&g.spec, &old_ids),
+                line(&new_spec, &new_ids)
+            ),
         }
     };
     let explanation = Words::of(|l| {
@@ -287,5 +317,17 @@ pub fn generate(seed: u64) -> Option<Question> {
         program: new_spec.clone(),
         allow_non_restored_state: allow,
     });
-    Some(Question { kind: Kind::SavepointRestore, seed, prompt, setup, choices, several: false, explanation, cuts: vec![], run, actions, restore })
+    Some(Question {
+        kind: Kind::SavepointRestore,
+        seed,
+        prompt,
+        setup,
+        choices,
+        several: false,
+        explanation,
+        cuts: vec![],
+        run,
+        actions,
+        restore,
+    })
 }

@@ -14,9 +14,7 @@
 
 use crate::classroom::RunConfig;
 use crate::engine::rng::Rng;
-use crate::engine::{
-    narrate, Action, CheckpointRetention, Event, HighAvailability, RestoreFrom, Settings, Strategy,
-};
+use crate::engine::{narrate, Action, CheckpointRetention, Event, HighAvailability, RestoreFrom, Settings, Strategy};
 
 use super::question::{act, pick, random_steps, schedule_lines, Choice, Kind, Question, Words};
 
@@ -93,8 +91,13 @@ pub fn generate(seed: u64) -> Option<Question> {
     let g = &sim.graph;
     let setup = schedule_lines(g, &actions);
     let ha = match run.settings.high_availability {
-        HighAvailability::Standby => Words::new("a standby JobManager (high-availability: standby)", "有备用 JobManager（high-availability: standby）"),
-        HighAvailability::None => Words::new("no high availability (high-availability: none)", "没有高可用（high-availability: none）"),
+        HighAvailability::Standby => Words::new(
+            "a standby JobManager (high-availability: standby)",
+            "有备用 JobManager（high-availability: standby）",
+        ),
+        HighAvailability::None => {
+            Words::new("no high availability (high-availability: none)", "没有高可用（high-availability: none）")
+        }
     };
     let retention = run.settings.externalized_checkpoint_retention.id();
     let prompt = Words::new(
@@ -108,6 +111,17 @@ pub fn generate(seed: u64) -> Option<Question> {
         let told: Vec<String> = events.iter().map(|e| narrate(e, g, l)).filter(|s| !s.is_empty()).collect();
         told.join(" ")
     });
-    Some(Question { kind: Kind::WhichCheckpoint, seed, prompt, setup, choices, several: false, explanation,
-        cuts: vec![], run, actions, restore: None })
+    Some(Question {
+        kind: Kind::WhichCheckpoint,
+        seed,
+        prompt,
+        setup,
+        choices,
+        several: false,
+        explanation,
+        cuts: vec![],
+        run,
+        actions,
+        restore: None,
+    })
 }

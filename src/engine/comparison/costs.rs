@@ -28,14 +28,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::action::{Event, RestoreFrom};
-use crate::engine::mechanisms::spark::events::SparkStreamingEvent;
-use crate::engine::mechanisms::storm::events::StormEvent;
 use crate::engine::dataflow::external_system::TxnStatus;
 use crate::engine::dataflow::job_graph::OperatorKind;
 use crate::engine::dataflow::state::OpState;
 use crate::engine::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::ledger::{Completeness, Order, Verdict};
+use crate::engine::mechanisms::spark::events::SparkStreamingEvent;
 use crate::engine::mechanisms::spark::received_blocks::{MetaCheckpoint, WAL_BYTES_PER_RECORD};
+use crate::engine::mechanisms::storm::events::StormEvent;
 use crate::engine::sim::Sim;
 
 /// Bytes an offset takes when a source commits it to its log, as a source's offset takes in a
@@ -212,7 +212,9 @@ impl CostMeter {
                 Event::SinkWrite { record, txn: None, .. } => {
                     self.visible[record.0 as usize].get_or_insert(tick);
                 }
-                Event::TxnCommitted { .. } | Event::Spark(SparkStreamingEvent::BatchOutput { skipped: false, .. }) => committed_txns = true,
+                Event::TxnCommitted { .. } | Event::Spark(SparkStreamingEvent::BatchOutput { skipped: false, .. }) => {
+                    committed_txns = true
+                }
                 Event::BarrierEmitted { task, .. } => self.messages.barriers += outs(task),
                 Event::CancelMarkerSent { task, .. } => self.messages.cancel_markers += outs(task),
                 Event::CheckpointTriggered { .. } => self.messages.coordinator += sources,
@@ -220,10 +222,12 @@ impl CostMeter {
                 | Event::AckDiscarded { .. }
                 | Event::CheckpointDeclined { .. }
                 | Event::NotificationSent { .. } => self.messages.coordinator += 1,
-                Event::Storm(StormEvent::AckInitSent { .. } | StormEvent::AckSent { .. } | StormEvent::TreeCompleted { .. }) => {
-                    self.messages.acker += 1
+                Event::Storm(
+                    StormEvent::AckInitSent { .. } | StormEvent::AckSent { .. } | StormEvent::TreeCompleted { .. },
+                ) => self.messages.acker += 1,
+                Event::Spark(SparkStreamingEvent::BatchStarted { .. } | SparkStreamingEvent::BatchCompleted { .. }) => {
+                    self.messages.driver += 1
                 }
-                Event::Spark(SparkStreamingEvent::BatchStarted { .. } | SparkStreamingEvent::BatchCompleted { .. }) => self.messages.driver += 1,
                 Event::Spark(SparkStreamingEvent::BatchGenerated { .. }) => meta_writes += 1,
                 Event::Spark(SparkStreamingEvent::StateCheckpointed { .. }) => {
                     meta_writes += 1;
@@ -236,7 +240,10 @@ impl CostMeter {
         // Spark's checkpoint writer records a completion a step later: the step after one that
         // left it due writes it, unless the driver died (then nothing is written).
         let driver_runs = sim.spark().is_some();
-        if self.meta_due && driver_runs && !events.iter().any(|e| matches!(e, Event::Spark(SparkStreamingEvent::DriverLost { .. }))) {
+        if self.meta_due
+            && driver_runs
+            && !events.iter().any(|e| matches!(e, Event::Spark(SparkStreamingEvent::DriverLost { .. })))
+        {
             meta_writes += 1;
         }
         self.meta_due = sim.spark().is_some_and(|s| s.meta_due);

@@ -42,7 +42,6 @@ use crate::engine::wording::describe;
 use super::costs::{CostMeter, Costs};
 use super::format::{ComparisonError, ComparisonFile, CrashPlan, RestorePlan, MAX_TICKS};
 
-
 /// One step of one run: its tick, its action and what happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {

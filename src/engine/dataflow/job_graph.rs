@@ -378,7 +378,9 @@ impl JobGraph {
         let max_parallelism = spec
             .operators
             .iter()
-            .map(|o| o.max_parallelism.unwrap_or_else(|| crate::engine::key_groups::default_max_parallelism(o.parallelism)))
+            .map(|o| {
+                o.max_parallelism.unwrap_or_else(|| crate::engine::key_groups::default_max_parallelism(o.parallelism))
+            })
             .collect();
         Ok(JobGraph { spec: spec.clone(), tasks, channels, records, keys, topo_order, max_parallelism })
     }

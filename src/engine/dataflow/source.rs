@@ -10,8 +10,8 @@
 use super::record::Record;
 use super::state::OpState;
 use crate::engine::action::{Action, Event};
-use crate::engine::settings::SourceKind;
 use crate::engine::ids::TaskId;
+use crate::engine::settings::SourceKind;
 use crate::engine::sim::Sim;
 
 impl Sim {

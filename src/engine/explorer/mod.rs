@@ -101,14 +101,9 @@ impl Faults {
     pub fn resolve(sim: &Sim, budget: FaultBudget) -> Result<Faults, ScenarioError> {
         let bad = |m: String| Err(ScenarioError::Explore(m));
         let s = &sim.settings;
-        match s.strategy {
-            Strategy::StormAcker => {
-                return bad("strategy storm-acker draws random tuple ids and times tuples out on the clock; explore takes none, timers, aligned, at-least-once, unaligned or stop-the-world".into())
-            }
-            Strategy::SparkStreaming => {
-                return bad("strategy spark-streaming cuts its batches on the clock; explore takes none, timers, aligned, at-least-once, unaligned or stop-the-world".into())
-            }
-            _ => {}
+        if let Err(why) = s.strategy.row().explore {
+            let takes = Strategy::ids_where(|r| r.explore.is_ok());
+            return bad(format!("strategy {} {why}; explore takes {takes}", s.strategy.id()));
         }
         if s.source == SourceKind::Socket {
             return bad("a socket's records arrive on the clock; explore needs replayable-log sources".into());

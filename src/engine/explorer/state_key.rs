@@ -59,16 +59,16 @@
 
 use crate::engine::action::CrashScope;
 use crate::engine::dataflow::external_system::{ExternalSystem, Row};
+use crate::engine::dataflow::job_graph::OperatorKind;
 use crate::engine::dataflow::record::Item;
 use crate::engine::high_availability::Masters;
-use crate::engine::dataflow::job_graph::OperatorKind;
 use crate::engine::history::{edge_wants, single_path, Effect};
 use crate::engine::ids::RecordId;
 use crate::engine::mechanisms::progress::Alignment;
+use crate::engine::savepoint::kinds::JobEnd;
 use crate::engine::settings::{RestartPolicy, Strategy};
 use crate::engine::sim::Sim;
 use crate::engine::snapshot::TaskSnapshot;
-use crate::engine::savepoint::kinds::JobEnd;
 
 use super::FaultsSpent;
 
@@ -281,13 +281,12 @@ impl KeyWriter<'_> {
             stats,
             scratch,
             hooks,
-            plugged,
             emitted,
             handler,
         } = sim;
         // Fixed for the whole run: the job, its settings, timers and barrier handler, the
         // failure-free run.
-        let _ = (graph, settings, seed, timers, expected, hooks, handler, plugged);
+        let _ = (graph, settings, seed, timers, expected, hooks, handler);
         // Only `auto` draws from the PRNG; the explorer picks every step itself.
         let _ = rng;
         // The observer's: channel logs, the statistics; and scratch space. The history that

@@ -25,11 +25,14 @@
 //! (`cancelSubsumedCheckpoint`).
 
 use super::barriers::{decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward, unblock_inputs};
+use super::marks::Mark;
 use super::progress::Alignment;
+use super::row::{Row, Words};
 use super::seam::{Arrival, Mechanism};
 use crate::engine::action::{AbortReason, Event, GaveUp, SnapshotKind};
 use crate::engine::dataflow::record::{Barrier, Record};
 use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::settings::strategy::{strategy_name, Setting};
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 
@@ -213,3 +216,38 @@ pub(super) fn abort_notified(sim: &mut Sim, t: TaskId, id: CheckpointId, out: &m
     }
     out.push(Event::AbortNotified { task: t, checkpoint: id, discarded });
 }
+
+/// The catalogue's row of strategy `aligned`. With an alignment timeout a barrier may also go
+/// unaligned, so the legend explains both.
+pub static ROW: Row = Row {
+    id: "aligned",
+    mechanism: &ALIGNED,
+    name: Words::new(strategy_name!(Aligned, En), strategy_name!(Aligned, Zh)),
+    menu: Words::new(
+        concat!(strategy_name!(Aligned, En), " (exactly once)"),
+        concat!(strategy_name!(Aligned, Zh), "（精确一次）"),
+    ),
+    in_sentence: Words::new("aligned barriers", strategy_name!(Aligned, Zh)),
+    settings: &[
+        Setting::CheckpointInterval,
+        Setting::AlignmentTimeout,
+        Setting::FailoverStrategy,
+        Setting::HighAvailability,
+        Setting::Socket,
+    ],
+    coordinator: true,
+    barriers: true,
+    transactional_sink: false,
+    restores_snapshots: true,
+    pyflink: Ok(()),
+    pyspark: false,
+    explore: Ok(()),
+    toy: false,
+    marks: |settings| {
+        use Mark::*;
+        match settings.alignment_timeout {
+            Some(_) => vec![Save, Cut, Buffered, Replayed, Barrier, UnalignedBarrier, CancelMarker, NextRecord],
+            None => vec![Save, Cut, Buffered, Replayed, Barrier, CancelMarker, NextRecord],
+        }
+    },
+};

@@ -5,9 +5,12 @@
 //! was in flight is skipped: lost). This is the at-most-once and at-least-once baseline the
 //! mechanisms are measured against.
 
+use super::marks::Mark;
+use super::row::{Row, Words};
 use super::seam::{InFlight, Mechanism};
 use crate::engine::action::RestoreFrom;
 use crate::engine::dataflow::state::OpState;
+use crate::engine::settings::strategy::{strategy_name, Setting};
 use crate::engine::settings::RestartPolicy;
 use crate::engine::sim::Sim;
 
@@ -24,3 +27,22 @@ impl Mechanism for NoSnapshots {
         (RestoreFrom::Policy, vec![])
     }
 }
+
+/// The catalogue's row of strategy `none`.
+pub static ROW: Row = Row {
+    id: "none",
+    mechanism: &NoSnapshots,
+    name: Words::new(strategy_name!(None, En), strategy_name!(None, Zh)),
+    menu: Words::new(strategy_name!(None, En), strategy_name!(None, Zh)),
+    in_sentence: Words::new("no snapshots", strategy_name!(None, Zh)),
+    settings: &[Setting::FailoverStrategy, Setting::Socket, Setting::RestartPolicy],
+    coordinator: false,
+    barriers: false,
+    transactional_sink: false,
+    restores_snapshots: false,
+    pyflink: Ok(()),
+    pyspark: false,
+    explore: Ok(()),
+    toy: false,
+    marks: |_| vec![Mark::Replayed, Mark::NextRecord],
+};

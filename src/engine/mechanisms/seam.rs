@@ -97,7 +97,7 @@ pub trait Mechanism: Sync {
     /// a read and a JobManager crash, and for every step of the mechanism's own.
     fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
         match a {
-            Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy().id() }),
+            Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy() }),
             _ => Ok(()),
         }
     }
@@ -203,7 +203,17 @@ pub trait Mechanism: Sync {
     /// Task `t` processed record `seq` of channel `c` and emitted `children`. Called only when
     /// [`Hooks::follows_records`].
     #[allow(clippy::too_many_arguments)]
-    fn after_record(&self, _sim: &mut Sim, _t: TaskId, _c: ChannelId, _seq: u64, _record: RecordId, _children: &[(ChannelId, u64)], _out: &mut Vec<Event>) {}
+    fn after_record(
+        &self,
+        _sim: &mut Sim,
+        _t: TaskId,
+        _c: ChannelId,
+        _seq: u64,
+        _record: RecordId,
+        _children: &[(ChannelId, u64)],
+        _out: &mut Vec<Event>,
+    ) {
+    }
     /// Does a checkpoint of this mechanism store in-flight records (unaligned)?
     fn stores_in_flight(&self) -> bool {
         false

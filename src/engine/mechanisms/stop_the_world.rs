@@ -4,9 +4,12 @@
 //! and lets the sources go again. Exactly-once, but the whole job stalls for the drain; the
 //! statistics measure the stall.
 
+use super::marks::Mark;
+use super::row::{Row, Words};
 use super::seam::Mechanism;
 use crate::engine::action::{Event, SnapshotKind};
 use crate::engine::ids::CheckpointId;
+use crate::engine::settings::strategy::{strategy_name, Setting};
 use crate::engine::sim::Sim;
 
 /// Stop-the-world (strategy `stop-the-world`).
@@ -38,3 +41,25 @@ impl Mechanism for StopTheWorld {
         out.push(Event::SourcesResumed { checkpoint: id, stall: tick - t0 });
     }
 }
+
+/// The catalogue's row of strategy `stop-the-world`.
+pub static ROW: Row = Row {
+    id: "stop-the-world",
+    mechanism: &StopTheWorld,
+    name: Words::new(strategy_name!(StopTheWorld, En), strategy_name!(StopTheWorld, Zh)),
+    menu: Words::new(strategy_name!(StopTheWorld, En), strategy_name!(StopTheWorld, Zh)),
+    in_sentence: Words::new("stop-the-world snapshots", strategy_name!(StopTheWorld, Zh)),
+    settings: &[Setting::CheckpointInterval, Setting::FailoverStrategy, Setting::HighAvailability, Setting::Socket],
+    coordinator: true,
+    barriers: false,
+    transactional_sink: false,
+    restores_snapshots: true,
+    pyflink: Err(Words::new(
+        "stop-the-world is a teaching baseline, not a Flink checkpointing mode",
+        "全局暂停是教学用的对照，不是 Flink 的检查点模式",
+    )),
+    pyspark: false,
+    explore: Ok(()),
+    toy: false,
+    marks: |_| vec![Mark::Save, Mark::Cut, Mark::Replayed, Mark::NextRecord],
+};

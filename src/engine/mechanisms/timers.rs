@@ -6,10 +6,13 @@
 //! save and received after the downstream one (in transit, lost). A restore puts each task back
 //! to its own latest save.
 
+use super::marks::Mark;
+use super::row::{Row, Words};
 use super::seam::{InFlight, Mechanism};
 use crate::engine::action::{Event, RestoreFrom, SnapshotKind};
 use crate::engine::dataflow::task::TaskStatus;
 use crate::engine::ids::TaskId;
+use crate::engine::settings::strategy::{strategy_name, Setting};
 use crate::engine::sim::Sim;
 use crate::engine::storage::SAVES_KEPT;
 
@@ -53,3 +56,25 @@ impl Sim {
         self.recompute_retention();
     }
 }
+
+/// The catalogue's row of strategy `timers`.
+pub static ROW: Row = Row {
+    id: "timers",
+    mechanism: &PerTaskTimers,
+    name: Words::new(strategy_name!(Timers, En), strategy_name!(Timers, Zh)),
+    menu: Words::new(strategy_name!(Timers, En), strategy_name!(Timers, Zh)),
+    in_sentence: Words::new("per-task timers", strategy_name!(Timers, Zh)),
+    settings: &[Setting::FailoverStrategy, Setting::Socket],
+    coordinator: false,
+    barriers: false,
+    transactional_sink: false,
+    restores_snapshots: true,
+    pyflink: Err(Words::new(
+        "Flink has no per-task timer snapshots; its checkpoints are always coordinated",
+        "Flink 没有各任务各自的定时快照，它的检查点总是协调的",
+    )),
+    pyspark: false,
+    explore: Ok(()),
+    toy: false,
+    marks: |_| vec![Mark::Save, Mark::Cut, Mark::Replayed, Mark::NextRecord],
+};

@@ -16,11 +16,14 @@
 //! (`processCancellationBarrier`).
 
 use super::barriers::{decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward};
+use super::marks::Mark;
 use super::progress::{BarrierCount, Tracker};
+use super::row::{Row, Words};
 use super::seam::{Arrival, Mechanism};
 use crate::engine::action::{AbortReason, Event, GaveUp, SnapshotKind};
 use crate::engine::dataflow::record::Barrier;
 use crate::engine::ids::{CheckpointId, TaskId};
+use crate::engine::settings::strategy::{strategy_name, Setting};
 use crate::engine::sim::Sim;
 
 /// The barrier tracker (strategy `at-least-once`).
@@ -71,7 +74,8 @@ impl Mechanism for BarrierTracker {
         let t = at.task;
         let task = &sim.live.tasks[t.index()];
         let counting = Tracker::counting(task, id);
-        let fresh = Some(id) > task.last_checkpoint && (counting || Some(id) > Tracker::of(task).and_then(|tr| tr.latest));
+        let fresh =
+            Some(id) > task.last_checkpoint && (counting || Some(id) > Tracker::of(task).and_then(|tr| tr.latest));
         out.push(Event::CancelMarkerReceived { task: t, channel: at.channel, checkpoint: id, fresh });
         if !fresh {
             return;
@@ -98,3 +102,25 @@ impl Mechanism for BarrierTracker {
         }
     }
 }
+
+/// The catalogue's row of strategy `at-least-once`.
+pub static ROW: Row = Row {
+    id: "at-least-once",
+    mechanism: &BarrierTracker,
+    name: Words::new(strategy_name!(AtLeastOnce, En), strategy_name!(AtLeastOnce, Zh)),
+    menu: Words::new(
+        "Barriers, no alignment (at least once)",
+        concat!(strategy_name!(AtLeastOnce, Zh), "（至少一次）"),
+    ),
+    in_sentence: Words::new("barriers without alignment", strategy_name!(AtLeastOnce, Zh)),
+    settings: &[Setting::CheckpointInterval, Setting::FailoverStrategy, Setting::HighAvailability, Setting::Socket],
+    coordinator: true,
+    barriers: true,
+    transactional_sink: false,
+    restores_snapshots: true,
+    pyflink: Ok(()),
+    pyspark: false,
+    explore: Ok(()),
+    toy: false,
+    marks: |_| vec![Mark::Save, Mark::Cut, Mark::Replayed, Mark::Barrier, Mark::CancelMarker, Mark::NextRecord],
+};

@@ -13,11 +13,14 @@
 //! `AlternatingCollectingBarriers.alignmentTimeout`), when the alignment timeout passes or an
 //! unaligned barrier arrives.
 
-use super::progress::Alignment;
 use super::barriers::{skipped_as_aborted, snapshot_and_forward};
+use super::marks::Mark;
+use super::progress::Alignment;
+use super::row::{Row, Words};
 use crate::engine::action::{Event, SnapshotKind};
 use crate::engine::dataflow::record::{Barrier, Record};
 use crate::engine::ids::{ChannelId, TaskId};
+use crate::engine::settings::strategy::{strategy_name, Setting};
 use crate::engine::settings::Strategy;
 use crate::engine::sim::Sim;
 
@@ -54,7 +57,8 @@ impl Sim {
     /// its barriers from then on.
     pub(crate) fn go_unaligned(&mut self, t: TaskId, out: &mut Vec<Event>) {
         let al = Alignment::of(&self.live.tasks[t.index()]).expect("collecting");
-        let barrier = Barrier { checkpoint: al.checkpoint, timestamp: al.timestamp, unaligned: true, timeoutable: false };
+        let barrier =
+            Barrier { checkpoint: al.checkpoint, timestamp: al.timestamp, unaligned: true, timeoutable: false };
         if skipped_as_aborted(self, t, barrier.checkpoint, out) {
             Alignment::of_mut(&mut self.live.tasks[t.index()]).expect("collecting").cancelled = true;
             return;
@@ -69,3 +73,24 @@ impl Sim {
         Alignment::of_mut(&mut self.live.tasks[t.index()]).expect("collecting").unaligned = Some(Box::new(snap));
     }
 }
+
+/// The catalogue's row of strategy `unaligned`: [`super::aligned::UNALIGNED`], the same handler.
+pub static ROW: Row = Row {
+    id: "unaligned",
+    mechanism: &super::aligned::UNALIGNED,
+    name: Words::new(strategy_name!(Unaligned, En), strategy_name!(Unaligned, Zh)),
+    menu: Words::new(strategy_name!(Unaligned, En), strategy_name!(Unaligned, Zh)),
+    in_sentence: Words::new("unaligned checkpoints", strategy_name!(Unaligned, Zh)),
+    settings: &[Setting::CheckpointInterval, Setting::FailoverStrategy, Setting::HighAvailability, Setting::Socket],
+    coordinator: true,
+    barriers: true,
+    transactional_sink: false,
+    restores_snapshots: true,
+    pyflink: Ok(()),
+    pyspark: false,
+    explore: Ok(()),
+    toy: false,
+    marks: |_| {
+        vec![Mark::Save, Mark::Cut, Mark::Replayed, Mark::UnalignedBarrier, Mark::CancelMarker, Mark::NextRecord]
+    },
+};

@@ -73,18 +73,9 @@ impl ExportError {
                 )
                 .into(),
             ExportError::Strategy(s) => {
-                let why = match s {
-                    Strategy::Timers => lang.t(
-                        "Flink has no per-task timer snapshots; its checkpoints are always coordinated",
-                        "Flink 没有各任务各自的定时快照，它的检查点总是协调的",
-                    ),
-                    Strategy::StopTheWorld => lang.t(
-                        "stop-the-world is a teaching baseline, not a Flink checkpointing mode",
-                        "全局暂停是教学用的对照，不是 Flink 的检查点模式",
-                    ),
-                    Strategy::StormAcker => lang.t("Storm's acker is not Flink", "Storm 的 acker 不是 Flink"),
-                    Strategy::SparkStreaming => lang.t("Spark Streaming is not Flink", "Spark Streaming 不是 Flink"),
-                    _ => lang.t("Flink has no such mode", "Flink 没有这种模式"),
+                let why = match s.row().pyflink {
+                    Err(why) => why.get(lang),
+                    Ok(()) => lang.t("Flink has no such mode", "Flink 没有这种模式"),
                 };
                 say!(lang, "strategy {} can't be exported to PyFlink: {why}", "策略 {} 无法导出到 PyFlink：{why}", s.id())
             }

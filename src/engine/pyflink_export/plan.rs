@@ -55,9 +55,8 @@ pub struct ExportPlan {
 /// Checks that the scenario can be exported and reads off everything the Python file needs.
 pub fn plan(scenario: &Scenario) -> Result<ExportPlan, ExportError> {
     let s = &scenario.settings;
-    match s.strategy {
-        Strategy::None | Strategy::Aligned | Strategy::AtLeastOnce | Strategy::Unaligned => {}
-        other => return Err(ExportError::Strategy(other)),
+    if s.strategy.row().pyflink.is_err() {
+        return Err(ExportError::Strategy(s.strategy));
     }
     if s.strategy == Strategy::None && s.restart == RestartPolicy::FromLatest {
         return Err(ExportError::RestartFromLatest);
@@ -66,7 +65,10 @@ pub fn plan(scenario: &Scenario) -> Result<ExportPlan, ExportError> {
         return Err(ExportError::Socket);
     }
     let job_control = |a: &ScriptAction| {
-        matches!(a, ScriptAction::Savepoint | ScriptAction::StopWithSavepoint | ScriptAction::Cancel | ScriptAction::Resume(_))
+        matches!(
+            a,
+            ScriptAction::Savepoint | ScriptAction::StopWithSavepoint | ScriptAction::Cancel | ScriptAction::Resume(_)
+        )
     };
     if scenario.actions.iter().any(job_control) {
         return Err(ExportError::JobControl);

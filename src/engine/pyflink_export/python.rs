@@ -2,9 +2,9 @@
 //! scenario's constants, the configuration, the crash, each key's pin, the shared runtime
 //! `pyflink_runtime.py`, and the job built operator by operator on PyFlink's DataStream API).
 
-use super::plan::{partitions, records_of};
 use super::limits::{BUNDLE_SIZE, INTERVAL_MS, PACE_MS, STEP_MS};
 use super::plan::ExportPlan;
+use super::plan::{partitions, records_of};
 
 use std::collections::BTreeSet;
 
@@ -116,13 +116,27 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
         };
         line(&mut py, &format!("# - a checkpoint every {ms} ms ({how});"));
         if s.max_concurrent_checkpoints <= 1 {
-            line(&mut py, "#   min-pause is the same, so the first checkpoint comes one interval after the start, not at");
+            line(
+                &mut py,
+                "#   min-pause is the same, so the first checkpoint comes one interval after the start, not at",
+            );
             line(&mut py, "#   a random moment before it.");
         } else {
             let n = s.max_concurrent_checkpoints;
-            line(&mut py, &format!("#   max-concurrent-checkpoints {n}, and no min-pause: Flink's docs say concurrent checkpoints"));
-            line(&mut py, "#   cannot be used when a minimum time between checkpoints is defined. So the first checkpoint");
-            line(&mut py, "#   comes at a random moment within the first interval, where the simulator's came at its end.");
+            line(
+                &mut py,
+                &format!(
+                    "#   max-concurrent-checkpoints {n}, and no min-pause: Flink's docs say concurrent checkpoints"
+                ),
+            );
+            line(
+                &mut py,
+                "#   cannot be used when a minimum time between checkpoints is defined. So the first checkpoint",
+            );
+            line(
+                &mut py,
+                "#   comes at a random moment within the first interval, where the simulator's came at its end.",
+            );
         }
     }
     line(
@@ -236,7 +250,11 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
         &mut py,
         &format!(
             "KEY_PIN = {{{}}}",
-            g.keys.iter().map(|k| format!("{}: {}", py_str(k), pyflink_placement::pin(k))).collect::<Vec<_>>().join(", ")
+            g.keys
+                .iter()
+                .map(|k| format!("{}: {}", py_str(k), pyflink_placement::pin(k)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     );
     line(&mut py, "# The simulator's subtask of each key, per operator behind hash edges: a keyed operator's state is");

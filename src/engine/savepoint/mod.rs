@@ -66,7 +66,7 @@ impl Sim {
     /// submitted again, from a savepoint or its newest retained checkpoint.
     pub(crate) fn check_job_control(&self, a: Action) -> Result<(), ActionError> {
         if !self.strategy().uses_coordinator() {
-            return Err(ActionError::NoCheckpoints { strategy: self.strategy().id() });
+            return Err(ActionError::NoCheckpoints { strategy: self.strategy() });
         }
         if let Action::Resume { from } = a {
             if self.stopped.is_none() {

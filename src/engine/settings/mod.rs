@@ -55,7 +55,10 @@ pub enum Edit {
     /// Storm's `topology.acker.executors`: 0 turns tracking off, 1 is the one acker here.
     Ackers(u32),
     /// Anchor (true) or not the tuples a bolt emits on the `index`-th edge of the job.
-    Anchoring { edge: u16, anchored: bool },
+    Anchoring {
+        edge: u16,
+        anchored: bool,
+    },
     HighAvailability(HighAvailability),
     Retention(CheckpointRetention),
     Source(SourceKind),
@@ -237,7 +240,9 @@ impl Settings {
                 s.sink = if strategy.allows_sink(self.sink) { self.sink } else { SinkMode::Append };
                 s.channel_capacity = self.channel_capacity;
                 // Steps between checkpoints, or (Spark Streaming) batches between state checkpoints.
-                if strategy.takes(Setting::CheckpointInterval) && strategy.uses_coordinator() == self.strategy.uses_coordinator() {
+                if strategy.takes(Setting::CheckpointInterval)
+                    && strategy.uses_coordinator() == self.strategy.uses_coordinator()
+                {
                     s.checkpoint_interval = self.checkpoint_interval;
                 }
                 s.failover_strategy = self.failover_strategy;
@@ -437,7 +442,10 @@ mod tests {
         let back: Settings = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
         assert_eq!(back, s);
         let d: Settings = serde_json::from_str("{}").unwrap();
-        assert_eq!((d.high_availability, d.externalized_checkpoint_retention), (HighAvailability::Standby, CheckpointRetention::NoExternalizedCheckpoints));
+        assert_eq!(
+            (d.high_availability, d.externalized_checkpoint_retention),
+            (HighAvailability::Standby, CheckpointRetention::NoExternalizedCheckpoints)
+        );
         assert!(serde_json::from_str::<Settings>(r#"{"high-availability": "zookeeper"}"#).is_err());
         for r in CheckpointRetention::ALL {
             assert_eq!(CheckpointRetention::from_id(r.id()), Some(r));
@@ -449,4 +457,3 @@ mod tests {
         }
     }
 }
-

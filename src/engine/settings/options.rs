@@ -36,7 +36,8 @@ pub enum SinkMode {
 }
 
 impl SinkMode {
-    pub const ALL: [SinkMode; 4] = [SinkMode::Append, SinkMode::Upsert, SinkMode::TwoPhaseCommit, SinkMode::Transactional];
+    pub const ALL: [SinkMode; 4] =
+        [SinkMode::Append, SinkMode::Upsert, SinkMode::TwoPhaseCommit, SinkMode::Transactional];
     pub fn id(self) -> &'static str {
         match self {
             SinkMode::Append => "append",

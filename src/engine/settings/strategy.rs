@@ -1,15 +1,13 @@
-//! The strategies' catalogue: every snapshot strategy a run can use (Flink's barrier variants,
-//! per-task timers, none, Storm's acker, Spark Streaming), its scenario-file id, which settings it
-//! takes, and its name in words in English and Chinese.
+//! The strategies: every snapshot strategy a run can use (Flink's barrier variants, per-task
+//! timers, none, Storm's acker, Spark Streaming, a toy state log), as a scenario file names it, and
+//! the settings a strategy may take. What each strategy is, says and can do is its mechanism's row
+//! of the catalogue (`mechanisms/catalogue.rs`), which this file does not import: the mechanisms
+//! read settings.
 
 use serde::{Deserialize, Serialize};
 
-use super::options::SinkMode;
-use crate::engine::lang::Lang;
-
-/// Each strategy's name, in English and in Chinese: the one place it is written. A literal, so
-/// that a longer entry (a menu's "Aligned barriers (exactly once)") is built from it with
-/// `concat!` and stays a `&'static str`; [`Strategy::name`] reads it at run time.
+/// The names of the strategies that the page builds longer literals from with `concat!` (the
+/// lab's presets, a quiz's option), in English and in Chinese; their catalogue rows read them.
 #[rustfmt::skip]
 macro_rules! strategy_name {
     (None, En) => { "No snapshots" };
@@ -81,10 +79,15 @@ pub enum Strategy {
     /// Spark Streaming: receivers store blocks (and a write-ahead log), the driver cuts
     /// micro-batches, state is rebuilt from lineage and checkpoints.
     SparkStreaming,
+    /// A toy: each task logs its state after every record, as Kafka Streams' changelogs do,
+    /// without their transactions; a restart puts every task back to its latest entry.
+    StateLog,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 8] = [
+    /// Every strategy, in the menu's order. What each one is, says and can do is its row of the
+    /// catalogue (`Strategy::row`, in `mechanisms/catalogue.rs`).
+    pub const ALL: [Strategy; 9] = [
         Strategy::None,
         Strategy::Timers,
         Strategy::Aligned,
@@ -93,106 +96,6 @@ impl Strategy {
         Strategy::StopTheWorld,
         Strategy::StormAcker,
         Strategy::SparkStreaming,
+        Strategy::StateLog,
     ];
-    /// Strategies run by the CheckpointCoordinator (checkpoint ids, acknowledgements).
-    pub fn uses_coordinator(self) -> bool {
-        matches!(self, Strategy::Aligned | Strategy::AtLeastOnce | Strategy::Unaligned | Strategy::StopTheWorld)
-    }
-    pub fn uses_barriers(self) -> bool {
-        matches!(self, Strategy::Aligned | Strategy::AtLeastOnce | Strategy::Unaligned)
-    }
-    /// Whether a sink may write in `sink` mode under this strategy: a two-phase-commit sink commits
-    /// when a checkpoint completes, so it needs a coordinator.
-    pub fn allows_sink(self, sink: SinkMode) -> bool {
-        match sink {
-            SinkMode::TwoPhaseCommit => self.uses_coordinator(),
-            SinkMode::Transactional => self == Strategy::SparkStreaming,
-            _ => true,
-        }
-    }
-    /// The settings that apply under this strategy: its row of the catalogue, read by
-    /// [`Strategy::takes`]. A setting not in the row is refused in a scenario file (validation)
-    /// and greyed out in the settings form.
-    pub fn settings(self) -> &'static [Setting] {
-        use Setting::*;
-        match self {
-            Strategy::None => &[FailoverStrategy, Socket, RestartPolicy],
-            Strategy::Timers => &[FailoverStrategy, Socket],
-            Strategy::Aligned => &[CheckpointInterval, AlignmentTimeout, FailoverStrategy, HighAvailability, Socket],
-            Strategy::AtLeastOnce | Strategy::Unaligned | Strategy::StopTheWorld => {
-                &[CheckpointInterval, FailoverStrategy, HighAvailability, Socket]
-            }
-            Strategy::StormAcker => &[AckerSettings],
-            Strategy::SparkStreaming => &[CheckpointInterval, Socket, MicroBatches],
-        }
-    }
-    /// Whether `setting` applies under this strategy.
-    pub fn takes(self, setting: Setting) -> bool {
-        self.settings().contains(&setting)
-    }
-    pub fn id(self) -> &'static str {
-        match self {
-            Strategy::None => "none",
-            Strategy::Timers => "timers",
-            Strategy::Aligned => "aligned",
-            Strategy::AtLeastOnce => "at-least-once",
-            Strategy::Unaligned => "unaligned",
-            Strategy::StopTheWorld => "stop-the-world",
-            Strategy::StormAcker => "storm-acker",
-            Strategy::SparkStreaming => "spark-streaming",
-        }
-    }
-    pub fn from_id(s: &str) -> Option<Strategy> {
-        Strategy::ALL.into_iter().find(|x| x.id() == s)
-    }
-    /// The strategy's name ("Aligned barriers"), as a quiz's option or a comparison's column
-    /// shows it: [`strategy_name!`]'s.
-    pub fn name(self, lang: Lang) -> &'static str {
-        macro_rules! name {
-            ($s:ident) => {
-                lang.t(strategy_name!($s, En), strategy_name!($s, Zh))
-            };
-        }
-        match self {
-            Strategy::None => name!(None),
-            Strategy::Timers => name!(Timers),
-            Strategy::Aligned => name!(Aligned),
-            Strategy::AtLeastOnce => name!(AtLeastOnce),
-            Strategy::Unaligned => name!(Unaligned),
-            Strategy::StopTheWorld => name!(StopTheWorld),
-            Strategy::StormAcker => name!(StormAcker),
-            Strategy::SparkStreaming => name!(SparkStreaming),
-        }
-    }
-}
-
-/// A strategy named in words, not by its scenario-file id ("per-task timers", not "timers").
-/// Inside a sentence, in lower case; in Chinese the name itself.
-pub(crate) fn strategy_words(id: &str, lang: Lang) -> &'static str {
-    match id {
-        "none" => lang.t("no snapshots", strategy_name!(None, Zh)),
-        "timers" => lang.t("per-task timers", strategy_name!(Timers, Zh)),
-        "aligned" => lang.t("aligned barriers", strategy_name!(Aligned, Zh)),
-        "at-least-once" => lang.t("barriers without alignment", strategy_name!(AtLeastOnce, Zh)),
-        "unaligned" => lang.t("unaligned checkpoints", strategy_name!(Unaligned, Zh)),
-        "stop-the-world" => lang.t("stop-the-world snapshots", strategy_name!(StopTheWorld, Zh)),
-        "storm-acker" => lang.t("Storm's acker", "Storm 的 acker"),
-        "spark-streaming" => lang.t("Spark Streaming", strategy_name!(SparkStreaming, Zh)),
-        _ => lang.t("this strategy", "此策略"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_strategy_has_its_own_words_in_a_sentence() {
-        for s in Strategy::ALL {
-            for lang in [Lang::En, Lang::Zh] {
-                let w = strategy_words(s.id(), lang);
-                assert_ne!(w, strategy_words("no-such-strategy", lang), "{s:?} in {lang:?} says \"this strategy\"");
-            }
-        }
-    }
 }

@@ -3,7 +3,10 @@
 //! submission in the same way).
 
 use super::{default_batch_interval, default_message_timeout, Settings};
-use super::{CheckpointRetention, HighAvailability, Setting, SinkMode, SourceKind, Strategy, MAX_CHANNEL_CAPACITY, MAX_STEPS_SETTING};
+use super::{
+    CheckpointRetention, HighAvailability, Setting, SinkMode, SourceKind, Strategy, MAX_CHANNEL_CAPACITY,
+    MAX_STEPS_SETTING,
+};
 use crate::engine::dataflow::job_graph::JobGraph;
 use crate::engine::error::ScenarioError;
 
@@ -79,8 +82,13 @@ impl Settings {
         if self.source == SourceKind::Socket && !self.strategy.takes(Setting::Socket) {
             return bad("source socket: Storm's spout replays a failed tuple by reading its offset again, which a socket cannot do; use a replayable-log source".into());
         }
-        if !self.strategy.takes(Setting::MicroBatches) && (self.write_ahead_log || self.batch_interval != default_batch_interval()) {
-            return bad(format!("batch-interval and write-ahead-log belong to the spark-streaming strategy, not {:?}", self.strategy.id()));
+        if !self.strategy.takes(Setting::MicroBatches)
+            && (self.write_ahead_log || self.batch_interval != default_batch_interval())
+        {
+            return bad(format!(
+                "batch-interval and write-ahead-log belong to the spark-streaming strategy, not {:?}",
+                self.strategy.id()
+            ));
         }
         if self.batch_interval == 0 || self.batch_interval > MAX_STEPS_SETTING {
             return bad(format!("batch-interval must be 1 to {MAX_STEPS_SETTING} steps"));
@@ -91,7 +99,9 @@ impl Settings {
         if self.ackers > 1 {
             return bad("ackers must be 0 (tracking off) or 1: the simulator runs one acker".into());
         }
-        if !self.strategy.takes(Setting::AckerSettings) && (self.ackers != 1 || !self.unanchored.is_empty() || self.message_timeout != default_message_timeout()) {
+        if !self.strategy.takes(Setting::AckerSettings)
+            && (self.ackers != 1 || !self.unanchored.is_empty() || self.message_timeout != default_message_timeout())
+        {
             return bad(format!(
                 "message-timeout, ackers and unanchored belong to the storm-acker strategy, not {:?}",
                 self.strategy.id()
@@ -104,7 +114,12 @@ impl Settings {
                     graph.spec.edges.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
                 ));
             };
-            if graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == crate::engine::dataflow::job_graph::OperatorKind::Source) {
+            if graph
+                .spec
+                .operators
+                .iter()
+                .any(|o| o.name == e.from && o.kind == crate::engine::dataflow::job_graph::OperatorKind::Source)
+            {
                 return bad(format!(
                     "unanchored edge {name:?}: a spout's tuples are anchored by their message id; turn acking off (ackers 0) to emit untracked"
                 ));
@@ -132,7 +147,10 @@ impl Settings {
             if let Err(why) = h.check() {
                 return bad(format!("handler: {why}"));
             }
-            if self.strategy != Strategy::Aligned || self.max_concurrent_checkpoints != 1 || self.alignment_timeout.is_some() {
+            if self.strategy != Strategy::Aligned
+                || self.max_concurrent_checkpoints != 1
+                || self.alignment_timeout.is_some()
+            {
                 return bad(format!(
                     "handler: a barrier handler of the lab runs on strategy aligned's coordinator, one checkpoint at a time, without an alignment timeout, not on {:?}{}{}",
                     self.strategy.id(),

@@ -38,10 +38,9 @@ pub fn abort_reason(r: AbortReason, lang: Lang) -> &'static str {
             lang.t("the JobManager failed and lost its pending checkpoints", "JobManager 故障，丢失了进行中的检查点")
         }
         AbortReason::JobFailure => lang.t("the job failed over as a whole", "整个作业进行了故障转移"),
-        AbortReason::CoordinatorSuspend => lang.t(
-            "the periodic checkpoints stopped for a stop with savepoint",
-            "周期性检查点为停止并保存而暂停",
-        ),
+        AbortReason::CoordinatorSuspend => {
+            lang.t("the periodic checkpoints stopped for a stop with savepoint", "周期性检查点为停止并保存而暂停")
+        }
         AbortReason::CoordinatorShutdown => lang.t("the job was cancelled", "作业被取消"),
     }
 }

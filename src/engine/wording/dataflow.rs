@@ -26,11 +26,27 @@ pub(super) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
         }
         Event::SourceExhausted { task } => say!(lang, "{} has read its whole log.", "{} 已读完整个日志。", t(task)),
         Event::Processed { task, record, value, emitted, filtered, .. } => match (value, filtered) {
-            (_, true) => say!(lang, "{} dropped {} (its key is filtered out).", "{} 丢弃了 {}（它的键被过滤掉）。", t(task), r(record)),
+            (_, true) => say!(
+                lang,
+                "{} dropped {} (its key is filtered out).",
+                "{} 丢弃了 {}（它的键被过滤掉）。",
+                t(task),
+                r(record)
+            ),
             (Some(v), _) => {
-                let op = if g.task(task).kind == OperatorKind::Count { lang.t("count", "计数") } else { lang.t("sum", "求和") };
+                let op = if g.task(task).kind == OperatorKind::Count {
+                    lang.t("count", "计数")
+                } else {
+                    lang.t("sum", "求和")
+                };
                 let key = g.key_name(g.record(record).key);
-                say!(lang, "{} counted {}: {op}({key}) is now {v}.", "{} 计入了 {}：{op}({key}) 现在是 {v}。", t(task), r(record))
+                say!(
+                    lang,
+                    "{} counted {}: {op}({key}) is now {v}.",
+                    "{} 计入了 {}：{op}({key}) 现在是 {v}。",
+                    t(task),
+                    r(record)
+                )
             }
             (None, _) if g.task(task).kind == OperatorKind::Sink => {
                 say!(lang, "{} received {}.", "{} 收到了 {}。", t(task), r(record))

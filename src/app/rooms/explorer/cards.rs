@@ -86,7 +86,11 @@ pub fn opened(config: &RunConfig, g: &JobGraph, c: &Counterexample, l: Lang) -> 
             .story
             .decisive
             .iter()
-            .map(|d| Mark { step: d.step as usize, en: decisive_words(g, d, Lang::En), zh: decisive_words(g, d, Lang::Zh) })
+            .map(|d| Mark {
+                step: d.step as usize,
+                en: decisive_words(g, d, Lang::En),
+                zh: decisive_words(g, d, Lang::Zh),
+            })
             .collect(),
         why_en: c.story.text(g, Lang::En),
         why_zh: c.story.text(g, Lang::Zh),
@@ -106,7 +110,15 @@ pub fn share(n: u128, of: u128) -> String {
 
 /// One card per counterexample. `config` None: it can't open on the canvas (a lab probe), `why`
 /// says so.
-pub fn cards(list: &[Counterexample], g: &Rc<JobGraph>, config: Option<&RunConfig>, total: u128, l: Lang, main: &Dispatch, prefix: &str) -> Html {
+pub fn cards(
+    list: &[Counterexample],
+    g: &Rc<JobGraph>,
+    config: Option<&RunConfig>,
+    total: u128,
+    l: Lang,
+    main: &Dispatch,
+    prefix: &str,
+) -> Html {
     html! { <>{ for list.iter().enumerate().map(|(i, c)| {
         let id = format!("{prefix}-cx-{}", c.bad.id());
         let open = config.map(|config| {

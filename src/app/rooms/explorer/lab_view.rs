@@ -13,18 +13,18 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::cards::cards;
-use super::slices::{in_frames, Cost, Left};
 use super::counts::grouped;
+use super::slices::{in_frames, Cost, Left};
 use super::study::{Study, TabProps};
 use crate::app::rooms::RoomProps;
 use crate::app::sharing_part;
 use crate::app::ui_state::Msg;
 use crate::classroom::{Origin, SavedRun, SAVED_VERSION};
-use crate::engine::{SinkMode, Settings, Strategy};
 use crate::engine::explorer::lab::{probes, Candidate, Classification, Classifier, Guarantee};
 use crate::engine::mechanisms::handler_lab::choices::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
 use crate::engine::settings::strategy::strategy_name;
 use crate::engine::Lang;
+use crate::engine::{Settings, SinkMode, Strategy};
 
 const CHUNK: usize = 1;
 
@@ -163,12 +163,19 @@ pub fn LabTab(props: &TabProps) -> Html {
         Candidate::Timers => None,
     };
     let base = handler.unwrap_or(Handler::ALIGNED);
-    let select = |id: &'static str, label: &'static str, options: Vec<(&'static str, &'static str)>, value: &'static str, set: fn(Handler, &str) -> Handler| {
+    let select = |id: &'static str,
+                  label: &'static str,
+                  options: Vec<(&'static str, &'static str)>,
+                  value: &'static str,
+                  set: fn(Handler, &str) -> Handler| {
         let study = props.study.clone();
         let choose = props.choose.clone();
         let onchange = Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            let h = match study.lab { Candidate::Handler(h) => h, Candidate::Timers => Handler::ALIGNED };
+            let h = match study.lab {
+                Candidate::Handler(h) => h,
+                Candidate::Timers => Handler::ALIGNED,
+            };
             choose.emit(Study { lab: Candidate::Handler(set(h, &v)), classified: false, ..study.clone() });
         });
         html! {
@@ -278,7 +285,14 @@ fn with_handler_on_canvas(room: &RoomProps, h: Handler) -> String {
     serde_json::to_string(&saved).expect("a saved run serializes")
 }
 
-fn verdict(c: &Classification, cost: &Cost, theory: Option<Guarantee>, handler: Option<Handler>, room: &RoomProps, l: Lang) -> Html {
+fn verdict(
+    c: &Classification,
+    cost: &Cost,
+    theory: Option<Guarantee>,
+    handler: Option<Handler>,
+    room: &RoomProps,
+    l: Lang,
+) -> Html {
     let use_it = handler.map(|h| {
         let text = with_handler_on_canvas(room, h);
         let (d, close) = (room.dispatch.clone(), room.close.clone());

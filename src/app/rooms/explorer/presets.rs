@@ -4,8 +4,8 @@
 //! canvas as a saved run of it, as a link opens one.
 
 use crate::classroom::RunConfig;
-use crate::engine::{builtin, SinkMode, Settings, SourceKind, Strategy};
 use crate::engine::Lang;
+use crate::engine::{builtin, Settings, SinkMode, SourceKind, Strategy};
 
 /// A preset study.
 pub struct Preset {
@@ -132,22 +132,33 @@ pub fn main_study(config: &RunConfig, l: Lang) -> Result<(RunConfig, Vec<String>
         _ => {}
     }
     if s.source == SourceKind::Socket {
-        return Err(l.t(
-            "a socket source's records arrive on the clock; the explorer needs replayable-log sources",
-            "socket 源的记录按时钟到达；探索器需要可重放的日志源",
-        ).into());
+        return Err(l
+            .t(
+                "a socket source's records arrive on the clock; the explorer needs replayable-log sources",
+                "socket 源的记录按时钟到达；探索器需要可重放的日志源",
+            )
+            .into());
     }
     let Some(b) = builtin(&config.job) else {
         return Err(l.t("the main run's job is not a built-in job", "主界面的作业不是内置作业").into());
     };
-    let sources: Vec<u16> =
-        b.spec.operators.iter().filter(|o| o.kind == crate::engine::OperatorKind::Source).map(|o| o.parallelism).collect();
+    let sources: Vec<u16> = b
+        .spec
+        .operators
+        .iter()
+        .filter(|o| o.kind == crate::engine::OperatorKind::Source)
+        .map(|o| o.parallelism)
+        .collect();
     let records = match config.records {
         Some(n) => sources.iter().map(|p| *p as usize * n as usize).sum(),
-        None => b.input.values().map(|v| match v {
-            crate::engine::dataflow::job_graph::SourceInput::Single(x) => x.len(),
-            crate::engine::dataflow::job_graph::SourceInput::Partitions(p) => p.iter().map(Vec::len).sum(),
-        }).sum::<usize>(),
+        None => b
+            .input
+            .values()
+            .map(|v| match v {
+                crate::engine::dataflow::job_graph::SourceInput::Single(x) => x.len(),
+                crate::engine::dataflow::job_graph::SourceInput::Partitions(p) => p.iter().map(Vec::len).sum(),
+            })
+            .sum::<usize>(),
     };
     if records > MAX_MAIN_RECORDS {
         return Err(match l {
@@ -162,17 +173,23 @@ pub fn main_study(config: &RunConfig, l: Lang) -> Result<(RunConfig, Vec<String>
     let mut study = config.clone();
     let mut changes = Vec::new();
     if study.settings.checkpoint_interval.take().is_some() {
-        changes.push(l.t(
-            "its periodic checkpoints are left out: the explorer triggers one checkpoint at every possible moment",
-            "去掉了周期性检查点：探索器在每个可能的时刻触发一次检查点",
-        ).to_string());
+        changes.push(
+            l.t(
+                "its periodic checkpoints are left out: the explorer triggers one checkpoint at every possible moment",
+                "去掉了周期性检查点：探索器在每个可能的时刻触发一次检查点",
+            )
+            .to_string(),
+        );
     }
     if study.settings.timers.values().any(|t| t.period > 0) {
         study.settings.timers.clear();
-        changes.push(l.t(
-            "its timers' periods are left out: the explorer fires each task's timer once, at every possible moment",
-            "去掉了定时器的周期：探索器让每个任务的定时器在每个可能的时刻触发一次",
-        ).to_string());
+        changes.push(
+            l.t(
+                "its timers' periods are left out: the explorer fires each task's timer once, at every possible moment",
+                "去掉了定时器的周期：探索器让每个任务的定时器在每个可能的时刻触发一次",
+            )
+            .to_string(),
+        );
     }
     Ok((study, changes))
 }

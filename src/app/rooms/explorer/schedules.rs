@@ -11,9 +11,9 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::cards::{cards, share};
+use super::counts::grouped;
 use super::presets::{main_study, PRESETS};
 use super::slices::{in_frames, in_spare_frames, Cost, Left};
-use super::counts::grouped;
 use super::study::{Study, TabProps};
 use crate::app::rooms::RoomProps;
 use crate::classroom::RunConfig;
@@ -63,7 +63,10 @@ pub fn warm_up(done: impl Fn(Cost) + 'static) {
         return;
     }
     let Ok(sim) = super::presets::warm_up().scenario().sim() else { return };
-    let Ok(explorer) = Explorer::with_completion(sim, crate::engine::FaultBudget::default(), Completion::Canonical) else { return };
+    let Ok(explorer) = Explorer::with_completion(sim, crate::engine::FaultBudget::default(), Completion::Canonical)
+    else {
+        return;
+    };
     in_spare_frames(steps(Rc::new(RefCell::new(explorer))), done);
 }
 
@@ -71,7 +74,9 @@ fn study_config(study: &str, main: &RunConfig, l: Lang) -> Result<(RunConfig, Ve
     if study == "main" {
         return main_study(main, l);
     }
-    super::presets::preset(study).map(|p| (p.config(), vec![])).ok_or_else(|| l.t("no such study", "没有这个研究").into())
+    super::presets::preset(study)
+        .map(|p| (p.config(), vec![]))
+        .ok_or_else(|| l.t("no such study", "没有这个研究").into())
 }
 
 #[component]
@@ -107,7 +112,12 @@ pub fn SchedulesTab(props: &TabProps) -> Html {
                 let p = ex.progress();
                 s.set(match (done, ex.report(), p.failed.clone()) {
                     (_, _, Some(why)) => Search::Failed(why),
-                    (true, Some(r), _) => Search::Done(Rc::new(Done { config: config.clone(), graph: graph.clone(), report: r.clone(), cost })),
+                    (true, Some(r), _) => Search::Done(Rc::new(Done {
+                        config: config.clone(),
+                        graph: graph.clone(),
+                        report: r.clone(),
+                        cost,
+                    })),
                     _ => Search::Running(p, cost),
                 });
             });
@@ -195,8 +205,20 @@ pub fn SchedulesTab(props: &TabProps) -> Html {
 fn status(search: &Search, l: Lang) -> Html {
     let progress = |p: &Progress, c: &Cost, cancelled: bool| {
         let text = match l {
-            Lang::En => format!("{} states found, {} expanded, {} to go; schedules {} steps long so far", grouped(p.states as u128), grouped(p.expanded as u128), grouped(p.open as u128), p.depth),
-            Lang::Zh => format!("已找到 {} 个状态，已展开 {} 个，待展开 {} 个；目前调度长 {} 步", grouped(p.states as u128), grouped(p.expanded as u128), grouped(p.open as u128), p.depth),
+            Lang::En => format!(
+                "{} states found, {} expanded, {} to go; schedules {} steps long so far",
+                grouped(p.states as u128),
+                grouped(p.expanded as u128),
+                grouped(p.open as u128),
+                p.depth
+            ),
+            Lang::Zh => format!(
+                "已找到 {} 个状态，已展开 {} 个，待展开 {} 个；目前调度长 {} 步",
+                grouped(p.states as u128),
+                grouped(p.expanded as u128),
+                grouped(p.open as u128),
+                p.depth
+            ),
         };
         let max = (p.expanded + p.open).max(1);
         html! {
@@ -213,14 +235,18 @@ fn status(search: &Search, l: Lang) -> Html {
         Search::Idle => html! {},
         Search::Running(p, c) => progress(p, c, false),
         Search::Cancelled(p, c) => progress(p, c, true),
-        Search::Failed(why) => html! { <p class="bad" id="xp-failed" role="alert">{ format!("{} {why}", l.t("The search stopped:", "搜索中止：")) }</p> },
+        Search::Failed(why) => {
+            html! { <p class="bad" id="xp-failed" role="alert">{ format!("{} {why}", l.t("The search stopped:", "搜索中止：")) }</p> }
+        }
         Search::Done(_) => html! {},
     }
 }
 
 fn shares_row(id: &str, name: &str, s: &Shares, total: u128) -> Html {
-    let cell = |n: u128, class: &'static str| html! {
-        <td class={class}>{ grouped(n) }<span class="xp-share">{ format!(" ({})", share(n, total)) }</span></td>
+    let cell = |n: u128, class: &'static str| {
+        html! {
+            <td class={class}>{ grouped(n) }<span class="xp-share">{ format!(" ({})", share(n, total)) }</span></td>
+        }
     };
     html! {
         <tr id={id.to_string()} data-exactly-once={s.exactly_once.to_string()} data-lost={s.lost.to_string()} data-duplicated={s.duplicated.to_string()}>
@@ -234,8 +260,10 @@ fn shares_row(id: &str, name: &str, s: &Shares, total: u128) -> Html {
 
 /// Completeness and order on the history that counts (the ledger's two further verdicts).
 fn history_table(h: &HistoryShares, total: u128, l: Lang) -> Html {
-    let cell = |n: u128, good: bool| html! {
-        <td class={if good { "good" } else if n > 0 { "bad" } else { "" }}>{ grouped(n) }<span class="xp-share">{ format!(" ({})", share(n, total)) }</span></td>
+    let cell = |n: u128, good: bool| {
+        html! {
+            <td class={if good { "good" } else if n > 0 { "bad" } else { "" }}>{ grouped(n) }<span class="xp-share">{ format!(" ({})", share(n, total)) }</span></td>
+        }
     };
     html! {
         <table class="xp-table" id="xp-history" data-incomplete={h.incomplete.to_string()} data-out-of-order={h.out_of_order.to_string()}>

@@ -51,7 +51,11 @@ pub enum Left {
 /// told the cost after every frame, and whether the work is done. Jobs take their turns: one
 /// started while another runs waits until that one is done or cancelled, so no frame holds the
 /// slices of two (a search and the lab's probes never add up in one frame).
-pub fn in_frames(generation: Rc<Cell<u32>>, step: impl FnMut() -> Left + 'static, frame: impl Fn(Cost, bool) + 'static) {
+pub fn in_frames(
+    generation: Rc<Cell<u32>>,
+    step: impl FnMut() -> Left + 'static,
+    frame: impl Fn(Cost, bool) + 'static,
+) {
     start(generation, Box::new(step), Box::new(frame), false);
 }
 

@@ -29,7 +29,13 @@ pub struct Study {
 
 impl Default for Study {
     fn default() -> Self {
-        Study { tab: Tab::Schedules, schedules: "timers-abc".into(), explored: false, lab: Candidate::Handler(Handler::ALIGNED), classified: false }
+        Study {
+            tab: Tab::Schedules,
+            schedules: "timers-abc".into(),
+            explored: false,
+            lab: Candidate::Handler(Handler::ALIGNED),
+            classified: false,
+        }
     }
 }
 

@@ -15,7 +15,8 @@ pub fn parallelism_locked(spec: &JobSpec, i: usize, l: Lang) -> Option<&'static 
             "这里每个源子任务读一个日志分区，所以源的并行度不变",
         ));
     }
-    let forward = spec.edges.iter().any(|e| (e.to == op.name || e.from == op.name) && e.partitioning == Partitioning::Forward);
+    let forward =
+        spec.edges.iter().any(|e| (e.to == op.name || e.from == op.name) && e.partitioning == Partitioning::Forward);
     forward.then(|| {
         l.t(
             "A forward edge joins it to its neighbour: both keep the same parallelism (pick keyed-count to rescale)",
@@ -36,7 +37,10 @@ pub fn removal_locked(spec: &JobSpec, i: usize, l: Lang) -> Option<&'static str>
         return Some(l.t("Only an operator on a single path can be removed here", "这里只能删除单一路径上的算子"));
     }
     if op.kind.is_stateful() && spec.operators.iter().filter(|o| o.kind.is_stateful()).count() == 1 {
-        return Some(l.t("The job keeps one keyed operator, so the verdict has state to judge", "作业要保留一个键控算子，判定才有状态可查"));
+        return Some(l.t(
+            "The job keeps one keyed operator, so the verdict has state to judge",
+            "作业要保留一个键控算子，判定才有状态可查",
+        ));
     }
     None
 }

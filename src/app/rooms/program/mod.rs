@@ -87,7 +87,13 @@ fn snapshots(sim: &Sim, l: Lang) -> Vec<(u64, bool, String)> {
 /// The mapping table of a restore of `sim`'s snapshot `from` into `spec`: its rows and, if the
 /// restore is refused, why. Refused for want of `--allowNonRestoredState`, the rows are those the
 /// option would give, with the refused operator marked.
-fn preview(sim: &Sim, from: u64, saved: bool, spec: &JobSpec, allow: bool) -> (Vec<MappingRow>, Option<Refusal>, Option<RingSpec>) {
+fn preview(
+    sim: &Sim,
+    from: u64,
+    saved: bool,
+    spec: &JobSpec,
+    allow: bool,
+) -> (Vec<MappingRow>, Option<Refusal>, Option<RingSpec>) {
     let cp = match saved {
         true => sim.savepoints().iter().find(|s| s.checkpoint.id.0 == from).map(|s| &s.checkpoint),
         false => sim.storage().completed.last(),
@@ -147,7 +153,10 @@ fn fate_text(f: StateFate, l: Lang) -> &'static str {
         StateFate::Dropped => l.t("state dropped (--allowNonRestoredState)", "状态丢弃（--allowNonRestoredState）"),
         StateFate::SkippedEmpty => l.t("no state: skipped", "无状态：跳过"),
         StateFate::Refused => l.t("refused: no operator has this id", "拒绝：没有算子有这个 id"),
-        StateFate::Unread => l.t("restored into an operator that never reads it: lost, without a refusal", "恢复给了一个从不读取它的算子：丢失，且没有拒绝"),
+        StateFate::Unread => l.t(
+            "restored into an operator that never reads it: lost, without a refusal",
+            "恢复给了一个从不读取它的算子：丢失，且没有拒绝",
+        ),
     }
 }
 
@@ -292,7 +301,12 @@ fn ProgramRoom(props: &RoomProps) -> Html {
             if !settings.strategy.uses_coordinator() {
                 settings.strategy = Strategy::Aligned;
             }
-            dispatch.dispatch(Msg::Cmd(Command::Configure(RunConfig { job: v, settings, seed: config.seed, records: None })));
+            dispatch.dispatch(Msg::Cmd(Command::Configure(RunConfig {
+                job: v,
+                settings,
+                seed: config.seed,
+                records: None,
+            })));
         })
     };
 
@@ -316,7 +330,12 @@ fn ProgramRoom(props: &RoomProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let mut settings = config.settings.clone();
             settings.strategy = Strategy::Aligned;
-            dispatch.dispatch(Msg::Cmd(Command::Configure(RunConfig { job: config.job.clone(), settings, seed: config.seed, records: None })))
+            dispatch.dispatch(Msg::Cmd(Command::Configure(RunConfig {
+                job: config.job.clone(),
+                settings,
+                seed: config.seed,
+                records: None,
+            })))
         })
     };
     // The savepoints on their way: a savepoint shows at once, with its barriers still travelling.
@@ -331,7 +350,12 @@ fn ProgramRoom(props: &RoomProps) -> Html {
         Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::Forward)))
     };
     let snaps = snapshots(sim, l);
-    let chosen = d.from.and_then(|f| snaps.iter().find(|s| s.0 == f)).or_else(|| snaps.iter().rev().find(|s| s.1)).or(snaps.last()).cloned();
+    let chosen = d
+        .from
+        .and_then(|f| snaps.iter().find(|s| s.0 == f))
+        .or_else(|| snaps.iter().rev().find(|s| s.1))
+        .or(snaps.last())
+        .cloned();
     let on_from = {
         let set = set.clone();
         Callback::from(move |e: Event| {
@@ -348,7 +372,10 @@ fn ProgramRoom(props: &RoomProps) -> Html {
 
     // The restore.
     let why_restore: Option<String> = if chosen.is_none() {
-        Some(l.t("Take a savepoint first (or keep a retained checkpoint)", "请先做一个保存点（或保留一个检查点）").into())
+        Some(
+            l.t("Take a savepoint first (or keep a retained checkpoint)", "请先做一个保存点（或保留一个检查点）")
+                .into(),
+        )
     } else if sim.stopped().is_none() {
         Some(l.t(
             "Stop the job first (stop with savepoint, or cancel): a new job is submitted from the snapshot of a stopped one",
@@ -453,7 +480,10 @@ fn ProgramRoom(props: &RoomProps) -> Html {
         })
         .collect();
     let why_insert = insert_locked(&d.spec, l);
-    let on_insert = { let edit = edit.clone(); Callback::from(move |_: MouseEvent| edit(Edit::InsertFilter)) };
+    let on_insert = {
+        let edit = edit.clone();
+        Callback::from(move |_: MouseEvent| edit(Edit::InsertFilter))
+    };
     let changed = d.spec != d.base;
     drop(session);
 

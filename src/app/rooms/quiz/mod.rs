@@ -14,13 +14,13 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::RoomProps;
-use at::At;
 use crate::app::sharing_part;
 use crate::app::text::{strategy_name, Lang};
 use crate::app::ui_state::Msg;
 use crate::classroom::quiz::history::{parse_set, Past, Progress, SetError};
 use crate::classroom::quiz::{Question, QuizSet, SET_SIZE};
 use crate::classroom::Origin;
+use at::At;
 
 pub fn render(props: RoomProps) -> Html {
     html! { <>{ crate::app::rooms::room_head(crate::app::room::Room::Quiz, &props, Html::default()) }<QuizRoom ..props /></> }

@@ -46,7 +46,8 @@ pub fn keep(p: &Progress) {
     }
     let Some(w) = web_sys::window() else { return };
     let loc = w.location();
-    let url = format!("{}{}#room=quiz&set={}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default(), p.set);
+    let url =
+        format!("{}{}#room=quiz&set={}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default(), p.set);
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }

@@ -105,10 +105,18 @@ impl<'a> Scene<'a> {
         }
     }
     pub fn font(&self) -> f64 {
-        if self.presenter { 21.0 } else { 16.0 }
+        if self.presenter {
+            21.0
+        } else {
+            16.0
+        }
     }
     pub fn row(&self) -> f64 {
-        if self.presenter { 112.0 } else { 88.0 }
+        if self.presenter {
+            112.0
+        } else {
+            88.0
+        }
     }
     pub fn height(&self) -> f64 {
         TOP + self.row() * self.d.tasks.len() as f64 + 24.0
@@ -256,10 +264,14 @@ pub fn draw(s: &Scene) -> (Html, usize) {
         }
     }
     // The cuts.
-    let cut_line = |pts: Vec<(f64, f64)>, class: &'static str| html! { <polyline points={points(&pts)} class={class} /> };
+    let cut_line =
+        |pts: Vec<(f64, f64)>, class: &'static str| html! { <polyline points={points(&pts)} class={class} /> };
     if let Some(cut) = s.current_cut {
-        let pts: Vec<(f64, f64)> =
-            cut.iter().enumerate().filter_map(|(t, p)| p.map(|p| (within(s.x(p as f64), LEFT, right), s.y(t)))).collect();
+        let pts: Vec<(f64, f64)> = cut
+            .iter()
+            .enumerate()
+            .filter_map(|(t, p)| p.map(|p| (within(s.x(p as f64), LEFT, right), s.y(t))))
+            .collect();
         if pts.len() > 1 {
             shapes.push(cut_line(pts, "st-cut-current"));
         }

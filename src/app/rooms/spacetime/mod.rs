@@ -18,11 +18,11 @@ use yew::prelude::*;
 
 use super::RoomProps;
 use crate::app::files::download;
+use crate::app::text::strategy_name;
 use crate::app::text::Lang;
 use crate::app::ui_state::Msg;
 use crate::classroom::{Command, CutAttempt, OnDiagram};
 use crate::engine::drawn_cut::{classify, restore_from};
-use crate::app::text::strategy_name;
 use crate::engine::run_alignment::align;
 use crate::engine::space_time::{diagram, thin, Diagram, Message};
 use crate::engine::Strategy;
@@ -140,7 +140,9 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
     let drawn_cross = match &*judged {
         Some((Ok(cut), _)) => {
             let named = |m: &Message, _| {
-                cut.arrows.iter().any(|a| a.channel == m.channel && Some(a.record) == m.record() && a.sent_at == Some(m.sent_at))
+                cut.arrows
+                    .iter()
+                    .any(|a| a.channel == m.channel && Some(a.record) == m.record() && a.sent_at == Some(m.sent_at))
             };
             crossings(&d, &pts, named)
         }
@@ -152,11 +154,16 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
     let from = pos.saturating_sub(span / 2).min(total - span);
     let to = from + span;
     let must: Vec<bool> = (0..d.messages.len())
-        .map(|i| cur_cross[i].is_some() || drawn_cross[i].is_some() || (d.messages[i].record().is_some() && d.messages[i].record() == *hovered))
+        .map(|i| {
+            cur_cross[i].is_some()
+                || drawn_cross[i].is_some()
+                || (d.messages[i].record().is_some() && d.messages[i].record() == *hovered)
+        })
         .collect();
     let keep = thin(&d, from, to, &must, if props.presenter { MAX_ARROWS / 2 } else { MAX_ARROWS });
     let labels: Vec<String> = g.records.iter().map(|r| r.label.clone()).collect();
-    let in_view = d.messages.iter().filter(|m| m.sent_at <= pos.min(to) && m.received_at.is_none_or(|r| r >= from)).count();
+    let in_view =
+        d.messages.iter().filter(|m| m.sent_at <= pos.min(to) && m.received_at.is_none_or(|r| r >= from)).count();
     let drawn_n = keep.iter().zip(&d.messages).filter(|(k, m)| **k && m.sent_at <= pos).count();
 
     let dispatch = props.dispatch.clone();
@@ -170,20 +177,24 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
     };
     let presenter = props.presenter;
     let scene_for_click = Rc::new((from, to, pos));
-    let (on_line, on_line_key) = line_callbacks(&points, &cursor, "st-svg", d.clone(), presenter, scene_for_click.clone(), n);
+    let (on_line, on_line_key) =
+        line_callbacks(&points, &cursor, "st-svg", d.clone(), presenter, scene_for_click.clone(), n);
     // In a lesson's drawing step a click on an arrow is a click on the line under it: arrows cover
     // much of a line, and the learner is setting points, not moving the run (which would leave
     // the lesson). Anywhere else a click on an arrow moves the run to it.
     let drawing_step = session.lesson.as_ref().is_some_and(|p| p.current().diagram == OnDiagram::Draw);
-    let on_arrow = if drawing_step { through_to_line(on_line.clone(), "st-line-") } else { seek_on_arrow(props.dispatch.clone(), d.clone(), pos) };
+    let on_arrow = if drawing_step {
+        through_to_line(on_line.clone(), "st-line-")
+    } else {
+        seek_on_arrow(props.dispatch.clone(), d.clone(), pos)
+    };
     // The room's own keys: ← and → step the run (on a task line they move its point instead).
     let on_key = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: KeyboardEvent| {
-            let on_field = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| matches!(el.tag_name().to_ascii_lowercase().as_str(), "input" | "select" | "textarea"));
+            let on_field = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|el| {
+                matches!(el.tag_name().to_ascii_lowercase().as_str(), "input" | "select" | "textarea")
+            });
             if on_field || e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
@@ -240,7 +251,9 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
                 Some((Ok(cut), _)) => {
                     let named = |m: &Message, _| {
                         cut.arrows.iter().any(|a| {
-                            a.channel == m.channel && Some(a.record) == m.record() && a.sent_at.map(|s| al.on_first_steps(s)) == Some(m.sent_at)
+                            a.channel == m.channel
+                                && Some(a.record) == m.record()
+                                && a.sent_at.map(|s| al.on_first_steps(s)) == Some(m.sent_at)
                         })
                     };
                     crossings(d2, &pts2, named)
@@ -248,12 +261,23 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
                 _ => vec![None; d2.messages.len()],
             };
             let must2: Vec<bool> = (0..d2.messages.len())
-                .map(|i| cur_cross2[i].is_some() || drawn_cross2[i].is_some() || (d2.messages[i].record().is_some() && d2.messages[i].record() == *hovered))
+                .map(|i| {
+                    cur_cross2[i].is_some()
+                        || drawn_cross2[i].is_some()
+                        || (d2.messages[i].record().is_some() && d2.messages[i].record() == *hovered)
+                })
                 .collect();
             let keep2 = thin(d2, from, to, &must2, if props.presenter { MAX_ARROWS / 2 } else { MAX_ARROWS });
             let differs: Vec<u64> = al.first_only().into_iter().filter(|&f| f <= pos).collect();
-            let (on_line2, on_line_key2) =
-                line_callbacks(&points2, &cursor2, "st2-svg", Rc::new(d2.clone()), props.presenter, scene_for_click.clone(), n);
+            let (on_line2, on_line_key2) = line_callbacks(
+                &points2,
+                &cursor2,
+                "st2-svg",
+                Rc::new(d2.clone()),
+                props.presenter,
+                scene_for_click.clone(),
+                n,
+            );
             // Clicking an arrow moves the run to its send (then to its receipt), as on the first.
             let on_arrow2 = if drawing_step {
                 through_to_line(on_line2.clone(), "st2-line-")
@@ -286,7 +310,11 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
             let (svg2, _) = draw(&scene2);
             let with = strategy_name(l, compare.unwrap_or(Strategy::Timers));
             let ne = if differs.is_empty() {
-                l.t("No ≠: up to here the other run took every move this one took.", "没有 ≠：到这里为止，另一次运行执行了这次运行的每一步。").to_string()
+                l.t(
+                    "No ≠: up to here the other run took every move this one took.",
+                    "没有 ≠：到这里为止，另一次运行执行了这次运行的每一步。",
+                )
+                .to_string()
             } else {
                 let list = differs.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
                 match l {
@@ -310,10 +338,12 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
                         }
                         c
                     });
-                    let restore = restore.clone().map(|r| r.map_err(|e| error_text(l, &e)).map(|mut r| {
-                        r.crashed_after = on(r.crashed_after);
-                        r
-                    }));
+                    let restore = restore.clone().map(|r| {
+                        r.map_err(|e| error_text(l, &e)).map(|mut r| {
+                            r.crashed_after = on(r.crashed_after);
+                            r
+                        })
+                    });
                     html! { <CutVerdict id="st2" lang={l} {cut} {restore} hovered={*hovered} on_hover={on_hover.clone()} /> }
                 }
             };
@@ -352,8 +382,7 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
         <label class="st-compare">{ l.t("Compare with ", "对比：") }
             <select id="st-compare" onchange={on_compare} aria-label={l.t("Compare with the same moves under another strategy", "与另一种策略下的同样操作对比")}>
                 <option value="none" selected={compare.is_none()}>{ l.t("nothing", "不对比") }</option>
-                { for [Strategy::Timers, Strategy::Aligned, Strategy::Unaligned, Strategy::AtLeastOnce, Strategy::StopTheWorld]
-                    .into_iter().filter(|&x| x != own).map(|x| html! {
+                { for Strategy::ALL.into_iter().filter(|&x| x != own && x.row().restores_snapshots).map(|x| html! {
                     <option value={x.id()} selected={*compare == Some(x)}>{ strategy_name(l, x) }</option> }) }
             </select>
         </label>
@@ -361,7 +390,8 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
     let on_svg = {
         let name = format!("barrierscope-spacetime-step-{pos}.svg");
         Callback::from(move |_: MouseEvent| {
-            let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("st-svg")) else {
+            let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("st-svg"))
+            else {
                 return;
             };
             let text = format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{}", el.outer_html());
@@ -444,12 +474,21 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
                             if c.right() { "right ✔" } else { "wrong ✘" },
                             if total == 1 { "cut" } else { "cuts" }
                         ),
-                        Lang::Zh => format!("你预测的是{said}：{}。已检查 {total} 个切面，预测对了 {r} 个。", if c.right() { "对了 ✔" } else { "错了 ✘" }),
+                        Lang::Zh => format!(
+                            "你预测的是{said}：{}。已检查 {total} 个切面，预测对了 {r} 个。",
+                            if c.right() { "对了 ✔" } else { "错了 ✘" }
+                        ),
                     };
                     let then = if p.cut_found() {
-                        l.t("✓ You drew a consistent cut: go on with Next ▶ in the lesson above.", "✓ 你画出了一个一致的切面：请按上方课程中的“下一步 ▶”继续。")
+                        l.t(
+                            "✓ You drew a consistent cut: go on with Next ▶ in the lesson above.",
+                            "✓ 你画出了一个一致的切面：请按上方课程中的“下一步 ▶”继续。",
+                        )
                     } else {
-                        l.t("Not consistent yet: move a point, or clear your cut, and draw another.", "还不一致：移动一个点，或清除切面，再画一个。")
+                        l.t(
+                            "Not consistent yet: move a point, or clear your cut, and draw another.",
+                            "还不一致：移动一个点，或清除切面，再画一个。",
+                        )
                     };
                     html! {
                         <>
@@ -466,7 +505,9 @@ fn SpaceTimeRoom(props: &RoomProps) -> Html {
         _ => verdict,
     };
     let current_text = match &current {
-        None => l.t("No restore point yet: no task has saved its state.", "还没有恢复点：没有任务保存过状态。").to_string(),
+        None => {
+            l.t("No restore point yet: no task has saved its state.", "还没有恢复点：没有任务保存过状态。").to_string()
+        }
         Some(c) => {
             let (o, t) = (c.orphans().len(), c.in_transit().len());
             match l {
@@ -536,9 +577,10 @@ fn through_to_line(on_line: Callback<(usize, MouseEvent)>, prefix: &'static str)
     Callback::from(move |(_, e): (usize, MouseEvent)| {
         let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
         let under = doc.elements_from_point(e.client_x() as f32, e.client_y() as f32);
-        let line = under.iter().filter_map(|el| el.dyn_into::<web_sys::Element>().ok()).find_map(|el| {
-            el.id().strip_prefix(prefix).and_then(|t| t.parse::<usize>().ok())
-        });
+        let line = under
+            .iter()
+            .filter_map(|el| el.dyn_into::<web_sys::Element>().ok())
+            .find_map(|el| el.id().strip_prefix(prefix).and_then(|t| t.parse::<usize>().ok()));
         if let Some(t) = line {
             on_line.emit((t, e));
         }
@@ -571,7 +613,8 @@ fn line_callbacks(
         let set_point = set_point.clone();
         let cursor = cursor.clone();
         Callback::from(move |(t, e): (usize, MouseEvent)| {
-            let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.get_element_by_id(svg)) else {
+            let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.get_element_by_id(svg))
+            else {
                 return;
             };
             let rect = el.get_bounding_client_rect();

@@ -46,7 +46,8 @@ pub fn record_story(session: &Session, d: &Diagram, record: RecordId, lang: Lang
         .into_iter()
         .map(|s| {
             let events = tl.events_between(s as usize - 1, s as usize).into_iter().flat_map(|(_, ev)| ev);
-            let lines = events.filter(|e| about(e) == Some(record)).filter_map(|e| narrate_common(&e, g, lang)).collect();
+            let lines =
+                events.filter(|e| about(e) == Some(record)).filter_map(|e| narrate_common(&e, g, lang)).collect();
             (s, lines)
         })
         .collect()
@@ -73,7 +74,9 @@ pub fn RecordCard(props: &CardProps) -> Html {
     };
     let (sym, word) = verdict_mark_now(l, *verdict, *down);
     let row = match l {
-        Lang::En => format!("Record {label} — in the ledger now: {sym} {word} (counted {state}, {expected} in the failure-free run)"),
+        Lang::En => format!(
+            "Record {label} — in the ledger now: {sym} {word} (counted {state}, {expected} in the failure-free run)"
+        ),
         Lang::Zh => format!("记录 {label}——账本现在：{sym} {word}（计入 {state} 次，无故障运行中 {expected} 次）"),
     };
     html! {

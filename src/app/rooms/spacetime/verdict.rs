@@ -61,7 +61,9 @@ pub fn CutVerdict(props: &VerdictProps) -> Html {
     let l = props.lang;
     let cut = match &props.cut {
         Ok(c) => c,
-        Err(e) => return html! { <div id={format!("{}-verdict", props.id)} class="st-verdict refused" role="status">{ e.clone() }</div> },
+        Err(e) => {
+            return html! { <div id={format!("{}-verdict", props.id)} class="st-verdict refused" role="status">{ e.clone() }</div> }
+        }
     };
     let hover = |r: RecordId| {
         let (a, b) = (props.on_hover.clone(), props.on_hover.clone());
@@ -69,9 +71,15 @@ pub fn CutVerdict(props: &VerdictProps) -> Html {
     };
     let lit = |r: RecordId| (props.hovered == Some(r)).then_some("lit");
     let head = if cut.consistent() {
-        l.t("✓ Consistent: no arrow crosses the cut from the future into the past.", "✓ 一致：没有箭头从未来穿过切面回到过去。")
+        l.t(
+            "✓ Consistent: no arrow crosses the cut from the future into the past.",
+            "✓ 一致：没有箭头从未来穿过切面回到过去。",
+        )
     } else {
-        l.t("✗ Inconsistent: an arrow is received before the cut but sent after it.", "✗ 不一致：有箭头在切面之前被接收，却在切面之后才发送。")
+        l.t(
+            "✗ Inconsistent: an arrow is received before the cut but sent after it.",
+            "✗ 不一致：有箭头在切面之前被接收，却在切面之后才发送。",
+        )
     };
     let arrows = cut.arrows.iter().map(|a| {
         let (enter, leave) = hover(a.record);
@@ -86,7 +94,9 @@ pub fn CutVerdict(props: &VerdictProps) -> Html {
         let why = match (a.crossing, l) {
             (Crossing::Orphan, Lang::En) => "counted before the cut, sent again after a restore from it",
             (Crossing::Orphan, Lang::Zh) => "在切面前已计入，从它恢复后会再次发送",
-            (Crossing::InTransit, Lang::En) => "sent before the cut, saved by no one: a restore from it never delivers it",
+            (Crossing::InTransit, Lang::En) => {
+                "sent before the cut, saved by no one: a restore from it never delivers it"
+            }
             (Crossing::InTransit, Lang::Zh) => "在切面前已发送，无人保存：从它恢复后不会再投递",
         };
         let step = match l {

@@ -106,7 +106,6 @@ impl Story {
         decisive.sort_by_key(|d| (d.step, d.what));
         Story { bad, records, crash, restore, accounts, decisive }
     }
-
 }
 
 /// The facts of record `r`'s fate.
@@ -117,8 +116,7 @@ fn account_of(replay: &Replay, r: RecordId, bad: BadOutcome) -> Account {
     let source = info.source;
     // Completeness and order are told by `history_account`: here State or Output.
     let state = bad.judged == Judged::State;
-    let expected_total =
-        if state { end.expected.state[r.0 as usize] } else { end.expected.external[r.0 as usize] };
+    let expected_total = if state { end.expected.state[r.0 as usize] } else { end.expected.external[r.0 as usize] };
     let reflected_total = if state { end.state_counts()[r.0 as usize] } else { end.external_counts()[r.0 as usize] };
     let unexplained =
         Account::Unexplained { records: vec![r], reflected: vec![reflected_total], expected: vec![expected_total] };
@@ -289,7 +287,8 @@ fn history_account(replay: &Replay, row: &LedgerRow, bad: BadOutcome) -> Account
     if bad.judged == Judged::Complete {
         let Some(place) = row.incomplete_at.first() else { return unexplained() };
         let task = g.channel(place.channel).to;
-        let task_save = replay.before_restore.as_ref().map(|b| replay.save(b.restore_point()[task.index()], end.strategy()));
+        let task_save =
+            replay.before_restore.as_ref().map(|b| replay.save(b.restore_point()[task.index()], end.strategy()));
         let took = end
             .effects
             .iter()
@@ -325,7 +324,8 @@ fn history_account(replay: &Replay, row: &LedgerRow, bad: BadOutcome) -> Account
         }
     }
     let Some((at, after)) = found else { return unexplained() };
-    let task_save = replay.before_restore.as_ref().map(|b| replay.save(b.restore_point()[task.index()], end.strategy()));
+    let task_save =
+        replay.before_restore.as_ref().map(|b| replay.save(b.restore_point()[task.index()], end.strategy()));
     Account::OutOfOrder {
         task_save,
         records: vec![r],
@@ -351,9 +351,17 @@ impl Account {
                 (1, Some((*source, *source_save, *resume, *task, *task_save, *replayed)))
             }
             Account::Dropped { task, .. } => (3, Some((*task, Save::NotYet, 0, *task, Save::NotYet, false))),
-            Account::Incomplete { channel, task, task_save, .. } => {
-                (4, Some((*task, task_save.unwrap_or(Save::NotYet), channel.0 as u32, *task, Save::NotYet, task_save.is_some())))
-            }
+            Account::Incomplete { channel, task, task_save, .. } => (
+                4,
+                Some((
+                    *task,
+                    task_save.unwrap_or(Save::NotYet),
+                    channel.0 as u32,
+                    *task,
+                    Save::NotYet,
+                    task_save.is_some(),
+                )),
+            ),
             Account::OutOfOrder { channel, external, task, task_save, .. } => {
                 (5, Some((*task, task_save.unwrap_or(Save::NotYet), channel.0 as u32, *task, Save::NotYet, *external)))
             }

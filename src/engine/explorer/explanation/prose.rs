@@ -152,13 +152,21 @@ fn account_text(a: &Account, g: &JobGraph, bad: BadOutcome, crash: &str, restore
                                 g.label(*n)
                             )
                         }
-                        None => say!(lang, "{rl} took effect{when} after a newer record", "{rl} {when}在更新的记录之后生效"),
+                        None => {
+                            say!(lang, "{rl} took effect{when} after a newer record", "{rl} {when}在更新的记录之后生效")
+                        }
                     }
                 })
                 .collect();
             let saved = match task_save {
                 Some(save @ Save::At { .. }) if !*external => {
-                    say!(lang, "; {t} saved{}{}, after the earlier effect", "；{t} {}保存了状态{}，在较早的效果之后", at(save), cp(save))
+                    say!(
+                        lang,
+                        "; {t} saved{}{}, after the earlier effect",
+                        "；{t} {}保存了状态{}，在较早的效果之后",
+                        at(save),
+                        cp(save)
+                    )
                 }
                 _ => String::new(),
             };

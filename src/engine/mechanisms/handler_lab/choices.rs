@@ -162,7 +162,9 @@ impl Handler {
             OnFirstBarrier::Wait => lang.t("wait at the first barrier", "第一个屏障时等待"),
         };
         let after = match self.after {
-            AfterBarrier::Block => lang.t("block and buffer what comes after a barrier", "阻塞并缓存屏障之后到达的记录"),
+            AfterBarrier::Block => {
+                lang.t("block and buffer what comes after a barrier", "阻塞并缓存屏障之后到达的记录")
+            }
             AfterBarrier::Process => lang.t("process what comes after a barrier", "处理屏障之后到达的记录"),
             AfterBarrier::Drop => lang.t("drop what comes after a barrier", "丢弃屏障之后到达的记录"),
         };

@@ -39,24 +39,25 @@
 //!   had completed writes its output twice. Blocks are read back from the log; with the log off
 //!   they are gone.
 
+use super::events::SparkStreamingEvent;
 use super::received_blocks::{
-    BatchJob, BatchStat, Block, MetaCheckpoint, SparkDurable, SparkRuntime, StateCheckpoint, EXECUTORS, WAL_BYTES_PER_RECORD,
+    BatchJob, BatchStat, Block, MetaCheckpoint, SparkDurable, SparkRuntime, StateCheckpoint, EXECUTORS,
+    WAL_BYTES_PER_RECORD,
 };
 use crate::engine::action::{Action, CrashScope, Event, RestoreFrom};
-use super::events::SparkStreamingEvent;
-use crate::engine::dataflow::record::Record as Rec;
-use crate::engine::error::ActionError;
-use crate::engine::mechanisms::hooks::Hooks;
-use crate::engine::mechanisms::own_state::Slot;
-use crate::engine::mechanisms::seam::{InFlight, Mechanism, OnCrash, Rerun};
-use crate::engine::sim::Durable;
 use crate::engine::dataflow::channel::Fate;
 use crate::engine::dataflow::external_system::TxnStatus;
 use crate::engine::dataflow::job_graph::OperatorKind;
+use crate::engine::dataflow::record::Record as Rec;
 use crate::engine::dataflow::record::{Item, Record};
 use crate::engine::dataflow::state::OpState;
+use crate::engine::error::ActionError;
 use crate::engine::ids::{RecordId, TaskId};
+use crate::engine::mechanisms::hooks::Hooks;
+use crate::engine::mechanisms::own_state::Slot;
+use crate::engine::mechanisms::seam::{InFlight, Mechanism, OnCrash, Rerun};
 use crate::engine::settings::{SinkMode, SourceKind};
+use crate::engine::sim::Durable;
 use crate::engine::sim::Sim;
 
 /// Spark Streaming's receivers, driver and batch jobs (strategy `spark-streaming`).
@@ -76,7 +77,7 @@ impl Mechanism for MicroBatches {
             Action::Read { task } if sim.receiver_listens() => {
                 Err(ActionError::ReceiverListens { task: sim.graph.task(task).name.clone() })
             }
-            Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy().id() }),
+            Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy() }),
             _ => Ok(()),
         }
     }
@@ -97,7 +98,10 @@ impl Mechanism for MicroBatches {
     }
     fn crash_event(&self, lost: &Slot, scope: CrashScope, lost_in_flight: u32) -> Event {
         match lost.get::<SparkRuntime>() {
-            Some(s) => Event::Spark(SparkStreamingEvent::DriverLost { blocks: s.blocks.iter().filter(|b| b.copies != 0).count() as u16, lost_in_flight }),
+            Some(s) => Event::Spark(SparkStreamingEvent::DriverLost {
+                blocks: s.blocks.iter().filter(|b| b.copies != 0).count() as u16,
+                lost_in_flight,
+            }),
             None => Event::Crashed { scope, lost_in_flight },
         }
     }
@@ -259,7 +263,15 @@ impl Sim {
             b.batch = Some(k);
         }
         out.push(Event::Spark(SparkStreamingEvent::BatchGenerated { batch: k, blocks: blocks.len() as u16 }));
-        self.spark_mut().jobs.push(BatchJob { batch: k, time, blocks, output: true, started: None, attempt: 1, keep_state: false });
+        self.spark_mut().jobs.push(BatchJob {
+            batch: k,
+            time,
+            blocks,
+            output: true,
+            started: None,
+            attempt: 1,
+            keep_state: false,
+        });
         self.write_metadata_checkpoint(time);
     }
 
@@ -294,7 +306,13 @@ impl Sim {
                 attempt: job.attempt,
                 output: job.output,
             });
-            out.push(Event::Spark(SparkStreamingEvent::BatchStarted { batch: job.batch, records: records.len() as u16, missing, output: job.output, attempt: job.attempt }));
+            out.push(Event::Spark(SparkStreamingEvent::BatchStarted {
+                batch: job.batch,
+                records: records.len() as u16,
+                missing,
+                output: job.output,
+                attempt: job.attempt,
+            }));
             if !records.is_empty() {
                 return;
             }
@@ -338,7 +356,11 @@ impl Sim {
             s.chain.push((job.batch, job.blocks));
         }
         let chain = s.chain.len() as u32;
-        out.push(Event::Spark(SparkStreamingEvent::BatchCompleted { batch: job.batch, output: job.output, lineage: chain }));
+        out.push(Event::Spark(SparkStreamingEvent::BatchCompleted {
+            batch: job.batch,
+            output: job.output,
+            lineage: chain,
+        }));
         if !job.keep_state && u64::from(chain) >= every {
             self.spark_mut().chain.clear();
             let k = job.batch;
@@ -447,7 +469,13 @@ impl Sim {
         }
         let rerun = s.running().map(|j| j.batch);
         let lineage = s.chain.len() as u32;
-        out.push(Event::Spark(SparkStreamingEvent::ExecutorLost { executor: e, task: x, lost_blocks: lost, rerun, lineage }));
+        out.push(Event::Spark(SparkStreamingEvent::ExecutorLost {
+            executor: e,
+            task: x,
+            lost_blocks: lost,
+            rerun,
+            lineage,
+        }));
         if rerun.is_some() {
             self.abort_open_txns(out);
             for c in 0..self.live.channels.len() {
@@ -529,7 +557,15 @@ impl Sim {
                 (true, true) => again += 1,
                 (true, false) => rerun += 1,
             }
-            s.jobs.push(BatchJob { batch: *k, time, blocks: blocks.clone(), output, started: None, attempt: 1, keep_state });
+            s.jobs.push(BatchJob {
+                batch: *k,
+                time,
+                blocks: blocks.clone(),
+                output,
+                started: None,
+                attempt: 1,
+                keep_state,
+            });
         }
         self.live.mechanism.put(s);
         for src in self.graph.sources().collect::<Vec<_>>() {

@@ -12,3 +12,29 @@ pub mod events;
 pub mod micro_batches;
 pub mod received_blocks;
 pub(crate) mod wording;
+
+use crate::engine::mechanisms::marks::Mark;
+use crate::engine::mechanisms::row::{Row, Words};
+use crate::engine::settings::strategy::{strategy_name, Setting};
+
+/// The catalogue's row of strategy `spark-streaming`.
+pub static ROW: Row = Row {
+    id: "spark-streaming",
+    mechanism: &micro_batches::MicroBatches,
+    name: Words::new(strategy_name!(SparkStreaming, En), strategy_name!(SparkStreaming, Zh)),
+    menu: Words::new(
+        concat!(strategy_name!(SparkStreaming, En), ": micro-batches"),
+        concat!(strategy_name!(SparkStreaming, Zh), "：微批"),
+    ),
+    in_sentence: Words::new("Spark Streaming", strategy_name!(SparkStreaming, Zh)),
+    settings: &[Setting::CheckpointInterval, Setting::Socket, Setting::MicroBatches],
+    coordinator: false,
+    barriers: false,
+    transactional_sink: true,
+    restores_snapshots: false,
+    pyflink: Err(Words::new("Spark Streaming is not Flink", "Spark Streaming 不是 Flink")),
+    pyspark: true,
+    explore: Err("cuts its batches on the clock"),
+    toy: false,
+    marks: |_| vec![Mark::Block, Mark::Batch, Mark::Replayed, Mark::NextRecord],
+};

@@ -8,7 +8,14 @@ use crate::engine::ids::{RecordId, TaskId};
 use crate::engine::lang::{say, Lang};
 
 /// How the driver came back from its metadata checkpoint.
-pub(crate) fn spark_restart(state: Option<u32>, recompute: u16, rerun: u16, again: u16, since: u64, lang: Lang) -> String {
+pub(crate) fn spark_restart(
+    state: Option<u32>,
+    recompute: u16,
+    rerun: u16,
+    again: u16,
+    since: u64,
+    lang: Lang,
+) -> String {
     let from = match state {
         Some(k) => say!(lang, "the state RDD from its checkpoint of batch {k}", "状态 RDD 取自批次 {k} 的检查点"),
         None => lang.t("no state checkpoint yet, so the state starts empty", "还没有状态检查点，状态从空开始").into(),

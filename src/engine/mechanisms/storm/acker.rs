@@ -28,9 +28,10 @@
 //!   is back. The supervisors restart a dead worker without it ("supervisors will continue to
 //!   restart workers if they die"): Nimbus comes back only at a restore with no worker down.
 
+use super::events::StormEvent;
+use super::steps::{from_acker, to_acker, FROM_ACKER, TO_ACKER};
 use super::tuple_tree::{AckMessage, StormRuntime, TupleId};
 use crate::engine::action::{Action, CrashScope, Event, RestoreFrom};
-use super::events::StormEvent;
 use crate::engine::dataflow::record::Record;
 use crate::engine::dataflow::state::OpState;
 use crate::engine::error::ActionError;
@@ -40,7 +41,6 @@ use crate::engine::mechanisms::committed_offsets::CommittedOffsets;
 use crate::engine::mechanisms::hooks::Hooks;
 use crate::engine::mechanisms::seam::{InFlight, Mechanism, OnCrash, OnRestore};
 use crate::engine::mechanisms::step::Step;
-use super::steps::{from_acker, to_acker, FROM_ACKER, TO_ACKER};
 use crate::engine::sim::Sim;
 
 /// The XOR acker (strategy `storm-acker`).
@@ -56,7 +56,7 @@ impl Mechanism for XorAcker {
             Action::CrashJobManager if !sim.live.jobmanager_up => Err(ActionError::NimbusDown),
             Action::Mechanism { step } => {
                 if sim.settings.ackers == 0 {
-                    return Err(ActionError::NoAcker { strategy: sim.strategy().id() });
+                    return Err(ActionError::NoAcker { strategy: sim.strategy() });
                 }
                 sim.need_running()?;
                 let storm = sim.storm();
@@ -69,7 +69,7 @@ impl Mechanism for XorAcker {
                         Err(ActionError::NoAckerAnswer { task: task() })
                     }
                     TO_ACKER | FROM_ACKER => Ok(()),
-                    kind => Err(ActionError::NoSuchStep { step: kind, strategy: sim.strategy().id() }),
+                    kind => Err(ActionError::NoSuchStep { step: kind, strategy: sim.strategy() }),
                 }
             }
             _ => Ok(()),
@@ -77,7 +77,8 @@ impl Mechanism for XorAcker {
     }
     /// Is there an acker message for the scheduler to deliver?
     fn pending_work(&self, sim: &Sim) -> bool {
-        sim.storm().is_some_and(|s| s.to_acker.iter().any(|q| !q.is_empty()) || s.to_spout.iter().any(|q| !q.is_empty()))
+        sim.storm()
+            .is_some_and(|s| s.to_acker.iter().any(|q| !q.is_empty()) || s.to_spout.iter().any(|q| !q.is_empty()))
     }
     /// Every task's message to the acker, then every answer to a spout.
     fn steps(&self, sim: &Sim, out: &mut Vec<Action>) {
@@ -158,7 +159,16 @@ impl Mechanism for XorAcker {
         sim.spout_emitted(t, offset, rec.id, &children, out);
         sim.emitted = children;
     }
-    fn after_record(&self, sim: &mut Sim, t: TaskId, c: ChannelId, seq: u64, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
+    fn after_record(
+        &self,
+        sim: &mut Sim,
+        t: TaskId,
+        c: ChannelId,
+        seq: u64,
+        record: RecordId,
+        children: &[(ChannelId, u64)],
+        out: &mut Vec<Event>,
+    ) {
         sim.bolt_acks(t, c, seq, record, children, out);
     }
     fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
@@ -206,7 +216,14 @@ impl Sim {
 
     /// The spout emitted `record` (message id `offset`) as `children`: a new tree, or (no acker)
     /// acked at once.
-    fn spout_emitted(&mut self, t: TaskId, offset: u32, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
+    fn spout_emitted(
+        &mut self,
+        t: TaskId,
+        offset: u32,
+        record: RecordId,
+        children: &[(ChannelId, u64)],
+        out: &mut Vec<Event>,
+    ) {
         if self.settings.ackers == 0 {
             self.mark_acked(t, offset);
             return;
@@ -228,7 +245,15 @@ impl Sim {
 
     /// Bolt `t` processed tuple `seq` of channel `c` and emitted `children`: anchored ones get an
     /// edge id each, then the input is acked.
-    fn bolt_acks(&mut self, t: TaskId, c: ChannelId, seq: u64, record: RecordId, children: &[(ChannelId, u64)], out: &mut Vec<Event>) {
+    fn bolt_acks(
+        &mut self,
+        t: TaskId,
+        c: ChannelId,
+        seq: u64,
+        record: RecordId,
+        children: &[(ChannelId, u64)],
+        out: &mut Vec<Event>,
+    ) {
         let Some(input) = self.storm_mut().anchors.remove(&(c, seq)) else { return };
         let mut xor = input.edge;
         let mut opened = Vec::new();
@@ -249,7 +274,13 @@ impl Sim {
             closed: input.edge,
             opened,
         });
-        out.push(Event::Storm(StormEvent::AckSent { task: t, record, root: input.root, anchored, unanchored: children.len() as u16 - anchored }));
+        out.push(Event::Storm(StormEvent::AckSent {
+            task: t,
+            record,
+            root: input.root,
+            anchored,
+            unanchored: children.len() as u16 - anchored,
+        }));
     }
 
     /// The acker takes the oldest message from task `from`.
@@ -268,7 +299,12 @@ impl Sim {
         match storm.spouts[t.index()].pending.remove(&answer.root) {
             Some((offset, record)) => {
                 self.mark_acked(t, offset);
-                out.push(Event::Storm(StormEvent::SpoutAcked { task: t, record, offset, committed: self.committed_offset(t) }));
+                out.push(Event::Storm(StormEvent::SpoutAcked {
+                    task: t,
+                    record,
+                    offset,
+                    committed: self.committed_offset(t),
+                }));
             }
             None => out.push(Event::Storm(StormEvent::StaleAckIgnored { task: t, record: answer.record })),
         }

@@ -11,57 +11,23 @@ use crate::engine::ids::{RecordId, TaskId};
 #[serde(rename_all = "kebab-case", tag = "event")]
 pub enum StormEvent {
     /// A spout emitted `record` as a new tuple tree `root` and sent `__ack_init`.
-    AckInitSent {
-        task: TaskId,
-        record: RecordId,
-        root: u64,
-    },
+    AckInitSent { task: TaskId, record: RecordId, root: u64 },
     /// A bolt acked its input tuple of tree `root`, after emitting `anchored` children
     /// anchored to it and `unanchored` without an anchor.
-    AckSent {
-        task: TaskId,
-        record: RecordId,
-        root: u64,
-        anchored: u16,
-        unanchored: u16,
-    },
+    AckSent { task: TaskId, record: RecordId, root: u64, anchored: u16, unanchored: u16 },
     /// The acker XORed a message from `from` into tree `root`; its value is now `val`.
-    AckerUpdated {
-        from: TaskId,
-        record: RecordId,
-        root: u64,
-        val: u64,
-    },
+    AckerUpdated { from: TaskId, record: RecordId, root: u64, val: u64 },
     /// Tree `root` reached 0: every tuple of it was acked; the acker tells the spout.
-    TreeCompleted {
-        spout: TaskId,
-        record: RecordId,
-        root: u64,
-    },
+    TreeCompleted { spout: TaskId, record: RecordId, root: u64 },
     /// The spout got the ack for `record`, forgot it, and has committed up to `committed`.
-    SpoutAcked {
-        task: TaskId,
-        record: RecordId,
-        offset: u32,
-        committed: u32,
-    },
+    SpoutAcked { task: TaskId, record: RecordId, offset: u32, committed: u32 },
     /// An ack for a tree the spout had already failed (timed out): ignored.
-    StaleAckIgnored {
-        task: TaskId,
-        record: RecordId,
-    },
+    StaleAckIgnored { task: TaskId, record: RecordId },
     /// The tuple was not fully acked within the message timeout: it failed, and the spout
     /// will emit the offset again.
-    TupleTimedOut {
-        task: TaskId,
-        record: RecordId,
-        offset: u32,
-    },
+    TupleTimedOut { task: TaskId, record: RecordId, offset: u32 },
     /// The acker's pending map rotated an unfinished tree out, silently.
-    AckerForgot {
-        root: u64,
-        record: Option<RecordId>,
-    },
+    AckerForgot { root: u64, record: Option<RecordId> },
     /// Nimbus died. The workers keep processing; submissions and reassignment wait.
     NimbusDown,
     /// Nimbus is back.

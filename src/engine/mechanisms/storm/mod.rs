@@ -15,3 +15,33 @@ pub mod rotating_map;
 pub mod steps;
 pub mod tuple_tree;
 pub(crate) mod wording;
+
+use crate::engine::mechanisms::marks::Mark;
+use crate::engine::mechanisms::row::{Row, Words};
+use crate::engine::settings::strategy::{strategy_name, Setting};
+
+/// The catalogue's row of strategy `storm-acker`. With no ackers nothing is tracked, and only the
+/// sources' next reads are drawn.
+pub static ROW: Row = Row {
+    id: "storm-acker",
+    mechanism: &acker::XorAcker,
+    name: Words::new(strategy_name!(StormAcker, En), strategy_name!(StormAcker, Zh)),
+    menu: Words::new(
+        concat!(strategy_name!(StormAcker, En), ": ack every tuple (at least once)"),
+        concat!(strategy_name!(StormAcker, Zh), "：逐条确认（至少一次）"),
+    ),
+    in_sentence: Words::new("Storm's acker", "Storm 的 acker"),
+    settings: &[Setting::AckerSettings],
+    coordinator: false,
+    barriers: false,
+    transactional_sink: false,
+    restores_snapshots: false,
+    pyflink: Err(Words::new("Storm's acker is not Flink", "Storm 的 acker 不是 Flink")),
+    pyspark: false,
+    explore: Err("draws random tuple ids and times tuples out on the clock"),
+    toy: false,
+    marks: |settings| match settings.ackers {
+        0 => vec![Mark::NextRecord],
+        _ => vec![Mark::TupleTree, Mark::AckMessage, Mark::Replayed, Mark::NextRecord],
+    },
+};

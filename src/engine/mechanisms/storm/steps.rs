@@ -21,4 +21,3 @@ pub fn to_acker(task: TaskId) -> Action {
 pub fn from_acker(task: TaskId) -> Action {
     Action::Mechanism { step: Step { kind: FROM_ACKER, task } }
 }
-

@@ -236,7 +236,12 @@ mod tests {
     fn the_value_returns_to_zero_exactly_when_the_tree_completes_in_any_order() {
         // A tree: spout -> e1, e2; e1's bolt emits f1; e2's bolt emits nothing; f1's bolt emits nothing.
         let (e1, e2, f1) = (0x9e37_79b9_7f4a_7c15, 0xbf58_476d_1ce4_e5b9, 0x94d0_49bb_1331_11eb);
-        let msgs = [(TaskId(0), init(9, &[e1, e2])), (TaskId(1), ack(9, e1, &[f1])), (TaskId(2), ack(9, e2, &[])), (TaskId(3), ack(9, f1, &[]))];
+        let msgs = [
+            (TaskId(0), init(9, &[e1, e2])),
+            (TaskId(1), ack(9, e1, &[f1])),
+            (TaskId(2), ack(9, e2, &[])),
+            (TaskId(3), ack(9, f1, &[])),
+        ];
         // Every order of delivery (each task's own queue is FIFO; here one message per task).
         let perms = permutations(4);
         assert_eq!(perms.len(), 24);

@@ -1,0 +1,132 @@
+//! The catalogue: which mechanism each strategy is, as one row per mechanism ([`Row`]), written in
+//! the mechanism's own file or folder. This file is the one place that maps a strategy to its row;
+//! everything else asks the row: its id and words, the settings it takes, whether the coordinator
+//! runs it, what it can do, the marks it draws.
+//!
+//! | strategy | row | follows |
+//! |---|---|---|
+//! | `none` | [`no_snapshots::ROW`] | a restart policy only |
+//! | `timers` | [`timers::ROW`] | each task saving on its own clock |
+//! | `aligned` | [`aligned::ROW`] | Flink's `SingleCheckpointBarrierHandler`, aligned |
+//! | `at-least-once` | [`tracker::ROW`] | Flink's `CheckpointBarrierTracker` |
+//! | `unaligned` | [`unaligned::ROW`] | the same handler, unaligned (FLIP-76) |
+//! | `stop-the-world` | [`stop_the_world::ROW`] | pausing the sources and draining |
+//! | `storm-acker` | [`storm::ROW`] | Storm's XOR acker: every tuple acknowledged, no state saved |
+//! | `spark-streaming` | [`spark::ROW`] | Spark Streaming: receivers, blocks, a write-ahead log, micro-batches |
+//! | `state-log` | [`state_log::ROW`] | a toy: Kafka Streams' changelogs, per record, without transactions |
+//!
+//! Offering a mechanism takes its folder, a variant of [`Strategy`] and its line here; the page,
+//! the command line and the scenario files then offer it (a test, `a_new_mechanism_is_one_row`,
+//! holds the toy to that).
+
+use super::row::Row;
+use super::{aligned, no_snapshots, spark, state_log, stop_the_world, storm, timers, tracker, unaligned};
+use crate::engine::lang::Lang;
+use crate::engine::settings::options::SinkMode;
+use crate::engine::settings::strategy::{Setting, Strategy};
+
+impl Strategy {
+    /// The strategy's row of the catalogue.
+    pub fn row(self) -> &'static Row {
+        match self {
+            Strategy::None => &no_snapshots::ROW,
+            Strategy::Timers => &timers::ROW,
+            Strategy::Aligned => &aligned::ROW,
+            Strategy::AtLeastOnce => &tracker::ROW,
+            Strategy::Unaligned => &unaligned::ROW,
+            Strategy::StopTheWorld => &stop_the_world::ROW,
+            Strategy::StormAcker => &storm::ROW,
+            Strategy::SparkStreaming => &spark::ROW,
+            Strategy::StateLog => &state_log::ROW,
+        }
+    }
+    /// Its id in a scenario file (`"aligned"`).
+    pub fn id(self) -> &'static str {
+        self.row().id
+    }
+    /// The strategy with id `s`.
+    pub fn from_id(s: &str) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|x| x.id() == s)
+    }
+    /// The strategy's name ("Aligned barriers"), as a quiz's option or a comparison's column
+    /// shows it.
+    pub fn name(self, lang: Lang) -> &'static str {
+        self.row().name.get(lang)
+    }
+    /// The strategy named inside a sentence ("aligned barriers"; in Chinese the name itself).
+    pub fn in_sentence(self, lang: Lang) -> &'static str {
+        self.row().in_sentence.get(lang)
+    }
+    /// Strategies run by the CheckpointCoordinator (checkpoint ids, acknowledgements).
+    pub fn uses_coordinator(self) -> bool {
+        self.row().coordinator
+    }
+    /// Strategies that send checkpoint barriers down the channels.
+    pub fn uses_barriers(self) -> bool {
+        self.row().barriers
+    }
+    /// Whether a sink may write in `sink` mode under this strategy: a two-phase-commit sink commits
+    /// when a checkpoint completes, so it needs a coordinator; a transactional sink commits a
+    /// batch's output, so it needs batches.
+    pub fn allows_sink(self, sink: SinkMode) -> bool {
+        match sink {
+            SinkMode::TwoPhaseCommit => self.uses_coordinator(),
+            SinkMode::Transactional => self.row().transactional_sink,
+            _ => true,
+        }
+    }
+    /// The settings that apply under this strategy: a setting not listed is refused in a scenario
+    /// file (validation) and greyed out in the settings form.
+    pub fn settings(self) -> &'static [Setting] {
+        self.row().settings
+    }
+    /// Whether `setting` applies under this strategy.
+    pub fn takes(self, setting: Setting) -> bool {
+        self.settings().contains(&setting)
+    }
+    /// The ids of the strategies whose row answers `can`, as a list in words ("none, timers or
+    /// aligned").
+    pub fn ids_where(can: impl Fn(&Row) -> bool) -> String {
+        let ids: Vec<&str> = Strategy::ALL.into_iter().map(Strategy::row).filter(|r| can(r)).map(|r| r.id).collect();
+        match ids.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_is_named_by_its_strategy_id() {
+        for s in Strategy::ALL {
+            let json = serde_json::to_string(&s).unwrap();
+            assert_eq!(json, format!("\"{}\"", s.row().id), "{s:?}");
+            assert_eq!(Strategy::from_id(s.id()), Some(s));
+        }
+    }
+
+    #[test]
+    fn every_strategy_has_its_own_words() {
+        for lang in [Lang::En, Lang::Zh] {
+            for (i, a) in Strategy::ALL.into_iter().enumerate() {
+                for b in &Strategy::ALL[i + 1..] {
+                    assert_ne!(a.name(lang), b.name(lang), "{a:?} and {b:?} in {lang:?}");
+                    assert_ne!(a.row().menu.get(lang), b.row().menu.get(lang), "{a:?} and {b:?} in {lang:?}");
+                    assert_ne!(a.in_sentence(lang), b.in_sentence(lang), "{a:?} and {b:?} in {lang:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_strategy_the_explorer_refuses_says_which_it_takes() {
+        assert_eq!(
+            Strategy::ids_where(|r| r.explore.is_ok()),
+            "none, timers, aligned, at-least-once, unaligned or stop-the-world"
+        );
+    }
+}
