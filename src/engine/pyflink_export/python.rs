@@ -12,7 +12,7 @@ use crate::engine::dataflow::job_graph::{JobGraph, OperatorKind, Partitioning};
 use crate::engine::ids::OperatorId;
 use crate::engine::pyflink_placement;
 use crate::engine::scenario::{JobRef, Scenario};
-use crate::engine::settings::{SinkMode, Strategy};
+use crate::engine::settings::{Settings, SinkMode, Strategy};
 
 const RUNTIME: &str = include_str!("../pyflink_runtime.py");
 
@@ -70,14 +70,9 @@ fn operator_order(g: &JobGraph) -> Vec<usize> {
     order
 }
 
+/// The plan written as one PyFlink program: the header, the constants, the shared runtime, the job.
 pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
-    let g = &plan.graph;
-    let s = &sc.settings;
     let mut py = String::new();
-    let line = |py: &mut String, text: &str| {
-        py.push_str(text);
-        py.push('\n');
-    };
     let title = if sc.name.is_empty() {
         match &sc.job {
             JobRef::Builtin(name) => format!("built-in job {name}"),
@@ -86,17 +81,40 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
     } else {
         sc.name.clone()
     };
-    line(&mut py, "#!/usr/bin/env python3");
-    line(&mut py, &format!("# {title}"));
-    line(&mut py, "#");
-    line(&mut py, "# Written by `barrierscope export-pyflink`: the scenario's job on a real Apache Flink, through");
-    line(&mut py, "# PyFlink's DataStream API on a local mini-cluster. It needs Java 11 or later and PyFlink:");
-    line(&mut py, "#     python -m venv .venv-flink && .venv-flink/bin/pip install apache-flink==2.3.0");
-    line(&mut py, "#     .venv-flink/bin/python this-file.py [--work FOLDER] [--result result.json]");
-    line(&mut py, "# It prints each record's count in state and in the output against the failure-free run, in");
-    line(&mut py, "# the shape of `barrierscope run --json`, and what the REST API said of a completed checkpoint.");
-    line(&mut py, "#");
-    line(&mut py, "# How the scenario became this job:");
+    header(&mut py, sc, plan, &title);
+    constants(&mut py, sc, plan, &title);
+    py.push_str(RUNTIME);
+    line(&mut py, "");
+    line(&mut py, "");
+    build_job(&mut py, sc, &plan.graph);
+    line(&mut py, "");
+    line(&mut py, "");
+    line(&mut py, "if __name__ == \"__main__\":");
+    line(&mut py, "    main(build_job)");
+    py
+}
+
+/// A line of Python.
+fn line(py: &mut String, text: &str) {
+    py.push_str(text);
+    py.push('\n');
+}
+
+/// The program's opening comment: what wrote it, how to run it, how the scenario became this job
+/// (strategy, interval, pacing, sink, restarts, the crash), and three PyFlink traps handled.
+fn header(py: &mut String, sc: &Scenario, plan: &ExportPlan, title: &str) {
+    let (g, s) = (&plan.graph, &sc.settings);
+    line(py, "#!/usr/bin/env python3");
+    line(py, &format!("# {title}"));
+    line(py, "#");
+    line(py, "# Written by `barrierscope export-pyflink`: the scenario's job on a real Apache Flink, through");
+    line(py, "# PyFlink's DataStream API on a local mini-cluster. It needs Java 11 or later and PyFlink:");
+    line(py, "#     python -m venv .venv-flink && .venv-flink/bin/pip install apache-flink==2.3.0");
+    line(py, "#     .venv-flink/bin/python this-file.py [--work FOLDER] [--result result.json]");
+    line(py, "# It prints each record's count in state and in the output against the failure-free run, in");
+    line(py, "# the shape of `barrierscope run --json`, and what the REST API said of a completed checkpoint.");
+    line(py, "#");
+    line(py, "# How the scenario became this job:");
     let strategy_words = match s.strategy {
         Strategy::Aligned if s.alignment_timeout.is_some() => {
             "aligned barriers with an alignment timeout: EXACTLY_ONCE, unaligned checkpoints enabled, aligned-checkpoint-timeout"
@@ -106,7 +124,7 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
         Strategy::AtLeastOnce => "barriers without alignment: CheckpointingMode.AT_LEAST_ONCE",
         _ => "none: checkpointing disabled; a restart reads every source from the beginning",
     };
-    line(&mut py, &format!("# - strategy {}: {strategy_words}.", s.strategy.id()));
+    line(py, &format!("# - strategy {}: {strategy_words}.", s.strategy.id()));
     if let Some(ms) = plan.interval_ms {
         let how = match s.checkpoint_interval {
             Some(steps) => {
@@ -114,44 +132,32 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
             }
             None => "by hand in the simulator".to_string(),
         };
-        line(&mut py, &format!("# - a checkpoint every {ms} ms ({how});"));
+        line(py, &format!("# - a checkpoint every {ms} ms ({how});"));
         if s.max_concurrent_checkpoints <= 1 {
-            line(
-                &mut py,
-                "#   min-pause is the same, so the first checkpoint comes one interval after the start, not at",
-            );
-            line(&mut py, "#   a random moment before it.");
+            line(py, "#   min-pause is the same, so the first checkpoint comes one interval after the start, not at");
+            line(py, "#   a random moment before it.");
         } else {
             let n = s.max_concurrent_checkpoints;
             line(
-                &mut py,
+                py,
                 &format!(
                     "#   max-concurrent-checkpoints {n}, and no min-pause: Flink's docs say concurrent checkpoints"
                 ),
             );
-            line(
-                &mut py,
-                "#   cannot be used when a minimum time between checkpoints is defined. So the first checkpoint",
-            );
-            line(
-                &mut py,
-                "#   comes at a random moment within the first interval, where the simulator's came at its end.",
-            );
+            line(py, "#   cannot be used when a minimum time between checkpoints is defined. So the first checkpoint");
+            line(py, "#   comes at a random moment within the first interval, where the simulator's came at its end.");
         }
     }
-    line(
-        &mut py,
-        &format!("# - each source waits {PACE_MS} ms before each record, so checkpoints fall between records."),
-    );
+    line(py, &format!("# - each source waits {PACE_MS} ms before each record, so checkpoints fall between records."));
     let sink_words = match s.sink {
         SinkMode::Append => "append: a Python sink appends each record to a file at once (duplicates on replay)",
         SinkMode::Upsert => "upsert: a Python sink writes one file per record, which a replay overwrites",
         _ => "two-phase-commit: FileSink, whose part files are committed when the checkpoint completes",
     };
     if g.has_sink() {
-        line(&mut py, &format!("# - sink {sink_words}."));
+        line(py, &format!("# - sink {sink_words}."));
     }
-    line(&mut py, "# - restart strategy: fixed-delay, 3 attempts, 200 ms apart (the simulator's restore).");
+    line(py, "# - restart strategy: fixed-delay, 3 attempts, 200 ms apart (the simulator's restore).");
     match &plan.crash {
         Some(c) => {
             let side = match c.after_checkpoint {
@@ -159,7 +165,7 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
                 None => "before any checkpoint completed".to_string(),
             };
             line(
-                &mut py,
+                py,
                 &format!(
                     "# - the crash: {} raises once, at record {} or a later one of its partition,",
                     c.at.join(" or "),
@@ -167,14 +173,14 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
                 ),
             );
             line(
-                &mut py,
+                py,
                 &format!(
                     "#   {side}{}.",
                     if c.effects > 0 { ",\n#   once a record has taken effect there since" } else { "" }
                 ),
             );
             line(
-                &mut py,
+                py,
                 &format!(
                     "#   {}.",
                     if c.cluster {
@@ -185,9 +191,9 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
                 ),
             );
         }
-        None => line(&mut py, "# - no crash: the scenario has none."),
+        None => line(py, "# - no crash: the scenario has none."),
     }
-    line(&mut py, "#");
+    line(py, "#");
     py.push_str(&format!(
         "\
 # Three PyFlink traps, handled here:
@@ -205,15 +211,19 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
 #   minutes for a slot and fails. The mini-cluster here has a spare TaskManager (see main).
 "
     ));
-    line(&mut py, "");
+    line(py, "");
+}
 
-    // The data.
-    line(&mut py, &format!("NAME = {}", py_str(&sc.name)));
-    line(&mut py, &format!("DESCRIPTION = {}", py_str(&format!("{title} on Apache Flink, exported by barrierscope"))));
-    line(&mut py, &format!("STRATEGY = {}", py_str(s.strategy.id())));
-    line(&mut py, &format!("SINK = {}", py_str(s.sink.id())));
+/// The scenario as Python constants: its name, settings, parallelism, pacing, partitions, every
+/// record, each key's pin and subtask, the expected counts, the crash, Flink's configuration.
+fn constants(py: &mut String, sc: &Scenario, plan: &ExportPlan, title: &str) {
+    let (g, s) = (&plan.graph, &sc.settings);
+    line(py, &format!("NAME = {}", py_str(&sc.name)));
+    line(py, &format!("DESCRIPTION = {}", py_str(&format!("{title} on Apache Flink, exported by barrierscope"))));
+    line(py, &format!("STRATEGY = {}", py_str(s.strategy.id())));
+    line(py, &format!("SINK = {}", py_str(s.sink.id())));
     line(
-        &mut py,
+        py,
         &format!(
             "PARALLELISM = {{{}}}",
             g.spec
@@ -224,30 +234,27 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
                 .join(", ")
         ),
     );
-    line(&mut py, &format!("PACE_MS = {PACE_MS}"));
-    line(&mut py, &format!("BUNDLE_SIZE = {BUNDLE_SIZE}"));
+    line(py, &format!("PACE_MS = {PACE_MS}"));
+    line(py, &format!("BUNDLE_SIZE = {BUNDLE_SIZE}"));
+    line(py, &format!("# Each source partition's first and last record number ({}).", "NumberSequenceSource's splits"));
     line(
-        &mut py,
-        &format!("# Each source partition's first and last record number ({}).", "NumberSequenceSource's splits"),
-    );
-    line(
-        &mut py,
+        py,
         &format!(
             "PARTITIONS = [{}]",
             partitions(g).iter().map(|(f, l)| format!("({f}, {l})")).collect::<Vec<_>>().join(", ")
         ),
     );
-    line(&mut py, "# Every record: (label, key, value), numbered as NumberSequenceSource numbers them.");
-    line(&mut py, "RECORDS = [");
+    line(py, "# Every record: (label, key, value), numbered as NumberSequenceSource numbers them.");
+    line(py, "RECORDS = [");
     for r in &g.records {
-        line(&mut py, &format!("    ({}, {}, {}),", py_str(&r.label), py_str(g.key_name(r.key)), r.value));
+        line(py, &format!("    ({}, {}, {}),", py_str(&r.label), py_str(g.key_name(r.key)), r.value));
     }
-    line(&mut py, "]");
+    line(py, "]");
     let pinned = pinned_operators(g);
-    line(&mut py, "# Each key's pin (barrierscope's src/engine/pyflink_placement.rs): Flink hashes the key (key, pin)");
-    line(&mut py, "# as a Java job hashes the string key, so each key gets the simulator's key group and subtask.");
+    line(py, "# Each key's pin (barrierscope's src/engine/pyflink_placement.rs): Flink hashes the key (key, pin)");
+    line(py, "# as a Java job hashes the string key, so each key gets the simulator's key group and subtask.");
     line(
-        &mut py,
+        py,
         &format!(
             "KEY_PIN = {{{}}}",
             g.keys
@@ -257,13 +264,13 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
                 .join(", ")
         ),
     );
-    line(&mut py, "# The simulator's subtask of each key, per operator behind hash edges: a keyed operator's state is");
-    line(&mut py, "# checked against it, any other operator is routed by it (partition_custom).");
-    line(&mut py, "SUBTASK = {");
+    line(py, "# The simulator's subtask of each key, per operator behind hash edges: a keyed operator's state is");
+    line(py, "# checked against it, any other operator is routed by it (partition_custom).");
+    line(py, "SUBTASK = {");
     for &i in &pinned {
         let table = pyflink_placement::subtask_table(g, OperatorId(i as u16));
         line(
-            &mut py,
+            py,
             &format!(
                 "    {}: {{{}}},",
                 py_str(&g.spec.operators[i].name),
@@ -271,15 +278,15 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
             ),
         );
     }
-    line(&mut py, "}");
-    line(&mut py, "# Per record: how often the failure-free run reflects it in state, and in the output.");
-    line(&mut py, "EXPECTED = [");
+    line(py, "}");
+    line(py, "# Per record: how often the failure-free run reflects it in state, and in the output.");
+    line(py, "EXPECTED = [");
     for (st, out) in &plan.expected {
-        line(&mut py, &format!("    ({st}, {}),", out.map_or("None".to_string(), |o| o.to_string())));
+        line(py, &format!("    ({st}, {}),", out.map_or("None".to_string(), |o| o.to_string())));
     }
-    line(&mut py, "]");
+    line(py, "]");
     match &plan.crash {
-        Some(c) => line(&mut py, &format!(
+        Some(c) => line(py, &format!(
             "CRASH = {{\"at\": [{}], \"next\": [{}], \"record\": {}, \"after_checkpoint\": {}, \"effects\": {}, \"scope\": {}}}",
             c.at.iter().map(|n| py_str(n)).collect::<Vec<_>>().join(", "),
             c.next.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", "),
@@ -288,27 +295,28 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
             c.effects,
             py_str(if c.cluster { "cluster" } else { "task" }),
         )),
-        None => line(&mut py, "CRASH = None"),
+        None => line(py, "CRASH = None"),
     }
-    line(&mut py, "SETTINGS = {");
+    line(py, "SETTINGS = {");
     for (k, v) in &plan.settings {
         let value = if k == "python.fn-execution.bundle.size" { "str(BUNDLE_SIZE)".to_string() } else { py_str(v) };
-        line(&mut py, &format!("    {}: {value},", py_str(k)));
+        line(py, &format!("    {}: {value},", py_str(k)));
     }
-    line(&mut py, "}");
-    line(&mut py, "");
-    py.push_str(RUNTIME);
-    line(&mut py, "");
-    line(&mut py, "");
+    line(py, "}");
+    line(py, "");
+}
 
-    // The job.
-    line(&mut py, "def build_job(env):");
+/// `build_job(env)`: the job built operator by operator on the DataStream API, every input before
+/// the operators it feeds.
+fn build_job(py: &mut String, sc: &Scenario, g: &JobGraph) {
+    let s = &sc.settings;
+    line(py, "def build_job(env):");
     let mut taken = BTreeSet::new();
     let names: Vec<String> = g.spec.operators.iter().map(|o| py_name(&o.name, &mut taken)).collect();
     let index = |name: &str| g.spec.operators.iter().position(|o| o.name == name).expect("built");
     for i in operator_order(g) {
         let op = &g.spec.operators[i];
-        let (var, p, name) = (&names[i], op.parallelism, py_str(&op.name));
+        let (var, p) = (&names[i], op.parallelism);
         let inputs: Vec<(String, Partitioning)> = g
             .spec
             .edges
@@ -316,72 +324,11 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
             .filter(|e| e.to == op.name)
             .map(|e| (names[index(&e.from)].clone(), e.partitioning))
             .collect();
-        let union = |parts: Vec<String>| -> String {
-            match parts.split_first() {
-                Some((first, [])) => first.clone(),
-                Some((first, rest)) => format!("{first}.union({})", rest.join(", ")),
-                None => unreachable!("only sources have no inputs"),
-            }
-        };
-        let partitioned = |(v, p): &(String, Partitioning)| match p {
-            Partitioning::Forward => v.clone(),
-            Partitioning::Rebalance => format!("{v}.rebalance()"),
-            Partitioning::Broadcast => format!("{v}.broadcast()"),
-            Partitioning::Hash => format!("{v}.partition_custom(lambda key, n: SUBTASK[{name}][key], key_of)"),
-        };
-        let (role, expr) = match &op.kind {
-            OperatorKind::Source => {
-                let (first, last) = records_of(g, OperatorId(i as u16)).expect("checked");
-                ("a replayable source", format!("source(env, {name}, {first}, {last}, {p})"))
-            }
-            OperatorKind::Map => (
-                "map",
-                format!(
-                    "{}.map(PassOn(), output_type=RECORD).name({name}).set_parallelism({p})",
-                    union(inputs.iter().map(partitioned).collect())
-                ),
-            ),
-            OperatorKind::Filter { keep_keys } => (
-                "filter",
-                format!(
-                    "{}.filter(KeepKeys([{}])).name({name}).set_parallelism({p})",
-                    union(inputs.iter().map(partitioned).collect()),
-                    keep_keys.iter().map(|k| py_str(k)).collect::<Vec<_>>().join(", ")
-                ),
-            ),
-            OperatorKind::Count | OperatorKind::Sum => {
-                let kind = if op.kind == OperatorKind::Count { "count" } else { "sum" };
-                (
-                    if op.kind == OperatorKind::Count { "keyed count" } else { "keyed sum" },
-                    format!(
-                        "{}.key_by(pinned_key, key_type=PINNED_KEY).process(KeyedCount({name}, {}), output_type=RECORD).name({name}).set_parallelism({p}).set_max_parallelism({})",
-                        union(inputs.iter().map(|(v, _)| v.clone()).collect()),
-                        py_str(kind),
-                        g.max_parallelism[i]
-                    ),
-                )
-            }
-            OperatorKind::Sink => {
-                let input = union(inputs.iter().map(partitioned).collect());
-                match s.sink {
-                    SinkMode::TwoPhaseCommit => (
-                        "two-phase-commit sink",
-                        format!(
-                            "{input}.map(BeforeFileSink({name}), output_type=Types.STRING()).name({name}).set_parallelism({p}).sink_to(file_sink({name})).name({}).set_parallelism({p})",
-                            py_str(&format!("{} (FileSink)", op.name))
-                        ),
-                    ),
-                    SinkMode::Upsert => {
-                        ("upsert sink", format!("{input}.process(UpsertSink({name})).name({name}).set_parallelism({p})"))
-                    }
-                    _ => ("append sink", format!("{input}.process(AppendSink({name})).name({name}).set_parallelism({p})")),
-                }
-            }
-        };
+        let (role, expr) = operator_expr(g, s, i, &inputs);
         let keyed_note = matches!(op.kind, OperatorKind::Count | OperatorKind::Sum)
             && inputs.iter().any(|(_, p)| *p != Partitioning::Hash);
         line(
-            &mut py,
+            py,
             &format!(
                 "    # {} ({role}, parallelism {p}){}",
                 op.name,
@@ -392,11 +339,76 @@ pub(super) fn write_python(sc: &Scenario, plan: &ExportPlan) -> String {
                 }
             ),
         );
-        line(&mut py, &format!("    {var} = {expr}"));
+        line(py, &format!("    {var} = {expr}"));
     }
-    line(&mut py, "");
-    line(&mut py, "");
-    line(&mut py, "if __name__ == \"__main__\":");
-    line(&mut py, "    main(build_job)");
-    py
+}
+
+/// Operator `i`'s role in words and its stream as a Python expression, from its `inputs` (each a
+/// stream's name and the edge's partitioning).
+fn operator_expr(g: &JobGraph, s: &Settings, i: usize, inputs: &[(String, Partitioning)]) -> (&'static str, String) {
+    let op = &g.spec.operators[i];
+    let (p, name) = (op.parallelism, py_str(&op.name));
+    let union = |parts: Vec<String>| -> String {
+        match parts.split_first() {
+            Some((first, [])) => first.clone(),
+            Some((first, rest)) => format!("{first}.union({})", rest.join(", ")),
+            None => unreachable!("only sources have no inputs"),
+        }
+    };
+    let partitioned = |(v, p): &(String, Partitioning)| match p {
+        Partitioning::Forward => v.clone(),
+        Partitioning::Rebalance => format!("{v}.rebalance()"),
+        Partitioning::Broadcast => format!("{v}.broadcast()"),
+        Partitioning::Hash => format!("{v}.partition_custom(lambda key, n: SUBTASK[{name}][key], key_of)"),
+    };
+    let (role, expr) = match &op.kind {
+        OperatorKind::Source => {
+            let (first, last) = records_of(g, OperatorId(i as u16)).expect("checked");
+            ("a replayable source", format!("source(env, {name}, {first}, {last}, {p})"))
+        }
+        OperatorKind::Map => (
+            "map",
+            format!(
+                "{}.map(PassOn(), output_type=RECORD).name({name}).set_parallelism({p})",
+                union(inputs.iter().map(partitioned).collect())
+            ),
+        ),
+        OperatorKind::Filter { keep_keys } => (
+            "filter",
+            format!(
+                "{}.filter(KeepKeys([{}])).name({name}).set_parallelism({p})",
+                union(inputs.iter().map(partitioned).collect()),
+                keep_keys.iter().map(|k| py_str(k)).collect::<Vec<_>>().join(", ")
+            ),
+        ),
+        OperatorKind::Count | OperatorKind::Sum => {
+            let kind = if op.kind == OperatorKind::Count { "count" } else { "sum" };
+            (
+                if op.kind == OperatorKind::Count { "keyed count" } else { "keyed sum" },
+                format!(
+                    "{}.key_by(pinned_key, key_type=PINNED_KEY).process(KeyedCount({name}, {}), output_type=RECORD).name({name}).set_parallelism({p}).set_max_parallelism({})",
+                    union(inputs.iter().map(|(v, _)| v.clone()).collect()),
+                    py_str(kind),
+                    g.max_parallelism[i]
+                ),
+            )
+        }
+        OperatorKind::Sink => {
+            let input = union(inputs.iter().map(partitioned).collect());
+            match s.sink {
+                SinkMode::TwoPhaseCommit => (
+                    "two-phase-commit sink",
+                    format!(
+                        "{input}.map(BeforeFileSink({name}), output_type=Types.STRING()).name({name}).set_parallelism({p}).sink_to(file_sink({name})).name({}).set_parallelism({p})",
+                        py_str(&format!("{} (FileSink)", op.name))
+                    ),
+                ),
+                SinkMode::Upsert => {
+                    ("upsert sink", format!("{input}.process(UpsertSink({name})).name({name}).set_parallelism({p})"))
+                }
+                _ => ("append sink", format!("{input}.process(AppendSink({name})).name({name}).set_parallelism({p})")),
+            }
+        }
+    };
+    (role, expr)
 }

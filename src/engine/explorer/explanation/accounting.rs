@@ -111,9 +111,6 @@ impl Story {
 /// The facts of record `r`'s fate.
 fn account_of(replay: &Replay, r: RecordId, bad: BadOutcome) -> Account {
     let end = &replay.end;
-    let g = end.graph.clone();
-    let info = g.record(r);
-    let source = info.source;
     // Completeness and order are told by `history_account`: here State or Output.
     let state = bad.judged == Judged::State;
     let expected_total = if state { end.expected.state[r.0 as usize] } else { end.expected.external[r.0 as usize] };
@@ -122,155 +119,220 @@ fn account_of(replay: &Replay, r: RecordId, bad: BadOutcome) -> Account {
         Account::Unexplained { records: vec![r], reflected: vec![reflected_total], expected: vec![expected_total] };
     // Dropped by a barrier handler of the lab, and never taken again where it was dropped?
     if bad.judged == Judged::State && bad.verdict == Verdict::Lost {
-        let drop = (0..replay.events.len()).rev().find_map(|i| {
-            replay.events[i].iter().find_map(|e| match e {
-                Event::RecordDiscarded { task, channel, record, checkpoint } if *record == r => {
-                    Some((i, *task, *channel, *checkpoint))
-                }
-                _ => None,
-            })
-        });
-        if let Some((at, task, channel, checkpoint)) = drop {
-            let taken_later = !replay
-                .steps(
-                    at + 1..replay.events.len(),
-                    |e| matches!(e, Event::Processed { task: t, record, .. } if *t == task && *record == r),
-                )
-                .is_empty();
-            if !taken_later {
-                let barrier = |e: &Event| matches!(e, Event::BarrierReceived { task: t, channel: c, checkpoint: id, .. } if *t == task && *c == channel && *id == checkpoint);
-                let behind = replay.steps(0..at, barrier).last().map(|s| (*s, channel));
-                return Account::Dropped {
-                    records: vec![r],
-                    task,
-                    dropped: vec![Some(at as u32 + 1)],
-                    behind_barrier: vec![behind],
-                };
-            }
+        if let Some(dropped) = dropped_by_handler(replay, r) {
+            return dropped;
         }
     }
-    let (Some(crash), Some(restore), Some(before)) = (replay.crash, replay.restore, replay.before_restore.as_ref())
-    else {
-        return unexplained;
-    };
-    // The task whose state (or output) is off: the first stateful task (or sink) on the record's
-    // way that reflects it a different number of times than the failure-free run.
-    let task = g.topo_order.iter().copied().find(|t| {
-        let kind = &g.task(*t).kind;
-        let wanted = if state { kind.is_stateful() } else { *kind == OperatorKind::Sink };
-        wanted
-            && expected_at(end, *t, r) > 0
-            && (!state || reflected(&end.tasks()[t.index()].state, r) != expected_at(end, *t, r))
-    });
-    let Some(task) = task else { return unexplained };
-    let strategy = end.strategy();
-    let point = before.restore_point();
-    let source_save = replay.save(point[source.index()], strategy);
-    let task_save = replay.save(point[task.index()], strategy);
-    let task_step = Replay::save_step(&task_save);
-    let resume = replay.events[restore]
-        .iter()
-        .find_map(|e| match e {
-            Event::Rewound { task: t, offset } if *t == source => Some(*offset),
+    let Some(way) = Way::of(replay, r, state) else { return unexplained };
+    match bad.verdict {
+        Verdict::Lost if !way.comes_again => way.in_transit(),
+        Verdict::Duplicated if way.comes_again && way.in_restored > 0 => way.orphans(bad.judged),
+        _ => unexplained,
+    }
+}
+
+/// Record `r` dropped on arrival by a barrier handler of the lab, behind the checkpoint's barrier
+/// on its channel, and never taken again where it was dropped.
+fn dropped_by_handler(replay: &Replay, r: RecordId) -> Option<Account> {
+    let drop = (0..replay.events.len()).rev().find_map(|i| {
+        replay.events[i].iter().find_map(|e| match e {
+            Event::RecordDiscarded { task, channel, record, checkpoint } if *record == r => {
+                Some((i, *task, *channel, *checkpoint))
+            }
             _ => None,
         })
-        .unwrap_or(0);
-    let replayed = replay.events[restore].iter().any(|e| matches!(e, Event::Replayed { record, .. } if *record == r));
-    let sent =
-        replay.steps(0..crash, |e| matches!(e, Event::Read { task: t, record, .. } if *t == source && *record == r));
-    let sent = sent.last().copied();
-    let is_receipt = |e: &Event| match (state, e) {
+    });
+    let (at, task, channel, checkpoint) = drop?;
+    let taken_later = !replay
+        .steps(
+            at + 1..replay.events.len(),
+            |e| matches!(e, Event::Processed { task: t, record, .. } if *t == task && *record == r),
+        )
+        .is_empty();
+    if taken_later {
+        return None;
+    }
+    let barrier = |e: &Event| matches!(e, Event::BarrierReceived { task: t, channel: c, checkpoint: id, .. } if *t == task && *c == channel && *id == checkpoint);
+    let behind = replay.steps(0..at, barrier).last().map(|s| (*s, channel));
+    Some(Account::Dropped { records: vec![r], task, dropped: vec![Some(at as u32 + 1)], behind_barrier: vec![behind] })
+}
+
+/// Record `r`'s way from its source to the task whose state (or, `state` false, output) is off:
+/// the saves the restore gave both, the steps it was sent and received before the crash, where
+/// the restored source resumes, and what the restored task holds of it.
+struct Way<'a> {
+    replay: &'a Replay,
+    r: RecordId,
+    state: bool,
+    restore: usize,
+    source: TaskId,
+    source_save: Save,
+    resume: u32,
+    sent: Option<u32>,
+    task: TaskId,
+    task_save: Save,
+    task_step: Option<u32>,
+    /// The steps the task received it (the sink wrote it) before the crash.
+    received: Vec<u32>,
+    /// The restore put it back from the in-flight data of the checkpoint.
+    replayed: bool,
+    /// How often the restored task's state (or what a reader saw of the sink) reflects it.
+    in_restored: u32,
+    /// The restored source sends it again, or the restore replays it.
+    comes_again: bool,
+}
+
+impl<'a> Way<'a> {
+    /// The way, if the schedule crashed and restored and a task on the record's way is off.
+    fn of(replay: &'a Replay, r: RecordId, state: bool) -> Option<Way<'a>> {
+        let end = &replay.end;
+        let g = end.graph.clone();
+        let info = g.record(r);
+        let source = info.source;
+        let (Some(crash), Some(restore), Some(before)) = (replay.crash, replay.restore, replay.before_restore.as_ref())
+        else {
+            return None;
+        };
+        // The task whose state (or output) is off: the first stateful task (or sink) on the record's
+        // way that reflects it a different number of times than the failure-free run.
+        let task = g.topo_order.iter().copied().find(|t| {
+            let kind = &g.task(*t).kind;
+            let wanted = if state { kind.is_stateful() } else { *kind == OperatorKind::Sink };
+            wanted
+                && expected_at(end, *t, r) > 0
+                && (!state || reflected(&end.tasks()[t.index()].state, r) != expected_at(end, *t, r))
+        })?;
+        let strategy = end.strategy();
+        let point = before.restore_point();
+        let source_save = replay.save(point[source.index()], strategy);
+        let task_save = replay.save(point[task.index()], strategy);
+        let task_step = Replay::save_step(&task_save);
+        let resume = replay.events[restore]
+            .iter()
+            .find_map(|e| match e {
+                Event::Rewound { task: t, offset } if *t == source => Some(*offset),
+                _ => None,
+            })
+            .unwrap_or(0);
+        let replayed =
+            replay.events[restore].iter().any(|e| matches!(e, Event::Replayed { record, .. } if *record == r));
+        let sent = replay
+            .steps(0..crash, |e| matches!(e, Event::Read { task: t, record, .. } if *t == source && *record == r));
+        let sent = sent.last().copied();
+        let received = replay.steps(0..crash, |e| receipt(state, task, r, e));
+        let in_restored = if state {
+            point[task.index()].map_or(0, |s| reflected(&s.state, r))
+        } else {
+            // What a reader saw of the sink before the crash stays: the external system survives it.
+            before.external_counts()[r.0 as usize]
+        };
+        let comes_again = resume <= info.offset || replayed;
+        Some(Way {
+            replay,
+            r,
+            state,
+            restore,
+            source,
+            source_save,
+            resume,
+            sent,
+            task,
+            task_save,
+            task_step,
+            received,
+            replayed,
+            in_restored,
+            comes_again,
+        })
+    }
+
+    /// Lost in transit: reached after the task's save (so not in it), if at all; for the output,
+    /// written at all before the crash (a write no reader sees went into a transaction that never
+    /// committed).
+    fn in_transit(self) -> Account {
+        let reached = if self.state {
+            self.received.iter().copied().find(|s| self.task_step.is_none_or(|t| *s > t))
+        } else {
+            self.received.first().copied()
+        };
+        Account::InTransit {
+            records: vec![self.r],
+            source: self.source,
+            source_save: self.source_save,
+            resume: self.resume,
+            sent: vec![self.sent],
+            task: self.task,
+            task_save: self.task_save,
+            reached: vec![reached],
+        }
+    }
+
+    /// Duplicated as an orphan: in the task's restored state (or written before the crash), and
+    /// sent again (or replayed) and received again after the restore.
+    fn orphans(self, judged: Judged) -> Account {
+        let (replay, r, task, restore) = (self.replay, self.r, self.task, self.restore);
+        let reached = if self.state {
+            self.received.iter().copied().rfind(|s| self.task_step.is_none_or(|t| *s < t))
+        } else {
+            self.received.last().copied()
+        };
+        // Did the checkpoint's barrier come ahead of the record on its channel, and the
+        // snapshot still count it?
+        let checkpoint = match self.task_save {
+            Save::At { checkpoint, .. } => checkpoint,
+            _ => None,
+        };
+        let behind_barrier = match (judged, reached, checkpoint) {
+            (Judged::State, Some(at), Some(id)) => {
+                let channel = replay.events[at as usize - 1].iter().find_map(|e| match e {
+                    Event::Processed { task: t, record, channel, .. } if *t == task && *record == r => Some(*channel),
+                    _ => None,
+                });
+                channel.and_then(|c| {
+                    let barrier = |e: &Event| {
+                        matches!(e, Event::BarrierReceived { task: t, channel, checkpoint, .. } if *t == task && *channel == c && *checkpoint == id)
+                    };
+                    replay.steps(0..at as usize - 1, barrier).last().map(|s| (*s, c))
+                })
+            }
+            _ => None,
+        };
+        let after = restore + 1..replay.events.len();
+        let sent_again = if self.replayed {
+            Some(restore as u32 + 1)
+        } else {
+            replay
+                .steps(
+                    after.clone(),
+                    |e| matches!(e, Event::Read { task: t, record, .. } if *t == self.source && *record == r),
+                )
+                .first()
+                .copied()
+        };
+        let reached_again = replay.steps(after, |e| receipt(self.state, task, r, e)).first().copied();
+        Account::Orphans {
+            records: vec![r],
+            source: self.source,
+            source_save: self.source_save,
+            resume: self.resume,
+            sent: vec![self.sent],
+            task,
+            task_save: self.task_save,
+            reached: vec![reached],
+            behind_barrier: vec![behind_barrier],
+            replayed: self.replayed,
+            sent_again: vec![sent_again],
+            reached_again: vec![reached_again],
+        }
+    }
+}
+
+/// Whether event `e` is task `task` taking record `r` into its state (`state`), or writing it out.
+fn receipt(state: bool, task: TaskId, r: RecordId, e: &Event) -> bool {
+    match (state, e) {
         (true, Event::Processed { task: t, record, .. }) => *t == task && *record == r,
         (false, Event::SinkWrite { task: t, record, .. }) => *t == task && *record == r,
         _ => false,
-    };
-    let received = replay.steps(0..crash, is_receipt);
-    let in_restored = if state {
-        point[task.index()].map_or(0, |s| reflected(&s.state, r))
-    } else {
-        // What a reader saw of the sink before the crash stays: the external system survives it.
-        before.external_counts()[r.0 as usize]
-    };
-    let comes_again = resume <= info.offset || replayed;
-    match bad.verdict {
-        Verdict::Lost if !comes_again => {
-            // Reached after the task's save (so not in it), if at all; for the output, written
-            // at all before the crash (a write no reader sees went into a transaction that never
-            // committed).
-            let reached = if state {
-                received.iter().copied().find(|s| task_step.is_none_or(|t| *s > t))
-            } else {
-                received.first().copied()
-            };
-            Account::InTransit {
-                records: vec![r],
-                source,
-                source_save,
-                resume,
-                sent: vec![sent],
-                task,
-                task_save,
-                reached: vec![reached],
-            }
-        }
-        Verdict::Duplicated if comes_again && in_restored > 0 => {
-            let reached = if state {
-                received.iter().copied().rfind(|s| task_step.is_none_or(|t| *s < t))
-            } else {
-                received.last().copied()
-            };
-            // Did the checkpoint's barrier come ahead of the record on its channel, and the
-            // snapshot still count it?
-            let checkpoint = match task_save {
-                Save::At { checkpoint, .. } => checkpoint,
-                _ => None,
-            };
-            let behind_barrier = match (bad.judged, reached, checkpoint) {
-                (Judged::State, Some(at), Some(id)) => {
-                    let channel = replay.events[at as usize - 1].iter().find_map(|e| match e {
-                        Event::Processed { task: t, record, channel, .. } if *t == task && *record == r => {
-                            Some(*channel)
-                        }
-                        _ => None,
-                    });
-                    channel.and_then(|c| {
-                        let barrier = |e: &Event| {
-                            matches!(e, Event::BarrierReceived { task: t, channel, checkpoint, .. } if *t == task && *channel == c && *checkpoint == id)
-                        };
-                        replay.steps(0..at as usize - 1, barrier).last().map(|s| (*s, c))
-                    })
-                }
-                _ => None,
-            };
-            let after = restore + 1..replay.events.len();
-            let sent_again = if replayed {
-                Some(restore as u32 + 1)
-            } else {
-                replay
-                    .steps(
-                        after.clone(),
-                        |e| matches!(e, Event::Read { task: t, record, .. } if *t == source && *record == r),
-                    )
-                    .first()
-                    .copied()
-            };
-            let reached_again = replay.steps(after, is_receipt).first().copied();
-            Account::Orphans {
-                records: vec![r],
-                source,
-                source_save,
-                resume,
-                sent: vec![sent],
-                task,
-                task_save,
-                reached: vec![reached],
-                behind_barrier: vec![behind_barrier],
-                replayed,
-                sent_again: vec![sent_again],
-                reached_again: vec![reached_again],
-            }
-        }
-        _ => unexplained,
     }
 }
 
