@@ -97,50 +97,7 @@ pub fn LabTab(props: &TabProps) -> Html {
         Candidate::Handler(h) => refusal(&h, l),
         Candidate::Timers => None,
     };
-    let start = {
-        let run = run.clone();
-        let generation = generation.borrow().clone();
-        Callback::from(move |c: Candidate| {
-            generation.set(generation.get() + 1);
-            if matches!(c, Candidate::Handler(h) if h.check().is_err()) {
-                return;
-            }
-            let classifier = Rc::new(RefCell::new(Classifier::new(c)));
-            let result: Rc<RefCell<Option<Result<Classification, String>>>> = Rc::new(RefCell::new(None));
-            run.set(Run::Running(0, 0, Cost::default()));
-            let step = {
-                let (classifier, result) = (classifier.clone(), result.clone());
-                move || {
-                    let mut c = classifier.borrow_mut();
-                    match c.run(CHUNK) {
-                        Ok(None) if c.next_is_long() => Left::LongNext,
-                        Ok(None) => Left::More,
-                        Ok(Some(done)) => {
-                            *result.borrow_mut() = Some(Ok(done));
-                            Left::Done
-                        }
-                        Err(e) => {
-                            *result.borrow_mut() = Some(Err(format!("{e:?}")));
-                            Left::Done
-                        }
-                    }
-                }
-            };
-            let r = run.clone();
-            in_frames(generation.clone(), step, move |cost, done| {
-                if done {
-                    r.set(match result.borrow_mut().take() {
-                        Some(Ok(c)) => Run::Done(Rc::new((c, cost))),
-                        Some(Err(e)) => Run::Failed(e),
-                        None => Run::Failed("no result".into()),
-                    });
-                } else {
-                    let (probe, p) = classifier.borrow().progress();
-                    r.set(Run::Running(probe, p.map_or(0, |p| p.states), cost));
-                }
-            });
-        })
-    };
+    let start = classify_run(&run, generation.borrow().clone());
     {
         let start = start.clone();
         use_effect_with((candidate, props.study.classified), move |&(c, classified)| {
@@ -348,4 +305,50 @@ fn verdict(
                 "实验室的处理方式运行在主界面不提供的探测作业上，所以这些反例在这里讲述，而不在画布上打开。") }</p>
         }
     </div> }
+}
+
+/// Classifying a candidate: the classifier run a chunk per frame (a new start or a cancel, which
+/// bump `generation`, stops the one before), its progress and its end shown in `run`.
+fn classify_run(run: &UseStateHandle<Run>, generation: Rc<Cell<u32>>) -> Callback<Candidate> {
+    let run = run.clone();
+    Callback::from(move |c: Candidate| {
+        generation.set(generation.get() + 1);
+        if matches!(c, Candidate::Handler(h) if h.check().is_err()) {
+            return;
+        }
+        let classifier = Rc::new(RefCell::new(Classifier::new(c)));
+        let result: Rc<RefCell<Option<Result<Classification, String>>>> = Rc::new(RefCell::new(None));
+        run.set(Run::Running(0, 0, Cost::default()));
+        let step = {
+            let (classifier, result) = (classifier.clone(), result.clone());
+            move || {
+                let mut c = classifier.borrow_mut();
+                match c.run(CHUNK) {
+                    Ok(None) if c.next_is_long() => Left::LongNext,
+                    Ok(None) => Left::More,
+                    Ok(Some(done)) => {
+                        *result.borrow_mut() = Some(Ok(done));
+                        Left::Done
+                    }
+                    Err(e) => {
+                        *result.borrow_mut() = Some(Err(format!("{e:?}")));
+                        Left::Done
+                    }
+                }
+            }
+        };
+        let r = run.clone();
+        in_frames(generation.clone(), step, move |cost, done| {
+            if done {
+                r.set(match result.borrow_mut().take() {
+                    Some(Ok(c)) => Run::Done(Rc::new((c, cost))),
+                    Some(Err(e)) => Run::Failed(e),
+                    None => Run::Failed("no result".into()),
+                });
+            } else {
+                let (probe, p) = classifier.borrow().progress();
+                r.set(Run::Running(probe, p.map_or(0, |p| p.states), cost));
+            }
+        });
+    })
 }

@@ -30,3 +30,8 @@ impl At {
         self.answers.len() - usize::from(self.graded.is_some())
     }
 }
+
+/// How many of these answers were right.
+pub(super) fn right_count(a: &[bool]) -> usize {
+    a.iter().filter(|&&r| r).count()
+}

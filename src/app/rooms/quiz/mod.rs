@@ -5,6 +5,7 @@
 //! (`#room=quiz&set=N`), so a teacher can give a whole class the same quiz; the set in progress
 //! and the scores of finished sets stay in the browser's storage (`store.rs`).
 
+mod answering;
 mod at;
 mod store;
 
@@ -20,14 +21,11 @@ use crate::app::ui_state::Msg;
 use crate::classroom::quiz::history::{parse_set, Past, Progress, SetError};
 use crate::classroom::quiz::{Question, QuizSet, SET_SIZE};
 use crate::classroom::Origin;
-use at::At;
+use answering::{next, quiz_keys, submit, toggle};
+use at::{right_count, At};
 
 pub fn render(props: RoomProps) -> Html {
     html! { <>{ crate::app::rooms::room_head(crate::app::room::Room::Quiz, &props, Html::default()) }<QuizRoom ..props /></> }
-}
-
-fn right_count(a: &[bool]) -> usize {
-    a.iter().filter(|&&r| r).count()
 }
 
 #[component]
@@ -75,60 +73,9 @@ fn QuizRoom(props: &RoomProps) -> Html {
         });
     }
 
-    let toggle = {
-        let at = at.clone();
-        let set = set.clone();
-        Callback::from(move |i: usize| {
-            let Some(q) = set.questions.get(at.index()) else { return };
-            if at.graded.is_some() || at.done || i >= q.choices.len() {
-                return;
-            }
-            let mut next = (*at).clone();
-            if q.several {
-                if let Some(p) = next.ticked.iter().position(|&j| j == i) {
-                    next.ticked.remove(p);
-                } else {
-                    next.ticked.push(i);
-                }
-            } else {
-                next.ticked = vec![i];
-            }
-            at.set(next);
-        })
-    };
-    let submit = {
-        let at = at.clone();
-        let set = set.clone();
-        Callback::from(move |()| {
-            let Some(q) = set.questions.get(at.index()) else { return };
-            if at.graded.is_some() || at.done || at.ticked.is_empty() {
-                return;
-            }
-            let mut next = (*at).clone();
-            let g = q.grade(&next.ticked);
-            next.answers.push(g.right);
-            next.graded = Some(g);
-            at.set(next);
-        })
-    };
-    let next = {
-        let at = at.clone();
-        let history = history.clone();
-        Callback::from(move |()| {
-            if at.graded.is_none() {
-                return;
-            }
-            let mut n = (*at).clone();
-            n.graded = None;
-            n.ticked.clear();
-            if n.answers.len() >= SET_SIZE {
-                n.done = true;
-                let past = Past { set: n.set, right: right_count(&n.answers), of: n.answers.len() };
-                history.set(store::remember(past));
-            }
-            at.set(n);
-        })
-    };
+    let toggle = toggle(&at, &set);
+    let submit = submit(&at, &set);
+    let next = next(&at, &history);
     let open_set = {
         let at = at.clone();
         let link_error = link_error.clone();
@@ -140,31 +87,7 @@ fn QuizRoom(props: &RoomProps) -> Html {
         })
     };
     // Number keys tick options; Enter submits, then goes on (outside the set-number field).
-    let onkeydown = {
-        let (toggle, submit, next, at) = (toggle.clone(), submit.clone(), next.clone(), at.clone());
-        Callback::from(move |e: KeyboardEvent| {
-            let in_field = e
-                .target()
-                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok())
-                .is_some_and(|i| i.type_() == "text");
-            if in_field || e.ctrl_key() || e.meta_key() || e.alt_key() {
-                return;
-            }
-            let key = e.key();
-            // 1 to 9 tick the first nine options, 0 the tenth (a two-input job has ten records).
-            if let Some(d) = key.parse::<usize>().ok().filter(|_| key.len() == 1) {
-                toggle.emit(if d == 0 { 9 } else { d - 1 });
-                e.prevent_default();
-            } else if key == "Enter" && !at.done {
-                if at.graded.is_some() {
-                    next.emit(());
-                } else {
-                    submit.emit(());
-                }
-                e.prevent_default();
-            }
-        })
-    };
+    let onkeydown = quiz_keys(&toggle, &submit, &next, &at);
 
     let body = if at.done {
         score_view(&at, &history, l, &open_set)

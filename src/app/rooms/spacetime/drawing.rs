@@ -17,6 +17,8 @@ pub const W: f64 = 1200.0;
 const LEFT: f64 = 180.0;
 const RIGHT: f64 = 24.0;
 const TOP: f64 = 56.0;
+/// At most this many arrows are drawn in view (all barriers and marked arrows always are).
+pub const MAX_ARROWS: usize = 80;
 
 /// The drawing's own style, inside the SVG so that an exported file looks the same on a slide.
 const STYLE: &str = "\
@@ -218,34 +220,7 @@ pub fn draw(s: &Scene) -> (Html, usize) {
         shapes.push(html! { <line x1={num(x)} x2={num(x)} y1={num(TOP - 8.0)} y2={num(h - 8.0)} class="st-now" /> });
     }
     // The task lines: a segment while the task runs, broken at each crash.
-    for (t, name) in d.tasks.iter().enumerate() {
-        let y = s.y(t);
-        let task = crate::engine::TaskId(t as u16);
-        let mut start = Some(0u64);
-        let mut segs = Vec::new();
-        for m in d.marks.iter().filter(|m| m.task == task && m.step <= s.pos) {
-            match (m.kind, start) {
-                (MarkKind::Crash, Some(a)) => {
-                    segs.push((a, m.step as f64 - 0.5));
-                    start = None;
-                }
-                (MarkKind::Restore, None) => start = Some(m.step),
-                _ => {}
-            }
-        }
-        if let Some(a) = start {
-            segs.push((a, s.pos as f64));
-        }
-        for (a, b) in segs {
-            let (x1, x2) = (s.x(a as f64).max(LEFT), s.x(b).min(right));
-            if x2 > x1 {
-                shapes.push(html! { <line x1={num(x1)} x2={num(x2)} y1={num(y)} y2={num(y)} class="st-line" /> });
-            }
-        }
-        let fitted = fit(name, LEFT - 16.0, font);
-        placer.place(&fitted, LEFT - 12.0 - text_width(&fitted, font) / 2.0, y, font);
-        texts.push(html! { <text x={num(LEFT - 12.0)} y={num(y)} class="st-task" text-anchor="end" dominant-baseline="central">{ fitted }</text> });
-    }
+    task_lines(s, &mut placer, &mut texts, &mut shapes, right, font);
     // Saves, crashes and restores.
     for m in d.marks.iter().filter(|m| m.step <= s.pos && m.step >= s.from && m.step <= s.to) {
         let (x, y) = (s.x(m.step as f64 - 0.5), s.y(m.task.index()));
@@ -310,57 +285,11 @@ pub fn draw(s: &Scene) -> (Html, usize) {
     arrows.reverse();
     // The thinned records, bundled: per channel, how many in view are not drawn, written half way
     // between its two lines at the playhead's side.
-    let mut bundles: Vec<(usize, usize)> = Vec::new();
-    for (i, m) in d.messages.iter().enumerate() {
-        let in_view = m.sent_at <= s.pos.min(s.to) && m.received_at.is_none_or(|r| r >= s.from);
-        if in_view && !s.keep.get(i).copied().unwrap_or(true) {
-            match bundles.iter_mut().find(|b| b.0 == m.channel.index()) {
-                Some(b) => b.1 += 1,
-                None => bundles.push((m.channel.index(), 1)),
-            }
-        }
-    }
-    for (c, count) in bundles {
-        let m = d.messages.iter().find(|m| m.channel.index() == c).expect("counted from a message");
-        let text = format!("+{count}");
-        let y = (s.y(m.from.index()) + s.y(m.to.index())) / 2.0;
-        let x = right - text_width(&text, font) / 2.0 - 10.0;
-        if placer.place(&text, x, y, font) {
-            texts.push(html! {
-                <text x={num(x)} y={num(y)} class="st-bundle" text-anchor="middle" dominant-baseline="central">
-                    <title>{ match l {
-                        Lang::En => format!("{count} more records on this channel, thinned out: zoom in to see them"),
-                        Lang::Zh => format!("此通道上另有 {count} 条记录被稀疏省略：放大即可看到"),
-                    } }</title>{ text }</text>
-            });
-        }
-    }
+    bundles(s, &mut placer, &mut texts, right, font);
     let clip = html! {
         <clipPath id={format!("{}-clip", s.id)}><rect x={num(LEFT)} y="0" width={num(right - LEFT)} height={num(h)} /></clipPath>
     };
-    let hit_h = s.row();
-    let lines = (0..if s.still { 0 } else { d.tasks.len() }).map(|t| {
-        let y = s.y(t);
-        let on_line = s.on_line.clone();
-        let on_key = s.on_line_key.clone();
-        let point = s.drawn_cut.get(t).copied().flatten();
-        let name = d.tasks[t].clone();
-        html! {
-            <rect id={format!("{}-line-{t}", s.id)} class="st-hit" x={num(LEFT)} y={num(y - hit_h / 2.0)} width={num(right - LEFT)} height={num(hit_h)}
-                tabindex="0" role="slider" aria-valuemin="0" aria-valuemax={s.pos.to_string()}
-                // A slider always has a value (axe: aria-required-attr): no point set yet reads as step 0, "not set".
-                aria-valuenow={point.unwrap_or(0).to_string()}
-                aria-valuetext={match point {
-                    Some(p) if l == Lang::Zh => format!("第 {p} 步"),
-                    Some(p) => format!("step {p}"),
-                    None => l.t("no point set yet", "尚未设点").to_string(),
-                }}
-                aria-label={format!("{} {name}", l.t("Cut point on the line of", "切面点：任务"))}
-                data-task={t.to_string()}
-                onclick={Callback::from(move |e: MouseEvent| on_line.emit((t, e)))}
-                onkeydown={Callback::from(move |e: KeyboardEvent| on_key.emit((t, e)))} />
-        }
-    });
+    let lines = hit_lines(s, right);
     let view = html! {
         <svg id={format!("{}-svg", s.id)} xmlns="http://www.w3.org/2000/svg" viewBox={format!("0 0 {} {}", num(W), num(h))}
             class={classes!("st-svg", s.presenter.then_some("presenter"))} role="group" style={format!("font-size:{}px", num(font))}
@@ -478,4 +407,98 @@ fn fit(s: &str, max: f64, font: f64) -> String {
         out.push(c);
     }
     out + "…"
+}
+
+/// The task lines: a segment while the task runs, broken at each crash, and each task's name.
+fn task_lines(s: &Scene, placer: &mut Placer, texts: &mut Vec<Html>, shapes: &mut Vec<Html>, right: f64, font: f64) {
+    let d = s.d;
+    for (t, name) in d.tasks.iter().enumerate() {
+        let y = s.y(t);
+        let task = crate::engine::TaskId(t as u16);
+        let mut start = Some(0u64);
+        let mut segs = Vec::new();
+        for m in d.marks.iter().filter(|m| m.task == task && m.step <= s.pos) {
+            match (m.kind, start) {
+                (MarkKind::Crash, Some(a)) => {
+                    segs.push((a, m.step as f64 - 0.5));
+                    start = None;
+                }
+                (MarkKind::Restore, None) => start = Some(m.step),
+                _ => {}
+            }
+        }
+        if let Some(a) = start {
+            segs.push((a, s.pos as f64));
+        }
+        for (a, b) in segs {
+            let (x1, x2) = (s.x(a as f64).max(LEFT), s.x(b).min(right));
+            if x2 > x1 {
+                shapes.push(html! { <line x1={num(x1)} x2={num(x2)} y1={num(y)} y2={num(y)} class="st-line" /> });
+            }
+        }
+        let fitted = fit(name, LEFT - 16.0, font);
+        placer.place(&fitted, LEFT - 12.0 - text_width(&fitted, font) / 2.0, y, font);
+        texts.push(html! { <text x={num(LEFT - 12.0)} y={num(y)} class="st-task" text-anchor="end" dominant-baseline="central">{ fitted }</text> });
+    }
+}
+
+/// The thinned records, bundled: per channel, how many in view are not drawn ("+n"), written half
+/// way between its two lines at the playhead's side.
+fn bundles(s: &Scene, placer: &mut Placer, texts: &mut Vec<Html>, right: f64, font: f64) {
+    let (d, l) = (s.d, s.lang);
+    let mut bundles: Vec<(usize, usize)> = Vec::new();
+    for (i, m) in d.messages.iter().enumerate() {
+        let in_view = m.sent_at <= s.pos.min(s.to) && m.received_at.is_none_or(|r| r >= s.from);
+        if in_view && !s.keep.get(i).copied().unwrap_or(true) {
+            match bundles.iter_mut().find(|b| b.0 == m.channel.index()) {
+                Some(b) => b.1 += 1,
+                None => bundles.push((m.channel.index(), 1)),
+            }
+        }
+    }
+    for (c, count) in bundles {
+        let m = d.messages.iter().find(|m| m.channel.index() == c).expect("counted from a message");
+        let text = format!("+{count}");
+        let y = (s.y(m.from.index()) + s.y(m.to.index())) / 2.0;
+        let x = right - text_width(&text, font) / 2.0 - 10.0;
+        if placer.place(&text, x, y, font) {
+            texts.push(html! {
+                <text x={num(x)} y={num(y)} class="st-bundle" text-anchor="middle" dominant-baseline="central">
+                    <title>{ match l {
+                        Lang::En => format!("{count} more records on this channel, thinned out: zoom in to see them"),
+                        Lang::Zh => format!("此通道上另有 {count} 条记录被稀疏省略：放大即可看到"),
+                    } }</title>{ text }</text>
+            });
+        }
+    }
+}
+
+/// Each task line's hit area, a slider for its point of the cut (none on a still diagram).
+fn hit_lines(s: &Scene, right: f64) -> Vec<Html> {
+    let (d, l) = (s.d, s.lang);
+    let hit_h = s.row();
+    (0..if s.still { 0 } else { d.tasks.len() })
+        .map(|t| {
+        let y = s.y(t);
+        let on_line = s.on_line.clone();
+        let on_key = s.on_line_key.clone();
+        let point = s.drawn_cut.get(t).copied().flatten();
+        let name = d.tasks[t].clone();
+        html! {
+            <rect id={format!("{}-line-{t}", s.id)} class="st-hit" x={num(LEFT)} y={num(y - hit_h / 2.0)} width={num(right - LEFT)} height={num(hit_h)}
+                tabindex="0" role="slider" aria-valuemin="0" aria-valuemax={s.pos.to_string()}
+                // A slider always has a value (axe: aria-required-attr): no point set yet reads as step 0, "not set".
+                aria-valuenow={point.unwrap_or(0).to_string()}
+                aria-valuetext={match point {
+                    Some(p) if l == Lang::Zh => format!("第 {p} 步"),
+                    Some(p) => format!("step {p}"),
+                    None => l.t("no point set yet", "尚未设点").to_string(),
+                }}
+                aria-label={format!("{} {name}", l.t("Cut point on the line of", "切面点：任务"))}
+                data-task={t.to_string()}
+                onclick={Callback::from(move |e: MouseEvent| on_line.emit((t, e)))}
+                onkeydown={Callback::from(move |e: KeyboardEvent| on_key.emit((t, e)))} />
+        }
+        })
+        .collect()
 }

@@ -53,6 +53,21 @@ pub fn record_story(session: &Session, d: &Diagram, record: RecordId, lang: Lang
         .collect()
 }
 
+/// What the card shows of `record`: its label, its ledger row now, whether the job is down, and
+/// its story.
+pub fn card_of(
+    session: &Session,
+    d: &Diagram,
+    r: RecordId,
+    l: Lang,
+) -> Option<(String, u32, u32, crate::engine::Verdict, bool, Vec<(u64, Vec<String>)>)> {
+    let sim = session.sim();
+    let ledger = sim.ledger();
+    let row = ledger.rows.iter().find(|x| x.record == r)?;
+    let story = record_story(session, d, r, l);
+    Some((row.label.clone(), row.state, row.expected_state, row.state_verdict, sim.down().is_some(), story))
+}
+
 #[derive(Properties, PartialEq)]
 pub struct CardProps {
     pub lang: Lang,

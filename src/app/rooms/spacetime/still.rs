@@ -5,8 +5,7 @@
 
 use yew::prelude::*;
 
-use super::drawing::{draw, Scene};
-use super::MAX_ARROWS;
+use super::drawing::{draw, Scene, MAX_ARROWS};
 use crate::app::text::Lang;
 use crate::engine::space_time::{diagram, thin};
 use crate::engine::Timeline;

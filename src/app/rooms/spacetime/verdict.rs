@@ -6,9 +6,10 @@
 
 use yew::prelude::*;
 
+use super::crossings::Judged;
 use super::drawing::{crossing_symbol, crossing_word};
 use crate::app::text::{verdict_mark, Lang};
-use crate::engine::{Crossing, CutRestore, DrawnCut, DrawnCutError, RecordId, Verdict};
+use crate::engine::{Crossing, CutReport, CutRestore, DrawnCut, DrawnCutError, RecordId, Verdict};
 
 /// The error of a cut that can't be classified or restored from, in the page's language.
 pub fn error_text(l: Lang, e: &DrawnCutError) -> String {
@@ -188,5 +189,47 @@ pub fn CutVerdict(props: &VerdictProps) -> Html {
             }
             { restore }
         </div>
+    }
+}
+
+/// The verdict on the learner's cut: how to draw one while points are missing, then
+/// [`CutVerdict`].
+pub fn your_cut(
+    judged: &Judged,
+    set: usize,
+    n: usize,
+    hovered: Option<RecordId>,
+    on_hover: &Callback<Option<RecordId>>,
+    l: Lang,
+) -> Html {
+    match judged {
+        None => html! {
+            <p id="st-verdict" class="st-verdict pending" role="status" aria-live="polite">{ match l {
+                Lang::En => format!("Draw your own cut: click one point on each task line, or Tab to a line, move with ← →, and press Enter. {set} of {n} set."),
+                Lang::Zh => format!("画出你自己的切面：在每条任务线上点一个点，或按 Tab 到一条线，用 ← → 移动，按 Enter 确定。已设 {set} / {n}。"),
+            } }</p>
+        },
+        Some((cut, restore)) => {
+            let cut = cut.clone().map_err(|e| error_text(l, &e));
+            let restore = restore.clone().map(|r| r.map_err(|e| error_text(l, &e)));
+            html! { <CutVerdict id="st" lang={l} {cut} {restore} hovered={hovered} on_hover={on_hover.clone()} /> }
+        }
+    }
+}
+
+/// The line under the diagram about the restore point now: the orphans and records in transit it
+/// has, or that there is none yet.
+pub fn restore_point_words(current: Option<&CutReport>, l: Lang) -> String {
+    match current {
+        None => {
+            l.t("No restore point yet: no task has saved its state.", "还没有恢复点：没有任务保存过状态。").to_string()
+        }
+        Some(c) => {
+            let (o, t) = (c.orphans().len(), c.in_transit().len());
+            match l {
+                Lang::En => format!("The solid purple line is the restore point now (the saves a restore would use): {o} ⊕ orphan, {t} ✗ in transit."),
+                Lang::Zh => format!("紫色实线是现在的恢复点（恢复会用到的快照）：{o} 条 ⊕ 孤儿消息，{t} 条 ✗ 在途。"),
+            }
+        }
     }
 }
