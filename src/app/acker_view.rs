@@ -8,6 +8,8 @@ use crate::app::svg_number::{num, within};
 use yew::prelude::*;
 
 use super::text::Lang;
+use crate::app::legend_item::legend_item;
+use crate::engine::mechanisms::marks::Mark;
 use crate::engine::mechanisms::storm::steps::{from_acker, to_acker};
 use crate::engine::mechanisms::storm::tuple_tree::{short_hex, AckMessage, StormRuntime};
 use crate::engine::{Action, Sim, TaskId};
@@ -267,4 +269,41 @@ fn acker_strip(sim: &Sim, storm: &StormRuntime, top: f64, width: f64, act: &Call
             { for drawn }
         </g>
     }
+}
+
+/// The legend's lines for Storm's marks: a tuple tree in the acker's table, a message to the acker.
+pub fn legend(m: Mark, l: Lang) -> Html {
+    match m {
+        Mark::TupleTree => legend_item(
+            html! { <g class="g-tree"><text x="4" y="30">{ "9e37… ← a" }</text></g> },
+            110,
+            l.t(
+                "a tuple tree in the acker's table: its root's XOR value, 0 when every tuple is acked",
+                "acker 表中的元组树：根的 XOR 值，所有元组都确认后为 0",
+            ),
+        ),
+        Mark::AckMessage => legend_item(
+            html! { <g class="g-ack-msg"><rect x="4" y="10" width="92" height="28" rx="8" /><text x="50" y="30" text-anchor="middle">{ "ack a" }</text></g> },
+            100,
+            l.t(
+                "init / ack: a message on its way to the acker (click its row to deliver it)",
+                "init / ack：发往 acker 的消息（点它所在的行即可送达）",
+            ),
+        ),
+        other => super::spark_view::legend(other, l),
+    }
+}
+
+/// Nimbus's lines in the JobManager's place: it assigns workers and is not on the data path, and
+/// no state is saved.
+pub fn nimbus_lines(sim: &Sim, l: Lang) -> (String, String) {
+    let line2 = if sim.jobmanager_up() {
+        l.t("Nimbus: assigns workers; not on the data path", "Nimbus：分配 worker，不在数据路径上")
+    } else {
+        l.t("Nimbus down: workers keep processing; reassignment waits", "Nimbus 故障：worker 继续处理，重新分配需等待")
+    };
+    (
+        line2.to_string(),
+        l.t("no state is saved: a restarted bolt starts empty", "不保存状态：重启的 bolt 从空开始").to_string(),
+    )
 }

@@ -17,6 +17,11 @@ pub struct Bands {
     /// Spark's lines in the Storage panel, and its metadata line in the JobManager's box.
     pub storage_lines: fn(&crate::engine::Sim, Lang) -> Vec<String>,
     pub metadata_short: fn(&crate::engine::Sim, Lang) -> String,
+    /// The legend's lines for their marks (tuple trees, messages to the acker, blocks, batches).
+    pub legend: fn(crate::engine::mechanisms::marks::Mark, Lang) -> Html,
+    /// The second and third lines of the JobManager's box: Nimbus's, the Spark driver's.
+    pub nimbus_lines: fn(&crate::engine::Sim, Lang) -> (String, String),
+    pub driver_lines: fn(&crate::engine::Sim, Lang) -> (String, String),
 }
 
 /// A band under the job: drawn at a top and a width (in presenter mode's geometry, `compact`, the
@@ -31,6 +36,9 @@ fn band_fns() -> Bands {
         narrate: crate::engine::wording::narrate_storm_spark,
         storage_lines: spark_view::storage_lines,
         metadata_short: spark_view::metadata_short,
+        legend: acker_view::legend,
+        nimbus_lines: acker_view::nimbus_lines,
+        driver_lines: spark_view::driver_lines,
     }
 }
 

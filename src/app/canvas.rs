@@ -147,6 +147,6 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             { band.map(|(band, _)| band).unwrap_or_default() }
             { if !running { down_banner(sim, drawing, lay, lang) } else if sim.region_down() { region_banner(sim, lay, lang) } else { html!{} } }
         </svg>
-        <Legend lang={lang} presenter={props.presenter} marks={crate::classroom::marks(&sim.settings)} />
+        <Legend lang={lang} presenter={props.presenter} marks={crate::classroom::marks(&sim.settings)} bands={bands.is_ok()} />
     </> }
 }

@@ -24,6 +24,7 @@ pub mod files;
 pub mod focus;
 pub mod key_colours;
 pub mod keys;
+pub mod legend_item;
 pub mod lesson_bar;
 pub mod lesson_frame;
 pub mod lessons_part;

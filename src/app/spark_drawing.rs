@@ -14,24 +14,15 @@ pub static SPARK: MechanismDrawing = MechanismDrawing {
         wait_height: |_| 90.0,
         min_width: super::spark_view::MIN_W as f32,
     }),
+    // The box's lines come in the bands part, with the band.
     jobmanager: Some(|sim, l| {
         let title = if sim.running() {
             l.t("Spark driver · JobScheduler", "Spark 驱动器 · JobScheduler")
         } else {
             l.t("✖ Spark driver down", "✖ Spark 驱动器故障")
         };
-        let every = sim.settings.batch_interval;
-        let next = (sim.tick / every + 1) * every;
-        let line2 = match sim.spark() {
-            Some(_) => format!(
-                "{} {every} {} · {} {next}",
-                l.t("a batch every", "批次间隔"),
-                l.t("steps", "步"),
-                l.t("next at step", "下一个在步")
-            ),
-            None => l.t("driver down: every executor died with it", "驱动器故障：所有执行器随之退出").to_string(),
-        };
-        (Some(title), line2, bands_now().map_or_else(|| "…".to_string(), |b| (b.metadata_short)(sim, l)))
+        let (line2, line3) = bands_now().map_or_else(|| ("…".to_string(), String::new()), |b| (b.driver_lines)(sim, l));
+        (Some(title), line2, line3)
     }),
     crash_tip: Some(|l| l.t("Crash the executor running", "使运行它的执行器崩溃：")),
     // A cluster's or a task's crash reads as under any mechanism; the rest is the driver's death.

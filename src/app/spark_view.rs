@@ -10,7 +10,9 @@ use crate::app::svg_number::num;
 use yew::prelude::*;
 
 use super::text::Lang;
+use crate::app::legend_item::legend_item;
 use crate::app::svg_text::{text_w, wrap};
+use crate::engine::mechanisms::marks::Mark;
 use crate::engine::mechanisms::spark::received_blocks::{Block, SparkRuntime, WAL_BYTES_PER_RECORD};
 use crate::engine::{Action, Sim};
 
@@ -353,4 +355,43 @@ fn strip(top: f64, width: f64, l: Lang, first: String, second: String) -> (Html,
         </g>
     };
     (strip, h)
+}
+
+/// The legend's lines for Spark's marks: a block a receiver stored, the driver's batch job.
+pub fn legend(m: Mark, l: Lang) -> Html {
+    match m {
+        Mark::Block => legend_item(
+            html! { <g class="g-spark-block"><rect x="4" y="10" width="104" height="26" rx="13" /><text x="56" y="29" text-anchor="middle">{ "a ▪0 ✎" }</text></g> },
+            112,
+            l.t(
+                "a block: ▪0 ▪1 a copy in executor 0 / 1, ✎ in the write-ahead log",
+                "块：▪0 ▪1 执行器 0/1 中的副本，✎ 在预写日志中",
+            ),
+        ),
+        _ => legend_item(
+            html! { <g class="g-batch"><text x="4" y="30">{ l.t("batch 1 ▶", "批次 1 ▶") }</text></g> },
+            110,
+            l.t(
+                "batch k ▶: the driver's batch job running (the others queue behind it)",
+                "批次 k ▶：驱动器正在运行的批次作业（其余在后面排队）",
+            ),
+        ),
+    }
+}
+
+/// The driver's lines in the JobManager's place: when the next batch is cut, and the metadata
+/// checkpoint.
+pub fn driver_lines(sim: &Sim, l: Lang) -> (String, String) {
+    let every = sim.settings.batch_interval;
+    let next = (sim.tick / every + 1) * every;
+    let line2 = match sim.spark() {
+        Some(_) => format!(
+            "{} {every} {} · {} {next}",
+            l.t("a batch every", "批次间隔"),
+            l.t("steps", "步"),
+            l.t("next at step", "下一个在步")
+        ),
+        None => l.t("driver down: every executor died with it", "驱动器故障：所有执行器随之退出").to_string(),
+    };
+    (line2, metadata_short(sim, l))
 }

@@ -3,8 +3,8 @@
 //! on the data path, and no state is saved.
 
 use super::acker_view;
+use super::bands_part::bands_now;
 use super::mechanism_drawing::{BandDrawing, MechanismDrawing};
-use super::text::Lang;
 use crate::engine::Sim;
 
 pub static STORM: MechanismDrawing = MechanismDrawing {
@@ -14,31 +14,18 @@ pub static STORM: MechanismDrawing = MechanismDrawing {
         wait_height: acker_view::band_height,
         min_width: acker_view::MIN_W as f32,
     }),
+    // The box's lines come in the bands part, with the acker's band.
     jobmanager: Some(|sim, l| {
-        if sim.jobmanager_up() {
-            (
-                Some(l.t("Storm · Nimbus", "Storm · Nimbus")),
-                l.t("Nimbus: assigns workers; not on the data path", "Nimbus：分配 worker，不在数据路径上").to_string(),
-                no_state(l),
-            )
+        let (line2, line3) = bands_now().map_or_else(|| ("…".to_string(), String::new()), |b| (b.nimbus_lines)(sim, l));
+        let title = if sim.jobmanager_up() {
+            l.t("Storm · Nimbus", "Storm · Nimbus")
         } else {
-            (
-                Some(l.t("✖ Nimbus down", "✖ Nimbus 故障")),
-                l.t(
-                    "Nimbus down: workers keep processing; reassignment waits",
-                    "Nimbus 故障：worker 继续处理，重新分配需等待",
-                )
-                .to_string(),
-                no_state(l),
-            )
-        }
+            l.t("✖ Nimbus down", "✖ Nimbus 故障")
+        };
+        (Some(title), line2, line3)
     }),
     ..MechanismDrawing::DEFAULT
 };
-
-fn no_state(l: Lang) -> String {
-    l.t("no state is saved: a restarted bolt starts empty", "不保存状态：重启的 bolt 从空开始").to_string()
-}
 
 /// The acker's band shows while there are ackers. In presenter mode only while the acker has a
 /// tree or a message to show: the strip costs the drawing some of its height on a projector.

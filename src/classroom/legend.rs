@@ -13,5 +13,5 @@ pub use crate::engine::mechanisms::marks::Mark;
 /// The marks the canvas can draw under `settings`' strategy, in the legend's order: its catalogue
 /// row's.
 pub fn marks(settings: &Settings) -> Vec<Mark> {
-    (settings.strategy.row().marks)(settings)
+    (settings.strategy.row().marks)(settings).to_vec()
 }

@@ -1,6 +1,7 @@
 //! The legend beside the drawing: what each mark the canvas can draw under this strategy means.
 
 use crate::app::key_colours::KEY_COLOURS;
+use crate::app::legend_item::legend_item;
 use crate::app::text::Lang;
 use crate::classroom::Mark;
 use yew::prelude::*;
@@ -12,6 +13,8 @@ pub(super) struct LegendProps {
     /// The marks the current strategy draws (`crate::classroom::legend`): the legend explains
     /// those and no others.
     pub(super) marks: Vec<Mark>,
+    /// Whether the bands' part is there: it draws Storm's and Spark's marks.
+    pub(super) bands: bool,
 }
 
 /// The legend: what the marks on the canvas mean, drawn with the canvas's own marks, only those
@@ -20,12 +23,7 @@ pub(super) struct LegendProps {
 #[component]
 pub(super) fn Legend(props: &LegendProps) -> Html {
     let (l, presenter) = (props.lang, props.presenter);
-    let item = |glyph: Html, w: u32, text: &'static str| {
-        html! {
-            <li><svg class="legend-glyph" viewBox={format!("0 0 {w} 48")} style={format!("aspect-ratio: {w} / 48")} aria-hidden="true">{ glyph }</svg>
-                <span>{ text }</span></li>
-        }
-    };
+    let item = legend_item;
     // The glyphs have classes of their own ("g-…"), styled like the canvas's marks, so a query
     // for the canvas's tokens or markers never finds them.
     let token = |class: &'static str| {
@@ -81,38 +79,12 @@ pub(super) fn Legend(props: &LegendProps) -> Html {
             48,
             l.t("outlined: the next record a source reads", "描边：源下一条要读取的记录"),
         ),
-        Mark::TupleTree => item(
-            html! { <g class="g-tree"><text x="4" y="30">{ "9e37… ← a" }</text></g> },
-            110,
-            l.t(
-                "a tuple tree in the acker's table: its root's XOR value, 0 when every tuple is acked",
-                "acker 表中的元组树：根的 XOR 值，所有元组都确认后为 0",
-            ),
-        ),
-        Mark::AckMessage => item(
-            html! { <g class="g-ack-msg"><rect x="4" y="10" width="92" height="28" rx="8" /><text x="50" y="30" text-anchor="middle">{ "ack a" }</text></g> },
-            100,
-            l.t(
-                "init / ack: a message on its way to the acker (click its row to deliver it)",
-                "init / ack：发往 acker 的消息（点它所在的行即可送达）",
-            ),
-        ),
-        Mark::Block => item(
-            html! { <g class="g-spark-block"><rect x="4" y="10" width="104" height="26" rx="13" /><text x="56" y="29" text-anchor="middle">{ "a ▪0 ✎" }</text></g> },
-            112,
-            l.t(
-                "a block: ▪0 ▪1 a copy in executor 0 / 1, ✎ in the write-ahead log",
-                "块：▪0 ▪1 执行器 0/1 中的副本，✎ 在预写日志中",
-            ),
-        ),
-        Mark::Batch => item(
-            html! { <g class="g-batch"><text x="4" y="30">{ l.t("batch 1 ▶", "批次 1 ▶") }</text></g> },
-            110,
-            l.t(
-                "batch k ▶: the driver's batch job running (the others queue behind it)",
-                "批次 k ▶：驱动器正在运行的批次作业（其余在后面排队）",
-            ),
-        ),
+        // Storm's and Spark's marks are drawn by their bands' part, which comes with the strategy
+        // (`bands_part.rs`); until it is there, the words alone.
+        m => match super::super::bands_part::bands_now() {
+            Some(bands) => (bands.legend)(*m, l),
+            None => html! { <li class="legend-wait"><span>{ "…" }</span></li> },
+        },
     };
     html! {
         <details class="legend" id="legend" open={!presenter} data-marks={props.marks.len().to_string()}>

@@ -23,6 +23,39 @@
 //! input makes the task give the checkpoint up, decline it and forward the marker
 //! (`processCancellationBarrier`); barrier n+1 before n is complete does the same for n
 //! (`cancelSubsumedCheckpoint`).
+//!
+//! A story, run as a test: on a job with two inputs, over 40 seeded schedules with a crash, aligned
+//! barriers never lose or duplicate a record, where the barrier tracker (no alignment) duplicates.
+//!
+//! ```
+//! use barrierscope::engine::{Action, Scenario, Settings, Strategy};
+//!
+//! // Under `strategy`: a checkpoint asked for at step 2 (where there are checkpoints), 14 steps
+//! // of the seeded scheduler, a crash of the whole job, a restore, then the run to its end.
+//! // What each record's effect on the state ended as: (lost, duplicated).
+//! let crash = |strategy, job, seed| {
+//!     let mut sim = Scenario::builtin(job, Settings::new(strategy), seed).sim().unwrap();
+//!     for i in 0..14 {
+//!         if i == 2 && sim.check(Action::Checkpoint).is_ok() {
+//!             sim.step(Action::Checkpoint).unwrap();
+//!         }
+//!         if sim.has_work() {
+//!             sim.step(Action::Auto).unwrap();
+//!         }
+//!     }
+//!     sim.step(Action::Crash).unwrap();
+//!     sim.step(Action::Restore).unwrap();
+//!     while sim.has_work() {
+//!         sim.step(Action::Auto).unwrap();
+//!     }
+//!     let l = sim.ledger().state;
+//!     (l.lost, l.duplicated)
+//! };
+//! for seed in 0..40 {
+//!     assert_eq!(crash(Strategy::Aligned, "two-inputs", seed), (0, 0), "seed {seed}");
+//! }
+//! assert!((0..40).any(|seed| crash(Strategy::AtLeastOnce, "two-inputs", seed).1 > 0));
+//! ```
 
 use super::barriers::{decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward, unblock_inputs};
 use super::marks::Mark;
@@ -246,8 +279,8 @@ pub static ROW: Row = Row {
     marks: |settings| {
         use Mark::*;
         match settings.alignment_timeout {
-            Some(_) => vec![Save, Cut, Buffered, Replayed, Barrier, UnalignedBarrier, CancelMarker, NextRecord],
-            None => vec![Save, Cut, Buffered, Replayed, Barrier, CancelMarker, NextRecord],
+            Some(_) => &[Save, Cut, Buffered, Replayed, Barrier, UnalignedBarrier, CancelMarker, NextRecord],
+            None => &[Save, Cut, Buffered, Replayed, Barrier, CancelMarker, NextRecord],
         }
     },
 };

@@ -64,5 +64,5 @@ pub struct Row {
     /// Whether it is a teaching toy that no real system runs as such (said in its menu entry).
     pub toy: bool,
     /// The marks the canvas can draw under `settings`, in the legend's order.
-    pub marks: fn(&Settings) -> Vec<Mark>,
+    pub marks: fn(&Settings) -> &'static [Mark],
 }

@@ -95,10 +95,8 @@ pub static ROW: Row = Row {
     id: "state-log",
     mechanism: &StateLog,
     name: Words::new("Per-record state log (a toy)", "逐条状态日志（玩具）"),
-    menu: Words::new(
-        "Per-record state log: a toy after Kafka Streams' changelogs",
-        "逐条状态日志：仿 Kafka Streams 变更日志的玩具",
-    ),
+    // Short: the menu is as wide as its longest entry. Its title says the rest.
+    menu: Words::new("State log (a toy)", "状态日志（玩具）"),
     in_sentence: Words::new("the per-record state log", "逐条状态日志"),
     settings: &[],
     coordinator: false,
@@ -112,5 +110,5 @@ pub static ROW: Row = Row {
     pyspark: false,
     explore: Err("is a toy the explorer's state key does not know"),
     toy: true,
-    marks: |_| vec![Mark::NextRecord],
+    marks: |_| &[Mark::NextRecord],
 };

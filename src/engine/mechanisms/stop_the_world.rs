@@ -3,6 +3,38 @@
 //! every task (the state then reflects exactly the records read so far, with nothing in flight),
 //! and lets the sources go again. Exactly-once, but the whole job stalls for the drain; the
 //! statistics measure the stall.
+//!
+//! A story, run as a test: over 40 seeded schedules with a crash, stopping the world before the
+//! snapshot is exact too; it pays in the time the sources stand still.
+//!
+//! ```
+//! use barrierscope::engine::{Action, Scenario, Settings, Strategy};
+//!
+//! // Under `strategy`: a checkpoint asked for at step 2 (where there are checkpoints), 14 steps
+//! // of the seeded scheduler, a crash of the whole job, a restore, then the run to its end.
+//! // What each record's effect on the state ended as: (lost, duplicated).
+//! let crash = |strategy, job, seed| {
+//!     let mut sim = Scenario::builtin(job, Settings::new(strategy), seed).sim().unwrap();
+//!     for i in 0..14 {
+//!         if i == 2 && sim.check(Action::Checkpoint).is_ok() {
+//!             sim.step(Action::Checkpoint).unwrap();
+//!         }
+//!         if sim.has_work() {
+//!             sim.step(Action::Auto).unwrap();
+//!         }
+//!     }
+//!     sim.step(Action::Crash).unwrap();
+//!     sim.step(Action::Restore).unwrap();
+//!     while sim.has_work() {
+//!         sim.step(Action::Auto).unwrap();
+//!     }
+//!     let l = sim.ledger().state;
+//!     (l.lost, l.duplicated)
+//! };
+//! for seed in 0..40 {
+//!     assert_eq!(crash(Strategy::StopTheWorld, "two-inputs", seed), (0, 0), "seed {seed}");
+//! }
+//! ```
 
 use super::marks::Mark;
 use super::row::{Row, Words};
@@ -61,5 +93,5 @@ pub static ROW: Row = Row {
     pyspark: false,
     explore: Ok(()),
     toy: false,
-    marks: |_| vec![Mark::Save, Mark::Cut, Mark::Replayed, Mark::NextRecord],
+    marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::NextRecord],
 };

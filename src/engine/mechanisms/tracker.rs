@@ -14,6 +14,39 @@
 //! marker on instead of a snapshot. A cancel marker from an input ends the counting of that
 //! checkpoint and of older ones, each declined and cancelled in turn
 //! (`processCancellationBarrier`).
+//!
+//! A story, run as a test: on a job with two inputs, over 40 seeded schedules with a crash, the
+//! tracker never loses a record but counts some twice (the records behind an early barrier went
+//! into the snapshot and are replayed), where aligned barriers count each once.
+//!
+//! ```
+//! use barrierscope::engine::{Action, Scenario, Settings, Strategy};
+//!
+//! // Under `strategy`: a checkpoint asked for at step 2 (where there are checkpoints), 14 steps
+//! // of the seeded scheduler, a crash of the whole job, a restore, then the run to its end.
+//! // What each record's effect on the state ended as: (lost, duplicated).
+//! let crash = |strategy, job, seed| {
+//!     let mut sim = Scenario::builtin(job, Settings::new(strategy), seed).sim().unwrap();
+//!     for i in 0..14 {
+//!         if i == 2 && sim.check(Action::Checkpoint).is_ok() {
+//!             sim.step(Action::Checkpoint).unwrap();
+//!         }
+//!         if sim.has_work() {
+//!             sim.step(Action::Auto).unwrap();
+//!         }
+//!     }
+//!     sim.step(Action::Crash).unwrap();
+//!     sim.step(Action::Restore).unwrap();
+//!     while sim.has_work() {
+//!         sim.step(Action::Auto).unwrap();
+//!     }
+//!     let l = sim.ledger().state;
+//!     (l.lost, l.duplicated)
+//! };
+//! let runs: Vec<_> = (0..40).map(|seed| crash(Strategy::AtLeastOnce, "two-inputs", seed)).collect();
+//! assert!(runs.iter().all(|&(lost, _)| lost == 0));
+//! assert!(runs.iter().any(|&(_, duplicated)| duplicated > 0));
+//! ```
 
 use super::barriers::{decline_and_cancel, note_aborted, skipped_as_aborted, snapshot_and_forward};
 use super::marks::Mark;
@@ -122,5 +155,5 @@ pub static ROW: Row = Row {
     pyspark: false,
     explore: Ok(()),
     toy: false,
-    marks: |_| vec![Mark::Save, Mark::Cut, Mark::Replayed, Mark::Barrier, Mark::CancelMarker, Mark::NextRecord],
+    marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::Barrier, Mark::CancelMarker, Mark::NextRecord],
 };

@@ -12,6 +12,39 @@
 //! and the switch to unaligned of an aligned checkpoint (Flink's
 //! `AlternatingCollectingBarriers.alignmentTimeout`), when the alignment timeout passes or an
 //! unaligned barrier arrives.
+//!
+//! A story, run as a test: over 40 seeded schedules with a crash on a job with two inputs,
+//! unaligned checkpoints are as exact as aligned ones: the records the barrier overtook are in the
+//! checkpoint as channel state, and are put back on their channels.
+//!
+//! ```
+//! use barrierscope::engine::{Action, Scenario, Settings, Strategy};
+//!
+//! // Under `strategy`: a checkpoint asked for at step 2 (where there are checkpoints), 14 steps
+//! // of the seeded scheduler, a crash of the whole job, a restore, then the run to its end.
+//! // What each record's effect on the state ended as: (lost, duplicated).
+//! let crash = |strategy, job, seed| {
+//!     let mut sim = Scenario::builtin(job, Settings::new(strategy), seed).sim().unwrap();
+//!     for i in 0..14 {
+//!         if i == 2 && sim.check(Action::Checkpoint).is_ok() {
+//!             sim.step(Action::Checkpoint).unwrap();
+//!         }
+//!         if sim.has_work() {
+//!             sim.step(Action::Auto).unwrap();
+//!         }
+//!     }
+//!     sim.step(Action::Crash).unwrap();
+//!     sim.step(Action::Restore).unwrap();
+//!     while sim.has_work() {
+//!         sim.step(Action::Auto).unwrap();
+//!     }
+//!     let l = sim.ledger().state;
+//!     (l.lost, l.duplicated)
+//! };
+//! for seed in 0..40 {
+//!     assert_eq!(crash(Strategy::Unaligned, "two-inputs", seed), (0, 0), "seed {seed}");
+//! }
+//! ```
 
 use super::barriers::{skipped_as_aborted, snapshot_and_forward};
 use super::marks::Mark;
@@ -90,7 +123,5 @@ pub static ROW: Row = Row {
     pyspark: false,
     explore: Ok(()),
     toy: false,
-    marks: |_| {
-        vec![Mark::Save, Mark::Cut, Mark::Replayed, Mark::UnalignedBarrier, Mark::CancelMarker, Mark::NextRecord]
-    },
+    marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::UnalignedBarrier, Mark::CancelMarker, Mark::NextRecord],
 };
