@@ -260,13 +260,15 @@ fn the_example_matcher_takes_an_elision_for_any_lines_and_nothing_else() {
     assert!(!matches(&cut, &["h is counted twice: Count saved at step 11"]));
 }
 
-/// The concept note at the top of a source file, without its `//! ` prefixes.
+/// The concept note at the top of a source file, without its `//! ` prefixes, and without the story
+/// that may follow it ("A story, run as a test": a doctest, which the chapter runs as its own).
 fn concept_note(file: &str) -> String {
     let text = fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
     let lines: Vec<&str> = text
         .lines()
         .take_while(|l| l.starts_with("//!"))
         .map(|l| l.strip_prefix("//!").unwrap().strip_prefix(' ').unwrap_or(""))
+        .take_while(|l| !l.starts_with("A story, run as a test"))
         .collect();
     lines.join("\n").trim().to_string()
 }
