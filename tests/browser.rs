@@ -286,6 +286,11 @@ async fn the_toy_mechanism_is_offered_on_the_page() {
     assert!(option.contains("a toy"), "{option}");
     choose(&root, "#sel-strategy", "state-log").await;
     assert_eq!(find(&root, "#legend").get_attribute("data-marks").as_deref(), Some("1"), "only the next record");
+    // With no coordinator, the JobManager's box and the Storage panel say what the row says it
+    // keeps: not "nothing is saved".
+    assert!(text(&root, "#jm-pending").contains("logs its state after every record"), "{}", text(&root, "#jm-pending"));
+    assert!(text(&root, "#jm-completed").contains("from its latest log entry"), "{}", text(&root, "#jm-completed"));
+    assert!(text(&root, "#storage").contains("logs its state"), "{}", text(&root, "#storage"));
     let refusal = find(&root, "#btn-checkpoint").get_attribute("title").unwrap_or_default();
     assert!(refusal.contains("the per-record state log"), "the refusal names it: {refusal}");
     click(&root, "#read-Source").await;

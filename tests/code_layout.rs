@@ -77,7 +77,8 @@ fn the_code_layout_lists_every_file() {
 
 #[test]
 fn the_code_layout_lists_no_stale_path() {
-    let stale: Vec<_> = listed().into_iter().filter(|p| !Path::new(ROOT).join(p.trim_end_matches('/')).exists()).collect();
+    let stale: Vec<_> =
+        listed().into_iter().filter(|p| !Path::new(ROOT).join(p.trim_end_matches('/')).exists()).collect();
     assert!(stale.is_empty(), "paths the book's Code layout lists that do not exist: {stale:#?}");
 }
 

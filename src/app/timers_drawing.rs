@@ -1,17 +1,10 @@
-//! The per-task timers' drawing on the canvas: no coordinator in the JobManager's box, and in
-//! each task a button that fires its own snapshot timer.
+//! The per-task timers' drawing on the canvas: in each task a button that fires its own snapshot
+//! timer. (The JobManager's box says what its row says: no coordination, each task's own saves.)
 
 use super::mechanism_drawing::MechanismDrawing;
 use crate::engine::Action;
 
 pub static TIMERS: MechanismDrawing = MechanismDrawing {
-    jobmanager: Some(|_, l| {
-        (
-            None,
-            l.t("no coordination: each task's own timer saves it", "无协调：各任务按自己的定时器保存").to_string(),
-            l.t("restore: each task from its own latest save", "恢复：每个任务用自己最近的保存").to_string(),
-        )
-    }),
     task_button: Some(|task, l| {
         (
             Action::Timer { task },

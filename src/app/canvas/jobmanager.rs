@@ -63,13 +63,14 @@ pub(super) fn jobmanager(sim: &Sim, drawing: &MechanismDrawing, lay: &Layout, l:
 }
 
 /// The JobManager box's second and third lines by default: the CheckpointCoordinator's
-/// checkpoints in progress and those completed; with no coordinator, that nothing is saved.
+/// checkpoints in progress and those completed; with no coordinator, what the mechanism saves and
+/// what a restore starts from, in its catalogue row's words.
 pub(super) fn coordinator_lines(sim: &Sim, l: Lang) -> (Option<&'static str>, String, String) {
-    if !sim.strategy().uses_coordinator() {
+    if let Some(keeps) = &sim.strategy().row().keeps {
         return (
             None,
-            l.t("nothing is saved", "不保存任何状态").to_string(),
-            l.t("restore: every task starts empty", "恢复：每个任务从空开始").to_string(),
+            keeps.saved.get(l).to_string(),
+            format!("{}{}", l.t("restore: ", "恢复："), keeps.restore.get(l)),
         );
     }
     let pending: Vec<String> = sim

@@ -140,7 +140,10 @@ pub fn StoragePanel(props: &StorageProps) -> Html {
             html! { <ul class="snapshots">{ for props.spark.iter().map(|x| html! { <li>{ x.clone() }</li> }) }</ul> }
         }
         _ => {
-            html! { <p class="hint">{ l.t("Nothing is saved with this strategy: a restore starts every task empty.", "此策略不保存任何状态：恢复时每个任务都从空开始。") }</p> }
+            // What the mechanism keeps its own way, and where a restore starts: its row's words.
+            let words = props.strategy.row().keeps.as_ref().map(|k| (k.saved.get(l), k.restore.get(l)));
+            let (saved, restore) = words.unwrap_or_default();
+            html! { <p class="hint">{ format!("{saved} · {}{restore}", l.t("restore: ", "恢复：")) }</p> }
         }
     };
     html! {

@@ -261,6 +261,7 @@ pub static ROW: Row = Row {
         concat!(strategy_name!(Aligned, Zh), "（精确一次）"),
     ),
     in_sentence: Words::new("aligned barriers", strategy_name!(Aligned, Zh)),
+    keeps: None,
     settings: &[
         Setting::CheckpointInterval,
         Setting::AlignmentTimeout,

@@ -32,7 +32,7 @@
 //! ```
 
 use super::marks::Mark;
-use super::row::{Row, Words};
+use super::row::{Keeps, Row, Words};
 use super::seam::{InFlight, Mechanism};
 use crate::engine::action::RestoreFrom;
 use crate::engine::dataflow::state::OpState;
@@ -61,6 +61,10 @@ pub static ROW: Row = Row {
     name: Words::new(strategy_name!(None, En), strategy_name!(None, Zh)),
     menu: Words::new(strategy_name!(None, En), strategy_name!(None, Zh)),
     in_sentence: Words::new("no snapshots", strategy_name!(None, Zh)),
+    keeps: Some(Keeps {
+        saved: Words::new("nothing is saved", "不保存任何状态"),
+        restore: Words::new("every task starts empty", "每个任务从空开始"),
+    }),
     settings: &[Setting::FailoverStrategy, Setting::Socket, Setting::RestartPolicy],
     coordinator: false,
     barriers: false,

@@ -29,6 +29,14 @@ impl Words {
     }
 }
 
+/// What a mechanism without the coordinator's checkpoints keeps, in words.
+pub struct Keeps {
+    /// What it saves ("nothing is saved").
+    pub saved: Words,
+    /// What a restore starts from ("every task starts empty"), said after "restore:".
+    pub restore: Words,
+}
+
 /// One mechanism's row of the catalogue.
 pub struct Row {
     /// Its id in a scenario file, a link and the command line (`"aligned"`): the strategy's
@@ -42,6 +50,10 @@ pub struct Row {
     pub menu: Words,
     /// Its name inside a sentence, in lower case in English ("aligned barriers").
     pub in_sentence: Words,
+    /// Where no coordinator's checkpoints are to show: what it keeps and what a restore starts
+    /// from, as the JobManager's box and the Storage panel say it. None for the coordinator's
+    /// strategies, whose checkpoints say it, and for Spark Streaming, whose drawing does.
+    pub keeps: Option<Keeps>,
     /// The settings that apply under it: a setting not listed is refused in a scenario file and
     /// greyed out in the settings form.
     pub settings: &'static [Setting],

@@ -33,7 +33,7 @@
 
 use super::hooks::Hooks;
 use super::marks::Mark;
-use super::row::{Row, Words};
+use super::row::{Keeps, Row, Words};
 use super::seam::{InFlight, Mechanism};
 use crate::engine::action::{Event, RestoreFrom};
 use crate::engine::dataflow::record::Record;
@@ -94,19 +94,20 @@ impl Mechanism for StateLog {
 pub static ROW: Row = Row {
     id: "state-log",
     mechanism: &StateLog,
-    name: Words::new("Per-record state log (a toy)", "逐条状态日志（玩具）"),
+    name: Words::new("State log (a toy)", "状态日志（玩具）"),
     // Short: the menu is as wide as its longest entry. Its title says the rest.
     menu: Words::new("State log (a toy)", "状态日志（玩具）"),
     in_sentence: Words::new("the per-record state log", "逐条状态日志"),
+    keeps: Some(Keeps {
+        saved: Words::new("each task logs its state after every record", "每个任务在每条记录后记下自己的状态"),
+        restore: Words::new("each task from its latest log entry", "每个任务从自己最新的日志条目恢复"),
+    }),
     settings: &[],
     coordinator: false,
     barriers: false,
     transactional_sink: false,
     restores_snapshots: false,
-    pyflink: Err(Words::new(
-        "Flink has no per-record state log; Kafka Streams restores its stores from changelog topics",
-        "Flink 没有逐条状态日志；Kafka Streams 从变更日志主题恢复状态",
-    )),
+    pyflink: Err(Words::new("Flink has no such mode", "Flink 没有这种模式")),
     pyspark: false,
     explore: Err("is a toy the explorer's state key does not know"),
     toy: true,

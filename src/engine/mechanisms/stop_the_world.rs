@@ -81,6 +81,7 @@ pub static ROW: Row = Row {
     name: Words::new(strategy_name!(StopTheWorld, En), strategy_name!(StopTheWorld, Zh)),
     menu: Words::new(strategy_name!(StopTheWorld, En), strategy_name!(StopTheWorld, Zh)),
     in_sentence: Words::new("stop-the-world snapshots", strategy_name!(StopTheWorld, Zh)),
+    keeps: None,
     settings: &[Setting::CheckpointInterval, Setting::FailoverStrategy, Setting::HighAvailability, Setting::Socket],
     coordinator: true,
     barriers: false,

@@ -27,7 +27,7 @@
 //! ```
 
 use super::marks::Mark;
-use super::row::{Row, Words};
+use super::row::{Keeps, Row, Words};
 use super::seam::{InFlight, Mechanism};
 use crate::engine::action::{Event, RestoreFrom, SnapshotKind};
 use crate::engine::dataflow::task::TaskStatus;
@@ -84,6 +84,10 @@ pub static ROW: Row = Row {
     name: Words::new(strategy_name!(Timers, En), strategy_name!(Timers, Zh)),
     menu: Words::new(strategy_name!(Timers, En), strategy_name!(Timers, Zh)),
     in_sentence: Words::new("per-task timers", strategy_name!(Timers, Zh)),
+    keeps: Some(Keeps {
+        saved: Words::new("no coordination: each task's own timer saves it", "无协调：各任务按自己的定时器保存"),
+        restore: Words::new("each task from its own latest save", "每个任务用自己最近的保存"),
+    }),
     settings: &[Setting::FailoverStrategy, Setting::Socket],
     coordinator: false,
     barriers: false,

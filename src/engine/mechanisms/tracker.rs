@@ -146,6 +146,7 @@ pub static ROW: Row = Row {
         concat!(strategy_name!(AtLeastOnce, Zh), "（至少一次）"),
     ),
     in_sentence: Words::new("barriers without alignment", strategy_name!(AtLeastOnce, Zh)),
+    keeps: None,
     settings: &[Setting::CheckpointInterval, Setting::FailoverStrategy, Setting::HighAvailability, Setting::Socket],
     coordinator: true,
     barriers: true,

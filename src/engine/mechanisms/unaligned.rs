@@ -114,6 +114,7 @@ pub static ROW: Row = Row {
     name: Words::new(strategy_name!(Unaligned, En), strategy_name!(Unaligned, Zh)),
     menu: Words::new(strategy_name!(Unaligned, En), strategy_name!(Unaligned, Zh)),
     in_sentence: Words::new("unaligned checkpoints", strategy_name!(Unaligned, Zh)),
+    keeps: None,
     settings: &[Setting::CheckpointInterval, Setting::FailoverStrategy, Setting::HighAvailability, Setting::Socket],
     coordinator: true,
     barriers: true,

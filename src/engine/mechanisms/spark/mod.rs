@@ -58,6 +58,7 @@ pub static ROW: Row = Row {
         concat!(strategy_name!(SparkStreaming, Zh), "：微批"),
     ),
     in_sentence: Words::new("Spark Streaming", strategy_name!(SparkStreaming, Zh)),
+    keeps: None,
     settings: &[Setting::CheckpointInterval, Setting::Socket, Setting::MicroBatches],
     coordinator: false,
     barriers: false,

@@ -50,7 +50,7 @@ pub mod tuple_tree;
 pub(crate) mod wording;
 
 use crate::engine::mechanisms::marks::Mark;
-use crate::engine::mechanisms::row::{Row, Words};
+use crate::engine::mechanisms::row::{Keeps, Row, Words};
 use crate::engine::settings::strategy::{strategy_name, Setting};
 
 /// The catalogue's row of strategy `storm-acker`. With no ackers nothing is tracked, and only the
@@ -64,6 +64,10 @@ pub static ROW: Row = Row {
         concat!(strategy_name!(StormAcker, Zh), "：逐条确认（至少一次）"),
     ),
     in_sentence: Words::new("Storm's acker", "Storm 的 acker"),
+    keeps: Some(Keeps {
+        saved: Words::new("no state is saved", "不保存状态"),
+        restore: Words::new("bolts start empty, spouts replay", "bolt 从空开始，spout 重放"),
+    }),
     settings: &[Setting::AckerSettings],
     coordinator: false,
     barriers: false,
