@@ -33,7 +33,8 @@ pub fn cut_table(sim: &Sim) -> String {
     let g = &sim.graph;
     let Some(cut) = sim.latest_cut() else {
         // A mechanism that keeps no snapshots a cut could join says what it keeps, in its row's words.
-        if let Some(keeps) = sim.strategy().row().keeps.as_ref().filter(|_| !sim.strategy().row().restores_snapshots) {
+        let row = sim.strategy().row();
+        if let (Some(keeps), false) = (&row.keeps, row.restores_snapshots) {
             return format!("\nCut: none to draw: {}; restore: {}\n", keeps.saved.en, keeps.restore.en);
         }
         return "\nCut: nothing is saved; a restore would start every task from scratch\n".to_string();
