@@ -6,6 +6,8 @@ use std::fmt;
 
 /// Re-exported from where it used to live.
 pub use super::lang::Lang;
+use super::mechanisms::spark::refusals::SparkRefusal;
+use super::mechanisms::storm::refusals::StormRefusal;
 use super::settings::strategy::Strategy;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,10 +89,6 @@ pub enum ActionError {
         task: String,
         at: u64,
     },
-    /// Spark: a receiver on a socket stores what arrives by itself.
-    ReceiverListens {
-        task: String,
-    },
     NoCheckpoints {
         strategy: Strategy,
     },
@@ -98,20 +96,10 @@ pub enum ActionError {
         strategy: Strategy,
     },
     NothingToDo,
-    /// Storm: Nimbus is already down.
-    NimbusDown,
-    /// Storm: nothing from this task is on its way to the acker.
-    NoAckMessage {
-        task: String,
-    },
-    /// Storm: no answer from the acker is on its way to this task.
-    NoAckerAnswer {
-        task: String,
-    },
-    /// There is no acker: another strategy, or ackers 0.
-    NoAcker {
-        strategy: Strategy,
-    },
+    /// Refused by Storm's acker, in its own words (`mechanisms/storm/refusals.rs`).
+    Storm(StormRefusal),
+    /// Refused by Spark Streaming, in its own words (`mechanisms/spark/refusals.rs`).
+    Spark(SparkRefusal),
     /// The strategy's mechanism has no step with this code (`mechanisms::step`).
     NoSuchStep {
         step: char,

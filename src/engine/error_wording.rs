@@ -45,11 +45,6 @@ impl ActionError {
                 "sources are paused until stop-the-world checkpoint {checkpoint} completes",
                 "数据源已暂停，直到全局暂停检查点 {checkpoint} 完成"
             ),
-            ReceiverListens { task } => say!(
-                lang,
-                "{task}'s receiver stores what arrives on its socket by itself, as each record arrives (wait)",
-                "{task} 的接收器会在每条记录到达 socket 时自行存储（等待）"
-            ),
             NotArrived { task, at } => say!(
                 lang,
                 "nothing has arrived on {task}'s socket yet: its next record arrives at step {at} (wait)",
@@ -74,17 +69,8 @@ impl ActionError {
                     "快照定时器只属于“{timers}”，而不属于“{name}”"
                 )
             }
-            NimbusDown => lang.t("Nimbus is already down", "Nimbus 已经停了").into(),
-            NoAckMessage { task } => {
-                say!(lang, "no message from {task} is on its way to the acker", "没有从 {task} 发往 acker 的消息")
-            }
-            NoAckerAnswer { task } => {
-                say!(lang, "no answer from the acker is on its way to {task}", "没有 acker 发往 {task} 的答复")
-            }
-            NoAcker { strategy } => {
-                let name = strategy.in_sentence(lang);
-                say!(lang, "there is no acker with {name} (or with ackers 0)", "“{name}”没有 acker（或 acker 数为 0）")
-            }
+            Storm(refusal) => refusal.message(lang),
+            Spark(refusal) => refusal.message(lang),
             NoSuchStep { step, strategy } => {
                 let name = strategy.in_sentence(lang);
                 say!(lang, "{name} has no step “{step}”", "“{name}”没有“{step}”这一步")

@@ -23,7 +23,7 @@
 use crate::engine::action::{CrashScope, Event, RestoreFrom};
 use crate::engine::checkpoint::CheckpointIdCounter;
 use crate::engine::ids::CheckpointId;
-use crate::engine::settings::{HighAvailability, Setting, Strategy};
+use crate::engine::settings::{HighAvailability, Setting};
 use crate::engine::sim::Sim;
 use crate::engine::stats::{FailoverRecord, FailureCause, Takeover};
 
@@ -100,7 +100,6 @@ impl Sim {
             CrashScope::Cluster => FailureCause::Cluster,
             CrashScope::Task(t) if region => FailureCause::Region(t),
             CrashScope::Task(t) => FailureCause::Task(t),
-            CrashScope::JobManager if self.strategy() == Strategy::StormAcker => FailureCause::Nimbus,
             CrashScope::JobManager if !self.follows_high_availability() => FailureCause::JobManager,
             CrashScope::JobManager => match self.settings.high_availability {
                 HighAvailability::None => FailureCause::JobManagerWithoutHa,
@@ -108,13 +107,23 @@ impl Sim {
             },
             CrashScope::Global => FailureCause::TooManyFailedCheckpoints,
         };
-        // Storm's workers never stop for Nimbus.
-        let nimbus = cause == FailureCause::Nimbus;
         self.stats.failovers.push(FailoverRecord {
             cause,
             failed_tick: self.tick,
-            running_tick: nimbus.then_some(self.tick),
-            takeover: nimbus.then_some(Takeover::KeptRunning),
+            running_tick: None,
+            takeover: None,
+            restored: None,
+        });
+    }
+
+    /// The master alone died and the workers went on: a failover that is over as it begins, for
+    /// a mechanism whose workers do not need their master (Storm's, without Nimbus).
+    pub(crate) fn master_lost_alone(&mut self) {
+        self.stats.failovers.push(FailoverRecord {
+            cause: FailureCause::MasterAlone,
+            failed_tick: self.tick,
+            running_tick: Some(self.tick),
+            takeover: Some(Takeover::KeptRunning),
             restored: None,
         });
     }

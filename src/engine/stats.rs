@@ -85,8 +85,11 @@ pub enum FailureCause {
     JobManagerWithStandby,
     /// The JobManager failed without HA: the job failed with it.
     JobManagerWithoutHa,
-    /// Storm's master, Nimbus, died: the workers went on.
-    Nimbus,
+    /// The master alone died and the workers went on, recorded by a mechanism whose workers do not
+    /// need it ([`crate::engine::sim::Sim::master_lost_alone`]: Storm's Nimbus). Its name in a
+    /// saved run stays the one it was first written with.
+    #[serde(rename = "nimbus")]
+    MasterAlone,
     /// Too many checkpoints failed in a row: the job failed over as a whole.
     TooManyFailedCheckpoints,
 }
@@ -101,7 +104,7 @@ pub enum Takeover {
     Election { leader: JobManagerName },
     /// Without HA: a new JobManager started and the job was submitted again, as a new job.
     Resubmission { submission: u32 },
-    /// Nothing stopped (Storm's workers go on without Nimbus).
+    /// Nothing stopped (the workers go on without their master).
     KeptRunning,
 }
 

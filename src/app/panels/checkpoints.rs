@@ -183,7 +183,7 @@ fn failovers(v: &CheckpointsView, l: Lang) -> Html {
         FailureCause::JobManagerWithoutHa => {
             l.t("the JobManager failed (no HA: the job fails)", "JobManager 故障（无高可用：作业失败）").to_string()
         }
-        FailureCause::Nimbus => l.t("Nimbus died", "Nimbus 故障").to_string(),
+        FailureCause::MasterAlone => l.t("Nimbus died", "Nimbus 故障").to_string(),
         FailureCause::TooManyFailedCheckpoints => l.t("too many failed checkpoints", "失败的检查点过多").to_string(),
     };
     let how = |t: Option<Takeover>| match t {

@@ -145,7 +145,7 @@ pub fn failover_table(sim: &Sim) -> String {
             FailureCause::JobManager => "the JobManager failed".to_string(),
             FailureCause::JobManagerWithStandby => "the JobManager failed (standby)".to_string(),
             FailureCause::JobManagerWithoutHa => "the JobManager failed (no HA)".to_string(),
-            FailureCause::Nimbus => "Nimbus died".to_string(),
+            FailureCause::MasterAlone => "Nimbus died".to_string(),
             FailureCause::TooManyFailedCheckpoints => "too many failed checkpoints".to_string(),
         };
         let how = match f.takeover {

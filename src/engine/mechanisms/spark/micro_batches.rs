@@ -57,6 +57,7 @@ use crate::engine::mechanisms::hooks::Hooks;
 use crate::engine::mechanisms::own_state::Slot;
 use crate::engine::mechanisms::seam::{InFlight, Mechanism, OnCrash, Rerun};
 use crate::engine::settings::{SinkMode, SourceKind};
+use super::refusals::SparkRefusal;
 use crate::engine::sim::Durable;
 use crate::engine::sim::Sim;
 
@@ -75,7 +76,7 @@ impl Mechanism for MicroBatches {
     fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
         match a {
             Action::Read { task } if sim.receiver_listens() => {
-                Err(ActionError::ReceiverListens { task: sim.graph.task(task).name.clone() })
+                Err(ActionError::Spark(SparkRefusal::ReceiverListens { task: sim.graph.task(task).name.clone() }))
             }
             Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy() }),
             _ => Ok(()),

@@ -6,6 +6,7 @@
 //!   per batch, the driver's restart from its checkpoint;
 //! - [`received_blocks`]: the data it keeps (blocks, batches, the log, the checkpoint directory);
 //! - [`events`]: its events (`SparkStreamingEvent`), as the run's log carries them;
+//! - [`refusals`]: the action it refuses, and why (`SparkRefusal`);
 //! - [`wording`]: its narration, in English and Chinese.
 //!
 //! A story, run as a test: without the write-ahead log, the blocks a receiver stored live in the
@@ -42,6 +43,7 @@
 pub mod events;
 pub mod micro_batches;
 pub mod received_blocks;
+pub mod refusals;
 pub(crate) mod wording;
 
 use crate::engine::mechanisms::marks::Mark;

@@ -37,6 +37,7 @@ use crate::engine::dataflow::state::OpState;
 use crate::engine::error::ActionError;
 use crate::engine::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::lang::Lang;
+use super::refusals::StormRefusal;
 use crate::engine::mechanisms::committed_offsets::CommittedOffsets;
 use crate::engine::mechanisms::hooks::Hooks;
 use crate::engine::mechanisms::seam::{InFlight, Mechanism, OnCrash, OnRestore};
@@ -53,20 +54,20 @@ impl Mechanism for XorAcker {
     }
     fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
         match a {
-            Action::CrashJobManager if !sim.live.jobmanager_up => Err(ActionError::NimbusDown),
+            Action::CrashJobManager if !sim.live.jobmanager_up => Err(ActionError::Storm(StormRefusal::NimbusDown)),
             Action::Mechanism { step } => {
                 if sim.settings.ackers == 0 {
-                    return Err(ActionError::NoAcker { strategy: sim.strategy() });
+                    return Err(ActionError::Storm(StormRefusal::NoAcker { strategy: sim.strategy() }));
                 }
                 sim.need_running()?;
                 let storm = sim.storm();
                 let task = || sim.graph.task(step.task).name.clone();
                 match step.kind {
                     TO_ACKER if storm.is_some_and(|s| s.to_acker[step.task.index()].is_empty()) => {
-                        Err(ActionError::NoAckMessage { task: task() })
+                        Err(ActionError::Storm(StormRefusal::NoAckMessage { task: task() }))
                     }
                     FROM_ACKER if storm.is_some_and(|s| s.to_spout[step.task.index()].is_empty()) => {
-                        Err(ActionError::NoAckerAnswer { task: task() })
+                        Err(ActionError::Storm(StormRefusal::NoAckerAnswer { task: task() }))
                     }
                     TO_ACKER | FROM_ACKER => Ok(()),
                     kind => Err(ActionError::NoSuchStep { step: kind, strategy: sim.strategy() }),
@@ -105,7 +106,7 @@ impl Mechanism for XorAcker {
             CrashScope::JobManager => {
                 sim.live.jobmanager_up = false;
                 out.push(Event::Storm(StormEvent::NimbusDown));
-                sim.failover_began(scope, false);
+                sim.master_lost_alone();
                 OnCrash::Done
             }
             CrashScope::Task(_) => OnCrash::WholeJob,

@@ -7,6 +7,7 @@
 //! - [`rotating_map`]: Storm's `RotatingMap`, how a pending tuple times out;
 //! - [`steps`]: its own steps, the messages to and from the acker;
 //! - [`events`]: its events (`StormEvent`), as the run's log carries them;
+//! - [`refusals`]: the actions it refuses, and why (`StormRefusal`);
 //! - [`wording`]: its narration, in English and Chinese.
 //!
 //! A story, run as a test: Storm saves no state, so a crash of the worker loses what its bolts had
@@ -44,6 +45,7 @@
 
 pub mod acker;
 pub mod events;
+pub mod refusals;
 pub mod rotating_map;
 pub mod steps;
 pub mod tuple_tree;
