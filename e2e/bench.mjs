@@ -11,7 +11,8 @@
 //   6. Lighthouse's scores with the desktop and the mobile preset (lighthouse@12.2.3, installed into
 //      the tools folder on first use), on the page as the test server sends it (uncompressed) and
 //      gzipped, as a static host sends it
-// Run: node e2e/bench.mjs   (after `trunk build --release`)
+// Run: node e2e/bench.mjs   (after `trunk build --release`; DIST=dir for another built page,
+// BENCH_ONLY=rooms to stop after the sizes, the load time and the rooms)
 import { readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
@@ -20,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { serve, launch, tools, renderSteps } from './lib.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const dist = root + 'dist/';
+const dist = process.env.DIST ? process.env.DIST.replace(/\/?$/, '/') : root + 'dist/';
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
 // Sizes: what the first visit fetches before it is interactive (the page's main JS and wasm, the
@@ -68,22 +69,37 @@ console.log(`load   navigation to interactive: median ${median(ready).toFixed(0)
   await probe.waitForSelector('#app[data-ready="true"]');
   const rooms = await probe.$$eval('.rooms-menu button', (bs) => bs.map((b) => b.id.replace(/^open-/, '')));
   await ctx.close();
+  // A fresh page, a second after it is interactive (the narration's words, fetched 250 ms after
+  // ready, are in), the click on the room's button: the time until the room is drawn and the wasm
+  // files fetched from the click on (the room's and the saved runs' part, which a room's link
+  // brings). Then the same with the pointer resting on the button for 200 ms before the click.
+  async function open(id, rest) {
+    const c = await browser.newContext({ serviceWorkers: 'block' });
+    const p = await c.newPage();
+    await p.goto(srv.url);
+    await p.waitForSelector('#app[data-ready="true"]');
+    await p.waitForTimeout(1000);
+    const fetched = new Set();
+    p.on('request', (r) => { if (r.url().endsWith('.wasm')) fetched.add(r.url()); });
+    if (rest) { await p.hover(`#open-${id}`); await p.waitForTimeout(rest); }
+    const t0 = Date.now();
+    await p.click(`#open-${id}`);
+    await p.waitForSelector(`#room-${id}[data-loaded="true"]`);
+    const took = Date.now() - t0;
+    await c.close();
+    return [took, fetched.size];
+  }
   for (const id of rooms) {
-    const times = [];
-    for (let i = 0; i < 5; i++) {
-      const c = await browser.newContext({ serviceWorkers: 'block' });
-      const p = await c.newPage();
-      await p.goto(srv.url);
-      await p.waitForSelector('#app[data-ready="true"]');
-      const t0 = Date.now();
-      await p.click(`#open-${id}`);
-      await p.waitForSelector(`#room-${id}[data-loaded="true"]`);
-      times.push(Date.now() - t0);
-      await c.close();
+    for (const rest of [0, 200]) {
+      const times = [];
+      let files = 0;
+      for (let i = 0; i < 5; i++) [times[i], files] = await open(id, rest);
+      console.log(`room   ${id}: opened the first time in median ${median(times)} ms (min ${Math.min(...times)}, max ${Math.max(...times)}, 5 fresh pages)` +
+        (rest ? ` after the pointer rested ${rest} ms on its button` : `, ${files} wasm file(s) fetched`));
     }
-    console.log(`room   ${id}: opened the first time in median ${median(times)} ms (min ${Math.min(...times)}, max ${Math.max(...times)}, 5 fresh pages)`);
   }
 }
+if (process.env.BENCH_ONLY === 'rooms') { await browser.close(); srv.close(); process.exit(0); }
 
 const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
 await page.goto(srv.url);
