@@ -6,8 +6,8 @@
 
 use std::hint::black_box;
 
-use barrierscope::engine::dataflow::job_graph::SourceInput;
-use barrierscope::engine::workload::log;
+use barrierscope::engine::core::dataflow::job_graph::SourceInput;
+use barrierscope::engine::runs::workload::log;
 use barrierscope::engine::*;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
@@ -85,11 +85,11 @@ fn deliveries(c: &mut Criterion) {
         )
     });
     // The same workload the browser benchmark runs in wasm (e2e/bench.mjs).
-    let start = workload::start(5000);
-    let steps = workload::run(&mut start.clone());
+    let start = runs::workload::start(5000);
+    let steps = runs::workload::run(&mut start.clone());
     g.throughput(Throughput::Elements(steps));
     g.bench_function("engine steps, keyed-shuffle workload", |b| {
-        b.iter_batched(|| start.clone(), |mut sim| black_box(workload::run(&mut sim)), BatchSize::LargeInput)
+        b.iter_batched(|| start.clone(), |mut sim| black_box(runs::workload::run(&mut sim)), BatchSize::LargeInput)
     });
     g.finish();
 }
@@ -135,10 +135,12 @@ fn explore(c: &mut Criterion) {
         (Strategy::Aligned, 3, Every),
         (Strategy::Aligned, 4, Every),
     ] {
-        let r = workload::explore_line(strategy, records, completion);
+        let r = runs::workload::explore_line(strategy, records, completion);
         let name = format!("{}, {records} records, {completion:?} completion", strategy.id());
         println!("explore {name}: {} states, {} schedules", r.states, r.schedules);
-        g.bench_function(&name, |b| b.iter(|| black_box(workload::explore_line(strategy, records, completion)).states));
+        g.bench_function(&name, |b| {
+            b.iter(|| black_box(runs::workload::explore_line(strategy, records, completion)).states)
+        });
     }
     g.finish();
 }

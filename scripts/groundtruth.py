@@ -207,7 +207,7 @@ def main():
             if how != "exact" and why:
                 notes.append("%s, %s: only nothing lost is asserted: %s." % (name, "state" if part == "state" else "output", why))
         # Keyed state per subtask: each key's state must be on the subtask the simulator put it on
-        # (the export pins the key, src/engine/pyflink_placement.rs).
+        # (the export pins the key, src/engine/exports/pyflink_placement.rs).
         placement = flink["placement"]
         for op, key, simulator, flink_subtask in placement["elsewhere"]:
             problems.append("%s's state of key %s is on subtask %d in Flink, %d in the simulator"

@@ -252,7 +252,7 @@ async fn presets_places_and_jobs() {
     file.configurations[1] = barrierscope::classroom::saved_comparison::PRESETS[5].configuration();
     file.configurations[2] = barrierscope::classroom::saved_comparison::PRESETS[6].configuration();
     file.crash.place = CrashPlace::Master;
-    file.job = barrierscope::engine::scenario::JobRef::Builtin("keyed-shuffle".into());
+    file.job = barrierscope::engine::runs::scenario::JobRef::Builtin("keyed-shuffle".into());
     file.input = barrierscope::classroom::saved_comparison::input_for("keyed-shuffle", 6, 5);
     file.name.clear();
     assert_eq!(tick(root), 0);

@@ -10,8 +10,8 @@ mod common;
 use common::{choose, clear_link, click, find, mount, run_to_end, text, until, verdicts, wait};
 
 use barrierscope::engine::builtin;
-use barrierscope::engine::key_groups::subtask_for_key;
-use barrierscope::engine::operator_id::operator_ids;
+use barrierscope::engine::core::dataflow::key_groups::subtask_for_key;
+use barrierscope::engine::program::operator_id::operator_ids;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlInputElement};

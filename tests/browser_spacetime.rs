@@ -5,7 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use barrierscope::classroom::{Command, RunConfig, Session};
-use barrierscope::engine::drawn_cut::{classify, restore_from};
+use barrierscope::engine::verdict::drawn_cut::{classify, restore_from};
 use barrierscope::engine::Crossing;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

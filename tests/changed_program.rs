@@ -10,11 +10,11 @@
 //! - the new program's failure-free run (the ledger), and each key's count in it.
 #![cfg(not(target_arch = "wasm32"))]
 
-use barrierscope::engine::dataflow::job_graph::{EdgeSpec, JobSpec, OperatorSpec, Partitioning};
-use barrierscope::engine::key_groups::*;
-use barrierscope::engine::operator_id::operator_ids;
-use barrierscope::engine::rescale::{Refusal, StateFate};
-use barrierscope::engine::scenario::JobRef;
+use barrierscope::engine::core::dataflow::job_graph::{EdgeSpec, JobSpec, OperatorSpec, Partitioning};
+use barrierscope::engine::core::dataflow::key_groups::*;
+use barrierscope::engine::program::operator_id::operator_ids;
+use barrierscope::engine::program::rescale::{Refusal, StateFate};
+use barrierscope::engine::runs::scenario::JobRef;
 use barrierscope::engine::*;
 
 const REFERENCE: &str = include_str!("fixtures/changed_program/reference.txt");
@@ -499,7 +499,7 @@ fn any_rescale_ends_exactly_once_with_keys_at_their_key_groups_owner() {
 fn a_restored_session_saves_and_replays() {
     use barrierscope::classroom::run_config::RunConfig;
     use barrierscope::classroom::session::{Command, Session};
-    use barrierscope::engine::lang::Lang;
+    use barrierscope::engine::core::lang::Lang;
     let config =
         RunConfig { job: "keyed-count".into(), settings: Settings::new(Strategy::Aligned), seed: 3, records: None };
     let mut s = Session::new(config).unwrap();

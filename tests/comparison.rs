@@ -521,7 +521,7 @@ fn every_strategy_and_sink_settles_in_lockstep() {
                     version: 1,
                     name: String::new(),
                     description: String::new(),
-                    job: barrierscope::engine::scenario::JobRef::Builtin(job.to_string()),
+                    job: barrierscope::engine::runs::scenario::JobRef::Builtin(job.to_string()),
                     input: None,
                     seed: 3 + i as u64,
                     configurations: chunk.to_vec(),

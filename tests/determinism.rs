@@ -76,7 +76,7 @@ fn timeline_seek_and_fork() {
         states.push(seen(tl.current()));
     }
     let n = tl.len();
-    assert!(tl.keyframes() <= timeline::MAX_KEYFRAMES, "keyframes thin out");
+    assert!(tl.keyframes() <= runs::timeline::MAX_KEYFRAMES, "keyframes thin out");
     for step in [0, 1, 7, 255, 256, 257, 1000, n / 2, n - 1, n] {
         if step > n {
             continue;

@@ -1,6 +1,6 @@
 //! A cut the learner draws (issue 15), checked against models:
 //! - drawn where a checkpoint's or the timers' saves were taken, it classifies exactly as the
-//!   engine's consistent-cut check classifies those saves (`src/engine/cut.rs`);
+//!   engine's consistent-cut check classifies those saves (`src/engine/verdict/cut.rs`);
 //! - a restore from any drawn cut of the line job (one path per record, no channel state) ends
 //!   with each record counted once, plus once per orphan arrow, minus once per arrow in transit:
 //!   lost exactly when in transit only, duplicated exactly when an orphan only, and exactly once
@@ -13,7 +13,7 @@ mod cli;
 use cli::runner;
 
 mod cases;
-use barrierscope::engine::drawn_cut::{classify, restore_from, Crossing, DrawnCutError};
+use barrierscope::engine::verdict::drawn_cut::{classify, restore_from, Crossing, DrawnCutError};
 use barrierscope::engine::{
     builtin, generated_input, Action, RecordId, Scenario, Settings, Sim, Strategy as Snapshots, TaskSnapshot, Timeline,
     TimerSpec, Verdict,

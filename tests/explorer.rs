@@ -551,8 +551,10 @@ fn every_counterexample_replays_through_the_scenario_loader() {
                 .filter(|r| match c.bad.judged {
                     Judged::State => r.state_verdict == c.bad.verdict,
                     Judged::Output => r.external_verdict == Some(c.bad.verdict),
-                    Judged::Complete => r.complete_verdict == barrierscope::engine::ledger::Completeness::Incomplete,
-                    Judged::Order => r.order_verdict == barrierscope::engine::ledger::Order::OutOfOrder,
+                    Judged::Complete => {
+                        r.complete_verdict == barrierscope::engine::core::ledger::Completeness::Incomplete
+                    }
+                    Judged::Order => r.order_verdict == barrierscope::engine::core::ledger::Order::OutOfOrder,
                 })
                 .map(|r| r.record)
                 .collect();

@@ -14,7 +14,7 @@ use barrierscope::classroom::parse_line;
 use barrierscope::engine::*;
 
 /// Plays script lines ("deliver Left->Count x3" repeats a line three times) on a built-in job.
-fn play(job: &str, settings: Settings, lines: &[&str]) -> scenario::Played {
+fn play(job: &str, settings: Settings, lines: &[&str]) -> runs::scenario::Played {
     let mut sc = Scenario::builtin(job, settings, 1);
     for l in lines {
         let (line, n) = match l.rsplit_once(" x") {
@@ -29,12 +29,12 @@ fn play(job: &str, settings: Settings, lines: &[&str]) -> scenario::Played {
 }
 
 /// What step `step` said, in `lang`.
-fn said_at(p: &scenario::Played, step: usize, lang: Lang) -> Vec<String> {
+fn said_at(p: &runs::scenario::Played, step: usize, lang: Lang) -> Vec<String> {
     p.events[step].iter().map(|e| narrate(e, &p.sim.graph, lang)).collect()
 }
 
 /// Everything the run said, in `lang`.
-fn said(p: &scenario::Played, lang: Lang) -> Vec<String> {
+fn said(p: &runs::scenario::Played, lang: Lang) -> Vec<String> {
     (0..p.events.len()).flat_map(|s| said_at(p, s, lang)).collect()
 }
 
@@ -44,11 +44,11 @@ fn settings(strategy: Strategy, edit: impl FnOnce(&mut Settings)) -> Settings {
     s
 }
 
-fn task(p: &scenario::Played, name: &str) -> usize {
+fn task(p: &runs::scenario::Played, name: &str) -> usize {
     p.sim.graph.task_by_name(name).unwrap().index()
 }
 
-fn channel(p: &scenario::Played, name: &str) -> usize {
+fn channel(p: &runs::scenario::Played, name: &str) -> usize {
     p.sim.graph.channel_by_name(name).unwrap().index()
 }
 

@@ -19,7 +19,7 @@ fn scenario(job: &str, settings: serde_json::Value, script: &[&str]) -> Scenario
     sc
 }
 
-fn play(job: &str, settings: serde_json::Value, script: &[&str]) -> scenario::Played {
+fn play(job: &str, settings: serde_json::Value, script: &[&str]) -> runs::scenario::Played {
     scenario(job, settings, script).play().unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -63,7 +63,7 @@ fn expand(lines: &[&str]) -> Vec<String> {
     v
 }
 
-fn two_phase_commit(script: &[&str]) -> scenario::Played {
+fn two_phase_commit(script: &[&str]) -> runs::scenario::Played {
     let lines = expand(script);
     let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
     play("line-sink", serde_json::json!({ "strategy": "aligned", "sink": "two-phase-commit" }), &lines)
@@ -510,10 +510,14 @@ fn run_to_end_ends_under_a_short_checkpoint_interval() {
                 let what = format!("{job}, {sink}, every {every}");
                 assert!(p.actions.len() < 1_000, "{what}: {} steps", p.actions.len());
                 let l = p.sim.ledger();
-                assert_eq!(l.state_labels(ledger::Verdict::ExactlyOnce).len(), p.sim.graph.records.len(), "{what}");
+                assert_eq!(
+                    l.state_labels(core::ledger::Verdict::ExactlyOnce).len(),
+                    p.sim.graph.records.len(),
+                    "{what}"
+                );
                 if job != "diamond" {
                     assert_eq!(
-                        l.external_labels(ledger::Verdict::ExactlyOnce).len(),
+                        l.external_labels(core::ledger::Verdict::ExactlyOnce).len(),
                         p.sim.graph.records.len(),
                         "{what}"
                     );
@@ -549,8 +553,9 @@ fn a_trigger_while_the_most_checkpoints_are_pending_is_queued_and_runs_when_a_sl
     let script = ["read Source", "checkpoint", "checkpoint", "end"];
     let two = play("line", serde_json::json!({ "max-concurrent-checkpoints": 2 }), &script);
     let one = play("line", serde_json::json!({}), &script);
-    let counts =
-        |p: &scenario::Played| p.sim.stats.history.iter().filter(|r| r.status == CheckpointStatus::Completed).count();
+    let counts = |p: &runs::scenario::Played| {
+        p.sim.stats.history.iter().filter(|r| r.status == CheckpointStatus::Completed).count()
+    };
     assert_eq!(counts(&one), counts(&two), "the queued request ran: {:?}", one.sim.stats.history);
     let second = &one.events[2];
     assert!(matches!(second[..], [Event::CheckpointQueued { pending: 1, queued: 1 }]), "{second:?}");

@@ -289,7 +289,10 @@ fn every_failure_is_a_failover_row_and_nimbus_stops_nothing() {
     let (mut sim, _) =
         play("line", Settings::new(Strategy::StormAcker), 1, &["read Source", "crash-jm", "read Source"]);
     let f = sim.stats.failovers[0];
-    assert_eq!((f.cause, f.steps_down(), f.takeover), (FailureCause::MasterAlone, Some(0), Some(Takeover::KeptRunning)));
+    assert_eq!(
+        (f.cause, f.steps_down(), f.takeover),
+        (FailureCause::MasterAlone, Some(0), Some(Takeover::KeptRunning))
+    );
     assert!(sim.running());
     steps(&mut sim, Action::Restore);
     assert_eq!(sim.stats.failovers.len(), 1);

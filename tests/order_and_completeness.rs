@@ -320,7 +320,7 @@ fn a_rebalanced_replay_to_another_subtask_is_complete() {
             let l = sim.ledger();
             let what = format!("seed {seed}, crash after {crash_after}");
             assert_eq!(l.complete.incomplete, 0, "{what}: {:?}", l.complete);
-            assert_eq!(l.state_labels(ledger::Verdict::ExactlyOnce).len(), 60, "{what}");
+            assert_eq!(l.state_labels(core::ledger::Verdict::ExactlyOnce).len(), 60, "{what}");
         }
     }
 }

@@ -10,7 +10,7 @@
 
 mod cases;
 use barrierscope::engine::auto_label;
-use barrierscope::engine::dataflow::job_graph::{LogEntry, SourceInput};
+use barrierscope::engine::core::dataflow::job_graph::{LogEntry, SourceInput};
 use barrierscope::engine::{
     builtin, Action, CheckpointRetention, Event, HighAvailability, OnRefusal, Order, Scenario, ScriptAction, Settings,
     Sim, SinkMode, Strategy as Snapshots, BUILTIN_NAMES,

@@ -7,8 +7,8 @@
 
 use std::path::Path;
 
-use barrierscope::engine::pyflink_export::{plan, ExportError};
-use barrierscope::engine::scenario::JobRef;
+use barrierscope::engine::exports::pyflink_export::{plan, ExportError};
+use barrierscope::engine::runs::scenario::JobRef;
 use barrierscope::engine::*;
 
 #[path = "support/export.rs"]
@@ -264,7 +264,7 @@ fn refusals_name_why_in_both_languages() {
             {
                 let mut sc = scenario("scenarios/sink-two-phase-commit.json");
                 let JobRef::Custom(spec) = &mut sc.job else { panic!() };
-                spec.edges[0].partitioning = barrierscope::engine::dataflow::job_graph::Partitioning::Broadcast;
+                spec.edges[0].partitioning = barrierscope::engine::core::dataflow::job_graph::Partitioning::Broadcast;
                 refused(&sc)
             },
             "keyed stream",
@@ -372,8 +372,8 @@ fn the_export_never_sets_a_min_pause_beside_concurrent_checkpoints() {
 /// simulator's subtask, "Aa" and "BB" (one `hashCode`) included.
 #[test]
 fn the_placement_rule_matches_a_real_pyflink_run() {
-    use barrierscope::engine::key_groups::{java_string_hash, subtask_for_key};
-    use barrierscope::engine::pyflink_placement::{pair_key_hash, pin, string_key_hash, subtask_for_hash};
+    use barrierscope::engine::core::dataflow::key_groups::{java_string_hash, subtask_for_key};
+    use barrierscope::engine::exports::pyflink_placement::{pair_key_hash, pin, string_key_hash, subtask_for_hash};
     let measured: serde_json::Value =
         serde_json::from_str(include_str!("fixtures/pyflink_placement/measured.json")).unwrap();
     assert_eq!(measured["pyflink"], "2.3.0");
@@ -407,9 +407,9 @@ fn the_placement_rule_matches_a_real_pyflink_run() {
 /// and the export keys a keyed operator by the pinned pair with the graph's max parallelism.
 #[test]
 fn the_export_pins_the_simulators_subtasks() {
-    use barrierscope::engine::dataflow::state::OpState;
-    use barrierscope::engine::ids::OperatorId;
-    use barrierscope::engine::pyflink_placement::subtask_table;
+    use barrierscope::engine::core::dataflow::state::OpState;
+    use barrierscope::engine::core::ids::OperatorId;
+    use barrierscope::engine::exports::pyflink_placement::subtask_table;
     for file in
         ["scenarios/groundtruth/4-keyed-shuffle-aligned.json", "scenarios/groundtruth/10-keyed-count-aligned.json"]
     {

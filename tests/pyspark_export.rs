@@ -8,7 +8,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use barrierscope::engine::batch::{BatchFile, BATCH_LESSON};
-use barrierscope::engine::pyspark_export::{batch_plan, stream_plan, SparkExportError};
+use barrierscope::engine::exports::pyspark_export::{batch_plan, stream_plan, SparkExportError};
 use barrierscope::engine::*;
 
 #[path = "support/export.rs"]

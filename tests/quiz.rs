@@ -134,7 +134,7 @@ fn the_restore_after_a_jobmanager_failure_uses_what_flinks_ha_services_keep() {
 fn the_append_sink_count_is_the_external_rows_of_an_independent_replay_of_each_system() {
     use barrierscope::classroom::quiz::append_sink::comparison;
     use barrierscope::engine::comparison::Lockstep;
-    use barrierscope::engine::rng::Rng;
+    use barrierscope::engine::core::rng::Rng;
     let rejected = each(Kind::AppendSink, |q| {
         // The asked system's run, replayed step by step on a fresh Sim of its own.
         let tl = replay(q);
@@ -221,8 +221,8 @@ fn stored_history_and_progress_read_back_and_bad_data_is_dropped_not_an_error() 
 #[test]
 fn a_savepoint_restores_exactly_when_every_saved_state_finds_its_operator_id_and_max_parallelism() {
     use barrierscope::classroom::quiz::savepoint_restore::{draw, Outcome, OUTCOMES};
-    use barrierscope::engine::operator_id::operator_ids;
-    use barrierscope::engine::rescale::fresh_state;
+    use barrierscope::engine::program::operator_id::operator_ids;
+    use barrierscope::engine::program::rescale::fresh_state;
     let rejected = each(Kind::SavepointRestore, |q| {
         let d = draw(q.seed).expect("drawn");
         // The replayed run stopped with the same savepoint.

@@ -10,7 +10,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cases;
-use barrierscope::engine::run_alignment::align;
+use barrierscope::engine::runs::run_alignment::align;
 use barrierscope::engine::space_time::{diagram, Diagram};
 use barrierscope::engine::{Action, ChannelId, Scenario, Settings, Strategy, TaskId, Timeline};
 use cases::config;

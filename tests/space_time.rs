@@ -10,8 +10,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cases;
-use barrierscope::engine::drawn_cut::{classify, Crossing};
 use barrierscope::engine::space_time::{diagram, thin, Carries, Diagram, MarkKind};
+use barrierscope::engine::verdict::drawn_cut::{classify, Crossing};
 use barrierscope::engine::{Action, Event, Scenario, Settings, Strategy, TaskId, Timeline};
 use cases::config;
 use proptest::prelude::*;

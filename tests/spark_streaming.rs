@@ -6,8 +6,8 @@
 
 mod cases;
 use barrierscope::engine::{
-    narrate, scenario, Action, Event, Lang, RestoreFrom, Scenario, Settings, SinkMode, SourceKind, SparkStreamingEvent,
-    Strategy, TaskId, Verdict,
+    narrate, runs::scenario, Action, Event, Lang, RestoreFrom, Scenario, Settings, SinkMode, SourceKind,
+    SparkStreamingEvent, Strategy, TaskId, Verdict,
 };
 use cases::config;
 use proptest::prelude::*;

@@ -9,7 +9,7 @@ fn line(s: &str) -> ScriptAction {
     barrierscope::classroom::parse_line(s).unwrap()
 }
 
-fn play(job: &str, settings: Settings, script: &[&str]) -> scenario::Played {
+fn play(job: &str, settings: Settings, script: &[&str]) -> runs::scenario::Played {
     let mut sc = Scenario::builtin(job, settings, 1);
     sc.actions = script.iter().map(|s| line(s)).collect();
     sc.play().unwrap_or_else(|e| panic!("{e}"))
@@ -229,7 +229,7 @@ fn alignment_timeout_turns_the_checkpoint_unaligned() {
     assert_eq!(run.sim.ledger().state.exactly_once, 10);
 }
 
-fn sink_story(mode: SinkMode) -> ledger::Ledger {
+fn sink_story(mode: SinkMode) -> core::ledger::Ledger {
     let script = [
         "read Source",
         "read Source",

@@ -8,7 +8,7 @@
 mod cases;
 use barrierscope::engine::mechanisms::storm::tuple_tree::AckMessage;
 use barrierscope::engine::{
-    scenario, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, StormEvent,
+    runs::scenario, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, StormEvent,
     Strategy as Snapshots, TaskId, Verdict, BUILTIN_NAMES,
 };
 use cases::config;

@@ -9,7 +9,7 @@ use super::rooms::RoomProps;
 use super::text::{verdict_mark, Lang};
 use super::ui_state::{Dispatch, Msg};
 use crate::classroom::{next_guess, score, Command, Judge, OnDiagram, Progress, Session, CATALOGUE};
-use crate::engine::ledger::Verdict;
+use crate::engine::core::ledger::Verdict;
 use crate::engine::Sim;
 
 /// The lesson bar as a piece of the main screen.

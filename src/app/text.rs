@@ -2,7 +2,7 @@
 //! (检查点 checkpoint, 屏障 barrier, 对齐 alignment, 精确一次 exactly once, 至少一次 at least once,
 //! 最多一次 at most once, 端到端 end to end).
 
-use crate::engine::lang::say;
+use crate::engine::core::lang::say;
 pub use crate::engine::Lang;
 use crate::engine::{Completeness, JobGraph, OperatorKind, Order, Place, SinkMode, Strategy, Verdict};
 
@@ -14,7 +14,7 @@ pub fn strategy_name(l: Lang, s: Strategy) -> &'static str {
 
 /// The strategy menu's entry for a barrier handler of the lab: its choices, and the guarantee the
 /// explorer classifies it as.
-pub fn lab_handler_name(l: Lang, h: &crate::engine::mechanisms::handler_lab::choices::Handler) -> String {
+pub fn lab_handler_name(l: Lang, h: &crate::engine::settings::handler::Handler) -> String {
     use crate::engine::explorer::lab::Guarantee;
     let g = match h.classified() {
         Guarantee::ExactlyOnce => l.t("exactly once", "精确一次"),

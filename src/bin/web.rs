@@ -17,7 +17,7 @@ fn main() {
 mod bench {
     use std::cell::RefCell;
 
-    use barrierscope::engine::{workload, Sim};
+    use barrierscope::engine::{runs::workload, Sim};
     use wasm_bindgen::prelude::wasm_bindgen;
 
     thread_local! {

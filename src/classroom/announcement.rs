@@ -3,7 +3,7 @@
 //! in the page's language. The page puts the sentence in its one live region
 //! (`app/announcer.rs`); the words are here, tested natively.
 
-use crate::engine::ledger::{Ledger, Tally, Verdict};
+use crate::engine::core::ledger::{Ledger, Tally, Verdict};
 use crate::engine::Lang;
 
 /// How many labels a verdict names before it says how many more there are.

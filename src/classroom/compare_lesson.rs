@@ -11,7 +11,7 @@
 //! [`Costs`](crate::engine::comparison::Costs), never written in.
 
 use crate::engine::comparison::Costs;
-use crate::engine::lang::say;
+use crate::engine::core::lang::say;
 use crate::engine::{Lang, Strategy, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

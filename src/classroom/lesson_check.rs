@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use super::curriculum;
 use super::lessons::score;
 use super::progress::{run_for, Progress};
-use crate::engine::ledger::Verdict;
+use crate::engine::core::ledger::Verdict;
 use crate::engine::Sim;
 
 /// What the check found at one step (counted from 1).

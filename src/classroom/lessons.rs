@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use super::program_change::ProgramChange;
 use super::run_config::RunConfig;
-use crate::engine::ledger::Verdict;
+use crate::engine::core::ledger::Verdict;
 use crate::engine::{Action, OnRefusal, ScriptAction, ScriptError, Settings, Sim};
 
 /// A phrase in both languages.
@@ -180,7 +180,7 @@ impl Shows {
 /// Does `sim`'s operator `name` own `ranges`, one per subtask, with every key's state at the
 /// owner of its key group (`KeyGroupRangeAssignment`)?
 fn key_groups_hold(sim: &Sim, name: &str, ranges: &[(u16, u16)]) -> bool {
-    use crate::engine::key_groups::{assign_to_key_group, key_group_range};
+    use crate::engine::core::dataflow::key_groups::{assign_to_key_group, key_group_range};
     let g = &sim.graph;
     let Some(oi) = g.spec.operators.iter().position(|o| o.name == name) else { return false };
     let (max, p) = (g.max_parallelism[oi], g.spec.operators[oi].parallelism);
@@ -344,7 +344,7 @@ impl RestoreInto {
     }
 
     /// The program `sim`'s job becomes with these edits.
-    pub fn program(&self, sim: &Sim) -> Result<crate::engine::dataflow::job_graph::JobSpec, String> {
+    pub fn program(&self, sim: &Sim) -> Result<crate::engine::core::dataflow::job_graph::JobSpec, String> {
         let mut spec = sim.graph.spec.clone();
         for w in &self.edits {
             let e = super::program_edit::Edit::parse(&spec, w)?;
@@ -376,7 +376,7 @@ impl RestoreInto {
     }
 
     /// Would the restore from `sim` (a stopped job) be refused, and how? (None: it would restore.)
-    pub fn refusal(&self, sim: &Sim) -> Result<Option<crate::engine::rescale::Refusal>, String> {
+    pub fn refusal(&self, sim: &Sim) -> Result<Option<crate::engine::program::rescale::Refusal>, String> {
         let spec = self.program(sim)?;
         Ok(sim.restore_into(crate::engine::CheckpointId(self.from), &spec, self.allow_non_restored_state).err())
     }

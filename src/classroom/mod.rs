@@ -30,7 +30,7 @@ pub mod lesson_file;
 pub mod lessons;
 pub mod program_change;
 /// Moved to the engine, where a scenario's restore into a changed program applies it.
-pub use crate::engine::program_edit;
+pub use crate::engine::program::program_edit;
 pub mod progress;
 pub mod quiz;
 pub mod room_session;

@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::dataflow::job_graph::JobSpec;
-use crate::engine::rescale::Refusal;
+use crate::engine::core::dataflow::job_graph::JobSpec;
+use crate::engine::program::rescale::Refusal;
 use crate::engine::{Action, CheckpointId, ScenarioError, Sim};
 
 use super::run_config::RunConfig;

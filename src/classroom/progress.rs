@@ -7,7 +7,7 @@ use super::curriculum;
 use super::lessons::{play_lines, Lesson, OnDiagram, RestoreInto, Step};
 use super::program_change::ProgramChange;
 use super::run_config::RunConfig;
-use crate::engine::ledger::Verdict;
+use crate::engine::core::ledger::Verdict;
 use crate::engine::{Action, Sim};
 
 /// Where a learner stands in a lesson.

@@ -19,9 +19,9 @@ use super::saved_run::{from_base64url, to_base64url};
 use crate::engine::comparison::{
     ComparisonError, ComparisonFile, Configuration, CrashPlace, CrashPlan, Lockstep, RestorePlan,
 };
-use crate::engine::dataflow::job_graph::{InputSpec, LogEntry, SourceInput};
-use crate::engine::lang::say;
-use crate::engine::scenario::JobRef;
+use crate::engine::core::dataflow::job_graph::{InputSpec, LogEntry, SourceInput};
+use crate::engine::core::lang::say;
+use crate::engine::runs::scenario::JobRef;
 use crate::engine::{auto_label, builtin, Lang, Scenario, Settings};
 
 /// The saved-comparison format version this build writes and reads.

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::curriculum;
 use super::progress::Progress;
 use super::run_config::{RunConfig, MAX_GENERATED};
-use crate::engine::ledger::Verdict;
+use crate::engine::core::ledger::Verdict;
 use crate::engine::{describe, Action, ActionError, JobGraph, Lang, ScenarioError, Settings, Sim, Timeline};
 
 /// At most this many actions in a saved run.
@@ -177,7 +177,7 @@ impl SavedLesson {
     }
 }
 
-pub use crate::engine::base64url::{from_base64url, to_base64url};
+pub use crate::engine::runs::base64url::{from_base64url, to_base64url};
 
 /// The link fragment for a saved run: `run=` and the base64url of its JSON.
 pub fn to_fragment(saved: &SavedRun) -> String {

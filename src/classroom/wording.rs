@@ -8,7 +8,7 @@ use super::lessons::Text;
 use super::saved_run::{LoadError, Origin, MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, SAVED_VERSION};
 use super::session::{Notice, StepLog, Steps};
 use super::settings_form::{FieldNote, SettingField};
-use crate::engine::lang::say;
+use crate::engine::core::lang::say;
 use crate::engine::{describe, Action, Event, Lang, Sim, SparkStreamingEvent};
 
 impl LoadError {
@@ -272,7 +272,7 @@ pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
 pub fn crash_words(
     place: &crate::engine::comparison::CrashPlace,
     settings: &crate::engine::Settings,
-    graph: &crate::engine::dataflow::job_graph::JobGraph,
+    graph: &crate::engine::core::dataflow::job_graph::JobGraph,
     lang: Lang,
 ) -> String {
     let meaning = crate::engine::comparison::crash_meaning(place, settings, graph, lang);
@@ -287,7 +287,7 @@ pub fn crash_words(
 mod crash_words_tests {
     use super::*;
     use crate::engine::comparison::CrashPlace;
-    use crate::engine::dataflow::job_graph::JobGraph;
+    use crate::engine::core::dataflow::job_graph::JobGraph;
     use crate::engine::{builtin, Settings, Strategy};
 
     /// A learner reads what the crash does, never its script code (issue 48).

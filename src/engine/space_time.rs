@@ -6,7 +6,7 @@
 //!
 //! The arrows are read from a replay of the run on the timeline. A record's sending is what the
 //! channel's sender numbered (`next_seq`), its receipt what the receiver's input position passed
-//! (the same positions [`super::drawn_cut`] judges a cut by); a barrier's sending is the task's
+//! (the same positions [`crate::engine::verdict::drawn_cut`] judges a cut by); a barrier's sending is the task's
 //! `BarrierEmitted` on each output, its receipt the `BarrierReceived` (or `BarrierIgnored`) on
 //! that channel. A crash is any task that was running before a step and not after it, a restore
 //! the reverse. [`thin`] chooses the arrows to draw when too many are in view, keeping every
@@ -14,13 +14,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::action::Event;
-use super::dataflow::record::{Item, Record};
-use super::dataflow::task::TaskStatus;
-use super::ids::{ChannelId, CheckpointId, KeyId, RecordId, TaskId};
-use super::replay::replay;
-use super::sim::Sim;
-use super::timeline::Timeline;
+use crate::engine::core::action::Event;
+use crate::engine::core::dataflow::record::{Item, Record};
+use crate::engine::core::dataflow::task::TaskStatus;
+use crate::engine::core::ids::{ChannelId, CheckpointId, KeyId, RecordId, TaskId};
+use crate::engine::core::sim::Sim;
+use crate::engine::runs::replay::replay;
+use crate::engine::runs::timeline::Timeline;
 
 /// What an arrow carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -19,7 +19,7 @@ pub(super) fn cut_line(lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) -
     let mut runs: Vec<String> = Vec::new();
     // Stops along the spine: a top-row marker (its left and right ends) or a tooth (one x).
     let mut stops: Vec<(f64, f64)> = Vec::new();
-    let mut teeth: crate::engine::sorted_vec::SortedMap<usize, f64> = Default::default();
+    let mut teeth: crate::engine::core::sorted_vec::SortedMap<usize, f64> = Default::default();
     for t in &marks {
         let r = lay.snap(*t);
         let cy = r.y + r.h / 2.0;
@@ -38,7 +38,7 @@ pub(super) fn cut_line(lay: &Layout, saved: &[Option<&TaskSnapshot>], l: Lang) -
         runs.push(points(&[(gx, sky), (gx, *low)]));
         stops.push((gx, gx));
     }
-    crate::engine::stable_sort::sort_stable_by(&mut stops, |a, b| a.0.total_cmp(&b.0));
+    crate::engine::core::stable_sort::sort_stable_by(&mut stops, |a, b| a.0.total_cmp(&b.0));
     for w in stops.windows(2) {
         if w[1].0 - w[0].1 > 1.0 {
             runs.push(points(&[(w[0].1, sky), (w[1].0, sky)]));

@@ -10,7 +10,7 @@ use crate::app::text::{
     complete_help, complete_mark, complete_tip, order_help, order_mark, order_tip, verdict_mark_now, Lang,
 };
 use crate::app::ui_state::Shared;
-use crate::engine::ledger::LedgerRow;
+use crate::engine::core::ledger::LedgerRow;
 use crate::engine::*;
 
 /// The ledger lists at most this many records unless more are lost or duplicated.

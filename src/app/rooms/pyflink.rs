@@ -11,7 +11,7 @@ use crate::app::files::download;
 use crate::app::text::{sink_name, strategy_name, Lang};
 use crate::app::ui_state::Msg;
 use crate::classroom::{Command, RunConfig, Session};
-use crate::engine::pyflink_export::ExportError;
+use crate::engine::exports::pyflink_export::ExportError;
 use crate::engine::{export_pyflink, Scenario, ScriptAction, SinkMode, SourceKind, Strategy};
 
 /// The run on screen as a scenario: its configuration and the actions up to the step shown.

@@ -205,8 +205,8 @@ fn compare_table(file: &ComparisonFile, l: &Lockstep, with_steps: bool, with_eve
         s += &format!("{}\n", file.name);
     }
     let job = match &file.job {
-        scenario::JobRef::Builtin(name) => name.clone(),
-        scenario::JobRef::Custom(_) => "a custom job".into(),
+        runs::scenario::JobRef::Builtin(name) => name.clone(),
+        runs::scenario::JobRef::Custom(_) => "a custom job".into(),
     };
     s += &format!(
         "job {job}, {} records, seed {}; crash at tick {}: {}; restore at tick {}; {} ticks in lockstep\n\n",

@@ -5,7 +5,7 @@
 //! engine's own restore, and the ledger says what became of each record: an orphan arrow counts
 //! once more, an arrow in transit once less (issue 15's "draw your own cut", without the page).
 
-use barrierscope::engine::drawn_cut::{CutRestore, DrawnCut, DrawnCutError};
+use barrierscope::engine::verdict::drawn_cut::{CutRestore, DrawnCut, DrawnCutError};
 use barrierscope::engine::*;
 
 use crate::words::{read, tally, verdict_word};
@@ -55,8 +55,8 @@ pub fn run(args: Args) -> Result<String, String> {
     let played = scenario.play().map_err(|e| format!("{path}: {e}"))?;
     let start = scenario.sim().map_err(|e| format!("{path}: {e}"))?;
     let tl = Timeline::from_actions(start, &played.actions).map_err(|(i, e)| format!("{path}: step {}: {e}", i + 1))?;
-    let cut = drawn_cut::classify(&tl, &points).map_err(|e| format!("{path}: {e}"))?;
-    let restored = drawn_cut::restore_from(&tl, &points, scenario::MAX_SCRIPT_STEPS);
+    let cut = verdict::drawn_cut::classify(&tl, &points).map_err(|e| format!("{path}: {e}"))?;
+    let restored = verdict::drawn_cut::restore_from(&tl, &points, runs::scenario::MAX_SCRIPT_STEPS);
     let d = Drawn { scenario: &scenario.name, g: &played.sim.graph, steps: tl.len(), points, cut, restored };
     Ok(if json { cut_json(&d) } else { cut_table(&d) })
 }

@@ -8,8 +8,8 @@ mod checkpoints;
 mod cut_report;
 mod json;
 
-use barrierscope::engine::scenario::Played;
-use barrierscope::engine::scenario_restore::RestoreReport;
+use barrierscope::engine::program::scenario_restore::RestoreReport;
+use barrierscope::engine::runs::scenario::Played;
 use barrierscope::engine::*;
 
 use crate::words::{complete_word, order_word, read, tally, verdict_word};

@@ -3,7 +3,7 @@
 //! its prediction is revealed, and the partitions predicted.
 
 use crate::engine::batch::format::BatchLessonAt;
-use crate::engine::sorted_vec::SortedSet;
+use crate::engine::core::sorted_vec::SortedSet;
 
 /// The lesson position in the room.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

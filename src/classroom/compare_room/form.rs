@@ -7,7 +7,7 @@ use crate::classroom::compare_room::notice::CompareNotice;
 use crate::classroom::compare_room::session::CompareSession;
 use crate::classroom::saved_comparison::{input_choice, input_for, job_choice, Preset, JOBS, PRESETS};
 use crate::engine::comparison::{ComparisonFile, Configuration, CrashPlace, Lockstep, MAX_CONFIGURATIONS};
-use crate::engine::scenario::JobRef;
+use crate::engine::runs::scenario::JobRef;
 use crate::engine::Settings;
 
 /// The crash place a form value names.

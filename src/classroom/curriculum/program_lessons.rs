@@ -6,7 +6,7 @@ use super::play::{index, play_to};
 use crate::classroom::curriculum::builtins;
 use crate::classroom::lessons::Shows;
 use crate::classroom::progress::Progress;
-use crate::engine::ledger::Verdict;
+use crate::engine::core::ledger::Verdict;
 use crate::engine::CheckpointId;
 use crate::engine::Sim;
 
@@ -20,8 +20,8 @@ use crate::engine::Sim;
 fn lesson_15_the_program_that_restores_may_differ() {
     use crate::classroom::lessons::RestoreInto;
     use crate::classroom::progress::run_for;
-    use crate::engine::operator_id::operator_ids;
-    use crate::engine::rescale::StateFate;
+    use crate::engine::program::operator_id::operator_ids;
+    use crate::engine::program::rescale::StateFate;
     let i = index("changed-program");
     let lesson = &builtins()[i];
     let predicts: Vec<usize> = (0..lesson.steps.len()).filter(|&k| lesson.steps[k].predict.is_some()).collect();
@@ -37,7 +37,7 @@ fn lesson_15_the_program_that_restores_may_differ() {
         RestoreInto::parse("restore-into 3 insert-filter").unwrap().unwrap().refusal(&stopped).unwrap().unwrap();
     let count_id = operator_ids(&stopped.graph.spec)[2];
     assert!(
-        matches!(&refused, crate::engine::rescale::Refusal::NotAvailable { id, operator, .. } if *id == count_id && operator == "Count")
+        matches!(&refused, crate::engine::program::rescale::Refusal::NotAvailable { id, operator, .. } if *id == count_id && operator == "Count")
     );
     for words in [lesson.steps[2].say.en, lesson.steps[2].say.zh] {
         assert!(words.contains(&refused.message()), "step 3 quotes Flink's message: {words}");
@@ -101,7 +101,7 @@ fn lesson_15_the_program_that_restores_may_differ() {
     assert_eq!(moves, [("u", 0, 0), ("x", 0, 1), ("y", 1, 2), ("z", 1, 1)]);
     assert!(before.iter().zip(&after).all(|(b, a)| b.0 == a.0 && b.2 == a.2 && a.2 == 1), "every key keeps its count");
     for (key, kg) in [("x", 55), ("y", 106), ("z", 65), ("u", 40)] {
-        assert_eq!(crate::engine::key_groups::assign_to_key_group(key, 128), kg);
+        assert_eq!(crate::engine::core::dataflow::key_groups::assign_to_key_group(key, 128), kg);
         assert!(
             lesson.steps[7].reveal.unwrap().en.contains(&format!("{key} (key group {kg})"))
                 || lesson.steps[7].reveal.unwrap().en.contains(&format!("{key} ({kg})"))

@@ -6,7 +6,7 @@ use super::play::{index, play_all, play_to};
 use crate::classroom::curriculum::builtins;
 use crate::classroom::lessons::{Judge, Shows};
 use crate::classroom::progress::{actions_for, Progress};
-use crate::engine::ledger::Verdict;
+use crate::engine::core::ledger::Verdict;
 use crate::engine::{AbortReason, CheckpointId, CheckpointStatus, RestoreFrom};
 use crate::engine::{Action, Event, Sim, TxnId};
 use crate::engine::{HighAvailability, SinkMode};

@@ -6,7 +6,7 @@ use super::play::{index, labels, play_all, play_to};
 use crate::classroom::curriculum::builtins;
 use crate::classroom::lessons::{OnDiagram, Shows};
 use crate::classroom::progress::{actions_for, Progress};
-use crate::engine::ledger::Verdict;
+use crate::engine::core::ledger::Verdict;
 use crate::engine::Action;
 use crate::engine::{CheckpointId, CheckpointStatus};
 
@@ -149,7 +149,7 @@ fn the_timers_and_barrier_lessons_show_their_cut_on_the_diagram() {
 /// exactly once and loses each one in transit, as the last step says.
 #[test]
 fn lesson_14_draw_a_consistent_cut_says_what_a_restore_from_it_does() {
-    use crate::engine::drawn_cut::{classify, restore_from};
+    use crate::engine::verdict::drawn_cut::{classify, restore_from};
     let i = index("draw-a-cut");
     let lesson = &builtins()[i];
     let k = lesson.steps.iter().position(|s| s.diagram == OnDiagram::Draw).unwrap();

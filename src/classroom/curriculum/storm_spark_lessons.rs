@@ -5,7 +5,7 @@
 use super::play::{index, play_all};
 use crate::classroom::curriculum::builtins;
 use crate::classroom::progress::{actions_for, Progress};
-use crate::engine::ledger::Verdict;
+use crate::engine::core::ledger::Verdict;
 
 /// The Storm lesson: b times out though nothing crashed, and its replay lands after c.
 #[test]

@@ -11,8 +11,8 @@
 
 use crate::classroom::RunConfig;
 use crate::engine::comparison::{ComparisonFile, Configuration, CrashPlace, CrashPlan, Lockstep, RestorePlan};
-use crate::engine::rng::Rng;
-use crate::engine::scenario::JobRef;
+use crate::engine::core::rng::Rng;
+use crate::engine::runs::scenario::JobRef;
 use crate::engine::{narrate, Action, Lang, Settings, Strategy};
 
 use super::question::{pick, Choice, Kind, Question, Words};

@@ -9,8 +9,8 @@
 //! and one inconsistent cut; a run where no such four turn up is rejected.
 
 use crate::classroom::RunConfig;
-use crate::engine::drawn_cut::{classify, Crossing, DrawnCut};
-use crate::engine::rng::Rng;
+use crate::engine::core::rng::Rng;
+use crate::engine::verdict::drawn_cut::{classify, Crossing, DrawnCut};
 use crate::engine::{Lang, Settings, Strategy, Timeline};
 
 use super::question::{pick, random_steps, schedule_lines, Choice, Kind, Question, Words};

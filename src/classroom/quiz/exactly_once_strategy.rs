@@ -15,8 +15,8 @@
 //! The explorer's shortest counterexample of a wrong option is what "Open on the canvas" replays.
 
 use crate::classroom::RunConfig;
+use crate::engine::core::rng::Rng;
 use crate::engine::explorer::{Counterexample, Explorer, Judged};
-use crate::engine::rng::Rng;
 use crate::engine::settings::strategy::strategy_name;
 use crate::engine::{FaultBudget, Lang, Settings, Strategy};
 

@@ -10,7 +10,7 @@
 //! PRNG picks); a run with neither, or where every record is the one asked for, is rejected.
 
 use crate::classroom::RunConfig;
-use crate::engine::rng::Rng;
+use crate::engine::core::rng::Rng;
 use crate::engine::{narrate, Action, Event, Settings, Strategy, TaskId, Verdict};
 
 use super::question::{act, pick, random_steps, schedule_lines, Choice, Kind, Question, Words};

@@ -2,7 +2,7 @@
 //! VisuAlgo's random quiz generator (each question a fresh instance, graded at once) and the
 //! "responding" level of Naps et al., *Exploring the Role of Visualization and Engagement in
 //! Computer Science Education* (ITiCSE 2003). No fixed bank: each question is generated from a
-//! seed by the engine's own PRNG ([`crate::engine::rng::Rng`]), which picks the job, the input,
+//! seed by the engine's own PRNG ([`crate::engine::core::rng::Rng`]), which picks the job, the input,
 //! the schedule and the crash; the engine runs it and its verdict is the answer; a question where
 //! every option is right, or none is, is rejected and the next seed is drawn.
 //!

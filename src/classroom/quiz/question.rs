@@ -208,7 +208,7 @@ pub(crate) fn schedule_lines(g: &crate::engine::JobGraph, actions: &[Action]) ->
 }
 
 /// Picks one of `items` with the quiz's PRNG.
-pub(crate) fn pick<T: Copy>(rng: &mut crate::engine::rng::Rng, items: &[T]) -> T {
+pub(crate) fn pick<T: Copy>(rng: &mut crate::engine::core::rng::Rng, items: &[T]) -> T {
     items[rng.below(items.len() as u64) as usize]
 }
 
@@ -216,7 +216,7 @@ pub(crate) fn pick<T: Copy>(rng: &mut crate::engine::rng::Rng, items: &[T]) -> T
 /// every step of the schedule is a concrete action the question can show), recording them.
 pub(crate) fn random_steps(
     sim: &mut crate::engine::Sim,
-    rng: &mut crate::engine::rng::Rng,
+    rng: &mut crate::engine::core::rng::Rng,
     n: usize,
     actions: &mut Vec<Action>,
     events: &mut Vec<crate::engine::Event>,

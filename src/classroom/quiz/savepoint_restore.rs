@@ -11,10 +11,10 @@
 //! refuses (its own limits, not Flink's) is rejected.
 
 use crate::classroom::RunConfig;
-use crate::engine::dataflow::job_graph::{EdgeSpec, JobSpec, OperatorSpec, Partitioning};
-use crate::engine::operator_id::operator_ids;
-use crate::engine::rescale::{Refusal, StateFate};
-use crate::engine::rng::Rng;
+use crate::engine::core::dataflow::job_graph::{EdgeSpec, JobSpec, OperatorSpec, Partitioning};
+use crate::engine::core::rng::Rng;
+use crate::engine::program::operator_id::operator_ids;
+use crate::engine::program::rescale::{Refusal, StateFate};
 use crate::engine::{Action, Lang, OperatorKind, Settings, Strategy};
 
 use super::question::{pick, random_steps, schedule_lines, Choice, Kind, Question, Words};
@@ -241,7 +241,7 @@ pub fn generate(seed: u64) -> Option<Question> {
         Lang::Zh => format!("新程序：{}：{}。", change.words(l), program_words(&new_spec, l)),
     }));
     let flag = if allow { " --allowNonRestoredState" } else { "" };
-    let pointer = crate::engine::rescale::pointer(savepoint, true);
+    let pointer = crate::engine::program::rescale::pointer(savepoint, true);
     let prompt = Words::of(|l| {
         match l {
         Lang::En => format!("The job was stopped with savepoint {}. Will `flink run -s {pointer}{flag}` restore it into the new program?", savepoint.0),
@@ -249,7 +249,7 @@ pub fn generate(seed: u64) -> Option<Question> {
     }
     });
     let ids = |l: Lang| -> String {
-        let line = |s: &JobSpec, ids: &[crate::engine::operator_id::OperatorHash]| -> String {
+        let line = |s: &JobSpec, ids: &[crate::engine::program::operator_id::OperatorHash]| -> String {
             s.operators
                 .iter()
                 .zip(ids)

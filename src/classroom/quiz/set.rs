@@ -3,7 +3,7 @@
 //! engine's PRNG, one seed per question; the types take turns so that every type is asked. A
 //! question seed that gives a trivial instance is passed over for the next one.
 
-use crate::engine::rng::Rng;
+use crate::engine::core::rng::Rng;
 
 use super::question::{Kind, Question};
 

@@ -13,7 +13,7 @@
 //! one is right; with at least two options no instance is trivial.
 
 use crate::classroom::RunConfig;
-use crate::engine::rng::Rng;
+use crate::engine::core::rng::Rng;
 use crate::engine::{narrate, Action, CheckpointRetention, Event, HighAvailability, RestoreFrom, Settings, Strategy};
 
 use super::question::{act, pick, random_steps, schedule_lines, Choice, Kind, Question, Words};

@@ -57,9 +57,9 @@ impl Session {
     pub fn restore_into(
         &self,
         from: CheckpointId,
-        program: &crate::engine::dataflow::job_graph::JobSpec,
+        program: &crate::engine::core::dataflow::job_graph::JobSpec,
         allow_non_restored_state: bool,
-    ) -> Result<(Session, crate::engine::rescale::RestorePlan), crate::engine::rescale::Refusal> {
+    ) -> Result<(Session, crate::engine::program::rescale::RestorePlan), crate::engine::program::rescale::Refusal> {
         let (sim, plan, _) = self.sim().restore_into(from, program, allow_non_restored_state)?;
         let done = &self.timeline.actions()[..self.timeline.position()];
         let change = crate::classroom::program_change::ProgramChange {

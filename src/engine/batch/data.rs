@@ -52,7 +52,7 @@ pub fn drop_short(recs: &[Rec]) -> Vec<Rec> {
 
 /// Sums the numbers of each key; the result sorted by key.
 pub fn sum_by_key(recs: impl IntoIterator<Item = Rec>) -> Vec<Rec> {
-    let mut m: crate::engine::sorted_vec::SortedMap<String, u64> = Default::default();
+    let mut m: crate::engine::core::sorted_vec::SortedMap<String, u64> = Default::default();
     for r in recs {
         *m.get_or_insert_with(r.key, || 0) += r.n;
     }

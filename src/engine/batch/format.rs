@@ -170,7 +170,7 @@ impl BatchFile {
 
 /// The text behind `#room=batch&run=…`.
 pub fn to_link_fragment(text: &str) -> String {
-    format!("room=batch&run={}", crate::engine::base64url::to_base64url(text.as_bytes()))
+    format!("room=batch&run={}", crate::engine::runs::base64url::to_base64url(text.as_bytes()))
 }
 
 /// The batch text in a link's fragment (without `#`), if it has one: `room=batch&run=…`.
@@ -186,7 +186,7 @@ pub fn from_link_fragment(fragment: &str) -> Option<Result<String, BatchLoadErro
     }
     let run = run.filter(|_| room)?;
     Some(
-        crate::engine::base64url::from_base64url(run)
+        crate::engine::runs::base64url::from_base64url(run)
             .and_then(|b| String::from_utf8(b).ok())
             .ok_or(BatchLoadError::Encoding),
     )

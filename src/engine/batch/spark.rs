@@ -46,7 +46,7 @@ use super::action::{BatchAction, Refusal};
 use super::cost::Cost;
 use super::data::{buckets, chunks, drop_short, lines, sum_by_key, words, Rec};
 use super::lineage::{Keep, Lineage, Op, RddSpec};
-use crate::engine::sorted_vec::SortedMap;
+use crate::engine::core::sorted_vec::SortedMap;
 
 /// A word-count Spark job on a chain of RDDs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

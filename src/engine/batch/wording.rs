@@ -7,7 +7,7 @@ use super::hadoop::{HadoopEvent, TaskName};
 use super::lineage::Lineage;
 use super::run::{BatchEvent, BatchSim};
 use super::spark::{Source, SparkEvent};
-use crate::engine::lang::say;
+use crate::engine::core::lang::say;
 use crate::engine::Lang;
 
 /// "step", "the running task fails", "node 1 is lost", "executor 0 is lost".

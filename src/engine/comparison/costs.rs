@@ -27,16 +27,16 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::action::{Event, RestoreFrom};
-use crate::engine::dataflow::external_system::TxnStatus;
-use crate::engine::dataflow::job_graph::OperatorKind;
-use crate::engine::dataflow::state::OpState;
-use crate::engine::ids::{ChannelId, RecordId, TaskId};
-use crate::engine::ledger::{Completeness, Order, Verdict};
+use crate::engine::core::action::{Event, RestoreFrom};
+use crate::engine::core::dataflow::external_system::TxnStatus;
+use crate::engine::core::dataflow::job_graph::OperatorKind;
+use crate::engine::core::dataflow::state::OpState;
+use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
+use crate::engine::core::ledger::{Completeness, Order, Verdict};
+use crate::engine::core::sim::Sim;
 use crate::engine::mechanisms::spark::events::SparkStreamingEvent;
 use crate::engine::mechanisms::spark::received_blocks::{MetaCheckpoint, WAL_BYTES_PER_RECORD};
 use crate::engine::mechanisms::storm::events::StormEvent;
-use crate::engine::sim::Sim;
 
 /// Bytes an offset takes when a source commits it to its log, as a source's offset takes in a
 /// snapshot.
@@ -288,7 +288,7 @@ impl CostMeter {
             return;
         }
         if !self.sorted {
-            crate::engine::stable_sort::sort_stable_by(&mut self.before, |a, b| a.cmp(b));
+            crate::engine::core::stable_sort::sort_stable_by(&mut self.before, |a, b| a.cmp(b));
             self.before.dedup();
             self.sorted = true;
         }
@@ -317,7 +317,7 @@ impl CostMeter {
         let per_record: Vec<Option<u64>> =
             self.visible.iter().enumerate().map(|(r, v)| v.map(|v| (v + 1).saturating_sub(g.records[r].at))).collect();
         let mut seen: Vec<u64> = per_record.iter().flatten().copied().collect();
-        crate::engine::stable_sort::sort_stable_by(&mut seen, |a, b| a.cmp(b));
+        crate::engine::core::stable_sort::sort_stable_by(&mut seen, |a, b| a.cmp(b));
         let latency = Latency {
             seen: seen.len() as u32,
             of: per_record.len() as u32,

@@ -1,6 +1,6 @@
 //! The comparison file: one job, one input, one seed, up to three configurations, one crash and
 //! the restore, as JSON (see the README's "Comparing mechanisms"). It is read as a scenario file
-//! is (`super::super::scenario`): size and version first, unknown fields refused by name, then the
+//! is (`crate::engine::runs::scenario`): size and version first, unknown fields refused by name, then the
 //! job, the input and every configuration's settings checked against the job.
 //!
 //! Two or three scenario files can stand for a comparison too ([`ComparisonFile::from_scenarios`]):
@@ -12,12 +12,12 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::action::Action;
-use crate::engine::dataflow::job_graph::{InputSpec, JobGraph};
-use crate::engine::error::ScenarioError;
-use crate::engine::lang::Lang;
-use crate::engine::scenario::{preamble, JobRef, Preamble, Scenario};
-use crate::engine::script::ScriptAction;
+use crate::engine::core::action::Action;
+use crate::engine::core::dataflow::job_graph::{InputSpec, JobGraph};
+use crate::engine::core::error::ScenarioError;
+use crate::engine::core::lang::Lang;
+use crate::engine::runs::scenario::{preamble, JobRef, Preamble, Scenario};
+use crate::engine::runs::script::ScriptAction;
 use crate::engine::settings::{Settings, Strategy};
 
 /// The lockstep stops with an error past this many ticks (a comparison that never settles), so a

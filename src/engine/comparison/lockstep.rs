@@ -31,12 +31,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::action::{Action, Event};
-use crate::engine::dataflow::external_system::TxnStatus;
-use crate::engine::dataflow::job_graph::JobGraph;
-use crate::engine::dataflow::record::Item;
-use crate::engine::lang::Lang;
-use crate::engine::sim::Sim;
+use crate::engine::core::action::{Action, Event};
+use crate::engine::core::dataflow::external_system::TxnStatus;
+use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::dataflow::record::Item;
+use crate::engine::core::lang::Lang;
+use crate::engine::core::sim::Sim;
 use crate::engine::wording::describe;
 
 use super::costs::{CostMeter, Costs};

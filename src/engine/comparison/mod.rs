@@ -16,7 +16,7 @@
 //!   source that can replay from the saved offset.
 //!
 //! A comparison makes the thesis measurable. It runs each configuration (a strategy and its
-//! settings) on its own [`Sim`](super::sim::Sim) of the same job and input, in **lockstep** on one
+//! settings) on its own [`Sim`](crate::engine::core::sim::Sim) of the same job and input, in **lockstep** on one
 //! logical clock ([`lockstep`]):
 //! - tick n is the n-th step of every run that has not finished: each run takes exactly one step
 //!   per tick, drawn by its own scheduler from a PRNG seeded with the comparison's one seed, or

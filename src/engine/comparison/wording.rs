@@ -2,8 +2,8 @@
 //! mechanism. The action is the same in every run ([`CrashPlace::action`]); what it takes down is
 //! the mechanism's, and the cost table says so beside its column.
 
-use crate::engine::dataflow::job_graph::JobGraph;
-use crate::engine::lang::{say, Lang};
+use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::lang::{say, Lang};
 use crate::engine::mechanisms::spark::micro_batches::executor_of;
 use crate::engine::settings::{HighAvailability, Setting, Settings, Strategy};
 

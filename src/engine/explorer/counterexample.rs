@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 
 use super::explanation::Story;
 pub use super::outcome::{BadOutcome, Judged};
-use crate::engine::action::Action;
-use crate::engine::ids::RecordId;
-use crate::engine::scenario::Scenario;
-use crate::engine::script::ScriptAction;
-use crate::engine::sim::Sim;
+use crate::engine::core::action::Action;
+use crate::engine::core::ids::RecordId;
+use crate::engine::core::sim::Sim;
+use crate::engine::runs::scenario::Scenario;
+use crate::engine::runs::script::ScriptAction;
 
 /// The shortest schedule to one bad outcome, what it does to which records, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

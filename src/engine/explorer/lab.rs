@@ -26,13 +26,13 @@ use serde::{Deserialize, Serialize};
 use super::counterexample::Counterexample;
 use super::outcome::Judged;
 use super::schedules::{Completion, Explorer, Progress, Report};
-use crate::engine::error::ScenarioError;
-use crate::engine::ledger::Verdict;
-pub use crate::engine::mechanisms::handler_lab::choices::Guarantee;
-use crate::engine::mechanisms::handler_lab::choices::{AfterBarrier, Handler};
-use crate::engine::scenario::{FaultBudget, Scenario};
+use crate::engine::core::error::ScenarioError;
+use crate::engine::core::ledger::Verdict;
+use crate::engine::core::sim::Sim;
+use crate::engine::runs::scenario::{FaultBudget, Scenario};
+pub use crate::engine::settings::handler::Guarantee;
+use crate::engine::settings::handler::{AfterBarrier, Handler};
 use crate::engine::settings::Strategy;
-use crate::engine::sim::Sim;
 
 /// What the lab classifies: a composed barrier handler, or per-task timers (which have none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

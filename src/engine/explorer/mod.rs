@@ -69,10 +69,10 @@ pub use state_key::KeyScope;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::error::ScenarioError;
-use crate::engine::scenario::{FaultBudget, MAX_BUDGET_FAULTS};
+use crate::engine::core::error::ScenarioError;
+use crate::engine::core::sim::Sim;
+use crate::engine::runs::scenario::{FaultBudget, MAX_BUDGET_FAULTS};
 use crate::engine::settings::{SourceKind, Strategy};
-use crate::engine::sim::Sim;
 
 /// The faults a schedule has spent so far: part of every state's key.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

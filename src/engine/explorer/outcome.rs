@@ -1,5 +1,5 @@
 //! Outcomes: how one schedule ends and how many end each way. A finished run is judged as the
-//! ledger judges it (`crate::engine::ledger`), for operator state, for what a reader sees of the
+//! ledger judges it (`crate::engine::core::ledger`), for operator state, for what a reader sees of the
 //! sinks, and on the history that counts ([`Outcome`], a [`Judgement`] per kind of verdict); the
 //! bad outcomes a counterexample is sought for are a record lost or duplicated in state or in the
 //! output, a record incomplete, a record out of order ([`BadOutcome`]); and the schedules are
@@ -9,8 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::ledger::{Tally, Verdict};
-use crate::engine::sim::Sim;
+use crate::engine::core::ledger::{Tally, Verdict};
+use crate::engine::core::sim::Sim;
 
 /// Which verdict: how records are reflected in operator state, or what a reader sees of the
 /// sinks' external system.
@@ -98,7 +98,7 @@ impl Judgement {
 
 /// The verdict at the end of a schedule: for operator state, and (a job with a sink) for the
 /// external output; and on the history that counts, as the ledger judges it
-/// (`crate::engine::ledger`): did some record miss a path of the DAG it takes in the
+/// (`crate::engine::core::ledger`): did some record miss a path of the DAG it takes in the
 /// failure-free run (incomplete), did some record take effect after a newer one of its source
 /// partition (out of order)?
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -21,13 +21,13 @@ use super::outcome::BadOutcome;
 pub use super::outcome::{HistoryShares, Judgement, Outcome, Shares};
 use super::state_key::{hash128, key_bytes, KeyScope};
 use super::{Faults, FaultsSpent};
-use crate::engine::action::{Action, Event};
-use crate::engine::error::ScenarioError;
-use crate::engine::ids::TaskId;
-use crate::engine::mechanisms::handler_lab::choices::AfterBarrier;
-use crate::engine::scenario::{FaultBudget, Scenario};
+use crate::engine::core::action::{Action, Event};
+use crate::engine::core::error::ScenarioError;
+use crate::engine::core::ids::TaskId;
+use crate::engine::core::sim::Sim;
+use crate::engine::runs::scenario::{FaultBudget, Scenario};
+use crate::engine::settings::handler::AfterBarrier;
 use crate::engine::settings::{SinkMode, Strategy};
-use crate::engine::sim::Sim;
 
 /// How the run goes on once no crash is left: every order of the remaining steps, or one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -32,7 +32,7 @@
 //!   chooses every step itself).
 //!
 //! - **The history that counts, as far as completeness and order are judged on it**
-//!   (`crate::engine::history`). Per channel, of the effects at its consumer that still count (a
+//!   (`crate::engine::core::history`). Per channel, of the effects at its consumer that still count (a
 //!   restore keeps a prefix of them, the one its snapshot reflects; an effect taken back never
 //!   counts again): per record the edge of the job wants, how often it took effect on the edge's
 //!   channel, up to what the edge wants (completeness asks only "fewer than the failure-free
@@ -57,18 +57,18 @@
 //! 128-bit FNV-1a: with a million states the chance that two different ones collide is about
 //! 10^-27.
 
-use crate::engine::action::CrashScope;
-use crate::engine::dataflow::external_system::{ExternalSystem, Row};
-use crate::engine::dataflow::job_graph::OperatorKind;
-use crate::engine::dataflow::record::Item;
-use crate::engine::high_availability::Masters;
-use crate::engine::history::{edge_wants, single_path, Effect};
-use crate::engine::ids::RecordId;
+use crate::engine::core::action::CrashScope;
+use crate::engine::core::dataflow::external_system::{ExternalSystem, Row};
+use crate::engine::core::dataflow::job_graph::OperatorKind;
+use crate::engine::core::dataflow::record::Item;
+use crate::engine::core::history::{edge_wants, single_path, Effect};
+use crate::engine::core::ids::RecordId;
+use crate::engine::core::sim::Sim;
+use crate::engine::core::snapshot::TaskSnapshot;
+use crate::engine::jobmanager::high_availability::Masters;
+use crate::engine::jobmanager::savepoint_kinds::JobEnd;
 use crate::engine::mechanisms::progress::Alignment;
-use crate::engine::savepoint::kinds::JobEnd;
 use crate::engine::settings::{RestartPolicy, Strategy};
-use crate::engine::sim::Sim;
-use crate::engine::snapshot::TaskSnapshot;
 
 use super::FaultsSpent;
 

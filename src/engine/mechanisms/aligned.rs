@@ -61,13 +61,13 @@ use super::barriers::{decline_and_cancel, note_aborted, skipped_as_aborted, snap
 use super::marks::Mark;
 use super::progress::Alignment;
 use super::row::{Row, Words};
-use super::seam::{Arrival, Mechanism};
-use crate::engine::action::{AbortReason, Event, GaveUp, SnapshotKind};
-use crate::engine::dataflow::record::{Barrier, Record};
-use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::core::action::{AbortReason, Event, GaveUp, SnapshotKind};
+use crate::engine::core::dataflow::record::{Barrier, Record};
+use crate::engine::core::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::core::seam::{Arrival, Mechanism};
+use crate::engine::core::sim::Sim;
 use crate::engine::settings::strategy::{strategy_name, Setting};
 use crate::engine::settings::Strategy;
-use crate::engine::sim::Sim;
 
 /// Flink's `SingleCheckpointBarrierHandler`: one handler for both modes, aligned (strategy
 /// `aligned`, with or without an alignment timeout) or unaligned from the sources on (strategy
@@ -284,4 +284,5 @@ pub static ROW: Row = Row {
             None => &[Save, Cut, Buffered, Replayed, Barrier, CancelMarker, NextRecord],
         }
     },
+    check_settings: super::row::no_rules,
 };

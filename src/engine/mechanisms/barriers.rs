@@ -8,11 +8,11 @@
 //! inputs, and declining a checkpoint with a cancel marker
 //! (`SubtaskCheckpointCoordinatorImpl.abortCheckpointOnBarrier`).
 
-use crate::engine::action::{AbortReason, Event, SnapshotKind};
-use crate::engine::dataflow::record::{Barrier, Item};
-use crate::engine::ids::{ChannelId, CheckpointId, TaskId};
-use crate::engine::sim::Sim;
-use crate::engine::snapshot::TaskSnapshot;
+use crate::engine::core::action::{AbortReason, Event, SnapshotKind};
+use crate::engine::core::dataflow::record::{Barrier, Item};
+use crate::engine::core::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::core::sim::Sim;
+use crate::engine::core::snapshot::TaskSnapshot;
 
 /// Snapshot, then forward the barrier. An unaligned barrier goes at the head of each output
 /// queue, and the snapshot stores the records it overtook.
@@ -165,7 +165,12 @@ impl Sim {
             out.push(Event::BarrierIgnored { task: t, channel: c, checkpoint: id });
             return;
         }
-        self.mechanism().on_barrier(self, super::seam::Arrival { task: t, channel: c, input }, barrier, out);
+        self.mechanism().on_barrier(
+            self,
+            crate::engine::core::seam::Arrival { task: t, channel: c, input },
+            barrier,
+            out,
+        );
     }
 
     /// A cancel marker reached task `t`: the mechanism decides whether it still matters.
@@ -177,7 +182,7 @@ impl Sim {
         id: CheckpointId,
         out: &mut Vec<Event>,
     ) {
-        self.mechanism().on_cancel(self, super::seam::Arrival { task: t, channel: c, input }, id, out);
+        self.mechanism().on_cancel(self, crate::engine::core::seam::Arrival { task: t, channel: c, input }, id, out);
     }
 }
 

@@ -21,7 +21,7 @@
 
 use super::row::Row;
 use super::{aligned, no_snapshots, spark, state_log, stop_the_world, storm, timers, tracker, unaligned};
-use crate::engine::lang::Lang;
+use crate::engine::core::lang::Lang;
 use crate::engine::settings::options::SinkMode;
 use crate::engine::settings::strategy::{Setting, Strategy};
 

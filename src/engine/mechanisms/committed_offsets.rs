@@ -1,11 +1,11 @@
 //! Committed offsets: per source task, the offset up to which the log was acknowledged, kept
 //! outside the job (Kafka keeps a consumer group's commits), so a restart resumes there. Storm's
 //! spouts commit what the acker completed; Spark Streaming's receivers commit what they stored.
-//! Each keeps them in its durable slot (`super::own_state`).
+//! Each keeps them in its durable slot (`crate::engine::core::own_state`).
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::ids::TaskId;
+use crate::engine::core::ids::TaskId;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommittedOffsets(Vec<u32>);

@@ -1,7 +1,8 @@
-//! The fault-tolerance mechanisms, one file each, and the seam they plug in through.
+//! The fault-tolerance mechanisms, one file or folder each. They plug in through the seam, which
+//! is the core's (`crate::engine::core::seam`, with its hooks, own state and own steps).
 //!
-//! The dataflow (`super::dataflow`) moves records; a [`Mechanism`] decides what is saved and
-//! what a restart starts from. Exactly one mechanism runs a job, chosen by the strategy:
+//! The dataflow (`crate::engine::core::dataflow`) moves records; a [`Mechanism`] decides what is
+//! saved and what a restart starts from. Exactly one mechanism runs a job, chosen by the strategy:
 //!
 //! Which mechanism each strategy runs, and everything else the program asks of it, is the
 //! mechanism's row of the catalogue ([`catalogue`], [`row::Row`]), written in its own file or
@@ -18,33 +19,29 @@ pub mod barriers;
 pub mod catalogue;
 pub mod committed_offsets;
 pub mod handler_lab;
-pub mod hooks;
 pub mod marks;
 pub mod no_snapshots;
-pub mod own_state;
 pub mod progress;
 pub mod row;
-pub mod seam;
 pub mod spark;
 pub mod state_log;
-pub mod step;
 pub mod stop_the_world;
 pub mod storm;
 pub mod timers;
 pub mod tracker;
 pub mod unaligned;
 
-use crate::engine::action::Event;
-use crate::engine::dataflow::channel::SeqSet;
-use crate::engine::ids::{CheckpointId, TaskId};
-use crate::engine::lang::Lang;
+use crate::engine::core::action::Event;
+use crate::engine::core::dataflow::channel::SeqSet;
+use crate::engine::core::ids::{CheckpointId, TaskId};
+use crate::engine::core::lang::Lang;
+use crate::engine::core::seam::Mechanism;
+use crate::engine::core::sim::Sim;
+use crate::engine::core::snapshot::TaskSnapshot;
 use crate::engine::settings::Strategy;
-use crate::engine::sim::Sim;
-use crate::engine::snapshot::TaskSnapshot;
-use seam::Mechanism;
 
 /// How a mechanism's own step is said: by the mechanism that has it.
-pub fn step_words(step: step::Step, task: &str, lang: Lang) -> String {
+pub fn step_words(step: crate::engine::core::step::Step, task: &str, lang: Lang) -> String {
     Strategy::ALL
         .iter()
         .find_map(|s| for_strategy(*s).step_words(step, task, lang))
@@ -67,18 +64,18 @@ impl Sim {
         }
     }
 
-    /// The mechanism's own live state ([`own_state`]), which a crash drops with the job.
-    pub fn mechanism_live(&self) -> &own_state::Slot {
+    /// The mechanism's own live state (`core::own_state`), which a crash drops with the job.
+    pub fn mechanism_live(&self) -> &crate::engine::core::own_state::Slot {
         &self.live.mechanism
     }
-    pub fn mechanism_live_mut(&mut self) -> &mut own_state::Slot {
+    pub fn mechanism_live_mut(&mut self) -> &mut crate::engine::core::own_state::Slot {
         &mut self.live.mechanism
     }
-    /// The mechanism's own durable state ([`own_state`]), which every crash leaves.
-    pub fn mechanism_durable(&self) -> &own_state::Slot {
+    /// The mechanism's own durable state (`core::own_state`), which every crash leaves.
+    pub fn mechanism_durable(&self) -> &crate::engine::core::own_state::Slot {
         &self.durable.mechanism
     }
-    pub fn mechanism_durable_mut(&mut self) -> &mut own_state::Slot {
+    pub fn mechanism_durable_mut(&mut self) -> &mut crate::engine::core::own_state::Slot {
         &mut self.durable.mechanism
     }
 

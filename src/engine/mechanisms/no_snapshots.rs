@@ -33,12 +33,12 @@
 
 use super::marks::Mark;
 use super::row::{Keeps, Row, Words};
-use super::seam::{InFlight, Mechanism};
-use crate::engine::action::RestoreFrom;
-use crate::engine::dataflow::state::OpState;
+use crate::engine::core::action::RestoreFrom;
+use crate::engine::core::dataflow::state::OpState;
+use crate::engine::core::seam::{InFlight, Mechanism};
+use crate::engine::core::sim::Sim;
 use crate::engine::settings::strategy::{strategy_name, Setting};
 use crate::engine::settings::RestartPolicy;
-use crate::engine::sim::Sim;
 
 /// No snapshots (strategy `none`).
 pub struct NoSnapshots;
@@ -75,4 +75,5 @@ pub static ROW: Row = Row {
     explore: Ok(()),
     toy: false,
     marks: |_| &[Mark::Replayed, Mark::NextRecord],
+    check_settings: super::row::no_rules,
 };

@@ -11,11 +11,11 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::own_state::Slot;
-use crate::engine::dataflow::record::Barrier;
-use crate::engine::dataflow::task::TaskRuntime;
-use crate::engine::ids::CheckpointId;
-use crate::engine::snapshot::TaskSnapshot;
+use crate::engine::core::dataflow::record::Barrier;
+use crate::engine::core::dataflow::task::TaskRuntime;
+use crate::engine::core::ids::CheckpointId;
+use crate::engine::core::own_state::Slot;
+use crate::engine::core::snapshot::TaskSnapshot;
 
 /// A task's progress through one checkpoint's barriers (aligned or unaligned): Flink's
 /// `SingleCheckpointBarrierHandler` while a checkpoint is pending at the task.

@@ -7,8 +7,9 @@
 //! what it can do.
 
 use super::marks::Mark;
-use super::seam::Mechanism;
-use crate::engine::lang::Lang;
+use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::lang::Lang;
+use crate::engine::core::seam::Mechanism;
 use crate::engine::settings::strategy::Setting;
 use crate::engine::settings::Settings;
 
@@ -77,4 +78,13 @@ pub struct Row {
     pub toy: bool,
     /// The marks the canvas can draw under `settings`, in the legend's order.
     pub marks: fn(&Settings) -> &'static [Mark],
+    /// The rules of the settings it owns, checked under every strategy before a run starts (a
+    /// setting of its own set under another strategy is refused by it): [`no_rules`] for a
+    /// mechanism without settings of its own.
+    pub check_settings: fn(&Settings, &JobGraph) -> Result<(), String>,
+}
+
+/// The rules of a mechanism without settings of its own: none.
+pub fn no_rules(_: &Settings, _: &JobGraph) -> Result<(), String> {
+    Ok(())
 }

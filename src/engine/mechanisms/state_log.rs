@@ -13,7 +13,7 @@
 //! that gap with transactions, which this toy leaves out (the book's simplifications say so).
 //!
 //! The whole mechanism is this file and its catalogue row: its durable state sits in the run's
-//! durable slot ([`super::own_state`]), and no line of the engine's core names it.
+//! durable slot ([`crate::engine::core::own_state`]), and no line of the engine's core names it.
 //!
 //! ```
 //! use barrierscope::engine::{Action, Scenario, Settings, Strategy};
@@ -31,15 +31,15 @@
 //! assert_eq!((l.state.lost, l.state.duplicated), (1, 0));
 //! ```
 
-use super::hooks::Hooks;
 use super::marks::Mark;
 use super::row::{Keeps, Row, Words};
-use super::seam::{InFlight, Mechanism};
-use crate::engine::action::{Event, RestoreFrom};
-use crate::engine::dataflow::record::Record;
-use crate::engine::ids::{ChannelId, RecordId, TaskId};
-use crate::engine::sim::Sim;
-use crate::engine::snapshot::TaskSnapshot;
+use crate::engine::core::action::{Event, RestoreFrom};
+use crate::engine::core::dataflow::record::Record;
+use crate::engine::core::hooks::Hooks;
+use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
+use crate::engine::core::seam::{InFlight, Mechanism};
+use crate::engine::core::sim::Sim;
+use crate::engine::core::snapshot::TaskSnapshot;
 
 /// Per task, its latest logged state (the changelog's last entry).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -112,4 +112,5 @@ pub static ROW: Row = Row {
     explore: Err("is a toy the explorer's state key does not know"),
     toy: true,
     marks: |_| &[Mark::NextRecord],
+    check_settings: super::row::no_rules,
 };

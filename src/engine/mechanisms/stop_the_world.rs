@@ -38,11 +38,11 @@
 
 use super::marks::Mark;
 use super::row::{Row, Words};
-use super::seam::Mechanism;
-use crate::engine::action::{Event, SnapshotKind};
-use crate::engine::ids::CheckpointId;
+use crate::engine::core::action::{Event, SnapshotKind};
+use crate::engine::core::ids::CheckpointId;
+use crate::engine::core::seam::Mechanism;
+use crate::engine::core::sim::Sim;
 use crate::engine::settings::strategy::{strategy_name, Setting};
-use crate::engine::sim::Sim;
 
 /// Stop-the-world (strategy `stop-the-world`).
 pub struct StopTheWorld;
@@ -95,4 +95,5 @@ pub static ROW: Row = Row {
     explore: Ok(()),
     toy: false,
     marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::NextRecord],
+    check_settings: super::row::no_rules,
 };

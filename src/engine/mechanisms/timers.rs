@@ -28,13 +28,13 @@
 
 use super::marks::Mark;
 use super::row::{Keeps, Row, Words};
-use super::seam::{InFlight, Mechanism};
-use crate::engine::action::{Event, RestoreFrom, SnapshotKind};
-use crate::engine::dataflow::task::TaskStatus;
-use crate::engine::ids::TaskId;
+use crate::engine::core::action::{Event, RestoreFrom, SnapshotKind};
+use crate::engine::core::dataflow::task::TaskStatus;
+use crate::engine::core::ids::TaskId;
+use crate::engine::core::seam::{InFlight, Mechanism};
+use crate::engine::core::sim::Sim;
+use crate::engine::jobmanager::storage::SAVES_KEPT;
 use crate::engine::settings::strategy::{strategy_name, Setting};
-use crate::engine::sim::Sim;
-use crate::engine::storage::SAVES_KEPT;
 
 /// Per-task timers (strategy `timers`).
 pub struct PerTaskTimers;
@@ -101,4 +101,5 @@ pub static ROW: Row = Row {
     explore: Ok(()),
     toy: false,
     marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::NextRecord],
+    check_settings: super::row::no_rules,
 };

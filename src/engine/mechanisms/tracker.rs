@@ -52,12 +52,12 @@ use super::barriers::{decline_and_cancel, note_aborted, skipped_as_aborted, snap
 use super::marks::Mark;
 use super::progress::{BarrierCount, Tracker};
 use super::row::{Row, Words};
-use super::seam::{Arrival, Mechanism};
-use crate::engine::action::{AbortReason, Event, GaveUp, SnapshotKind};
-use crate::engine::dataflow::record::Barrier;
-use crate::engine::ids::{CheckpointId, TaskId};
+use crate::engine::core::action::{AbortReason, Event, GaveUp, SnapshotKind};
+use crate::engine::core::dataflow::record::Barrier;
+use crate::engine::core::ids::{CheckpointId, TaskId};
+use crate::engine::core::seam::{Arrival, Mechanism};
+use crate::engine::core::sim::Sim;
 use crate::engine::settings::strategy::{strategy_name, Setting};
-use crate::engine::sim::Sim;
 
 /// The barrier tracker (strategy `at-least-once`).
 pub struct BarrierTracker;
@@ -157,4 +157,5 @@ pub static ROW: Row = Row {
     explore: Ok(()),
     toy: false,
     marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::Barrier, Mark::CancelMarker, Mark::NextRecord],
+    check_settings: super::row::no_rules,
 };

@@ -50,12 +50,12 @@ use super::barriers::{skipped_as_aborted, snapshot_and_forward};
 use super::marks::Mark;
 use super::progress::Alignment;
 use super::row::{Row, Words};
-use crate::engine::action::{Event, SnapshotKind};
-use crate::engine::dataflow::record::{Barrier, Record};
-use crate::engine::ids::{ChannelId, TaskId};
+use crate::engine::core::action::{Event, SnapshotKind};
+use crate::engine::core::dataflow::record::{Barrier, Record};
+use crate::engine::core::ids::{ChannelId, TaskId};
+use crate::engine::core::sim::Sim;
 use crate::engine::settings::strategy::{strategy_name, Setting};
 use crate::engine::settings::Strategy;
-use crate::engine::sim::Sim;
 
 impl Sim {
     /// A task that snapshotted before all its barriers came stores each record arriving on an input
@@ -125,4 +125,5 @@ pub static ROW: Row = Row {
     explore: Ok(()),
     toy: false,
     marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::UnalignedBarrier, Mark::CancelMarker, Mark::NextRecord],
+    check_settings: super::row::no_rules,
 };

@@ -10,6 +10,7 @@
 //! catalogue is in `strategy.rs`, the other settings' kinds in `options.rs`, and
 //! [`Settings::validate`] in `validation.rs`.
 
+pub mod handler;
 pub mod options;
 pub mod strategy;
 mod validation;
@@ -18,9 +19,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::mechanisms::handler_lab::choices::Handler;
+use crate::engine::settings::handler::Handler;
 
-use super::dataflow::job_graph::JobGraph;
+use crate::engine::core::dataflow::job_graph::JobGraph;
 
 pub use options::{
     CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, SinkMode, SourceKind, TimerSpec,
@@ -150,7 +151,7 @@ pub struct Settings {
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
-fn default_batch_interval() -> u64 {
+pub(crate) fn default_batch_interval() -> u64 {
     4
 }
 fn is_default_batch_interval(n: &u64) -> bool {
@@ -163,7 +164,7 @@ fn default_timeout() -> u64 {
 fn default_one() -> u32 {
     1
 }
-fn default_message_timeout() -> u64 {
+pub(crate) fn default_message_timeout() -> u64 {
     100
 }
 
@@ -221,7 +222,7 @@ impl Settings {
                     s.unanchored.retain(|n| *n != name);
                     if !anchored {
                         s.unanchored.push(name);
-                        crate::engine::stable_sort::sort_stable_by(&mut s.unanchored, |a, b| a.cmp(b));
+                        crate::engine::core::stable_sort::sort_stable_by(&mut s.unanchored, |a, b| a.cmp(b));
                     }
                 }
                 s

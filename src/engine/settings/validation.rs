@@ -2,13 +2,12 @@
 //! file, a saved run or a link meets before a run starts (Flink refuses a bad configuration at
 //! submission in the same way).
 
-use super::{default_batch_interval, default_message_timeout, Settings};
+use super::Settings;
 use super::{
-    CheckpointRetention, HighAvailability, Setting, SinkMode, SourceKind, Strategy, MAX_CHANNEL_CAPACITY,
-    MAX_STEPS_SETTING,
+    CheckpointRetention, HighAvailability, Setting, SinkMode, Strategy, MAX_CHANNEL_CAPACITY, MAX_STEPS_SETTING,
 };
-use crate::engine::dataflow::job_graph::JobGraph;
-use crate::engine::error::ScenarioError;
+use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::error::ScenarioError;
 
 impl Settings {
     pub fn validate(&self, graph: &JobGraph) -> Result<(), ScenarioError> {
@@ -79,51 +78,9 @@ impl Settings {
                 return bad(format!("tolerable-failed-checkpoints must be at most {MAX_STEPS_SETTING}"));
             }
         }
-        if self.source == SourceKind::Socket && !self.strategy.takes(Setting::Socket) {
-            return bad("source socket: Storm's spout replays a failed tuple by reading its offset again, which a socket cannot do; use a replayable-log source".into());
-        }
-        if !self.strategy.takes(Setting::MicroBatches)
-            && (self.write_ahead_log || self.batch_interval != default_batch_interval())
-        {
-            return bad(format!(
-                "batch-interval and write-ahead-log belong to the spark-streaming strategy, not {:?}",
-                self.strategy.id()
-            ));
-        }
-        if self.batch_interval == 0 || self.batch_interval > MAX_STEPS_SETTING {
-            return bad(format!("batch-interval must be 1 to {MAX_STEPS_SETTING} steps"));
-        }
-        if self.message_timeout == 0 || self.message_timeout > MAX_STEPS_SETTING {
-            return bad(format!("message-timeout must be 1 to {MAX_STEPS_SETTING} steps"));
-        }
-        if self.ackers > 1 {
-            return bad("ackers must be 0 (tracking off) or 1: the simulator runs one acker".into());
-        }
-        if !self.strategy.takes(Setting::AckerSettings)
-            && (self.ackers != 1 || !self.unanchored.is_empty() || self.message_timeout != default_message_timeout())
-        {
-            return bad(format!(
-                "message-timeout, ackers and unanchored belong to the storm-acker strategy, not {:?}",
-                self.strategy.id()
-            ));
-        }
-        for name in &self.unanchored {
-            let Some(e) = graph.spec.edges.iter().find(|e| e.name() == *name) else {
-                return bad(format!(
-                    "unanchored edge {name:?}: the job has no such edge; its edges are {}",
-                    graph.spec.edges.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
-                ));
-            };
-            if graph
-                .spec
-                .operators
-                .iter()
-                .any(|o| o.name == e.from && o.kind == crate::engine::dataflow::job_graph::OperatorKind::Source)
-            {
-                return bad(format!(
-                    "unanchored edge {name:?}: a spout's tuples are anchored by their message id; turn acking off (ackers 0) to emit untracked"
-                ));
-            }
+        // Each mechanism's own settings, by its rules (Storm's acker's, Spark Streaming's).
+        for strategy in Strategy::ALL {
+            (strategy.row().check_settings)(self, graph).map_err(ScenarioError::Settings)?;
         }
         if !self.strategy.takes(Setting::HighAvailability)
             && (self.high_availability != HighAvailability::default()

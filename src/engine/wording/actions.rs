@@ -1,10 +1,10 @@
 //! The short name of an action, as the event log, the runner and a refusal show it ("deliver
 //! Source->Map", "投递 Source->Map").
 
-use crate::engine::action::Action;
-use crate::engine::dataflow::job_graph::JobGraph;
-use crate::engine::ids::TaskId;
-use crate::engine::lang::{say, Lang};
+use crate::engine::core::action::Action;
+use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::ids::TaskId;
+use crate::engine::core::lang::{say, Lang};
 
 /// A short name for an action ("deliver Source->Map", "投递 Source->Map"); an id the job graph
 /// doesn't have is named "?".
@@ -30,7 +30,7 @@ pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
         Action::Auto => lang.t("take an auto step", "自动单步").into(),
         Action::Wait => lang.t("wait one step", "等待一步").into(),
         Action::Savepoint | Action::StopWithSavepoint | Action::Cancel | Action::Resume { .. } => {
-            crate::engine::savepoint_wording::describe(a, lang).unwrap_or_default()
+            crate::engine::program::savepoint_wording::describe(a, lang).unwrap_or_default()
         }
     }
 }

@@ -3,11 +3,11 @@
 //! snapshot taken and acknowledged, cancel markers, declines and aborts (and why:
 //! `CheckpointFailureReason`), the completion and its notification, stop-the-world's pause.
 
-use crate::engine::action::{AbortReason, Event, GaveUp, Guarantee, SnapshotKind};
-use crate::engine::dataflow::job_graph::JobGraph;
-use crate::engine::ids::{ChannelId, RecordId, TaskId};
-use crate::engine::lang::{say, Lang};
-use crate::engine::mechanisms::handler_lab::choices::Guarantee as LabGuarantee;
+use crate::engine::core::action::{AbortReason, Event, GaveUp, Guarantee, SnapshotKind};
+use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
+use crate::engine::core::lang::{say, Lang};
+use crate::engine::settings::handler::Guarantee as LabGuarantee;
 
 /// "first", "second", ... ("第 1 个", "第 2 个", ...).
 fn ordinal(i: usize, lang: Lang) -> String {

@@ -2,10 +2,10 @@
 //! a record, a sink writes it (appending, upserting, or in a two-phase-commit transaction that is
 //! pre-committed, committed or aborted), and time passes.
 
-use crate::engine::action::Event;
-use crate::engine::dataflow::job_graph::{JobGraph, OperatorKind};
-use crate::engine::ids::{RecordId, TaskId};
-use crate::engine::lang::{say, Lang};
+use crate::engine::core::action::Event;
+use crate::engine::core::dataflow::job_graph::{JobGraph, OperatorKind};
+use crate::engine::core::ids::{RecordId, TaskId};
+use crate::engine::core::lang::{say, Lang};
 
 pub(super) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
     let t = |id: TaskId| g.task(id).name.as_str();

@@ -2,22 +2,22 @@
 //! languages side by side: the narration of events for the event log and the runner ("Count
 //! received barrier 2 on its first input; 1 input(s) still to deliver it"), the short name of an
 //! action ("deliver Source->Map"), why a checkpoint was aborted, and why an action was refused
-//! ([`ActionError::message`]). A scenario error is worded in English where it is made.
+//! ([`ActionError::message`](crate::engine::ActionError::message)). A scenario error is worded in English where it is made.
 //!
 //! One file per family of events: `dataflow.rs`, `checkpoint.rs`, `recovery.rs` (with high
 //! availability); Storm's and Spark Streaming's in their own folders, `mechanisms/storm/wording.rs`
-//! and `mechanisms/spark/wording.rs`; the savepoints' words are in `savepoint_wording.rs`, an
+//! and `mechanisms/spark/wording.rs`; the savepoints' words are in `program/savepoint_wording.rs`, an
 //! action's short name in `actions.rs`, and the refusals beside `ActionError`, in
-//! `error_wording.rs`.
+//! `core/error_wording.rs`.
 
 mod actions;
 mod checkpoint;
 mod dataflow;
 mod recovery;
 
-use super::action::Event;
-use super::dataflow::job_graph::JobGraph;
-use super::lang::Lang;
+use crate::engine::core::action::Event;
+use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::lang::Lang;
 
 pub use actions::describe;
 pub use checkpoint::abort_reason;
@@ -34,7 +34,7 @@ pub fn narrate_common(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
     dataflow::narrate(e, g, lang)
         .or_else(|| checkpoint::narrate(e, g, lang))
         .or_else(|| recovery::narrate(e, g, lang))
-        .or_else(|| super::savepoint_wording::narrate(e, lang))
+        .or_else(|| crate::engine::program::savepoint_wording::narrate(e, lang))
 }
 
 /// One sentence for an event of Storm's acker (trees, acks, Nimbus and supervisors) or of Spark

@@ -3,12 +3,13 @@
 //! JobManager's high availability (leadership lost, a standby elected, the job recovered, failed or
 //! resubmitted).
 
-use crate::engine::action::{CrashScope, Event, RestoreFrom};
-use crate::engine::dataflow::job_graph::JobGraph;
-use crate::engine::ids::{ChannelId, RecordId, TaskId};
-use crate::engine::lang::{say, Lang};
+use crate::engine::core::action::{CrashScope, Event, RestoreFrom};
+use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
+use crate::engine::core::lang::{say, Lang};
 
 use crate::engine::mechanisms::spark::wording::spark_restart;
+use crate::engine::mechanisms::storm::wording::storm_restart;
 
 pub(super) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
     let t = |id: TaskId| g.task(id).name.as_str();
@@ -60,12 +61,7 @@ pub(super) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
             RestoreFrom::MetadataCheckpoint { state, recompute, rerun, again, since } => {
                 spark_restart(state, recompute, rerun, again, since, lang)
             }
-            RestoreFrom::Committed => lang
-                .t(
-                    "The worker restarted: Storm saves no state, so every bolt starts empty; each spout resumes at the offset it committed, and every tree that was pending is gone.",
-                    "worker 重启：Storm 不保存状态，每个 bolt 都从空开始；每个 spout 从它提交的偏移量继续，进行中的元组树全部消失。",
-                )
-                .into(),
+            RestoreFrom::Committed => storm_restart(lang),
         },
         Event::RegionFailedOver { task, tasks, total, lost_in_flight } => say!(
             lang,

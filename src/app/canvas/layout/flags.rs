@@ -146,7 +146,7 @@ fn find_place(
         dy += 12.0;
     }
     let d2 = |p: &(f64, f64)| (p.0 - aim.0).powi(2) + (p.1 - aim.1).powi(2);
-    crate::engine::stable_sort::sort_stable_by(&mut candidates, |p, q| d2(p).total_cmp(&d2(q)));
+    crate::engine::core::stable_sort::sort_stable_by(&mut candidates, |p, q| d2(p).total_cmp(&d2(q)));
     candidates
         .into_iter()
         .filter(|p| d2(p) <= reach * reach)

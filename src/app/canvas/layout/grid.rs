@@ -10,7 +10,7 @@ use super::screen::Screen;
 use super::sizes::{box_height, external_height};
 use super::sizes::{BADGE_H, BANNER_H, BANNER_W, BOX_W, BOX_W_COMPACT, GAP, JM_BESIDE_W, JM_H, JM_W, M, SNAP_UP};
 use crate::app::svg_number::within;
-use crate::engine::sorted_vec::SortedMap;
+use crate::engine::core::sorted_vec::SortedMap;
 use crate::engine::{JobGraph, OperatorKind, TaskId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +62,7 @@ fn rows_needed(g: &JobGraph, t: usize, two_phase: bool) -> usize {
 /// How many keys can reach task `t`: on keyed edges (by key group) only those routed to
 /// its subtask, as `Sim::emit` routes them; on any other edge every key.
 fn keys_at(g: &JobGraph, t: usize) -> usize {
-    use crate::engine::dataflow::job_graph::Partitioning;
+    use crate::engine::core::dataflow::job_graph::Partitioning;
     let routed = |k: usize, c: crate::engine::ChannelId| {
         let from = g.task(g.channel(c).from);
         let Some(o) = from.outputs.iter().find(|o| o.channels.contains(&c)) else { return true };
@@ -70,7 +70,7 @@ fn keys_at(g: &JobGraph, t: usize) -> usize {
         match o.partitioning {
             Partitioning::Hash => {
                 let max = g.max_parallelism[g.tasks[t].operator.index()];
-                crate::engine::key_groups::subtask_for_key(&g.keys[k], max, n as u16) as usize == sub
+                crate::engine::core::dataflow::key_groups::subtask_for_key(&g.keys[k], max, n as u16) as usize == sub
             }
             _ => true,
         }

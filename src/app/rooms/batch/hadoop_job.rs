@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use crate::engine::batch::hadoop::{Hadoop, HadoopEvent, TaskName, TaskState};
 use crate::engine::batch::BatchEvent;
-use crate::engine::sorted_vec::SortedSet;
+use crate::engine::core::sorted_vec::SortedSet;
 use crate::engine::Lang;
 
 /// The drawing of `h`, with the last step's events `last`.

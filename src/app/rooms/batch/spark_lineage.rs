@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use crate::engine::batch::spark::{Spark, SparkEvent, SparkTask};
 use crate::engine::batch::{BatchEvent, Keep, Lineage};
-use crate::engine::sorted_vec::SortedSet;
+use crate::engine::core::sorted_vec::SortedSet;
 use crate::engine::Lang;
 
 const CELL_W: i32 = 150;

@@ -13,8 +13,8 @@ use crate::app::decisive::{Mark, Marks};
 use crate::app::sharing_part;
 use crate::app::ui_state::{Dispatch, Msg};
 use crate::classroom::{RunConfig, SavedRun, SAVED_VERSION};
+use crate::engine::core::ledger::Verdict;
 use crate::engine::explorer::{Counterexample, Decisive, DecisiveStep, Judged};
-use crate::engine::ledger::Verdict;
 use crate::engine::{Action, JobGraph, Lang};
 
 /// "state: lost", "output: duplicated", "completeness: a record missed a path", "order: …".

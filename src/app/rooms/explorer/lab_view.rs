@@ -21,7 +21,7 @@ use crate::app::sharing_part;
 use crate::app::ui_state::Msg;
 use crate::classroom::{Origin, SavedRun, SAVED_VERSION};
 use crate::engine::explorer::lab::{probes, Candidate, Classification, Classifier, Guarantee};
-use crate::engine::mechanisms::handler_lab::choices::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
+use crate::engine::settings::handler::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
 use crate::engine::settings::strategy::strategy_name;
 use crate::engine::Lang;
 use crate::engine::{Settings, SinkMode, Strategy};

@@ -155,8 +155,8 @@ pub fn main_study(config: &RunConfig, l: Lang) -> Result<(RunConfig, Vec<String>
             .input
             .values()
             .map(|v| match v {
-                crate::engine::dataflow::job_graph::SourceInput::Single(x) => x.len(),
-                crate::engine::dataflow::job_graph::SourceInput::Partitions(p) => p.iter().map(Vec::len).sum(),
+                crate::engine::core::dataflow::job_graph::SourceInput::Single(x) => x.len(),
+                crate::engine::core::dataflow::job_graph::SourceInput::Partitions(p) => p.iter().map(Vec::len).sum(),
             })
             .sum::<usize>(),
     };

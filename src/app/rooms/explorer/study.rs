@@ -6,7 +6,7 @@
 //! study with the room ([`TabProps`]).
 
 use crate::engine::explorer::lab::Candidate;
-use crate::engine::mechanisms::handler_lab::choices::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
+use crate::engine::settings::handler::{AfterBarrier, Handler, OnFirstBarrier, OnLastBarrier};
 
 pub const STORAGE_KEY: &str = "barrierscope.explorer";
 

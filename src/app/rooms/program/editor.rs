@@ -4,7 +4,7 @@
 
 use crate::app::text::Lang;
 pub use crate::classroom::program_edit::{apply, Edit};
-use crate::engine::dataflow::job_graph::{JobSpec, OperatorKind, Partitioning};
+use crate::engine::core::dataflow::job_graph::{JobSpec, OperatorKind, Partitioning};
 
 /// Why operator `i`'s parallelism can't change, if it can't.
 pub fn parallelism_locked(spec: &JobSpec, i: usize, l: Lang) -> Option<&'static str> {

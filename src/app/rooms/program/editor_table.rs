@@ -7,8 +7,8 @@ use yew::prelude::*;
 
 use super::editor::{insert_locked, parallelism_locked, removal_locked, Edit};
 use crate::app::text::Lang;
-use crate::engine::dataflow::job_graph::{JobSpec, OperatorKind};
-use crate::engine::operator_id::operator_ids;
+use crate::engine::core::dataflow::job_graph::{JobSpec, OperatorKind};
+use crate::engine::program::operator_id::operator_ids;
 
 /// Step 3 of the room: the program being edited (`spec`), `changed` from the one that runs.
 pub fn program_section<E: Fn(Edit) + Clone + 'static>(
@@ -47,7 +47,7 @@ pub fn program_section<E: Fn(Edit) + Clone + 'static>(
             let remove_locked = removal_locked(spec, i, l);
             let remove = { let edit = edit.clone(); Callback::from(move |_: MouseEvent| edit(Edit::Remove(i))) };
             let name = o.name.clone();
-            let too_high = |n: u16| n >= crate::engine::dataflow::job_graph::MAX_PARALLELISM;
+            let too_high = |n: u16| n >= crate::engine::core::dataflow::job_graph::MAX_PARALLELISM;
             html! {
                 <tr data-operator={name.clone()}>
                     <th scope="row">{ &o.name }</th>

@@ -6,9 +6,9 @@ use yew::prelude::*;
 
 use super::ring::RingSpec;
 use crate::app::text::Lang;
-use crate::engine::dataflow::job_graph::JobSpec;
-use crate::engine::operator_id::operator_ids;
-use crate::engine::rescale::{fresh_state, plan, pointer, MappingRow, Refusal, StateFate};
+use crate::engine::core::dataflow::job_graph::JobSpec;
+use crate::engine::program::operator_id::operator_ids;
+use crate::engine::program::rescale::{fresh_state, plan, pointer, MappingRow, Refusal, StateFate};
 use crate::engine::{CheckpointId, Sim};
 
 /// The snapshots a stopped job can be submitted again from: its savepoints, and its newest

@@ -5,7 +5,7 @@
 //! [--allowNonRestoredState]` does (`engine::rescale`, `Session::restore_into`). The mapping
 //! table shows each saved operator's id (`engine::operator_id`, after `StreamGraphHasherV2`) and
 //! where its state goes, or Flink's refusal; the key-group ring shows whole key groups moving to
-//! their new owners (`engine::key_groups`). A restore replaces the run on the main screen, so the
+//! their new owners (`engine::core::dataflow::key_groups`). A restore replaces the run on the main screen, so the
 //! canvas shows the new program.
 
 pub mod editor;
@@ -19,7 +19,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::RoomProps;
-use crate::engine::dataflow::job_graph::JobSpec;
+use crate::engine::core::dataflow::job_graph::JobSpec;
 use editor::{apply, Edit};
 use editor_table::program_section;
 use mapping::{mapping_table, preview, ring_of, snapshots};

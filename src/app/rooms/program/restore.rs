@@ -10,8 +10,8 @@ use super::mapping::{mapping_table, refusal_text, ring_of};
 use super::ring::{ring, RingSpec};
 use crate::app::text::Lang;
 use crate::app::ui_state::{Dispatch, Msg, Run};
-use crate::engine::dataflow::job_graph::JobSpec;
-use crate::engine::rescale::{MappingRow, Refusal};
+use crate::engine::core::dataflow::job_graph::JobSpec;
+use crate::engine::program::rescale::{MappingRow, Refusal};
 use crate::engine::{CheckpointId, Sim};
 
 /// The last restore tried from this room.

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use crate::app::svg_number::{fixed, num};
 use crate::app::text::Lang;
-use crate::engine::key_groups::{assign_to_key_group, key_group_range, operator_index_for_key_group};
+use crate::engine::core::dataflow::key_groups::{assign_to_key_group, key_group_range, operator_index_for_key_group};
 
 /// One colour per subtask (up to the simulator's 8), distinguishable in grey too.
 const COLOURS: [&str; 8] = ["#2563eb", "#f59e0b", "#059669", "#db2777", "#7c3aed", "#0891b2", "#65a30d", "#dc2626"];

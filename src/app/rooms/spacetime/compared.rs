@@ -13,7 +13,7 @@ use super::verdict::{error_text, CutVerdict};
 use crate::app::text::{strategy_name, Lang};
 use crate::app::ui_state::Dispatch;
 use crate::classroom::Session;
-use crate::engine::run_alignment::{align, Aligned};
+use crate::engine::runs::run_alignment::{align, Aligned};
 use crate::engine::space_time::{diagram, Diagram, Message};
 use crate::engine::{RecordId, Strategy};
 

@@ -3,8 +3,8 @@
 //! point the engine reports; which arrows are drawn; and a drawn cut judged.
 
 use super::drawing::MAX_ARROWS;
-use crate::engine::drawn_cut::{classify, restore_from};
 use crate::engine::space_time::{thin, Diagram, Message};
+use crate::engine::verdict::drawn_cut::{classify, restore_from};
 use crate::engine::{Crossing, CutReport, CutRestore, DrawnCut, DrawnCutError, RecordId, Timeline};
 
 /// A drawn cut judged: its crossings (or why it can't be judged), and a restore from it when it is

@@ -2,8 +2,8 @@
 //! runner chapter lists its fields). The fingerprint of the run's events is what the recorded
 //! runs are checked against.
 
-use barrierscope::engine::scenario::Played;
-use barrierscope::engine::scenario_restore::RestoreReport;
+use barrierscope::engine::program::scenario_restore::RestoreReport;
+use barrierscope::engine::runs::scenario::Played;
 use barrierscope::engine::*;
 
 use super::cut_report::cut_json;

@@ -6,12 +6,12 @@
 use super::replay::{expected_at, reflected, Replay};
 use super::{Account, Decisive, DecisiveStep, Save, Story};
 
-use crate::engine::action::{Action, Event};
-use crate::engine::dataflow::job_graph::OperatorKind;
+use crate::engine::core::action::{Action, Event};
+use crate::engine::core::dataflow::job_graph::OperatorKind;
+use crate::engine::core::ids::{RecordId, TaskId};
+use crate::engine::core::ledger::{Completeness, LedgerRow, Order, Verdict};
+use crate::engine::core::sim::Sim;
 use crate::engine::explorer::outcome::{BadOutcome, Judged};
-use crate::engine::ids::{RecordId, TaskId};
-use crate::engine::ledger::{Completeness, LedgerRow, Order, Verdict};
-use crate::engine::sim::Sim;
 
 impl Story {
     /// Replays `schedule` from `initial` and tells why it ends with `bad`.
@@ -337,7 +337,7 @@ fn receipt(state: bool, task: TaskId, r: RecordId, e: &Event) -> bool {
 }
 
 /// The facts of an incomplete or out-of-order record, from the history that counts
-/// (`crate::engine::history`): where the ledger found it wanting, the save the restore gave that
+/// (`crate::engine::core::history`): where the ledger found it wanting, the save the restore gave that
 /// task, and the steps of the effects involved.
 fn history_account(replay: &Replay, row: &LedgerRow, bad: BadOutcome) -> Account {
     let end = &replay.end;

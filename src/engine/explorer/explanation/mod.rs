@@ -19,7 +19,7 @@
 //! the schedule, and a timeline shows its effect at position n.
 //!
 //! This file holds what an explanation is made of (the decisive steps, the saves, the accounts,
-//! the story); `replay.rs` replays the schedule, `accounting.rs` reads the replay for each record's
+//! the story); `runs/replay.rs` replays the schedule, `accounting.rs` reads the replay for each record's
 //! facts and tells records with one story together, and `prose.rs` words the accounts in English
 //! and Chinese.
 
@@ -30,7 +30,7 @@ mod replay;
 use serde::{Deserialize, Serialize};
 
 use super::outcome::BadOutcome;
-use crate::engine::ids::{ChannelId, CheckpointId, RecordId, TaskId};
+use crate::engine::core::ids::{ChannelId, CheckpointId, RecordId, TaskId};
 
 /// What a decisive step did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

@@ -3,10 +3,10 @@
 
 use super::{Account, Save, Story};
 
-use crate::engine::dataflow::job_graph::JobGraph;
+use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
+use crate::engine::core::lang::{say, Lang};
 use crate::engine::explorer::outcome::{BadOutcome, Judged};
-use crate::engine::ids::{ChannelId, RecordId, TaskId};
-use crate::engine::lang::{say, Lang};
 
 impl Story {
     /// The explanation in `lang`: one sentence per account.

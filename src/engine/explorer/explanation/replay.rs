@@ -3,13 +3,13 @@
 
 use super::Save;
 
-use crate::engine::action::{Action, Event};
-use crate::engine::dataflow::state::OpState;
-use crate::engine::ids::{RecordId, TaskId};
-use crate::engine::replay::replay;
+use crate::engine::core::action::{Action, Event};
+use crate::engine::core::dataflow::state::OpState;
+use crate::engine::core::ids::{RecordId, TaskId};
+use crate::engine::core::sim::Sim;
+use crate::engine::core::snapshot::TaskSnapshot;
+use crate::engine::runs::replay::replay;
 use crate::engine::settings::Strategy;
-use crate::engine::sim::Sim;
-use crate::engine::snapshot::TaskSnapshot;
 
 /// One replayed schedule: per step (from 0) its events; the run just before the last crash's
 /// restore, and at the end.

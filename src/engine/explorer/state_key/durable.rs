@@ -4,10 +4,10 @@
 //! step that wrote it (a reader's order; see the module note of [`super`]).
 
 use super::KeyWriter;
-use crate::engine::dataflow::external_system::{ExternalSystem, Row, Txn, TxnStatus};
-use crate::engine::savepoint::kinds::Savepoint;
-use crate::engine::sim::Durable;
-use crate::engine::storage::{CheckpointStorage, CompletedCheckpoint};
+use crate::engine::core::dataflow::external_system::{ExternalSystem, Row, Txn, TxnStatus};
+use crate::engine::core::sim::Durable;
+use crate::engine::jobmanager::savepoint_kinds::Savepoint;
+use crate::engine::jobmanager::storage::{CheckpointStorage, CompletedCheckpoint};
 
 impl KeyWriter<'_> {
     fn completed(&mut self, cp: &CompletedCheckpoint) {

@@ -6,15 +6,15 @@
 //! is keyed here wherever it is held (see the module note of [`super`]).
 
 use super::KeyWriter;
-use crate::engine::checkpoint::{Coordinator, FailureCounter, Notification, PendingCheckpoint};
-use crate::engine::dataflow::channel::Channel;
-use crate::engine::dataflow::record::{Barrier, Item, Record};
-use crate::engine::dataflow::state::{KeyedEntry, OpState};
-use crate::engine::dataflow::task::{TaskRuntime, TaskStatus};
+use crate::engine::core::dataflow::channel::Channel;
+use crate::engine::core::dataflow::record::{Barrier, Item, Record};
+use crate::engine::core::dataflow::state::{KeyedEntry, OpState};
+use crate::engine::core::dataflow::task::{TaskRuntime, TaskStatus};
+use crate::engine::core::sim::Live;
+use crate::engine::core::snapshot::TaskSnapshot;
+use crate::engine::jobmanager::checkpoint::{Coordinator, FailureCounter, Notification, PendingCheckpoint};
+use crate::engine::jobmanager::savepoint_kinds::SavepointType;
 use crate::engine::mechanisms::progress::{Alignment, BarrierCount, Tracker};
-use crate::engine::savepoint::kinds::SavepointType;
-use crate::engine::sim::Live;
-use crate::engine::snapshot::TaskSnapshot;
 
 impl KeyWriter<'_> {
     pub(super) fn live(&mut self, l: &Live) {

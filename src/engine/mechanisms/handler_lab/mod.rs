@@ -33,21 +33,21 @@
 //! **▶ Use on the canvas** opens such a run on the main screen.
 //!
 //! What a handler is (the four choices, their words, the guarantee each keeps) is data, in
-//! `choices.rs`; this file runs one.
+//! `settings/handler.rs` (a run's settings may name one); this file runs one.
 
-pub mod choices;
-
-pub use choices::{AfterBarrier, Guarantee, Handler, HandlerLab, OnFirstBarrier, OnLastBarrier};
+pub use crate::engine::settings::handler::{
+    AfterBarrier, Guarantee, Handler, HandlerLab, OnFirstBarrier, OnLastBarrier,
+};
 
 use super::barriers::{snapshot_and_forward, unblock_inputs};
 use super::progress::Alignment;
-use super::seam::{Arrival, Mechanism};
-use crate::engine::action::{Event, SnapshotKind};
-use crate::engine::dataflow::record::{Barrier, Record};
-use crate::engine::error::ScenarioError;
-use crate::engine::ids::ChannelId;
+use crate::engine::core::action::{Event, SnapshotKind};
+use crate::engine::core::dataflow::record::{Barrier, Record};
+use crate::engine::core::error::ScenarioError;
+use crate::engine::core::ids::ChannelId;
+use crate::engine::core::seam::{Arrival, Mechanism};
+use crate::engine::core::sim::Sim;
 use crate::engine::settings::Strategy;
-use crate::engine::sim::Sim;
 
 /// A composed barrier handler ([`HandlerLab`], one of a fixed table) as a [`Mechanism`].
 impl Mechanism for HandlerLab {

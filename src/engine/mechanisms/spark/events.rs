@@ -1,12 +1,12 @@
 //! Spark Streaming's events: what its receivers, its driver and its executors report at each step
 //! (a block stored, a batch cut, started and completed, a state checkpoint, the write-ahead log
 //! cleaned, a transactional output, an executor or the driver lost). The run's
-//! [`Event`](crate::engine::action::Event) carries them as `Event::Spark`; their narration is
+//! [`Event`](crate::engine::core::action::Event) carries them as `Event::Spark`; their narration is
 //! `wording.rs`'s.
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::ids::{RecordId, TaskId};
+use crate::engine::core::ids::{RecordId, TaskId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "event")]

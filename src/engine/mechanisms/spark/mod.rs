@@ -4,8 +4,11 @@
 //!
 //! - [`micro_batches`]: the mechanism (`spark-streaming`): receivers, the driver's clock, one job
 //!   per batch, the driver's restart from its checkpoint;
+//! - [`driver`]: the driver at work: cutting batches, one job at a time, completing them, the
+//!   metadata checkpoint and the log's cleaning;
 //! - [`received_blocks`]: the data it keeps (blocks, batches, the log, the checkpoint directory);
 //! - [`events`]: its events (`SparkStreamingEvent`), as the run's log carries them;
+//! - [`settings`]: the rules of its own settings;
 //! - [`refusals`]: the action it refuses, and why (`SparkRefusal`);
 //! - [`wording`]: its narration, in English and Chinese.
 //!
@@ -40,10 +43,12 @@
 //! assert!((0..40).all(|seed| crash(Strategy::SparkStreaming, "line-sink", seed).0 > 0));
 //! ```
 
+pub mod driver;
 pub mod events;
 pub mod micro_batches;
 pub mod received_blocks;
 pub mod refusals;
+pub mod settings;
 pub(crate) mod wording;
 
 use crate::engine::mechanisms::marks::Mark;
@@ -71,4 +76,5 @@ pub static ROW: Row = Row {
     explore: Err("cuts its batches on the clock"),
     toy: false,
     marks: |_| &[Mark::Block, Mark::Batch, Mark::Replayed, Mark::NextRecord],
+    check_settings: settings::check,
 };

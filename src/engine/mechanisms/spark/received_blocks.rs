@@ -16,8 +16,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::dataflow::state::OpState;
-use crate::engine::ids::{RecordId, TaskId};
+use crate::engine::core::dataflow::state::OpState;
+use crate::engine::core::ids::{RecordId, TaskId};
 use crate::engine::mechanisms::committed_offsets::CommittedOffsets;
 
 /// Executors: the receiver's blocks are stored on its executor and replicated to the other

@@ -2,7 +2,7 @@
 //! so nobody reads for it. Carried by `ActionError::Spark`, and worded here in English and
 //! Chinese, beside the check in [`super::micro_batches`] that makes it.
 
-use crate::engine::lang::{say, Lang};
+use crate::engine::core::lang::{say, Lang};
 
 /// One of Spark Streaming's refusals. Names are resolved when it is made, as in every
 /// `ActionError`.

@@ -3,9 +3,9 @@
 //! an executor or the driver lost, and the driver's restart from its metadata checkpoint.
 
 use super::events::SparkStreamingEvent;
-use crate::engine::dataflow::job_graph::JobGraph;
-use crate::engine::ids::{RecordId, TaskId};
-use crate::engine::lang::{say, Lang};
+use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::ids::{RecordId, TaskId};
+use crate::engine::core::lang::{say, Lang};
 
 /// How the driver came back from its metadata checkpoint.
 pub(crate) fn spark_restart(

@@ -29,20 +29,20 @@
 //!   restart workers if they die"): Nimbus comes back only at a restore with no worker down.
 
 use super::events::StormEvent;
+use super::refusals::StormRefusal;
 use super::steps::{from_acker, to_acker, FROM_ACKER, TO_ACKER};
 use super::tuple_tree::{AckMessage, StormRuntime, TupleId};
-use crate::engine::action::{Action, CrashScope, Event, RestoreFrom};
-use crate::engine::dataflow::record::Record;
-use crate::engine::dataflow::state::OpState;
-use crate::engine::error::ActionError;
-use crate::engine::ids::{ChannelId, RecordId, TaskId};
-use crate::engine::lang::Lang;
-use super::refusals::StormRefusal;
+use crate::engine::core::action::{Action, CrashScope, Event, RestoreFrom};
+use crate::engine::core::dataflow::record::Record;
+use crate::engine::core::dataflow::state::OpState;
+use crate::engine::core::error::ActionError;
+use crate::engine::core::hooks::Hooks;
+use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
+use crate::engine::core::lang::Lang;
+use crate::engine::core::seam::{InFlight, Mechanism, OnCrash, OnRestore};
+use crate::engine::core::sim::Sim;
+use crate::engine::core::step::Step;
 use crate::engine::mechanisms::committed_offsets::CommittedOffsets;
-use crate::engine::mechanisms::hooks::Hooks;
-use crate::engine::mechanisms::seam::{InFlight, Mechanism, OnCrash, OnRestore};
-use crate::engine::mechanisms::step::Step;
-use crate::engine::sim::Sim;
 
 /// The XOR acker (strategy `storm-acker`).
 pub struct XorAcker;
@@ -137,7 +137,7 @@ impl Mechanism for XorAcker {
     fn committed_offset(&self, sim: &Sim, t: TaskId) -> u32 {
         sim.durable.mechanism.get::<CommittedOffsets>().map_or(0, |c| c.of(t))
     }
-    fn on_trigger(&self, _sim: &mut Sim, _id: crate::engine::ids::CheckpointId, _out: &mut Vec<Event>) {
+    fn on_trigger(&self, _sim: &mut Sim, _id: crate::engine::core::ids::CheckpointId, _out: &mut Vec<Event>) {
         unreachable!("Storm has no checkpoints: the trigger is refused before it reaches the mechanism")
     }
     fn hooks(&self) -> Hooks {

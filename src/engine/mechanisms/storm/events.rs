@@ -1,11 +1,11 @@
 //! Storm's events: what the acker, the spouts and the bolts report at each step (`__ack_init`,
 //! `__ack_ack`, the acker's XOR, a tree completed or timed out, the spout's commit), and Nimbus and
-//! the supervisors failing and coming back. The run's [`Event`](crate::engine::action::Event)
+//! the supervisors failing and coming back. The run's [`Event`](crate::engine::core::action::Event)
 //! carries them as `Event::Storm`; their narration is `wording.rs`'s.
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::ids::{RecordId, TaskId};
+use crate::engine::core::ids::{RecordId, TaskId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "event")]

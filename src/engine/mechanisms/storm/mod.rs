@@ -7,6 +7,7 @@
 //! - [`rotating_map`]: Storm's `RotatingMap`, how a pending tuple times out;
 //! - [`steps`]: its own steps, the messages to and from the acker;
 //! - [`events`]: its events (`StormEvent`), as the run's log carries them;
+//! - [`settings`]: the rules of its own settings;
 //! - [`refusals`]: the actions it refuses, and why (`StormRefusal`);
 //! - [`wording`]: its narration, in English and Chinese.
 //!
@@ -47,6 +48,7 @@ pub mod acker;
 pub mod events;
 pub mod refusals;
 pub mod rotating_map;
+pub mod settings;
 pub mod steps;
 pub mod tuple_tree;
 pub(crate) mod wording;
@@ -83,4 +85,5 @@ pub static ROW: Row = Row {
         0 => &[Mark::NextRecord],
         _ => &[Mark::TupleTree, Mark::AckMessage, Mark::Replayed, Mark::NextRecord],
     },
+    check_settings: settings::check,
 };

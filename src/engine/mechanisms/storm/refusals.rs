@@ -2,7 +2,7 @@
 //! from the acker, or there is no acker at all. Carried by `ActionError::Storm`, and worded here
 //! in English and Chinese, beside the checks in [`super::acker`] that make them.
 
-use crate::engine::lang::{say, Lang};
+use crate::engine::core::lang::{say, Lang};
 use crate::engine::settings::strategy::Strategy;
 
 /// One of Storm's refusals. Names are resolved when it is made, as in every `ActionError`.

@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::sorted_vec::SortedMap;
+use crate::engine::core::sorted_vec::SortedMap;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RotatingMap<K: Ord, V> {
@@ -64,7 +64,7 @@ impl<K: Ord + Copy, V> RotatingMap<K, V> {
     /// Every entry, in key order.
     pub fn entries(&self) -> Vec<(K, &V)> {
         let mut v: Vec<(K, &V)> = self.buckets.iter().flat_map(|b| b.iter().map(|(k, v)| (*k, v))).collect();
-        crate::engine::stable_sort::sort_stable_by_key(&mut v, |e| e.0);
+        crate::engine::core::stable_sort::sort_stable_by_key(&mut v, |e| e.0);
         v
     }
 

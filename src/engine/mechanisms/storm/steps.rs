@@ -1,9 +1,9 @@
-//! Storm's own steps (`mechanisms::step`): a message reaching the acker, and the acker's answer
+//! Storm's own steps (`core::step`): a message reaching the acker, and the acker's answer
 //! reaching a spout. Each is a delivery the learner or the scheduler picks, as a channel's is.
 
-use crate::engine::action::Action;
-use crate::engine::ids::TaskId;
-use crate::engine::mechanisms::step::Step;
+use crate::engine::core::action::Action;
+use crate::engine::core::ids::TaskId;
+use crate::engine::core::step::Step;
 
 /// Storm's own step `q`: the oldest message from this task (a spout's `__ack_init`, a bolt's
 /// `__ack_ack`) reaches the acker, which XORs it into the tree's value.

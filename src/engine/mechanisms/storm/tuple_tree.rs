@@ -20,8 +20,8 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use super::rotating_map::RotatingMap;
-use crate::engine::ids::{ChannelId, RecordId, TaskId};
-use crate::engine::sorted_vec::{SortedMap, SortedSet};
+use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
+use crate::engine::core::sorted_vec::{SortedMap, SortedSet};
 
 /// Buckets of the spout's pending map (`SpoutExecutor`: `new RotatingMap<>(2, …)`).
 pub const SPOUT_BUCKETS: usize = 2;

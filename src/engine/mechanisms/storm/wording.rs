@@ -3,10 +3,10 @@
 //! supervisors failing and coming back.
 
 use super::events::StormEvent;
-use crate::engine::dataflow::job_graph::JobGraph;
-use crate::engine::ids::{RecordId, TaskId};
-use crate::engine::lang::{say, Lang};
-use crate::engine::mechanisms::step::Step;
+use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::ids::{RecordId, TaskId};
+use crate::engine::core::lang::{say, Lang};
+use crate::engine::core::step::Step;
 
 /// An id of a tuple tree or an XOR value, short ("9f2c…"); 0 is "0".
 fn hex(x: u64) -> String {
@@ -114,4 +114,14 @@ pub(crate) fn narrate(e: &StormEvent, g: &JobGraph, lang: Lang) -> String {
             )
             .into(),
     }
+}
+
+/// How Storm's restart is said: the worker restarted from the spouts' committed offsets
+/// (`RestoreFrom::Committed`).
+pub(crate) fn storm_restart(lang: Lang) -> String {
+    lang.t(
+        "The worker restarted: Storm saves no state, so every bolt starts empty; each spout resumes at the offset it committed, and every tree that was pending is gone.",
+        "worker 重启：Storm 不保存状态，每个 bolt 都从空开始；每个 spout 从它提交的偏移量继续，进行中的元组树全部消失。",
+    )
+    .into()
 }

@@ -1,0 +1,272 @@
+//! The seam where a fault-tolerance mechanism plugs in: the [`Mechanism`] trait and what it is
+//! handed. Each mechanism is one file or folder beside this one, with its catalogue row
+//! (`catalogue.rs`); a run's settings pick the one it runs.
+//!
+//! The story the seam tells, run as a test: the same job and the same moves under two
+//! mechanisms. Per-task timers save each task on its own clock, so a restore may put back tasks
+//! that disagree about a record; aligned barriers cut the stream so that every task's snapshot
+//! agrees, and the restore replays the rest exactly once.
+//!
+//! ```
+//! use barrierscope::engine::{Action, Event, RestoreFrom, Scenario, Settings, Strategy, TaskId};
+//!
+//! let run = |strategy| {
+//!     let mut sim = Scenario::builtin("line", Settings::new(strategy), 1).sim().unwrap();
+//!     let (source, map, count) = (TaskId(0), TaskId(1), TaskId(2));
+//!     for _ in 0..3 {
+//!         sim.step(Action::Read { task: source }).unwrap(); // a, b, c onto Source->Map
+//!     }
+//!     match strategy {
+//!         // Each task's own timer: the source saves "read 3", then Map processes a and saves.
+//!         Strategy::Timers => {
+//!             sim.step(Action::Timer { task: source }).unwrap();
+//!             sim.step(Action::Auto).unwrap();
+//!             sim.step(Action::Timer { task: map }).unwrap();
+//!             sim.step(Action::Timer { task: count }).unwrap();
+//!         }
+//!         // The coordinator injects barrier 1 behind c; it flows with the records to the end.
+//!         _ => {
+//!             sim.step(Action::Checkpoint).unwrap();
+//!             while sim.storage().completed.is_empty() {
+//!                 sim.step(Action::Auto).unwrap();
+//!             }
+//!         }
+//!     }
+//!     sim.step(Action::Crash).unwrap();
+//!     let restored = sim.step(Action::Restore).unwrap();
+//!     while sim.has_work() {
+//!         sim.step(Action::Auto).unwrap();
+//!     }
+//!     (restored, sim.ledger())
+//! };
+//!
+//! // Timers: b and c were on Source->Map when the source saved past them, and Count saved
+//! // before a arrived: after the restore nothing brings them back.
+//! let (restored, timers) = run(Strategy::Timers);
+//! assert!(restored.iter().any(|e| matches!(e, Event::Restored { from: RestoreFrom::OwnSaves })));
+//! assert!(timers.state.lost > 0);
+//!
+//! // Aligned barriers: every task restored from checkpoint 1, each record exactly once.
+//! let (restored, aligned) = run(Strategy::Aligned);
+//! assert!(restored.iter().any(|e| matches!(e, Event::Restored { from: RestoreFrom::Checkpoint { .. } })));
+//! assert_eq!((aligned.state.lost, aligned.state.duplicated), (0, 0));
+//! ```
+
+use crate::engine::core::action::{Action, CrashScope, Event, RestoreFrom};
+use crate::engine::core::dataflow::record::{Barrier, Record};
+use crate::engine::core::error::ActionError;
+use crate::engine::core::hooks::Hooks;
+use crate::engine::core::ids::{ChannelId, CheckpointId, RecordId, TaskId};
+use crate::engine::core::lang::Lang;
+use crate::engine::core::own_state::Slot;
+use crate::engine::core::sim::Sim;
+use crate::engine::core::step::Step;
+
+/// Where a barrier arrived: at `task`, on `channel`, its input number `input`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrival {
+    pub task: TaskId,
+    pub channel: ChannelId,
+    pub input: usize,
+}
+
+/// In-flight records a restore puts back on their channels before any new upstream data:
+/// (channel, sequence number when stored, record).
+pub type InFlight = Vec<(ChannelId, u64, Record)>;
+
+/// What a failure does, once the mechanism has seen it ([`Mechanism::on_crash`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnCrash {
+    /// The job fails over by its failover strategy: the failed task's pipelined region, or all.
+    Failover,
+    /// The whole job fails over, whatever the failover strategy (Storm's one worker).
+    WholeJob,
+    /// The mechanism has dealt with it; nothing else goes down (Spark's lost executor, Storm's
+    /// Nimbus).
+    Done,
+}
+
+/// Where a restore starts, once the mechanism has seen it ([`Mechanism::before_restore`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnRestore {
+    /// The restart of what is down; `master_stays_down`: the master stays down after it (Storm's
+    /// supervisors restart a worker while Nimbus is down).
+    Restart { master_stays_down: bool },
+    /// The mechanism has dealt with it (Nimbus came back): nothing restarts.
+    Done,
+}
+
+/// How the work running now takes effect ([`Mechanism::rerun`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rerun {
+    /// As the first time: state and output.
+    Full,
+    /// Recomputed to rebuild state; its output was written before (Spark's lineage).
+    StateOnly,
+    /// Run again for its output; the state already holds it (a batch whose state RDD was read
+    /// back from Spark's state checkpoint).
+    OutputOnly,
+}
+
+/// The seam where a fault-tolerance mechanism plugs in.
+///
+/// **What a mechanism is told.** The engine calls it, always with the whole [`Sim`], when:
+/// - the CheckpointCoordinator triggers checkpoint n ([`Mechanism::on_trigger`]);
+/// - a record is about to reach a task's operator ([`Mechanism::on_record`]);
+/// - a barrier reaches a task that has not already snapshotted or given up its checkpoint
+///   ([`Mechanism::on_barrier`]), or a cancel marker reaches a task
+///   ([`Mechanism::on_cancel`], Flink's `processCancellationBarrier`);
+/// - the coordinator aborts checkpoint n ([`Mechanism::on_abort`], Flink's
+///   `notifyCheckpointAborted`);
+/// - the logical clock ticks while the job runs ([`Mechanism::on_tick`]), after every action;
+/// - the job restarts after a crash ([`Mechanism::restore`]);
+/// - a source reads a record ([`Mechanism::on_read`]; by default it emits it), and which offset it
+///   reads next ([`Mechanism::next_read`]);
+/// - a mechanism that follows every record it is handed ([`Hooks::follows_records`], Storm's
+///   acker): a task processed one and emitted children ([`Mechanism::after_record`]);
+/// - a failure ([`Mechanism::on_crash`]) and a restore ([`Mechanism::before_restore`]), before
+///   the job fails over or restarts;
+/// - the scheduler asks for its own steps ([`Mechanism::pending_work`], [`Mechanism::steps`],
+///   [`Mechanism::apply_step`]) and whether it waits for time ([`Mechanism::awaits_time`]); any
+///   action may be refused by it ([`Mechanism::check`]).
+///
+/// **What it owns.** Its state is in two slots ([`crate::engine::core::own_state`]), which it fills at the start
+/// ([`Mechanism::start`]): the live one goes with the job at a crash, whole, and the durable one
+/// survives. Its per-task barrier progress lives in the tasks, which a crash drops too; what it
+/// wants after a crash it must have put in durable storage, and [`Mechanism::restore`] is where it
+/// reads it back.
+///
+/// **What it may do.** Take a task's snapshot, forward barriers, block and unblock input
+/// channels, store in-flight records, acknowledge or decline to the coordinator (or save to
+/// storage directly, for per-task timers), send cancel markers, pause the sources, and report each
+/// as an [`Event`]. It never moves records itself: delivering and reading stay the dataflow's.
+pub trait Mechanism: Sync {
+    /// The run starts: fill the mechanism's own slots (`sim.live.mechanism`,
+    /// `sim.durable.mechanism`).
+    fn start(&self, _sim: &mut Sim) {}
+    /// May `a` be taken now, as far as this mechanism goes? Called after the job's own checks of
+    /// a read and a JobManager crash, and for every step of the mechanism's own.
+    fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
+        match a {
+            Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy() }),
+            _ => Ok(()),
+        }
+    }
+    /// Is a step of the mechanism's own due ([`Mechanism::steps`] not empty)? Without allocating.
+    fn pending_work(&self, _sim: &Sim) -> bool {
+        false
+    }
+    /// The mechanism's own steps that are enabled, in a fixed order.
+    fn steps(&self, _sim: &Sim, _out: &mut Vec<Action>) {}
+    /// Carries out a step of its own, which [`Mechanism::check`] accepted.
+    fn apply_step(&self, _sim: &mut Sim, step: Step, _out: &mut Vec<Event>) {
+        unreachable!("a step {} is refused by the check", step.kind)
+    }
+    /// Does the mechanism wait for something only time brings (Spark's driver cutting a batch)?
+    fn awaits_time(&self, _sim: &Sim) -> bool {
+        false
+    }
+    /// A failure of `scope` happened: the mechanism may deal with it itself, or say how much of
+    /// the job fails over.
+    fn on_crash(&self, _sim: &mut Sim, _scope: CrashScope, _out: &mut Vec<Event>) -> OnCrash {
+        OnCrash::Failover
+    }
+    /// What the failure of the whole job is called, given the live slot it took (Spark: the
+    /// driver was lost, with its blocks).
+    fn crash_event(&self, _lost: &Slot, scope: CrashScope, lost_in_flight: u32) -> Event {
+        Event::Crashed { scope, lost_in_flight }
+    }
+    /// A restore was asked for: the mechanism may answer it itself.
+    fn before_restore(&self, _sim: &mut Sim, _out: &mut Vec<Event>) -> OnRestore {
+        OnRestore::Restart { master_stays_down: false }
+    }
+    /// How the work running now takes effect: by default as the first time.
+    fn rerun(&self, _sim: &Sim) -> Rerun {
+        Rerun::Full
+    }
+    /// Marks the source records the mechanism will still bring (a tuple Storm will replay, a
+    /// block Spark will process).
+    fn on_its_way(&self, _sim: &Sim, _v: &mut [bool]) {}
+    /// The offset source `t` committed to its log, where a restart resumes: only Storm's spouts
+    /// and Spark's receivers commit.
+    fn committed_offset(&self, _sim: &Sim, _t: TaskId) -> u32 {
+        0
+    }
+    /// Checkpoint `id` was triggered. By default the sources snapshot their offsets and emit the
+    /// barrier (the coordinator's `triggerCheckpoint` reaching each source task).
+    fn on_trigger(&self, sim: &mut Sim, id: CheckpointId, out: &mut Vec<Event>) {
+        sim.start_at_sources(id, out);
+    }
+    /// Record number `seq` of channel `c` is about to be processed by the channel's consumer.
+    /// Returns whether the consumer processes it: only the barrier-handler lab drops a record.
+    fn on_record(&self, _sim: &mut Sim, _c: ChannelId, _seq: u64, _rec: Record, _out: &mut Vec<Event>) -> bool {
+        true
+    }
+    /// Do the sources emit their barriers unaligned (Flink's `CheckpointOptions.forConfig`)? By
+    /// default, aligned.
+    fn unaligned_at_sources(&self, _sim: &Sim) -> bool {
+        false
+    }
+    /// A barrier arrived (see [`Arrival`]). The handler that accepts it notes it in the
+    /// statistics (`Sim::note_barrier`); one it ignores counts nowhere.
+    fn on_barrier(&self, _sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
+        out.push(Event::BarrierIgnored { task: at.task, channel: at.channel, checkpoint: barrier.checkpoint });
+    }
+    /// A cancel marker for checkpoint `id` arrived. By default it is dropped: only the barrier
+    /// handlers that decline checkpoints (aligned and unaligned) send or heed markers.
+    fn on_cancel(&self, _sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
+        out.push(Event::CancelMarkerReceived { task: at.task, channel: at.channel, checkpoint: id, fresh: false });
+    }
+    /// The coordinator aborted checkpoint `id` and tells task `t`. A barrier handler goes on
+    /// collecting the checkpoint's barriers, as Flink's does; it takes no snapshot for it.
+    fn on_abort(&self, _sim: &mut Sim, _t: TaskId, _id: CheckpointId, _out: &mut Vec<Event>) {}
+    /// The logical clock ticked while the job runs.
+    fn on_tick(&self, _sim: &mut Sim, _out: &mut Vec<Event>) {}
+    /// The job restarts: the tasks are fresh; put back each task's saved state and say where it
+    /// came from. By default, every task from the latest completed checkpoint, and the in-flight
+    /// records stored with it.
+    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
+        sim.restore_latest_checkpoint()
+    }
+    /// How a step of its own is said (`deliver Source's message to the acker`), or None if it
+    /// has no such step.
+    fn step_words(&self, _step: Step, _task: &str, _lang: Lang) -> Option<String> {
+        None
+    }
+    /// Which optional hooks it answers ([`Hooks`]), read once at the start: only then does the
+    /// engine call [`Mechanism::check`] for a read or a JobManager crash, [`Mechanism::steps`],
+    /// [`Mechanism::awaits_time`] and [`Mechanism::rerun`]. With `follows_records` (Storm's
+    /// acker) the dataflow collects what each processed record emitted (`Sim::emitted`) and calls
+    /// [`Mechanism::after_record`]; the barrier handlers skip that work.
+    fn hooks(&self) -> Hooks {
+        Hooks::default()
+    }
+    /// The offset source `t` reads next, or None when it has nothing to read. By default the next
+    /// offset of its log; a spout that replays failed tuples reads those first.
+    fn next_read(&self, sim: &Sim, t: TaskId) -> Option<u32> {
+        sim.next_in_log(t)
+    }
+    /// Source `t` read `rec` at `offset`. By default it reports the read and emits the record on
+    /// its outputs.
+    fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, rec: Record, out: &mut Vec<Event>) {
+        sim.read_and_emit(t, offset, rec, out);
+    }
+    /// Task `t` processed record `seq` of channel `c` and emitted `children`. Called only when
+    /// [`Hooks::follows_records`].
+    #[allow(clippy::too_many_arguments)]
+    fn after_record(
+        &self,
+        _sim: &mut Sim,
+        _t: TaskId,
+        _c: ChannelId,
+        _seq: u64,
+        _record: RecordId,
+        _children: &[(ChannelId, u64)],
+        _out: &mut Vec<Event>,
+    ) {
+    }
+    /// Does a checkpoint of this mechanism store in-flight records (unaligned)?
+    fn stores_in_flight(&self) -> bool {
+        false
+    }
+}

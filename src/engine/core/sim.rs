@@ -1,0 +1,579 @@
+//! The simulation: one deterministic run of a job. [`Sim::apply`] is the only way state changes;
+//! it takes an [`Action`], checks that it is enabled, carries it out atomically (a task processes
+//! one record or barrier at a time, as a Flink task's mailbox does), lets the logical clock tick
+//! (timers, periodic triggers, timeouts) and reports [`Event`]s.
+//!
+//! A `Sim` is the job's configuration (graph, settings, seed), the logical clock, and three parts:
+//! - [`Live`], which a crash destroys, and [`Durable`], which survives it (crash and restore
+//!   are in `crate::engine::core::recovery`);
+//! - the observer's record, which the job never reads: each channel's log of sequence numbers
+//!   and fates (for the cut check), what took effect at each task and still counts (for order and
+//!   completeness, `crate::engine::core::history`), the read high-water marks (to mark re-reads as replays),
+//!   and the checkpoint statistics.
+//!
+//! What happens to a record is the dataflow's (`crate::engine::core::dataflow`); what is saved and restored is
+//! the mechanism's (`crate::engine::mechanisms`), chosen by the strategy.
+
+use std::rc::Rc;
+
+use crate::engine::core::action::{Action, CrashScope, Event};
+use crate::engine::core::dataflow::channel::{Channel, ChannelLog};
+use crate::engine::core::dataflow::external_system::ExternalSystem;
+use crate::engine::core::dataflow::job_graph::{JobGraph, OperatorKind};
+use crate::engine::core::dataflow::record::Item;
+use crate::engine::core::dataflow::task::{TaskRuntime, TaskStatus};
+use crate::engine::core::error::{ActionError, ScenarioError};
+use crate::engine::core::history::{EffectLog, PlaceCounts};
+use crate::engine::core::hooks::Hooks;
+use crate::engine::core::ids::{ChannelId, CheckpointId, RecordId, TaskId};
+use crate::engine::core::own_state::Slot;
+use crate::engine::core::rng::Rng;
+use crate::engine::jobmanager::checkpoint::{CheckpointIdCounter, Coordinator};
+use crate::engine::jobmanager::checkpoint::{Notification, PendingCheckpoint};
+use crate::engine::jobmanager::high_availability::Masters;
+use crate::engine::jobmanager::savepoint_kinds::{JobEnd, Savepoint};
+use crate::engine::jobmanager::stats::CheckpointStats;
+use crate::engine::jobmanager::storage::CheckpointStorage;
+use crate::engine::settings::handler::HandlerLab;
+use crate::engine::settings::{Settings, Strategy, TimerSpec};
+
+#[derive(Clone, Debug)]
+pub struct Sim {
+    pub graph: Rc<JobGraph>,
+    pub settings: Rc<Settings>,
+    pub seed: u64,
+    pub(crate) timers: Rc<Vec<TimerSpec>>,
+    pub expected: Rc<Expected>,
+    /// Logical clock: one tick per applied action.
+    pub tick: u64,
+    pub(crate) rng: Rng,
+    /// The job was stopped with a savepoint or cancelled, and not submitted again.
+    pub(crate) stopped: Option<JobEnd>,
+    /// What a crash destroys.
+    pub(crate) live: Live,
+    /// What survives every crash.
+    pub(crate) durable: Durable,
+    /// The observer: per channel, sequence numbers and what became of each record.
+    pub(crate) wire: Vec<ChannelLog>,
+    /// The observer: what took effect at each task, and what of it still counts after restores.
+    pub(crate) effects: EffectLog,
+    /// The observer: per source, one past the highest offset ever read (to mark re-reads as replays).
+    pub(crate) read_high_water: Vec<u32>,
+    /// The observer: the Checkpoints tab's statistics.
+    pub stats: CheckpointStats,
+    pub(crate) scratch: Vec<Action>,
+    /// The seam's optional hooks the mechanism answers (`core::hooks`), read at the start.
+    pub(crate) hooks: Hooks,
+    /// What the current read or record emitted: (channel, sequence number).
+    pub(crate) emitted: Vec<(ChannelId, u64)>,
+    /// A handler of the barrier-handler lab, in place of the strategy's mechanism (which is
+    /// otherwise its catalogue row's: `Sim::mechanism`).
+    pub(crate) handler: Option<&'static HandlerLab>,
+}
+
+fn err<T>(e: ActionError) -> Result<T, ActionError> {
+    Err(e)
+}
+
+impl Sim {
+    /// A run of `graph` under `settings`, before any action; `seed` drives the scheduler's
+    /// [`Action::Auto`] choices. Refuses settings that don't fit the job.
+    ///
+    /// ```
+    /// use barrierscope::engine::{builtin, Action, Event, JobGraph, Settings, Sim, Strategy};
+    ///
+    /// let job = builtin("line").unwrap();
+    /// let graph = JobGraph::build(&job.spec, &job.input).unwrap();
+    /// let mut sim = Sim::new(graph, Settings::new(Strategy::Aligned), 7).unwrap();
+    /// let source = sim.graph.task_by_name("Source").unwrap();
+    /// let events = sim.step(Action::Read { task: source }).unwrap();
+    /// assert!(matches!(events[0], Event::Read { offset: 0, .. }));
+    /// // A refused action changes nothing and says why.
+    /// assert!(sim.step(Action::Restore).is_err());
+    /// ```
+    pub fn new(graph: JobGraph, settings: Settings, seed: u64) -> Result<Sim, ScenarioError> {
+        settings.validate(&graph)?;
+        let graph = Rc::new(graph);
+        let expected = Rc::new(Sim::failure_free(&graph, settings.sink));
+        Ok(Sim::with_expected(graph, settings, seed, expected))
+    }
+
+    pub(crate) fn with_expected(graph: Rc<JobGraph>, settings: Settings, seed: u64, expected: Rc<Expected>) -> Sim {
+        let timers = graph.tasks.iter().map(|t| settings.timers.get(&t.name).copied().unwrap_or_default()).collect();
+        let lab_handler = settings.handler.map(|h| h.mechanism());
+        let mut sim = Sim {
+            live: Live { channels: vec![Channel::default(); graph.channels.len()], ..Live::default() },
+            durable: Durable {
+                storage: CheckpointStorage { completed: vec![], saves: vec![vec![]; graph.tasks.len()] },
+                ..Durable::default()
+            },
+            wire: vec![ChannelLog::default(); graph.channels.len()],
+            effects: EffectLog::new(graph.tasks.len()),
+            read_high_water: vec![0; graph.tasks.len()],
+            graph,
+            settings: Rc::new(settings),
+            seed,
+            timers: Rc::new(timers),
+            expected,
+            tick: 0,
+            rng: Rng::new(seed),
+            stopped: None,
+            stats: CheckpointStats::default(),
+            scratch: Vec::new(),
+            hooks: Hooks::default(),
+            emitted: Vec::new(),
+            // A lab handler named in the settings (checked by `Settings::validate`).
+            handler: lab_handler,
+        };
+        sim.hooks = sim.mechanism().hooks();
+        sim.mechanism().start(&mut sim);
+        sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
+        sim.recompute_retention();
+        sim
+    }
+
+    /// The tasks: operator state, status, and where each stands in a checkpoint (volatile).
+    pub fn tasks(&self) -> &[TaskRuntime] {
+        &self.live.tasks
+    }
+    /// The channels between tasks: FIFO queues of records and barriers (volatile).
+    pub fn channels(&self) -> &[Channel] {
+        &self.live.channels
+    }
+    /// Durable checkpoint storage: completed checkpoints and timer saves.
+    pub fn storage(&self) -> &CheckpointStorage {
+        &self.durable.storage
+    }
+    /// The system the sinks write to, outside the job (durable).
+    pub fn external(&self) -> &ExternalSystem {
+        &self.durable.external
+    }
+    /// The CheckpointCoordinator's checkpoints in progress (volatile: lost with the JobManager).
+    pub fn pending(&self) -> &[PendingCheckpoint] {
+        &self.live.coordinator.pending
+    }
+    /// Stop-the-world in progress: (checkpoint, the step that paused the sources).
+    pub fn stop_the_world(&self) -> Option<(CheckpointId, u64)> {
+        self.live.coordinator.stop_the_world
+    }
+    /// Why the job is down as a whole, if it is.
+    pub fn down(&self) -> Option<CrashScope> {
+        self.live.down
+    }
+    /// Is task `t` running? (Not while the job is down, nor while its failed region is.)
+    pub fn task_up(&self, t: TaskId) -> bool {
+        self.live.tasks[t.index()].status == TaskStatus::Running
+    }
+    /// A failed pipelined region is down while the rest of the job runs (region failover).
+    pub fn region_down(&self) -> bool {
+        self.live.down.is_none()
+            && self.stopped.is_none()
+            && self.live.tasks.iter().any(|t| t.status != TaskStatus::Running)
+    }
+    /// The completion notifications on their way from the JobManager, oldest first (volatile).
+    pub fn notifications(&self) -> &[Notification] {
+        &self.live.notifications
+    }
+    pub fn jobmanager_up(&self) -> bool {
+        self.live.jobmanager_up
+    }
+    /// The JobManagers as the HA services see them: the leader, the last election, a job waiting
+    /// to be resubmitted.
+    pub fn masters(&self) -> &Masters {
+        &self.durable.masters
+    }
+    pub fn strategy(&self) -> Strategy {
+        self.settings.strategy
+    }
+    /// Is the job up (not down as a whole)? A failed region may still be down: see
+    /// [`Sim::region_down`].
+    pub fn running(&self) -> bool {
+        self.live.down.is_none()
+    }
+    pub fn timer(&self, t: TaskId) -> TimerSpec {
+        self.timers[t.index()]
+    }
+
+    // ----- enabled actions -------------------------------------------------------------------
+
+    pub(crate) fn need_running(&self) -> Result<(), ActionError> {
+        if self.stopped.is_some() {
+            return err(ActionError::JobStopped);
+        }
+        match self.live.down {
+            None => Ok(()),
+            Some(_) => err(ActionError::JobDown),
+        }
+    }
+
+    /// Task `t` is up: not in a failed region that is down.
+    fn need_up(&self, t: TaskId) -> Result<(), ActionError> {
+        if self.task_up(t) {
+            Ok(())
+        } else {
+            err(ActionError::TaskDown { task: self.graph.task(t).name.clone() })
+        }
+    }
+
+    /// Is `a` enabled now? The error says why not.
+    pub fn check(&self, a: Action) -> Result<(), ActionError> {
+        match a {
+            Action::Deliver { channel } => {
+                let Some(info) = self.graph.channels.get(channel.index()) else {
+                    return err(ActionError::NoSuchChannel(channel.0));
+                };
+                self.need_running()?;
+                self.need_up(info.to)?;
+                let ch = &self.live.channels[channel.index()];
+                match ch.queue.front() {
+                    None => err(ActionError::ChannelEmpty { channel: info.name.clone() }),
+                    Some(_) if ch.blocked => err(ActionError::ChannelBlocked {
+                        channel: info.name.clone(),
+                        task: self.graph.task(info.to).name.clone(),
+                    }),
+                    Some(Item::Record { .. }) => self.room(info.to),
+                    Some(_) => Ok(()),
+                }
+            }
+            Action::Read { task } => {
+                let Some(info) = self.graph.tasks.get(task.index()) else {
+                    return err(ActionError::NoSuchTask(task.0));
+                };
+                if info.kind != OperatorKind::Source {
+                    return err(ActionError::NotASource { task: info.name.clone() });
+                }
+                self.need_running()?;
+                self.need_up(task)?;
+                if let Some((id, _)) = self.live.coordinator.stop_the_world {
+                    return err(ActionError::SourcesPaused { checkpoint: id.0 });
+                }
+                if let Some(id) = self.live.stopping {
+                    return err(ActionError::Stopping { savepoint: id.0 });
+                }
+                if self.hooks.checks_actions {
+                    self.mechanism().check(self, a)?;
+                }
+                if let Some(at) = self.socket_waits(task) {
+                    return err(ActionError::NotArrived { task: info.name.clone(), at });
+                }
+                if self.mechanism().next_read(self, task).is_none() {
+                    return err(ActionError::LogExhausted { task: info.name.clone(), records: info.log.len() });
+                }
+                self.room(task)
+            }
+            Action::Checkpoint => {
+                if !self.strategy().uses_coordinator() {
+                    return err(ActionError::NoCheckpoints { strategy: self.strategy() });
+                }
+                self.need_running()?;
+                match self.live.stopping {
+                    Some(id) => err(ActionError::Stopping { savepoint: id.0 }),
+                    None => Ok(()),
+                }
+            }
+            Action::Savepoint | Action::StopWithSavepoint | Action::Cancel | Action::Resume { .. } => {
+                self.check_job_control(a)
+            }
+            Action::Timer { task } => {
+                if task.index() >= self.live.tasks.len() {
+                    return err(ActionError::NoSuchTask(task.0));
+                }
+                self.check(Action::AllTimers)?;
+                self.need_up(task)
+            }
+            Action::AllTimers => {
+                if self.strategy() != Strategy::Timers {
+                    return err(ActionError::NotTimers { strategy: self.strategy() });
+                }
+                self.need_running()
+            }
+            Action::Crash => self.need_running(),
+            // Time passes whether the job runs or not (a socket's records arrive all the same).
+            Action::Wait => Ok(()),
+            Action::CrashJobManager => {
+                self.need_running()?;
+                match self.hooks.checks_actions {
+                    true => self.mechanism().check(self, a),
+                    false => Ok(()),
+                }
+            }
+            Action::CrashTask { task } => {
+                if task.index() >= self.live.tasks.len() {
+                    return err(ActionError::NoSuchTask(task.0));
+                }
+                self.need_running()?;
+                self.need_up(task)
+            }
+            Action::Restore if self.stopped.is_some() => err(ActionError::JobStopped),
+            Action::Restore => match self.live.down {
+                Some(_) => Ok(()),
+                None if self.region_down() || !self.live.jobmanager_up => Ok(()),
+                None => err(ActionError::JobRunning),
+            },
+            Action::Mechanism { step } => {
+                if step.task.index() >= self.live.tasks.len() {
+                    return err(ActionError::NoSuchTask(step.task.0));
+                }
+                self.mechanism().check(self, a)
+            }
+            Action::Notify { task } => {
+                let Some(info) = self.graph.tasks.get(task.index()) else {
+                    return err(ActionError::NoSuchTask(task.0));
+                };
+                self.need_running()?;
+                self.need_up(task)?;
+                match self.next_notification(task) {
+                    Some(_) => Ok(()),
+                    None => err(ActionError::NoNotification { task: info.name.clone() }),
+                }
+            }
+            Action::Auto => {
+                if self.has_work() {
+                    Ok(())
+                } else {
+                    err(ActionError::NothingToDo)
+                }
+            }
+        }
+    }
+
+    /// Is there anything for the scheduler to do: a delivery, a read, a notification, or (the job
+    /// or a region is down) the restore? `check(Action::Auto).is_ok()`, without allocating.
+    pub fn has_work(&self) -> bool {
+        self.stopped.is_none() && self.has_work_running()
+    }
+
+    fn has_work_running(&self) -> bool {
+        self.live.down.is_some()
+            || (0..self.live.channels.len()).any(|c| self.deliverable(ChannelId(c as u16)))
+            || self.graph.sources().any(|task| self.readable(task))
+            || !self.live.notifications.is_empty()
+            || self.region_down()
+            || (self.hooks.own_steps && self.mechanism().pending_work(self))
+            || self.awaits_time()
+    }
+
+    /// Is something due later that only time brings: a socket's next record, or what the
+    /// mechanism waits for (`Mechanism::awaits_time`)?
+    pub fn awaits_time(&self) -> bool {
+        self.live.down.is_none()
+            && ((self.hooks.waits_for_time && self.mechanism().awaits_time(self))
+                || self.graph.sources().any(|s| self.task_up(s) && self.socket_waits(s).is_some()))
+    }
+
+    /// The steps the scheduler may draw from now, in a fixed order: deliveries, reads,
+    /// notifications (one per task that has one on its way), and the restore of a failed region;
+    /// only the restore while the job is down.
+    pub fn enabled_steps(&self, out: &mut Vec<Action>) {
+        out.clear();
+        if self.stopped.is_some() {
+            return;
+        }
+        if self.live.down.is_some() {
+            out.push(Action::Restore);
+            return;
+        }
+        for c in 0..self.live.channels.len() {
+            let channel = ChannelId(c as u16);
+            if self.deliverable(channel) {
+                out.push(Action::Deliver { channel });
+            }
+        }
+        for task in self.graph.sources() {
+            if self.readable(task) {
+                out.push(Action::Read { task });
+            }
+        }
+        if !self.live.notifications.is_empty() {
+            for t in 0..self.live.tasks.len() {
+                let task = TaskId(t as u16);
+                if self.next_notification(task).is_some() {
+                    out.push(Action::Notify { task });
+                }
+            }
+        }
+        if self.hooks.own_steps && self.mechanism().pending_work(self) {
+            self.mechanism().steps(self, out);
+        }
+        if self.region_down() {
+            out.push(Action::Restore);
+        }
+        if self.awaits_time() {
+            out.push(Action::Wait);
+        }
+    }
+
+    /// The scheduler's draw (Auto's, the lockstep's): uniform over `choices`, by the seeded PRNG.
+    pub fn draw_step(&mut self, choices: &[Action]) -> Action {
+        choices[self.rng.below(choices.len() as u64) as usize]
+    }
+
+    // ----- applying actions ------------------------------------------------------------------
+
+    /// Applies `a` and returns its events. On error nothing changed.
+    pub fn step(&mut self, a: Action) -> Result<Vec<Event>, ActionError> {
+        let mut out = Vec::new();
+        self.apply(a, &mut out)?;
+        Ok(out)
+    }
+
+    /// Applies `a`, appending its events to `out`. On error nothing changed.
+    ///
+    /// ```
+    /// use barrierscope::engine::{Action, Scenario, Settings, Strategy};
+    ///
+    /// let mut sim = Scenario::builtin("line", Settings::new(Strategy::Aligned), 1).sim().unwrap();
+    /// let mut events = Vec::new();
+    /// sim.apply(Action::Checkpoint, &mut events).unwrap();
+    /// // The coordinator triggers checkpoint 1 and the source snapshots its offset at once.
+    /// assert_eq!(sim.stats.counts().triggered, 1);
+    /// while sim.has_work() {
+    ///     sim.apply(Action::Auto, &mut events).unwrap();
+    /// }
+    /// assert_eq!(sim.stats.counts().completed, 1);
+    /// assert_eq!(sim.ledger().state.lost, 0);
+    /// ```
+    pub fn apply(&mut self, a: Action, out: &mut Vec<Event>) -> Result<(), ActionError> {
+        let a = if a == Action::Auto {
+            let mut choices = std::mem::take(&mut self.scratch);
+            self.enabled_steps(&mut choices);
+            if choices.is_empty() {
+                self.scratch = choices;
+                return self.check(Action::Auto);
+            }
+            let pick = self.draw_step(&choices);
+            self.scratch = choices;
+            pick
+        } else {
+            self.check(a)?;
+            a
+        };
+        match a {
+            Action::Deliver { channel } => self.deliver(channel, out),
+            Action::Read { task } => self.read(task, out),
+            Action::Checkpoint => self.trigger(out),
+            Action::Timer { task } => self.fire_timer(task, out),
+            Action::AllTimers => {
+                for t in 0..self.live.tasks.len() {
+                    self.fire_timer(TaskId(t as u16), out);
+                }
+            }
+            Action::Crash => self.crash(CrashScope::Cluster, out),
+            Action::CrashTask { task } => self.crash(CrashScope::Task(task), out),
+            Action::CrashJobManager => self.crash(CrashScope::JobManager, out),
+            Action::Restore => self.restore(out),
+            Action::Notify { task } => self.deliver_notification(task, out),
+            Action::Mechanism { step } => self.mechanism().apply_step(self, step, out),
+            Action::Wait => out.push(Event::Waited),
+            Action::Savepoint => self.trigger_savepoint(false, out),
+            Action::StopWithSavepoint => self.trigger_savepoint(true, out),
+            Action::Cancel => self.cancel(out),
+            Action::Resume { from } => self.resume(from, out),
+            Action::Auto => unreachable!("Auto resolves to a concrete action"),
+        }
+        self.after_tick(out);
+        if self.live.stopping.is_some() {
+            self.finish_stop(out);
+        }
+        self.tick += 1;
+        Ok(())
+    }
+
+    /// What the logical clock does after each action while the job runs: the coordinator's
+    /// periodic trigger and timeouts (an expiry may fail the job over), then the mechanism's own
+    /// clock (timers, the alignment timeout, the stop-the-world drain).
+    fn after_tick(&mut self, out: &mut Vec<Event>) {
+        if self.live.down.is_some() {
+            return;
+        }
+        self.coordinator_tick(out);
+        if self.live.down.is_some() {
+            return;
+        }
+        self.mechanism().on_tick(self, out);
+    }
+
+    /// The running job goes, whole: a fresh `Live` takes its place and the old one is handed
+    /// back for what the caller keeps of it. The JobManager's process outlives the job, so
+    /// `jobmanager_up` is carried over here, the one place every crash and every end of the job
+    /// passes through.
+    pub(crate) fn take_live(&mut self) -> Live {
+        let lost = std::mem::take(&mut self.live);
+        self.live.jobmanager_up = lost.jobmanager_up;
+        lost
+    }
+
+    // ----- what the canvas reads -------------------------------------------------------------
+
+    /// The channel's queue, head first.
+    pub fn queue(&self, c: ChannelId) -> &std::collections::VecDeque<Item> {
+        &self.live.channels[c.index()].queue
+    }
+
+    pub fn record_label(&self, r: RecordId) -> &str {
+        self.graph.label(r)
+    }
+}
+
+/// What a crash destroys: the running job.
+#[derive(Clone, Debug)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq, Eq))]
+pub struct Live {
+    /// Why the job is down as a whole, if it is. (A failed pipelined region is down while the
+    /// rest runs: its tasks are not running, and `down` is None.)
+    pub down: Option<CrashScope>,
+    /// The JobManager's process is up. It outlives the job it runs: `Sim::take_live` carries it
+    /// into the next `Live`.
+    pub jobmanager_up: bool,
+    pub tasks: Vec<TaskRuntime>,
+    pub channels: Vec<Channel>,
+    pub coordinator: Coordinator,
+    /// `notifyCheckpointComplete` messages on their way from the JobManager, oldest first.
+    pub notifications: Vec<Notification>,
+    /// The mechanism's own live state (`core::own_state`), gone with the job.
+    pub mechanism: Slot,
+    /// A stop with savepoint in progress: its synchronous savepoint.
+    pub stopping: Option<CheckpointId>,
+}
+
+impl Default for Live {
+    /// A job before it starts: up, with its JobManager up, and nothing in it yet.
+    fn default() -> Live {
+        Live {
+            down: None,
+            jobmanager_up: true,
+            tasks: Vec::new(),
+            channels: Vec::new(),
+            coordinator: Coordinator::default(),
+            notifications: Vec::new(),
+            mechanism: Slot::default(),
+            stopping: None,
+        }
+    }
+}
+
+/// What survives every crash.
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq, Eq))]
+pub struct Durable {
+    pub storage: CheckpointStorage,
+    pub checkpoint_ids: CheckpointIdCounter,
+    pub external: ExternalSystem,
+    /// The mechanism's own durable state (`core::own_state`), which every crash leaves.
+    pub mechanism: Slot,
+    /// The JobManagers: which leads (as the HA services keep it), and (no HA) whether the job
+    /// waits to be submitted again.
+    pub masters: Masters,
+    /// The user's savepoints (the savepoint directory, outside the job).
+    pub savepoints: Vec<Savepoint>,
+}
+
+/// What the failure-free run of the same input yields, per source record: how often it is
+/// reflected in operator state and in the sinks' external output, and how often it took effect
+/// at each task input (for completeness).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    pub state: Vec<u32>,
+    pub external: Vec<u32>,
+    pub places: PlaceCounts,
+}
