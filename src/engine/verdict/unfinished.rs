@@ -3,26 +3,24 @@
 //! has work when the budget is spent never finished: its verdicts are those of a run cut short,
 //! and the runner and the page say so, with the cause where one can be named.
 //!
-//! The cause named here: under Storm's acker, a message timeout shorter than a tuple tree takes
-//! to complete. Every tree then times out before its last ack, the spout fails the tuple and
-//! emits it again as a new tree (`SpoutExecutor`'s pending `RotatingMap`, `KafkaSpout`'s retry),
-//! which times out in turn: the run replays without end. [`EndWatch`] watches a run to the end
-//! step by step and tells this apart from a run that was merely still busy.
+//! The cause named here is Storm's: a message timeout shorter than a tuple tree takes to complete
+//! makes the run replay without end (`mechanisms/storm/endless_replay.rs`, which watches the
+//! trees). [`EndWatch`] watches a run to the end step by step and tells this apart from a run
+//! that was merely still busy.
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::core::action::Event;
 use crate::engine::core::lang::{say, Lang};
 use crate::engine::core::sim::Sim;
-use crate::engine::mechanisms::storm::events::StormEvent;
+use crate::engine::mechanisms::storm::endless_replay::{EndlessReplay, TreeWatch};
 
 /// Why a run never finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "cause")]
 pub enum Cause {
-    /// Storm: tuple trees kept timing out (`timeouts` since the last one completed, or since
-    /// the start if none did) with `message-timeout` `timeout` steps.
-    TreesTimeOut { timeout: u64, timeouts: u64, completed: u64 },
+    /// Storm: tuple trees kept timing out (its folder's [`EndlessReplay`]).
+    TreesTimeOut(EndlessReplay),
     /// Work was still left, for no cause named here.
     StillWorking,
 }
@@ -35,13 +33,12 @@ pub struct Unfinished {
     pub cause: Cause,
 }
 
-/// Watches a run to the end: the steps taken, and Storm's tree completions and timeouts.
+/// Watches a run to the end: the steps taken, and what its mechanism's watch needs (Storm's
+/// trees).
 #[derive(Clone, Debug, Default)]
 pub struct EndWatch {
     steps: usize,
-    completed: u64,
-    last_completion: Option<usize>,
-    timeouts_since: u64,
+    trees: TreeWatch,
 }
 
 impl EndWatch {
@@ -49,35 +46,16 @@ impl EndWatch {
     pub fn observe(&mut self, events: &[Event]) {
         self.steps += 1;
         for e in events {
-            match e {
-                Event::Storm(StormEvent::TreeCompleted { .. }) => {
-                    self.completed += 1;
-                    self.last_completion = Some(self.steps);
-                    self.timeouts_since = 0;
-                }
-                Event::Storm(StormEvent::TupleTimedOut { .. }) => self.timeouts_since += 1,
-                _ => {}
-            }
+            self.trees.observe(self.steps, e);
         }
     }
 
-    /// After the run: did it stop at `budget` steps with work still to do, and why? Trees time
-    /// out without end when timeouts came since the last completion and that completion (if
-    /// any) lies in the first half of the run.
+    /// After the run: did it stop at `budget` steps with work still to do, and why?
     pub fn unfinished(&self, sim: &Sim, budget: usize) -> Option<Unfinished> {
         if self.steps < budget || !sim.has_work() {
             return None;
         }
-        let stalled = self.last_completion.is_none_or(|c| c <= self.steps / 2);
-        let cause = if sim.hooks.follows_records && self.timeouts_since > 0 && stalled {
-            Cause::TreesTimeOut {
-                timeout: sim.settings.message_timeout,
-                timeouts: self.timeouts_since,
-                completed: self.completed,
-            }
-        } else {
-            Cause::StillWorking
-        };
+        let cause = self.trees.endless(sim, self.steps).map_or(Cause::StillWorking, Cause::TreesTimeOut);
         Some(Unfinished { steps: self.steps, cause })
     }
 }
@@ -87,11 +65,7 @@ impl Unfinished {
     pub fn message(&self, lang: Lang) -> String {
         let steps = self.steps;
         let why = match self.cause {
-            Cause::TreesTimeOut { timeout, timeouts, completed } => say!(
-                lang,
-                " Every tree times out before it can complete: with message-timeout {timeout} steps a tree's tuples and acks take longer than the timeout, so the spout fails each tuple and emits it again as a new tree, which times out in turn ({timeouts} timeouts since the last tree completed; {completed} completed in all). A longer message-timeout lets the trees complete.",
-                "每棵树都在完成之前超时：message-timeout 为 {timeout} 步，一棵树的元组和确认要花的时间比超时还长，于是 spout 让每个元组失败，再把它作为一棵新树发出，新树又会超时（自上一棵树完成以来超时 {timeouts} 次；总共完成 {completed} 棵）。把 message-timeout 调长，树才能完成。"
-            ),
+            Cause::TreesTimeOut(endless) => endless.message(lang),
             Cause::StillWorking => String::new(),
         };
         say!(
@@ -124,7 +98,7 @@ mod tests {
         short.run_to_end_each(CAP, &mut |_, ev| watch.observe(ev));
         let u = watch.unfinished(&short, CAP).expect("stopped at the cap");
         assert_eq!(u.steps, CAP);
-        assert!(matches!(u.cause, Cause::TreesTimeOut { timeout: 4, timeouts: 1.., .. }), "{u:?}");
+        assert!(matches!(u.cause, Cause::TreesTimeOut(EndlessReplay { timeout: 4, timeouts: 1.., .. })), "{u:?}");
         for lang in [Lang::En, Lang::Zh] {
             assert!(u.message(lang).contains("4"), "{}", u.message(lang));
         }

@@ -4,6 +4,7 @@
 //!
 //! - [`acker`]: the mechanism (`storm-acker`), Storm's XOR acker and the spout's replays;
 //! - [`tuple_tree`]: the data it keeps (the acker's and the spouts' pending maps, the messages);
+//! - [`endless_replay`]: a run whose trees time out without end, and how it is said;
 //! - [`rotating_map`]: Storm's `RotatingMap`, how a pending tuple times out;
 //! - [`steps`]: its own steps, the messages to and from the acker;
 //! - [`events`]: its events (`StormEvent`), as the run's log carries them;
@@ -45,6 +46,7 @@
 //! ```
 
 pub mod acker;
+pub mod endless_replay;
 pub mod events;
 pub mod refusals;
 pub mod rotating_map;
