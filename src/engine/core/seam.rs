@@ -130,6 +130,11 @@ pub enum Rerun {
 ///   [`Mechanism::apply_step`]) and whether it waits for time ([`Mechanism::awaits_time`]); any
 ///   action may be refused by it ([`Mechanism::check`]).
 ///
+/// **Its parts, by purpose.** Every mechanism answers the first group (most of it by default);
+/// the others are optional, each for a kind of mechanism: a barrier handler; one that follows its
+/// sources' reads and commits; one with steps of its own; one driven by time. [`Hooks`] says which
+/// optional parts it answers, so the hot paths skip the rest.
+///
 /// **What it owns.** Its state is in two slots ([`crate::engine::core::own_state`]), which it fills at the start
 /// ([`Mechanism::start`]): the live one goes with the job at a crash, whole, and the durable one
 /// survives. Its per-task barrier progress lives in the tasks, which a crash drops too; what it
@@ -141,31 +146,26 @@ pub enum Rerun {
 /// storage directly, for per-task timers), send cancel markers, pause the sources, and report each
 /// as an [`Event`]. It never moves records itself: delivering and reading stay the dataflow's.
 pub trait Mechanism: Sync {
+    // ---- Every mechanism: the run starts, a checkpoint is triggered, the clock ticks, a failure, a restart.
+
+    /// Which optional hooks it answers ([`Hooks`]), read once at the start: only then does the
+    /// engine call [`Mechanism::check`] for a read or a JobManager crash, [`Mechanism::steps`],
+    /// [`Mechanism::awaits_time`] and [`Mechanism::rerun`]. With `follows_records` (Storm's
+    /// acker) the dataflow collects what each processed record emitted (`Sim::emitted`) and calls
+    /// [`Mechanism::after_record`]; the barrier handlers skip that work.
+    fn hooks(&self) -> Hooks {
+        Hooks::default()
+    }
     /// The run starts: fill the mechanism's own slots (`sim.live.mechanism`,
     /// `sim.durable.mechanism`).
     fn start(&self, _sim: &mut Sim) {}
-    /// May `a` be taken now, as far as this mechanism goes? Called after the job's own checks of
-    /// a read and a JobManager crash, and for every step of the mechanism's own.
-    fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
-        match a {
-            Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy() }),
-            _ => Ok(()),
-        }
+    /// Checkpoint `id` was triggered. By default the sources snapshot their offsets and emit the
+    /// barrier (the coordinator's `triggerCheckpoint` reaching each source task).
+    fn on_trigger(&self, sim: &mut Sim, id: CheckpointId, out: &mut Vec<Event>) {
+        sim.start_at_sources(id, out);
     }
-    /// Is a step of the mechanism's own due ([`Mechanism::steps`] not empty)? Without allocating.
-    fn pending_work(&self, _sim: &Sim) -> bool {
-        false
-    }
-    /// The mechanism's own steps that are enabled, in a fixed order.
-    fn steps(&self, _sim: &Sim, _out: &mut Vec<Action>) {}
-    /// Carries out a step of its own, which [`Mechanism::check`] accepted.
-    fn apply_step(&self, _sim: &mut Sim, step: Step, _out: &mut Vec<Event>) {
-        unreachable!("a step {} is refused by the check", step.kind)
-    }
-    /// Does the mechanism wait for something only time brings (Spark's driver cutting a batch)?
-    fn awaits_time(&self, _sim: &Sim) -> bool {
-        false
-    }
+    /// The logical clock ticked while the job runs.
+    fn on_tick(&self, _sim: &mut Sim, _out: &mut Vec<Event>) {}
     /// A failure of `scope` happened: the mechanism may deal with it itself, or say how much of
     /// the job fails over.
     fn on_crash(&self, _sim: &mut Sim, _scope: CrashScope, _out: &mut Vec<Event>) -> OnCrash {
@@ -180,32 +180,24 @@ pub trait Mechanism: Sync {
     fn before_restore(&self, _sim: &mut Sim, _out: &mut Vec<Event>) -> OnRestore {
         OnRestore::Restart { master_stays_down: false }
     }
-    /// How the work running now takes effect: by default as the first time.
-    fn rerun(&self, _sim: &Sim) -> Rerun {
-        Rerun::Full
+    /// The job restarts: the tasks are fresh; put back each task's saved state and say where it
+    /// came from. By default, every task from the latest completed checkpoint, and the in-flight
+    /// records stored with it.
+    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
+        sim.restore_latest_checkpoint()
     }
-    /// Marks the source records the mechanism will still bring (a tuple Storm will replay, a
-    /// block Spark will process).
-    fn on_its_way(&self, _sim: &Sim, _v: &mut [bool]) {}
-    /// The offset source `t` committed to its log, where a restart resumes: only Storm's spouts
-    /// and Spark's receivers commit.
-    fn committed_offset(&self, _sim: &Sim, _t: TaskId) -> u32 {
-        0
-    }
-    /// Checkpoint `id` was triggered. By default the sources snapshot their offsets and emit the
-    /// barrier (the coordinator's `triggerCheckpoint` reaching each source task).
-    fn on_trigger(&self, sim: &mut Sim, id: CheckpointId, out: &mut Vec<Event>) {
-        sim.start_at_sources(id, out);
+
+    // ---- A barrier handler: what reaches a task, and what the coordinator says.
+
+    /// Do the sources emit their barriers unaligned (Flink's `CheckpointOptions.forConfig`)? By
+    /// default, aligned.
+    fn unaligned_at_sources(&self, _sim: &Sim) -> bool {
+        false
     }
     /// Record number `seq` of channel `c` is about to be processed by the channel's consumer.
     /// Returns whether the consumer processes it: only the barrier-handler lab drops a record.
     fn on_record(&self, _sim: &mut Sim, _c: ChannelId, _seq: u64, _rec: Record, _out: &mut Vec<Event>) -> bool {
         true
-    }
-    /// Do the sources emit their barriers unaligned (Flink's `CheckpointOptions.forConfig`)? By
-    /// default, aligned.
-    fn unaligned_at_sources(&self, _sim: &Sim) -> bool {
-        false
     }
     /// A barrier arrived (see [`Arrival`]). The handler that accepts it notes it in the
     /// statistics (`Sim::note_barrier`); one it ignores counts nowhere.
@@ -220,27 +212,13 @@ pub trait Mechanism: Sync {
     /// The coordinator aborted checkpoint `id` and tells task `t`. A barrier handler goes on
     /// collecting the checkpoint's barriers, as Flink's does; it takes no snapshot for it.
     fn on_abort(&self, _sim: &mut Sim, _t: TaskId, _id: CheckpointId, _out: &mut Vec<Event>) {}
-    /// The logical clock ticked while the job runs.
-    fn on_tick(&self, _sim: &mut Sim, _out: &mut Vec<Event>) {}
-    /// The job restarts: the tasks are fresh; put back each task's saved state and say where it
-    /// came from. By default, every task from the latest completed checkpoint, and the in-flight
-    /// records stored with it.
-    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
-        sim.restore_latest_checkpoint()
+    /// Does a checkpoint of this mechanism store in-flight records (unaligned)?
+    fn stores_in_flight(&self) -> bool {
+        false
     }
-    /// How a step of its own is said (`deliver Source's message to the acker`), or None if it
-    /// has no such step.
-    fn step_words(&self, _step: Step, _task: &str, _lang: Lang) -> Option<String> {
-        None
-    }
-    /// Which optional hooks it answers ([`Hooks`]), read once at the start: only then does the
-    /// engine call [`Mechanism::check`] for a read or a JobManager crash, [`Mechanism::steps`],
-    /// [`Mechanism::awaits_time`] and [`Mechanism::rerun`]. With `follows_records` (Storm's
-    /// acker) the dataflow collects what each processed record emitted (`Sim::emitted`) and calls
-    /// [`Mechanism::after_record`]; the barrier handlers skip that work.
-    fn hooks(&self) -> Hooks {
-        Hooks::default()
-    }
+
+    // ---- The sources: what they read, commit and will still bring (Storm's spouts, Spark's receivers).
+
     /// The offset source `t` reads next, or None when it has nothing to read. By default the next
     /// offset of its log; a spout that replays failed tuples reads those first.
     fn next_read(&self, sim: &Sim, t: TaskId) -> Option<u32> {
@@ -265,8 +243,49 @@ pub trait Mechanism: Sync {
         _out: &mut Vec<Event>,
     ) {
     }
-    /// Does a checkpoint of this mechanism store in-flight records (unaligned)?
-    fn stores_in_flight(&self) -> bool {
+    /// The offset source `t` committed to its log, where a restart resumes: only Storm's spouts
+    /// and Spark's receivers commit.
+    fn committed_offset(&self, _sim: &Sim, _t: TaskId) -> u32 {
+        0
+    }
+    /// Marks the source records the mechanism will still bring (a tuple Storm will replay, a
+    /// block Spark will process).
+    fn on_its_way(&self, _sim: &Sim, _v: &mut [bool]) {}
+
+    // ---- Steps of its own, and refusals (Storm's messages to and from the acker).
+
+    /// May `a` be taken now, as far as this mechanism goes? Called after the job's own checks of
+    /// a read and a JobManager crash, and for every step of the mechanism's own.
+    fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
+        match a {
+            Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy() }),
+            _ => Ok(()),
+        }
+    }
+    /// Is a step of the mechanism's own due ([`Mechanism::steps`] not empty)? Without allocating.
+    fn pending_work(&self, _sim: &Sim) -> bool {
         false
+    }
+    /// The mechanism's own steps that are enabled, in a fixed order.
+    fn steps(&self, _sim: &Sim, _out: &mut Vec<Action>) {}
+    /// Carries out a step of its own, which [`Mechanism::check`] accepted.
+    fn apply_step(&self, _sim: &mut Sim, step: Step, _out: &mut Vec<Event>) {
+        unreachable!("a step {} is refused by the check", step.kind)
+    }
+    /// How a step of its own is said (`deliver Source's message to the acker`), or None if it
+    /// has no such step.
+    fn step_words(&self, _step: Step, _task: &str, _lang: Lang) -> Option<String> {
+        None
+    }
+
+    // ---- Time, and work run again (Spark Streaming's driver).
+
+    /// Does the mechanism wait for something only time brings (Spark's driver cutting a batch)?
+    fn awaits_time(&self, _sim: &Sim) -> bool {
+        false
+    }
+    /// How the work running now takes effect: by default as the first time.
+    fn rerun(&self, _sim: &Sim) -> Rerun {
+        Rerun::Full
     }
 }
