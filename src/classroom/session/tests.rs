@@ -272,7 +272,13 @@ fn to_the_end_says_when_the_run_stops_at_its_cap() {
             Some(Notice::Unfinished(u)) => {
                 assert!(stops, "timeout {timeout}: {u:?}");
                 assert_eq!(u.steps, Session::END_BUDGET);
-                assert!(matches!(u.cause, UnfinishedCause::TreesTimeOut(crate::engine::mechanisms::storm::endless_replay::EndlessReplay { timeout: 4, .. })));
+                assert!(matches!(
+                    u.cause,
+                    UnfinishedCause::TreesTimeOut(crate::engine::mechanisms::storm::endless_replay::EndlessReplay {
+                        timeout: 4,
+                        ..
+                    })
+                ));
                 assert!(u.message(Lang::Zh).contains("超时"), "{}", u.message(Lang::Zh));
             }
             other => assert!(!stops && other.is_none(), "timeout {timeout}: {other:?}"),
