@@ -8,7 +8,7 @@
 //! acker and spout replay, Spark Streaming's receiver, write-ahead log and micro-batches, Flink's
 //! checkpoint barriers and replayable source), and the lesson ends on the article's conclusion in
 //! the learner's own measured figures. Every answer is computed from
-//! [`Costs`](crate::engine::comparison::Costs), never written in.
+//! [`Costs`], never written in.
 
 use crate::engine::comparison::Costs;
 use crate::engine::core::lang::say;

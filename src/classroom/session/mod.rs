@@ -1,7 +1,7 @@
-//! A learner's session: the run being watched (a [`Timeline`] of one configuration), the recent
+//! A learner's session: the run being watched (a [`Timeline`](crate::engine::Timeline) of one configuration), the recent
 //! narration, the lesson being followed, and the notice for the last refused command. The UI
 //! turns clicks and keys into [`Command`]s and draws the session; nothing here knows of the
-//! browser, so it is tested natively. A session also saves to and loads from a [`SavedRun`]:
+//! browser, so it is tested natively. A session also saves to and loads from a [`SavedRun`](crate::classroom::saved_run::SavedRun):
 //! loading checks everything before the current run is replaced, so a bad link, file or stored
 //! entry names its problem and loses nothing.
 //!

@@ -12,7 +12,7 @@
 //! - [`action`], [`run`]: the serializable actions, a run with its playhead; [`cost`]: task runs,
 //!   partitions and records recomputed.
 //! - [`ledger`]: every output record exactly once, judged against the failure-free run.
-//! - [`format`]: the file, link and storage text; [`jobs`]: the built-in jobs; [`lesson`]: the
+//! - [`format`](mod@format): the file, link and storage text; [`jobs`]: the built-in jobs; [`lesson`]: the
 //!   batch lesson; [`wording`]: its words in English and Chinese.
 //!
 //! Nothing on the main screen uses this module: it is the batch room's engine.

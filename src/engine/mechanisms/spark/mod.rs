@@ -10,7 +10,7 @@
 //! - [`events`]: its events (`SparkStreamingEvent`), as the run's log carries them;
 //! - [`settings`]: the rules of its own settings;
 //! - [`refusals`]: the action it refuses, and why (`SparkRefusal`);
-//! - [`wording`]: its narration, in English and Chinese.
+//! - `wording`: its narration, in English and Chinese.
 //!
 //! A story, run as a test: without the write-ahead log, the blocks a receiver stored live in the
 //! executors' memory, and a crash of the whole application loses the records not yet in a finished

@@ -10,7 +10,7 @@
 //! - [`events`]: its events (`StormEvent`), as the run's log carries them;
 //! - [`settings`]: the rules of its own settings;
 //! - [`refusals`]: the actions it refuses, and why (`StormRefusal`);
-//! - [`wording`]: its narration, in English and Chinese.
+//! - `wording`: its narration, in English and Chinese.
 //!
 //! A story, run as a test: Storm saves no state, so a crash of the worker loses what its bolts had
 //! counted; the spouts read again only what they had not committed, into bolts that start empty,
