@@ -2085,7 +2085,9 @@ await check('batch on the built page: a batch scenario file imported and run to 
 });
 
 await check('a link with #room=pyflink opens the room over the last run', async () => {
-  const pg = await open();
+  // No service worker: once it controls the page it serves the sharing part from its cache, and
+  // the route below would never see the request it holds back.
+  const pg = await open(undefined, { serviceWorkers: 'block' });
   await pg.selectOption('#sel-strategy', 'aligned');
   await pg.click('#read-Source');
   // The run is stored once the sharing part is there (fetched on the first change): under load
@@ -2093,13 +2095,18 @@ await check('a link with #room=pyflink opens the room over the last run', async 
   await pg.waitForFunction(() => (localStorage.getItem('barrierscope.run') || '').includes('"aligned"'), null, { timeout: 15000 });
   // On a slow network the room's part can come before the sharing part that opens the stored run
   // (CI saw it once): the room waits for the run, and never draws the default run first.
-  await pg.route(/split_sharing-[0-9a-f]+\.wasm$/, async (r) => { await new Promise((ok) => setTimeout(ok, 1500)); await r.continue(); });
+  // The sharing part is held back until the room's part has come and the room has been looked
+  // at (a gate, not a fixed delay: under CI's load a fixed 1.5 s once let it through first).
+  let release;
+  const gate = new Promise((ok) => { release = ok; });
+  await pg.route(/split_sharing-[0-9a-f]+\.wasm$/, async (r) => { await gate; await r.continue(); });
   await pg.goto(srv.url + '#room=pyflink');
   const roomPart = pg.waitForResponse(/split_pyflink-[0-9a-f]+\.wasm$/, { timeout: 15000 });
   await pg.reload();
   await roomPart;
   await pg.waitForTimeout(400);
   const early = await pg.$eval('#room-pyflink', (e) => ({ loaded: e.dataset.loaded, refused: !!e.querySelector('.room-body'), ready: document.querySelector('#app').dataset.ready }));
+  release();
   expect(early.ready === 'false' && early.loaded === 'false' && !early.refused, `while the stored run is still to open, the room says Loading… ${JSON.stringify(early)}`);
   await pg.waitForSelector('#room-pyflink[data-loaded="true"]', { timeout: 15000 });
   expect(await pg.isVisible('#btn-pyflink-download'), 'the stored aligned run is exported');
