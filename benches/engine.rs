@@ -7,61 +7,20 @@
 use std::hint::black_box;
 
 use barrierscope::engine::core::dataflow::job_graph::SourceInput;
-use barrierscope::engine::runs::workload::log;
+use barrierscope::engine::runs::workload::{drive_auto, line_start, log, shuffle_start};
 use barrierscope::engine::*;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-
-fn line_sim(records: usize) -> Sim {
-    let mut sc = Scenario::builtin("line", Settings::new(Strategy::Aligned), 1);
-    sc.input = Some([("Source".to_string(), SourceInput::Single(log(records, 0)))].into());
-    sc.sim().unwrap()
-}
-
-fn shuffle_sim(records: usize) -> Sim {
-    let mut sc = Scenario::builtin("keyed-shuffle", Settings::new(Strategy::Aligned), 1);
-    sc.input = Some(
-        [("Source".to_string(), SourceInput::Partitions(vec![log(records / 2, 0), log(records / 2, records / 2)]))]
-            .into(),
-    );
-    sc.sim().unwrap()
-}
 
 /// `line`, one record at a time through both channels, a checkpoint every 100 records.
 /// Returns the number of record deliveries.
 fn drive_line(sim: &mut Sim, out: &mut Vec<Event>) -> u64 {
-    let (s, sm, mc) = (TaskId(0), ChannelId(0), ChannelId(1));
-    let n = sim.graph.task(s).log.len();
-    let mut delivered = 0;
-    for i in 0..n {
-        out.clear();
-        if i % 100 == 99 {
-            sim.apply(Action::Checkpoint, out).unwrap();
-        }
-        sim.apply(Action::Read { task: s }, out).unwrap();
-        for c in [sm, mc] {
-            while !sim.queue(c).is_empty() {
-                sim.apply(Action::Deliver { channel: c }, out).unwrap();
-            }
-        }
-        delivered += out.iter().filter(|e| matches!(e, Event::Processed { .. })).count() as u64;
-    }
-    delivered
-}
-
-/// `keyed-shuffle` driven by the seeded scheduler until everything is through.
-fn drive_auto(sim: &mut Sim, out: &mut Vec<Event>) -> u64 {
-    let mut delivered = 0;
-    while sim.apply(Action::Auto, out).is_ok() {
-        delivered += out.iter().filter(|e| matches!(e, Event::Processed { .. })).count() as u64;
-        out.clear();
-    }
-    delivered
+    runs::workload::drive_line(sim, usize::MAX, out)
 }
 
 fn deliveries(c: &mut Criterion) {
     const N: usize = 20_000;
     let mut g = c.benchmark_group("deliveries");
-    let line = line_sim(N);
+    let line = line_start(N);
     let mut probe = line.clone();
     let per_run = drive_line(&mut probe, &mut Vec::new());
     assert_eq!(probe.stats.counts().completed, (N / 100) as u32);
@@ -73,7 +32,7 @@ fn deliveries(c: &mut Criterion) {
             BatchSize::LargeInput,
         )
     });
-    let shuffle = shuffle_sim(N);
+    let shuffle = shuffle_start(N);
     let mut probe = shuffle.clone();
     let per_run = drive_auto(&mut probe, &mut Vec::new());
     g.throughput(Throughput::Elements(per_run));

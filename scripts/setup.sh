@@ -13,6 +13,9 @@ TOOLS="${BARRIERSCOPE_TOOLS:-$HOME/.local/share/barrierscope-tools}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # The wasm-bindgen CLI must match the library version pinned in Cargo.toml exactly.
 WASM_BINDGEN_VERSION="$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p' "$ROOT/Cargo.toml")"
+# The instruction-counting benchmarks (benches/instructions.rs): the runner must match the
+# iai-callgrind version pinned in Cargo.toml exactly.
+IAI_CALLGRIND_VERSION="$(sed -n 's/^iai-callgrind = "=\([0-9.]*\)".*/\1/p' "$ROOT/Cargo.toml")"
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 export PATH="$HOME/.cargo/bin:$TOOLS/node_modules/.bin:$PATH"
@@ -48,6 +51,19 @@ fi
 if [ "$(mdbook --version 2>/dev/null || true)" != "mdbook v$MDBOOK_VERSION" ]; then
   say "installing mdbook $MDBOOK_VERSION (about 1 minute on 2 cores)"
   cargo install --locked --debug "mdbook@$MDBOOK_VERSION"
+fi
+
+# valgrind and iai-callgrind-runner: the instruction counts (cargo bench --bench instructions).
+if ! command -v valgrind >/dev/null; then
+  say "installing Debian valgrind"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y valgrind
+fi
+# It has no --version of its own: cargo's list of installed packages tells.
+if ! cargo install --list | grep -qx "iai-callgrind-runner v$IAI_CALLGRIND_VERSION:" || ! command -v iai-callgrind-runner >/dev/null; then
+  say "installing iai-callgrind-runner $IAI_CALLGRIND_VERSION (about 2 minutes on 2 cores)"
+  cargo install --locked "iai-callgrind-runner@$IAI_CALLGRIND_VERSION"
 fi
 
 if [ ! -x "$TOOLS/node_modules/.bin/wasm-opt" ]; then
