@@ -29,27 +29,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::core::action::{Event, RestoreFrom};
 use crate::engine::core::dataflow::external_system::TxnStatus;
-use crate::engine::core::dataflow::job_graph::OperatorKind;
-use crate::engine::core::dataflow::state::OpState;
 use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::core::ledger::{Completeness, Order, Verdict};
 use crate::engine::core::sim::Sim;
-use crate::engine::mechanisms::spark::events::SparkStreamingEvent;
-use crate::engine::mechanisms::spark::received_blocks::{MetaCheckpoint, WAL_BYTES_PER_RECORD};
-use crate::engine::mechanisms::storm::events::StormEvent;
+use crate::engine::mechanisms::upkeep::UpkeepMeter;
+pub use crate::engine::mechanisms::upkeep::{Bytes, Messages};
 
 /// Bytes an offset takes when a source commits it to its log, as a source's offset takes in a
 /// snapshot.
 pub const OFFSET_BYTES: u64 = 8;
-/// Bytes per pending tuple tree in Storm's acker (root id, XOR value, spout task: "about 20 bytes
-/// per spout tuple").
-pub const ACKER_BYTES_PER_TREE: u64 = 20;
-/// Bytes per batch listed in a Spark metadata checkpoint (its time and status).
-pub const META_BYTES_PER_BATCH: u64 = 8;
-/// Bytes per block id listed in a Spark metadata checkpoint (a reference, as a contributing
-/// record's id in keyed state).
-pub const META_BYTES_PER_BLOCK: u64 = 4;
-
 /// Records re-processed after the crash.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reprocessed {
@@ -62,47 +50,6 @@ pub struct Reprocessed {
     pub steps: u32,
     /// The tick of the last such step.
     pub last_tick: Option<u64>,
-}
-
-/// Bytes stored for fault tolerance.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Bytes {
-    /// Written to durable storage over the run: the sum of the five parts below.
-    pub written: u64,
-    /// Flink: every acknowledged snapshot of every checkpoint.
-    pub checkpoints: u64,
-    /// Spark Streaming: the write-ahead log (16 bytes a record).
-    pub write_ahead_log: u64,
-    /// Spark Streaming: the state RDD at each state checkpoint.
-    pub state_checkpoints: u64,
-    /// Spark Streaming: each metadata checkpoint written.
-    pub metadata_checkpoints: u64,
-    /// Storm's spouts and Spark's reliable receivers: 8 bytes per commit of a source's offset.
-    pub offset_commits: u64,
-    /// The most held at any one step: durable storage (retained checkpoints; the log's blocks not
-    /// yet cleaned up, the latest state and metadata checkpoints; the committed offsets) and
-    /// Storm's acker table in memory.
-    pub peak_held: u64,
-    /// Storm: the acker table at its largest (20 bytes a pending tree), in memory.
-    pub acker_table_peak: u64,
-}
-
-/// Control messages: what the job sends only to survive failure.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Messages {
-    pub total: u64,
-    /// On the data channels: checkpoint barriers (one per output channel of the task that emits
-    /// them).
-    pub barriers: u64,
-    /// On the data channels: cancel markers.
-    pub cancel_markers: u64,
-    /// Flink: to and from the CheckpointCoordinator: triggers (one per source), acknowledgements,
-    /// declines, completion notifications.
-    pub coordinator: u64,
-    /// Storm: `__ack_init` and `__ack_ack` to the acker, and its answers to the spouts.
-    pub acker: u64,
-    /// Spark Streaming: block reports to the driver, each batch job's start and completion.
-    pub driver: u64,
 }
 
 /// Latency from arrival to visible output.
@@ -168,9 +115,9 @@ pub(crate) struct CostMeter {
     /// Per transaction: its rows were counted as visible.
     txn_seen: Vec<bool>,
     committed: Vec<u32>,
-    meta_due: bool,
-    bytes: Bytes,
-    messages: Messages,
+    /// The parts a mechanism with books of its own meters (its row's `Upkeep`), and those metered
+    /// here from the core's events.
+    upkeep: UpkeepMeter,
     running_tick: Option<u64>,
 }
 
@@ -187,9 +134,7 @@ impl CostMeter {
             visible: vec![None; n],
             txn_seen: Vec::new(),
             committed: vec![0; sim.graph.tasks.len()],
-            meta_due: false,
-            bytes: Bytes::default(),
-            messages: Messages::default(),
+            upkeep: UpkeepMeter::default(),
             running_tick: None,
         }
     }
@@ -200,54 +145,32 @@ impl CostMeter {
         let outs = |t: TaskId| g.task(t).out_channels.len() as u64;
         let sources = g.sources().count() as u64;
         let mut committed_txns = false;
-        let mut meta_writes = 0u64;
         for e in events {
             match *e {
                 Event::Processed { task, channel, record, .. } => self.took_effect(tick, (task, Some(channel), record)),
                 Event::Read { task, record, .. } => self.took_effect(tick, (task, None, record)),
-                Event::Spark(SparkStreamingEvent::BlockStored { task, record, .. }) => {
-                    self.took_effect(tick, (task, None, record));
-                    self.messages.driver += 1;
-                }
                 Event::SinkWrite { record, txn: None, .. } => {
                     self.visible[record.0 as usize].get_or_insert(tick);
                 }
-                Event::TxnCommitted { .. } | Event::Spark(SparkStreamingEvent::BatchOutput { skipped: false, .. }) => {
-                    committed_txns = true
-                }
-                Event::BarrierEmitted { task, .. } => self.messages.barriers += outs(task),
-                Event::CancelMarkerSent { task, .. } => self.messages.cancel_markers += outs(task),
-                Event::CheckpointTriggered { .. } => self.messages.coordinator += sources,
+                Event::TxnCommitted { .. } => committed_txns = true,
+                Event::BarrierEmitted { task, .. } => self.upkeep.messages.barriers += outs(task),
+                Event::CancelMarkerSent { task, .. } => self.upkeep.messages.cancel_markers += outs(task),
+                Event::CheckpointTriggered { .. } => self.upkeep.messages.coordinator += sources,
                 Event::Acknowledged { .. }
                 | Event::AckDiscarded { .. }
                 | Event::CheckpointDeclined { .. }
-                | Event::NotificationSent { .. } => self.messages.coordinator += 1,
-                Event::Storm(
-                    StormEvent::AckInitSent { .. } | StormEvent::AckSent { .. } | StormEvent::TreeCompleted { .. },
-                ) => self.messages.acker += 1,
-                Event::Spark(SparkStreamingEvent::BatchStarted { .. } | SparkStreamingEvent::BatchCompleted { .. }) => {
-                    self.messages.driver += 1
-                }
-                Event::Spark(SparkStreamingEvent::BatchGenerated { .. }) => meta_writes += 1,
-                Event::Spark(SparkStreamingEvent::StateCheckpointed { .. }) => {
-                    meta_writes += 1;
-                    self.bytes.state_checkpoints +=
-                        sim.durable_spark().state.as_ref().map_or(0, |s| state_bytes(sim, &s.states));
-                }
+                | Event::NotificationSent { .. } => self.upkeep.messages.coordinator += 1,
                 _ => {}
             }
         }
-        // Spark's checkpoint writer records a completion a step later: the step after one that
-        // left it due writes it, unless the driver died (then nothing is written).
-        let driver_runs = sim.spark().is_some();
-        if self.meta_due
-            && driver_runs
-            && !events.iter().any(|e| matches!(e, Event::Spark(SparkStreamingEvent::DriverLost { .. })))
-        {
-            meta_writes += 1;
+        // What the mechanism's own books cost this step, metered in its folder.
+        if let Some(upkeep) = sim.strategy().row().upkeep {
+            (upkeep.observe)(&mut self.upkeep, sim, events);
+            for (task, record) in std::mem::take(&mut self.upkeep.reads) {
+                self.took_effect(tick, (task, None, record));
+            }
+            committed_txns |= std::mem::take(&mut self.upkeep.output_committed);
         }
-        self.meta_due = sim.spark().is_some_and(|s| s.meta_due);
-        self.bytes.metadata_checkpoints += meta_writes * sim.durable_spark().meta.as_ref().map_or(0, meta_bytes);
         if committed_txns {
             let ext = sim.external();
             self.txn_seen.resize(ext.txns.len(), false);
@@ -263,22 +186,16 @@ impl CostMeter {
             let c = sim.committed_offset(s);
             if c > self.committed[s.index()] {
                 self.committed[s.index()] = c;
-                self.bytes.offset_commits += OFFSET_BYTES;
+                self.upkeep.bytes.offset_commits += OFFSET_BYTES;
             }
         }
         if tick >= self.crash_tick && self.running_tick.is_none() && sim.running() && !sim.region_down() {
             self.running_tick = Some(tick);
         }
-        let acker = sim.storm().map_or(0, |s| s.acker.len() as u64 * ACKER_BYTES_PER_TREE);
-        let d = sim.durable_spark();
         let held = sim.storage().completed.iter().flat_map(|c| &c.snapshots).map(|s| s.size()).sum::<u64>()
-            + d.wal.len() as u64 * WAL_BYTES_PER_RECORD
-            + d.state.as_ref().map_or(0, |s| state_bytes(sim, &s.states))
-            + d.meta.as_ref().map_or(0, meta_bytes)
             + self.committed.iter().filter(|c| **c > 0).count() as u64 * OFFSET_BYTES
-            + acker;
-        self.bytes.peak_held = self.bytes.peak_held.max(held);
-        self.bytes.acker_table_peak = self.bytes.acker_table_peak.max(acker);
+            + self.upkeep.held;
+        self.upkeep.bytes.peak_held = self.upkeep.bytes.peak_held.max(held);
     }
 
     /// A record took effect at a place: before the crash, noted; after it, again if noted before.
@@ -302,18 +219,12 @@ impl CostMeter {
     /// The column as the run stands.
     pub(crate) fn costs(&self, sim: &Sim) -> Costs {
         let g = &sim.graph;
-        let mut bytes = self.bytes.clone();
+        let mut bytes = self.upkeep.bytes.clone();
         bytes.checkpoints =
             sim.stats.earlier_submissions.iter().flatten().chain(&sim.stats.history).map(|r| r.state_size).sum();
-        bytes.write_ahead_log = sim.durable_spark().wal_written;
-        bytes.written = bytes.checkpoints
-            + bytes.write_ahead_log
-            + bytes.state_checkpoints
-            + bytes.metadata_checkpoints
-            + bytes.offset_commits;
-        let mut messages = self.messages.clone();
-        messages.total =
-            messages.barriers + messages.cancel_markers + messages.coordinator + messages.acker + messages.driver;
+        bytes.written = bytes.sum_of_written();
+        let mut messages = self.upkeep.messages.clone();
+        messages.total = messages.sum_of_parts();
         let per_record: Vec<Option<u64>> =
             self.visible.iter().enumerate().map(|(r, v)| v.map(|v| (v + 1).saturating_sub(g.records[r].at))).collect();
         let mut seen: Vec<u64> = per_record.iter().flatten().copied().collect();
@@ -356,20 +267,4 @@ impl CostMeter {
             verdicts,
         }
     }
-}
-
-/// A checkpointed state RDD, sized as a snapshot is: every task's state but the sources' (a
-/// receiver resumes from the offset it acknowledged, not from the checkpoint).
-fn state_bytes(sim: &Sim, states: &[OpState]) -> u64 {
-    states
-        .iter()
-        .enumerate()
-        .filter(|(t, _)| sim.graph.tasks[*t].kind != OperatorKind::Source)
-        .map(|(_, s)| s.size())
-        .sum()
-}
-
-/// A metadata checkpoint: 8 bytes per batch it lists and 4 per block id.
-fn meta_bytes(m: &MetaCheckpoint) -> u64 {
-    m.batches.iter().map(|(_, blocks, _)| META_BYTES_PER_BATCH + META_BYTES_PER_BLOCK * blocks.len() as u64).sum()
 }

@@ -15,10 +15,9 @@ use serde::{Deserialize, Serialize};
 use crate::engine::core::action::Action;
 use crate::engine::core::dataflow::job_graph::{InputSpec, JobGraph};
 use crate::engine::core::error::ScenarioError;
-use crate::engine::core::lang::Lang;
 use crate::engine::runs::scenario::{preamble, JobRef, Preamble, Scenario};
 use crate::engine::runs::script::ScriptAction;
-use crate::engine::settings::{Settings, Strategy};
+use crate::engine::settings::Settings;
 
 /// The lockstep stops with an error past this many ticks (a comparison that never settles), so a
 /// file may place its crash and restore only before it.
@@ -101,9 +100,9 @@ impl Configuration {
         if !self.name.is_empty() {
             return self.name.clone();
         }
-        match self.settings.strategy {
-            s @ (Strategy::StormAcker | Strategy::SparkStreaming) => s.name(Lang::En).into(),
-            s => format!("Flink {}", s.id()),
+        match self.settings.strategy.row().system {
+            "Flink" => format!("Flink {}", self.settings.strategy.id()),
+            system => system.into(),
         }
     }
 }

@@ -210,10 +210,10 @@ fn next_action(lane: &mut Lane, tick: u64, crash: &CrashPlan, restore: RestorePl
     if !choices.is_empty() {
         return Some(sim.draw_step(&choices));
     }
-    let spout_waits = sim.storm().is_some_and(|s| s.spouts.iter().any(|p| !p.pending.is_empty()));
-    if tick < restore.at || input_to_come(sim, tick) || spout_waits {
+    let timeout_due = sim.strategy().row().upkeep.is_some_and(|u| (u.awaits_timeout)(sim));
+    if tick < restore.at || input_to_come(sim, tick) || timeout_due {
         // Time brings what is still to come: the crash or the restore, a record's arrival, a
-        // spout's message timeout.
+        // timeout of the mechanism's own (a Storm spout's message timeout).
         return Some(Action::Wait);
     }
     if coordinated && !sim.pending().is_empty() {
@@ -224,8 +224,9 @@ fn next_action(lane: &mut Lane, tick: u64, crash: &CrashPlan, restore: RestorePl
     None
 }
 
-/// Is every record through the job: nothing in a channel, nothing to read now or later, nothing
-/// pending at Storm's acker or spouts, no Spark block or batch waiting? (Checkpoints may still be
+/// Is every record through the job: nothing in a channel, nothing to read now or later, and the
+/// mechanism's own books settled (nothing pending at Storm's acker or spouts, no Spark block or
+/// batch waiting)? (Checkpoints may still be
 /// in flight, and a sink's transactions open: the caller looks at those.)
 fn through(sim: &Sim, tick: u64) -> bool {
     sim.running()
@@ -233,13 +234,7 @@ fn through(sim: &Sim, tick: u64) -> bool {
         && sim.channels().iter().all(|c| c.queue.iter().all(|it| !matches!(it, Item::Record { .. })))
         && sim.graph.sources().all(|s| sim.mechanism().next_read(sim, s).is_none())
         && !input_to_come(sim, tick)
-        && sim.storm().is_none_or(|s| {
-            s.to_acker.iter().all(|q| q.is_empty())
-                && s.to_spout.iter().all(|q| q.is_empty())
-                && s.spouts.iter().all(|p| p.pending.is_empty() && p.retry.is_empty())
-        })
-        && sim.spark().is_none_or(|s| s.jobs.is_empty() && !s.meta_due)
-        && !sim.blocks_waiting()
+        && sim.strategy().row().upkeep.is_none_or(|u| (u.settled)(sim))
 }
 
 /// Is a record still to arrive at some source: its next offset's tick is later than `tick`?

@@ -4,34 +4,22 @@
 
 use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::lang::{say, Lang};
-use crate::engine::mechanisms::spark::micro_batches::executor_of;
-use crate::engine::settings::{HighAvailability, Setting, Settings, Strategy};
+use crate::engine::settings::{HighAvailability, Setting, Settings};
 
 use super::format::CrashPlace;
 
-/// What a crash of `place` takes down under `settings`' mechanism, with the action it is.
+/// What a crash of `place` takes down under `settings`' mechanism, with the action it is: the
+/// mechanism's own words where its row has them (Storm's one worker, Spark's driver and
+/// executors), Flink's otherwise.
 pub fn crash_meaning(place: &CrashPlace, settings: &Settings, graph: &JobGraph, lang: Lang) -> String {
-    match (place, settings.strategy) {
-        (CrashPlace::Cluster, Strategy::StormAcker) => lang
-            .t(
-                "crash: the worker dies; the simulator runs one worker, which holds every task",
-                "crash：worker 宕机；模拟器只运行一个 worker，所有任务都在其中",
-            )
-            .into(),
-        (CrashPlace::Cluster | CrashPlace::Master, Strategy::SparkStreaming) => {
-            let action = if *place == CrashPlace::Cluster { "crash" } else { "crash-job-manager" };
-            say!(lang, "{}: the driver dies, and every executor with it", "{}：driver 宕机，所有 executor 随之退出", action)
-        }
-        (CrashPlace::Cluster, _) => {
+    if let Some(words) = place.action(graph).ok().and_then(|a| (settings.strategy.row().crash_words)(&a, graph, lang)) {
+        return words;
+    }
+    match place {
+        CrashPlace::Cluster => {
             lang.t("crash: every TaskManager dies, and every task with it", "crash：所有 TaskManager 宕机，所有任务随之失败").into()
         }
-        (CrashPlace::Master, Strategy::StormAcker) => lang
-            .t(
-                "crash-job-manager: Nimbus dies; the workers go on without it",
-                "crash-job-manager：Nimbus 宕机；worker 照常运行",
-            )
-            .into(),
-        (CrashPlace::Master, s) if s.takes(Setting::HighAvailability) => match settings.high_availability {
+        CrashPlace::Master if settings.strategy.takes(Setting::HighAvailability) => match settings.high_availability {
             HighAvailability::Standby => lang
                 .t(
                     "crash-job-manager: the JobManager fails; a standby wins the election at the restore",
@@ -45,29 +33,10 @@ pub fn crash_meaning(place: &CrashPlace, settings: &Settings, graph: &JobGraph, 
                 )
                 .into(),
         },
-        (CrashPlace::Master, _) => lang
+        CrashPlace::Master => lang
             .t("crash-job-manager: the JobManager fails, and the tasks with it", "crash-job-manager：JobManager 故障，任务随之停止")
             .into(),
-        (CrashPlace::WorkerRunning(name), Strategy::StormAcker) => say!(
-            lang,
-            "crash-task {}: the worker running it dies; one worker runs every task, so all restart",
-            "crash-task {}：运行它的 worker 宕机；所有任务都在这一个 worker 中，因此全部重启",
-            name
-        ),
-        (CrashPlace::WorkerRunning(name), Strategy::SparkStreaming) => {
-            let e = graph.task_by_name(name).map_or(0, executor_of);
-            let tasks: Vec<&str> =
-                graph.tasks.iter().enumerate().filter(|(i, _)| i % 2 == e as usize).map(|(_, t)| t.name.as_str()).collect();
-            say!(
-                lang,
-                "crash-task {}: executor {} dies (it runs {}) and a new one takes its place at once",
-                "crash-task {}：executor {} 宕机（它运行 {}），新的 executor 立即接替",
-                name,
-                e,
-                tasks.join(", ")
-            )
-        }
-        (CrashPlace::WorkerRunning(name), _) => say!(
+        CrashPlace::WorkerRunning(name) => say!(
             lang,
             "crash-task {}: the task fails and the job fails over ({} failover)",
             "crash-task {}：该任务失败，作业进行故障转移（{} 故障转移）",
@@ -81,6 +50,7 @@ pub fn crash_meaning(place: &CrashPlace, settings: &Settings, graph: &JobGraph, 
 mod tests {
     use super::*;
     use crate::engine::builtin;
+    use crate::engine::settings::Strategy;
 
     /// Every place under every strategy is worded in both languages, naming its action.
     #[test]

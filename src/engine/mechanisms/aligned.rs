@@ -284,5 +284,8 @@ pub static ROW: Row = Row {
             None => &[Save, Cut, Buffered, Replayed, Barrier, CancelMarker, NextRecord],
         }
     },
+    system: "Flink",
+    upkeep: None,
+    crash_words: super::row::no_crash_words,
     check_settings: super::row::no_rules,
 };

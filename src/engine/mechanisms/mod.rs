@@ -30,6 +30,7 @@ pub mod storm;
 pub mod timers;
 pub mod tracker;
 pub mod unaligned;
+pub mod upkeep;
 
 use crate::engine::core::action::Event;
 use crate::engine::core::dataflow::channel::SeqSet;

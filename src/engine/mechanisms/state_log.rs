@@ -112,5 +112,8 @@ pub static ROW: Row = Row {
     explore: Err("is a toy the explorer's state key does not know"),
     toy: true,
     marks: |_| &[Mark::NextRecord],
+    system: "Flink",
+    upkeep: None,
+    crash_words: super::row::no_crash_words,
     check_settings: super::row::no_rules,
 };

@@ -101,5 +101,8 @@ pub static ROW: Row = Row {
     explore: Ok(()),
     toy: false,
     marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::NextRecord],
+    system: "Flink",
+    upkeep: None,
+    crash_words: super::row::no_crash_words,
     check_settings: super::row::no_rules,
 };

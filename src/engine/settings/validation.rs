@@ -92,7 +92,13 @@ impl Settings {
             ));
         }
         if graph.has_sink() && self.sink == SinkMode::Transactional && !self.strategy.allows_sink(self.sink) {
-            return bad(format!("a transactional sink commits a batch keyed by (batch time, partition): it needs the spark-streaming strategy, not {:?}", self.strategy.id()));
+            let batches: Vec<&str> =
+                Strategy::ALL.into_iter().filter(|s| s.row().transactional_sink).map(|s| s.id()).collect();
+            return bad(format!(
+                "a transactional sink commits a batch keyed by (batch time, partition): it needs the {} strategy, not {:?}",
+                batches.join(" or "),
+                self.strategy.id()
+            ));
         }
         if graph.has_sink() && !self.strategy.allows_sink(self.sink) {
             return bad(format!(

@@ -49,6 +49,7 @@ pub mod micro_batches;
 pub mod received_blocks;
 pub mod refusals;
 pub mod settings;
+pub mod upkeep;
 pub(crate) mod wording;
 
 use crate::engine::mechanisms::marks::Mark;
@@ -76,5 +77,8 @@ pub static ROW: Row = Row {
     explore: Err("cuts its batches on the clock"),
     toy: false,
     marks: |_| &[Mark::Block, Mark::Batch, Mark::Replayed, Mark::NextRecord],
+    system: strategy_name!(SparkStreaming, En),
+    upkeep: Some(&upkeep::UPKEEP),
+    crash_words: wording::crash_words,
     check_settings: settings::check,
 };

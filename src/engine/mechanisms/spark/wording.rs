@@ -145,3 +145,35 @@ pub(crate) fn narrate(e: &SparkStreamingEvent, g: &JobGraph, lang: Lang) -> Stri
         ),
     }
 }
+
+/// What a crash action takes down under Spark Streaming, in the comparison's words: `crash` and
+/// `crash-job-manager` both take the driver, and every executor with it; `crash-task` the executor
+/// running the task, replaced at once.
+pub(crate) fn crash_words(crash: &crate::engine::core::action::Action, g: &JobGraph, lang: Lang) -> Option<String> {
+    use crate::engine::core::action::Action;
+    Some(match *crash {
+        Action::Crash | Action::CrashJobManager => {
+            let action = if *crash == Action::Crash { "crash" } else { "crash-job-manager" };
+            say!(
+                lang,
+                "{}: the driver dies, and every executor with it",
+                "{}：driver 宕机，所有 executor 随之退出",
+                action
+            )
+        }
+        Action::CrashTask { task } => {
+            let e = super::micro_batches::executor_of(task);
+            let tasks: Vec<&str> =
+                g.tasks.iter().enumerate().filter(|(i, _)| i % 2 == e as usize).map(|(_, t)| t.name.as_str()).collect();
+            say!(
+                lang,
+                "crash-task {}: executor {} dies (it runs {}) and a new one takes its place at once",
+                "crash-task {}：executor {} 宕机（它运行 {}），新的 executor 立即接替",
+                g.task(task).name,
+                e,
+                tasks.join(", ")
+            )
+        }
+        _ => return None,
+    })
+}

@@ -53,6 +53,7 @@ pub mod rotating_map;
 pub mod settings;
 pub mod steps;
 pub mod tuple_tree;
+pub mod upkeep;
 pub(crate) mod wording;
 
 use crate::engine::mechanisms::marks::Mark;
@@ -87,5 +88,8 @@ pub static ROW: Row = Row {
         0 => &[Mark::NextRecord],
         _ => &[Mark::TupleTree, Mark::AckMessage, Mark::Replayed, Mark::NextRecord],
     },
+    system: strategy_name!(StormAcker, En),
+    upkeep: Some(&upkeep::UPKEEP),
+    crash_words: wording::crash_words,
     check_settings: settings::check,
 };

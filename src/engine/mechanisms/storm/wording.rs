@@ -125,3 +125,30 @@ pub(crate) fn storm_restart(lang: Lang) -> String {
     )
     .into()
 }
+
+/// What a crash action takes down under Storm, in the comparison's words: the simulator runs one
+/// worker, which holds every task, and Nimbus is a master the workers run without.
+pub(crate) fn crash_words(crash: &crate::engine::core::action::Action, g: &JobGraph, lang: Lang) -> Option<String> {
+    use crate::engine::core::action::Action;
+    Some(match *crash {
+        Action::Crash => lang
+            .t(
+                "crash: the worker dies; the simulator runs one worker, which holds every task",
+                "crash：worker 宕机；模拟器只运行一个 worker，所有任务都在其中",
+            )
+            .into(),
+        Action::CrashJobManager => lang
+            .t(
+                "crash-job-manager: Nimbus dies; the workers go on without it",
+                "crash-job-manager：Nimbus 宕机；worker 照常运行",
+            )
+            .into(),
+        Action::CrashTask { task } => say!(
+            lang,
+            "crash-task {}: the worker running it dies; one worker runs every task, so all restart",
+            "crash-task {}：运行它的 worker 宕机；所有任务都在这一个 worker 中，因此全部重启",
+            g.task(task).name
+        ),
+        _ => return None,
+    })
+}
