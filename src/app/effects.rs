@@ -6,9 +6,9 @@
 use gloo_timers::callback::Interval;
 use yew::prelude::*;
 
-use crate::app::classroom;
 use crate::app::focus::focus_first;
 use crate::app::room::Room;
+use crate::app::share_bar;
 use crate::app::ui_state::{Msg, UiState, SPEEDS};
 use crate::app::words_part;
 
@@ -31,7 +31,7 @@ pub fn use_page_effects(state: &UseReducerHandle<UiState>) {
         use_effect_with((state.version, state.playing), move |&(version, playing)| {
             // Nothing to keep before the first change (a first visit fetches no sharing part).
             if !playing && version > 0 && state.deferred.is_none() {
-                classroom::store(state.session.clone(), state.lang, dispatch);
+                share_bar::store(state.session.clone(), state.lang, dispatch);
             }
         });
     }
@@ -41,12 +41,12 @@ pub fn use_page_effects(state: &UseReducerHandle<UiState>) {
         let deferred = state.deferred.clone();
         use_effect_with((), move |_| {
             if let Some((origin, text)) = deferred {
-                classroom::open_text(&dispatch, origin, text);
+                share_bar::open_text(&dispatch, origin, text);
             }
         });
     }
     // The open room is in the address bar (#room=NAME), so a reload or a link opens it again.
-    use_effect_with(state.room, |&room| classroom::show_room_in_link(room));
+    use_effect_with(state.room, |&room| share_bar::show_room_in_link(room));
     // Back from a room, the focus returns to the button that opened it (in presenter mode, to the
     // fold of the rooms' buttons when that is closed), never to the page's body.
     {

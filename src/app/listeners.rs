@@ -10,9 +10,9 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use crate::app::classroom;
 use crate::app::keys::{on_keydown, KeyModes};
 use crate::app::screen::window_screen;
+use crate::app::share_bar;
 use crate::app::ui_state::{Dispatch, Msg};
 use crate::classroom::Origin;
 
@@ -28,10 +28,10 @@ pub fn use_window_listeners(dispatch: &Dispatch, modes: &Rc<RefCell<KeyModes>>) 
         let keys = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| on_keydown(&e, *modes.borrow(), &d));
         let d_screen = dispatch.clone();
         let hash = Closure::<dyn Fn(web_sys::HashChangeEvent)>::new(move |_| {
-            if let Some(room) = classroom::room_in_link() {
+            if let Some(room) = share_bar::room_in_link() {
                 dispatch.dispatch(Msg::Room(Some(room)));
-            } else if let Some(text) = classroom::link_text() {
-                classroom::open_text(&dispatch, Origin::Link, text);
+            } else if let Some(text) = share_bar::link_text() {
+                share_bar::open_text(&dispatch, Origin::Link, text);
             }
         });
         // A phone turned, or a window resized past a kind of screen, draws the job again.

@@ -14,7 +14,6 @@ pub mod acker_view;
 pub mod announcer;
 pub mod bands_part;
 pub mod canvas;
-pub mod classroom;
 pub mod controls;
 pub mod decisive;
 pub mod decisive_view;
@@ -39,6 +38,7 @@ pub mod room_loader;
 pub mod rooms;
 pub mod screen;
 pub mod settings_form;
+pub mod share_bar;
 pub mod sharing_part;
 pub mod spark_drawing;
 pub mod spark_view;
@@ -150,12 +150,12 @@ pub fn App() -> Html {
             <div class="chrome">
                 <controls::Controls run={run.clone()} lang={l} playing={state.playing} speed={state.speed} dispatch={dispatch.clone()}
                     marks={state.marks.clone()} />
-                <classroom::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
+                <share_bar::ShareBar session={Shared(state.session.clone())} lesson={session.lesson.as_ref().map(|p| p.lesson)}
                     file_lesson={session.lesson.as_ref().filter(|p| p.lesson >= crate::classroom::CATALOGUE.len()).map(|p| p.lesson().title)}
                     presenter={state.presenter} link={state.link.clone()} copied={state.copied} lang={l} dispatch={dispatch.clone()}
                     rooms={rooms_menu(l, state.presenter || state.screen == canvas::Screen::Portrait || session.lesson.is_some(), &dispatch)} />
             </div>
-            { classroom::notice_bar(session.notice.as_ref(), notice_words, l, &dispatch) }
+            { share_bar::notice_bar(session.notice.as_ref(), notice_words, l, &dispatch) }
             <announcer::Announcer lang={l} playing={state.playing} pos={pos} len={len} revision={state.revision}
                 step={step_words} ledger={ledger.clone()} />
             if session.lesson.is_some() { <PieceSlot piece={Piece::LessonBar} inner={piece_props.clone()} /> }

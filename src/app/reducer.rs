@@ -12,7 +12,7 @@ use crate::app::room::Room;
 use crate::app::screen::{embedded, window_screen};
 use crate::app::text::Lang;
 use crate::app::ui_state::{Msg, Tab, UiState, SPEEDS};
-use crate::app::{classroom, sharing_part};
+use crate::app::{share_bar, sharing_part};
 use crate::classroom::{Command, LoadError, Notice, Origin, RunConfig, Session};
 use crate::engine::Action;
 
@@ -61,13 +61,13 @@ impl UiState {
         state.presenter = embedded();
         // The run to open is read at once; it opens as soon as the sharing part is there (the page
         // says it is ready only then).
-        state.deferred = if let Some(room) = classroom::room_in_link() {
+        state.deferred = if let Some(room) = share_bar::room_in_link() {
             state.room = Some(room);
-            classroom::stored_text().map(|t| (Origin::Storage, Ok(t)))
-        } else if let Some(text) = classroom::link_text() {
+            share_bar::stored_text().map(|t| (Origin::Storage, Ok(t)))
+        } else if let Some(text) = share_bar::link_text() {
             Some((Origin::Link, text))
         } else {
-            classroom::stored_text().map(|t| (Origin::Storage, Ok(t)))
+            share_bar::stored_text().map(|t| (Origin::Storage, Ok(t)))
         };
         state
     }

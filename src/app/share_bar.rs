@@ -1,6 +1,6 @@
-//! The classroom around the simulator: the share bar (lessons, presenter mode, a link that
-//! restores the run, export and import as a JSON file), the notice, the lesson bar (narrated
-//! steps, predict-then-reveal), and the last run kept in the browser's storage. The functions here
+//! The share bar, around the simulator: lessons, presenter mode, a link that restores the run,
+//! export and import as a JSON file; the notice under it; and the last run kept in the browser's
+//! storage. (The classroom itself, which the bar drives, is `crate::classroom`.) The functions here
 //! that reach the browser (storage, address bar, clipboard, download) are called from effects and
 //! callbacks, never from the reducer.
 

@@ -10,7 +10,7 @@
 //! `program_change` (a restore into a changed program, as a session and a saved run keep it),
 //! `program_edit` (the edits of a program between stop and restore),
 //! `saved_run` (the saved-run format), `saved_comparison` and `compare_lesson` (the side-by-side
-//! room's saved comparison and its lesson), `settings_form` (the Settings panel's number fields:
+//! room's saved comparison and its lesson), `number_fields` (the Settings panel's number fields:
 //! ranges, clamping, refusals), `legend` (the marks a strategy draws, which the legend explains),
 //! `session` (the session and its commands), `room_session` (what a room's own session is to the
 //! page) with `unread` (text that never reached a room), `batch_room` and `compare_room` (the Batch
@@ -31,6 +31,7 @@ pub mod lessons;
 pub mod program_change;
 /// Moved to the engine, where a scenario's restore into a changed program applies it.
 pub use crate::engine::program::program_edit;
+pub mod number_fields;
 pub mod progress;
 pub mod quiz;
 pub mod room_session;
@@ -38,7 +39,6 @@ pub mod run_config;
 pub mod saved_comparison;
 pub mod saved_run;
 pub mod session;
-pub mod settings_form;
 pub mod unread;
 pub mod wording;
 
@@ -47,6 +47,7 @@ pub use curriculum::builtins;
 pub use legend::{marks, Mark};
 pub use lesson_file::{is_lesson_file, LessonError};
 pub use lessons::{parse_line, play_lines, score, Judge, Lesson, OnDiagram, Step, Text};
+pub use number_fields::{edit_field, FieldNote, SettingField};
 pub use progress::{actions_for, next_guess, run_for, CutAttempt, LessonRun, Progress};
 pub use run_config::{RunConfig, MAX_GENERATED};
 pub use saved_run::{
@@ -54,5 +55,4 @@ pub use saved_run::{
     MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, SAVED_VERSION,
 };
 pub use session::{open_run, Command, Notice, Session, StepLog, Steps, MAX_FORKS_KEPT, NARRATION_STEPS};
-pub use settings_form::{edit_field, FieldNote, SettingField};
 pub use wording::{crash_words, step_title};

@@ -5,9 +5,9 @@
 //! texts are in `curriculum.rs`.)
 
 use super::lessons::Text;
+use super::number_fields::{FieldNote, SettingField};
 use super::saved_run::{LoadError, Origin, MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, SAVED_VERSION};
 use super::session::{Notice, StepLog, Steps};
-use super::settings_form::{FieldNote, SettingField};
 use crate::engine::core::lang::say;
 use crate::engine::{describe, Action, Event, Lang, Sim, SparkStreamingEvent};
 

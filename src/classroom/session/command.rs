@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::classroom::number_fields::SettingField;
 use crate::classroom::progress::CutAttempt;
 use crate::classroom::run_config::RunConfig;
-use crate::classroom::settings_form::SettingField;
 use crate::engine::*;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

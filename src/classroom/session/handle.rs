@@ -8,10 +8,10 @@ use super::state::*;
 use super::NARRATION_STEPS;
 use crate::classroom::curriculum;
 use crate::classroom::lessons::OnDiagram;
+use crate::classroom::number_fields::edit_field;
 use crate::classroom::progress::{run_for, LessonRun, Progress};
 use crate::classroom::run_config::RunConfig;
 use crate::classroom::saved_run::MAX_SAVED_ACTIONS;
-use crate::classroom::settings_form::edit_field;
 use crate::engine::*;
 
 impl Session {

@@ -2,8 +2,8 @@
 //! `classroom::wording`).
 
 use super::command::*;
+use crate::classroom::number_fields::FieldNote;
 use crate::classroom::saved_run::{LoadError, Origin};
-use crate::classroom::settings_form::FieldNote;
 use crate::engine::*;
 
 /// The last notice for the learner: why something was refused, or what was opened (worded in

@@ -3,13 +3,13 @@
 
 use crate::classroom::curriculum;
 use crate::classroom::lessons::OnDiagram;
+use crate::classroom::number_fields::FieldNote;
+use crate::classroom::number_fields::SettingField;
 use crate::classroom::progress::CutAttempt;
 use crate::classroom::run_config::RunConfig;
 use crate::classroom::saved_run::{from_fragment, to_fragment};
 use crate::classroom::score;
 use crate::classroom::session::{command::*, notice::*, state::*};
-use crate::classroom::settings_form::FieldNote;
-use crate::classroom::settings_form::SettingField;
 use crate::engine::*;
 
 #[test]
