@@ -8,7 +8,12 @@
 //! `BLESS=1 cargo test --test bad_inputs`; the test fails when the two differ.
 #![cfg(not(target_arch = "wasm32"))]
 
+use barrierscope::classroom::batch_room::{BatchCommand, BatchSession};
+use barrierscope::classroom::compare_room::CompareSession;
+use barrierscope::classroom::quiz::history::set_in_link;
+use barrierscope::classroom::saved_comparison::{self, SavedComparison};
 use barrierscope::classroom::*;
+use barrierscope::engine::batch::format::{from_link_fragment, to_link_fragment};
 use barrierscope::engine::comparison::format::is_comparison;
 use barrierscope::engine::comparison::{ComparisonFile, Lockstep};
 use barrierscope::engine::explorer::{Completion, Explorer};
@@ -55,6 +60,13 @@ enum Via {
     Compare(Vec<(&'static str, String)>),
     /// A scenario file given to the schedule explorer (`barrierscope explore`).
     Explore(String),
+    /// A batch scenario opened in the Batch room: from a file (↑ Import) or a `#room=batch&run=`
+    /// link (the fragment).
+    Batch(Origin, String),
+    /// A `#room=compare&run=` link opened by the Side by side room (the fragment).
+    CompareLink(String),
+    /// A `#room=quiz&set=` link read by the quiz room (the fragment).
+    QuizLink(String),
 }
 
 struct Bad {
@@ -115,6 +127,72 @@ fn explore(budget: Value, settings: Value) -> Via {
         "explore": budget
     });
     Via::Explore(v.to_string())
+}
+
+/// The first built-in lesson's file, changed by `patch`.
+fn lesson(patch: impl FnOnce(&mut Value)) -> String {
+    let mut v: Value = serde_json::from_str(include_str!("../lessons/01-state.json")).unwrap();
+    patch(&mut v);
+    v.to_string()
+}
+
+/// A saved run with a `"restore"` into a changed program: the line under aligned barriers,
+/// stopped with a savepoint and restored into the same program, changed by `patch`.
+fn restored(patch: impl FnOnce(&mut Value)) -> String {
+    let stopped = Scenario::from_json(
+        &json!({"version": 1, "job": "line", "settings": {"strategy": "aligned"}, "seed": 1,
+                "actions": [{"auto": 12}, "stop-with-savepoint", "run-to-end"]})
+        .to_string(),
+    )
+    .unwrap()
+    .play()
+    .unwrap();
+    let before: Vec<String> = stopped.actions.iter().map(Action::code).collect();
+    let from = stopped.sim.savepoints().last().expect("a savepoint").checkpoint.id.0;
+    let program = serde_json::to_value(barrierscope::engine::builtin("line").unwrap().spec).unwrap();
+    let mut r = json!({"before": before.join(" "), "from": from, "program": program});
+    patch(&mut r);
+    let mut j = serde_json::to_value(running(Strategy::Aligned).save(Lang::En)).unwrap();
+    j["actions"] = json!("");
+    j["at"] = json!(0);
+    j["restore"] = r;
+    j.to_string()
+}
+
+/// A batch scenario from the repository, changed by `patch`.
+fn batch(patch: impl FnOnce(&mut Value)) -> String {
+    let mut v: Value = serde_json::from_str(include_str!("../scenarios/batch/hadoop-reduce-fails.json")).unwrap();
+    patch(&mut v);
+    v.to_string()
+}
+
+/// A saved comparison's link (`#room=compare&run=…`) around `text`.
+fn compare_link(text: &str) -> Via {
+    Via::CompareLink(format!("#room=compare&run={}", to_base64url(text.as_bytes())))
+}
+
+/// A scenario with a restore into a changed program: keyed-count stopped with a savepoint, then
+/// the restore `restore`.
+fn restore_scenario(restore: Value) -> Via {
+    let v = json!({
+        "version": 1,
+        "job": "keyed-count",
+        "settings": {"strategy": "aligned"},
+        "seed": 1,
+        "actions": [{"auto": 12}, "stop-with-savepoint", "run-to-end"],
+        "restore": restore
+    });
+    Via::Scenario(v.to_string())
+}
+
+/// The restores above are refused for what they change, not for the run before them.
+#[test]
+fn the_restores_the_catalogue_damages_open_as_they_are() {
+    let mut s = running(Strategy::Aligned);
+    assert!(open_run(&mut s, Origin::File, Ok(restored(|_| {}))).is_some(), "{:?}", s.notice);
+    let Via::Scenario(text) = restore_scenario(json!({"edits": ["Count=3"]})) else { unreachable!() };
+    let (_, report) = Scenario::from_json(&text).unwrap().play_restore().unwrap();
+    assert_eq!(report.unwrap().refused, None);
 }
 
 fn catalogue() -> Vec<Bad> {
@@ -315,6 +393,82 @@ fn catalogue() -> Vec<Bad> {
             explore(json!({}), json!({"strategy": "timers", "timers": {"Map": {"phase": 2, "period": 5}}})),
         ),
         bad("a script", Via::Explore(json!({"version": 1, "job": "line", "actions": ["checkpoint"]}).to_string())),
+        // ---- lesson files (↑ Import) and #lesson= links ----
+        bad("`\"barrierscope-lesson\": 2`", file(lesson(|v| v["barrierscope-lesson"] = json!(2)))),
+        bad("a step with a field `\"sya\"`", file(lesson(|v| v["steps"][1]["sya"] = json!("hello")))),
+        bad("`\"job\": \"triangle\"`", file(lesson(|v| v["job"] = json!("triangle")))),
+        bad("`\"steps\": []`", file(lesson(|v| v["steps"] = json!([])))),
+        bad("a play line `fly Source`", file(lesson(|v| v["steps"][1]["play"] = json!(["fly Source"])))),
+        bad("a step whose `\"say\"` is a number", file(lesson(|v| v["steps"][0]["say"] = json!(5)))),
+        bad("no `\"id\"`", file(lesson(|v| drop(v.as_object_mut().unwrap().remove("id"))))),
+        bad("a step that says `\"\"`", file(lesson(|v| v["steps"][0]["say"] = json!({"en": "", "zh": ""})))),
+        bad("`#lesson=no-such-lesson`", Via::Open(Link, "#lesson=no-such-lesson".into())),
+        bad(
+            "`#lesson=` and a lesson file of format 2",
+            Via::Open(Link, format!("#lesson={}", to_base64url(lesson(|v| v["barrierscope-lesson"] = json!(2)).as_bytes()))),
+        ),
+        bad(
+            "`#lesson=` and a lesson file with strategy `sometimes`",
+            Via::Open(
+                Link,
+                format!("#lesson={}", to_base64url(lesson(|v| v["settings"]["strategy"] = json!("sometimes")).as_bytes())),
+            ),
+        ),
+        // ---- a saved run with a restore into a changed program ----
+        bad("a restore from savepoint 99, which the run never took", file(restored(|r| r["from"] = json!(99)))),
+        bad("a restore whose run before has an action `zz`", file(restored(|r| r["before"] = json!("r0 zz")))),
+        bad(
+            "a restore into a program without its source",
+            file(restored(|r| {
+                r["program"]["operators"].as_array_mut().unwrap().remove(0);
+                r["program"]["edges"].as_array_mut().unwrap().remove(0);
+            })),
+        ),
+        bad(
+            "nine restores chained",
+            file(restored(|r| {
+                for _ in 0..8 {
+                    let prior = r.clone();
+                    r["prior"] = prior;
+                }
+            })),
+        ),
+        // ---- batch scenarios (the Batch room: ↑ Import, and #room=batch&run= links) ----
+        bad("`{ nope`", Via::Batch(File, "{ nope".into())),
+        bad("`\"barrierscope-batch\": 2`", Via::Batch(File, batch(|v| v["barrierscope-batch"] = json!(2)))),
+        bad("`\"actions\": \"s s zz\"`", Via::Batch(File, batch(|v| v["actions"] = json!("s s zz")))),
+        bad("`\"at\": 999` (past the last step)", Via::Batch(File, batch(|v| v["at"] = json!(999)))),
+        bad("`\"splits\": 0`", Via::Batch(File, batch(|v| v["job"]["splits"] = json!(0)))),
+        bad("an unknown field `\"colour\"`", Via::Batch(File, batch(|v| v["colour"] = json!("red")))),
+        bad("`#room=batch&run=***`", Via::Batch(Link, "#room=batch&run=***".into())),
+        bad(
+            "a `#room=batch` link to `{\"barrierscope-batch\": 7}`",
+            Via::Batch(Link, format!("#{}", to_link_fragment("{\"barrierscope-batch\": 7}"))),
+        ),
+        // ---- saved comparisons (#room=compare&run= links) ----
+        bad("`#room=compare&run=***`", Via::CompareLink("#room=compare&run=***".into())),
+        bad("a `#room=compare` link to a run of the main screen", compare_link(&good().to_string())),
+        bad("a `#room=compare` link to `\"barrierscope-compare\": 9`", {
+            let mut v = serde_json::to_value(SavedComparison::new(saved_comparison::three_ways(), 0, None)).unwrap();
+            v["barrierscope-compare"] = json!(9);
+            compare_link(&v.to_string())
+        }),
+        // ---- the quiz's set link (#room=quiz&set=) ----
+        bad("`#room=quiz&set=abc`", Via::QuizLink("#room=quiz&set=abc".into())),
+        bad("`#room=quiz&set=1000000000`", Via::QuizLink("#room=quiz&set=1000000000".into())),
+        bad("`#room=quiz&set=`", Via::QuizLink("#room=quiz&set=".into())),
+        // ---- scenario files with a restore into a changed program (the headless runner) ----
+        bad("a restore that removes `Source`", restore_scenario(json!({"edits": ["remove Source"]}))),
+        bad("a restore from savepoint 99", restore_scenario(json!({"from": 99}))),
+        bad("a restore with the edit `fly`", restore_scenario(json!({"edits": ["fly"]}))),
+        bad("a restore with parallelism 99", restore_scenario(json!({"edits": ["Count=99"]}))),
+        bad(
+            "a restore in a run that took no savepoint",
+            Via::Scenario(
+                json!({"version": 1, "job": "keyed-count", "settings": {"strategy": "aligned"}, "actions": ["run-to-end"], "restore": {}})
+                    .to_string(),
+            ),
+        ),
     ]
 }
 
@@ -323,7 +477,7 @@ fn catalogue() -> Vec<Bad> {
 fn apply(via: &Via) -> (String, String, Option<bool>) {
     match via {
         Via::Scenario(text) => {
-            let e = Scenario::from_json(text).and_then(|s| s.play().map(|_| ())).expect_err("refused");
+            let e = Scenario::from_json(text).and_then(|s| s.play_restore().map(|_| ())).expect_err("refused");
             (format!("error: {e}"), String::new(), None)
         }
         Via::Compare(files) => {
@@ -359,6 +513,32 @@ fn apply(via: &Via) -> (String, String, Option<bool>) {
             assert!(open_run(&mut s, *origin, text).is_none(), "opened");
             let n = s.notice.clone().expect("a notice");
             (n.message(Lang::En), n.message(Lang::Zh), Some(s.save(Lang::En) == before))
+        }
+        Via::Batch(origin, text) => {
+            let before = BatchSession::with_job(barrierscope::classroom::batch_room::DEFAULT_JOB);
+            let s = match origin {
+                Origin::Link => BatchSession::initial(Some(from_link_fragment(text).expect("a batch link")), None),
+                _ => {
+                    let mut s = before.clone();
+                    s.handle(BatchCommand::Open(*origin, Ok(text.clone())));
+                    s
+                }
+            };
+            let n = s.notice.clone().expect("a notice");
+            let kept = s.file(Lang::En).to_text() == before.file(Lang::En).to_text();
+            (n.message(Lang::En, false).0, n.message(Lang::Zh, false).0, Some(kept))
+        }
+        Via::CompareLink(text) => {
+            let link = saved_comparison::from_fragment(text).expect("a comparison link");
+            let s = CompareSession::initial(Some(link), None, Lang::En);
+            let n = s.notice.clone().expect("a notice");
+            let kept = s.saved() == CompareSession::initial(None, None, Lang::En).saved();
+            (n.message(Lang::En).1, n.message(Lang::Zh).1, Some(kept))
+        }
+        Via::QuizLink(text) => {
+            let rest = text.strip_prefix("#room=quiz&").expect("a quiz link");
+            let e = set_in_link(rest).expect("a set").expect_err("refused");
+            (e.message(Lang::En), e.message(Lang::Zh), None)
         }
         Via::Setting(strategy, field, typed) => {
             let mut s = running(*strategy);
@@ -402,13 +582,15 @@ fn table(rows: &[(String, String, String)]) -> String {
 #[test]
 fn every_bad_input_says_what_is_wrong_and_keeps_the_run() {
     let cat = catalogue();
-    assert!(cat.len() >= 50, "{} entries", cat.len());
+    assert!(cat.len() >= 120, "{} entries", cat.len());
     let mut rows = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for b in &cat {
         let (en, zh, kept) = apply(&b.via);
         let place = match &b.via {
+            Via::Open(Origin::File, t) if is_lesson_file(t) => "lesson file",
             Via::Open(Origin::File, _) => "file",
+            Via::Open(Origin::Link, t) if t.starts_with("#lesson=") => "lesson link",
             Via::Open(Origin::Link, _) => "link",
             Via::Open(_, _) => "stored run",
             Via::Setting(..) => "Settings",
@@ -416,11 +598,24 @@ fn every_bad_input_says_what_is_wrong_and_keeps_the_run() {
             Via::Scenario(_) => "scenario file",
             Via::Compare(_) => "comparison",
             Via::Explore(_) => "scenario file (explore)",
+            Via::Batch(Origin::Link, _) => "batch link",
+            Via::Batch(..) => "batch file",
+            Via::CompareLink(_) => "comparison link",
+            Via::QuizLink(_) => "quiz link",
         };
+        // What the page shows is worded in both languages; the runner speaks English.
+        let on_the_page = !matches!(b.via, Via::Scenario(_) | Via::Compare(_) | Via::Explore(_));
         assert!(!en.is_empty(), "{}: no message", b.shown);
         if let Some(kept) = kept {
             assert!(kept, "{}: the run changed", b.shown);
+        }
+        if on_the_page {
             assert!(!zh.is_empty() && zh != en, "{}: no Chinese message ({zh:?})", b.shown);
+            assert!(
+                zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{}: the Chinese message has no Chinese: {zh:?}",
+                b.shown
+            );
         }
         assert!(seen.insert((place, b.shown)), "{} is in the catalogue twice", b.shown);
         rows.push((place.to_string(), b.shown.to_string(), en));
