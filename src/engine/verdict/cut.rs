@@ -200,12 +200,33 @@ impl Sim {
                     || (receiver.in_from[info.input_index]..receiver.in_pos[info.input_index]).contains(&seq);
                 [sent, received]
             };
+            // A quick test that decides most records: every set holds the numbers below `held`,
+            // and the running tasks hold the record too (so all hold it: not wanted).
+            let held = sets.iter().map(|s| s.prefix_end()).min().unwrap_or(0);
+            let (o, i) = (info.output_index, info.input_index);
+            let surely_unwanted = |seq: u64| {
+                !empty_start
+                    && seq < held
+                    && (!running
+                        || ((seq < sender.sent_before[o].prefix_end() || (sender.out_from[o]..next).contains(&seq))
+                            && (seq < receiver.received_before[i].prefix_end()
+                                || (receiver.in_from[i]..receiver.in_pos[i]).contains(&seq))))
+            };
             // Wanted: some set holds it and some set does not (an empty start holds nothing).
             let wanted = |seq: u64| {
-                let mut holds =
-                    sets.iter().map(|s| s.contains(seq)).chain(running.then(|| live(seq)).into_iter().flatten());
-                let first = holds.next().unwrap_or(false);
-                let (any, all) = holds.fold((first, first), |(a, l), h| (a || h, l && h));
+                if surely_unwanted(seq) {
+                    return false;
+                }
+                // Every set, then the running tasks: does any hold it, do all? (None asked: no.)
+                let (mut any, mut all) = (false, true);
+                for s in &sets {
+                    let h = s.contains(seq);
+                    (any, all) = (any || h, all && h);
+                }
+                if running {
+                    let [sent, received] = live(seq);
+                    (any, all) = (any || sent || received, all && sent && received);
+                }
                 any && (!all || empty_start)
             };
             while log.history.front().is_some_and(|h| !wanted(h.0)) {
