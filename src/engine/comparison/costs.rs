@@ -164,7 +164,7 @@ impl CostMeter {
             }
         }
         // What the mechanism's own books cost this step, metered in its folder.
-        if let Some(upkeep) = sim.strategy().row().upkeep {
+        if let Some(upkeep) = sim.strategy().upkeep() {
             (upkeep.observe)(&mut self.upkeep, sim, events);
             for (task, record) in std::mem::take(&mut self.upkeep.reads) {
                 self.took_effect(tick, (task, None, record));

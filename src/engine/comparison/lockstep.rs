@@ -210,7 +210,7 @@ fn next_action(lane: &mut Lane, tick: u64, crash: &CrashPlan, restore: RestorePl
     if !choices.is_empty() {
         return Some(sim.draw_step(&choices));
     }
-    let timeout_due = sim.strategy().row().upkeep.is_some_and(|u| (u.awaits_timeout)(sim));
+    let timeout_due = sim.strategy().upkeep().is_some_and(|u| (u.awaits_timeout)(sim));
     if tick < restore.at || input_to_come(sim, tick) || timeout_due {
         // Time brings what is still to come: the crash or the restore, a record's arrival, a
         // timeout of the mechanism's own (a Storm spout's message timeout).
@@ -234,7 +234,7 @@ fn through(sim: &Sim, tick: u64) -> bool {
         && sim.channels().iter().all(|c| c.queue.iter().all(|it| !matches!(it, Item::Record { .. })))
         && sim.graph.sources().all(|s| sim.mechanism().next_read(sim, s).is_none())
         && !input_to_come(sim, tick)
-        && sim.strategy().row().upkeep.is_none_or(|u| (u.settled)(sim))
+        && sim.strategy().upkeep().is_none_or(|u| (u.settled)(sim))
 }
 
 /// Is a record still to arrive at some source: its next offset's tick is later than `tick`?

@@ -12,7 +12,7 @@ use super::format::CrashPlace;
 /// mechanism's own words where its row has them (Storm's one worker, Spark's driver and
 /// executors), Flink's otherwise.
 pub fn crash_meaning(place: &CrashPlace, settings: &Settings, graph: &JobGraph, lang: Lang) -> String {
-    if let Some(words) = place.action(graph).ok().and_then(|a| (settings.strategy.row().crash_words)(&a, graph, lang)) {
+    if let Some(words) = place.action(graph).ok().and_then(|a| settings.strategy.crash_words(&a, graph, lang)) {
         return words;
     }
     match place {

@@ -285,7 +285,5 @@ pub static ROW: Row = Row {
         }
     },
     system: "Flink",
-    upkeep: None,
-    crash_words: super::row::no_crash_words,
     check_settings: super::row::no_rules,
 };

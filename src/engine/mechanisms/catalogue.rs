@@ -18,9 +18,18 @@
 //! Offering a mechanism takes its folder, a variant of [`Strategy`] and its line here; the page,
 //! the command line and the scenario files then offer it (a test, `a_new_mechanism_is_one_row`,
 //! holds the toy to that).
+//!
+//! What only the side-by-side comparison asks of a mechanism is mapped here too, apart from the
+//! rows ([`Strategy::upkeep`], [`Strategy::crash_words`]): the first screen reads the rows, and a
+//! function a row names would ship with the first screen, where a match that only the comparison
+//! calls ships with the comparison's room. A mechanism that runs on Flink's cluster and keeps no
+//! books of its own needs no line there.
 
 use super::row::Row;
+use super::upkeep::Upkeep;
 use super::{aligned, no_snapshots, spark, state_log, stop_the_world, storm, timers, tracker, unaligned};
+use crate::engine::core::action::Action;
+use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::lang::Lang;
 use crate::engine::settings::options::SinkMode;
 use crate::engine::settings::strategy::{Setting, Strategy};
@@ -38,6 +47,26 @@ impl Strategy {
             Strategy::StormAcker => &storm::ROW,
             Strategy::SparkStreaming => &spark::ROW,
             Strategy::StateLog => &state_log::ROW,
+        }
+    }
+    /// For a mechanism that keeps books of its own (Storm's acker, Spark's driver): what they cost
+    /// step by step and whether they are settled, as the side-by-side comparison meters them. None
+    /// for the coordinator's mechanisms, whose costs the core's events tell.
+    pub fn upkeep(self) -> Option<&'static Upkeep> {
+        match self {
+            Strategy::StormAcker => Some(&storm::upkeep::UPKEEP),
+            Strategy::SparkStreaming => Some(&spark::upkeep::UPKEEP),
+            _ => None,
+        }
+    }
+    /// What a crash action (`crash`, `crash-job-manager`, `crash-task`) takes down under it, in the
+    /// comparison's words, where that differs from Flink's JobManager and TaskManagers (Storm's one
+    /// worker, Spark's driver and executors); None where Flink's words hold.
+    pub fn crash_words(self, crash: &Action, graph: &JobGraph, lang: Lang) -> Option<String> {
+        match self {
+            Strategy::StormAcker => storm::wording::crash_words(crash, graph, lang),
+            Strategy::SparkStreaming => spark::wording::crash_words(crash, graph, lang),
+            _ => None,
         }
     }
     /// Its id in a scenario file (`"aligned"`).

@@ -2,13 +2,12 @@
 //! mechanism's own file or folder writes. Its id in a scenario file and its words in both
 //! languages, the settings it takes, whether the CheckpointCoordinator runs it and whether it
 //! sends barriers, which sinks it can drive, what it can do (export to PyFlink or PySpark, the
-//! schedule explorer, a drawn cut), and the marks it draws. [`super::catalogue`] lists the rows;
+//! schedule explorer, a drawn cut), and the marks it draws. [`super::catalogue`] lists the rows
+//! (and, apart from them, what only the side-by-side comparison asks: see there);
 //! everything that lists strategies reads it, and no other code names a mechanism to find out
 //! what it can do.
 
 use super::marks::Mark;
-use super::upkeep::Upkeep;
-use crate::engine::core::action::Action;
 use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::lang::Lang;
 use crate::engine::core::seam::Mechanism;
@@ -83,14 +82,6 @@ pub struct Row {
     /// The system whose mechanism it is, as a comparison's column is titled: `"Flink"` for
     /// Flink's and for the toys that run on Flink's cluster, else the system's name (`"Storm"`).
     pub system: &'static str,
-    /// For a mechanism that keeps books of its own (Storm's acker, Spark's driver): what they cost
-    /// step by step and whether they are settled, as the side-by-side comparison meters them.
-    /// None for the coordinator's mechanisms, whose costs the core's events tell.
-    pub upkeep: Option<&'static Upkeep>,
-    /// What a crash action (`crash`, `crash-job-manager`, `crash-task`) takes down under it, in
-    /// the comparison's words, where that differs from Flink's (a JobManager and TaskManagers):
-    /// [`no_crash_words`] for a mechanism that runs on Flink's cluster.
-    pub crash_words: fn(&Action, &JobGraph, Lang) -> Option<String>,
     /// The rules of the settings it owns, checked under every strategy before a run starts (a
     /// setting of its own set under another strategy is refused by it): [`no_rules`] for a
     /// mechanism without settings of its own.
@@ -100,10 +91,4 @@ pub struct Row {
 /// The rules of a mechanism without settings of its own: none.
 pub fn no_rules(_: &Settings, _: &JobGraph) -> Result<(), String> {
     Ok(())
-}
-
-/// What a crash takes down under a mechanism that runs on Flink's cluster: Flink's words, which the
-/// comparison says itself.
-pub fn no_crash_words(_: &Action, _: &JobGraph, _: Lang) -> Option<String> {
-    None
 }

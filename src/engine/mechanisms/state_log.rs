@@ -113,7 +113,5 @@ pub static ROW: Row = Row {
     toy: true,
     marks: |_| &[Mark::NextRecord],
     system: "Flink",
-    upkeep: None,
-    crash_words: super::row::no_crash_words,
     check_settings: super::row::no_rules,
 };

@@ -96,7 +96,5 @@ pub static ROW: Row = Row {
     toy: false,
     marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::NextRecord],
     system: "Flink",
-    upkeep: None,
-    crash_words: super::row::no_crash_words,
     check_settings: super::row::no_rules,
 };

@@ -126,7 +126,5 @@ pub static ROW: Row = Row {
     toy: false,
     marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::UnalignedBarrier, Mark::CancelMarker, Mark::NextRecord],
     system: "Flink",
-    upkeep: None,
-    crash_words: super::row::no_crash_words,
     check_settings: super::row::no_rules,
 };

@@ -2,12 +2,13 @@
 //! and what it still holds. Flink's checkpoints are the coordinator's, and the cost table meters
 //! them from the core's events (barriers, acknowledgements, completed snapshots). Storm's acker
 //! and Spark Streaming's driver keep books the core knows nothing of: the acker's table and its
-//! messages, the driver's write-ahead log, block reports and checkpoints. Each such mechanism's
-//! row carries an [`Upkeep`] written in its own folder: it meters a step into the cost table's
+//! messages, the driver's write-ahead log, block reports and checkpoints. Each such mechanism
+//! writes an [`Upkeep`] in its own folder, which the catalogue maps its strategy to
+//! (`Strategy::upkeep`): it meters a step into the cost table's
 //! parts ([`Bytes`], [`Messages`]), says what it holds, and says whether its books are settled.
 //!
-//! The side-by-side comparison (`crate::engine::comparison`) reads these through the row, so that
-//! it names no mechanism.
+//! The side-by-side comparison (`crate::engine::comparison`) reads these through the catalogue,
+//! so that it names no mechanism.
 
 use serde::{Deserialize, Serialize};
 

@@ -92,11 +92,9 @@ impl Settings {
             ));
         }
         if graph.has_sink() && self.sink == SinkMode::Transactional && !self.strategy.allows_sink(self.sink) {
-            let batches: Vec<&str> =
-                Strategy::ALL.into_iter().filter(|s| s.row().transactional_sink).map(|s| s.id()).collect();
+            let batches = Strategy::ALL.into_iter().find(|s| s.row().transactional_sink).map_or("", |s| s.id());
             return bad(format!(
-                "a transactional sink commits a batch keyed by (batch time, partition): it needs the {} strategy, not {:?}",
-                batches.join(" or "),
+                "a transactional sink commits a batch keyed by (batch time, partition): it needs the {batches} strategy, not {:?}",
                 self.strategy.id()
             ));
         }

@@ -78,7 +78,5 @@ pub static ROW: Row = Row {
     toy: false,
     marks: |_| &[Mark::Block, Mark::Batch, Mark::Replayed, Mark::NextRecord],
     system: strategy_name!(SparkStreaming, En),
-    upkeep: Some(&upkeep::UPKEEP),
-    crash_words: wording::crash_words,
     check_settings: settings::check,
 };

@@ -89,7 +89,5 @@ pub static ROW: Row = Row {
         _ => &[Mark::TupleTree, Mark::AckMessage, Mark::Replayed, Mark::NextRecord],
     },
     system: strategy_name!(StormAcker, En),
-    upkeep: Some(&upkeep::UPKEEP),
-    crash_words: wording::crash_words,
     check_settings: settings::check,
 };
