@@ -42,6 +42,7 @@ for (const f of (await readdir(dist)).sort()) {
 }
 console.log(`size   first visit, JS + wasm before interactive: ${kb(first)} KB gzipped`);
 console.log(`size   everything shipped, JS + wasm: ${kb(total)} KB gzipped (${parts.length} parts)`);
+console.log(`size   index.html, with the first screen prerendered (six copies): ${kb(await gz('index.html'))} KB gzipped`);
 const srv = await serve(dist);
 const browser = await launch();
 

@@ -7,7 +7,9 @@
 //   2. the book (docs/, scripts/docs.sh) into docs/, and its chapters for learners and teachers
 //      listed for the service worker (<meta name="barrierscope-book">), with the files they need:
 //      the page's ? Help link opens them offline; other chapters are cached as they are read;
-//   3. no inline script (scripts/no-inline-script.mjs).
+//   3. no inline script (scripts/no-inline-script.mjs);
+//   4. the first screen before the wasm: the app draws it in headless Chromium, and it goes into
+//      the page (scripts/prerender.mjs).
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join, posix } from 'node:path';
@@ -66,3 +68,4 @@ await writeFile(page, html);
 console.log(`rooms: ${manifest.parts.length} part(s) and the loader ${manifest.loader} staged; the book: ${book.size} files precached`);
 
 await import('./no-inline-script.mjs');
+await import('./prerender.mjs');

@@ -5,7 +5,8 @@
 #   2. browser: wasm-bindgen-test in headless Chromium (the real app, clicked through)
 #   3. build: trunk build --release (its post-build hook also builds the book: mdbook build docs)
 #   4. end to end: the built page served on 127.0.0.1, driven in headless Chromium (e2e/e2e.mjs, and
-#      e2e/stage.mjs: presenter mode, the clicker, a phone, a screen reader)
+#      e2e/stage.mjs: presenter mode, the clicker, a phone, a screen reader; e2e/prerender.mjs: the
+#      first screen before the wasm, with JavaScript off, and on slow networks)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
@@ -23,3 +24,4 @@ echo "== 4/4 end to end: node e2e/e2e.mjs"
 node e2e/e2e.mjs
 node e2e/rooms.mjs
 node e2e/stage.mjs
+node e2e/prerender.mjs

@@ -1,4 +1,5 @@
-//! What the page does besides drawing, each when what it depends on changes: the narration's words
+//! What the page does besides drawing, each when what it depends on changes: the first screen
+//! prerendered at build time taken away once the app has drawn its own, the narration's words
 //! fetched once the page is interactive, the last run kept in this browser, a run from the link
 //! opened once its parts are there, the open room in the address bar, the focus back to the button
 //! that opened a room, and Play's one step per interval.
@@ -16,6 +17,9 @@ use crate::app::words_part;
 #[hook]
 pub fn use_page_effects(state: &UseReducerHandle<UiState>) {
     let dispatch = state.dispatcher();
+    // The first screen that the build prerendered into the page (`scripts/prerender.mjs`) gives
+    // its place to the app's own once the app has drawn it, and the starting notice goes.
+    use_effect_with((), |_| crate::app::show_first_screen());
     // The narration's words: fetched once the page has drawn and is interactive (the first screen
     // needs none), or at the first step if that comes sooner (`words_part::use_words`).
     use_effect_with((), |_| {
