@@ -295,10 +295,14 @@ impl Sim {
             }
         }
         let timeout = self.settings.checkpoint_timeout;
-        let expired: Vec<CheckpointId> =
-            self.live.coordinator.pending.iter().filter(|p| tick - p.trigger_tick >= timeout).map(|p| p.id).collect();
-        for id in expired {
-            self.abort(id, AbortReason::Expired, out);
+        let expires = |p: &PendingCheckpoint| tick - p.trigger_tick >= timeout;
+        // Most ticks nothing expires: no list is made then.
+        if self.live.coordinator.pending.iter().any(expires) {
+            let expired: Vec<CheckpointId> =
+                self.live.coordinator.pending.iter().filter(|p| expires(p)).map(|p| p.id).collect();
+            for id in expired {
+                self.abort(id, AbortReason::Expired, out);
+            }
         }
         self.run_queued_triggers(out);
     }
