@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# The test layers, each timed; `.ci/run` runs them through this script, and `scripts/test.sh` is
-# to become `exec bash scripts/test-layers.sh "$@"` (issue 56). Installs whatever is missing, then
-# runs every test layer:
+# The test layers, each timed: `bash scripts/test.sh` (the README's test command) and `.ci/run` run
+# them through this script. Installs whatever is missing, then runs every test layer:
 #   1. native: the unit, story, property, runner and determinism tests (cargo nextest, which runs
 #      the test binaries side by side, or cargo test where nextest is missing), the doc tests, and
 #      the API docs with no broken or private link (cargo doc, warnings as errors)
