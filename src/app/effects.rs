@@ -19,7 +19,7 @@ pub fn use_page_effects(state: &UseReducerHandle<UiState>) {
     let dispatch = state.dispatcher();
     // The first screen that the build prerendered into the page (`scripts/prerender.mjs`) gives
     // its place to the app's own once the app has drawn it, and the starting notice goes.
-    use_effect_with((), |_| crate::app::show_first_screen());
+    use_effect_with((), |_| show_first_screen());
     // The narration's words: fetched once the page has drawn and is interactive (the first screen
     // needs none), or at the first step if that comes sooner (`words_part::use_words`).
     use_effect_with((), |_| {
@@ -69,5 +69,19 @@ pub fn use_page_effects(state: &UseReducerHandle<UiState>) {
             let interval = playing.then(|| Interval::new(SPEEDS[speed], move || dispatch.dispatch(Msg::Tick)));
             move || drop(interval)
         });
+    }
+}
+
+/// Shows the app's first screen in place of the prerendered copy, in one step, so that no frame
+/// shows both or neither and nothing on the page moves; the starting notice goes with the copy.
+fn show_first_screen() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Some(root) = doc.get_element_by_id("app-root") {
+        let _ = root.remove_attribute("hidden");
+    }
+    for id in ["prerender", "boot"] {
+        if let Some(e) = doc.get_element_by_id(id) {
+            e.remove();
+        }
     }
 }

@@ -77,25 +77,11 @@ pub fn start() {
     root.set_id("app-root");
     if doc.get_element_by_id("prerender").is_some() {
         // The app draws its first screen out of sight; the first effect shows it and takes the
-        // prerendered copy away, in one step (`effects::use_page_effects`).
+        // prerendered copy away, in one step (`effects::show_first_screen`).
         let _ = root.set_attribute("hidden", "");
     }
     doc.body().expect("body").append_child(&root).expect("append");
     yew::Renderer::<App>::with_root(root).render();
-}
-
-/// Shows the app's first screen in place of the prerendered copy, in one step, so that no frame
-/// shows both or neither and nothing on the page moves; the starting notice goes with the copy.
-pub(crate) fn show_first_screen() {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    if let Some(root) = doc.get_element_by_id("app-root") {
-        let _ = root.remove_attribute("hidden");
-    }
-    for id in ["prerender", "boot"] {
-        if let Some(e) = doc.get_element_by_id(id) {
-            e.remove();
-        }
-    }
 }
 
 #[component]
