@@ -17,4 +17,11 @@ pub struct Hooks {
     pub waits_for_time: bool,
     /// It runs work again that takes effect otherwise than the first time (`Mechanism::rerun`).
     pub reruns: bool,
+    /// It does something as the logical clock ticks (`Mechanism::on_tick`): fires per-task
+    /// timers, times out an alignment, a Storm tuple tree or a micro-batch, ends a
+    /// stop-the-world drain. Every step of a run whose mechanism does none skips the call.
+    pub ticks: bool,
+    /// It sees each record before the operator does (`Mechanism::on_record`): to store it as
+    /// in-flight data of an unaligned snapshot, or to drop it. A run without skips the call.
+    pub hears_records: bool,
 }

@@ -21,6 +21,7 @@
 
 pub mod action;
 pub mod dataflow;
+pub mod enabled;
 pub mod error;
 mod error_wording;
 pub mod event;

@@ -61,6 +61,7 @@ use crate::engine::core::lang::Lang;
 use crate::engine::core::own_state::Slot;
 use crate::engine::core::sim::Sim;
 use crate::engine::core::step::Step;
+use crate::engine::settings::Settings;
 
 /// Where a barrier arrived: at `task`, on `channel`, its input number `input`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,8 +153,9 @@ pub trait Mechanism: Sync {
     /// engine call [`Mechanism::check`] for a read or a JobManager crash, [`Mechanism::steps`],
     /// [`Mechanism::awaits_time`] and [`Mechanism::rerun`]. With `follows_records` (Storm's
     /// acker) the dataflow collects what each processed record emitted (`Sim::emitted`) and calls
-    /// [`Mechanism::after_record`]; the barrier handlers skip that work.
-    fn hooks(&self) -> Hooks {
+    /// [`Mechanism::after_record`]; the barrier handlers skip that work. The engine calls
+    /// [`Mechanism::on_tick`] only with `ticks`, which may depend on the run's settings.
+    fn hooks(&self, _settings: &Settings) -> Hooks {
         Hooks::default()
     }
     /// The run starts: fill the mechanism's own slots (`sim.live.mechanism`,
@@ -196,6 +198,7 @@ pub trait Mechanism: Sync {
     }
     /// Record number `seq` of channel `c` is about to be processed by the channel's consumer.
     /// Returns whether the consumer processes it: only the barrier-handler lab drops a record.
+    /// Called only with [`Hooks::hears_records`].
     fn on_record(&self, _sim: &mut Sim, _c: ChannelId, _seq: u64, _rec: Record, _out: &mut Vec<Event>) -> bool {
         true
     }

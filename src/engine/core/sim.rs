@@ -19,7 +19,7 @@ use std::rc::Rc;
 use crate::engine::core::action::{Action, CrashScope, Event};
 use crate::engine::core::dataflow::channel::{Channel, ChannelLog};
 use crate::engine::core::dataflow::external_system::ExternalSystem;
-use crate::engine::core::dataflow::job_graph::{JobGraph, OperatorKind};
+use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::dataflow::record::Item;
 use crate::engine::core::dataflow::task::{TaskRuntime, TaskStatus};
 use crate::engine::core::error::{ActionError, ScenarioError};
@@ -69,10 +69,6 @@ pub struct Sim {
     /// A handler of the barrier-handler lab, in place of the strategy's mechanism (which is
     /// otherwise its catalogue row's: `Sim::mechanism`).
     pub(crate) handler: Option<&'static HandlerLab>,
-}
-
-fn err<T>(e: ActionError) -> Result<T, ActionError> {
-    Err(e)
 }
 
 impl Sim {
@@ -125,7 +121,7 @@ impl Sim {
             // A lab handler named in the settings (checked by `Settings::validate`).
             handler: lab_handler,
         };
-        sim.hooks = sim.mechanism().hooks();
+        sim.hooks = sim.mechanism().hooks(&sim.settings);
         sim.mechanism().start(&mut sim);
         sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
         sim.recompute_retention();
@@ -194,220 +190,6 @@ impl Sim {
         self.timers[t.index()]
     }
 
-    // ----- enabled actions -------------------------------------------------------------------
-
-    pub(crate) fn need_running(&self) -> Result<(), ActionError> {
-        if self.stopped.is_some() {
-            return err(ActionError::JobStopped);
-        }
-        match self.live.down {
-            None => Ok(()),
-            Some(_) => err(ActionError::JobDown),
-        }
-    }
-
-    /// Task `t` is up: not in a failed region that is down.
-    fn need_up(&self, t: TaskId) -> Result<(), ActionError> {
-        if self.task_up(t) {
-            Ok(())
-        } else {
-            err(ActionError::TaskDown { task: self.graph.task(t).name.clone() })
-        }
-    }
-
-    /// Is `a` enabled now? The error says why not.
-    pub fn check(&self, a: Action) -> Result<(), ActionError> {
-        match a {
-            Action::Deliver { channel } => {
-                let Some(info) = self.graph.channels.get(channel.index()) else {
-                    return err(ActionError::NoSuchChannel(channel.0));
-                };
-                self.need_running()?;
-                self.need_up(info.to)?;
-                let ch = &self.live.channels[channel.index()];
-                match ch.queue.front() {
-                    None => err(ActionError::ChannelEmpty { channel: info.name.clone() }),
-                    Some(_) if ch.blocked => err(ActionError::ChannelBlocked {
-                        channel: info.name.clone(),
-                        task: self.graph.task(info.to).name.clone(),
-                    }),
-                    Some(Item::Record { .. }) => self.room(info.to),
-                    Some(_) => Ok(()),
-                }
-            }
-            Action::Read { task } => {
-                let Some(info) = self.graph.tasks.get(task.index()) else {
-                    return err(ActionError::NoSuchTask(task.0));
-                };
-                if info.kind != OperatorKind::Source {
-                    return err(ActionError::NotASource { task: info.name.clone() });
-                }
-                self.need_running()?;
-                self.need_up(task)?;
-                if let Some((id, _)) = self.live.coordinator.stop_the_world {
-                    return err(ActionError::SourcesPaused { checkpoint: id.0 });
-                }
-                if let Some(id) = self.live.stopping {
-                    return err(ActionError::Stopping { savepoint: id.0 });
-                }
-                if self.hooks.checks_actions {
-                    self.mechanism().check(self, a)?;
-                }
-                if let Some(at) = self.socket_waits(task) {
-                    return err(ActionError::NotArrived { task: info.name.clone(), at });
-                }
-                if self.mechanism().next_read(self, task).is_none() {
-                    return err(ActionError::LogExhausted { task: info.name.clone(), records: info.log.len() });
-                }
-                self.room(task)
-            }
-            Action::Checkpoint => {
-                if !self.strategy().uses_coordinator() {
-                    return err(ActionError::NoCheckpoints { strategy: self.strategy() });
-                }
-                self.need_running()?;
-                match self.live.stopping {
-                    Some(id) => err(ActionError::Stopping { savepoint: id.0 }),
-                    None => Ok(()),
-                }
-            }
-            Action::Savepoint | Action::StopWithSavepoint | Action::Cancel | Action::Resume { .. } => {
-                self.check_job_control(a)
-            }
-            Action::Timer { task } => {
-                if task.index() >= self.live.tasks.len() {
-                    return err(ActionError::NoSuchTask(task.0));
-                }
-                self.check(Action::AllTimers)?;
-                self.need_up(task)
-            }
-            Action::AllTimers => {
-                if self.strategy() != Strategy::Timers {
-                    return err(ActionError::NotTimers { strategy: self.strategy() });
-                }
-                self.need_running()
-            }
-            Action::Crash => self.need_running(),
-            // Time passes whether the job runs or not (a socket's records arrive all the same).
-            Action::Wait => Ok(()),
-            Action::CrashJobManager => {
-                self.need_running()?;
-                match self.hooks.checks_actions {
-                    true => self.mechanism().check(self, a),
-                    false => Ok(()),
-                }
-            }
-            Action::CrashTask { task } => {
-                if task.index() >= self.live.tasks.len() {
-                    return err(ActionError::NoSuchTask(task.0));
-                }
-                self.need_running()?;
-                self.need_up(task)
-            }
-            Action::Restore if self.stopped.is_some() => err(ActionError::JobStopped),
-            Action::Restore => match self.live.down {
-                Some(_) => Ok(()),
-                None if self.region_down() || !self.live.jobmanager_up => Ok(()),
-                None => err(ActionError::JobRunning),
-            },
-            Action::Mechanism { step } => {
-                if step.task.index() >= self.live.tasks.len() {
-                    return err(ActionError::NoSuchTask(step.task.0));
-                }
-                self.mechanism().check(self, a)
-            }
-            Action::Notify { task } => {
-                let Some(info) = self.graph.tasks.get(task.index()) else {
-                    return err(ActionError::NoSuchTask(task.0));
-                };
-                self.need_running()?;
-                self.need_up(task)?;
-                match self.next_notification(task) {
-                    Some(_) => Ok(()),
-                    None => err(ActionError::NoNotification { task: info.name.clone() }),
-                }
-            }
-            Action::Auto => {
-                if self.has_work() {
-                    Ok(())
-                } else {
-                    err(ActionError::NothingToDo)
-                }
-            }
-        }
-    }
-
-    /// Is there anything for the scheduler to do: a delivery, a read, a notification, or (the job
-    /// or a region is down) the restore? `check(Action::Auto).is_ok()`, without allocating.
-    pub fn has_work(&self) -> bool {
-        self.stopped.is_none() && self.has_work_running()
-    }
-
-    fn has_work_running(&self) -> bool {
-        self.live.down.is_some()
-            || (0..self.live.channels.len()).any(|c| self.deliverable(ChannelId(c as u16)))
-            || self.graph.sources().any(|task| self.readable(task))
-            || !self.live.notifications.is_empty()
-            || self.region_down()
-            || (self.hooks.own_steps && self.mechanism().pending_work(self))
-            || self.awaits_time()
-    }
-
-    /// Is something due later that only time brings: a socket's next record, or what the
-    /// mechanism waits for (`Mechanism::awaits_time`)?
-    pub fn awaits_time(&self) -> bool {
-        self.live.down.is_none()
-            && ((self.hooks.waits_for_time && self.mechanism().awaits_time(self))
-                || self.graph.sources().any(|s| self.task_up(s) && self.socket_waits(s).is_some()))
-    }
-
-    /// The steps the scheduler may draw from now, in a fixed order: deliveries, reads,
-    /// notifications (one per task that has one on its way), and the restore of a failed region;
-    /// only the restore while the job is down.
-    pub fn enabled_steps(&self, out: &mut Vec<Action>) {
-        out.clear();
-        if self.stopped.is_some() {
-            return;
-        }
-        if self.live.down.is_some() {
-            out.push(Action::Restore);
-            return;
-        }
-        for c in 0..self.live.channels.len() {
-            let channel = ChannelId(c as u16);
-            if self.deliverable(channel) {
-                out.push(Action::Deliver { channel });
-            }
-        }
-        for task in self.graph.sources() {
-            if self.readable(task) {
-                out.push(Action::Read { task });
-            }
-        }
-        if !self.live.notifications.is_empty() {
-            for t in 0..self.live.tasks.len() {
-                let task = TaskId(t as u16);
-                if self.next_notification(task).is_some() {
-                    out.push(Action::Notify { task });
-                }
-            }
-        }
-        if self.hooks.own_steps && self.mechanism().pending_work(self) {
-            self.mechanism().steps(self, out);
-        }
-        if self.region_down() {
-            out.push(Action::Restore);
-        }
-        if self.awaits_time() {
-            out.push(Action::Wait);
-        }
-    }
-
-    /// The scheduler's draw (Auto's, the lockstep's): uniform over `choices`, by the seeded PRNG.
-    pub fn draw_step(&mut self, choices: &[Action]) -> Action {
-        choices[self.rng.below(choices.len() as u64) as usize]
-    }
-
     // ----- applying actions ------------------------------------------------------------------
 
     /// Applies `a` and returns its events. On error nothing changed.
@@ -444,13 +226,20 @@ impl Sim {
             let pick = self.draw_step(&choices);
             self.scratch = choices;
             pick
+        } else if self.enabled_fast(a) {
+            a
         } else {
             self.check(a)?;
             a
         };
         match a {
             Action::Deliver { channel } => self.deliver(channel, out),
-            Action::Read { task } => self.read(task, out),
+            // The read asks the mechanism for its offset once, here: a checked read has one, and
+            // one the fast check passed without it is refused now, with nothing changed.
+            Action::Read { task } => match self.mechanism().next_read(self, task) {
+                Some(offset) => self.read_at(task, offset, out),
+                None => return self.check(a),
+            },
             Action::Checkpoint => self.trigger(out),
             Action::Timer { task } => self.fire_timer(task, out),
             Action::AllTimers => {
@@ -471,12 +260,28 @@ impl Sim {
             Action::Resume { from } => self.resume(from, out),
             Action::Auto => unreachable!("Auto resolves to a concrete action"),
         }
+        self.end_step(out);
+        Ok(())
+    }
+
+    /// What follows every action: the clock's work, a stop with savepoint's end, the next tick.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn end_step(&mut self, out: &mut Vec<Event>) {
+        // Most steps: nothing for the coordinator or the mechanism to do on the clock.
+        if self.live.stopping.is_none() && !self.hooks.ticks && self.coordinator_quiet() {
+            self.tick += 1;
+        } else {
+            self.end_step_on_the_clock(out);
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline(never))]
+    fn end_step_on_the_clock(&mut self, out: &mut Vec<Event>) {
         self.after_tick(out);
         if self.live.stopping.is_some() {
             self.finish_stop(out);
         }
         self.tick += 1;
-        Ok(())
     }
 
     /// What the logical clock does after each action while the job runs: the coordinator's
@@ -490,7 +295,9 @@ impl Sim {
         if self.live.down.is_some() {
             return;
         }
-        self.mechanism().on_tick(self, out);
+        if self.hooks.ticks {
+            self.mechanism().on_tick(self, out);
+        }
     }
 
     /// The running job goes, whole: a fresh `Live` takes its place and the old one is handed

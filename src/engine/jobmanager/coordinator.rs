@@ -282,10 +282,21 @@ impl Sim {
         }
     }
 
+    /// Most steps of most runs: no trigger queued, none periodic, none pending to expire; the
+    /// clock gives the coordinator nothing to do.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    pub(crate) fn coordinator_quiet(&self) -> bool {
+        let c = &self.live.coordinator;
+        c.queued == 0 && c.pending.is_empty() && self.settings.checkpoint_interval.is_none()
+    }
+
     /// What the coordinator does as the clock ticks: a queued trigger request where a slot freed,
     /// the periodic trigger (execution.checkpointing.interval) and expiring checkpoints past their
     /// timeout (whose slots the queue takes at once).
     pub(crate) fn coordinator_tick(&mut self, out: &mut Vec<Event>) {
+        if self.coordinator_quiet() {
+            return;
+        }
         self.run_queued_triggers(out);
         let tick = self.tick;
         let scheduling = self.strategy().uses_coordinator() && self.live.stopping.is_none();

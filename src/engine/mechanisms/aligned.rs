@@ -63,10 +63,12 @@ use super::progress::Alignment;
 use super::row::{Row, Words};
 use crate::engine::core::action::{AbortReason, Event, GaveUp, SnapshotKind};
 use crate::engine::core::dataflow::record::{Barrier, Record};
+use crate::engine::core::hooks::Hooks;
 use crate::engine::core::ids::{ChannelId, CheckpointId, TaskId};
 use crate::engine::core::seam::{Arrival, Mechanism};
 use crate::engine::core::sim::Sim;
 use crate::engine::settings::strategy::{strategy_name, Setting};
+use crate::engine::settings::Settings;
 use crate::engine::settings::Strategy;
 
 /// Flink's `SingleCheckpointBarrierHandler`: one handler for both modes, aligned (strategy
@@ -83,6 +85,12 @@ pub const ALIGNED: SingleCheckpointBarrierHandler = SingleCheckpointBarrierHandl
 pub const UNALIGNED: SingleCheckpointBarrierHandler = SingleCheckpointBarrierHandler { unaligned: true };
 
 impl Mechanism for SingleCheckpointBarrierHandler {
+    /// The clock matters only to the alignment timeout; the records before the operator, only
+    /// when a task may snapshot before its last barrier (unaligned, or aligned past the timeout).
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        let timeout = settings.alignment_timeout.is_some();
+        Hooks { ticks: timeout, hears_records: self.unaligned || timeout, ..Hooks::default() }
+    }
     fn unaligned_at_sources(&self, sim: &Sim) -> bool {
         self.unaligned || sim.settings.alignment_timeout == Some(0)
     }
@@ -106,14 +114,22 @@ impl Mechanism for SingleCheckpointBarrierHandler {
     /// The alignment timer: a task still aligning `alignment-timeout` steps after the trigger
     /// goes unaligned (there is no timeout under strategy `unaligned`).
     fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
-        let Some(limit) = sim.settings.alignment_timeout else { return };
-        let tick = sim.tick;
-        for t in 0..sim.live.tasks.len() {
-            let late = Alignment::of(&sim.live.tasks[t])
-                .is_some_and(|a| a.timeoutable && a.aligning() && timed_out(tick, a.timestamp, limit));
-            if late {
-                sim.alignment_timed_out(TaskId(t as u16), out);
-            }
+        if let Some(limit) = sim.settings.alignment_timeout {
+            time_out_alignments(sim, limit, out);
+        }
+    }
+}
+
+/// Every task still aligning `limit` steps after its checkpoint's trigger goes unaligned. (Apart
+/// from `on_tick`, so that the step of a run without an alignment timeout costs a call and a test.)
+#[cfg_attr(not(target_arch = "wasm32"), inline(never))]
+fn time_out_alignments(sim: &mut Sim, limit: u64, out: &mut Vec<Event>) {
+    let tick = sim.tick;
+    for t in 0..sim.live.tasks.len() {
+        let late = Alignment::of(&sim.live.tasks[t])
+            .is_some_and(|a| a.timeoutable && a.aligning() && timed_out(tick, a.timestamp, limit));
+        if late {
+            sim.alignment_timed_out(TaskId(t as u16), out);
         }
     }
 }

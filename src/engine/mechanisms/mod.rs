@@ -58,6 +58,7 @@ impl Sim {
     /// The mechanism that runs this job (see [`Mechanism`]): a handler of the barrier-handler lab
     /// named in the settings, or else the strategy's, its catalogue row's. Both are fixed when the
     /// run is made; there is no other way to choose one.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn mechanism(&self) -> &'static dyn Mechanism {
         match self.handler {
             Some(h) => h,

@@ -40,6 +40,7 @@ use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::core::seam::{InFlight, Mechanism};
 use crate::engine::core::sim::Sim;
 use crate::engine::core::snapshot::TaskSnapshot;
+use crate::engine::settings::Settings;
 
 /// Per task, its latest logged state (the changelog's last entry).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -62,7 +63,7 @@ impl Mechanism for StateLog {
     fn start(&self, sim: &mut Sim) {
         sim.mechanism_durable_mut().put(Changelog::default());
     }
-    fn hooks(&self) -> Hooks {
+    fn hooks(&self, _settings: &Settings) -> Hooks {
         Hooks { follows_records: true, ..Hooks::default() } // to hear of every processed record
     }
     fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, rec: Record, out: &mut Vec<Event>) {

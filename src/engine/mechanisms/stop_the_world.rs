@@ -39,15 +39,20 @@
 use super::marks::Mark;
 use super::row::{Row, Words};
 use crate::engine::core::action::{Event, SnapshotKind};
+use crate::engine::core::hooks::Hooks;
 use crate::engine::core::ids::CheckpointId;
 use crate::engine::core::seam::Mechanism;
 use crate::engine::core::sim::Sim;
 use crate::engine::settings::strategy::{strategy_name, Setting};
+use crate::engine::settings::Settings;
 
 /// Stop-the-world (strategy `stop-the-world`).
 pub struct StopTheWorld;
 
 impl Mechanism for StopTheWorld {
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks { ticks: true, ..Hooks::default() }
+    }
     /// No barrier: the sources pause until everything is drained.
     fn on_trigger(&self, sim: &mut Sim, id: CheckpointId, out: &mut Vec<Event>) {
         sim.live.coordinator.stop_the_world = Some((id, sim.tick));

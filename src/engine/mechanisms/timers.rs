@@ -30,16 +30,21 @@ use super::marks::Mark;
 use super::row::{Keeps, Row, Words};
 use crate::engine::core::action::{Event, RestoreFrom, SnapshotKind};
 use crate::engine::core::dataflow::task::TaskStatus;
+use crate::engine::core::hooks::Hooks;
 use crate::engine::core::ids::TaskId;
 use crate::engine::core::seam::{InFlight, Mechanism};
 use crate::engine::core::sim::Sim;
 use crate::engine::jobmanager::storage::SAVES_KEPT;
 use crate::engine::settings::strategy::{strategy_name, Setting};
+use crate::engine::settings::Settings;
 
 /// Per-task timers (strategy `timers`).
 pub struct PerTaskTimers;
 
 impl Mechanism for PerTaskTimers {
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks { ticks: true, ..Hooks::default() }
+    }
     /// Each task's periodic timer (phase, period) fires on its own.
     fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
         let tick = sim.tick;

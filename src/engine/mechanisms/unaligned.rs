@@ -60,7 +60,17 @@ use crate::engine::settings::Strategy;
 impl Sim {
     /// A task that snapshotted before all its barriers came stores each record arriving on an input
     /// still waiting for its barrier: it was sent before the checkpoint and received after.
+    #[inline]
     pub(crate) fn record_in_flight(&mut self, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
+        // A task collecting no checkpoint (most records) records nothing.
+        if !self.live.tasks[self.graph.channel(c).to.index()].mechanism.is_empty() {
+            self.record_if_overtaken(c, seq, rec, out);
+        }
+    }
+
+    /// [`Sim::record_in_flight`] for a task collecting a checkpoint.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(never))]
+    fn record_if_overtaken(&mut self, c: ChannelId, seq: u64, rec: Record, out: &mut Vec<Event>) {
         let info = self.graph.channel(c);
         let (t, input) = (info.to, info.input_index);
         if let Some(al) = Alignment::of_mut(&mut self.live.tasks[t.index()]) {

@@ -162,6 +162,7 @@ impl Default for ChannelLog {
 }
 
 impl ChannelLog {
+    #[inline]
     pub fn retain(&mut self, seq: u64, rec: Record, fate: Fate) {
         if seq >= self.retain_from {
             self.history.push_back((seq, rec, fate));

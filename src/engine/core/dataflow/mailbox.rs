@@ -66,6 +66,7 @@ impl Sim {
     }
 
     /// The fast, allocation-free form of [`Sim::room`].
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn has_room(&self, t: TaskId) -> bool {
         match self.settings.channel_capacity {
             None => true,
@@ -76,6 +77,7 @@ impl Sim {
     }
 
     /// The fast, allocation-free form of `check(Deliver)` for a running job.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn deliverable(&self, c: ChannelId) -> bool {
         let ch = &self.live.channels[c.index()];
         match ch.queue.front() {
@@ -95,7 +97,7 @@ impl Sim {
         match item {
             Item::Record { seq, rec } => {
                 self.live.tasks[info.to.index()].in_pos[info.input_index] = seq + 1;
-                let admitted = self.mechanism().on_record(self, c, seq, rec, out);
+                let admitted = !self.hooks.hears_records || self.mechanism().on_record(self, c, seq, rec, out);
                 self.wire[c.index()].retain(seq, rec, Fate::Delivered);
                 if !admitted {
                     return;

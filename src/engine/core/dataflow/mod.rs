@@ -6,6 +6,7 @@
 
 pub mod builtin_jobs;
 pub mod channel;
+pub mod contributors;
 pub mod external_system;
 pub mod input_log;
 pub mod job_graph;

@@ -5,7 +5,7 @@
 //! `ChannelSelector`s do.
 
 use crate::engine::core::action::Event;
-use crate::engine::core::dataflow::job_graph::{OperatorKind, Partitioning};
+use crate::engine::core::dataflow::job_graph::{JobGraph, OperatorKind, Partitioning};
 use crate::engine::core::dataflow::record::{Item, Record};
 use crate::engine::core::dataflow::state::{KeyedEntry, OpState};
 use crate::engine::core::ids::{ChannelId, TaskId};
@@ -30,16 +30,7 @@ impl Sim {
             };
             match group.partitioning {
                 Partitioning::Forward => send(self, group.channels[0]),
-                Partitioning::Hash => {
-                    let to = g.task(g.channel(group.channels[0]).to).operator;
-                    let max = g.max_parallelism[to.index()];
-                    let key = g.key_name(g.record(rec.id).key);
-                    send(
-                        self,
-                        group.channels
-                            [crate::engine::core::dataflow::key_groups::subtask_for_key(key, max, k as u16) as usize],
-                    )
-                }
+                Partitioning::Hash => send(self, by_key(&g, &group.channels, rec)),
                 Partitioning::Rebalance => {
                     let rr = &mut self.live.tasks[t.index()].rr;
                     let c = group.channels[*rr as usize % k];
@@ -94,7 +85,21 @@ impl Sim {
             OperatorKind::Source => unreachable!("sources have no inputs"),
         };
         // The sink's own event comes first; keep "processed" right after the delivery.
-        let at = if info.kind == OperatorKind::Sink { out.len().saturating_sub(1) } else { out.len() };
-        out.insert(at, Event::Processed { task: t, channel: c, record: rec.id, value, emitted, filtered });
+        let processed = Event::Processed { task: t, channel: c, record: rec.id, value, emitted, filtered };
+        match info.kind {
+            OperatorKind::Sink => out.insert(out.len().saturating_sub(1), processed),
+            _ => out.push(processed),
+        }
     }
+}
+
+/// The channel of `channels` (one per subtask of the next operator) that the record's key goes
+/// to: its key group's subtask (`KeyGroupStreamPartitioner`). Apart from `Sim::emit`, whose
+/// common case, forward, it would otherwise slow down.
+#[cfg_attr(not(target_arch = "wasm32"), inline(never))]
+fn by_key(g: &JobGraph, channels: &[ChannelId], rec: Record) -> ChannelId {
+    let to = g.task(g.channel(channels[0]).to).operator;
+    let max = g.max_parallelism[to.index()];
+    let key = g.key_name(g.record(rec.id).key);
+    channels[crate::engine::core::dataflow::key_groups::subtask_for_key(key, max, channels.len() as u16) as usize]
 }

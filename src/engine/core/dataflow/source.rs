@@ -93,20 +93,24 @@ impl Sim {
 
     /// The fast form of `check(Read)` for a source of a running job.
     pub(crate) fn readable(&self, t: TaskId) -> bool {
+        self.may_read(t) && self.mechanism().next_read(self, t).is_some()
+    }
+
+    /// [`Sim::readable`] but for the mechanism's next offset (which the read itself asks for).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    pub(crate) fn may_read(&self, t: TaskId) -> bool {
         self.live.coordinator.stop_the_world.is_none()
             && self.live.stopping.is_none()
             && self.task_up(t)
             && (!self.hooks.checks_actions || self.mechanism().check(self, Action::Read { task: t }).is_ok())
-            && self.mechanism().next_read(self, t).is_some()
             && self.has_room(t)
     }
 
-    /// Reads the next record (the mechanism says which offset: the next one of the log, or one a
-    /// spout replays) and emits it.
-    pub(crate) fn read(&mut self, t: TaskId, out: &mut Vec<Event>) {
+    /// Reads the record at `offset` (the mechanism says which: the next one of the log, or one a
+    /// spout replays; `Sim::apply` asks it) and emits it.
+    pub(crate) fn read_at(&mut self, t: TaskId, offset: u32, out: &mut Vec<Event>) {
         let g = self.graph.clone();
         let info = g.task(t);
-        let offset = self.mechanism().next_read(self, t).expect("checked");
         let OpState::Source { next_offset } = &mut self.live.tasks[t.index()].state else { unreachable!() };
         let fresh = offset == *next_offset;
         if fresh {

@@ -6,12 +6,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::core::ids::{CheckpointId, KeyId, RecordId, TxnId};
+use crate::engine::core::dataflow::contributors::Contributors;
+use crate::engine::core::ids::{CheckpointId, KeyId, TxnId};
 use crate::engine::core::sorted_vec::SortedMap;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyedEntry {
-    pub contributors: Vec<RecordId>,
+    pub contributors: Contributors,
     pub sum: i64,
 }
 

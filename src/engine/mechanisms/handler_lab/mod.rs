@@ -44,13 +44,18 @@ use super::progress::Alignment;
 use crate::engine::core::action::{Event, SnapshotKind};
 use crate::engine::core::dataflow::record::{Barrier, Record};
 use crate::engine::core::error::ScenarioError;
+use crate::engine::core::hooks::Hooks;
 use crate::engine::core::ids::ChannelId;
 use crate::engine::core::seam::{Arrival, Mechanism};
 use crate::engine::core::sim::Sim;
+use crate::engine::settings::Settings;
 use crate::engine::settings::Strategy;
 
 /// A composed barrier handler ([`HandlerLab`], one of a fixed table) as a [`Mechanism`].
 impl Mechanism for HandlerLab {
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks { hears_records: true, ..Hooks::default() }
+    }
     /// The sources snapshot at the trigger; with in-flight records their barrier overtakes their
     /// output queues, as an unaligned source's does.
     fn unaligned_at_sources(&self, _sim: &Sim) -> bool {
@@ -147,7 +152,9 @@ impl Sim {
         if self.tick != 0 {
             return bad("a run takes its handler before its first step");
         }
-        self.handler = Some(handler.mechanism());
+        let lab = handler.mechanism();
+        self.handler = Some(lab);
+        self.hooks = lab.hooks(&self.settings);
         Ok(self)
     }
 }

@@ -56,14 +56,15 @@ use crate::engine::core::own_state::Slot;
 use crate::engine::core::seam::{InFlight, Mechanism, OnCrash, Rerun};
 use crate::engine::core::sim::Durable;
 use crate::engine::core::sim::Sim;
+use crate::engine::settings::Settings;
 use crate::engine::settings::SourceKind;
 
 /// Spark Streaming's receivers, driver and batch jobs (strategy `spark-streaming`).
 pub struct MicroBatches;
 
 impl Mechanism for MicroBatches {
-    fn hooks(&self) -> Hooks {
-        Hooks { checks_actions: true, waits_for_time: true, reruns: true, ..Hooks::default() }
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks { checks_actions: true, waits_for_time: true, reruns: true, ticks: true, ..Hooks::default() }
     }
     fn start(&self, sim: &mut Sim) {
         sim.live.mechanism.put(SparkRuntime::default());

@@ -43,6 +43,7 @@ use crate::engine::core::seam::{InFlight, Mechanism, OnCrash, OnRestore};
 use crate::engine::core::sim::Sim;
 use crate::engine::core::step::Step;
 use crate::engine::mechanisms::committed_offsets::CommittedOffsets;
+use crate::engine::settings::Settings;
 
 /// The XOR acker (strategy `storm-acker`).
 pub struct XorAcker;
@@ -140,8 +141,8 @@ impl Mechanism for XorAcker {
     fn on_trigger(&self, _sim: &mut Sim, _id: crate::engine::core::ids::CheckpointId, _out: &mut Vec<Event>) {
         unreachable!("Storm has no checkpoints: the trigger is refused before it reaches the mechanism")
     }
-    fn hooks(&self) -> Hooks {
-        Hooks { follows_records: true, checks_actions: true, own_steps: true, ..Hooks::default() }
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks { follows_records: true, checks_actions: true, own_steps: true, ticks: true, ..Hooks::default() }
     }
     fn next_read(&self, sim: &Sim, t: TaskId) -> Option<u32> {
         let retry = sim.storm().and_then(|s| s.spouts[t.index()].retry.first().copied());
