@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { homedir } from 'node:os';
 import { gzipSync } from 'node:zlib';
+import { host as staticHost } from '../scripts/host.mjs';
 
 export const tools = process.env.BARRIERSCOPE_TOOLS || join(homedir(), '.local/share/barrierscope-tools');
 const require = createRequire(join(tools, 'node_modules', 'noop.js'));
@@ -17,9 +18,13 @@ const TYPES = {
 };
 
 /** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. With `gzip`, a client
- * that accepts gzip gets each file compressed (level 9, as the size figures count it), as a static
- * host sends it; without, every file goes as it is. */
-export async function serve(dir, { gzip = false } = {}) {
+ * that accepts gzip gets each file compressed (level 9, as the size figures count it); without,
+ * every file goes as it is; either way `cache-control: no-store`, so that every load and reload
+ * fetches the page afresh. With `host`, the page goes with the headers the book asks of a static
+ * host (scripts/host.mjs: hashed files immutable, the rest no-cache, Brotli or gzip); `log(line)`
+ * then hears of each request. */
+export async function serve(dir, { gzip = false, host = false, log } = {}) {
+  if (host) return staticHost(dir, { log });
   const root = normalize(dir);
   const packed = new Map();
   const server = createServer(async (req, res) => {

@@ -8,7 +8,8 @@
 #   3. build: trunk build --release (its post-build hook also builds the book: mdbook build docs)
 #   4. end to end: the built page served on 127.0.0.1, driven in headless Chromium (e2e/e2e.mjs,
 #      e2e/rooms.mjs, e2e/stage.mjs: presenter mode, the clicker, a phone, a screen reader; and
-#      e2e/prerender.mjs, the first screen before the wasm, where the repository has it)
+#      e2e/prerender.mjs, the first screen before the wasm, where the repository has it; and
+#      e2e/host.mjs, the page served with a static host's headers by scripts/host.mjs)
 # `bash scripts/test-layers.sh native browser` runs only the layers named (native, browser, build, e2e);
 # the end to end layer needs a page built by the build layer. At the end, and on a failure, it
 # prints how long each step took.
@@ -83,4 +84,6 @@ if wants e2e; then
     current="4/4 end to end: node e2e/prerender.mjs"
     step "$current" node e2e/prerender.mjs
   fi
+  current="4/4 end to end: node e2e/host.mjs"
+  step "$current" node e2e/host.mjs
 fi

@@ -9,6 +9,6 @@
 #   4. end to end: the built page served on 127.0.0.1, driven in headless Chromium (e2e/e2e.mjs,
 #      e2e/rooms.mjs, e2e/stage.mjs: presenter mode, the clicker, a phone, a screen reader; and
 #      e2e/prerender.mjs: the first screen before the wasm, with JavaScript off, and on slow
-#      networks)
+#      networks; e2e/host.mjs: the page served with a static host's headers, scripts/host.mjs)
 # `bash scripts/test.sh native browser` runs only the layers named (native, browser, build, e2e).
 exec bash "$(dirname "${BASH_SOURCE[0]}")/test-layers.sh" "$@"
