@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::counterexample::Counterexample;
 use super::outcome::BadOutcome;
 pub use super::outcome::{HistoryShares, Judgement, Outcome, Shares};
-use super::state_key::{hash128, key_bytes, KeyScope};
+use super::state_key::{KeyScope, Keyer};
 use super::{Faults, FaultsSpent};
 use crate::engine::core::action::{Action, Event};
 use crate::engine::core::error::ScenarioError;
@@ -205,6 +205,7 @@ pub struct Explorer {
     faults: Faults,
     completion: Completion,
     scope: KeyScope,
+    keyer: Keyer,
     /// The run ends with a checkpoint that commits a two-phase-commit sink.
     final_checkpoint: bool,
     nodes: Vec<Node>,
@@ -262,6 +263,7 @@ impl Explorer {
             faults,
             completion,
             scope,
+            keyer: Keyer::new(&sim, scope),
             final_checkpoint,
             nodes: vec![],
             seen: (0..SHARDS).map(|_| HashMap::default()).collect(),
@@ -277,8 +279,7 @@ impl Explorer {
             moves: vec![],
             events: vec![],
         };
-        key_bytes(&sim, &spent, scope, &mut ex.key);
-        let h = hash128(&ex.key);
+        let h = ex.keyer.key(&sim, &spent, &mut ex.key);
         ex.seen[shard(h)].insert(h, 0);
         ex.nodes.push(Node { depth: 0, parent: 0, via: Action::Auto, succ_from: 0, succ_len: 0, end: None });
         ex.open.push_back(Open { node: 0, sim: Box::new(sim), spent });
@@ -408,8 +409,7 @@ impl Explorer {
                 return;
             }
             let spent = spend(&spent, m.fault);
-            key_bytes(&next, &spent, self.scope, &mut self.key);
-            let h = hash128(&self.key);
+            let h = self.keyer.key(&next, &spent, &mut self.key);
             let id = match self.seen[shard(h)].get(&h) {
                 Some(&id) => id,
                 None => {

@@ -99,35 +99,113 @@ impl KeyScope {
 }
 
 /// The canonical bytes of a state's key (see the module note). Equal bytes, same state.
+///
+/// It derives what the key reads of the job each time; an exploration keys thousands of states
+/// with one [`Keyer`], which derives it once.
 pub fn key_bytes(sim: &Sim, spent: &FaultsSpent, scope: KeyScope, out: &mut Vec<u8>) {
-    out.clear();
-    let ranks = if scope.sequence_numbers { sequence_numbers(sim) } else { vec![] };
-    let counted = sim.effects.counted_effects_by_channel(&sim.graph);
-    let mut row_ticks: Vec<u64> = external_rows(&sim.durable.external).map(|r| r.tick).collect();
-    row_ticks.sort_unstable();
-    row_ticks.dedup();
-    let mut snapshot_ticks = vec![Vec::new(); sim.graph.tasks.len()];
-    for_each_snapshot(sim, |s| snapshot_ticks[s.task.index()].push(s.tick));
-    for t in &mut snapshot_ticks {
-        t.sort_unstable();
-        t.dedup();
+    Keyer::new(sim, scope).key_bytes(sim, spent, out);
+}
+
+/// The state key of one exploration: what it reads of the job, derived once (what completeness
+/// wants on each edge, which source partitions come along one path), and the space the key's
+/// summaries are built in, reused from one state to the next. Its bytes are [`key_bytes`]'s,
+/// only cheaper to get, as TLC and SPIN compute a state's fingerprint without allocating.
+pub struct Keyer {
+    scope: KeyScope,
+    history: History,
+}
+
+impl Keyer {
+    /// The key of the states of a run of `sim`'s job (any state of it: the job, its input and
+    /// the failure-free run never change).
+    pub fn new(sim: &Sim, scope: KeyScope) -> Keyer {
+        let history = History {
+            wants: edge_wants(&sim.graph, &sim.expected.places),
+            single: single_path(&sim.graph),
+            counted: Vec::new(),
+            snapshot_ticks: Vec::new(),
+            row_ticks: Vec::new(),
+            ranks: Vec::new(),
+            got: Vec::new(),
+            newest: Vec::new(),
+            cursor: Vec::new(),
+        };
+        Keyer { scope, history }
     }
-    let history = History {
-        wants: edge_wants(&sim.graph, &sim.expected.places),
-        single: single_path(&sim.graph),
-        counted,
-        snapshot_ticks,
-        row_ticks,
-    };
-    let mut w = KeyWriter { out, scope, ranks, sim, history };
-    w.spent(spent);
-    w.sim(sim);
+
+    pub fn scope(&self) -> KeyScope {
+        self.scope
+    }
+
+    /// The canonical bytes of `sim`'s key with the faults `spent` (see the module note).
+    pub fn key_bytes(&mut self, sim: &Sim, spent: &FaultsSpent, out: &mut Vec<u8>) {
+        out.clear();
+        let h = &mut self.history;
+        h.collect(sim, self.scope);
+        let mut w = KeyWriter { out, scope: self.scope, sim, history: h };
+        w.spent(spent);
+        w.sim(sim);
+    }
+
+    /// The key's hash ([`hash128`] of its bytes), with `buf` as the space for the bytes.
+    pub fn key(&mut self, sim: &Sim, spent: &FaultsSpent, buf: &mut Vec<u8>) -> u128 {
+        self.key_bytes(sim, spent, buf);
+        hash128(buf)
+    }
+}
+
+/// Clears each of `v`'s first `n` vectors, keeping their space, and makes it `n` long.
+fn reset<T>(v: &mut Vec<Vec<T>>, n: usize) {
+    v.truncate(n);
+    v.iter_mut().for_each(Vec::clear);
+    v.resize_with(n, Vec::new);
+}
+
+impl History {
+    /// Reads what the key needs of `sim`'s history into the reused space.
+    fn collect(&mut self, sim: &Sim, scope: KeyScope) {
+        let g = &sim.graph;
+        // Per channel, the effects at its consumer that still count, in step order
+        // (`EffectLog::counted_effects_by_channel`): effects come in step order and each task's
+        // ranges ascend, so one cursor per task.
+        reset(&mut self.counted, g.channels.len());
+        self.cursor.clear();
+        self.cursor.resize(g.tasks.len(), 0);
+        let cursor = &mut self.cursor;
+        for e in sim.effects.iter() {
+            let t = g.channel(e.channel).to;
+            let ranges = sim.effects.counted(t);
+            let i = &mut cursor[t.index()];
+            while *i < ranges.len() && ranges[*i].1 < e.step {
+                *i += 1;
+            }
+            if ranges.get(*i).is_some_and(|r| r.0 <= e.step) {
+                self.counted[e.channel.index()].push(*e);
+            }
+        }
+        self.row_ticks.clear();
+        self.row_ticks.extend(external_rows(&sim.durable.external).map(|r| r.tick));
+        self.row_ticks.sort_unstable();
+        self.row_ticks.dedup();
+        reset(&mut self.snapshot_ticks, g.tasks.len());
+        let ticks = &mut self.snapshot_ticks;
+        for_each_snapshot(sim, |s| ticks[s.task.index()].push(s.tick));
+        for t in &mut self.snapshot_ticks {
+            t.sort_unstable();
+            t.dedup();
+        }
+        if scope.sequence_numbers {
+            sequence_numbers(sim, &mut self.ranks);
+        } else {
+            self.ranks.clear();
+        }
+    }
 }
 
 /// Per channel, the sequence numbers held anywhere in the state (queues, and the in-flight data of
 /// every snapshot [`for_each_snapshot`] finds, savepoints' too), sorted and without repeats.
-fn sequence_numbers(sim: &Sim) -> Vec<Vec<u64>> {
-    let mut v: Vec<Vec<u64>> = vec![Vec::new(); sim.live.channels.len()];
+fn sequence_numbers(sim: &Sim, v: &mut Vec<Vec<u64>>) {
+    reset(v, sim.live.channels.len());
     for (c, ch) in sim.live.channels.iter().enumerate() {
         for item in &ch.queue {
             if let Item::Record { seq, .. } = item {
@@ -140,11 +218,10 @@ fn sequence_numbers(sim: &Sim) -> Vec<Vec<u64>> {
             v[c.index()].push(*seq);
         }
     });
-    for c in &mut v {
+    for c in v.iter_mut() {
         c.sort_unstable();
         c.dedup();
     }
-    v
 }
 
 /// Every snapshot the state holds: taken unaligned during an alignment, in pending and completed
@@ -179,6 +256,14 @@ struct History {
     snapshot_ticks: Vec<Vec<u64>>,
     /// The steps that wrote the external system's rows, sorted, without repeats.
     row_ticks: Vec<u64>,
+    /// Per channel, the sequence numbers the state holds, sorted: a number is keyed by its rank.
+    ranks: Vec<Vec<u64>>,
+    /// Space for a summary: per record an edge wants, its effects; per source task, the newest
+    /// offset.
+    got: Vec<u32>,
+    newest: Vec<Option<u32>>,
+    /// Per task, how far its ranges of effects that count have been read.
+    cursor: Vec<usize>,
 }
 
 /// Every row the external system holds: appended, in the table, in transactions of any status.
@@ -201,10 +286,8 @@ pub fn hash128(bytes: &[u8]) -> u128 {
 struct KeyWriter<'a> {
     out: &'a mut Vec<u8>,
     scope: KeyScope,
-    /// Per channel, the sequence numbers the state holds, sorted: a number is keyed by its rank.
-    ranks: Vec<Vec<u64>>,
     sim: &'a Sim,
-    history: History,
+    history: &'a mut History,
 }
 
 impl KeyWriter<'_> {
@@ -247,7 +330,7 @@ impl KeyWriter<'_> {
     /// A sequence number on channel `c`: its rank among the channel's numbers in the state.
     fn seq(&mut self, c: usize, s: u64) {
         if self.scope.sequence_numbers {
-            let rank = self.ranks[c].binary_search(&s).expect("every number held was collected");
+            let rank = self.history.ranks[c].binary_search(&s).expect("every number held was collected");
             self.u64(rank as u64);
         }
     }
@@ -330,29 +413,37 @@ impl KeyWriter<'_> {
     /// What completeness and order read of the first `n` effects that count on channel `c`.
     fn history_summary(&mut self, c: usize, n: usize) {
         let g = &self.sim.graph;
-        let h = &self.history;
+        let KeyWriter { out, history: h, .. } = self;
         let prefix = &h.counted[c][..n];
-        for &(r, want) in &h.wants[c] {
-            let got = prefix.iter().filter(|e| e.record == r).count().min(want as usize);
-            self.out.push(got as u8);
+        // Per record the edge wants (sorted by record), how often it took effect, up to that.
+        let wants = &h.wants[c];
+        h.got.clear();
+        h.got.resize(wants.len(), 0);
+        for e in prefix {
+            if let Ok(i) = wants.binary_search_by_key(&e.record, |w| w.0) {
+                h.got[i] += 1;
+            }
         }
+        out.extend(wants.iter().zip(&h.got).map(|(&(_, want), &got)| got.min(want) as u8));
         if g.task(g.channels[c].to).kind == OperatorKind::Sink {
             // Order at a sink is judged on the rows a reader sees.
             return;
         }
-        let mut newest: Vec<Option<u32>> = vec![None; g.tasks.len()];
+        h.newest.clear();
+        h.newest.resize(g.tasks.len(), None);
         let mut out_of_order = false;
         for e in prefix {
             let rec = g.record(e.record);
             if !h.single[c][rec.source.index()] {
                 continue;
             }
-            let max = &mut newest[rec.source.index()];
+            let max = &mut h.newest[rec.source.index()];
             out_of_order |= max.is_some_and(|m| rec.offset <= m);
             *max = (*max).max(Some(rec.offset));
         }
         self.bool(out_of_order);
-        for s in newest {
+        for i in 0..self.history.newest.len() {
+            let s = self.history.newest[i];
             self.opt_u64(s.map(u64::from));
         }
     }
