@@ -4,6 +4,7 @@
 //! completion, and every counterexample replayed through the scenario loader and the runner.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cases;
 mod cli;
 use cli::runner;
 
@@ -11,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use barrierscope::engine::explorer::state_key::key_bytes;
 use barrierscope::engine::explorer::{
-    BadOutcome, Completion, Decisive, Explorer, Faults, FaultsSpent, Judged, KeyScope, Outcome, Report,
+    BadOutcome, Completion, Decisive, Explorer, Faults, FaultsSpent, Independence, Judged, KeyScope, Outcome, Report,
 };
 use barrierscope::engine::{Action, FaultBudget, Lang, Scenario, SinkMode, Strategy, TaskId, Verdict};
 
@@ -526,6 +527,160 @@ fn merged_states_have_the_same_moves_and_successors() {
         }
     }
     assert!(merges > 10_000, "{merges} merges checked");
+}
+
+// ---- (c2) partial-order reduction: independent moves, against the engine ------------------
+
+/// The explorer scenarios and small jobs under the strategies whose moves can commute
+/// ([`Independence`]), with sinks of every kind, two inputs and a diamond.
+fn commuting_cases() -> Vec<Scenario> {
+    let mut cases: Vec<Scenario> = ["line-timers.json"].iter().map(|f| scenario_file(f)).collect();
+    cases.extend([
+        tiny("source-count", r#"{"Source": ["a:x", "b:y"]}"#, r#"{"strategy": "timers"}"#),
+        tiny("line-sink", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "timers"}"#),
+        tiny("line-sink", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "timers", "sink": "upsert"}"#),
+        tiny("line-sink", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "none", "restart": "from-latest"}"#),
+        tiny("line-sink", r#"{"Source": ["a:x", "b:y"]}"#, r#"{"strategy": "none"}"#),
+        tiny("two-inputs", r#"{"Left": ["a:x"], "Right": ["f:x"]}"#, r#"{"strategy": "timers"}"#),
+        tiny("two-inputs", r#"{"Left": ["a:x", "b:y"], "Right": ["f:x"]}"#, r#"{"strategy": "none"}"#),
+        tiny("diamond", r#"{"A": ["a:x"]}"#, r#"{"strategy": "timers"}"#),
+        tiny("diamond", r#"{"A": ["a:x", "b:y"]}"#, r#"{"strategy": "none"}"#),
+    ]);
+    let mut two = tiny("line", r#"{"Source": ["a:x", "b:x"]}"#, r#"{"strategy": "timers"}"#);
+    two.explore = Some(FaultBudget { snapshots: Some(2), crashes: 2 });
+    cases.push(two);
+    cases
+}
+
+/// The independence relation, against the engine: at every state of every commuting case
+/// (every completion, so every state any search can reach), two moves it calls independent are
+/// each enabled after the other, and the two orders reach the same key. That is the premise of
+/// looking an edge up instead of computing it (Godefroid's sleep sets rest on the same one).
+#[test]
+fn independent_moves_commute_at_every_state() {
+    let mut pairs = 0u64;
+    for sc in commuting_cases() {
+        let sim = sc.sim().unwrap();
+        let ind = Independence::for_sim(&sim).expect("these strategies commute");
+        let rules = Rules {
+            faults: Faults::resolve(&sim, sc.explore.unwrap_or_default()).unwrap(),
+            canonical: false,
+            final_checkpoint: false,
+        };
+        let scope = KeyScope::for_sim(&sim);
+        let key = |sim: &barrierscope::engine::Sim, spent: &FaultsSpent| {
+            let mut k = Vec::new();
+            key_bytes(sim, spent, scope, &mut k);
+            k
+        };
+        // `first` then `second` from (sim, spent): the key reached, if `second` is a move then.
+        let both = |sim: &barrierscope::engine::Sim, first: &(Action, FaultsSpent), second: Action| {
+            let mut next = sim.clone();
+            next.step(first.0).unwrap();
+            let (a, s) = rules.moves(&next, &first.1).into_iter().find(|(a, _)| *a == second)?;
+            next.step(a).unwrap();
+            Some(key(&next, &s))
+        };
+        let spent = FaultsSpent { timers: vec![0; sim.graph.tasks.len()], ..FaultsSpent::default() };
+        let mut seen = BTreeSet::from([key(&sim, &spent)]);
+        let mut queue = std::collections::VecDeque::from([(sim, spent)]);
+        while let Some((sim, spent)) = queue.pop_front() {
+            let moves = rules.moves(&sim, &spent);
+            for (i, a) in moves.iter().enumerate() {
+                for b in &moves[i + 1..] {
+                    if !ind.independent(a.0, b.0) {
+                        continue;
+                    }
+                    assert!(ind.independent(b.0, a.0), "{}: the relation is symmetric", sc.name);
+                    let ab = both(&sim, a, b.0);
+                    let ba = both(&sim, b, a.0);
+                    assert!(ab.is_some() && ba.is_some(), "{}: {:?} and {:?} disable each other", sc.name, a.0, b.0);
+                    assert_eq!(ab, ba, "{}: {:?} and {:?} do not commute", sc.name, a.0, b.0);
+                    pairs += 1;
+                }
+                let mut next = sim.clone();
+                next.step(a.0).unwrap();
+                if seen.insert(key(&next, &a.1)) {
+                    queue.push_back((next, a.1.clone()));
+                }
+            }
+        }
+    }
+    assert!(pairs > 10_000, "{pairs} independent pairs checked");
+}
+
+/// Explores `sc` with and without looking edges up by commutation: the reports, the graph's
+/// size and every counterexample, the same; the edges looked up.
+fn with_and_without_commutation(sc: &Scenario, completion: Completion) -> usize {
+    let mut with = Explorer::for_scenario(sc, completion).unwrap();
+    let mut without = Explorer::for_scenario(sc, completion).unwrap().without_commutation();
+    assert!(with.run(usize::MAX).done && without.run(usize::MAX).done);
+    assert_eq!(with.report(), without.report(), "{} {completion:?}", sc.name);
+    assert!(with.report().is_some() && without.inferred_edges() == 0);
+    with.inferred_edges()
+}
+
+/// The reduction changes the work, not the result: on every explorer scenario and every
+/// commuting case, with each completion, the report (states, edges, schedules, shares, the
+/// shortest counterexamples) is the one the search that computes every edge gives.
+#[test]
+fn looking_edges_up_by_commutation_changes_no_report() {
+    let dir = format!("{}/scenarios/explore", env!("CARGO_MANIFEST_DIR"));
+    let mut cases: Vec<Scenario> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| Scenario::from_json(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap())
+        .collect();
+    cases.extend(commuting_cases());
+    let mut inferred = 0;
+    for sc in &cases {
+        for completion in [Completion::Canonical, Completion::Every] {
+            inferred += with_and_without_commutation(sc, completion);
+        }
+    }
+    assert!(inferred > 10_000, "{inferred} edges looked up");
+    // Where moves do not commute, nothing is looked up.
+    let aligned = scenario_file("line-aligned.json");
+    assert_eq!(with_and_without_commutation(&aligned, Completion::Every), 0);
+}
+
+proptest::proptest! {
+    #![proptest_config(cases::config())]
+
+    /// Random small jobs, inputs, sinks and budgets under the commuting strategies: the
+    /// exploration that looks edges up reports exactly what the one that computes them reports.
+    #[test]
+    fn commutation_agrees_with_computing_every_edge(
+        job in 0usize..5,
+        keys in proptest::collection::vec(0usize..3, 1..=3),
+        timers in proptest::bool::ANY,
+        sink in 0usize..3,
+        crashes in 0u8..=1,
+        snapshots in 0u8..=1,
+        every in proptest::bool::ANY,
+    ) {
+        let log = |from: usize, n: usize| -> String {
+            let v: Vec<String> = keys.iter().take(n).enumerate()
+                .map(|(i, k)| format!("\"{}:{}\"", (b'a' + (from + i) as u8) as char, ["x", "y", "z"][*k]))
+                .collect();
+            format!("[{}]", v.join(", "))
+        };
+        let (name, input) = match job {
+            0 => ("line", format!(r#"{{"Source": {}}}"#, log(0, 3))),
+            1 => ("line-sink", format!(r#"{{"Source": {}}}"#, log(0, 3))),
+            2 => ("two-inputs", format!(r#"{{"Left": {}, "Right": {}}}"#, log(0, 1), log(5, 1))),
+            3 => ("diamond", format!(r#"{{"A": {}}}"#, log(0, 2))),
+            _ => ("source-count", format!(r#"{{"Source": {}}}"#, log(0, 3))),
+        };
+        let strategy = if timers { "timers" } else { "none" };
+        // A sink's mode where the job has a sink; strategy none restarting from the latest read
+        // now and then.
+        let sink = if name == "line-sink" { [r#", "sink": "append""#, r#", "sink": "upsert""#, ""][sink] } else { "" };
+        let restart = if !timers && keys.len() == 2 { r#", "restart": "from-latest""# } else { "" };
+        let mut sc = tiny(name, &input, &format!(r#"{{"strategy": "{strategy}"{sink}{restart}}}"#));
+        sc.explore = Some(FaultBudget { snapshots: Some(if timers { snapshots } else { 0 }), crashes });
+        let completion = if every && keys.len() < 3 { Completion::Every } else { Completion::Canonical };
+        with_and_without_commutation(&sc, completion);
+    }
 }
 
 // ---- (d) counterexamples replay ------------------------------------------------------------

@@ -56,6 +56,7 @@
 
 pub mod counterexample;
 pub mod explanation;
+pub mod independence;
 pub mod lab;
 pub mod outcome;
 pub mod schedules;
@@ -63,6 +64,7 @@ pub mod state_key;
 
 pub use counterexample::Counterexample;
 pub use explanation::{Decisive, DecisiveStep, Story};
+pub use independence::Independence;
 pub use outcome::{BadOutcome, HistoryShares, Judged, Judgement, Outcome, Shares};
 pub use schedules::{Completion, Explorer, Progress, Report};
 pub use state_key::KeyScope;

@@ -17,6 +17,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::{Deserialize, Serialize};
 
 use super::counterexample::Counterexample;
+use super::independence::Independence;
 use super::outcome::BadOutcome;
 pub use super::outcome::{HistoryShares, Judgement, Outcome, Shares};
 use super::state_key::{KeyScope, Keyer};
@@ -154,6 +155,7 @@ struct Node {
     /// Its successors: `succ[from..from + len]`, once expanded.
     succ_from: u32,
     succ_len: u32,
+    expanded: bool,
     /// The verdict, if schedules end here.
     end: Option<Outcome>,
 }
@@ -213,6 +215,13 @@ pub struct Explorer {
     /// copying itself, and a small one copies quickly, so no slice of the page stalls on it.
     seen: Vec<HashMap<u128, u32, BuildHasherDefault<KeyHasher>>>,
     succ: Vec<u32>,
+    /// The move of each edge in `succ`.
+    succ_via: Vec<Action>,
+    /// Which moves commute ([`Independence`]), if any do in this run; `None` also when the caller
+    /// asked for every edge to be computed.
+    independence: Option<Independence>,
+    /// Edges looked up by commutation rather than computed.
+    inferred: usize,
     open: VecDeque<Open>,
     expanded: usize,
     depth: u32,
@@ -225,6 +234,8 @@ pub struct Explorer {
     steps: Vec<Action>,
     moves: Vec<Move>,
     events: Vec<Event>,
+    /// Per move of the state being expanded: its successor, if looked up by commutation.
+    looked_up: Vec<Option<u32>>,
 }
 
 impl Explorer {
@@ -268,6 +279,9 @@ impl Explorer {
             nodes: vec![],
             seen: (0..SHARDS).map(|_| HashMap::default()).collect(),
             succ: vec![],
+            succ_via: vec![],
+            independence: Independence::for_sim(&sim),
+            inferred: 0,
             open: VecDeque::new(),
             expanded: 0,
             depth: 0,
@@ -278,12 +292,33 @@ impl Explorer {
             steps: vec![],
             moves: vec![],
             events: vec![],
+            looked_up: vec![],
         };
         let h = ex.keyer.key(&sim, &spent, &mut ex.key);
         ex.seen[shard(h)].insert(h, 0);
-        ex.nodes.push(Node { depth: 0, parent: 0, via: Action::Auto, succ_from: 0, succ_len: 0, end: None });
+        ex.nodes.push(Node {
+            depth: 0,
+            parent: 0,
+            via: Action::Auto,
+            succ_from: 0,
+            succ_len: 0,
+            expanded: false,
+            end: None,
+        });
         ex.open.push_back(Open { node: 0, sim: Box::new(sim), spent });
         Ok(ex)
+    }
+
+    /// Computes every edge with the engine, none by commutation ([`Independence`]): the same
+    /// graph, more slowly. `tests/explorer.rs` compares the two.
+    pub fn without_commutation(mut self) -> Explorer {
+        self.independence = None;
+        self
+    }
+
+    /// How many edges were looked up by commutation rather than computed, so far.
+    pub fn inferred_edges(&self) -> usize {
+        self.inferred
     }
 
     /// The budget as resolved for this run.
@@ -395,10 +430,32 @@ impl Explorer {
             self.nodes[node as usize].end = Some(Outcome::of(&sim));
         }
         let moves = std::mem::take(&mut self.moves);
-        let last = moves.len().saturating_sub(1);
+        // The moves whose successor is known by commutation (see [`Independence`]): `node` was
+        // first found from `parent` by `via`; a move `a` independent of `via` leads where `via`
+        // leads from `parent`'s `a`-successor, once that one is expanded.
+        let mut looked_up = std::mem::take(&mut self.looked_up);
+        looked_up.clear();
+        let (parent, via) = (self.nodes[node as usize].parent, self.nodes[node as usize].via);
+        for m in &moves {
+            let found = match &self.independence {
+                Some(ind) if node != 0 && ind.independent(m.action, via) => self
+                    .edge(parent, m.action)
+                    .filter(|&sibling| self.nodes[sibling as usize].expanded)
+                    .and_then(|sibling| self.edge(sibling, via)),
+                _ => None,
+            };
+            looked_up.push(found);
+        }
+        let last = looked_up.iter().rposition(Option::is_none);
         let mut sim = Some(sim);
         for (i, m) in moves.iter().enumerate() {
-            let mut next = if i == last {
+            if let Some(id) = looked_up[i] {
+                self.inferred += 1;
+                self.succ.push(id);
+                self.succ_via.push(m.action);
+                continue;
+            }
+            let mut next = if Some(i) == last {
                 sim.take().expect("the last move takes the state")
             } else {
                 sim.clone().expect("state")
@@ -421,6 +478,7 @@ impl Explorer {
                         via: m.action,
                         succ_from: 0,
                         succ_len: 0,
+                        expanded: false,
                         end: None,
                     });
                     self.open.push_back(Open { node: id, sim: Box::new(next), spent });
@@ -428,11 +486,21 @@ impl Explorer {
                 }
             };
             self.succ.push(id);
+            self.succ_via.push(m.action);
         }
+        self.looked_up = looked_up;
         self.moves = moves;
         let n = &mut self.nodes[node as usize];
         n.succ_from = succ_from;
         n.succ_len = self.succ.len() as u32 - succ_from;
+        n.expanded = true;
+    }
+
+    /// The successor of expanded state `node` by move `action`, if it has that move.
+    fn edge(&self, node: u32, action: Action) -> Option<u32> {
+        let n = &self.nodes[node as usize];
+        let edges = n.succ_from as usize..(n.succ_from + n.succ_len) as usize;
+        self.succ_via[edges.clone()].iter().position(|&a| a == action).map(|i| self.succ[edges.start + i])
     }
 
     /// Counts the schedules by dynamic programming over a topological order, and finds the
