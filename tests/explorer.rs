@@ -554,11 +554,12 @@ fn commuting_cases() -> Vec<Scenario> {
 
 /// The independence relation, against the engine: at every state of every commuting case
 /// (every completion, so every state any search can reach), two moves it calls independent are
-/// each enabled after the other, and the two orders reach the same key. That is the premise of
-/// looking an edge up instead of computing it (Godefroid's sleep sets rest on the same one).
+/// each enabled after the other, and the two orders reach the same key; a crash after a move it
+/// absorbs reaches the key of the crash alone. That is the premise of looking an edge up instead
+/// of computing it (Godefroid's sleep sets rest on the same one).
 #[test]
 fn independent_moves_commute_at_every_state() {
-    let mut pairs = 0u64;
+    let (mut pairs, mut absorbed) = (0u64, 0u64);
     for sc in commuting_cases() {
         let sim = sc.sim().unwrap();
         let ind = Independence::for_sim(&sim).expect("these strategies commute");
@@ -586,7 +587,15 @@ fn independent_moves_commute_at_every_state() {
         let mut queue = std::collections::VecDeque::from([(sim, spent)]);
         while let Some((sim, spent)) = queue.pop_front() {
             let moves = rules.moves(&sim, &spent);
+            let crash = moves.iter().find(|(a, _)| *a == Action::Crash);
             for (i, a) in moves.iter().enumerate() {
+                if let Some(crash) = crash.filter(|_| ind.crash_absorbs(a.0)) {
+                    let mut alone = sim.clone();
+                    alone.step(Action::Crash).unwrap();
+                    let after = both(&sim, a, Action::Crash);
+                    assert_eq!(after, Some(key(&alone, &crash.1)), "{}: a crash does not absorb {:?}", sc.name, a.0);
+                    absorbed += 1;
+                }
                 for b in &moves[i + 1..] {
                     if !ind.independent(a.0, b.0) {
                         continue;
@@ -607,6 +616,7 @@ fn independent_moves_commute_at_every_state() {
         }
     }
     assert!(pairs > 10_000, "{pairs} independent pairs checked");
+    assert!(absorbed > 1_000, "{absorbed} crashes after an absorbed move checked");
 }
 
 /// Explores `sc` with and without looking edges up by commutation: the reports, the graph's

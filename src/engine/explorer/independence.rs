@@ -31,7 +31,17 @@
 //!   system, and the order of its rows is a reader's order, in the key. Those are dependent.
 //!
 //! The rest (a crash, the restore, a checkpoint, a notification, a mechanism's own step) depends
-//! on everything. `tests/explorer.rs` checks the relation against the engine on every state of
+//! on everything.
+//!
+//! **A crash absorbs what it destroys.** A crash of the cluster and a move before it do not
+//! commute (after the crash only the restore is enabled), but where the move changed only what a
+//! crash destroys, the crash ends where it ends without it: `p·b·crash = p·crash`. A read and a
+//! delivery to a task other than a sink change tasks' state, channels and the history, all taken
+//! by the crash (the key leaves the history out while the whole job is down, and the snapshots'
+//! part of it ends before the move); the read high-water marks survive a crash and are in the key
+//! under strategy `none` restarting `from-latest`, so there a read is not absorbed; a delivery to
+//! a sink writes to the external system, which survives; a timer's save survives. So a crash
+//! from a state first found by an absorbed move is looked up as its parent's crash. `tests/explorer.rs` checks the relation against the engine on every state of
 //! the explorer's scenarios and of small jobs (both orders reach the same key), and that the
 //! exploration with it reports exactly what the exploration without it reports.
 
@@ -41,6 +51,8 @@ use crate::engine::core::ids::TaskId;
 use crate::engine::core::sim::Sim;
 use crate::engine::settings::Strategy;
 
+use super::state_key::KeyScope;
+
 /// The independence of moves in one exploration (see the module note).
 #[derive(Clone, Debug)]
 pub struct Independence {
@@ -48,6 +60,8 @@ pub struct Independence {
     consumer: Vec<TaskId>,
     /// Per channel, whether its consumer is a sink (its deliveries write rows).
     into_sink: Vec<bool>,
+    /// A read moves the sources' high-water marks, which outlive a crash and are in the key.
+    reads_outlive_crash: bool,
 }
 
 impl Independence {
@@ -61,6 +75,7 @@ impl Independence {
         Some(Independence {
             consumer: g.channels.iter().map(|c| c.to).collect(),
             into_sink: g.channels.iter().map(|c| g.task(c.to).kind == OperatorKind::Sink).collect(),
+            reads_outlive_crash: KeyScope::for_sim(sim).read_high_water,
         })
     }
 
@@ -75,6 +90,16 @@ impl Independence {
 
     fn writes_rows(&self, a: Action) -> bool {
         matches!(a, Action::Deliver { channel } if self.into_sink[channel.index()])
+    }
+
+    /// Whether a crash of the cluster right after `b` reaches the state a crash reaches without
+    /// it (see the module note).
+    pub fn crash_absorbs(&self, b: Action) -> bool {
+        match b {
+            Action::Read { .. } => !self.reads_outlive_crash,
+            Action::Deliver { .. } => !self.writes_rows(b),
+            _ => false,
+        }
     }
 
     /// Whether `a` and `b`, both enabled at a state, reach the same state in either order.

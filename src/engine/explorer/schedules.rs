@@ -432,12 +432,17 @@ impl Explorer {
         let moves = std::mem::take(&mut self.moves);
         // The moves whose successor is known by commutation (see [`Independence`]): `node` was
         // first found from `parent` by `via`; a move `a` independent of `via` leads where `via`
-        // leads from `parent`'s `a`-successor, once that one is expanded.
+        // leads from `parent`'s `a`-successor, once that one is expanded; a crash that absorbs
+        // `via` leads where the parent's crash leads.
         let mut looked_up = std::mem::take(&mut self.looked_up);
         looked_up.clear();
         let (parent, via) = (self.nodes[node as usize].parent, self.nodes[node as usize].via);
         for m in &moves {
             let found = match &self.independence {
+                // A crash absorbs a move that changed only what it destroys: the parent's crash.
+                Some(ind) if node != 0 && m.fault == Some(Fault::Crash) && ind.crash_absorbs(via) => {
+                    self.edge(parent, m.action)
+                }
                 Some(ind) if node != 0 && ind.independent(m.action, via) => self
                     .edge(parent, m.action)
                     .filter(|&sibling| self.nodes[sibling as usize].expanded)
