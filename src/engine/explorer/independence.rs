@@ -110,3 +110,19 @@ impl Independence {
         }
     }
 }
+
+/// A move as the relation names it, in four bytes (the explorer keeps one per edge to look edges
+/// up by): a delivery by its channel, a read and a timer by their task, a crash; every other move
+/// is [`OTHER`], which is never looked up.
+pub fn code(a: Action) -> u32 {
+    match a {
+        Action::Deliver { channel } => u32::from(channel.0),
+        Action::Read { task } => 1 << 16 | u32::from(task.0),
+        Action::Timer { task } => 2 << 16 | u32::from(task.0),
+        Action::Crash => 3 << 16,
+        _ => OTHER,
+    }
+}
+
+/// The code of every move the relation does not name.
+pub const OTHER: u32 = u32::MAX;

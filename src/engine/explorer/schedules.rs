@@ -17,7 +17,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::{Deserialize, Serialize};
 
 use super::counterexample::Counterexample;
-use super::independence::Independence;
+use super::independence::{code, Independence, OTHER};
 use super::outcome::BadOutcome;
 pub use super::outcome::{HistoryShares, Judgement, Outcome, Shares};
 use super::state_key::{KeyScope, Keyer};
@@ -215,8 +215,8 @@ pub struct Explorer {
     /// copying itself, and a small one copies quickly, so no slice of the page stalls on it.
     seen: Vec<HashMap<u128, u32, BuildHasherDefault<KeyHasher>>>,
     succ: Vec<u32>,
-    /// The move of each edge in `succ`.
-    succ_via: Vec<Action>,
+    /// The move of each edge in `succ`, by its [`code`].
+    succ_via: Vec<u32>,
     /// Which moves commute ([`Independence`]), if any do in this run; `None` also when the caller
     /// asked for every edge to be computed.
     independence: Option<Independence>,
@@ -412,8 +412,8 @@ impl Explorer {
     }
 
     fn expand(&mut self, open: Open) {
+        // The run stays in its box: a run is large, and moving it costs a copy.
         let Open { node, sim, spent } = open;
-        let sim = *sim;
         self.expanded += 1;
         let depth = self.nodes[node as usize].depth;
         self.depth = depth;
@@ -452,18 +452,18 @@ impl Explorer {
             looked_up.push(found);
         }
         let last = looked_up.iter().rposition(Option::is_none);
-        let mut sim = Some(sim);
+        let mut sim: Option<Box<Sim>> = Some(sim);
         for (i, m) in moves.iter().enumerate() {
             if let Some(id) = looked_up[i] {
                 self.inferred += 1;
                 self.succ.push(id);
-                self.succ_via.push(m.action);
+                self.succ_via.push(code(m.action));
                 continue;
             }
             let mut next = if Some(i) == last {
                 sim.take().expect("the last move takes the state")
             } else {
-                sim.clone().expect("state")
+                Box::new(Sim::clone(sim.as_deref().expect("state")))
             };
             self.events.clear();
             if let Err(e) = next.apply(m.action, &mut self.events) {
@@ -486,12 +486,12 @@ impl Explorer {
                         expanded: false,
                         end: None,
                     });
-                    self.open.push_back(Open { node: id, sim: Box::new(next), spent });
+                    self.open.push_back(Open { node: id, sim: next, spent });
                     id
                 }
             };
             self.succ.push(id);
-            self.succ_via.push(m.action);
+            self.succ_via.push(code(m.action));
         }
         self.looked_up = looked_up;
         self.moves = moves;
@@ -505,7 +505,9 @@ impl Explorer {
     fn edge(&self, node: u32, action: Action) -> Option<u32> {
         let n = &self.nodes[node as usize];
         let edges = n.succ_from as usize..(n.succ_from + n.succ_len) as usize;
-        self.succ_via[edges.clone()].iter().position(|&a| a == action).map(|i| self.succ[edges.start + i])
+        let c = code(action);
+        debug_assert!(c != OTHER, "only the moves the relation names are looked up");
+        self.succ_via[edges.clone()].iter().position(|&x| x == c).map(|i| self.succ[edges.start + i])
     }
 
     /// Counts the schedules by dynamic programming over a topological order, and finds the

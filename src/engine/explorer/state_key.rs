@@ -142,9 +142,11 @@ impl Keyer {
         out.clear();
         let h = &mut self.history;
         h.collect(sim, self.scope);
-        let mut w = KeyWriter { out, scope: self.scope, sim, history: h };
+        let bytes = Bytes { out, chunk: [0; CHUNK], n: 0 };
+        let mut w = KeyWriter { bytes, scope: self.scope, sim, history: h };
         w.spent(spent);
         w.sim(sim);
+        w.bytes.flush();
     }
 
     /// The key's hash ([`hash128`] of its bytes), with `buf` as the space for the bytes.
@@ -283,35 +285,42 @@ pub fn hash128(bytes: &[u8]) -> u128 {
     h
 }
 
-struct KeyWriter<'a> {
+/// How many bytes a [`KeyWriter`] gathers before it appends them to the key.
+const CHUNK: usize = 128;
+
+/// A key's bytes as they are written.
+struct Bytes<'a> {
     out: &'a mut Vec<u8>,
-    scope: KeyScope,
-    sim: &'a Sim,
-    history: &'a mut History,
+    /// The bytes not yet appended to `out`: a byte is stored in an array, not pushed onto the
+    /// vector (a call per byte where the page's build optimises for size).
+    chunk: [u8; CHUNK],
+    n: usize,
 }
 
-impl KeyWriter<'_> {
+impl Bytes<'_> {
+    fn flush(&mut self) {
+        self.out.extend_from_slice(&self.chunk[..self.n]);
+        self.n = 0;
+    }
+    #[inline(always)]
     fn u8(&mut self, x: u8) {
-        self.out.push(x);
+        if self.n == CHUNK {
+            self.flush();
+        }
+        self.chunk[self.n] = x;
+        self.n += 1;
     }
-    fn bool(&mut self, x: bool) {
-        self.out.push(x as u8);
-    }
+    #[inline(always)]
     fn u64(&mut self, x: u64) {
         // Small numbers dominate: a varint keeps the key short.
         let mut x = x;
         while x >= 0x80 {
-            self.out.push((x as u8) | 0x80);
+            self.u8((x as u8) | 0x80);
             x >>= 7;
         }
-        self.out.push(x as u8);
+        self.u8(x as u8);
     }
-    fn i64(&mut self, x: i64) {
-        self.u64(((x << 1) ^ (x >> 63)) as u64);
-    }
-    fn len(&mut self, n: usize) {
-        self.u64(n as u64);
-    }
+    #[inline(always)]
     fn opt_u64(&mut self, x: Option<u64>) {
         match x {
             None => self.u8(0),
@@ -320,6 +329,38 @@ impl KeyWriter<'_> {
                 self.u64(v);
             }
         }
+    }
+}
+
+struct KeyWriter<'a> {
+    bytes: Bytes<'a>,
+    scope: KeyScope,
+    sim: &'a Sim,
+    history: &'a mut History,
+}
+
+impl KeyWriter<'_> {
+    #[inline(always)]
+    fn u8(&mut self, x: u8) {
+        self.bytes.u8(x);
+    }
+    #[inline(always)]
+    fn bool(&mut self, x: bool) {
+        self.bytes.u8(x as u8);
+    }
+    #[inline(always)]
+    fn u64(&mut self, x: u64) {
+        self.bytes.u64(x);
+    }
+    fn i64(&mut self, x: i64) {
+        self.u64(((x << 1) ^ (x >> 63)) as u64);
+    }
+    fn len(&mut self, n: usize) {
+        self.u64(n as u64);
+    }
+    #[inline(always)]
+    fn opt_u64(&mut self, x: Option<u64>) {
+        self.bytes.opt_u64(x);
     }
     /// A step number: in the key only while time matters.
     fn tick(&mut self, t: u64) {
@@ -412,8 +453,8 @@ impl KeyWriter<'_> {
 
     /// What completeness and order read of the first `n` effects that count on channel `c`.
     fn history_summary(&mut self, c: usize, n: usize) {
-        let g = &self.sim.graph;
-        let KeyWriter { out, history: h, .. } = self;
+        let KeyWriter { bytes, sim, history: h, .. } = self;
+        let g = &sim.graph;
         let prefix = &h.counted[c][..n];
         // Per record the edge wants (sorted by record), how often it took effect, up to that.
         let wants = &h.wants[c];
@@ -424,27 +465,29 @@ impl KeyWriter<'_> {
                 h.got[i] += 1;
             }
         }
-        out.extend(wants.iter().zip(&h.got).map(|(&(_, want), &got)| got.min(want) as u8));
+        for (&(_, want), &got) in wants.iter().zip(&h.got) {
+            bytes.u8(got.min(want) as u8);
+        }
         if g.task(g.channels[c].to).kind == OperatorKind::Sink {
             // Order at a sink is judged on the rows a reader sees.
             return;
         }
         h.newest.clear();
         h.newest.resize(g.tasks.len(), None);
+        let single = &h.single[c];
         let mut out_of_order = false;
         for e in prefix {
             let rec = g.record(e.record);
-            if !h.single[c][rec.source.index()] {
+            if !single[rec.source.index()] {
                 continue;
             }
             let max = &mut h.newest[rec.source.index()];
             out_of_order |= max.is_some_and(|m| rec.offset <= m);
             *max = (*max).max(Some(rec.offset));
         }
-        self.bool(out_of_order);
-        for i in 0..self.history.newest.len() {
-            let s = self.history.newest[i];
-            self.opt_u64(s.map(u64::from));
+        bytes.u8(out_of_order as u8);
+        for s in &h.newest {
+            bytes.opt_u64(s.map(u64::from));
         }
     }
 
