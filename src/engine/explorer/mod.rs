@@ -50,6 +50,13 @@
 //! order, never by enumerating them: each end state's verdict is weighted by the number of paths
 //! that reach it.
 //!
+//! **Partial-order reduction that keeps every count.** Schedules that differ only in the order of
+//! independent moves (a read at the source and a delivery to another task) reach the same states;
+//! a sleep set (Godefroid) would prune all but one order, which would change the counts. The
+//! explorer keeps every edge and looks up, rather than computes, the ones the commutation of
+//! independent moves already decides ([`independence`]): the graph, the counts and the
+//! counterexamples are the same; the engine runs for fewer edges.
+//!
 //! **In slices.** [`Explorer::run`] expands at most so many states and returns its
 //! [`Progress`]; call it again to go on, or stop calling it to cancel. Nothing here reads a clock,
 //! spawns a thread or touches a file, so the page can run it across animation frames.

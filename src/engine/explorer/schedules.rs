@@ -6,6 +6,12 @@
 //! trace). The moves at a state are the engine's enabled steps and the faults the budget still
 //! allows (see the module note of [`super`]).
 //!
+//! An edge between independent moves is looked up rather than computed where the graph already
+//! holds it (see [`super::independence`]): at a state first found from `p` by `b`, a move `a`
+//! independent of `b` ends where `b` ends from `p`'s `a`-successor, and a crash that absorbs `b`
+//! ends where `p`'s crash ends. The graph is the one the engine would give edge for edge
+//! ([`Explorer::without_commutation`] computes every edge; `tests/explorer.rs` compares them).
+//!
 //! The schedules are then counted, not enumerated: the number of schedules reaching a state is the
 //! sum over the edges into it of the number reaching their source (Kahn's topological order of the
 //! graph, which also proves it acyclic), and each end state's verdict counts as many times as

@@ -119,8 +119,20 @@ impl Keyer {
     /// The key of the states of a run of `sim`'s job (any state of it: the job, its input and
     /// the failure-free run never change).
     pub fn new(sim: &Sim, scope: KeyScope) -> Keyer {
+        let wants = edge_wants(&sim.graph, &sim.expected.places);
+        let want_index = wants
+            .iter()
+            .map(|w| {
+                let mut index = vec![NOT_WANTED; sim.graph.records.len()];
+                for (i, (r, _)) in w.iter().enumerate() {
+                    index[r.index()] = i as u32;
+                }
+                index
+            })
+            .collect();
         let history = History {
-            wants: edge_wants(&sim.graph, &sim.expected.places),
+            wants,
+            want_index,
             single: single_path(&sim.graph),
             counted: Vec::new(),
             snapshot_ticks: Vec::new(),
@@ -155,6 +167,9 @@ impl Keyer {
         hash128(buf)
     }
 }
+
+/// A record the edge does not want: no place in its wants.
+const NOT_WANTED: u32 = u32::MAX;
 
 /// Clears each of `v`'s first `n` vectors, keeping their space, and makes it `n` long.
 fn reset<T>(v: &mut Vec<Vec<T>>, n: usize) {
@@ -250,6 +265,8 @@ fn for_each_snapshot<'s>(sim: &'s Sim, mut f: impl FnMut(&'s TaskSnapshot)) {
 struct History {
     /// Per channel, what completeness wants on its edge: (record, times), by record.
     wants: Vec<Vec<(RecordId, u32)>>,
+    /// Per channel, per record: its place in `wants`, or [`NOT_WANTED`].
+    want_index: Vec<Vec<u32>>,
     /// Per channel, per source task: do its records come along one path (order is judged)?
     single: Vec<Vec<bool>>,
     /// Per channel, the effects at its consumer that still count, in step order.
@@ -460,9 +477,10 @@ impl KeyWriter<'_> {
         let wants = &h.wants[c];
         h.got.clear();
         h.got.resize(wants.len(), 0);
+        let index = &h.want_index[c];
         for e in prefix {
-            if let Ok(i) = wants.binary_search_by_key(&e.record, |w| w.0) {
-                h.got[i] += 1;
+            if let Some(&i) = index.get(e.record.index()).filter(|&&i| i != NOT_WANTED) {
+                h.got[i as usize] += 1;
             }
         }
         for (&(_, want), &got) in wants.iter().zip(&h.got) {
