@@ -449,6 +449,16 @@ impl Explorer {
                 Some(ind) if node != 0 && m.fault == Some(Fault::Crash) && ind.crash_absorbs(via) => {
                     self.edge(parent, m.action)
                 }
+                // One step further up: `node = grand·b'·via` with `b'` absorbed and independent of
+                // `via`, so `node = grand·via·b'`, and its crash is the crash of `grand·via`.
+                Some(ind) if parent != 0 && m.fault == Some(Fault::Crash) => {
+                    let (grand, b) = (self.nodes[parent as usize].parent, self.nodes[parent as usize].via);
+                    if ind.crash_absorbs(b) && ind.independent(b, via) {
+                        self.edge(grand, via).and_then(|uncle| self.edge(uncle, m.action))
+                    } else {
+                        None
+                    }
+                }
                 Some(ind) if node != 0 && ind.independent(m.action, via) => self
                     .edge(parent, m.action)
                     .filter(|&sibling| self.nodes[sibling as usize].expanded)
