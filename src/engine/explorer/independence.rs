@@ -41,7 +41,9 @@
 //! part of it ends before the move); the read high-water marks survive a crash and are in the key
 //! under strategy `none` restarting `from-latest`, so there a read is not absorbed; a delivery to
 //! a sink writes to the external system, which survives; a timer's save survives. So a crash
-//! from a state first found by an absorbed move is looked up as its parent's crash. `tests/explorer.rs` checks the relation against the engine on every state of
+//! from a state first found by an absorbed move is looked up as its parent's crash; and a crash
+//! from `g·b'·t`, a timer `t` after an absorbed `b'` independent of it, as the crash of `g·t`
+//! (`g·b'·t = g·t·b'`, whose crash absorbs `b'`). `tests/explorer.rs` checks the relation against the engine on every state of
 //! the explorer's scenarios and of small jobs (both orders reach the same key), and that the
 //! exploration with it reports exactly what the exploration without it reports.
 
