@@ -265,7 +265,7 @@ impl Sim {
     }
 
     /// What follows every action: the clock's work, a stop with savepoint's end, the next tick.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     fn end_step(&mut self, out: &mut Vec<Event>) {
         // Most steps: nothing for the coordinator or the mechanism to do on the clock.
         if self.live.stopping.is_none() && !self.hooks.ticks && self.coordinator_quiet() {

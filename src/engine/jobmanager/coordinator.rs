@@ -284,7 +284,7 @@ impl Sim {
 
     /// Most steps of most runs: no trigger queued, none periodic, none pending to expire; the
     /// clock gives the coordinator nothing to do.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     pub(crate) fn coordinator_quiet(&self) -> bool {
         let c = &self.live.coordinator;
         c.queued == 0 && c.pending.is_empty() && self.settings.checkpoint_interval.is_none()
