@@ -50,7 +50,12 @@ impl std::error::Error for ScenarioError {}
 /// `NoNotification`: no checkpoint-complete notification is on its way to it). The state is
 /// untouched when this is returned. Names are resolved when the error is made, so it can be worded
 /// in either language without the job graph ([`ActionError::message`], in [`crate::engine::wording`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Its `Debug` is derived natively; in the page it is the English sentence (`Display`): every
+/// `unwrap` on a refusal reaches a `Debug`, so the page's first visit would carry the derived one
+/// too, 1.3 KB of code for what the sentence says.
+#[derive(Clone, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Debug))]
 pub enum ActionError {
     NoSuchChannel(u16),
     NoSuchTask(u16),
@@ -120,3 +125,10 @@ pub enum ActionError {
 }
 
 impl std::error::Error for ActionError {}
+
+#[cfg(target_arch = "wasm32")]
+impl fmt::Debug for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
