@@ -13,6 +13,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cli;
+use barrierscope::engine::mechanisms::catalogue::carried::MechanismEvent;
+use barrierscope::engine::mechanisms::catalogue::carried::MechanismRestore;
+use barrierscope::engine::mechanisms::spark::events::SparkStreamingEvent;
+use barrierscope::engine::mechanisms::storm::events::StormEvent;
+use barrierscope::engine::mechanisms::storm::events::StormRestore;
 use cli::runner;
 
 use barrierscope::engine::comparison::format::is_comparison;
@@ -141,7 +146,10 @@ fn storm_column_worked_by_hand() {
     assert_eq!(c.latency.per_record, vec![Some(6), Some(14)]);
     assert_eq!((c.latency.median, c.latency.worst), (Some(6), Some(14)));
     assert_eq!(c.recovery.steps_down, Some(2));
-    assert_eq!(c.recovery.restored_from, Some(RestoreFrom::Committed));
+    assert_eq!(
+        c.recovery.restored_from,
+        Some(RestoreFrom::Mechanism(MechanismRestore::Storm(StormRestore::Committed)))
+    );
     // Storm keeps no state: a's count died with the worker and a, acked and committed, is never
     // replayed: lost in the state, and incomplete (the history that counts at Count lost it). The
     // sink saw a and b once each.
@@ -221,9 +229,9 @@ fn is_crash(e: &Event) -> bool {
         e,
         Event::Crashed { .. }
             | Event::RegionFailedOver { .. }
-            | Event::Spark(SparkStreamingEvent::DriverLost { .. })
-            | Event::Spark(SparkStreamingEvent::ExecutorLost { .. })
-            | Event::Storm(StormEvent::NimbusDown)
+            | Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::DriverLost { .. }))
+            | Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::ExecutorLost { .. }))
+            | Event::Mechanism(MechanismEvent::Storm(StormEvent::NimbusDown))
             | Event::LeadershipLost { .. }
             | Event::JobFailed { .. }
     )
@@ -236,7 +244,8 @@ fn first_taken(lane: &Lane, label: &str) -> Option<u64> {
         s.events
             .iter()
             .any(|e| match e {
-                Event::Read { record, .. } | Event::Spark(SparkStreamingEvent::BlockStored { record, .. }) => {
+                Event::Read { record, .. }
+                | Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::BlockStored { record, .. })) => {
                     g.label(*record) == label
                 }
                 _ => false,
@@ -289,7 +298,9 @@ fn lockstep_the_same_arrivals_crash_and_restore_in_every_run() {
                     lane.log.iter().filter(|s| s.action == Action::Restore).map(|s| s.tick).collect();
                 assert!(restores.iter().all(|t| *t >= file.restore.at), "{what}: restored at {restores:?}");
                 // Down then: the job, a region, or the master (Storm's Nimbus, while the workers run).
-                let nimbus = lane.log[file.crash.at as usize].events.contains(&Event::Storm(StormEvent::NimbusDown));
+                let nimbus = lane.log[file.crash.at as usize]
+                    .events
+                    .contains(&Event::Mechanism(MechanismEvent::Storm(StormEvent::NimbusDown)));
                 let down_at_restore = nimbus || lane.costs().recovery.steps_down.is_none_or(|s| s > 0);
                 assert_eq!(restores.first() == Some(&file.restore.at), down_at_restore, "{what}: {restores:?}");
                 let ledger = lane.sim.ledger();

@@ -366,15 +366,15 @@ fn engine_tier(file: &str) -> Option<usize> {
     })
 }
 
-/// The only imports allowed to run up a tier: the two sum types of the core that hold a
-/// mechanism's own words for the log, `Event::Storm` and `Event::Spark` (its events) and
-/// `ActionError::Storm` and `ActionError::Spark` (its refusals). Each names a type its folder
-/// defines, and nothing more: the core never calls into a mechanism but through the seam.
-const SUM_TYPES: [(&str, &str); 4] = [
-    ("engine/core/event", "engine/mechanisms/storm/events"),
-    ("engine/core/event", "engine/mechanisms/spark/events"),
-    ("engine/core/error", "engine/mechanisms/storm/refusals"),
-    ("engine/core/error", "engine/mechanisms/spark/refusals"),
+/// The only imports allowed to run up a tier: the core's three sum types that carry a mechanism's
+/// own values (`Event::Mechanism`, its events; `ActionError::Mechanism`, its refusals;
+/// `RestoreFrom::Mechanism`, where its restart came from) name the catalogue's list of them,
+/// `mechanisms/catalogue/carried.rs`, and nothing more: the core never calls into a mechanism but
+/// through the seam, and names none.
+const SUM_TYPES: [(&str, &str); 3] = [
+    ("engine/core/event", "engine/mechanisms/catalogue/carried"),
+    ("engine/core/error", "engine/mechanisms/catalogue/carried"),
+    ("engine/core/event_terms", "engine/mechanisms/catalogue/carried"),
 ];
 
 /// The imports inside the engine that run up a tier.

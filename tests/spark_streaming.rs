@@ -5,9 +5,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cases;
+use barrierscope::engine::mechanisms::catalogue::carried::MechanismEvent;
+use barrierscope::engine::mechanisms::catalogue::carried::MechanismRestore;
+use barrierscope::engine::mechanisms::spark::events::SparkRestore;
+use barrierscope::engine::mechanisms::spark::events::SparkStreamingEvent;
 use barrierscope::engine::{
-    narrate, runs::scenario, Action, Event, Lang, RestoreFrom, Scenario, Settings, SinkMode, SourceKind,
-    SparkStreamingEvent, Strategy, TaskId, Verdict,
+    narrate, runs::scenario, Action, Event, Lang, RestoreFrom, Scenario, Settings, SinkMode, SourceKind, Strategy,
+    TaskId, Verdict,
 };
 use cases::config;
 use proptest::prelude::*;
@@ -124,7 +128,10 @@ fn without_the_log_a_driver_crash_loses_received_blocks() {
         assert_eq!(labels(&p, true, Verdict::Lost), "a b c", "{}", story(&p));
         assert_eq!(labels(&p, false, Verdict::Lost), "a b c");
         assert_eq!(p.sim.ledger().state.exactly_once, 5);
-        assert!(events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::DriverLost { blocks: 3, .. }))));
+        assert!(events(&p).any(|e| matches!(
+            e,
+            Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::DriverLost { blocks: 3, .. }))
+        )));
         // With the log, the same crash loses nothing.
         let q = play("line-sink", &spark(true, SinkMode::Append), None, &["read Source x3", crash, "restore", "end"]);
         assert_eq!(q.sim.ledger().state.exactly_once, 8, "{}", story(&q));
@@ -152,7 +159,13 @@ fn a_restart_reruns_incomplete_batches_from_the_log() {
         events(&append).any(|e| matches!(
             e,
             Event::Restored {
-                from: RestoreFrom::MetadataCheckpoint { state: None, recompute: 0, rerun: 1, again: 0, .. }
+                from: RestoreFrom::Mechanism(MechanismRestore::Spark(SparkRestore::MetadataCheckpoint {
+                    state: None,
+                    recompute: 0,
+                    rerun: 1,
+                    again: 0,
+                    ..
+                }))
             }
         )),
         "{s}"
@@ -185,7 +198,11 @@ fn the_state_is_rebuilt_from_its_checkpoint_and_the_lineage_chain() {
     assert!(
         events(&p).any(|e| matches!(
             e,
-            Event::Spark(SparkStreamingEvent::StateCheckpointed { batch: 5, cut: 2, cleaned: 1 })
+            Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::StateCheckpointed {
+                batch: 5,
+                cut: 2,
+                cleaned: 1
+            }))
         )),
         "{st}"
     );
@@ -193,7 +210,13 @@ fn the_state_is_rebuilt_from_its_checkpoint_and_the_lineage_chain() {
         events(&p).any(|e| matches!(
             e,
             Event::Restored {
-                from: RestoreFrom::MetadataCheckpoint { state: Some(5), recompute: 1, rerun: 0, again: 0, .. }
+                from: RestoreFrom::Mechanism(MechanismRestore::Spark(SparkRestore::MetadataCheckpoint {
+                    state: Some(5),
+                    recompute: 1,
+                    rerun: 0,
+                    again: 0,
+                    ..
+                }))
             }
         )),
         "{st}"
@@ -201,7 +224,12 @@ fn the_state_is_rebuilt_from_its_checkpoint_and_the_lineage_chain() {
     assert!(
         events(&p).any(|e| matches!(
             e,
-            Event::Spark(SparkStreamingEvent::BatchStarted { batch: 9, output: false, records: 1, .. })
+            Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::BatchStarted {
+                batch: 9,
+                output: false,
+                records: 1,
+                ..
+            }))
         )),
         "{st}"
     );
@@ -237,7 +265,12 @@ fn a_batch_completed_but_not_yet_checkpointed_runs_again() {
     assert!(
         events(&t).any(|e| matches!(
             e,
-            Event::Spark(SparkStreamingEvent::BatchOutput { time: 4, skipped: true, rows: 3, .. })
+            Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::BatchOutput {
+                time: 4,
+                skipped: true,
+                rows: 3,
+                ..
+            }))
         )),
         "{}",
         story(&t)
@@ -266,14 +299,24 @@ fn an_executor_crash_reruns_the_batch_from_the_replica_or_the_log() {
     assert!(
         events(&p).any(|e| matches!(
             e,
-            Event::Spark(SparkStreamingEvent::ExecutorLost { executor: 1, lost_blocks: 0, rerun: Some(1), .. })
+            Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::ExecutorLost {
+                executor: 1,
+                lost_blocks: 0,
+                rerun: Some(1),
+                ..
+            }))
         )),
         "{st}"
     );
     assert!(
         events(&p).any(|e| matches!(
             e,
-            Event::Spark(SparkStreamingEvent::BatchStarted { batch: 1, attempt: 2, records: 3, .. })
+            Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::BatchStarted {
+                batch: 1,
+                attempt: 2,
+                records: 3,
+                ..
+            }))
         )),
         "{st}"
     );
@@ -300,8 +343,10 @@ fn a_receiver_on_a_socket_listens() {
     assert!(e.contains("by itself"), "{e}");
     let p = play("line", &s, Some(input), &["wait x2", "crash", "wait", "restore", "end"]);
     let st = story(&p);
-    let stored =
-        p.events[0].iter().filter(|e| matches!(e, Event::Spark(SparkStreamingEvent::BlockStored { .. }))).count();
+    let stored = p.events[0]
+        .iter()
+        .filter(|e| matches!(e, Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::BlockStored { .. }))))
+        .count();
     assert_eq!(stored, 2, "a and b have arrived when the clock reads 1, at the end of step 0: {st}");
     assert_eq!(labels(&p, true, Verdict::Lost), "c", "c arrived while the driver was down: {st}");
     assert_eq!(labels(&p, true, Verdict::ExactlyOnce), "a b d");
@@ -378,8 +423,10 @@ fn a_restart_reruns_the_batch_of_the_latest_checkpoint_with_its_output() {
     let p = play("line-sink", &s, Some(input), &script);
     let st = story(&p);
     assert!(
-        events(&p)
-            .any(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchCompleted { batch: 1, output: true, .. }))),
+        events(&p).any(|e| matches!(
+            e,
+            Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::BatchCompleted { batch: 1, output: true, .. }))
+        )),
         "batch 1 completed before the crash: {st}"
     );
     assert_eq!(labels(&p, false, Verdict::Duplicated), "a b", "{st}");
@@ -391,7 +438,12 @@ fn a_restart_reruns_the_batch_of_the_latest_checkpoint_with_its_output() {
     assert!(
         events(&t).any(|e| matches!(
             e,
-            Event::Spark(SparkStreamingEvent::BatchOutput { time: 20, skipped: true, rows: 2, .. })
+            Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::BatchOutput {
+                time: 20,
+                skipped: true,
+                rows: 2,
+                ..
+            }))
         )),
         "{tst}"
     );
@@ -437,25 +489,31 @@ fn the_log_keeps_blocks_for_twice_the_checkpoint_interval() {
     );
     let st = story(&p);
     assert!(
-        events(&p)
-            .any(|e| matches!(e, Event::Spark(SparkStreamingEvent::StateCheckpointed { batch: 1, cleaned: 0, .. }))),
+        events(&p).any(|e| matches!(
+            e,
+            Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::StateCheckpointed {
+                batch: 1,
+                cleaned: 0,
+                ..
+            }))
+        )),
         "{st}"
     );
     let restarted = p.events.iter().position(|ev| ev.iter().any(|e| matches!(e, Event::Restored { .. }))).unwrap();
     let rerun = p.events[restarted..]
         .iter()
         .flatten()
-        .find(|e| matches!(e, Event::Spark(SparkStreamingEvent::BatchStarted { .. })));
+        .find(|e| matches!(e, Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::BatchStarted { .. }))));
     assert!(
         matches!(
             rerun,
-            Some(Event::Spark(SparkStreamingEvent::BatchStarted {
+            Some(Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::BatchStarted {
                 batch: 1,
                 records: 2,
                 missing: 0,
                 output: true,
                 ..
-            }))
+            })))
         ),
         "the re-run finds its blocks: {st}"
     );
@@ -483,7 +541,10 @@ fn with_the_log_a_block_is_not_replicated() {
     // The receiver's executor dies before the batch is cut: the log still has the block.
     let p = play("line-sink", &spark(true, SinkMode::Append), None, &["read Source x3", "crash-task Source", "end"]);
     assert!(
-        events(&p).any(|e| matches!(e, Event::Spark(SparkStreamingEvent::ExecutorLost { lost_blocks: 0, .. }))),
+        events(&p).any(|e| matches!(
+            e,
+            Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::ExecutorLost { lost_blocks: 0, .. }))
+        )),
         "{}",
         story(&p)
     );

@@ -6,10 +6,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cases;
+use barrierscope::engine::mechanisms::catalogue::carried::MechanismEvent;
+use barrierscope::engine::mechanisms::storm::events::StormEvent;
 use barrierscope::engine::mechanisms::storm::tuple_tree::AckMessage;
 use barrierscope::engine::{
-    runs::scenario, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, StormEvent,
-    Strategy as Snapshots, TaskId, Verdict, BUILTIN_NAMES,
+    runs::scenario, Action, Event, OnRefusal, Scenario, ScriptAction, Settings, Sim, SinkMode, Strategy as Snapshots,
+    TaskId, Verdict, BUILTIN_NAMES,
 };
 use cases::config;
 use proptest::prelude::*;
@@ -60,7 +62,7 @@ fn check_xor_bookkeeping(sim: &mut Sim, steps: usize) -> Result<usize, TestCaseE
         }
         let events = sim.step(Action::Auto).unwrap();
         for e in &events {
-            if let Event::Storm(StormEvent::AckerForgot { root, .. }) = e {
+            if let Event::Mechanism(MechanismEvent::Storm(StormEvent::AckerForgot { root, .. })) = e {
                 forgotten.insert(*root);
             }
         }
@@ -74,7 +76,7 @@ fn check_xor_bookkeeping(sim: &mut Sim, steps: usize) -> Result<usize, TestCaseE
             }
         }
         for e in &events {
-            if let Event::Storm(StormEvent::TreeCompleted { root, .. }) = e {
+            if let Event::Mechanism(MechanismEvent::Storm(StormEvent::TreeCompleted { root, .. })) = e {
                 completed += 1;
                 prop_assert!(!open.contains(root), "completed while a tuple or a message of it is still out");
             }
@@ -117,7 +119,9 @@ fn a_timeout_fails_the_tuple_and_the_spout_replays_it_before_new_ones() {
         .enumerate()
         .flat_map(|(i, ev)| ev.iter().map(move |e| (i, e)))
         .filter_map(|(i, e)| match e {
-            Event::Storm(StormEvent::TupleTimedOut { record, .. }) => Some((i, run.sim.record_label(*record))),
+            Event::Mechanism(MechanismEvent::Storm(StormEvent::TupleTimedOut { record, .. })) => {
+                Some((i, run.sim.record_label(*record)))
+            }
             _ => None,
         })
         .collect();
@@ -150,15 +154,25 @@ fn the_stale_ack_of_a_timed_out_tree_is_ignored() {
     ];
     let run = play("line-sink", settings, &script);
     assert!(
-        matches!(run.events[5][..], [_, Event::Storm(StormEvent::TupleTimedOut { offset: 0, .. })]),
+        matches!(
+            run.events[5][..],
+            [_, Event::Mechanism(MechanismEvent::Storm(StormEvent::TupleTimedOut { offset: 0, .. }))]
+        ),
         "{:?}",
         run.events[5]
     );
     assert!(matches!(
         run.events[7][..],
-        [Event::Storm(StormEvent::AckerUpdated { val: 0, .. }), Event::Storm(StormEvent::TreeCompleted { .. })]
+        [
+            Event::Mechanism(MechanismEvent::Storm(StormEvent::AckerUpdated { val: 0, .. })),
+            Event::Mechanism(MechanismEvent::Storm(StormEvent::TreeCompleted { .. }))
+        ]
     ));
-    assert!(matches!(run.events[8][..], [Event::Storm(StormEvent::StaleAckIgnored { .. })]), "{:?}", run.events[8]);
+    assert!(
+        matches!(run.events[8][..], [Event::Mechanism(MechanismEvent::Storm(StormEvent::StaleAckIgnored { .. }))]),
+        "{:?}",
+        run.events[8]
+    );
     assert_eq!(run.sim.committed_offset(TaskId(0)), 0, "the failed offset is not committed");
     assert!(run.sim.storm().unwrap().spouts[0].retry.contains(&0), "a will be emitted again");
 }
@@ -260,7 +274,7 @@ fn nimbus_dying_changes_nothing_that_runs() {
         let mut sim = Scenario::builtin(job, storm(|_| {}), 3).sim().unwrap();
         sim.play_line(&ScriptAction::Auto(7), 7, OnRefusal::Stop, &mut |_, _| {}).unwrap();
         let events = sim.step(Action::CrashJobManager).unwrap();
-        assert_eq!(events, vec![Event::Storm(StormEvent::NimbusDown)]);
+        assert_eq!(events, vec![Event::Mechanism(MechanismEvent::Storm(StormEvent::NimbusDown))]);
         assert!(sim.running() && !sim.jobmanager_up());
         assert!(sim.check(Action::CrashJobManager).is_err(), "already down");
         // Everything that ran still runs: the same tasks, channels and acker.
@@ -268,7 +282,10 @@ fn nimbus_dying_changes_nothing_that_runs() {
         assert_eq!(sim.channels(), plain.channels());
         assert_eq!(sim.storm(), plain.storm());
         assert!(sim.check(Action::Auto).is_ok() || !plain.has_work());
-        assert_eq!(sim.step(Action::Restore).unwrap(), vec![Event::Storm(StormEvent::NimbusRestarted)]);
+        assert_eq!(
+            sim.step(Action::Restore).unwrap(),
+            vec![Event::Mechanism(MechanismEvent::Storm(StormEvent::NimbusRestarted))]
+        );
         assert!(sim.jobmanager_up());
     }
 }
@@ -285,19 +302,25 @@ fn a_supervisor_restarts_a_dead_worker_while_nimbus_is_down() {
     for sim in [&mut up, &mut down] {
         sim.play_line(&ScriptAction::Auto(6), 6, OnRefusal::Stop, &mut |_, _| {}).unwrap();
     }
-    assert_eq!(down.step(Action::CrashJobManager).unwrap(), vec![Event::Storm(StormEvent::NimbusDown)]);
+    assert_eq!(
+        down.step(Action::CrashJobManager).unwrap(),
+        vec![Event::Mechanism(MechanismEvent::Storm(StormEvent::NimbusDown))]
+    );
     for sim in [&mut up, &mut down] {
         sim.step(Action::CrashTask { task: TaskId(1) }).unwrap();
     }
     let restarted = down.step(Action::Restore).unwrap();
     assert!(
-        !restarted.contains(&Event::Storm(StormEvent::NimbusRestarted)),
+        !restarted.contains(&Event::Mechanism(MechanismEvent::Storm(StormEvent::NimbusRestarted))),
         "the supervisor, not Nimbus: {restarted:?}"
     );
-    assert_eq!(restarted[0], Event::Storm(StormEvent::SupervisorRestarted), "{restarted:?}");
+    assert_eq!(restarted[0], Event::Mechanism(MechanismEvent::Storm(StormEvent::SupervisorRestarted)), "{restarted:?}");
     assert_eq!(restarted[1..], up.step(Action::Restore).unwrap()[..], "the same restart as with Nimbus up");
     assert!(down.running() && !down.jobmanager_up(), "Nimbus is still down");
-    assert_eq!(down.step(Action::Restore).unwrap(), vec![Event::Storm(StormEvent::NimbusRestarted)]);
+    assert_eq!(
+        down.step(Action::Restore).unwrap(),
+        vec![Event::Mechanism(MechanismEvent::Storm(StormEvent::NimbusRestarted))]
+    );
     for sim in [&mut up, &mut down] {
         sim.play_line(&ScriptAction::RunToEnd, 100_000, OnRefusal::Stop, &mut |_, _| {}).unwrap();
     }
@@ -387,4 +410,42 @@ proptest! {
         let mut sim = Scenario::builtin(job, storm(|s| s.message_timeout = timeout), seed).sim().unwrap();
         check_xor_bookkeeping(&mut sim, 3_000)?;
     }
+}
+
+/// Issue 26, 7: `storm-acker` with `message-timeout: 4` replays without end; a run to the end
+/// stops at its cap and says why (`verdict/unfinished.rs`, through the catalogue's
+/// `EndlessWatch`). Model: the failure-free run with the default timeout finishes far below the
+/// same cap, and says nothing.
+#[test]
+fn a_run_that_stops_at_its_cap_says_so_and_names_the_timeout() {
+    use barrierscope::engine::mechanisms::catalogue::endless::Endless;
+    use barrierscope::engine::mechanisms::storm::endless_replay::EndlessReplay;
+    use barrierscope::engine::{EndWatch, Lang, UnfinishedCause};
+    fn storm(timeout: u64) -> Sim {
+        let mut s = Settings::new(Snapshots::StormAcker);
+        s.message_timeout = timeout;
+        Scenario::builtin("line-sink", s, 1).sim().unwrap()
+    }
+    const CAP: usize = 20_000;
+    let mut short = storm(4);
+    let mut watch = EndWatch::default();
+    short.run_to_end_each(CAP, &mut |_, ev| watch.observe(ev));
+    let u = watch.unfinished(&short, CAP).expect("stopped at the cap");
+    assert_eq!(u.steps, CAP);
+    assert!(
+        matches!(u.cause, UnfinishedCause::Endless(Endless::Storm(EndlessReplay { timeout: 4, timeouts: 1.., .. }))),
+        "{u:?}"
+    );
+    for lang in [Lang::En, Lang::Zh] {
+        assert!(u.message(lang).contains("4"), "{}", u.message(lang));
+    }
+    assert!(
+        u.message(Lang::En).contains("did not finish")
+            && u.message(Lang::En).contains("times out before it can complete")
+    );
+    let mut fine = storm(100);
+    let mut watch = EndWatch::default();
+    let taken = fine.run_to_end_each(CAP, &mut |_, ev| watch.observe(ev));
+    assert!(taken < CAP / 10, "{taken}");
+    assert_eq!(watch.unfinished(&fine, CAP), None);
 }

@@ -12,7 +12,7 @@ use super::text::Lang;
 pub struct Bands {
     pub acker: BandFn,
     pub batches: BandFn,
-    /// The narration of their events (`engine::wording::narrate_storm_spark`).
+    /// The narration of their events (`engine::wording::narrate_mechanism_event`).
     pub narrate: fn(&crate::engine::Event, &crate::engine::JobGraph, Lang) -> String,
     /// Spark's lines in the Storage panel, and its metadata line in the JobManager's box.
     pub storage_lines: fn(&crate::engine::Sim, Lang) -> Vec<String>,
@@ -33,7 +33,7 @@ fn band_fns() -> Bands {
     Bands {
         acker: acker_view::band,
         batches: spark_view::band,
-        narrate: crate::engine::wording::narrate_storm_spark,
+        narrate: crate::engine::wording::narrate_mechanism_event,
         storage_lines: spark_view::storage_lines,
         metadata_short: spark_view::metadata_short,
         legend: acker_view::legend,

@@ -9,7 +9,9 @@ use super::number_fields::{FieldNote, SettingField};
 use super::saved_run::{LoadError, Origin, MAX_SAVED_ACTIONS, MAX_SAVED_BYTES, SAVED_VERSION};
 use super::session::{Notice, StepLog, Steps};
 use crate::engine::core::lang::say;
-use crate::engine::{describe, Action, Event, Lang, Sim, SparkStreamingEvent};
+use crate::engine::mechanisms::catalogue::carried::MechanismEvent;
+use crate::engine::mechanisms::spark::events::SparkStreamingEvent;
+use crate::engine::{describe, Action, Event, Lang, Sim};
 
 impl LoadError {
     /// Why the saved run could not be opened, in one clause.
@@ -256,7 +258,7 @@ pub fn step_title(sim: &Sim, log: &StepLog, lang: Lang) -> String {
         | Some(Event::InFlightRecorded { channel, .. }) => describe(g, &Action::Deliver { channel: *channel }, lang),
         Some(Event::Restored { .. }) | Some(Event::RegionRestored { .. }) => describe(g, &Action::Restore, lang),
         Some(Event::NotificationDelivered { task, .. }) => describe(g, &Action::Notify { task: *task }, lang),
-        Some(Event::Spark(SparkStreamingEvent::BlockStored { task, .. })) => {
+        Some(Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::BlockStored { task, .. }))) => {
             describe(g, &Action::Read { task: *task }, lang)
         }
         Some(Event::Waited) => describe(g, &Action::Wait, lang),

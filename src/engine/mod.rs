@@ -67,8 +67,6 @@ pub use jobmanager::stats::{
 };
 pub use jobmanager::storage::{CheckpointStorage, CompletedCheckpoint, SAVES_KEPT};
 pub use mechanisms::progress::Alignment;
-pub use mechanisms::spark::events::SparkStreamingEvent;
-pub use mechanisms::storm::events::StormEvent;
 pub use program::savepoint::{JobEnd, Savepoint, SavepointType};
 pub use runs::scenario::{fingerprint, FaultBudget, Scenario};
 pub use runs::script::{OnRefusal, ScriptAction, ScriptError};

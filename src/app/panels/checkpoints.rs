@@ -2,6 +2,9 @@
 //! the failovers (what failed, the steps down, how the job came back and from what). It shows the
 //! whole history as of its last step, whatever step the timeline shows.
 
+use crate::engine::mechanisms::catalogue::carried::MechanismRestore;
+use crate::engine::mechanisms::spark::events::SparkRestore;
+use crate::engine::mechanisms::storm::events::StormRestore;
 use yew::prelude::*;
 
 use crate::app::text::Lang;
@@ -207,8 +210,12 @@ fn failovers(v: &CheckpointsView, l: Lang) -> Html {
         Some(RestoreFrom::Nothing) => l.t("nothing (empty state, offset 0)", "无（空状态，偏移量 0）").to_string(),
         Some(RestoreFrom::OwnSaves) => l.t("each task's own save", "各任务自己的保存").to_string(),
         Some(RestoreFrom::Policy) => l.t("the restart policy", "重启策略").to_string(),
-        Some(RestoreFrom::Committed) => l.t("the committed offsets", "已提交的偏移量").to_string(),
-        Some(RestoreFrom::MetadataCheckpoint { .. }) => l.t("the metadata checkpoint", "元数据检查点").to_string(),
+        Some(RestoreFrom::Mechanism(MechanismRestore::Storm(StormRestore::Committed))) => {
+            l.t("the committed offsets", "已提交的偏移量").to_string()
+        }
+        Some(RestoreFrom::Mechanism(MechanismRestore::Spark(SparkRestore::MetadataCheckpoint { .. }))) => {
+            l.t("the metadata checkpoint", "元数据检查点").to_string()
+        }
     };
     let later = |f: &FailoverRecord| v.at.is_some_and(|at| f.failed_tick >= at);
     html! {

@@ -7,6 +7,9 @@
 use barrierscope::classroom::saved_comparison::SavedComparison;
 use barrierscope::engine::comparison::format::is_comparison;
 use barrierscope::engine::comparison::{crash_meaning, ComparisonFile, Costs, Lockstep};
+use barrierscope::engine::mechanisms::catalogue::carried::MechanismRestore;
+use barrierscope::engine::mechanisms::spark::events::SparkRestore;
+use barrierscope::engine::mechanisms::storm::events::StormRestore;
 use barrierscope::engine::*;
 
 use crate::words::{complete_word, order_word, read, verdict_word};
@@ -114,8 +117,12 @@ fn restored_words(from: Option<RestoreFrom>) -> String {
         Some(RestoreFrom::Nothing) => "from nothing".into(),
         Some(RestoreFrom::OwnSaves) => "from each task's own save".into(),
         Some(RestoreFrom::Policy) => "by the restart policy".into(),
-        Some(RestoreFrom::Committed) => "from the committed offsets".into(),
-        Some(RestoreFrom::MetadataCheckpoint { .. }) => "from the metadata checkpoint".into(),
+        Some(RestoreFrom::Mechanism(MechanismRestore::Storm(StormRestore::Committed))) => {
+            "from the committed offsets".into()
+        }
+        Some(RestoreFrom::Mechanism(MechanismRestore::Spark(SparkRestore::MetadataCheckpoint { .. }))) => {
+            "from the metadata checkpoint".into()
+        }
     }
 }
 

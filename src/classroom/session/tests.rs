@@ -274,10 +274,9 @@ fn to_the_end_says_when_the_run_stops_at_its_cap() {
                 assert_eq!(u.steps, Session::END_BUDGET);
                 assert!(matches!(
                     u.cause,
-                    UnfinishedCause::TreesTimeOut(crate::engine::mechanisms::storm::endless_replay::EndlessReplay {
-                        timeout: 4,
-                        ..
-                    })
+                    UnfinishedCause::Endless(crate::engine::mechanisms::catalogue::endless::Endless::Storm(
+                        crate::engine::mechanisms::storm::endless_replay::EndlessReplay { timeout: 4, .. }
+                    ))
                 ));
                 assert!(u.message(Lang::Zh).contains("超时"), "{}", u.message(Lang::Zh));
             }

@@ -6,8 +6,7 @@ use std::fmt;
 
 /// Re-exported from where it used to live.
 pub use crate::engine::core::lang::Lang;
-use crate::engine::mechanisms::spark::refusals::SparkRefusal;
-use crate::engine::mechanisms::storm::refusals::StormRefusal;
+use crate::engine::mechanisms::catalogue::carried::MechanismRefusal;
 use crate::engine::settings::strategy::Strategy;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,10 +100,9 @@ pub enum ActionError {
         strategy: Strategy,
     },
     NothingToDo,
-    /// Refused by Storm's acker, in its own words (`mechanisms/storm/refusals.rs`).
-    Storm(StormRefusal),
-    /// Refused by Spark Streaming, in its own words (`mechanisms/spark/refusals.rs`).
-    Spark(SparkRefusal),
+    /// Refused by a mechanism, in its own words (Storm's acker in `mechanisms/storm/refusals.rs`,
+    /// Spark Streaming in `mechanisms/spark/refusals.rs`): the catalogue's `MechanismRefusal`.
+    Mechanism(MechanismRefusal),
     /// The strategy's mechanism has no step with this code (`core::step`).
     NoSuchStep {
         step: char,

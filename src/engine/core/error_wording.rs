@@ -69,8 +69,7 @@ impl ActionError {
                     "快照定时器只属于“{timers}”，而不属于“{name}”"
                 )
             }
-            Storm(refusal) => refusal.message(lang),
-            Spark(refusal) => refusal.message(lang),
+            Mechanism(refusal) => refusal.message(lang),
             NoSuchStep { step, strategy } => {
                 let name = strategy.in_sentence(lang);
                 say!(lang, "{name} has no step “{step}”", "“{name}”没有“{step}”这一步")

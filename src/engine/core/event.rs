@@ -7,8 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::core::event_terms::{AbortReason, CrashScope, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
 use crate::engine::core::ids::{ChannelId, CheckpointId, RecordId, TaskId, TxnId};
 use crate::engine::jobmanager::high_availability::JobManagerName;
-use crate::engine::mechanisms::spark::events::SparkStreamingEvent;
-use crate::engine::mechanisms::storm::events::StormEvent;
+use crate::engine::mechanisms::catalogue::carried::MechanismEvent;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "event")]
@@ -335,14 +334,11 @@ pub enum Event {
         savepoint: bool,
         next_id: CheckpointId,
     },
-    /// Storm's acker, spouts, bolts, Nimbus and supervisors (`mechanisms/storm/events.rs`). In a
-    /// log and a fingerprint it is the Storm event itself (`{"event":"acker-updated",...}`).
+    /// A mechanism's own event (Storm's acker, spouts, bolts, Nimbus and supervisors; Spark
+    /// Streaming's receivers, driver and executors): the catalogue's `MechanismEvent`. In a log and
+    /// a fingerprint it is the mechanism's event itself (`{"event":"acker-updated",...}`).
     #[serde(untagged)]
-    Storm(StormEvent),
-    /// Spark Streaming's receivers, driver and executors (`mechanisms/spark/events.rs`), written
-    /// as the Spark event itself.
-    #[serde(untagged)]
-    Spark(SparkStreamingEvent),
+    Mechanism(MechanismEvent),
 }
 
 fn is_false(b: &bool) -> bool {

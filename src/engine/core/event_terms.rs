@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::core::ids::{CheckpointId, TaskId};
+use crate::engine::mechanisms::catalogue::carried::MechanismRestore;
 
 /// What a completed checkpoint guarantees when the job restores from it, after Flink's
 /// `CheckpointingMode`: `EXACTLY_ONCE` draws checkpoints so that, upon recovery, every record is
@@ -153,21 +154,9 @@ pub enum RestoreFrom {
     OwnSaves,
     /// Strategy none: tasks empty, sources from the start or from the newest read position.
     Policy,
-    /// Operators empty (no state is saved), each source from the offset it committed to its log
-    /// (Storm's spouts; its words are the mechanism's, `mechanisms/storm/wording.rs`).
-    Committed,
-    /// The driver from its metadata checkpoint (Spark Streaming's; its words are the mechanism's,
-    /// `mechanisms/spark/wording.rs`), the state RDD from the state
-    /// checkpoint of batch `state` (or empty), `recompute` batches of the lineage chain to
-    /// recompute, `rerun` incomplete batches to run again and `again` completed batches from the
-    /// checkpoint's batch time `since` on, run again with their output (`JobGenerator.restart`).
-    MetadataCheckpoint {
-        state: Option<u32>,
-        recompute: u16,
-        rerun: u16,
-        #[serde(default)]
-        again: u16,
-        #[serde(default)]
-        since: u64,
-    },
+    /// A mechanism's own restart, in its own terms (Storm's worker from the spouts' committed
+    /// offsets, Spark Streaming's driver from its metadata checkpoint): the catalogue's
+    /// `MechanismRestore`, written as the mechanism's value itself.
+    #[serde(untagged)]
+    Mechanism(MechanismRestore),
 }

@@ -13,9 +13,10 @@
 //! - [`ids`], [`lang`], [`rng`], [`error`] (worded in `error_wording.rs`), [`sorted_vec`],
 //!   [`stable_sort`]: the vocabulary and the tools the rest is written with.
 //!
-//! The core calls a mechanism only through the seam. The only mechanism types it names are the
-//! ones its two sum types carry for the log: a mechanism's events (`Event::Storm`, `Event::Spark`)
-//! and refusals (`ActionError::Storm`, `ActionError::Spark`). `tests/import_circles.rs` keeps it
+//! The core calls a mechanism only through the seam, and names none. Its three sum types that
+//! carry a mechanism's own values (`Event::Mechanism`, its events; `ActionError::Mechanism`, its
+//! refusals; `RestoreFrom::Mechanism`, where its restart came from) name the catalogue's list of
+//! them (`mechanisms/catalogue/carried.rs`). `tests/import_circles.rs` keeps it
 //! so: no import runs up from the core (with the JobManager and the settings) to a mechanism, nor
 //! from a mechanism to what is built on a run.
 

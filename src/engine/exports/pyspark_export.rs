@@ -27,6 +27,7 @@
 //! in real time and checks afterwards that the real schedule matched. The shared Python is
 //! `pyspark_runtime.py`, beside this file. Pure: no I/O.
 
+use crate::engine::mechanisms::catalogue::carried::MechanismEvent;
 use serde::Serialize;
 
 use crate::engine::batch::spark::{SparkEvent, SparkJob, SparkSpec};
@@ -271,7 +272,7 @@ pub fn stream_plan(scenario: &Scenario) -> Result<StreamPlan, SparkExportError> 
     let mut stored_at = vec![None; n];
     for (i, evs) in played.events.iter().enumerate() {
         for e in evs {
-            if let Event::Spark(SparkStreamingEvent::BlockStored { record, .. }) = e {
+            if let Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::BlockStored { record, .. })) = e {
                 stored_at[record.0 as usize].get_or_insert(i);
             }
         }

@@ -24,11 +24,11 @@ pub use checkpoint::abort_reason;
 
 /// One sentence for one event.
 pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
-    narrate_common(e, g, lang).unwrap_or_else(|| narrate_storm_spark(e, g, lang))
+    narrate_common(e, g, lang).unwrap_or_else(|| narrate_mechanism_event(e, g, lang))
 }
 
-/// One sentence for one event: the dataflow's and Flink's, or None for an event of Storm's acker or
-/// Spark Streaming, which [`narrate_storm_spark`] words (the page loads those words with the
+/// One sentence for one event: the dataflow's and Flink's, or None for a mechanism's own event
+/// (Storm's acker, Spark Streaming), which [`narrate_mechanism_event`] words (the page loads those words with the
 /// drawings of those strategies).
 pub fn narrate_common(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
     dataflow::narrate(e, g, lang)
@@ -37,12 +37,12 @@ pub fn narrate_common(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
         .or_else(|| crate::engine::program::savepoint_wording::narrate(e, lang))
 }
 
-/// One sentence for an event of Storm's acker (trees, acks, Nimbus and supervisors) or of Spark
-/// Streaming (blocks, batches, the driver and executors); empty for any other event.
-pub fn narrate_storm_spark(e: &Event, g: &JobGraph, lang: Lang) -> String {
+/// One sentence for a mechanism's own event (Storm's trees, acks, Nimbus and supervisors; Spark
+/// Streaming's blocks, batches, driver and executors), in the mechanism's words; empty for any
+/// other event.
+pub fn narrate_mechanism_event(e: &Event, g: &JobGraph, lang: Lang) -> String {
     match e {
-        Event::Storm(e) => super::mechanisms::storm::wording::narrate(e, g, lang),
-        Event::Spark(e) => super::mechanisms::spark::wording::narrate(e, g, lang),
+        Event::Mechanism(e) => e.narrate(g, lang),
         _ => String::new(),
     }
 }

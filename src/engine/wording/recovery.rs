@@ -8,9 +8,6 @@ use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::core::lang::{say, Lang};
 
-use crate::engine::mechanisms::spark::wording::spark_restart;
-use crate::engine::mechanisms::storm::wording::storm_restart;
-
 pub(super) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
     let t = |id: TaskId| g.task(id).name.as_str();
     let ch = |id: ChannelId| g.channel(id).name.as_str();
@@ -58,10 +55,7 @@ pub(super) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
             RestoreFrom::Policy => {
                 lang.t("Nothing was saved: every task restarts empty.", "什么都没有保存：每个任务都从空开始。").into()
             }
-            RestoreFrom::MetadataCheckpoint { state, recompute, rerun, again, since } => {
-                spark_restart(state, recompute, rerun, again, since, lang)
-            }
-            RestoreFrom::Committed => storm_restart(lang),
+            RestoreFrom::Mechanism(own) => own.words(lang),
         },
         Event::RegionFailedOver { task, tasks, total, lost_in_flight } => say!(
             lang,
@@ -86,7 +80,7 @@ pub(super) fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
                 "Restored each of the failed region's {tasks} task(s) from its own latest save; the other tasks kept running.",
                 "失败区域的 {tasks} 个任务各自从最近一次保存恢复；其他任务一直在运行。"
             ),
-            RestoreFrom::Policy | RestoreFrom::Committed | RestoreFrom::MetadataCheckpoint { .. } => say!(
+            RestoreFrom::Policy | RestoreFrom::Mechanism(_) => say!(
                 lang,
                 "Nothing was saved: the failed region's {tasks} task(s) restart empty; the other tasks kept running.",
                 "什么都没有保存：失败区域的 {tasks} 个任务从空开始；其他任务一直在运行。"

@@ -4,6 +4,9 @@
 //! Spark Streaming, every batch attempt with its delays. Fault tolerance has a price, and these
 //! are its receipts.
 
+use barrierscope::engine::mechanisms::catalogue::carried::MechanismRestore;
+use barrierscope::engine::mechanisms::spark::events::SparkRestore;
+use barrierscope::engine::mechanisms::storm::events::StormRestore;
 use barrierscope::engine::*;
 
 /// The coordinator's checkpoints (and the user's savepoints), with per-subtask statistics.
@@ -161,8 +164,12 @@ pub fn failover_table(sim: &Sim) -> String {
             Some(RestoreFrom::Nothing) => "nothing".to_string(),
             Some(RestoreFrom::OwnSaves) => "each task's own save".to_string(),
             Some(RestoreFrom::Policy) => "the restart policy".to_string(),
-            Some(RestoreFrom::Committed) => "the committed offsets".to_string(),
-            Some(RestoreFrom::MetadataCheckpoint { .. }) => "the metadata checkpoint".to_string(),
+            Some(RestoreFrom::Mechanism(MechanismRestore::Storm(StormRestore::Committed))) => {
+                "the committed offsets".to_string()
+            }
+            Some(RestoreFrom::Mechanism(MechanismRestore::Spark(SparkRestore::MetadataCheckpoint { .. }))) => {
+                "the metadata checkpoint".to_string()
+            }
         };
         s += &format!(
             "  {:<34} {:>6} {:>8} {:>6}  {:<30} {}\n",

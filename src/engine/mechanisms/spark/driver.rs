@@ -43,7 +43,7 @@ impl Sim {
         for b in log_mut(&mut self.durable).wal.iter_mut().filter(|b| blocks.contains(&b.id)) {
             b.batch = Some(k);
         }
-        out.push(Event::Spark(SparkStreamingEvent::BatchGenerated { batch: k, blocks: blocks.len() as u16 }));
+        out.push(Event::from(SparkStreamingEvent::BatchGenerated { batch: k, blocks: blocks.len() as u16 }));
         self.spark_mut().jobs.push(BatchJob {
             batch: k,
             time,
@@ -87,7 +87,7 @@ impl Sim {
                 attempt: job.attempt,
                 output: job.output,
             });
-            out.push(Event::Spark(SparkStreamingEvent::BatchStarted {
+            out.push(Event::from(SparkStreamingEvent::BatchStarted {
                 batch: job.batch,
                 records: records.len() as u16,
                 missing,
@@ -137,7 +137,7 @@ impl Sim {
             s.chain.push((job.batch, job.blocks));
         }
         let chain = s.chain.len() as u32;
-        out.push(Event::Spark(SparkStreamingEvent::BatchCompleted {
+        out.push(Event::from(SparkStreamingEvent::BatchCompleted {
             batch: job.batch,
             output: job.output,
             lineage: chain,
@@ -147,7 +147,7 @@ impl Sim {
             let k = job.batch;
             log_mut(&mut self.durable).state = Some(StateCheckpoint { batch: k, tick, states });
             let cleaned = self.clean_log(clean_at, &mut Vec::new());
-            out.push(Event::Spark(SparkStreamingEvent::StateCheckpointed { batch: k, cut: chain, cleaned }));
+            out.push(Event::from(SparkStreamingEvent::StateCheckpointed { batch: k, cut: chain, cleaned }));
             // The state checkpoint and the metadata that points past it go together.
             self.write_metadata_checkpoint(time);
         } else {
@@ -179,7 +179,7 @@ impl Sim {
         wal.retain(|b| b.batch.is_none_or(|k| u64::from(k) * interval >= before || needed.contains(&k)));
         let cleaned = (n - wal.len()) as u16;
         if cleaned > 0 {
-            out.push(Event::Spark(SparkStreamingEvent::LogCleaned { before, blocks: cleaned }));
+            out.push(Event::from(SparkStreamingEvent::LogCleaned { before, blocks: cleaned }));
         }
         cleaned
     }
@@ -201,7 +201,7 @@ impl Sim {
             if !skipped {
                 ext.batch_commits.push((time, task));
             }
-            out.push(Event::Spark(SparkStreamingEvent::BatchOutput { task, time, rows, skipped }));
+            out.push(Event::from(SparkStreamingEvent::BatchOutput { task, time, rows, skipped }));
         }
     }
 

@@ -1,7 +1,7 @@
 //! Spark Streaming's events: what its receivers, its driver and its executors report at each step
 //! (a block stored, a batch cut, started and completed, a state checkpoint, the write-ahead log
 //! cleaned, a transactional output, an executor or the driver lost). The run's
-//! [`Event`](crate::engine::core::action::Event) carries them as `Event::Spark`; their narration is
+//! [`Event`](crate::engine::core::action::Event) carries them as `Event::Mechanism` (the catalogue's `MechanismEvent::Spark`); their narration is
 //! `wording.rs`'s.
 
 use serde::{Deserialize, Serialize};
@@ -34,4 +34,23 @@ pub enum SparkStreamingEvent {
     ExecutorLost { executor: u8, task: TaskId, lost_blocks: u16, rerun: Option<u32>, lineage: u32 },
     /// The driver died and every executor with it, with `blocks` blocks in memory.
     DriverLost { blocks: u16, lost_in_flight: u32 },
+}
+
+/// Where Spark Streaming's restart came from, as `RestoreFrom::Mechanism` carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "from")]
+pub enum SparkRestore {
+    /// The driver from its metadata checkpoint, the state RDD from the state checkpoint of batch
+    /// `state` (or empty), `recompute` batches of the lineage chain to recompute, `rerun`
+    /// incomplete batches to run again and `again` completed batches from the checkpoint's batch
+    /// time `since` on, run again with their output (`JobGenerator.restart`).
+    MetadataCheckpoint {
+        state: Option<u32>,
+        recompute: u16,
+        rerun: u16,
+        #[serde(default)]
+        again: u16,
+        #[serde(default)]
+        since: u64,
+    },
 }

@@ -56,6 +56,7 @@ use crate::engine::core::own_state::Slot;
 use crate::engine::core::seam::{InFlight, Mechanism, OnCrash, Rerun};
 use crate::engine::core::sim::Durable;
 use crate::engine::core::sim::Sim;
+use crate::engine::mechanisms::spark::events::SparkRestore;
 use crate::engine::settings::Settings;
 use crate::engine::settings::SourceKind;
 
@@ -74,7 +75,7 @@ impl Mechanism for MicroBatches {
     fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
         match a {
             Action::Read { task } if sim.receiver_listens() => {
-                Err(ActionError::Spark(SparkRefusal::ReceiverListens { task: sim.graph.task(task).name.clone() }))
+                Err(ActionError::from(SparkRefusal::ReceiverListens { task: sim.graph.task(task).name.clone() }))
             }
             Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy() }),
             _ => Ok(()),
@@ -97,7 +98,7 @@ impl Mechanism for MicroBatches {
     }
     fn crash_event(&self, lost: &Slot, scope: CrashScope, lost_in_flight: u32) -> Event {
         match lost.get::<SparkRuntime>() {
-            Some(s) => Event::Spark(SparkStreamingEvent::DriverLost {
+            Some(s) => Event::from(SparkStreamingEvent::DriverLost {
                 blocks: s.blocks.iter().filter(|b| b.copies != 0).count() as u16,
                 lost_in_flight,
             }),
@@ -188,7 +189,7 @@ impl Sim {
             let n = self.graph.tasks.len();
             log_mut(&mut self.durable).committed.commit(t, offset + 1, n);
         }
-        out.push(Event::Spark(SparkStreamingEvent::BlockStored { task: t, record, block: id, wal, acked }));
+        out.push(Event::from(SparkStreamingEvent::BlockStored { task: t, record, block: id, wal, acked }));
     }
 
     /// The driver's clock, after every step: a finished job completes, a batch is cut every
@@ -250,7 +251,7 @@ impl Sim {
         }
         let rerun = s.running().map(|j| j.batch);
         let lineage = s.chain.len() as u32;
-        out.push(Event::Spark(SparkStreamingEvent::ExecutorLost {
+        out.push(Event::from(SparkStreamingEvent::ExecutorLost {
             executor: e,
             task: x,
             lost_blocks: lost,
@@ -359,7 +360,16 @@ impl Sim {
             }
         }
         let since = meta.checkpoint_time;
-        (RestoreFrom::MetadataCheckpoint { state: state.map(|s| s.batch), recompute, rerun, again, since }, vec![])
+        (
+            RestoreFrom::from(SparkRestore::MetadataCheckpoint {
+                state: state.map(|s| s.batch),
+                recompute,
+                rerun,
+                again,
+                since,
+            }),
+            vec![],
+        )
     }
 
     /// Spark's records that are still on their way: in a block not yet processed (unallocated, or

@@ -11,6 +11,7 @@ use super::events::SparkStreamingEvent;
 use super::received_blocks::{MetaCheckpoint, WAL_BYTES_PER_RECORD};
 use crate::engine::core::action::Event;
 use crate::engine::core::sim::Sim;
+use crate::engine::mechanisms::catalogue::carried::MechanismEvent;
 use crate::engine::mechanisms::upkeep::{state_bytes, Upkeep, UpkeepMeter};
 
 /// Bytes per batch listed in a Spark metadata checkpoint (its time and status).
@@ -25,7 +26,7 @@ pub static UPKEEP: Upkeep = Upkeep { observe, settled, awaits_timeout: |_| false
 fn observe(m: &mut UpkeepMeter, sim: &Sim, events: &[Event]) {
     let mut meta_writes = 0u64;
     for e in events {
-        let Event::Spark(e) = e else { continue };
+        let Event::Mechanism(MechanismEvent::Spark(e)) = e else { continue };
         match *e {
             SparkStreamingEvent::BlockStored { task, record, .. } => {
                 m.reads.push((task, record));
@@ -44,7 +45,9 @@ fn observe(m: &mut UpkeepMeter, sim: &Sim, events: &[Event]) {
             _ => {}
         }
     }
-    let driver_lost = events.iter().any(|e| matches!(e, Event::Spark(SparkStreamingEvent::DriverLost { .. })));
+    let driver_lost = events
+        .iter()
+        .any(|e| matches!(e, Event::Mechanism(MechanismEvent::Spark(SparkStreamingEvent::DriverLost { .. }))));
     if m.due && sim.spark().is_some() && !driver_lost {
         meta_writes += 1;
     }

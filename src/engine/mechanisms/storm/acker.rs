@@ -43,6 +43,7 @@ use crate::engine::core::seam::{InFlight, Mechanism, OnCrash, OnRestore};
 use crate::engine::core::sim::Sim;
 use crate::engine::core::step::Step;
 use crate::engine::mechanisms::committed_offsets::CommittedOffsets;
+use crate::engine::mechanisms::storm::events::StormRestore;
 use crate::engine::settings::Settings;
 
 /// The XOR acker (strategy `storm-acker`).
@@ -55,20 +56,20 @@ impl Mechanism for XorAcker {
     }
     fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
         match a {
-            Action::CrashJobManager if !sim.live.jobmanager_up => Err(ActionError::Storm(StormRefusal::NimbusDown)),
+            Action::CrashJobManager if !sim.live.jobmanager_up => Err(ActionError::from(StormRefusal::NimbusDown)),
             Action::Mechanism { step } => {
                 if sim.settings.ackers == 0 {
-                    return Err(ActionError::Storm(StormRefusal::NoAcker { strategy: sim.strategy() }));
+                    return Err(ActionError::from(StormRefusal::NoAcker { strategy: sim.strategy() }));
                 }
                 sim.need_running()?;
                 let storm = sim.storm();
                 let task = || sim.graph.task(step.task).name.clone();
                 match step.kind {
                     TO_ACKER if storm.is_some_and(|s| s.to_acker[step.task.index()].is_empty()) => {
-                        Err(ActionError::Storm(StormRefusal::NoAckMessage { task: task() }))
+                        Err(ActionError::from(StormRefusal::NoAckMessage { task: task() }))
                     }
                     FROM_ACKER if storm.is_some_and(|s| s.to_spout[step.task.index()].is_empty()) => {
-                        Err(ActionError::Storm(StormRefusal::NoAckerAnswer { task: task() }))
+                        Err(ActionError::from(StormRefusal::NoAckerAnswer { task: task() }))
                     }
                     TO_ACKER | FROM_ACKER => Ok(()),
                     kind => Err(ActionError::NoSuchStep { step: kind, strategy: sim.strategy() }),
@@ -106,7 +107,7 @@ impl Mechanism for XorAcker {
         match scope {
             CrashScope::JobManager => {
                 sim.live.jobmanager_up = false;
-                out.push(Event::Storm(StormEvent::NimbusDown));
+                out.push(Event::from(StormEvent::NimbusDown));
                 sim.master_lost_alone();
                 OnCrash::Done
             }
@@ -120,10 +121,10 @@ impl Mechanism for XorAcker {
         }
         if sim.live.down.is_none() && !sim.region_down() {
             sim.live.jobmanager_up = true;
-            out.push(Event::Storm(StormEvent::NimbusRestarted));
+            out.push(Event::from(StormEvent::NimbusRestarted));
             return OnRestore::Done;
         }
-        out.push(Event::Storm(StormEvent::SupervisorRestarted));
+        out.push(Event::from(StormEvent::SupervisorRestarted));
         OnRestore::Restart { master_stays_down: true }
     }
     /// A tuple not yet acked will be emitted again if it fails.
@@ -189,7 +190,7 @@ impl Mechanism for XorAcker {
         }
         let fresh = sim.fresh_storm();
         sim.live.mechanism.put(fresh);
-        (RestoreFrom::Committed, vec![])
+        (RestoreFrom::from(StormRestore::Committed), vec![])
     }
 }
 
@@ -242,7 +243,7 @@ impl Sim {
         let storm = self.storm_mut();
         storm.spouts[t.index()].pending.put(root, (offset, record));
         storm.to_acker[t.index()].push_back(AckMessage::Init { root, xor, spout: t, offset, record, opened });
-        out.push(Event::Storm(StormEvent::AckInitSent { task: t, record, root }));
+        out.push(Event::from(StormEvent::AckInitSent { task: t, record, root }));
     }
 
     /// Bolt `t` processed tuple `seq` of channel `c` and emitted `children`: anchored ones get an
@@ -276,7 +277,7 @@ impl Sim {
             closed: input.edge,
             opened,
         });
-        out.push(Event::Storm(StormEvent::AckSent {
+        out.push(Event::from(StormEvent::AckSent {
             task: t,
             record,
             root: input.root,
@@ -288,9 +289,9 @@ impl Sim {
     /// The acker takes the oldest message from task `from`.
     pub(crate) fn deliver_to_acker(&mut self, from: TaskId, out: &mut Vec<Event>) {
         let step = self.storm_mut().acker_receive(from).expect("checked");
-        out.push(Event::Storm(StormEvent::AckerUpdated { from, record: step.record, root: step.root, val: step.val }));
+        out.push(Event::from(StormEvent::AckerUpdated { from, record: step.record, root: step.root, val: step.val }));
         if let Some((spout, answer)) = step.completed {
-            out.push(Event::Storm(StormEvent::TreeCompleted { spout, record: answer.record, root: answer.root }));
+            out.push(Event::from(StormEvent::TreeCompleted { spout, record: answer.record, root: answer.root }));
         }
     }
 
@@ -301,14 +302,14 @@ impl Sim {
         match storm.spouts[t.index()].pending.remove(&answer.root) {
             Some((offset, record)) => {
                 self.mark_acked(t, offset);
-                out.push(Event::Storm(StormEvent::SpoutAcked {
+                out.push(Event::from(StormEvent::SpoutAcked {
                     task: t,
                     record,
                     offset,
                     committed: self.committed_offset(t),
                 }));
             }
-            None => out.push(Event::Storm(StormEvent::StaleAckIgnored { task: t, record: answer.record })),
+            None => out.push(Event::from(StormEvent::StaleAckIgnored { task: t, record: answer.record })),
         }
     }
 
@@ -335,11 +336,11 @@ impl Sim {
         for (t, spout) in storm.spouts.iter_mut().enumerate() {
             for (_, (offset, record)) in spout.pending.rotate() {
                 spout.retry.insert(offset);
-                out.push(Event::Storm(StormEvent::TupleTimedOut { task: TaskId(t as u16), record, offset }));
+                out.push(Event::from(StormEvent::TupleTimedOut { task: TaskId(t as u16), record, offset }));
             }
         }
         for (root, entry) in storm.acker.rotate() {
-            out.push(Event::Storm(StormEvent::AckerForgot { root, record: entry.spout.map(|s| s.2) }));
+            out.push(Event::from(StormEvent::AckerForgot { root, record: entry.spout.map(|s| s.2) }));
         }
     }
 

@@ -5,6 +5,7 @@
 //! by step, so that a run stopped at its step cap (`verdict/unfinished.rs`) can tell this apart
 //! from a run that was merely still busy, and say it ([`EndlessReplay::message`]).
 
+use crate::engine::mechanisms::catalogue::carried::MechanismEvent;
 use serde::{Deserialize, Serialize};
 
 use super::events::StormEvent;
@@ -33,12 +34,12 @@ impl TreeWatch {
     /// An event of step `step` (counted from 1).
     pub fn observe(&mut self, step: usize, e: &Event) {
         match e {
-            Event::Storm(StormEvent::TreeCompleted { .. }) => {
+            Event::Mechanism(MechanismEvent::Storm(StormEvent::TreeCompleted { .. })) => {
                 self.completed += 1;
                 self.last_completion = Some(step);
                 self.timeouts_since = 0;
             }
-            Event::Storm(StormEvent::TupleTimedOut { .. }) => self.timeouts_since += 1,
+            Event::Mechanism(MechanismEvent::Storm(StormEvent::TupleTimedOut { .. })) => self.timeouts_since += 1,
             _ => {}
         }
     }

@@ -1,7 +1,7 @@
 //! Storm's events: what the acker, the spouts and the bolts report at each step (`__ack_init`,
 //! `__ack_ack`, the acker's XOR, a tree completed or timed out, the spout's commit), and Nimbus and
 //! the supervisors failing and coming back. The run's [`Event`](crate::engine::core::action::Event)
-//! carries them as `Event::Storm`; their narration is `wording.rs`'s.
+//! carries them as `Event::Mechanism` (the catalogue's `MechanismEvent::Storm`); their narration is `wording.rs`'s.
 
 use serde::{Deserialize, Serialize};
 
@@ -34,4 +34,13 @@ pub enum StormEvent {
     NimbusRestarted,
     /// While Nimbus is down, the supervisor restarts the dead worker on its own.
     SupervisorRestarted,
+}
+
+/// Where Storm's restart came from, as `RestoreFrom::Mechanism` carries it: every bolt starts
+/// empty (Storm saves no state) and each spout resumes at the offset it committed to its log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "from")]
+pub enum StormRestore {
+    /// Operators empty, each source from the offset it committed to its log.
+    Committed,
 }

@@ -7,6 +7,7 @@
 use super::events::StormEvent;
 use crate::engine::core::action::Event;
 use crate::engine::core::sim::Sim;
+use crate::engine::mechanisms::catalogue::carried::MechanismEvent;
 use crate::engine::mechanisms::upkeep::{Upkeep, UpkeepMeter};
 
 /// Bytes per pending tuple tree in Storm's acker (root id, XOR value, spout task: "about 20 bytes
@@ -18,9 +19,9 @@ pub static UPKEEP: Upkeep = Upkeep { observe, settled, awaits_timeout };
 
 fn observe(m: &mut UpkeepMeter, sim: &Sim, events: &[Event]) {
     for e in events {
-        if let Event::Storm(
+        if let Event::Mechanism(MechanismEvent::Storm(
             StormEvent::AckInitSent { .. } | StormEvent::AckSent { .. } | StormEvent::TreeCompleted { .. },
-        ) = e
+        )) = e
         {
             m.messages.acker += 1;
         }

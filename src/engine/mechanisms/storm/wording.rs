@@ -117,7 +117,7 @@ pub(crate) fn narrate(e: &StormEvent, g: &JobGraph, lang: Lang) -> String {
 }
 
 /// How Storm's restart is said: the worker restarted from the spouts' committed offsets
-/// (`RestoreFrom::Committed`).
+/// (`StormRestore::Committed`).
 pub(crate) fn storm_restart(lang: Lang) -> String {
     lang.t(
         "The worker restarted: Storm saves no state, so every bolt starts empty; each spout resumes at the offset it committed, and every tree that was pending is gone.",

@@ -25,11 +25,16 @@
 //! calls ships with the comparison's room. A mechanism that runs on Flink's cluster and keeps no
 //! books of its own needs no line there.
 
+pub mod carried;
+pub mod endless;
+
+use self::carried::{MechanismEvent, MechanismRefusal, MechanismRestore};
 use super::row::Row;
 use super::upkeep::Upkeep;
 use super::{aligned, no_snapshots, spark, state_log, stop_the_world, storm, timers, tracker, unaligned};
-use crate::engine::core::action::Action;
+use crate::engine::core::action::{Action, Event, RestoreFrom};
 use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::error::ActionError;
 use crate::engine::core::lang::Lang;
 use crate::engine::settings::options::SinkMode;
 use crate::engine::settings::strategy::{Setting, Strategy};
@@ -123,6 +128,52 @@ impl Strategy {
             None => String::new(),
         }
     }
+}
+
+impl MechanismEvent {
+    /// The event told in its mechanism's words.
+    pub fn narrate(&self, graph: &JobGraph, lang: Lang) -> String {
+        match self {
+            MechanismEvent::Storm(e) => storm::wording::narrate(e, graph, lang),
+            MechanismEvent::Spark(e) => spark::wording::narrate(e, graph, lang),
+        }
+    }
+}
+
+impl MechanismRestore {
+    /// The restart told in its mechanism's words.
+    pub fn words(&self, lang: Lang) -> String {
+        match *self {
+            MechanismRestore::Storm(storm::events::StormRestore::Committed) => storm::wording::storm_restart(lang),
+            MechanismRestore::Spark(spark::events::SparkRestore::MetadataCheckpoint {
+                state,
+                recompute,
+                rerun,
+                again,
+                since,
+            }) => spark::wording::spark_restart(state, recompute, rerun, again, since, lang),
+        }
+    }
+}
+
+/// A mechanism's own value, made into the core's: its folder writes `Event::from(StormEvent::..)`.
+macro_rules! carried {
+    ($($own:ty => $core:ident :: $variant:ident ($sum:ident :: $which:ident)),* $(,)?) => {$(
+        impl From<$own> for $core {
+            fn from(own: $own) -> $core {
+                $core::$variant($sum::$which(own))
+            }
+        }
+    )*};
+}
+
+carried! {
+    storm::events::StormEvent => Event::Mechanism(MechanismEvent::Storm),
+    spark::events::SparkStreamingEvent => Event::Mechanism(MechanismEvent::Spark),
+    storm::refusals::StormRefusal => ActionError::Mechanism(MechanismRefusal::Storm),
+    spark::refusals::SparkRefusal => ActionError::Mechanism(MechanismRefusal::Spark),
+    storm::events::StormRestore => RestoreFrom::Mechanism(MechanismRestore::Storm),
+    spark::events::SparkRestore => RestoreFrom::Mechanism(MechanismRestore::Spark),
 }
 
 #[cfg(test)]
