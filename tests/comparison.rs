@@ -619,3 +619,19 @@ fn the_file_the_page_saves_prints_the_same_table() {
     assert!(err.contains("saved-comparison version 2"), "{err}");
     std::fs::remove_file(&path).unwrap();
 }
+
+/// Under Spark Streaming a task's crash is its executor's: the comparison says which tasks die with
+/// it (the words are Spark's folder's, through the catalogue's `Strategy::crash_words`).
+#[test]
+fn a_task_crash_under_spark_is_its_executors() {
+    let b = builtin("line-sink").unwrap();
+    let g = JobGraph::build(&b.spec, &b.input).unwrap();
+    let spark = Settings::new(Strategy::SparkStreaming);
+    let en = barrierscope::engine::comparison::wording::crash_meaning(
+        &CrashPlace::WorkerRunning("Count".into()),
+        &spark,
+        &g,
+        Lang::En,
+    );
+    assert!(en.contains("executor 0 dies (it runs Source, Count)"), "{en}");
+}

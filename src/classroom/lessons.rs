@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::program_change::ProgramChange;
 use super::run_config::RunConfig;
 use crate::engine::core::ledger::Verdict;
-use crate::engine::{Action, OnRefusal, ScriptAction, ScriptError, Settings, Sim};
+use crate::engine::{Action, OnRefusal, ScriptAction, ScriptError, Settings, Sim, Strategy};
 
 /// A phrase in both languages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -302,8 +302,6 @@ pub fn parse_line(s: &str) -> Result<ScriptAction, String> {
         "crash-jm" => ScriptAction::CrashJobManager,
         "restore" => ScriptAction::Restore,
         "notify" => ScriptAction::Notify(arg),
-        "ack" => ScriptAction::Ack(arg),
-        "answer" => ScriptAction::Answer(arg),
         "auto" => ScriptAction::Auto(arg.parse().map_err(|_| format!("{s:?}: auto needs a number"))?),
         "end" => ScriptAction::RunToEnd,
         "wait" => ScriptAction::Wait,
@@ -311,7 +309,10 @@ pub fn parse_line(s: &str) -> Result<ScriptAction, String> {
         "stop-with-savepoint" => ScriptAction::StopWithSavepoint,
         "cancel" => ScriptAction::Cancel,
         "resume" => ScriptAction::Resume(arg.parse().map_err(|_| format!("{s:?}: resume needs a savepoint id"))?),
-        _ => return Err(format!("{s:?}: unknown script word {verb:?}")),
+        _ => match Strategy::step_named(verb) {
+            Some(kind) => ScriptAction::Step(kind, arg),
+            None => return Err(format!("{s:?}: unknown script word {verb:?}")),
+        },
     })
 }
 

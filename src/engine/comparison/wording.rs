@@ -70,8 +70,5 @@ mod tests {
                 assert_ne!(en, zh);
             }
         }
-        let spark = Settings::new(Strategy::SparkStreaming);
-        let en = crash_meaning(&CrashPlace::WorkerRunning("Count".into()), &spark, &g, Lang::En);
-        assert!(en.contains("executor 0 dies (it runs Source, Count)"), "{en}");
     }
 }

@@ -301,5 +301,6 @@ pub static ROW: Row = Row {
         }
     },
     system: "Flink",
+    script_words: &[],
     check_settings: super::row::no_rules,
 };

@@ -76,5 +76,6 @@ pub static ROW: Row = Row {
     toy: false,
     marks: |_| &[Mark::Replayed, Mark::NextRecord],
     system: "Flink",
+    script_words: &[],
     check_settings: super::row::no_rules,
 };

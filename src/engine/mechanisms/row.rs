@@ -82,6 +82,10 @@ pub struct Row {
     /// The system whose mechanism it is, as a comparison's column is titled: `"Flink"` for
     /// Flink's and for the toys that run on Flink's cluster, else the system's name (`"Storm"`).
     pub system: &'static str,
+    /// The words its own steps (`core::step`) are written in, in a script and a scenario file:
+    /// Storm's `q` is `ack` (`{"ack": "Map"}`). A step without a word is written with its letter
+    /// (`{"step": ["q", "Map"]}`).
+    pub script_words: &'static [(char, &'static str)],
     /// The rules of the settings it owns, checked under every strategy before a run starts (a
     /// setting of its own set under another strategy is refused by it): [`no_rules`] for a
     /// mechanism without settings of its own.

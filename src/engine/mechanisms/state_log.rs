@@ -114,5 +114,6 @@ pub static ROW: Row = Row {
     toy: true,
     marks: |_| &[Mark::NextRecord],
     system: "Flink",
+    script_words: &[],
     check_settings: super::row::no_rules,
 };

@@ -101,5 +101,6 @@ pub static ROW: Row = Row {
     toy: false,
     marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::NextRecord],
     system: "Flink",
+    script_words: &[],
     check_settings: super::row::no_rules,
 };

@@ -136,5 +136,6 @@ pub static ROW: Row = Row {
     toy: false,
     marks: |_| &[Mark::Save, Mark::Cut, Mark::Replayed, Mark::UnalignedBarrier, Mark::CancelMarker, Mark::NextRecord],
     system: "Flink",
+    script_words: &[],
     check_settings: super::row::no_rules,
 };

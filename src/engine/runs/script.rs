@@ -4,19 +4,17 @@
 //! concrete [`Action`]s against the current run; [`Sim::play_line`] applies them and hands each
 //! step's events on.
 
-use serde::{Deserialize, Serialize};
-
 use crate::engine::core::action::{Action, Event};
 use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::error::ActionError;
 use crate::engine::core::ids::TaskId;
 use crate::engine::core::sim::Sim;
 use crate::engine::core::step::Step;
-use crate::engine::mechanisms::storm::steps::{from_acker, to_acker, FROM_ACKER, TO_ACKER};
 
 /// One line of an action script, naming tasks and channels.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// In a scenario file it is written as `script_json.rs` says (`"checkpoint"`,
+/// `{"deliver": "Source->Map"}`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScriptAction {
     Deliver(String),
     Read(String),
@@ -29,11 +27,8 @@ pub enum ScriptAction {
     Restore,
     /// Deliver the oldest checkpoint-complete notification on its way to this task.
     Notify(String),
-    /// Storm: deliver this task's oldest message to the acker.
-    Ack(String),
-    /// Storm: deliver the acker's oldest answer to this spout.
-    Answer(String),
-    /// Another step of a mechanism's own (`core::step`): its letter, and the task.
+    /// A step of a mechanism's own (`core::step`): its letter, and the task. Written in the word
+    /// its catalogue row gives it (Storm's `q` is `{"ack": "Map"}`), else as `{"step": ["q", "Map"]}`.
     Step(char, String),
     /// One step in which only time passes (a socket's records arrive, the driver cuts batches).
     Wait,
@@ -68,11 +63,7 @@ impl ScriptAction {
             Action::CrashJobManager => ScriptAction::CrashJobManager,
             Action::Restore => ScriptAction::Restore,
             Action::Notify { task: t } => ScriptAction::Notify(task(t)),
-            Action::Mechanism { step } => match step.kind {
-                TO_ACKER => ScriptAction::Ack(task(step.task)),
-                FROM_ACKER => ScriptAction::Answer(task(step.task)),
-                kind => ScriptAction::Step(kind, task(step.task)),
-            },
+            Action::Mechanism { step } => ScriptAction::Step(step.kind, task(step.task)),
             Action::Wait => ScriptAction::Wait,
             Action::Auto => ScriptAction::Auto(1),
             Action::Savepoint => ScriptAction::Savepoint,
@@ -133,8 +124,6 @@ impl Sim {
             ScriptAction::CrashJobManager => vec![Action::CrashJobManager],
             ScriptAction::Restore => vec![Action::Restore],
             ScriptAction::Notify(name) => vec![Action::Notify { task: task(name)? }],
-            ScriptAction::Ack(name) => vec![to_acker(task(name)?)],
-            ScriptAction::Answer(name) => vec![from_acker(task(name)?)],
             ScriptAction::Step(kind, name) => vec![Action::Mechanism { step: Step { kind: *kind, task: task(name)? } }],
             ScriptAction::Auto(n) => vec![Action::Auto; *n as usize],
             ScriptAction::Wait => vec![Action::Wait],

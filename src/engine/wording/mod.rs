@@ -28,8 +28,8 @@ pub fn narrate(e: &Event, g: &JobGraph, lang: Lang) -> String {
 }
 
 /// One sentence for one event: the dataflow's and Flink's, or None for a mechanism's own event
-/// (Storm's acker, Spark Streaming), which [`narrate_mechanism_event`] words (the page loads those words with the
-/// drawings of those strategies).
+/// (Storm's acker, Spark Streaming), which [`narrate_mechanism_event`] words (the page loads those
+/// words with the drawings of those strategies).
 pub fn narrate_common(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
     dataflow::narrate(e, g, lang)
         .or_else(|| checkpoint::narrate(e, g, lang))

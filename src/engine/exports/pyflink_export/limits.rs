@@ -91,12 +91,21 @@ impl ExportError {
                     "套接字数据源无法导出到 PyFlink：导出的作业需要可重放的数据源，才能检验恢复",
                 )
                 .into(),
-            ExportError::SinkMode(m) => say!(
-                lang,
-                "sink {} can't be exported to PyFlink: it is Spark Streaming's output",
-                "sink {} 无法导出到 PyFlink：它是 Spark Streaming 的输出",
-                m.id()
-            ),
+            ExportError::SinkMode(m) => {
+                // The systems whose output it is: the rows that take a transactional sink.
+                let whose: Vec<&str> = Strategy::ALL
+                    .into_iter()
+                    .filter(|s| s.row().transactional_sink)
+                    .map(|s| s.name(lang))
+                    .collect();
+                let whose = whose.join(lang.t(" or ", "或"));
+                say!(
+                    lang,
+                    "sink {} can't be exported to PyFlink: it is {whose}'s output",
+                    "sink {} 无法导出到 PyFlink：它是 {whose} 的输出",
+                    m.id()
+                )
+            }
             ExportError::BroadcastIntoKeyed { operator } => say!(
                 lang,
                 "the broadcast edge into {operator} can't be exported to PyFlink: Flink keeps keyed state only on a keyed stream",

@@ -63,3 +63,53 @@ pub enum MechanismRestore {
     /// Spark Streaming's driver, from its metadata checkpoint.
     Spark(SparkRestore),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::core::action::{Event, RestoreFrom};
+    use crate::engine::core::ids::{RecordId, TaskId};
+
+    /// A carried value is written as the mechanism's own value, with nothing of the sum types
+    /// around it, and reads back as what was written. Model: the mechanism's value serialized on
+    /// its own.
+    #[test]
+    fn a_carried_value_is_written_as_its_own_and_reads_back() {
+        let storm = StormEvent::AckerUpdated { from: TaskId(1), record: RecordId(2), root: 3, val: 4 };
+        let spark = SparkStreamingEvent::BatchGenerated { batch: 2, blocks: 3 };
+        for (event, own) in [
+            (Event::from(storm), serde_json::to_string(&storm).unwrap()),
+            (Event::from(spark), serde_json::to_string(&spark).unwrap()),
+        ] {
+            let written = serde_json::to_string(&event).unwrap();
+            assert_eq!(written, own);
+            assert_eq!(serde_json::from_str::<Event>(&written).unwrap(), event);
+        }
+        let committed = StormRestore::Committed;
+        let metadata = SparkRestore::MetadataCheckpoint { state: Some(3), recompute: 1, rerun: 2, again: 1, since: 8 };
+        for (from, own) in [
+            (RestoreFrom::from(committed), serde_json::to_string(&committed).unwrap()),
+            (RestoreFrom::from(metadata), serde_json::to_string(&metadata).unwrap()),
+        ] {
+            let event = Event::Restored { from };
+            let written = serde_json::to_string(&event).unwrap();
+            assert_eq!(written, format!("{{\"event\":\"restored\",\"from\":{own}}}"));
+            assert_eq!(serde_json::from_str::<Event>(&written).unwrap(), event);
+        }
+        assert_eq!(serde_json::to_string(&committed).unwrap(), r#"{"from":"committed"}"#);
+        // A saved run written before the sum types, with the defaults it could leave out, reads.
+        let old = r#"{"event":"restored","from":{"from":"metadata-checkpoint","state":null,"recompute":0,"rerun":1}}"#;
+        assert_eq!(
+            serde_json::from_str::<Event>(old).unwrap(),
+            Event::Restored {
+                from: RestoreFrom::from(SparkRestore::MetadataCheckpoint {
+                    state: None,
+                    recompute: 0,
+                    rerun: 1,
+                    again: 0,
+                    since: 0
+                })
+            }
+        );
+    }
+}

@@ -1,8 +1,8 @@
 //! A run that replays without end, as a mechanism can tell it. A run stopped at its step cap
 //! (`verdict/unfinished.rs`) either was merely still busy or was caught in a loop its mechanism
 //! can name: under Storm's acker, a message timeout shorter than a tuple tree takes to complete
-//! (`storm/endless_replay.rs`). [`EndlessWatch`] follows a run for every mechanism that has such a
-//! loop, and [`Endless`] is the cause it names, one variant per mechanism, in the mechanism's words.
+//! (`storm/endless_replay.rs`). [`EndlessWatch`] follows a run for every mechanism that has such
+//! a loop, and [`Endless`] is the cause it names, one variant per mechanism, in its words.
 
 use serde::{Deserialize, Serialize};
 

@@ -118,6 +118,21 @@ impl Strategy {
     pub fn takes(self, setting: Setting) -> bool {
         self.settings().contains(&setting)
     }
+    /// Every mechanism's own steps that have a word in a script: (letter, word), Storm's
+    /// `('q', "ack")` among them.
+    pub fn step_words() -> impl Iterator<Item = (char, &'static str)> {
+        Strategy::ALL.into_iter().flat_map(|s| s.row().script_words.iter().copied())
+    }
+    /// The word a script writes the step with letter `kind` in (Storm's `q`: `ack`), if its
+    /// mechanism gives it one.
+    pub fn step_word(kind: char) -> Option<&'static str> {
+        Strategy::step_words().find(|&(k, _)| k == kind).map(|(_, w)| w)
+    }
+    /// The letter of the step a script writes as `word` (`ack`: Storm's `q`), if a mechanism has
+    /// a step of that name.
+    pub fn step_named(word: &str) -> Option<char> {
+        Strategy::step_words().find(|&(_, w)| w == word).map(|(k, _)| k)
+    }
     /// The ids of the strategies whose row answers `can`, as a list in words ("none, timers or
     /// aligned").
     pub fn ids_where(can: impl Fn(&Row) -> bool) -> String {

@@ -1,8 +1,8 @@
 //! Spark Streaming's events: what its receivers, its driver and its executors report at each step
 //! (a block stored, a batch cut, started and completed, a state checkpoint, the write-ahead log
-//! cleaned, a transactional output, an executor or the driver lost). The run's
-//! [`Event`](crate::engine::core::action::Event) carries them as `Event::Mechanism` (the catalogue's `MechanismEvent::Spark`); their narration is
-//! `wording.rs`'s.
+//! cleaned, a transactional output, an executor or the driver lost), and where its restart came
+//! from. The run's [`Event`](crate::engine::core::action::Event) carries them as
+//! `Event::Mechanism` (the catalogue's `MechanismEvent::Spark`); their narration is `wording.rs`'s.
 
 use serde::{Deserialize, Serialize};
 

@@ -78,5 +78,6 @@ pub static ROW: Row = Row {
     toy: false,
     marks: |_| &[Mark::Block, Mark::Batch, Mark::Replayed, Mark::NextRecord],
     system: strategy_name!(SparkStreaming, En),
+    script_words: &[],
     check_settings: settings::check,
 };

@@ -1,6 +1,7 @@
 //! Why Spark Streaming refuses an action: a receiver on a socket stores what arrives by itself,
-//! so nobody reads for it. Carried by `ActionError::Mechanism` (the catalogue's `MechanismRefusal::Spark`), and worded here in English and
-//! Chinese, beside the check in [`super::micro_batches`] that makes it.
+//! so nobody reads for it. Carried by `ActionError::Mechanism` (the catalogue's
+//! `MechanismRefusal::Spark`), and worded here in English and Chinese, beside the check in
+//! [`super::micro_batches`] that makes it.
 
 use crate::engine::core::lang::{say, Lang};
 

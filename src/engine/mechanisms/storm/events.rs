@@ -1,7 +1,8 @@
 //! Storm's events: what the acker, the spouts and the bolts report at each step (`__ack_init`,
 //! `__ack_ack`, the acker's XOR, a tree completed or timed out, the spout's commit), and Nimbus and
-//! the supervisors failing and coming back. The run's [`Event`](crate::engine::core::action::Event)
-//! carries them as `Event::Mechanism` (the catalogue's `MechanismEvent::Storm`); their narration is `wording.rs`'s.
+//! the supervisors failing and coming back; and where its restart came from. The run's
+//! [`Event`](crate::engine::core::action::Event) carries them as `Event::Mechanism` (the
+//! catalogue's `MechanismEvent::Storm`); their narration is `wording.rs`'s.
 
 use serde::{Deserialize, Serialize};
 

@@ -89,5 +89,6 @@ pub static ROW: Row = Row {
         _ => &[Mark::TupleTree, Mark::AckMessage, Mark::Replayed, Mark::NextRecord],
     },
     system: strategy_name!(StormAcker, En),
+    script_words: &[(steps::TO_ACKER, "ack"), (steps::FROM_ACKER, "answer")],
     check_settings: settings::check,
 };

@@ -1,6 +1,7 @@
 //! Why Storm's acker refuses an action: Nimbus is down already, no message is on its way to or
-//! from the acker, or there is no acker at all. Carried by `ActionError::Mechanism` (the catalogue's `MechanismRefusal::Storm`), and worded here
-//! in English and Chinese, beside the checks in [`super::acker`] that make them.
+//! from the acker, or there is no acker at all. Carried by `ActionError::Mechanism` (the
+//! catalogue's `MechanismRefusal::Storm`), and worded here in English and Chinese, beside the
+//! checks in [`super::acker`] that make them.
 
 use crate::engine::core::lang::{say, Lang};
 use crate::engine::settings::strategy::Strategy;
