@@ -66,14 +66,13 @@ impl Sim {
                 }
                 self.need_running()?;
                 self.need_up(task)?;
-                if let Some((id, _)) = self.live.coordinator.stop_the_world {
-                    return err(ActionError::SourcesPaused { checkpoint: id.0 });
+                // The mechanism first (stop-the-world's paused sources), then a stop with
+                // savepoint, which stop-the-world's pause may go with.
+                if self.hooks.checks_actions {
+                    self.mechanism().check(self, a)?;
                 }
                 if let Some(id) = self.live.stopping {
                     return err(ActionError::Stopping { savepoint: id.0 });
-                }
-                if self.hooks.checks_actions {
-                    self.mechanism().check(self, a)?;
                 }
                 if let Some(at) = self.socket_waits(task) {
                     return err(ActionError::NotArrived { task: info.name.clone(), at });

@@ -9,7 +9,9 @@ pub struct Hooks {
     /// It follows every record it is handed (`Mechanism::after_record`, Storm's acker): each
     /// processed record collects what it emitted for it.
     pub follows_records: bool,
-    /// It may refuse a read or a JobManager crash (`Mechanism::check`).
+    /// It may refuse a read, a JobManager crash or the coordinator's trigger (`Mechanism::check`,
+    /// asked with `Action::Checkpoint` before each trigger): stop-the-world while its sources are
+    /// paused.
     pub checks_actions: bool,
     /// It has steps of its own (`Mechanism::pending_work`, `Mechanism::steps`).
     pub own_steps: bool,

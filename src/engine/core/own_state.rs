@@ -2,9 +2,10 @@
 //! engine holds without knowing what is in them (as stateright's `Actor` keeps an actor's state
 //! and its storage apart, and a turmoil host's crash drops its state without reading it).
 //!
-//! - The live slot goes with the rest of the running job: a crash replaces `Live` whole, so a
-//!   mechanism never has to be told what to forget. Storm's acker keeps its trees and pending
-//!   tuples there, Spark Streaming its driver's blocks and batch queue.
+//! - The live slot goes with the rest of the running job: a crash replaces `Live` whole, and so
+//!   does the job's end (a cancel, a stop with savepoint), so a mechanism never has to be told what
+//!   to forget. Storm's acker keeps its trees and pending tuples there, Spark Streaming its
+//!   driver's blocks and batch queue, stop-the-world its paused sources.
 //! - The durable slot survives every crash, as checkpoint storage does: Storm's committed offsets,
 //!   Spark Streaming's write-ahead log and checkpoint directory.
 //!

@@ -90,7 +90,7 @@ impl Sim {
             CrashScope::Cluster | CrashScope::Task(_) => AbortReason::TaskFailure,
         };
         // A stop-the-world checkpoint among them ends without its sources resuming: the job is
-        // down.
+        // down, and the pause (the mechanism's live state) went with it.
         let any_pending = !lost.coordinator.pending.is_empty();
         for p in lost.coordinator.pending {
             self.record_abort(p.id, reason, out);

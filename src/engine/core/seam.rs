@@ -144,8 +144,8 @@ pub enum Rerun {
 ///
 /// **What it may do.** Take a task's snapshot, forward barriers, block and unblock input
 /// channels, store in-flight records, acknowledge or decline to the coordinator (or save to
-/// storage directly, for per-task timers), send cancel markers, pause the sources, and report each
-/// as an [`Event`]. It never moves records itself: delivering and reading stay the dataflow's.
+/// storage directly, for per-task timers), send cancel markers, pause the sources (by refusing
+/// their reads, as stop-the-world does), and report each as an [`Event`]. It never moves records itself: delivering and reading stay the dataflow's.
 pub trait Mechanism: Sync {
     // ---- Every mechanism: the run starts, a checkpoint is triggered, the clock ticks, a failure, a restart.
 
@@ -258,7 +258,10 @@ pub trait Mechanism: Sync {
     // ---- Steps of its own, and refusals (Storm's messages to and from the acker).
 
     /// May `a` be taken now, as far as this mechanism goes? Called after the job's own checks of
-    /// a read and a JobManager crash, and for every step of the mechanism's own.
+    /// a read and a JobManager crash, for every step of the mechanism's own, and by the
+    /// coordinator before each trigger, as [`Action::Checkpoint`]: a refusal refuses the trigger
+    /// (stop-the-world while its sources are paused). The engine asks only a mechanism with
+    /// [`Hooks::checks_actions`], but for a step of its own, which it always checks.
     fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
         match a {
             Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy() }),

@@ -148,10 +148,6 @@ impl Sim {
     pub fn pending(&self) -> &[PendingCheckpoint] {
         &self.live.coordinator.pending
     }
-    /// Stop-the-world in progress: (checkpoint, the step that paused the sources).
-    pub fn stop_the_world(&self) -> Option<(CheckpointId, u64)> {
-        self.live.coordinator.stop_the_world
-    }
     /// Why the job is down as a whole, if it is.
     pub fn down(&self) -> Option<CrashScope> {
         self.live.down

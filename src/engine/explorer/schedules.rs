@@ -12,19 +12,19 @@
 //! ends where `p`'s crash ends. The graph is the one the engine would give edge for edge
 //! ([`Explorer::without_commutation`] computes every edge; `tests/explorer.rs` compares them).
 //!
-//! The schedules are then counted, not enumerated: the number of schedules reaching a state is the
-//! sum over the edges into it of the number reaching their source (Kahn's topological order of the
-//! graph, which also proves it acyclic), and each end state's verdict counts as many times as
-//! schedules end there.
+//! The states and the moves between them are kept as a graph with parent pointers
+//! (`schedules/graph.rs`); once every state is expanded, the schedules are counted, not
+//! enumerated (`schedules/counting.rs`).
+
+mod counting;
+mod graph;
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
-use super::counterexample::Counterexample;
-use super::independence::{code, Independence, OTHER};
-use super::outcome::BadOutcome;
+use super::independence::{code, Independence};
 pub use super::outcome::{HistoryShares, Judgement, Outcome, Shares};
 use super::state_key::{KeyScope, Keyer};
 use super::{Faults, FaultsSpent};
@@ -35,6 +35,9 @@ use crate::engine::core::sim::Sim;
 use crate::engine::runs::scenario::{FaultBudget, Scenario};
 use crate::engine::settings::handler::AfterBarrier;
 use crate::engine::settings::{SinkMode, Strategy};
+pub use counting::Report;
+use counting::{Counted, Counting, COUNT_PER_STATE};
+use graph::{Node, StateGraph};
 
 /// How the run goes on once no crash is left: every order of the remaining steps, or one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,64 +67,6 @@ pub struct Progress {
     pub failed: Option<String>,
 }
 
-/// What an exploration found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Report {
-    /// Distinct states (merged by key).
-    pub states: usize,
-    /// States where schedules end.
-    pub end_states: usize,
-    /// Moves between states (edges of the graph).
-    pub transitions: usize,
-    /// Schedules from the initial state to an end: paths in the graph, counted, not enumerated
-    /// (saturating at 2^128 - 1).
-    pub schedules: u128,
-    /// The lengths of the shortest and the longest schedule, in steps.
-    pub shortest: u32,
-    pub longest: u32,
-    pub state: Shares,
-    /// None for a job without a sink.
-    pub output: Option<Shares>,
-    /// Completeness and order.
-    pub history: HistoryShares,
-    /// For each bad outcome that some schedule reaches, the shortest schedule reaching it.
-    pub counterexamples: Vec<Counterexample>,
-}
-
-/// The counting after the search, in steps (see [`Explorer::finish`]).
-struct Counting {
-    indegree: Vec<u32>,
-    paths: Vec<u128>,
-    longest: Vec<u32>,
-    queue: VecDeque<u32>,
-    /// States taken in topological order so far, and states tallied.
-    ordered: usize,
-    tallied: usize,
-    tally: EndTally,
-    counterexamples: Vec<Counterexample>,
-}
-
-/// What the end states add up to.
-struct EndTally {
-    state: Shares,
-    output: Option<Shares>,
-    history: HistoryShares,
-    schedules: u128,
-    end_states: usize,
-    shortest: u32,
-    longest: u32,
-    /// Per bad outcome: the first end state with it, and the schedules ending with it.
-    first: Vec<(BadOutcome, u32, u128)>,
-}
-
-impl EndTally {
-    /// The bad outcomes some end state has, each with its first end state and its schedules: one
-    /// counterexample each.
-    fn found(&self) -> impl Iterator<Item = (BadOutcome, u32, u128)> + '_ {
-        self.first.iter().copied().filter(|(_, at, _)| *at != u32::MAX)
-    }
-}
-
 /// How many maps hold the states seen.
 const SHARDS: usize = 64;
 
@@ -129,10 +74,6 @@ const SHARDS: usize = 64;
 fn shard(h: u128) -> usize {
     (h >> 122) as usize % SHARDS
 }
-
-/// Counting a state costs a small fraction of expanding one (a few additions against a step of
-/// the engine and a key): a call's budget of states to expand is this many states to count.
-const COUNT_PER_STATE: usize = 64;
 
 /// A fault a move spends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,22 +89,6 @@ enum Fault {
 struct Move {
     action: Action,
     fault: Option<Fault>,
-}
-
-/// One state of the search.
-#[derive(Clone, Debug)]
-struct Node {
-    /// The length of the shortest schedule to it.
-    depth: u32,
-    /// The state it was first found from (itself for the initial state), and by which action.
-    parent: u32,
-    via: Action,
-    /// Its successors: `succ[from..from + len]`, once expanded.
-    succ_from: u32,
-    succ_len: u32,
-    expanded: bool,
-    /// The verdict, if schedules end here.
-    end: Option<Outcome>,
 }
 
 /// A state found and not yet expanded.
@@ -216,13 +141,11 @@ pub struct Explorer {
     keyer: Keyer,
     /// The run ends with a checkpoint that commits a two-phase-commit sink.
     final_checkpoint: bool,
-    nodes: Vec<Node>,
+    /// The states found, and the moves between them.
+    graph: StateGraph,
     /// The states seen, by key, in [`SHARDS`] maps chosen by the key's high bits: a map grows by
     /// copying itself, and a small one copies quickly, so no slice of the page stalls on it.
     seen: Vec<HashMap<u128, u32, BuildHasherDefault<KeyHasher>>>,
-    succ: Vec<u32>,
-    /// The move of each edge in `succ`, by its [`code`].
-    succ_via: Vec<u32>,
     /// Which moves commute ([`Independence`]), if any do in this run; `None` also when the caller
     /// asked for every edge to be computed.
     independence: Option<Independence>,
@@ -282,10 +205,8 @@ impl Explorer {
             scope,
             keyer: Keyer::new(&sim, scope),
             final_checkpoint,
-            nodes: vec![],
+            graph: StateGraph::default(),
             seen: (0..SHARDS).map(|_| HashMap::default()).collect(),
-            succ: vec![],
-            succ_via: vec![],
             independence: Independence::for_sim(&sim),
             inferred: 0,
             open: VecDeque::new(),
@@ -302,15 +223,7 @@ impl Explorer {
         };
         let h = ex.keyer.key(&sim, &spent, &mut ex.key);
         ex.seen[shard(h)].insert(h, 0);
-        ex.nodes.push(Node {
-            depth: 0,
-            parent: 0,
-            via: Action::Auto,
-            succ_from: 0,
-            succ_len: 0,
-            expanded: false,
-            end: None,
-        });
+        ex.graph.nodes.push(Node::found(0, 0, Action::Auto));
         ex.open.push_back(Open { node: 0, sim: Box::new(sim), spent });
         Ok(ex)
     }
@@ -357,7 +270,7 @@ impl Explorer {
 
     pub fn progress(&self) -> Progress {
         Progress {
-            states: self.nodes.len(),
+            states: self.graph.nodes.len(),
             expanded: self.expanded,
             open: self.open.len(),
             depth: self.depth,
@@ -371,10 +284,7 @@ impl Explorer {
     /// the search across frames gives such a step a frame of its own.
     pub fn next_is_long(&self) -> bool {
         let Some(c) = &self.counting else { return false };
-        self.report.is_none()
-            && self.failed.is_none()
-            && c.tallied == self.nodes.len()
-            && c.tally.found().count() > c.counterexamples.len()
+        self.report.is_none() && self.failed.is_none() && c.builds_next(self.graph.nodes.len())
     }
 
     /// What the exploration found, once it is done.
@@ -421,7 +331,7 @@ impl Explorer {
         // The run stays in its box: a run is large, and moving it costs a copy.
         let Open { node, sim, spent } = open;
         self.expanded += 1;
-        let depth = self.nodes[node as usize].depth;
+        let depth = self.graph.nodes[node as usize].depth;
         self.depth = depth;
         if !self.scope.clock && sim.strategy().uses_coordinator() && sim.tick + 1 >= sim.settings.checkpoint_timeout {
             self.failed = Some(format!(
@@ -431,9 +341,9 @@ impl Explorer {
             return;
         }
         self.moves(&sim, &spent);
-        let succ_from = self.succ.len() as u32;
+        let succ_from = self.graph.succ.len() as u32;
         if self.moves.is_empty() {
-            self.nodes[node as usize].end = Some(Outcome::of(&sim));
+            self.graph.nodes[node as usize].end = Some(Outcome::of(&sim));
         }
         let moves = std::mem::take(&mut self.moves);
         // The moves whose successor is known by commutation (see [`Independence`]): `node` was
@@ -442,27 +352,28 @@ impl Explorer {
         // `via` leads where the parent's crash leads.
         let mut looked_up = std::mem::take(&mut self.looked_up);
         looked_up.clear();
-        let (parent, via) = (self.nodes[node as usize].parent, self.nodes[node as usize].via);
+        let (parent, via) = (self.graph.nodes[node as usize].parent, self.graph.nodes[node as usize].via);
         for m in &moves {
             let found = match &self.independence {
                 // A crash absorbs a move that changed only what it destroys: the parent's crash.
                 Some(ind) if node != 0 && m.fault == Some(Fault::Crash) && ind.crash_absorbs(via) => {
-                    self.edge(parent, m.action)
+                    self.graph.edge(parent, m.action)
                 }
                 // One step further up: `node = grand·b'·via` with `b'` absorbed and independent of
                 // `via`, so `node = grand·via·b'`, and its crash is the crash of `grand·via`.
                 Some(ind) if parent != 0 && m.fault == Some(Fault::Crash) => {
-                    let (grand, b) = (self.nodes[parent as usize].parent, self.nodes[parent as usize].via);
+                    let (grand, b) = (self.graph.nodes[parent as usize].parent, self.graph.nodes[parent as usize].via);
                     if ind.crash_absorbs(b) && ind.independent(b, via) {
-                        self.edge(grand, via).and_then(|uncle| self.edge(uncle, m.action))
+                        self.graph.edge(grand, via).and_then(|uncle| self.graph.edge(uncle, m.action))
                     } else {
                         None
                     }
                 }
                 Some(ind) if node != 0 && ind.independent(m.action, via) => self
+                    .graph
                     .edge(parent, m.action)
-                    .filter(|&sibling| self.nodes[sibling as usize].expanded)
-                    .and_then(|sibling| self.edge(sibling, via)),
+                    .filter(|&sibling| self.graph.nodes[sibling as usize].expanded)
+                    .and_then(|sibling| self.graph.edge(sibling, via)),
                 _ => None,
             };
             looked_up.push(found);
@@ -472,8 +383,8 @@ impl Explorer {
         for (i, m) in moves.iter().enumerate() {
             if let Some(id) = looked_up[i] {
                 self.inferred += 1;
-                self.succ.push(id);
-                self.succ_via.push(code(m.action));
+                self.graph.succ.push(id);
+                self.graph.succ_via.push(code(m.action));
                 continue;
             }
             let mut next = if Some(i) == last {
@@ -491,169 +402,36 @@ impl Explorer {
             let id = match self.seen[shard(h)].get(&h) {
                 Some(&id) => id,
                 None => {
-                    let id = self.nodes.len() as u32;
+                    let id = self.graph.nodes.len() as u32;
                     self.seen[shard(h)].insert(h, id);
-                    self.nodes.push(Node {
-                        depth: depth + 1,
-                        parent: node,
-                        via: m.action,
-                        succ_from: 0,
-                        succ_len: 0,
-                        expanded: false,
-                        end: None,
-                    });
+                    self.graph.nodes.push(Node::found(depth + 1, node, m.action));
                     self.open.push_back(Open { node: id, sim: next, spent });
                     id
                 }
             };
-            self.succ.push(id);
-            self.succ_via.push(code(m.action));
+            self.graph.succ.push(id);
+            self.graph.succ_via.push(code(m.action));
         }
         self.looked_up = looked_up;
         self.moves = moves;
-        let n = &mut self.nodes[node as usize];
+        let n = &mut self.graph.nodes[node as usize];
         n.succ_from = succ_from;
-        n.succ_len = self.succ.len() as u32 - succ_from;
+        n.succ_len = self.graph.succ.len() as u32 - succ_from;
         n.expanded = true;
     }
 
-    /// The successor of expanded state `node` by move `action`, if it has that move.
-    fn edge(&self, node: u32, action: Action) -> Option<u32> {
-        let n = &self.nodes[node as usize];
-        let edges = n.succ_from as usize..(n.succ_from + n.succ_len) as usize;
-        let c = code(action);
-        debug_assert!(c != OTHER, "only the moves the relation names are looked up");
-        self.succ_via[edges.clone()].iter().position(|&x| x == c).map(|i| self.succ[edges.start + i])
-    }
-
-    /// Counts the schedules by dynamic programming over a topological order, and finds the
-    /// shortest schedule to each bad outcome: at most `budget` states ordered or tallied, or one
-    /// counterexample built, per call, so that the page's slices stay short. The report is set
+    /// Counts the schedules (`schedules/counting.rs`) with at most `budget` steps of work; sets the report
     /// once the last step is done.
     fn finish(&mut self, budget: usize) {
-        let n = self.nodes.len();
-        let c = self.counting.get_or_insert_with(|| {
-            let mut indegree = vec![0u32; n];
-            for &s in &self.succ {
-                indegree[s as usize] += 1;
-            }
-            let mut paths = vec![0u128; n];
-            paths[0] = 1;
-            Counting {
-                indegree,
-                paths,
-                longest: vec![0u32; n],
-                queue: VecDeque::from([0u32]),
-                ordered: 0,
-                tallied: 0,
-                tally: EndTally {
-                    state: Shares::default(),
-                    output: self.initial.graph.has_sink().then(Shares::default),
-                    history: HistoryShares::default(),
-                    schedules: 0,
-                    end_states: 0,
-                    shortest: u32::MAX,
-                    longest: 0,
-                    first: BadOutcome::ALL.iter().map(|b| (*b, u32::MAX, 0)).collect(),
-                },
-                counterexamples: Vec::new(),
-            }
-        });
-        // 1. Kahn's topological order, carrying the number of paths and the longest path.
-        let mut work = 0;
-        while work < budget {
-            let Some(v) = c.queue.pop_front() else { break };
-            work += 1;
-            c.ordered += 1;
-            let node = &self.nodes[v as usize];
-            for &s in &self.succ[node.succ_from as usize..(node.succ_from + node.succ_len) as usize] {
-                let s = s as usize;
-                c.paths[s] = c.paths[s].saturating_add(c.paths[v as usize]);
-                c.longest[s] = c.longest[s].max(c.longest[v as usize] + 1);
-                c.indegree[s] -= 1;
-                if c.indegree[s] == 0 {
-                    c.queue.push_back(s as u32);
-                }
+        let c = self.counting.get_or_insert_with(|| Counting::new(&self.graph, self.initial.graph.has_sink()));
+        match c.count(&self.graph, &self.initial, budget) {
+            Counted::NotYet => {}
+            Counted::Cycle => self.failed = Some("the states form a cycle: some schedule never ends".into()),
+            Counted::Done => {
+                let c = self.counting.take().expect("counting");
+                self.report = Some(c.report(&self.graph));
             }
         }
-        if !c.queue.is_empty() || work == budget && c.ordered < n {
-            return;
-        }
-        if c.ordered != n {
-            self.failed = Some("the states form a cycle: some schedule never ends".into());
-            return;
-        }
-        // 2. The end states' verdicts, each weighted by the schedules that end there.
-        while work < budget && c.tallied < n {
-            let i = c.tallied;
-            c.tallied += 1;
-            work += 1;
-            let node = &self.nodes[i];
-            let Some(end) = node.end else { continue };
-            let k = c.paths[i];
-            let t = &mut c.tally;
-            t.end_states += 1;
-            t.schedules = t.schedules.saturating_add(k);
-            t.shortest = t.shortest.min(node.depth);
-            t.longest = t.longest.max(c.longest[i]);
-            t.state.add(end.state, k);
-            t.history.add(&end, k);
-            if let (Some(o), Some(j)) = (t.output.as_mut(), end.output) {
-                o.add(j, k);
-            }
-            for (bad, at, count) in t.first.iter_mut() {
-                if end.has(*bad) {
-                    // Breadth-first: nodes are numbered in the order found, by growing depth, so
-                    // the first end with this outcome is a shortest schedule to it.
-                    if *at == u32::MAX {
-                        *at = i as u32;
-                    }
-                    *count = count.saturating_add(k);
-                }
-            }
-        }
-        if c.tallied < n {
-            return;
-        }
-        // 3. The counterexamples: each replays its schedule and tells its story, at the cost of
-        // expanding a few dozen states; at least one per call.
-        let found: Vec<(BadOutcome, u32, u128)> = c.tally.found().collect();
-        let mut built = 0;
-        while let Some(&(bad, at, count)) = found.get(self.counting.as_ref().expect("counting").counterexamples.len()) {
-            if built > 0 && work >= budget {
-                return;
-            }
-            let cx = Counterexample::build(&self.initial, self.schedule_to(at), bad, count);
-            self.counting.as_mut().expect("counting").counterexamples.push(cx);
-            built += 1;
-            work = work.saturating_add(32 * COUNT_PER_STATE);
-        }
-        let c = self.counting.take().expect("counting");
-        let t = c.tally;
-        self.report = Some(Report {
-            states: n,
-            end_states: t.end_states,
-            transitions: self.succ.len(),
-            schedules: t.schedules,
-            shortest: if t.end_states == 0 { 0 } else { t.shortest },
-            longest: t.longest,
-            state: t.state,
-            output: t.output,
-            history: t.history,
-            counterexamples: c.counterexamples,
-        });
-    }
-
-    /// The shortest schedule to state `node`: the parent pointers, followed back.
-    fn schedule_to(&self, mut node: u32) -> Vec<Action> {
-        let mut v = Vec::with_capacity(self.nodes[node as usize].depth as usize);
-        while node != 0 {
-            let n = &self.nodes[node as usize];
-            v.push(n.via);
-            node = n.parent;
-        }
-        v.reverse();
-        v
     }
 }
 

@@ -10,8 +10,9 @@
 //!   progress (alignment, the tracker's counts, the newest checkpoint handled, the checkpoints it
 //!   knows were aborted, the round-robin position); per channel its queue (records with their
 //!   value, barriers, cancel markers) and whether it is blocked; the CheckpointCoordinator's pending
-//!   checkpoints (with the snapshots acknowledged so far), its aborted ids, a stop-the-world in
-//!   progress and its count of failed checkpoints; the notifications on their way; checkpoint
+//!   checkpoints (with the snapshots acknowledged so far), its aborted ids and its count of
+//!   failed checkpoints; a stop-the-world in progress (the mechanism's own live state, keyed in
+//!   full: the sources are paused or not); the notifications on their way; checkpoint
 //!   storage (completed checkpoints and timer saves, by content), the checkpoint id counter and
 //!   what the external system holds; whether the job was stopped or cancelled, a stop with
 //!   savepoint in progress, which pending checkpoints are savepoints, and the user's savepoints;

@@ -29,8 +29,6 @@ pub struct PendingCheckpoint {
 pub struct Coordinator {
     pub pending: Vec<PendingCheckpoint>,
     pub aborted: SortedSet<CheckpointId>,
-    /// Stop-the-world in progress: (checkpoint, trigger step).
-    pub stop_the_world: Option<(CheckpointId, u64)>,
     /// The `CheckpointFailureManager`: it outlives a task failover (the crash carries it over).
     pub failures: FailureCounter,
     /// Trigger requests waiting for a slot (`CheckpointRequestDecider`'s queue): a trigger while

@@ -174,8 +174,9 @@ impl Sim {
         self.recompute_retention();
     }
 
-    /// The job no longer runs: the live part goes (records in flight are lost; the tasks show
-    /// their state as it was). Returns the records lost.
+    /// The job no longer runs: the live part goes, the mechanism's own live state with it
+    /// (records in flight are lost; the tasks show their state as it was). Returns the records
+    /// lost.
     fn end_job(&mut self) -> u32 {
         let lost = self.take_live();
         let dropped = self.drop_in_flight(lost.channels);
@@ -185,7 +186,6 @@ impl Sim {
             let initial = self.initial_state(crate::engine::core::ids::TaskId(t as u16));
             self.live.tasks.push(task.stopped(false, initial));
         }
-        self.live.mechanism = lost.mechanism;
         dropped
     }
 

@@ -99,8 +99,7 @@ impl Sim {
     /// [`Sim::readable`] but for the mechanism's next offset (which the read itself asks for).
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn may_read(&self, t: TaskId) -> bool {
-        self.live.coordinator.stop_the_world.is_none()
-            && self.live.stopping.is_none()
+        self.live.stopping.is_none()
             && self.task_up(t)
             && (!self.hooks.checks_actions || self.mechanism().check(self, Action::Read { task: t }).is_ok())
             && self.has_room(t)

@@ -2,8 +2,9 @@
 //! progress (alignment, the tracker's counts, the newest checkpoint handled, the aborted ones,
 //! the round-robin position); per channel its queue and whether it is blocked; the
 //! CheckpointCoordinator's pending checkpoints with the snapshots acknowledged so far, its aborted
-//! ids, a stop-the-world in progress and its failures; the notifications on their way. A snapshot
-//! is keyed here wherever it is held (see the module note of [`super`]).
+//! ids and its failures; a stop-the-world in progress (the mechanism's own live state); the
+//! notifications on their way. A snapshot is keyed here wherever it is held (see the module note
+//! of [`super`]).
 
 use super::KeyWriter;
 use crate::engine::core::dataflow::channel::Channel;
@@ -15,6 +16,7 @@ use crate::engine::core::snapshot::TaskSnapshot;
 use crate::engine::jobmanager::checkpoint::{Coordinator, FailureCounter, Notification, PendingCheckpoint};
 use crate::engine::jobmanager::savepoint_kinds::SavepointType;
 use crate::engine::mechanisms::progress::{Alignment, BarrierCount, Tracker};
+use crate::engine::mechanisms::stop_the_world::Paused;
 
 impl KeyWriter<'_> {
     pub(super) fn live(&mut self, l: &Live) {
@@ -30,14 +32,15 @@ impl KeyWriter<'_> {
         for (i, c) in channels.iter().enumerate() {
             self.channel(i, c);
         }
-        self.coordinator(coordinator);
+        self.coordinator(coordinator, mechanism.get::<Paused>());
         self.len(notifications.len());
         for Notification { task, checkpoint } in notifications {
             self.u64(task.0 as u64);
             self.u64(checkpoint.0);
         }
-        // A mechanism's own state counts only by being there: the explorer refuses the strategies
-        // that keep one (Storm's acker, Spark Streaming's driver).
+        // A mechanism's own state counts by being there: stop-the-world's pause is keyed in full
+        // with the coordinator, and the explorer refuses the strategies that keep more (Storm's
+        // acker, Spark Streaming's driver).
         self.bool(!mechanism.is_empty());
     }
 
@@ -201,8 +204,10 @@ impl KeyWriter<'_> {
         }
     }
 
-    fn coordinator(&mut self, c: &Coordinator) {
-        let Coordinator { pending, aborted, stop_the_world, failures, queued } = c;
+    /// The coordinator, with a stop-the-world pause (which holds its triggers back) keyed among
+    /// its parts.
+    fn coordinator(&mut self, c: &Coordinator, stop_the_world: Option<&Paused>) {
+        let Coordinator { pending, aborted, failures, queued } = c;
         self.u64(u64::from(*queued));
         self.len(pending.len());
         for p in pending {
@@ -232,10 +237,10 @@ impl KeyWriter<'_> {
         }
         match stop_the_world {
             None => self.u8(0),
-            Some((id, paused_at)) => {
+            Some(Paused { checkpoint, since }) => {
                 self.u8(1);
-                self.u64(id.0);
-                self.tick(*paused_at);
+                self.u64(checkpoint.0);
+                self.tick(*since);
             }
         }
         let FailureCounter { consecutive, last_succeeded } = failures;
