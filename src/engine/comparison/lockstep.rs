@@ -201,7 +201,7 @@ fn next_action(lane: &mut Lane, tick: u64, crash: &CrashPlan, restore: RestorePl
     sim.enabled_steps(&mut choices);
     choices.retain(|a| match *a {
         Action::Restore => false,
-        Action::Read { task } => sim.mechanism().next_read(sim, task).is_some_and(|off| {
+        Action::Read { task } => sim.next_read(task).is_some_and(|off| {
             let r = sim.graph.task(task).log[off as usize];
             sim.graph.record(r).at <= tick
         }),
@@ -232,7 +232,7 @@ fn through(sim: &Sim, tick: u64) -> bool {
     sim.running()
         && !sim.region_down()
         && sim.channels().iter().all(|c| c.queue.iter().all(|it| !matches!(it, Item::Record { .. })))
-        && sim.graph.sources().all(|s| sim.mechanism().next_read(sim, s).is_none())
+        && sim.graph.sources().all(|s| sim.next_read(s).is_none())
         && !input_to_come(sim, tick)
         && sim.strategy().upkeep().is_none_or(|u| (u.settled)(sim))
 }

@@ -77,7 +77,7 @@ impl Sim {
                 if let Some(at) = self.socket_waits(task) {
                     return err(ActionError::NotArrived { task: info.name.clone(), at });
                 }
-                if self.mechanism().next_read(self, task).is_none() {
+                if self.next_read(task).is_none() {
                     return err(ActionError::LogExhausted { task: info.name.clone(), records: info.log.len() });
                 }
                 self.room(task)
@@ -195,15 +195,15 @@ impl Sim {
             || self.graph.sources().any(|task| self.readable(task))
             || !self.live.notifications.is_empty()
             || self.region_down()
-            || (self.hooks.own_steps && self.mechanism().pending_work(self))
+            || (self.hooks.own_steps && self.own_step_due())
             || self.awaits_time()
     }
 
     /// Is something due later that only time brings: a socket's next record, or what the
-    /// mechanism waits for (`Mechanism::awaits_time`)?
+    /// mechanism waits for (`OwnSteps::awaits_time`)?
     pub fn awaits_time(&self) -> bool {
         self.live.down.is_none()
-            && ((self.hooks.waits_for_time && self.mechanism().awaits_time(self))
+            && ((self.hooks.waits_for_time && self.mechanism().own_steps().is_some_and(|s| s.awaits_time(self)))
                 || self.graph.sources().any(|s| self.task_up(s) && self.socket_waits(s).is_some()))
     }
 
@@ -238,8 +238,8 @@ impl Sim {
                 }
             }
         }
-        if self.hooks.own_steps && self.mechanism().pending_work(self) {
-            self.mechanism().steps(self, out);
+        if let Some(steps) = self.mechanism().own_steps().filter(|s| self.hooks.own_steps && s.pending_work(self)) {
+            steps.steps(self, out);
         }
         if self.region_down() {
             out.push(Action::Restore);

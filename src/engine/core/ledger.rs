@@ -396,8 +396,10 @@ impl Sim {
                 v[r.0 as usize] = true;
             }
         }
-        // What the mechanism will still bring (`Mechanism::on_its_way`), of its own state.
-        self.mechanism().on_its_way(self, &mut v);
+        // What the mechanism will still bring (`OwnSources::on_its_way`), of its own state.
+        if let Some(s) = self.mechanism().own_sources() {
+            s.on_its_way(self, &mut v);
+        }
         for (i, ch) in self.live.channels.iter().enumerate() {
             if !feeds[self.graph.channels[i].to.index()] {
                 continue;

@@ -97,7 +97,7 @@ pub enum OnRestore {
     Done,
 }
 
-/// How the work running now takes effect ([`Mechanism::rerun`]).
+/// How the work running now takes effect ([`OwnSteps::rerun`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rerun {
     /// As the first time: state and output.
@@ -111,49 +111,53 @@ pub enum Rerun {
 
 /// The seam where a fault-tolerance mechanism plugs in.
 ///
-/// **What a mechanism is told.** The engine calls it, always with the whole [`Sim`], when:
-/// - the CheckpointCoordinator triggers checkpoint n ([`Mechanism::on_trigger`]);
-/// - a record is about to reach a task's operator ([`Mechanism::on_record`]);
-/// - a barrier reaches a task that has not already snapshotted or given up its checkpoint
-///   ([`Mechanism::on_barrier`]), or a cancel marker reaches a task
-///   ([`Mechanism::on_cancel`], Flink's `processCancellationBarrier`);
-/// - the coordinator aborts checkpoint n ([`Mechanism::on_abort`], Flink's
-///   `notifyCheckpointAborted`);
+/// **What every mechanism is told.** The engine calls it, always with the whole [`Sim`], when:
+/// - the run starts ([`Mechanism::start`]), and which optional hooks it answers
+///   ([`Mechanism::hooks`]);
+/// - the CheckpointCoordinator triggers checkpoint n ([`Mechanism::on_trigger`]) or aborts it
+///   ([`Mechanism::on_abort`], Flink's `notifyCheckpointAborted`);
 /// - the logical clock ticks while the job runs ([`Mechanism::on_tick`]), after every action;
-/// - the job restarts after a crash ([`Mechanism::restore`]);
-/// - a source reads a record ([`Mechanism::on_read`]; by default it emits it), and which offset it
-///   reads next ([`Mechanism::next_read`]);
-/// - a mechanism that follows every record it is handed ([`Hooks::follows_records`], Storm's
-///   acker): a task processed one and emitted children ([`Mechanism::after_record`]);
-/// - a failure ([`Mechanism::on_crash`]) and a restore ([`Mechanism::before_restore`]), before
-///   the job fails over or restarts;
-/// - the scheduler asks for its own steps ([`Mechanism::pending_work`], [`Mechanism::steps`],
-///   [`Mechanism::apply_step`]) and whether it waits for time ([`Mechanism::awaits_time`]); any
-///   action may be refused by it ([`Mechanism::check`]).
+/// - a failure ([`Mechanism::on_crash`], [`Mechanism::crash_event`]) and a restore
+///   ([`Mechanism::before_restore`]), before the job fails over or restarts; the job restarts
+///   after a crash ([`Mechanism::restore`]);
+/// - any action may be refused by it ([`Mechanism::check`]).
 ///
-/// **Its parts, by purpose.** Every mechanism answers the first group (most of it by default);
-/// the others are optional, each for a kind of mechanism: a barrier handler; one that follows its
-/// sources' reads and commits; one with steps of its own; one driven by time. [`Hooks`] says which
-/// optional parts it answers, so the hot paths skip the rest.
+/// **Its optional parts, by purpose.** Each is a trait of its own, which a mechanism of that kind
+/// implements and hands over (`Some(self)`); without it, the engine does what a mechanism without
+/// that part needs, and asks nothing:
+/// - [`BarrierHandler`] ([`Mechanism::barrier_handler`]): what reaches a task on its channels, a
+///   record ([`BarrierHandler::on_record`]), a barrier ([`BarrierHandler::on_barrier`]) or a
+///   cancel marker ([`BarrierHandler::on_cancel`], Flink's `processCancellationBarrier`). Flink's
+///   aligned and unaligned handlers, the barrier tracker, the lab's handlers.
+/// - [`OwnSources`] ([`Mechanism::own_sources`]): sources that read, commit and replay on the
+///   mechanism's own terms ([`OwnSources::next_read`], [`OwnSources::on_read`]), and a mechanism
+///   that follows every record it is handed ([`OwnSources::after_record`]). Storm's spouts, Spark's
+///   receivers, the toy's changelog.
+/// - [`OwnSteps`] ([`Mechanism::own_steps`]): steps of its own the scheduler draws and the learner
+///   clicks ([`OwnSteps::steps`], [`OwnSteps::apply_step`]), waiting for time
+///   ([`OwnSteps::awaits_time`]) and work run again ([`OwnSteps::rerun`]). Storm's messages to and
+///   from the acker, Spark's driver.
 ///
-/// **What it owns.** Its state is in two slots ([`crate::engine::core::own_state`]), which it fills at the start
-/// ([`Mechanism::start`]): the live one goes with the job at a crash, whole, and the durable one
-/// survives. Its per-task barrier progress lives in the tasks, which a crash drops too; what it
-/// wants after a crash it must have put in durable storage, and [`Mechanism::restore`] is where it
-/// reads it back.
+/// [`Hooks`] says which calls of those parts it answers, given the run's settings, so the hot paths
+/// skip the rest.
+///
+/// **What it owns.** Its state is in two slots ([`crate::engine::core::own_state`]), which it
+/// fills at the start ([`Mechanism::start`]): the live one goes with the job at a crash, whole,
+/// and the durable one survives. Its per-task barrier progress lives in the tasks, which a crash
+/// drops too; what it wants after a crash it must have put in durable storage, and
+/// [`Mechanism::restore`] is where it reads it back.
 ///
 /// **What it may do.** Take a task's snapshot, forward barriers, block and unblock input
 /// channels, store in-flight records, acknowledge or decline to the coordinator (or save to
 /// storage directly, for per-task timers), send cancel markers, pause the sources (by refusing
-/// their reads, as stop-the-world does), and report each as an [`Event`]. It never moves records itself: delivering and reading stay the dataflow's.
+/// their reads, as stop-the-world does), and report each as an [`Event`]. It never moves records
+/// itself: delivering and reading stay the dataflow's.
 pub trait Mechanism: Sync {
-    // ---- Every mechanism: the run starts, a checkpoint is triggered, the clock ticks, a failure, a restart.
-
     /// Which optional hooks it answers ([`Hooks`]), read once at the start: only then does the
-    /// engine call [`Mechanism::check`] for a read or a JobManager crash, [`Mechanism::steps`],
-    /// [`Mechanism::awaits_time`] and [`Mechanism::rerun`]. With `follows_records` (Storm's
+    /// engine call [`Mechanism::check`] for a read or a JobManager crash, [`OwnSteps::steps`],
+    /// [`OwnSteps::awaits_time`] and [`OwnSteps::rerun`]. With `follows_records` (Storm's
     /// acker) the dataflow collects what each processed record emitted (`Sim::emitted`) and calls
-    /// [`Mechanism::after_record`]; the barrier handlers skip that work. The engine calls
+    /// [`OwnSources::after_record`]; the barrier handlers skip that work. The engine calls
     /// [`Mechanism::on_tick`] only with `ticks`, which may depend on the run's settings.
     fn hooks(&self, _settings: &Settings) -> Hooks {
         Hooks::default()
@@ -166,6 +170,9 @@ pub trait Mechanism: Sync {
     fn on_trigger(&self, sim: &mut Sim, id: CheckpointId, out: &mut Vec<Event>) {
         sim.start_at_sources(id, out);
     }
+    /// The coordinator aborted checkpoint `id` and tells task `t`. A barrier handler goes on
+    /// collecting the checkpoint's barriers, as Flink's does; it takes no snapshot for it.
+    fn on_abort(&self, _sim: &mut Sim, _t: TaskId, _id: CheckpointId, _out: &mut Vec<Event>) {}
     /// The logical clock ticked while the job runs.
     fn on_tick(&self, _sim: &mut Sim, _out: &mut Vec<Event>) {}
     /// A failure of `scope` happened: the mechanism may deal with it itself, or say how much of
@@ -188,12 +195,44 @@ pub trait Mechanism: Sync {
     fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
         sim.restore_latest_checkpoint()
     }
+    /// May `a` be taken now, as far as this mechanism goes? Called after the job's own checks of
+    /// a read and a JobManager crash, for every step of the mechanism's own, and by the
+    /// coordinator before each trigger, as [`Action::Checkpoint`]: a refusal refuses the trigger
+    /// (stop-the-world while its sources are paused). The engine asks only a mechanism with
+    /// [`Hooks::checks_actions`], but for a step of its own, which it always checks.
+    fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
+        match a {
+            Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy() }),
+            _ => Ok(()),
+        }
+    }
 
-    // ---- A barrier handler: what reaches a task, and what the coordinator says.
+    /// Its barrier handler, if barriers reach its tasks. None: a barrier that arrives is ignored
+    /// (`BarrierIgnored`), a cancel marker dropped, every record processed.
+    fn barrier_handler(&self) -> Option<&dyn BarrierHandler> {
+        None
+    }
+    /// Its own sources, if they read, commit or replay otherwise than a log read in order. None:
+    /// each source reads its log's next offset and emits the record; nothing is committed.
+    fn own_sources(&self) -> Option<&dyn OwnSources> {
+        None
+    }
+    /// Its own steps, waiting for time and work run again, if it has any. None: no step of its
+    /// own, nothing to wait for, everything takes effect as the first time.
+    fn own_steps(&self) -> Option<&dyn OwnSteps> {
+        None
+    }
+}
 
+/// A barrier handler: what reaches a task on its channels (Flink's `CheckpointBarrierHandler`).
+pub trait BarrierHandler: Sync {
     /// Do the sources emit their barriers unaligned (Flink's `CheckpointOptions.forConfig`)? By
     /// default, aligned.
     fn unaligned_at_sources(&self, _sim: &Sim) -> bool {
+        false
+    }
+    /// Does a checkpoint of this handler store in-flight records (unaligned)?
+    fn stores_in_flight(&self) -> bool {
         false
     }
     /// Record number `seq` of channel `c` is about to be processed by the channel's consumer.
@@ -202,26 +241,20 @@ pub trait Mechanism: Sync {
     fn on_record(&self, _sim: &mut Sim, _c: ChannelId, _seq: u64, _rec: Record, _out: &mut Vec<Event>) -> bool {
         true
     }
-    /// A barrier arrived (see [`Arrival`]). The handler that accepts it notes it in the
-    /// statistics (`Sim::note_barrier`); one it ignores counts nowhere.
-    fn on_barrier(&self, _sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
-        out.push(Event::BarrierIgnored { task: at.task, channel: at.channel, checkpoint: barrier.checkpoint });
-    }
+    /// A barrier arrived (see [`Arrival`]) at a task that has not already snapshotted or given up
+    /// its checkpoint. The handler that accepts it notes it in the statistics
+    /// (`Sim::note_barrier`); one it ignores counts nowhere.
+    fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>);
     /// A cancel marker for checkpoint `id` arrived. By default it is dropped: only the barrier
     /// handlers that decline checkpoints (aligned and unaligned) send or heed markers.
     fn on_cancel(&self, _sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
         out.push(Event::CancelMarkerReceived { task: at.task, channel: at.channel, checkpoint: id, fresh: false });
     }
-    /// The coordinator aborted checkpoint `id` and tells task `t`. A barrier handler goes on
-    /// collecting the checkpoint's barriers, as Flink's does; it takes no snapshot for it.
-    fn on_abort(&self, _sim: &mut Sim, _t: TaskId, _id: CheckpointId, _out: &mut Vec<Event>) {}
-    /// Does a checkpoint of this mechanism store in-flight records (unaligned)?
-    fn stores_in_flight(&self) -> bool {
-        false
-    }
+}
 
-    // ---- The sources: what they read, commit and will still bring (Storm's spouts, Spark's receivers).
-
+/// Sources on the mechanism's own terms: what they read, commit and will still bring (Storm's
+/// spouts, Spark's receivers), and a mechanism that follows every record it is handed.
+pub trait OwnSources: Sync {
     /// The offset source `t` reads next, or None when it has nothing to read. By default the next
     /// offset of its log; a spout that replays failed tuples reads those first.
     fn next_read(&self, sim: &Sim, t: TaskId) -> Option<u32> {
@@ -254,21 +287,12 @@ pub trait Mechanism: Sync {
     /// Marks the source records the mechanism will still bring (a tuple Storm will replay, a
     /// block Spark will process).
     fn on_its_way(&self, _sim: &Sim, _v: &mut [bool]) {}
+}
 
-    // ---- Steps of its own, and refusals (Storm's messages to and from the acker).
-
-    /// May `a` be taken now, as far as this mechanism goes? Called after the job's own checks of
-    /// a read and a JobManager crash, for every step of the mechanism's own, and by the
-    /// coordinator before each trigger, as [`Action::Checkpoint`]: a refusal refuses the trigger
-    /// (stop-the-world while its sources are paused). The engine asks only a mechanism with
-    /// [`Hooks::checks_actions`], but for a step of its own, which it always checks.
-    fn check(&self, sim: &Sim, a: Action) -> Result<(), ActionError> {
-        match a {
-            Action::Mechanism { step } => Err(ActionError::NoSuchStep { step: step.kind, strategy: sim.strategy() }),
-            _ => Ok(()),
-        }
-    }
-    /// Is a step of the mechanism's own due ([`Mechanism::steps`] not empty)? Without allocating.
+/// Steps of the mechanism's own (Storm's messages to and from the acker), time it waits for and
+/// work it runs again (Spark Streaming's driver). Its refusals are [`Mechanism::check`]'s.
+pub trait OwnSteps: Sync {
+    /// Is a step of the mechanism's own due ([`OwnSteps::steps`] not empty)? Without allocating.
     fn pending_work(&self, _sim: &Sim) -> bool {
         false
     }
@@ -283,9 +307,6 @@ pub trait Mechanism: Sync {
     fn step_words(&self, _step: Step, _task: &str, _lang: Lang) -> Option<String> {
         None
     }
-
-    // ---- Time, and work run again (Spark Streaming's driver).
-
     /// Does the mechanism wait for something only time brings (Spark's driver cutting a batch)?
     fn awaits_time(&self, _sim: &Sim) -> bool {
         false

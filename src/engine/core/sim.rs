@@ -232,7 +232,7 @@ impl Sim {
             Action::Deliver { channel } => self.deliver(channel, out),
             // The read asks the mechanism for its offset once, here: a checked read has one, and
             // one the fast check passed without it is refused now, with nothing changed.
-            Action::Read { task } => match self.mechanism().next_read(self, task) {
+            Action::Read { task } => match self.next_read(task) {
                 Some(offset) => self.read_at(task, offset, out),
                 None => return self.check(a),
             },
@@ -248,7 +248,10 @@ impl Sim {
             Action::CrashJobManager => self.crash(CrashScope::JobManager, out),
             Action::Restore => self.restore(out),
             Action::Notify { task } => self.deliver_notification(task, out),
-            Action::Mechanism { step } => self.mechanism().apply_step(self, step, out),
+            Action::Mechanism { step } => match self.mechanism().own_steps() {
+                Some(steps) => steps.apply_step(self, step, out),
+                None => unreachable!("a step {} is refused by the check", step.kind),
+            },
             Action::Wait => out.push(Event::Waited),
             Action::Savepoint => self.trigger_savepoint(false, out),
             Action::StopWithSavepoint => self.trigger_savepoint(true, out),

@@ -2,7 +2,7 @@
 //! and from the acker. The scheduler draws it among the job's steps, the learner clicks it, and
 //! links and saved runs carry it as a code, while the engine knows only that some mechanism owns
 //! it: the mechanism says when it is enabled and what it does (`Mechanism::check`,
-//! `Mechanism::steps`, `Mechanism::apply_step`).
+//! `OwnSteps::steps`, `OwnSteps::apply_step`).
 
 use serde::{Deserialize, Serialize};
 

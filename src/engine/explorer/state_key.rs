@@ -93,7 +93,7 @@ impl KeyScope {
         let s = &sim.settings;
         KeyScope {
             clock: s.alignment_timeout.is_some(),
-            sequence_numbers: sim.mechanism().stores_in_flight() || s.alignment_timeout.is_some(),
+            sequence_numbers: sim.stores_in_flight() || s.alignment_timeout.is_some(),
             read_high_water: s.strategy == Strategy::None && s.restart == RestartPolicy::FromLatest,
         }
     }

@@ -101,7 +101,7 @@ impl Sim {
     /// `receiveAcknowledgeMessage`: task `t` stored its snapshot for checkpoint `id`. An
     /// acknowledgement for a checkpoint no longer pending is discarded.
     pub(crate) fn acknowledge(&mut self, t: TaskId, id: CheckpointId, snap: TaskSnapshot, out: &mut Vec<Event>) {
-        let stores_in_flight = self.mechanism().stores_in_flight();
+        let stores_in_flight = self.stores_in_flight();
         let Some(p) = self.live.coordinator.pending.iter_mut().find(|p| p.id == id) else {
             out.push(Event::AckDiscarded { task: t, checkpoint: id });
             return;

@@ -65,7 +65,7 @@ use crate::engine::core::action::{AbortReason, Event, GaveUp, SnapshotKind};
 use crate::engine::core::dataflow::record::{Barrier, Record};
 use crate::engine::core::hooks::Hooks;
 use crate::engine::core::ids::{ChannelId, CheckpointId, TaskId};
-use crate::engine::core::seam::{Arrival, Mechanism};
+use crate::engine::core::seam::{Arrival, BarrierHandler, Mechanism};
 use crate::engine::core::sim::Sim;
 use crate::engine::settings::strategy::{strategy_name, Setting};
 use crate::engine::settings::Settings;
@@ -91,6 +91,22 @@ impl Mechanism for SingleCheckpointBarrierHandler {
         let timeout = settings.alignment_timeout.is_some();
         Hooks { ticks: timeout, hears_records: self.unaligned || timeout, ..Hooks::default() }
     }
+    fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
+        abort_notified(sim, t, id, out);
+    }
+    /// The alignment timer: a task still aligning `alignment-timeout` steps after the trigger
+    /// goes unaligned (there is no timeout under strategy `unaligned`).
+    fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
+        if let Some(limit) = sim.settings.alignment_timeout {
+            time_out_alignments(sim, limit, out);
+        }
+    }
+    fn barrier_handler(&self) -> Option<&dyn BarrierHandler> {
+        Some(self)
+    }
+}
+
+impl BarrierHandler for SingleCheckpointBarrierHandler {
     fn unaligned_at_sources(&self, sim: &Sim) -> bool {
         self.unaligned || sim.settings.alignment_timeout == Some(0)
     }
@@ -107,16 +123,6 @@ impl Mechanism for SingleCheckpointBarrierHandler {
     }
     fn on_cancel(&self, sim: &mut Sim, at: Arrival, id: CheckpointId, out: &mut Vec<Event>) {
         cancel_marker(sim, at, id, out);
-    }
-    fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-        abort_notified(sim, t, id, out);
-    }
-    /// The alignment timer: a task still aligning `alignment-timeout` steps after the trigger
-    /// goes unaligned (there is no timeout under strategy `unaligned`).
-    fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
-        if let Some(limit) = sim.settings.alignment_timeout {
-            time_out_alignments(sim, limit, out);
-        }
     }
 }
 

@@ -11,6 +11,7 @@
 use crate::engine::core::action::{AbortReason, Event, SnapshotKind};
 use crate::engine::core::dataflow::record::{Barrier, Item};
 use crate::engine::core::ids::{ChannelId, CheckpointId, TaskId};
+use crate::engine::core::seam::Arrival;
 use crate::engine::core::sim::Sim;
 use crate::engine::core::snapshot::TaskSnapshot;
 
@@ -118,7 +119,7 @@ impl Sim {
     /// is always aligned, without a timeout.
     pub(crate) fn start_at_sources(&mut self, id: CheckpointId, out: &mut Vec<Event>) {
         let savepoint = self.live.coordinator.pending.iter().any(|p| p.id == id && p.savepoint.is_some());
-        let unaligned = !savepoint && self.mechanism().unaligned_at_sources(self);
+        let unaligned = !savepoint && self.mechanism().barrier_handler().is_some_and(|b| b.unaligned_at_sources(self));
         let timeoutable = !savepoint && !unaligned && self.settings.alignment_timeout.is_some();
         let barrier = Barrier { checkpoint: id, timestamp: self.tick, unaligned, timeoutable };
         let sources: Vec<TaskId> = self.graph.sources().collect();
@@ -165,12 +166,11 @@ impl Sim {
             out.push(Event::BarrierIgnored { task: t, channel: c, checkpoint: id });
             return;
         }
-        self.mechanism().on_barrier(
-            self,
-            crate::engine::core::seam::Arrival { task: t, channel: c, input },
-            barrier,
-            out,
-        );
+        match self.mechanism().barrier_handler() {
+            Some(handler) => handler.on_barrier(self, Arrival { task: t, channel: c, input }, barrier, out),
+            // A mechanism without a barrier handler ignores every barrier that reaches it.
+            None => out.push(Event::BarrierIgnored { task: t, channel: c, checkpoint: id }),
+        }
     }
 
     /// A cancel marker reached task `t`: the mechanism decides whether it still matters.
@@ -182,7 +182,12 @@ impl Sim {
         id: CheckpointId,
         out: &mut Vec<Event>,
     ) {
-        self.mechanism().on_cancel(self, crate::engine::core::seam::Arrival { task: t, channel: c, input }, id, out);
+        let at = Arrival { task: t, channel: c, input };
+        match self.mechanism().barrier_handler() {
+            Some(handler) => handler.on_cancel(self, at, id, out),
+            // Without a barrier handler, a marker is dropped.
+            None => out.push(Event::CancelMarkerReceived { task: t, channel: c, checkpoint: id, fresh: false }),
+        }
     }
 }
 

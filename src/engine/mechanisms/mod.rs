@@ -34,9 +34,10 @@ pub mod upkeep;
 
 use crate::engine::core::action::Event;
 use crate::engine::core::dataflow::channel::SeqSet;
+use crate::engine::core::dataflow::record::Record;
 use crate::engine::core::ids::{CheckpointId, TaskId};
 use crate::engine::core::lang::Lang;
-use crate::engine::core::seam::Mechanism;
+use crate::engine::core::seam::{Mechanism, Rerun};
 use crate::engine::core::sim::Sim;
 use crate::engine::core::snapshot::TaskSnapshot;
 use crate::engine::settings::Strategy;
@@ -45,7 +46,7 @@ use crate::engine::settings::Strategy;
 pub fn step_words(step: crate::engine::core::step::Step, task: &str, lang: Lang) -> String {
     Strategy::ALL
         .iter()
-        .find_map(|s| for_strategy(*s).step_words(step, task, lang))
+        .find_map(|s| for_strategy(*s).own_steps().and_then(|o| o.step_words(step, task, lang)))
         .unwrap_or_else(|| format!("{}{}", step.kind, task))
 }
 
@@ -82,9 +83,43 @@ impl Sim {
     }
 
     /// The offset source `t` committed to its log, where a restart resumes
-    /// ([`Mechanism::committed_offset`]: Storm's spouts, Spark's receivers; 0 otherwise).
+    /// (`OwnSources::committed_offset`: Storm's spouts, Spark's receivers; 0 otherwise).
     pub fn committed_offset(&self, t: TaskId) -> u32 {
-        self.mechanism().committed_offset(self, t)
+        self.mechanism().own_sources().map_or(0, |s| s.committed_offset(self, t))
+    }
+
+    /// The offset source `t` reads next, or None when it has nothing to read: its own sources'
+    /// (`OwnSources::next_read`), else its log's next offset.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    pub(crate) fn next_read(&self, t: TaskId) -> Option<u32> {
+        match self.mechanism().own_sources() {
+            Some(s) => s.next_read(self, t),
+            None => self.next_in_log(t),
+        }
+    }
+
+    /// Source `t` read `rec` at `offset`: its own sources take it (`OwnSources::on_read`), or it
+    /// reports the read and emits the record.
+    pub(crate) fn source_read(&mut self, t: TaskId, offset: u32, rec: Record, out: &mut Vec<Event>) {
+        match self.mechanism().own_sources() {
+            Some(s) => s.on_read(self, t, offset, rec, out),
+            None => self.read_and_emit(t, offset, rec, out),
+        }
+    }
+
+    /// Does a checkpoint of this run store in-flight records (an unaligned barrier handler's)?
+    pub(crate) fn stores_in_flight(&self) -> bool {
+        self.mechanism().barrier_handler().is_some_and(|b| b.stores_in_flight())
+    }
+
+    /// Is a step of the mechanism's own due (`OwnSteps::pending_work`)?
+    pub(crate) fn own_step_due(&self) -> bool {
+        self.mechanism().own_steps().is_some_and(|s| s.pending_work(self))
+    }
+
+    /// How the work running now takes effect (`OwnSteps::rerun`; as the first time without).
+    pub(crate) fn rerun(&self) -> Rerun {
+        self.mechanism().own_steps().map_or(Rerun::Full, |s| s.rerun(self))
     }
 
     /// The task's synchronous snapshot. For a checkpoint, a two-phase-commit sink pre-commits its

@@ -37,7 +37,7 @@ use crate::engine::core::action::{Event, RestoreFrom};
 use crate::engine::core::dataflow::record::Record;
 use crate::engine::core::hooks::Hooks;
 use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
-use crate::engine::core::seam::{InFlight, Mechanism};
+use crate::engine::core::seam::{InFlight, Mechanism, OwnSources};
 use crate::engine::core::sim::Sim;
 use crate::engine::core::snapshot::TaskSnapshot;
 use crate::engine::settings::Settings;
@@ -66,6 +66,19 @@ impl Mechanism for StateLog {
     fn hooks(&self, _settings: &Settings) -> Hooks {
         Hooks { follows_records: true, ..Hooks::default() } // to hear of every processed record
     }
+    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
+        let log = sim.mechanism_durable().get::<Changelog>().cloned().unwrap_or_default();
+        for entry in log.0.iter().flatten() {
+            sim.restore_task(entry);
+        }
+        (RestoreFrom::OwnSaves, vec![])
+    }
+    fn own_sources(&self) -> Option<&dyn OwnSources> {
+        Some(self)
+    }
+}
+
+impl OwnSources for StateLog {
     fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, rec: Record, out: &mut Vec<Event>) {
         sim.read_and_emit(t, offset, rec, out);
         self.log(sim, t, out);
@@ -81,13 +94,6 @@ impl Mechanism for StateLog {
         out: &mut Vec<Event>,
     ) {
         self.log(sim, t, out);
-    }
-    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
-        let log = sim.mechanism_durable().get::<Changelog>().cloned().unwrap_or_default();
-        for entry in log.0.iter().flatten() {
-            sim.restore_task(entry);
-        }
-        (RestoreFrom::OwnSaves, vec![])
     }
 }
 

@@ -55,7 +55,7 @@ use super::row::{Row, Words};
 use crate::engine::core::action::{AbortReason, Event, GaveUp, SnapshotKind};
 use crate::engine::core::dataflow::record::Barrier;
 use crate::engine::core::ids::{CheckpointId, TaskId};
-use crate::engine::core::seam::{Arrival, Mechanism};
+use crate::engine::core::seam::{Arrival, BarrierHandler, Mechanism};
 use crate::engine::core::sim::Sim;
 use crate::engine::settings::strategy::{strategy_name, Setting};
 
@@ -63,6 +63,21 @@ use crate::engine::settings::strategy::{strategy_name, Setting};
 pub struct BarrierTracker;
 
 impl Mechanism for BarrierTracker {
+    /// The coordinator's abort does not stop the counting (Flink's tracker does not hear it); the
+    /// task notes it, and sends a cancel marker on instead of a snapshot when the barriers are in.
+    fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
+        let counting = Tracker::counting(&sim.live.tasks[t.index()], id);
+        note_aborted(sim, t, id);
+        if counting {
+            out.push(Event::AbortNotified { task: t, checkpoint: id, discarded: None });
+        }
+    }
+    fn barrier_handler(&self) -> Option<&dyn BarrierHandler> {
+        Some(self)
+    }
+}
+
+impl BarrierHandler for BarrierTracker {
     fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
         let (t, c, id) = (at.task, at.channel, barrier.checkpoint);
         let n = sim.live.tasks[t.index()].in_pos.len() as u16;
@@ -124,15 +139,6 @@ impl Mechanism for BarrierTracker {
             }
         }
         decline_and_cancel(sim, t, id, AbortReason::DeclinedOnCancellationBarrier, out);
-    }
-    /// The coordinator's abort does not stop the counting (Flink's tracker does not hear it); the
-    /// task notes it, and sends a cancel marker on instead of a snapshot when the barriers are in.
-    fn on_abort(&self, sim: &mut Sim, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-        let counting = Tracker::counting(&sim.live.tasks[t.index()], id);
-        note_aborted(sim, t, id);
-        if counting {
-            out.push(Event::AbortNotified { task: t, checkpoint: id, discarded: None });
-        }
     }
 }
 

@@ -263,10 +263,7 @@ impl Sim {
     /// notifications may still move.
     pub(crate) fn records_settled(&self) -> bool {
         self.live.down.is_none()
-            && !self
-                .graph
-                .sources()
-                .any(|t| self.mechanism().next_read(self, t).is_some() || self.socket_waits(t).is_some())
+            && !self.graph.sources().any(|t| self.next_read(t).is_some() || self.socket_waits(t).is_some())
             && self.live.channels.iter().all(|c| {
                 c.queue.iter().all(|i| !matches!(i, crate::engine::core::dataflow::record::Item::Record { .. }))
             })

@@ -97,7 +97,8 @@ impl Sim {
         match item {
             Item::Record { seq, rec } => {
                 self.live.tasks[info.to.index()].in_pos[info.input_index] = seq + 1;
-                let admitted = !self.hooks.hears_records || self.mechanism().on_record(self, c, seq, rec, out);
+                let admitted = !self.hooks.hears_records
+                    || self.mechanism().barrier_handler().is_none_or(|b| b.on_record(self, c, seq, rec, out));
                 self.wire[c.index()].retain(seq, rec, Fate::Delivered);
                 if !admitted {
                     return;
@@ -106,7 +107,9 @@ impl Sim {
                     self.emitted.clear();
                     self.process(info.to, c, rec, out);
                     let children = std::mem::take(&mut self.emitted);
-                    self.mechanism().after_record(self, info.to, c, seq, rec.id, &children, out);
+                    if let Some(s) = self.mechanism().own_sources() {
+                        s.after_record(self, info.to, c, seq, rec.id, &children, out);
+                    }
                     self.emitted = children;
                 } else {
                     self.process(info.to, c, rec, out);

@@ -52,7 +52,7 @@ impl Sim {
     pub(crate) fn process(&mut self, t: TaskId, c: ChannelId, rec: Record, out: &mut Vec<Event>) {
         // Work run again for its output only (`Rerun::OutputOnly`): the state already holds the
         // record, and no task takes it in again.
-        let kept = self.hooks.reruns && self.mechanism().rerun(self) == Rerun::OutputOnly;
+        let kept = self.hooks.reruns && self.rerun() == Rerun::OutputOnly;
         if !kept {
             self.effects.note(self.tick, rec.id, c);
         }

@@ -22,7 +22,7 @@ use crate::engine::settings::SinkMode;
 
 impl Sim {
     pub(crate) fn sink_write(&mut self, t: TaskId, rec: Record, out: &mut Vec<Event>) {
-        if self.hooks.reruns && self.mechanism().rerun(self) == Rerun::StateOnly {
+        if self.hooks.reruns && self.rerun() == Rerun::StateOnly {
             return; // work recomputed from lineage to rebuild state: its output ran before
         }
         let row = Row { record: rec.id, value: rec.value, sink: t, tick: self.tick };

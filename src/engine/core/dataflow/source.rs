@@ -84,7 +84,7 @@ impl Sim {
         }
     }
 
-    /// What a read does by default (`Mechanism::on_read`): it is reported, and the record goes
+    /// What a read does by default (`OwnSources::on_read`): it is reported, and the record goes
     /// out on the source's outputs.
     pub fn read_and_emit(&mut self, t: TaskId, offset: u32, rec: Record, out: &mut Vec<Event>) {
         out.push(Event::Read { task: t, record: rec.id, offset, replayed: rec.replayed });
@@ -93,7 +93,7 @@ impl Sim {
 
     /// The fast form of `check(Read)` for a source of a running job.
     pub(crate) fn readable(&self, t: TaskId) -> bool {
-        self.may_read(t) && self.mechanism().next_read(self, t).is_some()
+        self.may_read(t) && self.next_read(t).is_some()
     }
 
     /// [`Sim::readable`] but for the mechanism's next offset (which the read itself asks for).
@@ -119,7 +119,7 @@ impl Sim {
         let replayed = offset < self.read_high_water[t.index()];
         self.read_high_water[t.index()] = self.read_high_water[t.index()].max(offset + 1);
         let rec = Record { id, value: g.record(id).value, replayed };
-        self.mechanism().on_read(self, t, offset, rec, out);
+        self.source_read(t, offset, rec, out);
         if fresh && offset as usize + 1 == info.log.len() {
             out.push(Event::SourceExhausted { task: t });
         }

@@ -46,7 +46,7 @@ use crate::engine::core::dataflow::record::{Barrier, Record};
 use crate::engine::core::error::ScenarioError;
 use crate::engine::core::hooks::Hooks;
 use crate::engine::core::ids::ChannelId;
-use crate::engine::core::seam::{Arrival, Mechanism};
+use crate::engine::core::seam::{Arrival, BarrierHandler, Mechanism};
 use crate::engine::core::sim::Sim;
 use crate::engine::settings::Settings;
 use crate::engine::settings::Strategy;
@@ -56,6 +56,12 @@ impl Mechanism for HandlerLab {
     fn hooks(&self, _settings: &Settings) -> Hooks {
         Hooks { hears_records: true, ..Hooks::default() }
     }
+    fn barrier_handler(&self) -> Option<&dyn BarrierHandler> {
+        Some(self)
+    }
+}
+
+impl BarrierHandler for HandlerLab {
     /// The sources snapshot at the trigger; with in-flight records their barrier overtakes their
     /// output queues, as an unaligned source's does.
     fn unaligned_at_sources(&self, _sim: &Sim) -> bool {
@@ -64,7 +70,6 @@ impl Mechanism for HandlerLab {
     fn stores_in_flight(&self) -> bool {
         self.handler.in_flight
     }
-
     /// Before a record reaches the operator: on an input whose barrier has come, drop it if the
     /// handler drops; on one still waiting, record it with the early snapshot if it stores
     /// in-flight records.
@@ -83,7 +88,6 @@ impl Mechanism for HandlerLab {
         }
         true
     }
-
     fn on_barrier(&self, sim: &mut Sim, at: Arrival, barrier: Barrier, out: &mut Vec<Event>) {
         let Arrival { task: t, channel: c, input } = at;
         let id = barrier.checkpoint;

@@ -53,7 +53,7 @@ use crate::engine::core::error::ActionError;
 use crate::engine::core::hooks::Hooks;
 use crate::engine::core::ids::{RecordId, TaskId};
 use crate::engine::core::own_state::Slot;
-use crate::engine::core::seam::{InFlight, Mechanism, OnCrash, Rerun};
+use crate::engine::core::seam::{InFlight, Mechanism, OnCrash, OwnSources, OwnSteps, Rerun};
 use crate::engine::core::sim::Durable;
 use crate::engine::core::sim::Sim;
 use crate::engine::mechanisms::spark::events::SparkRestore;
@@ -81,11 +81,6 @@ impl Mechanism for MicroBatches {
             _ => Ok(()),
         }
     }
-    /// Blocks waiting for the driver to cut their batch, or the checkpoint writer still to record
-    /// a completion.
-    fn awaits_time(&self, sim: &Sim) -> bool {
-        sim.blocks_waiting() || sim.spark().is_some_and(|s| s.meta_due)
-    }
     /// An executor fails alone and is replaced at once; the driver takes every executor with it.
     fn on_crash(&self, sim: &mut Sim, scope: CrashScope, out: &mut Vec<Event>) -> OnCrash {
         match scope {
@@ -105,15 +100,25 @@ impl Mechanism for MicroBatches {
             None => Event::Crashed { scope, lost_in_flight },
         }
     }
-    /// A batch recomputed from lineage rebuilds state without output; one re-run over the state
-    /// RDD read back from the state checkpoint writes its output only.
-    fn rerun(&self, sim: &Sim) -> Rerun {
-        match sim.spark() {
-            Some(s) if s.recomputing() => Rerun::StateOnly,
-            Some(s) if s.running().is_some_and(|j| j.keep_state) => Rerun::OutputOnly,
-            _ => Rerun::Full,
-        }
+    fn on_trigger(&self, _sim: &mut Sim, _id: crate::engine::core::ids::CheckpointId, _out: &mut Vec<Event>) {
+        unreachable!("Spark Streaming has no checkpoint barriers: the trigger is refused first")
     }
+    fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
+        sim.driver_tick(out);
+    }
+    /// The driver restarts from the metadata checkpoint (`StreamingContext.getOrCreate`).
+    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
+        sim.restart_driver()
+    }
+    fn own_sources(&self) -> Option<&dyn OwnSources> {
+        Some(self)
+    }
+    fn own_steps(&self) -> Option<&dyn OwnSteps> {
+        Some(self)
+    }
+}
+
+impl OwnSources for MicroBatches {
     fn on_its_way(&self, sim: &Sim, v: &mut [bool]) {
         sim.spark_on_its_way(v);
     }
@@ -124,15 +129,22 @@ impl Mechanism for MicroBatches {
     fn on_read(&self, sim: &mut Sim, t: TaskId, offset: u32, rec: Rec, out: &mut Vec<Event>) {
         sim.receive(t, offset, rec.id, out);
     }
-    fn on_trigger(&self, _sim: &mut Sim, _id: crate::engine::core::ids::CheckpointId, _out: &mut Vec<Event>) {
-        unreachable!("Spark Streaming has no checkpoint barriers: the trigger is refused first")
+}
+
+impl OwnSteps for MicroBatches {
+    /// Blocks waiting for the driver to cut their batch, or the checkpoint writer still to record
+    /// a completion.
+    fn awaits_time(&self, sim: &Sim) -> bool {
+        sim.blocks_waiting() || sim.spark().is_some_and(|s| s.meta_due)
     }
-    fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
-        sim.driver_tick(out);
-    }
-    /// The driver restarts from the metadata checkpoint (`StreamingContext.getOrCreate`).
-    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
-        sim.restart_driver()
+    /// A batch recomputed from lineage rebuilds state without output; one re-run over the state
+    /// RDD read back from the state checkpoint writes its output only.
+    fn rerun(&self, sim: &Sim) -> Rerun {
+        match sim.spark() {
+            Some(s) if s.recomputing() => Rerun::StateOnly,
+            Some(s) if s.running().is_some_and(|j| j.keep_state) => Rerun::OutputOnly,
+            _ => Rerun::Full,
+        }
     }
 }
 

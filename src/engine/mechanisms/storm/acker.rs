@@ -39,7 +39,7 @@ use crate::engine::core::error::ActionError;
 use crate::engine::core::hooks::Hooks;
 use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::core::lang::Lang;
-use crate::engine::core::seam::{InFlight, Mechanism, OnCrash, OnRestore};
+use crate::engine::core::seam::{InFlight, Mechanism, OnCrash, OnRestore, OwnSources, OwnSteps};
 use crate::engine::core::sim::Sim;
 use crate::engine::core::step::Step;
 use crate::engine::mechanisms::committed_offsets::CommittedOffsets;
@@ -78,31 +78,6 @@ impl Mechanism for XorAcker {
             _ => Ok(()),
         }
     }
-    /// Is there an acker message for the scheduler to deliver?
-    fn pending_work(&self, sim: &Sim) -> bool {
-        sim.storm()
-            .is_some_and(|s| s.to_acker.iter().any(|q| !q.is_empty()) || s.to_spout.iter().any(|q| !q.is_empty()))
-    }
-    /// Every task's message to the acker, then every answer to a spout.
-    fn steps(&self, sim: &Sim, out: &mut Vec<Action>) {
-        let Some(storm) = sim.storm() else { return };
-        for (t, q) in storm.to_acker.iter().enumerate() {
-            if !q.is_empty() {
-                out.push(to_acker(TaskId(t as u16)));
-            }
-        }
-        for (t, q) in storm.to_spout.iter().enumerate() {
-            if !q.is_empty() {
-                out.push(from_acker(TaskId(t as u16)));
-            }
-        }
-    }
-    fn apply_step(&self, sim: &mut Sim, step: Step, out: &mut Vec<Event>) {
-        match step.kind {
-            TO_ACKER => sim.deliver_to_acker(step.task, out),
-            _ => sim.deliver_to_spout(step.task, out),
-        }
-    }
     fn on_crash(&self, sim: &mut Sim, scope: CrashScope, out: &mut Vec<Event>) -> OnCrash {
         match scope {
             CrashScope::JobManager => {
@@ -127,23 +102,47 @@ impl Mechanism for XorAcker {
         out.push(Event::from(StormEvent::SupervisorRestarted));
         OnRestore::Restart { master_stays_down: true }
     }
+    fn on_trigger(&self, _sim: &mut Sim, _id: crate::engine::core::ids::CheckpointId, _out: &mut Vec<Event>) {
+        unreachable!("Storm has no checkpoints: the trigger is refused before it reaches the mechanism")
+    }
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks { follows_records: true, checks_actions: true, own_steps: true, ticks: true, ..Hooks::default() }
+    }
+    fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
+        let period = sim.settings.message_timeout;
+        if (sim.tick + 1) % period == 0 {
+            sim.rotate_pending(out);
+        }
+    }
+    /// Bolts start empty (Storm keeps no state); each spout resumes at its committed offset.
+    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
+        for s in sim.graph.sources().collect::<Vec<_>>() {
+            let committed = sim.committed_offset(s);
+            if let OpState::Source { next_offset } = &mut sim.live.tasks[s.index()].state {
+                *next_offset = committed;
+            }
+        }
+        let fresh = sim.fresh_storm();
+        sim.live.mechanism.put(fresh);
+        (RestoreFrom::from(StormRestore::Committed), vec![])
+    }
+    fn own_sources(&self) -> Option<&dyn OwnSources> {
+        Some(self)
+    }
+    fn own_steps(&self) -> Option<&dyn OwnSteps> {
+        Some(self)
+    }
+}
+
+impl OwnSources for XorAcker {
     /// A tuple not yet acked will be emitted again if it fails.
     fn on_its_way(&self, sim: &Sim, v: &mut [bool]) {
         for (i, again) in sim.awaiting_replay().into_iter().enumerate() {
             v[i] |= again;
         }
     }
-    fn step_words(&self, step: Step, task: &str, lang: Lang) -> Option<String> {
-        super::wording::step(step, task, lang)
-    }
     fn committed_offset(&self, sim: &Sim, t: TaskId) -> u32 {
         sim.durable.mechanism.get::<CommittedOffsets>().map_or(0, |c| c.of(t))
-    }
-    fn on_trigger(&self, _sim: &mut Sim, _id: crate::engine::core::ids::CheckpointId, _out: &mut Vec<Event>) {
-        unreachable!("Storm has no checkpoints: the trigger is refused before it reaches the mechanism")
-    }
-    fn hooks(&self, _settings: &Settings) -> Hooks {
-        Hooks { follows_records: true, checks_actions: true, own_steps: true, ticks: true, ..Hooks::default() }
     }
     fn next_read(&self, sim: &Sim, t: TaskId) -> Option<u32> {
         let retry = sim.storm().and_then(|s| s.spouts[t.index()].retry.first().copied());
@@ -174,23 +173,36 @@ impl Mechanism for XorAcker {
     ) {
         sim.bolt_acks(t, c, seq, record, children, out);
     }
-    fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
-        let period = sim.settings.message_timeout;
-        if (sim.tick + 1) % period == 0 {
-            sim.rotate_pending(out);
-        }
+}
+
+impl OwnSteps for XorAcker {
+    /// Is there an acker message for the scheduler to deliver?
+    fn pending_work(&self, sim: &Sim) -> bool {
+        sim.storm()
+            .is_some_and(|s| s.to_acker.iter().any(|q| !q.is_empty()) || s.to_spout.iter().any(|q| !q.is_empty()))
     }
-    /// Bolts start empty (Storm keeps no state); each spout resumes at its committed offset.
-    fn restore(&self, sim: &mut Sim) -> (RestoreFrom, InFlight) {
-        for s in sim.graph.sources().collect::<Vec<_>>() {
-            let committed = sim.committed_offset(s);
-            if let OpState::Source { next_offset } = &mut sim.live.tasks[s.index()].state {
-                *next_offset = committed;
+    /// Every task's message to the acker, then every answer to a spout.
+    fn steps(&self, sim: &Sim, out: &mut Vec<Action>) {
+        let Some(storm) = sim.storm() else { return };
+        for (t, q) in storm.to_acker.iter().enumerate() {
+            if !q.is_empty() {
+                out.push(to_acker(TaskId(t as u16)));
             }
         }
-        let fresh = sim.fresh_storm();
-        sim.live.mechanism.put(fresh);
-        (RestoreFrom::from(StormRestore::Committed), vec![])
+        for (t, q) in storm.to_spout.iter().enumerate() {
+            if !q.is_empty() {
+                out.push(from_acker(TaskId(t as u16)));
+            }
+        }
+    }
+    fn apply_step(&self, sim: &mut Sim, step: Step, out: &mut Vec<Event>) {
+        match step.kind {
+            TO_ACKER => sim.deliver_to_acker(step.task, out),
+            _ => sim.deliver_to_spout(step.task, out),
+        }
+    }
+    fn step_words(&self, step: Step, task: &str, lang: Lang) -> Option<String> {
+        super::wording::step(step, task, lang)
     }
 }
 
