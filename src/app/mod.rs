@@ -11,6 +11,7 @@
 //! (`screen.rs`).
 
 pub mod acker_view;
+pub mod address_bar;
 pub mod announcer;
 pub mod bands_part;
 pub mod canvas;

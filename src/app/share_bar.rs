@@ -54,10 +54,7 @@ pub fn show_room_in_link(room: Option<Room>) {
         None if in_link.is_some() || hash.starts_with("#room=") => String::new(),
         None => return,
     };
-    let url = format!("{}{}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default());
-    if let Ok(h) = window().history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{url}{wanted}")));
-    }
+    super::address_bar::put(wanted.trim_start_matches('#'));
 }
 
 /// The saved run in the link the page was opened with, if any.
@@ -85,19 +82,7 @@ pub fn store(session: Rc<RefCell<Session>>, lang: Lang, dispatch: Dispatch) {
 /// Puts the run in the address bar (without a new history entry) and returns the full link. (The
 /// caller copies it: [`copy_to_clipboard`].)
 pub fn share_link(sharing: Sharing, session: &Session, lang: Lang) -> String {
-    let fragment = (sharing.fragment)(session, lang);
-    let loc = window().location();
-    let base = format!(
-        "{}{}{}",
-        loc.origin().unwrap_or_default(),
-        loc.pathname().unwrap_or_default(),
-        loc.search().unwrap_or_default()
-    );
-    let url = format!("{base}#{fragment}");
-    if let Ok(h) = window().history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-    }
-    url
+    super::address_bar::put(&(sharing.fragment)(session, lang))
 }
 
 /// Offers the run as a JSON file download.

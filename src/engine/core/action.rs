@@ -11,7 +11,13 @@ use crate::engine::core::step::Step;
 pub use crate::engine::core::event::Event;
 pub use crate::engine::core::event_terms::{AbortReason, CrashScope, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One step of a run, as the learner, a script or the scheduler takes it.
+///
+/// Its `Debug` is derived natively; in the page it is the action's code ([`Action::code`], `d3`),
+/// as a lesson's check names a refused action: the derived one would put 0.8 KB of code on the
+/// page's first visit for what the code says.
+#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Debug))]
 #[serde(tag = "do", rename_all = "kebab-case")]
 pub enum Action {
     /// Deliver the head of this channel (a record or a barrier) to its consumer, which processes it.
@@ -55,6 +61,13 @@ pub enum Action {
     /// The scheduler draws one enabled delivery, read or notification (or the restore) from the
     /// seeded PRNG.
     Auto,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl std::fmt::Debug for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.code())
+    }
 }
 
 impl Action {

@@ -37,18 +37,7 @@ pub fn store(session: &BatchSession, lang: Lang) {
 
 /// Puts the run in the address bar (without a new history entry) and returns the link.
 pub fn share_link(session: &BatchSession, lang: Lang) -> String {
-    let loc = window().location();
-    let url = format!(
-        "{}{}{}#{}",
-        loc.origin().unwrap_or_default(),
-        loc.pathname().unwrap_or_default(),
-        loc.search().unwrap_or_default(),
-        to_link_fragment(&session.file(lang).to_text())
-    );
-    if let Ok(h) = window().history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-    }
-    url
+    crate::app::address_bar::put(&to_link_fragment(&session.file(lang).to_text()))
 }
 
 /// Offers the run as a JSON file.

@@ -3,23 +3,11 @@
 //! (and → ← in presenter mode) go through its steps. Escape (back to the run) and P (presenter
 //! mode) are the page's, as in every room; a text field keeps its keys.
 
-use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 
+use crate::app::keys::in_text_field;
 use crate::classroom::batch_room::BatchCommand;
 use crate::engine::batch::BatchAction;
-
-/// Whether the key's target is a text field (its keys are its own).
-fn in_text_field(e: &KeyboardEvent) -> bool {
-    let Some(el) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return false };
-    match el.tag_name().to_ascii_lowercase().as_str() {
-        "input" => {
-            !matches!(el.get_attribute("type").unwrap_or_default().as_str(), "range" | "button" | "checkbox" | "file")
-        }
-        "textarea" => true,
-        _ => el.is_content_editable(),
-    }
-}
 
 /// What a key does in the room, at lesson step `lesson` (None: no lesson) and in presenter mode or
 /// not.

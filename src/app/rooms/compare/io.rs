@@ -37,18 +37,7 @@ pub fn store(saved: &SavedComparison) {
 
 /// Puts the comparison in the address bar (without a new history entry) and returns the link.
 pub fn share_link(saved: &SavedComparison) -> String {
-    let loc = window().location();
-    let base = format!(
-        "{}{}{}",
-        loc.origin().unwrap_or_default(),
-        loc.pathname().unwrap_or_default(),
-        loc.search().unwrap_or_default()
-    );
-    let url = format!("{base}#{}", saved.to_fragment());
-    if let Ok(h) = window().history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-    }
-    url
+    crate::app::address_bar::put(&saved.to_fragment())
 }
 
 /// Offers the comparison as a JSON file.

@@ -3,9 +3,9 @@
 //! sees them, so X and R act on the room's runs; Escape closes the room (in presenter mode it first
 //! leaves presenter mode, the main screen's key). A text field keeps its keys.
 
-use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 
+use crate::app::keys::in_text_field;
 use crate::classroom::compare_room::CompareCommand;
 
 /// What a key does: a command (Some(Some)), closing the room (Some(None)), or nothing (None).
@@ -26,16 +26,4 @@ pub fn room_key(e: &KeyboardEvent, lesson: bool, presenter: bool) -> Option<Opti
         "Escape" if !presenter => return Some(None),
         _ => return None,
     }))
-}
-
-fn in_text_field(e: &KeyboardEvent) -> bool {
-    let Some(el) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return false };
-    match el.tag_name().to_ascii_lowercase().as_str() {
-        "input" => !matches!(
-            el.get_attribute("type").unwrap_or_default().to_ascii_lowercase().as_str(),
-            "range" | "button" | "submit" | "reset" | "checkbox" | "radio" | "file" | "color" | "image"
-        ),
-        "textarea" => true,
-        _ => el.is_content_editable(),
-    }
 }

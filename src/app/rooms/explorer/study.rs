@@ -148,11 +148,7 @@ pub fn keep(s: &Study) {
     if let Ok(Some(storage)) = w.local_storage() {
         let _ = storage.set_item(STORAGE_KEY, &q);
     }
-    let loc = w.location();
-    let url = format!("{}{}#room=explorer&{q}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default());
-    if let Ok(h) = w.history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-    }
+    crate::app::address_bar::put(&format!("room=explorer&{q}"));
 }
 
 /// What each of the room's two tabs is handed: the room, the study, and how to change it.

@@ -44,13 +44,7 @@ pub fn keep(p: &Progress) {
     if let Some(s) = storage() {
         let _ = s.set_item(PROGRESS_KEY, &p.to_text());
     }
-    let Some(w) = web_sys::window() else { return };
-    let loc = w.location();
-    let url =
-        format!("{}{}#room=quiz&set={}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default(), p.set);
-    if let Ok(h) = w.history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-    }
+    crate::app::address_bar::put(&format!("room=quiz&set={}", p.set));
 }
 
 /// The finished sets this browser kept.
