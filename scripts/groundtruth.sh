@@ -62,7 +62,7 @@ if [[ $systems == *spark* ]]; then
 fi
 
 echo "== building the runner"
-cargo build --quiet --bin barrierscope
+CARGO_PROFILE_DEV_OPT_LEVEL="${CARGO_PROFILE_DEV_OPT_LEVEL:-1}" cargo build --quiet --bin barrierscope
 
 status=0
 if [[ $systems == *flink* ]]; then
