@@ -65,7 +65,7 @@ fn corpus() -> (Vec<String>, Vec<String>) {
     l.handle(Command::LessonNext);
     runs.push(serde_json::to_string_pretty(&l.save(Lang::Zh)).unwrap());
     let mut settings = barrierscope::engine::Settings::new(barrierscope::engine::Strategy::StormAcker);
-    settings.unanchored = vec!["Count->Sink".into()];
+    settings.mechanism.storm.unanchored = vec!["Count->Sink".into()];
     let mut st = Session::new(RunConfig { job: "line-sink".into(), settings, seed: 3, records: None }).unwrap();
     st.handle(Command::Act(Action::Read { task: TaskId(0) }));
     st.handle(Command::Act(barrierscope::engine::mechanisms::storm::steps::to_acker(TaskId(0))));

@@ -366,13 +366,15 @@ fn engine_tier(file: &str) -> Option<usize> {
     })
 }
 
-/// The only imports allowed to run up a tier: the core's three sum types that carry a mechanism's
+/// The only imports allowed to run up a tier: the core's sum types that carry a mechanism's
 /// own values (`Event::Mechanism`, its events; `ActionError::Mechanism`, its refusals;
-/// `RestoreFrom::Mechanism`, where its restart came from) name the catalogue's list of them,
+/// `RestoreFrom::Mechanism`, where its restart came from; `Settings::mechanism` and
+/// `Edit::Mechanism`, its own settings and their edits) name the catalogue's list of them,
 /// `mechanisms/catalogue/carried.rs`, and nothing more: the core never calls into a mechanism but
 /// through the seam, and names none.
-const SUM_TYPES: [(&str, &str); 3] = [
+const SUM_TYPES: [(&str, &str); 4] = [
     ("engine/core/event", "engine/mechanisms/catalogue/carried"),
+    ("engine/settings", "engine/mechanisms/catalogue/carried"),
     ("engine/core/error", "engine/mechanisms/catalogue/carried"),
     ("engine/core/event_terms", "engine/mechanisms/catalogue/carried"),
 ];

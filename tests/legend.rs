@@ -73,7 +73,7 @@ fn the_legend_lists_exactly_the_marks_a_strategy_draws() {
     timeout.alignment_timeout = Some(2);
     variants.push(timeout);
     let mut no_ackers = Settings::new(Strategy::StormAcker);
-    no_ackers.ackers = 0;
+    no_ackers.mechanism.storm.ackers = 0;
     variants.push(no_ackers);
     for settings in variants {
         let mut seen = BTreeSet::new();
@@ -112,7 +112,7 @@ fn the_legend_lists_exactly_the_marks_a_strategy_draws() {
         assert_eq!(
             listed, seen,
             "{:?} (alignment timeout {:?}, ackers {})",
-            settings.strategy, settings.alignment_timeout, settings.ackers
+            settings.strategy, settings.alignment_timeout, settings.mechanism.storm.ackers
         );
     }
 }

@@ -143,7 +143,7 @@ fn scenario(c: &Case, strategy: Snapshots) -> Scenario {
     s.channel_capacity = c.capacity;
     if strategy == Snapshots::StormAcker {
         // A timeout is a failure too (the tree is replayed): none here, only the crashes.
-        s.message_timeout = 1_000_000;
+        s.mechanism.storm.message_timeout = 1_000_000;
     }
     let mut sc = Scenario::builtin(c.job, s, c.seed);
     sc.input = Some(input);

@@ -108,7 +108,7 @@ fn each_streaming_plan_follows_the_simulator_run() {
         assert_eq!(v.external.map(|h| h.headline().id()), *output, "{file}");
         let py = export_pyspark(&sc).unwrap();
         assert!(py.contains("KIND = \"streaming\"") && py.contains("socketTextStream") && py.contains("getOrCreate"));
-        assert_eq!(py.contains("\"write_ahead_log\": true"), sc.settings.write_ahead_log, "{file}");
+        assert_eq!(py.contains("\"write_ahead_log\": true"), sc.settings.mechanism.spark.write_ahead_log, "{file}");
     }
 }
 

@@ -192,8 +192,8 @@ fn the_lesson_position_is_part_of_the_run() {
 fn a_storm_run_round_trips_through_a_link() {
     use barrierscope::engine::{Settings, Strategy};
     let mut settings = Settings::new(Strategy::StormAcker);
-    settings.message_timeout = 7;
-    settings.unanchored = vec!["Count->Sink".into()];
+    settings.mechanism.storm.message_timeout = 7;
+    settings.mechanism.storm.unanchored = vec!["Count->Sink".into()];
     let config = RunConfig { job: "line-sink".into(), settings, seed: 3, records: None };
     let mut s = Session::new(config).unwrap();
     let (source, map) = (TaskId(0), TaskId(1));
@@ -211,7 +211,7 @@ fn a_storm_run_round_trips_through_a_link() {
     let (t, _) = Session::load(&from_fragment(&format!("#{link}")).unwrap()).unwrap();
     assert_eq!(t.save(Lang::En), saved);
     assert_eq!(t.sim().storm(), s.sim().storm(), "the same trees, values and messages");
-    assert_eq!(t.sim().settings.unanchored, vec!["Count->Sink".to_string()]);
+    assert_eq!(t.sim().settings.mechanism.storm.unanchored, vec!["Count->Sink".to_string()]);
 }
 
 /// Issue 10: a Spark Streaming run on a socket with the write-ahead log, a wait and a driver
@@ -221,8 +221,8 @@ fn a_spark_streaming_run_round_trips_through_a_link() {
     use barrierscope::engine::{Settings, SinkMode, SourceKind, Strategy};
     let mut settings = Settings::new(Strategy::SparkStreaming).with_sink(SinkMode::Transactional);
     settings.source = SourceKind::Socket;
-    settings.write_ahead_log = true;
-    settings.batch_interval = 3;
+    settings.mechanism.spark.write_ahead_log = true;
+    settings.mechanism.spark.batch_interval = 3;
     let config = RunConfig { job: "line-sink".into(), settings, seed: 5, records: None };
     let mut s = Session::new(config).unwrap();
     for a in [Action::Wait, Action::Wait, Action::Wait, Action::CrashJobManager, Action::Restore, Action::Auto] {
@@ -235,5 +235,5 @@ fn a_spark_streaming_run_round_trips_through_a_link() {
     assert_eq!(t.save(Lang::En), saved);
     assert_eq!(t.sim().spark(), s.sim().spark(), "the same blocks, batches and state");
     assert_eq!(t.sim().durable_spark(), s.sim().durable_spark(), "the same log and checkpoints");
-    assert_eq!((t.sim().settings.source, t.sim().settings.batch_interval), (SourceKind::Socket, 3));
+    assert_eq!((t.sim().settings.source, t.sim().settings.mechanism.spark.batch_interval), (SourceKind::Socket, 3));
 }

@@ -42,7 +42,7 @@ fn play(job: &str, settings: &Settings, input: Option<&str>, script: &[&str]) ->
 
 fn spark(wal: bool, sink: SinkMode) -> Settings {
     let mut s = Settings::new(Strategy::SparkStreaming);
-    s.write_ahead_log = wal;
+    s.mechanism.spark.write_ahead_log = wal;
     s.sink = sink;
     s
 }
@@ -185,7 +185,7 @@ fn a_restart_reruns_incomplete_batches_from_the_log() {
 #[test]
 fn the_state_is_rebuilt_from_its_checkpoint_and_the_lineage_chain() {
     let mut s = spark(true, SinkMode::Append);
-    s.batch_interval = 1;
+    s.mechanism.spark.batch_interval = 1;
     s.checkpoint_interval = Some(2);
     // One record per batch: the driver cuts it at once, and three deliveries finish it.
     let batch = ["read Source", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink"];
@@ -391,7 +391,7 @@ proptest! {
         moves in prop::collection::vec(any::<u8>(), 0..80),
     ) {
         let mut s = spark(true, SinkMode::Transactional);
-        s.batch_interval = interval;
+        s.mechanism.spark.batch_interval = interval;
         s.checkpoint_interval = Some(every);
         let mut sim = Scenario::builtin(job, s, seed).sim().unwrap();
         let tasks = sim.graph.tasks.len() as u16;
@@ -417,7 +417,7 @@ proptest! {
 #[test]
 fn a_restart_reruns_the_batch_of_the_latest_checkpoint_with_its_output() {
     let mut s = spark(true, SinkMode::Append);
-    s.batch_interval = 20;
+    s.mechanism.spark.batch_interval = 20;
     let input = r#"{"Source": ["a:x", "b:x"]}"#;
     let script = ["read Source x2", "auto 30", "crash", "restore", "end"];
     let p = play("line-sink", &s, Some(input), &script);
@@ -462,24 +462,24 @@ fn a_restart_reruns_the_batch_of_the_latest_checkpoint_with_its_output() {
 #[test]
 fn the_log_keeps_blocks_for_twice_the_checkpoint_interval() {
     let mut s = spark(true, SinkMode::Append);
-    s.batch_interval = 1;
+    s.mechanism.spark.batch_interval = 1;
     let batch = ["read Source", "deliver Source->Map", "deliver Map->Count", "deliver Count->Sink"];
-    let remember = 2 * s.state_checkpoint_batches() * s.batch_interval;
+    let remember = 2 * s.state_checkpoint_batches() * s.mechanism.spark.batch_interval;
     for rounds in 1..=5 {
         let script: Vec<&str> = batch.iter().cycle().take(4 * rounds).copied().collect();
         let p = play("line-sink", &s, None, &script);
         let d = p.sim.durable_spark();
         assert!(d.batches.iter().all(|b| b.finished.is_some()), "{}", story(&p));
         // The clock reads the number of steps; the last interval passed is the latest batch time.
-        let now = p.actions.len() as u64 / s.batch_interval * s.batch_interval;
+        let now = p.actions.len() as u64 / s.mechanism.spark.batch_interval * s.mechanism.spark.batch_interval;
         let mut held: Vec<u64> =
-            d.wal.iter().filter_map(|b| b.batch).map(|k| u64::from(k) * s.batch_interval).collect();
+            d.wal.iter().filter_map(|b| b.batch).map(|k| u64::from(k) * s.mechanism.spark.batch_interval).collect();
         held.dedup();
         let model: Vec<u64> = d.batches.iter().map(|b| b.time).filter(|t| *t + remember >= now).collect();
         assert_eq!(held, model, "{rounds} batch(es), the log at batch time {now}: {}", story(&p));
     }
     let mut s = spark(true, SinkMode::Append);
-    s.batch_interval = 20;
+    s.mechanism.spark.batch_interval = 20;
     s.checkpoint_interval = Some(1);
     let p = play(
         "line-sink",
@@ -567,7 +567,7 @@ proptest! {
         moves in prop::collection::vec(any::<u8>(), 0..80),
     ) {
         let mut s = spark(true, SinkMode::Append);
-        s.batch_interval = interval;
+        s.mechanism.spark.batch_interval = interval;
         s.checkpoint_interval = Some(every);
         let mut sim = Scenario::builtin(job, s, seed).sim().unwrap();
         let tasks = sim.graph.tasks.len() as u16;

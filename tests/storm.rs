@@ -28,7 +28,7 @@ fn storm(f: impl FnOnce(&mut Settings)) -> Settings {
 
 /// A timeout no run here reaches: only crashes replay.
 fn no_timeouts() -> Settings {
-    storm(|s| s.message_timeout = 1_000_000)
+    storm(|s| s.mechanism.storm.message_timeout = 1_000_000)
 }
 
 fn play(job: &str, settings: Settings, script: &[&str]) -> scenario::Played {
@@ -89,7 +89,7 @@ fn check_xor_bookkeeping(sim: &mut Sim, steps: usize) -> Result<usize, TestCaseE
 fn xor_bookkeeping_on_every_builtin_job() {
     for job in BUILTIN_NAMES {
         for seed in 0..20 {
-            let mut sim = Scenario::builtin(job, storm(|s| s.message_timeout = 1_000_000), seed).sim().unwrap();
+            let mut sim = Scenario::builtin(job, storm(|s| s.mechanism.storm.message_timeout = 1_000_000), seed).sim().unwrap();
             let completed = check_xor_bookkeeping(&mut sim, 100_000).unwrap();
             let records = sim.graph.records.len();
             assert_eq!(completed, records, "{job} seed {seed}: every tree completes once");
@@ -111,7 +111,7 @@ fn xor_bookkeeping_on_every_builtin_job() {
 fn a_timeout_fails_the_tuple_and_the_spout_replays_it_before_new_ones() {
     // Timeout 2 steps: a (read at step 0) is in the newest bucket when the maps rotate after step
     // 1, and falls out at the rotation after step 3.
-    let settings = storm(|s| s.message_timeout = 2).with_sink(SinkMode::Append);
+    let settings = storm(|s| s.mechanism.storm.message_timeout = 2).with_sink(SinkMode::Append);
     let run = play("line-sink", settings, &["read Source", "read Source", "read Source", "read Source", "read Source"]);
     let timed_out: Vec<(usize, &str)> = run
         .events
@@ -140,7 +140,7 @@ fn a_timeout_fails_the_tuple_and_the_spout_replays_it_before_new_ones() {
 fn the_stale_ack_of_a_timed_out_tree_is_ignored() {
     // Timeout 3: a, read at step 0, is rotated out after step 5, while its tree is still being
     // acked; the tree then completes and its ack reaches the spout, which no longer knows it.
-    let settings = storm(|s| s.message_timeout = 3).with_sink(SinkMode::Append);
+    let settings = storm(|s| s.mechanism.storm.message_timeout = 3).with_sink(SinkMode::Append);
     let script = [
         "read Source",
         "deliver Source->Map",
@@ -195,8 +195,8 @@ fn an_unanchored_edge_loses_what_a_crash_catches_on_it() {
         "end",
     ];
     let unanchored = storm(|s| {
-        s.unanchored = vec!["Count->Sink".into()];
-        s.message_timeout = 1_000_000;
+        s.mechanism.storm.unanchored = vec!["Count->Sink".into()];
+        s.mechanism.storm.message_timeout = 1_000_000;
     });
     let run = play("line-sink", unanchored, &script);
     assert_eq!(run.sim.ledger().external_labels(Verdict::Lost), vec!["a"]);
@@ -219,10 +219,10 @@ fn an_unanchored_edge_loses_what_a_crash_catches_on_it() {
 
 #[test]
 fn the_spouts_own_edges_cannot_be_unanchored() {
-    let bad = storm(|s| s.unanchored = vec!["Source->Map".into()]);
+    let bad = storm(|s| s.mechanism.storm.unanchored = vec!["Source->Map".into()]);
     let err = Scenario::builtin("line", bad, 1).sim().unwrap_err().to_string();
     assert!(err.contains("message id"), "{err}");
-    let unknown = storm(|s| s.unanchored = vec!["Map->Nowhere".into()]);
+    let unknown = storm(|s| s.mechanism.storm.unanchored = vec!["Map->Nowhere".into()]);
     assert!(Scenario::builtin("line", unknown, 1).sim().unwrap_err().to_string().contains("no such edge"));
 }
 
@@ -230,14 +230,14 @@ fn the_spouts_own_edges_cannot_be_unanchored() {
 fn acking_off_is_at_most_once() {
     let run = play(
         "line-sink",
-        storm(|s| s.ackers = 0),
+        storm(|s| s.mechanism.storm.ackers = 0),
         &["read Source", "read Source", "read Source", "crash", "restore", "end"],
     );
     let l = run.sim.ledger();
     assert_eq!(l.external_labels(Verdict::Lost), vec!["a", "b", "c"], "committed as emitted, never replayed");
     assert_eq!(l.external.unwrap().duplicated, 0);
     // Nothing to step to an acker.
-    let sim = Scenario::builtin("line", storm(|s| s.ackers = 0), 1).sim().unwrap();
+    let sim = Scenario::builtin("line", storm(|s| s.mechanism.storm.ackers = 0), 1).sim().unwrap();
     assert!(sim.check(barrierscope::engine::mechanisms::storm::steps::to_acker(TaskId(0))).is_err());
 }
 
@@ -381,7 +381,7 @@ proptest! {
         timeout in 20u64..60,
         m in moves(),
     ) {
-        let sim = run(job, storm(|s| s.message_timeout = timeout), seed, &m);
+        let sim = run(job, storm(|s| s.mechanism.storm.message_timeout = timeout), seed, &m);
         let l = sim.ledger();
         let e = l.external.unwrap();
         prop_assert_eq!(e.lost + e.pending, 0, "{:?}", l.rows);
@@ -394,7 +394,7 @@ proptest! {
         seed in any::<u64>(),
         m in moves(),
     ) {
-        let sim = run(job, storm(|s| s.ackers = 0), seed, &m);
+        let sim = run(job, storm(|s| s.mechanism.storm.ackers = 0), seed, &m);
         let l = sim.ledger();
         prop_assert_eq!(l.external.unwrap().duplicated, 0, "{:?}", l.rows);
         prop_assert_eq!(l.state.duplicated, 0, "{:?}", l.rows);
@@ -407,7 +407,7 @@ proptest! {
         seed in any::<u64>(),
         timeout in 2u64..40,
     ) {
-        let mut sim = Scenario::builtin(job, storm(|s| s.message_timeout = timeout), seed).sim().unwrap();
+        let mut sim = Scenario::builtin(job, storm(|s| s.mechanism.storm.message_timeout = timeout), seed).sim().unwrap();
         check_xor_bookkeeping(&mut sim, 3_000)?;
     }
 }
@@ -423,7 +423,7 @@ fn a_run_that_stops_at_its_cap_says_so_and_names_the_timeout() {
     use barrierscope::engine::{EndWatch, Lang, UnfinishedCause};
     fn storm(timeout: u64) -> Sim {
         let mut s = Settings::new(Snapshots::StormAcker);
-        s.message_timeout = timeout;
+        s.mechanism.storm.message_timeout = timeout;
         Scenario::builtin("line-sink", s, 1).sim().unwrap()
     }
     const CAP: usize = 20_000;

@@ -12,6 +12,8 @@ use yew::prelude::*;
 use super::text::{strategy_name, Lang};
 use super::ui_state::{Dispatch, Msg};
 use crate::classroom::{edit_field, Command, Notice, RunConfig, SettingField};
+use crate::engine::mechanisms::spark::settings::SparkEdit;
+use crate::engine::mechanisms::storm::settings::StormEdit;
 use crate::engine::settings::{Edit, Setting};
 use crate::engine::{
     CheckpointRetention, FailoverStrategy, HighAvailability, JobGraph, OperatorKind, RestartPolicy, SinkMode,
@@ -166,7 +168,7 @@ fn spark_settings(config: &RunConfig, interval: Html, l: Lang, dispatch: &Dispat
     };
     let on_source =
         select(|v| Edit::Source(if v == "socket" { SourceKind::Socket } else { SourceKind::ReplayableLog }));
-    let on_wal = select(|v| Edit::WriteAheadLog(v == "on"));
+    let on_wal = select(|v| Edit::from(SparkEdit::WriteAheadLog(v == "on")));
     let socket_why = disabled_why(l, s.strategy, Needs::Socket);
     let wal_why = disabled_why(l, s.strategy, Needs::MicroBatches);
     let socket = s.source == SourceKind::Socket;
@@ -179,8 +181,8 @@ fn spark_settings(config: &RunConfig, interval: Html, l: Lang, dispatch: &Dispat
         { interval }
         <label title={wal_why.clone().unwrap_or_default()}>{ l.t("Spark write-ahead log", "Spark 预写日志") }
             <select id="sel-wal" onchange={on_wal} disabled={wal_why.is_some()} title={wal_why.clone()}>
-                <option value="off" selected={!s.write_ahead_log}>{ l.t("off (Spark's default)", "关闭（Spark 默认）") }</option>
-                <option value="on" selected={s.write_ahead_log}>{ l.t("on: every block is logged before the ack", "开启：每个块先写日志再确认") }</option>
+                <option value="off" selected={!s.mechanism.spark.write_ahead_log}>{ l.t("off (Spark's default)", "关闭（Spark 默认）") }</option>
+                <option value="on" selected={s.mechanism.spark.write_ahead_log}>{ l.t("on: every block is logged before the ack", "开启：每个块先写日志再确认") }</option>
             </select></label>
     </> }
 }
@@ -200,7 +202,7 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
             d.dispatch(Msg::Cmd(Command::Configure(c)));
         })
     };
-    let on_ackers = reconfigure(Box::new(|c, v| edit(c, Edit::Ackers(if v == "0" { 0 } else { 1 }))));
+    let on_ackers = reconfigure(Box::new(|c, v| edit(c, Edit::from(StormEdit::Ackers(if v == "0" { 0 } else { 1 })))));
     let settings = &config.settings;
     let edges = graph
         .spec
@@ -212,18 +214,18 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
         { timeout }
         <label title={why.clone()}>{ l.t("Storm ackers", "Storm acker 数") }
             <select id="sel-ackers" title={why.clone()} disabled={!storm} onchange={on_ackers}>
-                <option value="1" selected={settings.ackers == 1}>{ l.t("1: track every tuple (at least once)", "1：跟踪每个元组（至少一次）") }</option>
-                <option value="0" selected={settings.ackers == 0}>{ l.t("0: tracking off (at most once)", "0：不跟踪（最多一次）") }</option>
+                <option value="1" selected={settings.mechanism.storm.ackers == 1}>{ l.t("1: track every tuple (at least once)", "1：跟踪每个元组（至少一次）") }</option>
+                <option value="0" selected={settings.mechanism.storm.ackers == 0}>{ l.t("0: tracking off (at most once)", "0：不跟踪（最多一次）") }</option>
             </select></label>
         { for edges.map(|(i, e)| {
             let name = e.name();
-            let anchored = !settings.unanchored.contains(&name);
+            let anchored = !settings.mechanism.storm.unanchored.contains(&name);
             let d = dispatch.clone();
             let c = config.clone();
             let g = graph.clone();
             let toggle = Callback::from(move |_: Event| {
                 let mut next = c.clone();
-                next.settings = next.settings.edited_for(Edit::Anchoring { edge: i as u16, anchored: !anchored }, &g);
+                next.settings = next.settings.edited_for(Edit::from(StormEdit::Anchoring { edge: i as u16, anchored: !anchored }), &g);
                 d.dispatch(Msg::Cmd(Command::Configure(next)));
             });
             let tip = if storm { l.t("Unanchored tuples are not tracked: never replayed", "未锚定的元组不被跟踪：永不重放").to_string() } else { why.clone() };

@@ -101,7 +101,7 @@ fn state_lines(sim: &Sim, s: Option<&SparkRuntime>, l: Lang) -> Vec<String> {
         format!(
             "{} {} · {} {wal_bytes} B · {} {} B",
             l.t("write-ahead log:", "预写日志："),
-            if sim.settings.write_ahead_log { l.t("on", "开启") } else { l.t("off", "关闭") },
+            if sim.settings.mechanism.spark.write_ahead_log { l.t("on", "开启") } else { l.t("off", "关闭") },
             l.t("holds", "现存"),
             l.t("written", "累计写入"),
             d.wal_written
@@ -188,7 +188,7 @@ pub fn storage_lines(sim: &Sim, l: Lang) -> Vec<String> {
             )
             .to_string(),
     };
-    let log = match (sim.settings.write_ahead_log, wal.is_empty()) {
+    let log = match (sim.settings.mechanism.spark.write_ahead_log, wal.is_empty()) {
         (false, _) => l
             .t("write-ahead log: off (blocks live only in executor memory)", "预写日志：关闭（块只在执行器内存中）")
             .to_string(),
@@ -382,7 +382,7 @@ pub fn legend(m: Mark, l: Lang) -> Html {
 /// The driver's lines in the JobManager's place: when the next batch is cut, and the metadata
 /// checkpoint.
 pub fn driver_lines(sim: &Sim, l: Lang) -> (String, String) {
-    let every = sim.settings.batch_interval;
+    let every = sim.settings.mechanism.spark.batch_interval;
     let next = (sim.tick / every + 1) * every;
     let line2 = match sim.spark() {
         Some(_) => format!(

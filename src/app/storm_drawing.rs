@@ -31,7 +31,7 @@ pub static STORM: MechanismDrawing = MechanismDrawing {
 /// tree or a message to show: the strip costs the drawing some of its height on a projector.
 fn shows_band(sim: &Sim, compact: bool) -> bool {
     sim.storm().is_some_and(|s| {
-        sim.settings.ackers > 0
+        sim.settings.mechanism.storm.ackers > 0
             && (!compact
                 || !s.acker.is_empty()
                 || s.messages_to_acker() > 0

@@ -7,8 +7,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::run_config::{RunConfig, MAX_GENERATED};
+use crate::engine::mechanisms::spark::settings::{SparkEdit, SparkSettings};
+use crate::engine::mechanisms::storm::settings::{StormEdit, StormSettings};
 use crate::engine::settings::{Edit, MAX_CHANNEL_CAPACITY, MAX_STEPS_SETTING};
-use crate::engine::{Settings, Strategy};
 
 /// A number field of the Settings panel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,8 +88,8 @@ impl SettingField {
             SettingField::AlignmentTimeout => s.alignment_timeout_steps(),
             SettingField::ChannelCapacity => s.channel_capacity.map(u64::from),
             SettingField::TolerableFailedCheckpoints => Some(s.tolerable_failed_checkpoints as u64),
-            SettingField::MessageTimeout => Some(s.message_timeout),
-            SettingField::BatchInterval => Some(s.batch_interval),
+            SettingField::MessageTimeout => Some(s.mechanism.storm.message_timeout),
+            SettingField::BatchInterval => Some(s.mechanism.spark.batch_interval),
         }
     }
 
@@ -114,10 +115,10 @@ impl SettingField {
             SettingField::ChannelCapacity => Edit::ChannelCapacity(v),
             SettingField::TolerableFailedCheckpoints => Edit::TolerableFailedCheckpoints(v.unwrap_or(0)),
             SettingField::MessageTimeout => {
-                Edit::MessageTimeout(v.unwrap_or(Settings::new(Strategy::StormAcker).message_timeout))
+                Edit::from(StormEdit::MessageTimeout(v.unwrap_or(StormSettings::default().message_timeout)))
             }
             SettingField::BatchInterval => {
-                Edit::BatchInterval(v.unwrap_or(Settings::new(Strategy::SparkStreaming).batch_interval))
+                Edit::from(SparkEdit::BatchInterval(v.unwrap_or(SparkSettings::default().batch_interval)))
             }
         };
         c.settings = c.settings.edited(edit);
@@ -242,6 +243,7 @@ pub fn edit_field(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Settings, Strategy};
 
     /// The integer reading of "2.0" or "1e3" agrees with the floating-point one on whole numbers
     /// and refuses what is not whole.
@@ -320,9 +322,9 @@ mod tests {
             let want = match field {
                 SettingField::Seed | SettingField::TolerableFailedCheckpoints => Some(0),
                 // Storm's timeout has no "off": empty is its default.
-                SettingField::MessageTimeout => Some(Settings::new(Strategy::StormAcker).message_timeout),
+                SettingField::MessageTimeout => Some(StormSettings::default().message_timeout),
                 // Nor has Spark's batch interval.
-                SettingField::BatchInterval => Some(Settings::new(Strategy::SparkStreaming).batch_interval),
+                SettingField::BatchInterval => Some(SparkSettings::default().batch_interval),
                 _ => None,
             };
             assert_eq!(field.value(&d), want, "{field:?}");

@@ -93,11 +93,11 @@ fn configuration_words(s: &Settings) -> String {
     }
     match s.strategy {
         Strategy::SparkStreaming => {
-            w.push(format!("batch every {}", s.batch_interval));
-            w.push(format!("log {}", if s.write_ahead_log { "on" } else { "off" }));
+            w.push(format!("batch every {}", s.mechanism.spark.batch_interval));
+            w.push(format!("log {}", if s.mechanism.spark.write_ahead_log { "on" } else { "off" }));
         }
         Strategy::StormAcker => {
-            if s.ackers == 0 {
+            if s.mechanism.storm.ackers == 0 {
                 w.push("acking off".into());
             }
         }

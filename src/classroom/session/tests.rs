@@ -264,7 +264,7 @@ fn a_second_press_reveals_without_the_missing_marks() {
 fn to_the_end_says_when_the_run_stops_at_its_cap() {
     for (timeout, stops) in [(4, true), (100, false)] {
         let mut settings = Settings::new(Strategy::StormAcker);
-        settings.message_timeout = timeout;
+        settings.mechanism.storm.message_timeout = timeout;
         let config = RunConfig { job: "line-sink".into(), settings, seed: 1, records: None };
         let mut s = Session::new(config).unwrap();
         assert!(s.handle(Command::ToEnd));

@@ -33,7 +33,7 @@ use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::core::ledger::{Completeness, Order, Verdict};
 use crate::engine::core::sim::Sim;
 use crate::engine::mechanisms::upkeep::UpkeepMeter;
-pub use crate::engine::mechanisms::upkeep::{Bytes, Messages};
+pub use crate::engine::mechanisms::catalogue::costs::{Bytes, Messages};
 
 /// Bytes an offset takes when a source commits it to its log, as a source's offset takes in a
 /// snapshot.

@@ -294,7 +294,7 @@ pub fn stream_plan(scenario: &Scenario) -> Result<StreamPlan, SparkExportError> 
     let label = |i: usize| records[i].label.clone();
     let mut plan = StreamPlan {
         name: scenario.name.clone(),
-        write_ahead_log: s.write_ahead_log,
+        write_ahead_log: s.mechanism.spark.write_ahead_log,
         sink,
         state,
         filters,
@@ -326,7 +326,7 @@ pub fn stream_plan(scenario: &Scenario) -> Result<StreamPlan, SparkExportError> 
     }
     let counted = sim.state_counts();
     let written = sim.external_counts();
-    let interval = s.batch_interval.max(1);
+    let interval = s.mechanism.spark.batch_interval.max(1);
     let mut groups: Vec<(u64, Vec<String>)> = Vec::new();
     for i in 0..n {
         let before = stored_at[i].is_some_and(|t| t < c);

@@ -86,9 +86,7 @@ pub enum FailureCause {
     /// The JobManager failed without HA: the job failed with it.
     JobManagerWithoutHa,
     /// The master alone died and the workers went on, recorded by a mechanism whose workers do not
-    /// need it (`Sim::master_lost_alone`: Storm's Nimbus). Its name in a
-    /// saved run stays the one it was first written with.
-    #[serde(rename = "nimbus")]
+    /// need it (`Sim::master_lost_alone`: Storm's Nimbus).
     MasterAlone,
     /// Too many checkpoints failed in a row: the job failed over as a whole.
     TooManyFailedCheckpoints,

@@ -5,77 +5,18 @@
 //! messages, the driver's write-ahead log, block reports and checkpoints. Each such mechanism
 //! writes an [`Upkeep`] in its own folder, which the catalogue maps its strategy to
 //! (`Strategy::upkeep`): it meters a step into the cost table's
-//! parts ([`Bytes`], [`Messages`]), says what it holds, and says whether its books are settled.
+//! parts ([`Bytes`], [`Messages`], the catalogue's columns of what each mechanism pays), says what
+//! it holds, and says whether its books are settled.
 //!
 //! The side-by-side comparison (`crate::engine::comparison`) reads these through the catalogue,
 //! so that it names no mechanism.
-
-use serde::{Deserialize, Serialize};
 
 use crate::engine::core::action::Event;
 use crate::engine::core::dataflow::job_graph::OperatorKind;
 use crate::engine::core::dataflow::state::OpState;
 use crate::engine::core::ids::{RecordId, TaskId};
 use crate::engine::core::sim::Sim;
-
-/// Bytes stored for fault tolerance.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Bytes {
-    /// Written to durable storage over the run: the sum of the five parts below.
-    pub written: u64,
-    /// Flink: every acknowledged snapshot of every checkpoint.
-    pub checkpoints: u64,
-    /// Spark Streaming: the write-ahead log (16 bytes a record).
-    pub write_ahead_log: u64,
-    /// Spark Streaming: the state RDD at each state checkpoint.
-    pub state_checkpoints: u64,
-    /// Spark Streaming: each metadata checkpoint written.
-    pub metadata_checkpoints: u64,
-    /// Storm's spouts and Spark's reliable receivers: 8 bytes per commit of a source's offset.
-    pub offset_commits: u64,
-    /// The most held at any one step: durable storage (retained checkpoints; the log's blocks not
-    /// yet cleaned up, the latest state and metadata checkpoints; the committed offsets) and
-    /// Storm's acker table in memory.
-    pub peak_held: u64,
-    /// Storm: the acker table at its largest (20 bytes a pending tree), in memory.
-    pub acker_table_peak: u64,
-}
-
-/// Control messages: what the job sends only to survive failure.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Messages {
-    pub total: u64,
-    /// On the data channels: checkpoint barriers (one per output channel of the task that emits
-    /// them).
-    pub barriers: u64,
-    /// On the data channels: cancel markers.
-    pub cancel_markers: u64,
-    /// Flink: to and from the CheckpointCoordinator: triggers (one per source), acknowledgements,
-    /// declines, completion notifications.
-    pub coordinator: u64,
-    /// Storm: `__ack_init` and `__ack_ack` to the acker, and its answers to the spouts.
-    pub acker: u64,
-    /// Spark Streaming: block reports to the driver, each batch job's start and completion.
-    pub driver: u64,
-}
-
-impl Bytes {
-    /// Written to durable storage over the run: the five parts' sum.
-    pub fn sum_of_written(&self) -> u64 {
-        self.checkpoints
-            + self.write_ahead_log
-            + self.state_checkpoints
-            + self.metadata_checkpoints
-            + self.offset_commits
-    }
-}
-
-impl Messages {
-    /// Every control message: the parts' sum.
-    pub fn sum_of_parts(&self) -> u64 {
-        self.barriers + self.cancel_markers + self.coordinator + self.acker + self.driver
-    }
-}
+pub use crate::engine::mechanisms::catalogue::costs::{Bytes, Messages};
 
 /// The books of one run's upkeep, as the cost table keeps them: the parts the mechanism's
 /// [`Upkeep::observe`] adds to, and what it tells the table about the step it metered.

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::settings::handler::Handler;
 
 use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::mechanisms::catalogue::carried::{MechanismEdit, MechanismSettings};
 
 pub use options::{
     CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, SinkMode, SourceKind, TimerSpec,
@@ -50,22 +51,11 @@ pub enum Edit {
     /// limit.
     TolerableFailedCheckpoints(u64),
     Failover(FailoverStrategy),
-    /// Storm's `topology.message.timeout.secs`, in steps (1 or more; more than
-    /// [`MAX_STEPS_SETTING`] is taken as the limit).
-    MessageTimeout(u64),
-    /// Storm's `topology.acker.executors`: 0 turns tracking off, 1 is the one acker here.
-    Ackers(u32),
-    /// Anchor (true) or not the tuples a bolt emits on the `index`-th edge of the job.
-    Anchoring {
-        edge: u16,
-        anchored: bool,
-    },
     HighAvailability(HighAvailability),
     Retention(CheckpointRetention),
     Source(SourceKind),
-    /// Spark Streaming's batch interval in steps (1 or more).
-    BatchInterval(u64),
-    WriteAheadLog(bool),
+    /// A change to a mechanism's own settings (made from the mechanism's edit with `Edit::from`).
+    Mechanism(MechanismEdit),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,21 +97,10 @@ pub struct Settings {
     /// Which tasks restart when one task fails.
     #[serde(default)]
     pub failover_strategy: FailoverStrategy,
-    /// Strategy `storm-acker`: steps before a tuple's tree that is not fully acked fails (Storm's
-    /// `topology.message.timeout.secs`, default 30 seconds; the spout and the acker rotate their
-    /// pending maps once per timeout, so a tuple fails between 1 and 2 timeouts after it was
-    /// emitted). The default, 100 steps, is long enough that no built-in job's failure-free run
-    /// times out (30 would: a second is far longer than a record's processing, a step is not).
-    #[serde(default = "default_message_timeout")]
-    pub message_timeout: u64,
-    /// Strategy `storm-acker`: acker tasks (`topology.acker.executors`): 1, or 0 to turn tracking
-    /// off (the spout acks every tuple as it emits it: at most once).
-    #[serde(default = "default_one")]
-    pub ackers: u32,
-    /// Strategy `storm-acker`: edges ("From->To", operator names) whose tuples bolts emit
-    /// unanchored: not tracked, never replayed.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unanchored: Vec<String>,
+    /// The mechanisms' own settings (Storm's acker's, Spark Streaming's), written flat beside
+    /// these keys; each mechanism's folder says what they mean.
+    #[serde(flatten)]
+    pub mechanism: MechanismSettings,
     /// Checkpointing strategies: whether a standby JobManager takes over when the leader fails
     /// (`standby`, the simulator's default) or the job fails with its JobManager (`none`, Flink's
     /// default).
@@ -134,13 +113,6 @@ pub struct Settings {
     /// What every source reads from.
     #[serde(default, skip_serializing_if = "is_default")]
     pub source: SourceKind,
-    /// Strategy `spark-streaming`: the driver cuts a batch every this many steps.
-    #[serde(default = "default_batch_interval", skip_serializing_if = "is_default_batch_interval")]
-    pub batch_interval: u64,
-    /// Strategy `spark-streaming`: receivers write every block to a write-ahead log
-    /// (`spark.streaming.receiver.writeAheadLog.enable`, off by default as in Spark).
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub write_ahead_log: bool,
     /// A barrier handler of the lab in place of strategy `aligned`'s (`"handler": {"first":
     /// "wait", "after": "process", "last": "snapshot", "in-flight": false}`): it runs on the
     /// aligned coordinator, one checkpoint at a time, without an alignment timeout.
@@ -151,21 +123,12 @@ pub struct Settings {
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
-pub(crate) fn default_batch_interval() -> u64 {
-    4
-}
-fn is_default_batch_interval(n: &u64) -> bool {
-    *n == default_batch_interval()
-}
 
 fn default_timeout() -> u64 {
     1000
 }
 fn default_one() -> u32 {
     1
-}
-pub(crate) fn default_message_timeout() -> u64 {
-    100
 }
 
 impl Default for Settings {
@@ -189,14 +152,10 @@ impl Settings {
             sink: SinkMode::Append,
             tolerable_failed_checkpoints: 0,
             failover_strategy: FailoverStrategy::Region,
-            message_timeout: default_message_timeout(),
-            ackers: 1,
-            unanchored: vec![],
+            mechanism: MechanismSettings::default(),
             high_availability: HighAvailability::default(),
             externalized_checkpoint_retention: CheckpointRetention::default(),
             source: SourceKind::ReplayableLog,
-            batch_interval: default_batch_interval(),
-            write_ahead_log: false,
             handler: None,
         }
     }
@@ -212,27 +171,21 @@ impl Settings {
         self
     }
 
-    /// These settings with one edit made. `graph` names the edges of [`Edit::Anchoring`].
+    /// These settings with one edit made. `graph` names the edges an edit of a mechanism's own
+    /// settings may name (Storm's anchoring).
     pub fn edited_for(&self, edit: Edit, graph: &JobGraph) -> Settings {
         match edit {
-            Edit::Anchoring { edge, anchored } => {
+            Edit::Mechanism(e) => {
                 let mut s = self.clone();
-                if let Some(e) = graph.spec.edges.get(edge as usize) {
-                    let name = e.name();
-                    s.unanchored.retain(|n| *n != name);
-                    if !anchored {
-                        s.unanchored.push(name);
-                        crate::engine::core::stable_sort::sort_stable_by(&mut s.unanchored, |a, b| a.cmp(b));
-                    }
-                }
+                s.mechanism.edit(e, Some(graph));
                 s
             }
             other => self.edited(other),
         }
     }
 
-    /// These settings with one edit made ([`Edit::Anchoring`] needs the graph: see
-    /// [`Settings::edited_for`]).
+    /// These settings with one edit made (an edit that names an edge of the job needs the graph:
+    /// see [`Settings::edited_for`]).
     pub fn edited(&self, edit: Edit) -> Settings {
         let mut s = self.clone();
         match edit {
@@ -264,14 +217,10 @@ impl Settings {
             }
             Edit::TolerableFailedCheckpoints(n) => s.tolerable_failed_checkpoints = n.min(MAX_STEPS_SETTING) as u32,
             Edit::Failover(f) => s.failover_strategy = f,
-            Edit::MessageTimeout(n) => s.message_timeout = n.clamp(1, MAX_STEPS_SETTING),
-            Edit::Ackers(n) => s.ackers = n.min(1),
-            Edit::Anchoring { .. } => {}
             Edit::HighAvailability(ha) => s.high_availability = ha,
             Edit::Retention(r) => s.externalized_checkpoint_retention = r,
             Edit::Source(k) => s.source = k,
-            Edit::BatchInterval(n) => s.batch_interval = n.clamp(1, MAX_STEPS_SETTING),
-            Edit::WriteAheadLog(on) => s.write_ahead_log = on,
+            Edit::Mechanism(e) => s.mechanism.edit(e, None),
         }
         s
     }

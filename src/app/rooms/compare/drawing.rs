@@ -111,7 +111,7 @@ pub fn mechanism_line(sim: &Sim, l: Lang) -> String {
     match sim.strategy() {
         Strategy::StormAcker => {
             let trees = sim.storm().map_or(0, |s| s.acker.len());
-            if sim.settings.ackers == 0 {
+            if sim.settings.mechanism.storm.ackers == 0 {
                 l.t("acker: off (no tuple is tracked)", "acker：关闭（不跟踪任何元组）").into()
             } else {
                 format!("{} {trees}", l.t("acker: pending tuple trees", "acker：未完成的元组树"))

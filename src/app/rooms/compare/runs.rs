@@ -16,10 +16,10 @@ fn configuration_words(s: &Settings, l: Lang) -> String {
     let mut w = vec![strategy_name(l, s.strategy).to_string(), sink_name(l, s.sink).to_string()];
     match s.strategy {
         Strategy::SparkStreaming => {
-            w.push(format!("{} {}", l.t("batch every", "批次间隔"), s.batch_interval));
-            w.push(if s.write_ahead_log { l.t("WAL on", "预写日志开") } else { l.t("WAL off", "预写日志关") }.into());
+            w.push(format!("{} {}", l.t("batch every", "批次间隔"), s.mechanism.spark.batch_interval));
+            w.push(if s.mechanism.spark.write_ahead_log { l.t("WAL on", "预写日志开") } else { l.t("WAL off", "预写日志关") }.into());
         }
-        Strategy::StormAcker if s.ackers == 0 => w.push(l.t("acking off", "关闭确认").into()),
+        Strategy::StormAcker if s.mechanism.storm.ackers == 0 => w.push(l.t("acking off", "关闭确认").into()),
         Strategy::StormAcker => {}
         _ => {
             if let Some(i) = s.checkpoint_interval {

@@ -1,5 +1,6 @@
 //! What the core carries for a mechanism that keeps books of its own. A run's [`Event`], a refused
-//! action's [`ActionError`] and a restart's [`RestoreFrom`] are the core's types, and most of
+//! action's [`ActionError`], a restart's [`RestoreFrom`] and a run's [`Settings`] (with their
+//! [`Edit`]s) are the core's types, and most of
 //! their variants are the core's words (a record read, a checkpoint completed, a task restored
 //! from checkpoint 3). Storm's acker and Spark Streaming's driver say things no core variant
 //! says: a tree XORed to 0, a block stored, a restart from the spouts' committed offsets or from
@@ -13,17 +14,30 @@
 //! nothing to what a saved run holds. Their words are the mechanisms' own, asked through the
 //! catalogue (`MechanismEvent::narrate`, `MechanismRestore::words`).
 //!
+//! A mechanism's own settings ([`MechanismSettings`]: Storm's `message-timeout`, `ackers` and
+//! unanchored edges, Spark Streaming's `batch-interval` and `write-ahead-log`) are written flat in a
+//! scenario's `settings`, beside Flink's keys, as each system's configuration writes them; the
+//! reader here hands each key to the mechanism that owns it, and the settings refuse any key no
+//! one owns.
+//!
 //! [`Event`]: crate::engine::core::event::Event
 //! [`ActionError`]: crate::engine::core::error::ActionError
 //! [`RestoreFrom`]: crate::engine::core::event_terms::RestoreFrom
+//! [`Settings`]: crate::engine::settings::Settings
+//! [`Edit`]: crate::engine::settings::Edit
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use serde::de::{IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::engine::core::lang::Lang;
 use crate::engine::mechanisms::spark::events::{SparkRestore, SparkStreamingEvent};
 use crate::engine::mechanisms::spark::refusals::SparkRefusal;
+use crate::engine::mechanisms::spark::settings::{SparkEdit, SparkSettings};
 use crate::engine::mechanisms::storm::events::{StormEvent, StormRestore};
 use crate::engine::mechanisms::storm::refusals::StormRefusal;
+use crate::engine::mechanisms::storm::settings::{StormEdit, StormSettings};
 
 /// A mechanism's own event, as `Event::Mechanism` carries it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,6 +76,57 @@ pub enum MechanismRestore {
     Storm(StormRestore),
     /// Spark Streaming's driver, from its metadata checkpoint.
     Spark(SparkRestore),
+}
+
+/// The mechanisms' own settings, as `Settings::mechanism` carries them: every mechanism's, with
+/// its defaults where the run's strategy is another (each mechanism refuses a change to its own
+/// under another strategy).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MechanismSettings {
+    /// Storm's acker.
+    #[serde(flatten)]
+    pub storm: StormSettings,
+    /// Spark Streaming.
+    #[serde(flatten)]
+    pub spark: SparkSettings,
+}
+
+/// One change to a mechanism's own settings, as `Edit::Mechanism` carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MechanismEdit {
+    Storm(StormEdit),
+    Spark(SparkEdit),
+}
+
+/// Every key a mechanism's own settings are written under.
+const KEYS: [&str; 5] = {
+    let (s, p) = (StormSettings::KEYS, SparkSettings::KEYS);
+    [s[0], s[1], s[2], p[0], p[1]]
+};
+
+/// Read from the flat `settings` object: serde hands this reader the keys in [`KEYS`] only, and
+/// each goes to the mechanism that owns it. Written by hand because serde's derived reader for
+/// nested flattened fields would leave their keys for `Settings` to refuse as unknown.
+impl<'de> Deserialize<'de> for MechanismSettings {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> Visitor<'de> for Keys {
+            type Value = MechanismSettings;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a mechanism's own settings")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MechanismSettings, A::Error> {
+                let mut m = MechanismSettings::default();
+                while let Some(key) = map.next_key::<String>()? {
+                    if !(m.storm.read(&key, &mut map)? || m.spark.read(&key, &mut map)?) {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(m)
+            }
+        }
+        d.deserialize_struct("MechanismSettings", &KEYS, Keys)
+    }
 }
 
 #[cfg(test)]
@@ -111,5 +176,34 @@ mod tests {
                 })
             }
         );
+    }
+
+    /// A mechanism's own settings are read from the flat `settings` object and written back into
+    /// it, key for key: Storm's after `failover-strategy`, where they always were, Spark
+    /// Streaming's beside them. A key no one owns is still refused by name, and a bad value names
+    /// its type. Model: the flat object written by hand, and the fields set one by one.
+    #[test]
+    fn a_mechanisms_own_settings_read_and_write_flat() {
+        use crate::engine::settings::{Settings, Strategy};
+        let flat = r#"{"strategy":"storm-acker","failover-strategy":"region","message-timeout":7,"ackers":0,"unanchored":["Count->Sink"],"batch-interval":3,"write-ahead-log":true,"high-availability":"standby"}"#;
+        let s: Settings = serde_json::from_str(flat).unwrap();
+        let mut want = Settings::new(Strategy::StormAcker);
+        want.mechanism.storm = StormSettings { message_timeout: 7, ackers: 0, unanchored: vec!["Count->Sink".into()] };
+        want.mechanism.spark = SparkSettings { batch_interval: 3, write_ahead_log: true };
+        assert_eq!(s, want);
+        let written = serde_json::to_string(&s).unwrap();
+        let at = |key: &str| written.find(&format!("\"{key}\"")).unwrap();
+        assert!(at("failover-strategy") < at("message-timeout"), "{written}");
+        assert!(at("message-timeout") < at("ackers") && at("ackers") < at("unanchored"), "{written}");
+        assert!(at("unanchored") < at("batch-interval") && at("write-ahead-log") < at("high-availability"), "{written}");
+        assert_eq!(serde_json::from_str::<Settings>(&written).unwrap(), s);
+        // The defaults: Storm's two always written, Spark's left out.
+        let plain = serde_json::to_string(&Settings::new(Strategy::Aligned)).unwrap();
+        assert!(plain.contains(r#""message-timeout":100,"ackers":1"#) && !plain.contains("batch-interval"), "{plain}");
+        assert_eq!(serde_json::from_str::<Settings>(r#"{}"#).unwrap(), Settings::new(Strategy::Aligned));
+        let unknown = serde_json::from_str::<Settings>(r#"{"ackers":1,"colour":"red"}"#).unwrap_err().to_string();
+        assert!(unknown.contains("unknown field `colour`"), "{unknown}");
+        let bad = serde_json::from_str::<Settings>(r#"{"ackers":"one"}"#).unwrap_err().to_string();
+        assert!(bad.contains("invalid type: string \"one\", expected u32"), "{bad}");
     }
 }

@@ -26,9 +26,10 @@
 //! books of its own needs no line there.
 
 pub mod carried;
+pub mod costs;
 pub mod endless;
 
-use self::carried::{MechanismEvent, MechanismRefusal, MechanismRestore};
+use self::carried::{MechanismEdit, MechanismEvent, MechanismRefusal, MechanismRestore, MechanismSettings};
 use super::row::Row;
 use super::upkeep::Upkeep;
 use super::{aligned, no_snapshots, spark, state_log, stop_the_world, storm, timers, tracker, unaligned};
@@ -37,6 +38,7 @@ use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::error::ActionError;
 use crate::engine::core::lang::Lang;
 use crate::engine::settings::options::SinkMode;
+use crate::engine::settings::Edit;
 use crate::engine::settings::strategy::{Setting, Strategy};
 
 impl Strategy {
@@ -172,6 +174,17 @@ impl MechanismRestore {
 }
 
 /// A mechanism's own value, made into the core's: its folder writes `Event::from(StormEvent::..)`.
+/// A mechanism's own settings are edited by the mechanism that owns them.
+impl MechanismSettings {
+    /// Makes one edit; `graph` names the edges an edit may name (Storm's anchoring).
+    pub fn edit(&mut self, edit: MechanismEdit, graph: Option<&JobGraph>) {
+        match edit {
+            MechanismEdit::Storm(e) => self.storm.edit(e, graph),
+            MechanismEdit::Spark(e) => self.spark.edit(e),
+        }
+    }
+}
+
 macro_rules! carried {
     ($($own:ty => $core:ident :: $variant:ident ($sum:ident :: $which:ident)),* $(,)?) => {$(
         impl From<$own> for $core {
@@ -189,6 +202,8 @@ carried! {
     spark::refusals::SparkRefusal => ActionError::Mechanism(MechanismRefusal::Spark),
     storm::events::StormRestore => RestoreFrom::Mechanism(MechanismRestore::Storm),
     spark::events::SparkRestore => RestoreFrom::Mechanism(MechanismRestore::Spark),
+    storm::settings::StormEdit => Edit::Mechanism(MechanismEdit::Storm),
+    spark::settings::SparkEdit => Edit::Mechanism(MechanismEdit::Spark),
 }
 
 #[cfg(test)]

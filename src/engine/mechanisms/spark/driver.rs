@@ -24,7 +24,7 @@ impl Sim {
     /// at once, and the log is cleaned), or when the queue reaches it.
     pub(super) fn cut_batch(&mut self, out: &mut Vec<Event>) {
         let time = self.tick + 1;
-        let k = (time / self.settings.batch_interval) as u32;
+        let k = (time / self.settings.mechanism.spark.batch_interval) as u32;
         let s = self.live.mechanism.get_mut::<SparkRuntime>().expect("the driver runs");
         let mut blocks = Vec::new();
         for b in s.blocks.iter_mut().filter(|b| b.batch.is_none() && b.readable()) {
@@ -166,9 +166,9 @@ impl Sim {
     /// Blocks a lineage chain still needs stay (Spark's state checkpoint is timed, so its chain
     /// never reaches that far; here it counts batches, and empty intervals make none).
     pub(super) fn clean_log(&mut self, time: u64, out: &mut Vec<Event>) -> u16 {
-        let remember = 2 * self.settings.state_checkpoint_batches() * self.settings.batch_interval;
+        let remember = 2 * self.settings.state_checkpoint_batches() * self.settings.mechanism.spark.batch_interval;
         let Some(before) = time.checked_sub(remember) else { return 0 };
-        let interval = self.settings.batch_interval;
+        let interval = self.settings.mechanism.spark.batch_interval;
         // What a lineage chain or a queued job still reads stays.
         let needed: Vec<u32> = self
             .spark()
@@ -229,8 +229,8 @@ impl Sim {
         log_mut(&mut self.durable).meta = Some(MetaCheckpoint {
             time: self.tick + 1,
             checkpoint_time: time,
-            batch_interval: self.settings.batch_interval,
-            wal: self.settings.write_ahead_log,
+            batch_interval: self.settings.mechanism.spark.batch_interval,
+            wal: self.settings.mechanism.spark.write_ahead_log,
             batches,
         });
     }

@@ -180,7 +180,7 @@ impl Sim {
     /// The receiver on source `t` stored `record` (read at `offset`) as a block and, once it is
     /// stored, acknowledged a reliable source.
     pub(crate) fn receive(&mut self, t: TaskId, offset: u32, record: RecordId, out: &mut Vec<Event>) {
-        let wal = self.settings.write_ahead_log;
+        let wal = self.settings.mechanism.spark.write_ahead_log;
         let id = log_mut(&mut self.durable).next_block;
         // `WriteAheadLogBasedBlockHandler` forces replication 1: the log is the second copy.
         let copies = if wal { 1 << executor_of(t) } else { (1 << EXECUTORS) - 1 };
@@ -216,7 +216,7 @@ impl Sim {
         if self.spark().and_then(|s| s.running()).is_some() && self.live.channels.iter().all(|c| c.queue.is_empty()) {
             self.complete_batch(out);
         }
-        if (self.tick + 1) % self.settings.batch_interval == 0 {
+        if (self.tick + 1) % self.settings.mechanism.spark.batch_interval == 0 {
             self.cut_batch(out);
         }
         self.start_next_job(out);
@@ -340,7 +340,7 @@ impl Sim {
         let (mut recompute, mut rerun, mut again) = (0u16, 0u16, 0u16);
         let held = state.as_ref().map(|st| st.batch);
         for (k, blocks, done) in &meta.batches {
-            let time = u64::from(*k) * self.settings.batch_interval;
+            let time = u64::from(*k) * self.settings.mechanism.spark.batch_interval;
             let output = !done || time >= meta.checkpoint_time;
             let keep_state = *done && held.is_some_and(|h| *k <= h);
             if !output && keep_state {

@@ -49,6 +49,7 @@ pub mod micro_batches;
 pub mod received_blocks;
 pub mod refusals;
 pub mod settings;
+pub mod settings_rules;
 pub mod upkeep;
 pub(crate) mod wording;
 
@@ -79,5 +80,5 @@ pub static ROW: Row = Row {
     marks: |_| &[Mark::Block, Mark::Batch, Mark::Replayed, Mark::NextRecord],
     system: strategy_name!(SparkStreaming, En),
     script_words: &[],
-    check_settings: settings::check,
+    check_settings: settings_rules::check,
 };

@@ -58,7 +58,7 @@ impl Mechanism for XorAcker {
         match a {
             Action::CrashJobManager if !sim.live.jobmanager_up => Err(ActionError::from(StormRefusal::NimbusDown)),
             Action::Mechanism { step } => {
-                if sim.settings.ackers == 0 {
+                if sim.settings.mechanism.storm.ackers == 0 {
                     return Err(ActionError::from(StormRefusal::NoAcker { strategy: sim.strategy() }));
                 }
                 sim.need_running()?;
@@ -109,7 +109,7 @@ impl Mechanism for XorAcker {
         Hooks { follows_records: true, checks_actions: true, own_steps: true, ticks: true, ..Hooks::default() }
     }
     fn on_tick(&self, sim: &mut Sim, out: &mut Vec<Event>) {
-        let period = sim.settings.message_timeout;
+        let period = sim.settings.mechanism.storm.message_timeout;
         if (sim.tick + 1) % period == 0 {
             sim.rotate_pending(out);
         }
@@ -224,7 +224,7 @@ impl Sim {
         let unanchored = g
             .channels
             .iter()
-            .map(|c| self.settings.unanchored.iter().any(|e| e.split_once("->") == Some((op(c.from), op(c.to)))))
+            .map(|c| self.settings.mechanism.storm.unanchored.iter().any(|e| e.split_once("->") == Some((op(c.from), op(c.to)))))
             .collect();
         StormRuntime::new(g.tasks.len(), unanchored)
     }
@@ -239,7 +239,7 @@ impl Sim {
         children: &[(ChannelId, u64)],
         out: &mut Vec<Event>,
     ) {
-        if self.settings.ackers == 0 {
+        if self.settings.mechanism.storm.ackers == 0 {
             self.mark_acked(t, offset);
             return;
         }

@@ -50,7 +50,7 @@ impl TreeWatch {
     pub fn endless(&self, sim: &Sim, steps: usize) -> Option<EndlessReplay> {
         let stalled = self.last_completion.is_none_or(|c| c <= steps / 2);
         (sim.hooks.follows_records && self.timeouts_since > 0 && stalled).then_some(EndlessReplay {
-            timeout: sim.settings.message_timeout,
+            timeout: sim.settings.mechanism.storm.message_timeout,
             timeouts: self.timeouts_since,
             completed: self.completed,
         })

@@ -51,6 +51,7 @@ pub mod events;
 pub mod refusals;
 pub mod rotating_map;
 pub mod settings;
+pub mod settings_rules;
 pub mod steps;
 pub mod tuple_tree;
 pub mod upkeep;
@@ -84,11 +85,11 @@ pub static ROW: Row = Row {
     pyspark: false,
     explore: Err("draws random tuple ids and times tuples out on the clock"),
     toy: false,
-    marks: |settings| match settings.ackers {
+    marks: |settings| match settings.mechanism.storm.ackers {
         0 => &[Mark::NextRecord],
         _ => &[Mark::TupleTree, Mark::AckMessage, Mark::Replayed, Mark::NextRecord],
     },
     system: strategy_name!(StormAcker, En),
     script_words: &[(steps::TO_ACKER, "ack"), (steps::FROM_ACKER, "answer")],
-    check_settings: settings::check,
+    check_settings: settings_rules::check,
 };

@@ -1,44 +1,63 @@
-//! The rules of Storm's own settings, checked before a run starts: `message-timeout` (Storm's
-//! `topology.message.timeout.secs`, in steps), `ackers` (`topology.acker.executors`: 0 turns
-//! tracking off, 1 is the one acker here) and the unanchored edges (a bolt that emits without
-//! anchoring). Each is refused under another strategy, and a socket is refused under this one:
-//! a spout replays a failed tuple by reading its offset again, which a socket cannot do. The
-//! settings themselves are fields of `Settings`, since the scenario format writes them flat.
+//! Storm's own settings: `message-timeout` (Storm's `topology.message.timeout.secs`, in steps),
+//! `ackers` (`topology.acker.executors`: 0 turns tracking off, 1 is the one acker here) and the
+//! unanchored edges (a bolt that emits without anchoring). A run's `Settings` carries them
+//! (`settings.mechanism.storm`), and a scenario file writes them flat beside Flink's keys, as
+//! Storm's own configuration does. How an edit changes them, and which the run refuses, is in
+//! `settings_rules.rs`.
 
-use crate::engine::core::dataflow::job_graph::{JobGraph, OperatorKind};
-use crate::engine::settings::{default_message_timeout, Setting, Settings, SourceKind, MAX_STEPS_SETTING};
+use serde::de::MapAccess;
+use serde::Serialize;
 
-/// Why Storm refuses these settings, or Ok.
-pub fn check(s: &Settings, graph: &JobGraph) -> Result<(), String> {
-    if s.source == SourceKind::Socket && !s.strategy.takes(Setting::Socket) {
-        return Err("source socket: Storm's spout replays a failed tuple by reading its offset again, which a socket cannot do; use a replayable-log source".into());
+/// Storm's settings, as a topology's configuration holds them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct StormSettings {
+    /// Steps before a tuple's tree that is not fully acked fails (Storm's
+    /// `topology.message.timeout.secs`, default 30 seconds; the spout and the acker rotate their
+    /// pending maps once per timeout, so a tuple fails between 1 and 2 timeouts after it was
+    /// emitted). The default, 100 steps, is long enough that no built-in job's failure-free run
+    /// times out (30 would: a second is far longer than a record's processing, a step is not).
+    pub message_timeout: u64,
+    /// Acker tasks (`topology.acker.executors`): 1, or 0 to turn tracking off (the spout acks
+    /// every tuple as it emits it: at most once).
+    pub ackers: u32,
+    /// Edges ("From->To", operator names) whose tuples bolts emit unanchored: not tracked, never
+    /// replayed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unanchored: Vec<String>,
+}
+
+impl Default for StormSettings {
+    fn default() -> Self {
+        StormSettings { message_timeout: 100, ackers: 1, unanchored: vec![] }
     }
-    if s.message_timeout == 0 || s.message_timeout > MAX_STEPS_SETTING {
-        return Err(format!("message-timeout must be 1 to {MAX_STEPS_SETTING} steps"));
-    }
-    if s.ackers > 1 {
-        return Err("ackers must be 0 (tracking off) or 1: the simulator runs one acker".into());
-    }
-    if !s.strategy.takes(Setting::AckerSettings)
-        && (s.ackers != 1 || !s.unanchored.is_empty() || s.message_timeout != default_message_timeout())
-    {
-        return Err(format!(
-            "message-timeout, ackers and unanchored belong to the storm-acker strategy, not {:?}",
-            s.strategy.id()
-        ));
-    }
-    for name in &s.unanchored {
-        let Some(e) = graph.spec.edges.iter().find(|e| e.name() == *name) else {
-            return Err(format!(
-                "unanchored edge {name:?}: the job has no such edge; its edges are {}",
-                graph.spec.edges.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
-            ));
-        };
-        if graph.spec.operators.iter().any(|o| o.name == e.from && o.kind == OperatorKind::Source) {
-            return Err(format!(
-                "unanchored edge {name:?}: a spout's tuples are anchored by their message id; turn acking off (ackers 0) to emit untracked"
-            ));
+}
+
+/// One change a person makes to Storm's settings (the settings form's fields).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StormEdit {
+    /// `topology.message.timeout.secs`, in steps (1 or more; more than [`MAX_STEPS_SETTING`](crate::engine::settings::MAX_STEPS_SETTING) is
+    /// taken as the limit).
+    MessageTimeout(u64),
+    /// `topology.acker.executors`: 0 turns tracking off, 1 is the one acker here.
+    Ackers(u32),
+    /// Anchor (true) or not the tuples a bolt emits on the `index`-th edge of the job.
+    Anchoring { edge: u16, anchored: bool },
+}
+
+impl StormSettings {
+    /// The keys a scenario file writes them under.
+    pub const KEYS: [&'static str; 3] = ["message-timeout", "ackers", "unanchored"];
+
+    /// Reads the value of `key` if it is one of Storm's; false if it is not.
+    pub fn read<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "message-timeout" => self.message_timeout = map.next_value()?,
+            "ackers" => self.ackers = map.next_value()?,
+            "unanchored" => self.unanchored = map.next_value()?,
+            _ => return Ok(false),
         }
+        Ok(true)
     }
-    Ok(())
+
 }
