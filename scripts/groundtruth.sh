@@ -4,8 +4,11 @@
 # (scripts/groundtruth.py, scripts/groundtruth_spark.py). Installs what is missing, skipping each
 # step when it is done:
 #   - Java (Debian's openjdk-17-jre-headless; PyFlink's and PySpark's runtimes are JVMs);
-#   - PyFlink 2.3.0 in a project-local virtual environment, .venv-flink (git-ignored);
-#   - PySpark 4.3.0 in another, .venv-spark (git-ignored);
+#   - PyFlink 2.3.0 in a virtual environment in the tools folder that scripts/setup.sh fills
+#     ($BARRIERSCOPE_TOOLS, by default ~/.local/share/barrierscope-tools): venv-flink-2.3.0;
+#   - PySpark 4.3.0 in another there, venv-spark-4.3.0;
+#   (kept there, not in the checkout, so that a fresh clone on the same machine, as CI makes,
+#   finds them installed: about two minutes of unpacking and byte-compiling saved a run);
 #   - the runner, target/debug/barrierscope.
 # Then it runs every scenario, prints a table per system and exits non-zero on a disagreement.
 # `--flink` or `--spark` first runs one system only; the other arguments go to both scripts
@@ -13,10 +16,11 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
+TOOLS="${BARRIERSCOPE_TOOLS:-$HOME/.local/share/barrierscope-tools}"
 FLINK_VERSION=2.3.0
-VENV=.venv-flink
+VENV="$TOOLS/venv-flink-$FLINK_VERSION"
 SPARK_VERSION=4.3.0
-SPARK_VENV=.venv-spark
+SPARK_VENV="$TOOLS/venv-spark-$SPARK_VERSION"
 systems="flink spark"
 case "${1:-}" in
     --flink) systems=flink; shift ;;
@@ -47,6 +51,7 @@ install_once() {
         echo "== $1: already in $2"
     else
         echo "== installing $1 into $2 ($5)"
+        mkdir -p "$(dirname "$2")"
         python3 -m venv "$2"
         "$2/bin/pip" install --quiet --disable-pip-version-check "$4"
     fi
