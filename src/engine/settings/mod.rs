@@ -59,7 +59,7 @@ pub enum Edit {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub struct Settings {
     #[serde(default)]
     pub strategy: Strategy,
@@ -118,6 +118,63 @@ pub struct Settings {
     /// aligned coordinator, one checkpoint at a time, without an alignment timeout.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handler: Option<Handler>,
+    /// Any other key is refused, by name, with the keys there are ([`NoOtherKeys`]; serde's own
+    /// refusal, `deny_unknown_fields`, cannot list them beside a flattened field).
+    #[serde(flatten, skip_serializing)]
+    pub no_other_keys: NoOtherKeys,
+}
+
+/// Every key a settings object may have: the ones above, then the mechanisms' own.
+pub const KEYS: [&str; 21] = {
+    let m = crate::engine::mechanisms::catalogue::carried::KEYS;
+    [
+        "strategy",
+        "restart",
+        "timers",
+        "checkpoint-interval",
+        "checkpoint-timeout",
+        "max-concurrent-checkpoints",
+        "num-retained",
+        "alignment-timeout",
+        "channel-capacity",
+        "sink",
+        "tolerable-failed-checkpoints",
+        "failover-strategy",
+        "high-availability",
+        "externalized-checkpoint-retention",
+        "source",
+        "handler",
+        m[0],
+        m[1],
+        m[2],
+        m[3],
+        m[4],
+    ]
+};
+
+/// Read last from a settings object, after its own fields and the mechanisms' have taken their
+/// keys: a key still there is no one's, and is refused as serde refuses one (`unknown field
+/// `acker`, expected one of ...`), with every key of [`KEYS`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoOtherKeys;
+
+impl<'de> Deserialize<'de> for NoOtherKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Rest;
+        impl<'de> serde::de::Visitor<'de> for Rest {
+            type Value = NoOtherKeys;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("no other key")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<NoOtherKeys, A::Error> {
+                match map.next_key::<String>()? {
+                    Some(key) => Err(serde::de::Error::unknown_field(&key, &KEYS)),
+                    None => Ok(NoOtherKeys),
+                }
+            }
+        }
+        d.deserialize_map(Rest)
+    }
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -157,6 +214,7 @@ impl Settings {
             externalized_checkpoint_retention: CheckpointRetention::default(),
             source: SourceKind::ReplayableLog,
             handler: None,
+            no_other_keys: NoOtherKeys,
         }
     }
 

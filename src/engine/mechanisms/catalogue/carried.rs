@@ -99,7 +99,7 @@ pub enum MechanismEdit {
 }
 
 /// Every key a mechanism's own settings are written under.
-const KEYS: [&str; 5] = {
+pub const KEYS: [&str; 5] = {
     let (s, p) = (StormSettings::KEYS, SparkSettings::KEYS);
     [s[0], s[1], s[2], p[0], p[1]]
 };
@@ -201,8 +201,23 @@ mod tests {
         let plain = serde_json::to_string(&Settings::new(Strategy::Aligned)).unwrap();
         assert!(plain.contains(r#""message-timeout":100,"ackers":1"#) && !plain.contains("batch-interval"), "{plain}");
         assert_eq!(serde_json::from_str::<Settings>(r#"{}"#).unwrap(), Settings::new(Strategy::Aligned));
-        let unknown = serde_json::from_str::<Settings>(r#"{"ackers":1,"colour":"red"}"#).unwrap_err().to_string();
-        assert!(unknown.contains("unknown field `colour`"), "{unknown}");
+        // A key no one owns is refused by name, with every key there is, as serde refuses one.
+        let unknown = serde_json::from_str::<Settings>(r#"{"ackers":1,"acker":2}"#).unwrap_err().to_string();
+        assert!(unknown.starts_with("unknown field `acker`, expected one of `strategy`, "), "{unknown}");
+        assert!(unknown.contains("`handler`, `message-timeout`, `ackers`, `unanchored`, `batch-interval`, `write-ahead-log`"), "{unknown}");
+        // The keys listed are every key a settings object is written with, and no other: one
+        // with every field set writes them all, and each reads back.
+        let mut all = Settings::new(Strategy::SparkStreaming);
+        all.mechanism.storm.unanchored = vec!["Map->Count".into()];
+        all.mechanism.spark = SparkSettings { batch_interval: 3, write_ahead_log: true };
+        all.source = crate::engine::settings::SourceKind::Socket;
+        all.handler = Some(crate::engine::settings::handler::Handler::TRACKER);
+        let v = serde_json::to_value(&all).unwrap();
+        let mut written: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        let mut listed = crate::engine::settings::KEYS.to_vec();
+        written.sort();
+        listed.sort();
+        assert_eq!(written, listed);
         let bad = serde_json::from_str::<Settings>(r#"{"ackers":"one"}"#).unwrap_err().to_string();
         assert!(bad.contains("invalid type: string \"one\", expected u32"), "{bad}");
     }
