@@ -100,8 +100,12 @@ impl Preset {
         PRESETS.iter().find(|p| p.id == id)
     }
 
+    /// Read as every settings file is read, through a `serde_json::Value`: the page then carries
+    /// one reader of the settings, not a second one for text (issue 52).
     pub fn settings(&self) -> Settings {
-        serde_json::from_str(self.settings).expect("a preset's settings parse")
+        serde_json::from_str::<serde_json::Value>(self.settings)
+            .and_then(serde_json::from_value)
+            .expect("a preset's settings parse")
     }
 
     pub fn configuration(&self) -> Configuration {

@@ -22,6 +22,9 @@ mod study;
 use yew::prelude::*;
 
 use super::RoomProps;
+// Milliseconds written with integer arithmetic, not `{:.1}`: Rust's float printing weighs about
+// 5 KB gzipped in this room's part (issue 52).
+use crate::app::svg_number::fixed;
 use crate::engine::Lang;
 pub use study::Study;
 use study::Tab;
@@ -60,7 +63,7 @@ fn ExplorerRoom(props: &RoomProps) -> Html {
     };
     html! {
         <div id="xp-room" class={classes!("xp-room", props.presenter.then_some("presenter"))} lang={if l == Lang::Zh { "zh-Hans" } else { "en" }}
-            data-warm-up={warm.map(|c| format!("{:.1} ms over {} frames (longest {:.1} ms; longest step {:.1} ms)", c.busy_ms, c.frames, c.longest_ms, c.longest_step_ms))}>
+            data-warm-up={warm.map(|c| format!("{} ms over {} frames (longest {} ms; longest step {} ms)", fixed(c.busy_ms, 1), c.frames, fixed(c.longest_ms, 1), fixed(c.longest_step_ms, 1)))}>
             <div role="tablist" class="xp-tabs" aria-label={l.t("The explorer", "调度探索器")}>
                 { tab(Tab::Schedules, "xp-tab-schedules", l.t("⋔ Every schedule", "⋔ 所有调度")) }
                 { tab(Tab::Lab, "xp-tab-lab", l.t("⚗ Handler lab", "⚗ 屏障处理实验室")) }

@@ -271,7 +271,11 @@ pub fn draw(s: &Scene) -> (Html, usize) {
     let mut hidden = 0;
     let mut order: Vec<usize> = (0..d.messages.len()).filter(|&i| s.keep.get(i).copied().unwrap_or(false)).collect();
     order.retain(|&i| d.messages[i].sent_at <= s.pos);
-    order.sort_by_key(|&i| (s.drawn[i].is_some() || s.current[i].is_some(), i));
+    // The unmarked, then the marked, each in the order they came (a partition, not a sort: a sort
+    // brings its own copy of Rust's sorting code into the part, issue 52).
+    let (mut order, marked): (Vec<usize>, Vec<usize>) =
+        order.into_iter().partition(|&i| s.drawn[i].is_none() && s.current[i].is_none());
+    order.extend(marked);
     order.reverse();
     let mut arrows = Vec::new();
     for i in order {
