@@ -35,12 +35,6 @@ step() {
 }
 report() {
   local rc=$?
-  # A step failed while e2e/e2e.mjs ran beside it: stop it, and show what it had printed.
-  if [ -n "${e2e_pid:-}" ] && kill -0 "$e2e_pid" 2>/dev/null; then
-    kill "$e2e_pid" 2>/dev/null || true
-    echo "== node e2e/e2e.mjs, stopped (its output so far)"
-    cat "$e2e_log" 2>/dev/null || true
-  fi
   [ $rc -eq 0 ] || times+=("$(printf '%-52s %5d s (failed)' "${current:-?}" $((SECONDS - step_start)))")
   echo "== time per step (scripts/test-layers.sh ${layers[*]})"
   printf '   %s\n' "${times[@]}"
@@ -88,32 +82,16 @@ if wants build; then
   step "$current" trunk build --release
 fi
 if wants e2e; then
-  # e2e/e2e.mjs, the longest, runs in its own Chromium beside rooms, stage and host, one after
-  # another in a second one: each waits on its page most of the time, so two share the two cores
-  # (issue 56: the layer 437 s one after another in CI). Its output is printed when it ends. Then
-  # prerender alone, since it times the first screen under network and CPU emulation.
-  e2e_log=$(mktemp)
-  e2e_start=$SECONDS
-  node e2e/e2e.mjs > "$e2e_log" 2>&1 &
-  e2e_pid=$!
-  current="4/4 end to end: node e2e/rooms.mjs (beside e2e.mjs)"
-  step "$current" node e2e/rooms.mjs
-  current="4/4 end to end: node e2e/stage.mjs (beside e2e.mjs)"
-  step "$current" node e2e/stage.mjs
-  current="4/4 end to end: node e2e/host.mjs (beside e2e.mjs)"
-  step "$current" node e2e/host.mjs
   current="4/4 end to end: node e2e/e2e.mjs"
-  echo "== $current (its output)"
-  e2e_rc=0
-  wait "$e2e_pid" || e2e_rc=$?
-  e2e_pid=
-  cat "$e2e_log"
-  rm -f "$e2e_log"
-  step_start=$e2e_start
-  [ "$e2e_rc" -eq 0 ] || exit "$e2e_rc"
-  times+=("$(printf '%-52s %5d s' "$current" $((SECONDS - e2e_start)))")
+  step "$current" node e2e/e2e.mjs
+  current="4/4 end to end: node e2e/rooms.mjs"
+  step "$current" node e2e/rooms.mjs
+  current="4/4 end to end: node e2e/stage.mjs"
+  step "$current" node e2e/stage.mjs
   if [ -f e2e/prerender.mjs ]; then
     current="4/4 end to end: node e2e/prerender.mjs"
     step "$current" node e2e/prerender.mjs
   fi
+  current="4/4 end to end: node e2e/host.mjs"
+  step "$current" node e2e/host.mjs
 fi
