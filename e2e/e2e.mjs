@@ -263,8 +263,11 @@ await check('Ctrl+Z follows the key rule: in a text field it is the field\'s; on
   await fiveSteps(pg);
   await pg.fill('#inp-timeline', '2');
   await pg.dispatchEvent('#inp-timeline', 'input');
+  // The page answers each event once it has drawn: wait for that, not for the clock.
+  await pg.waitForFunction(() => document.querySelector('#app').dataset.step === '2', null, { timeout: 5000 });
   await pg.keyboard.press('t');
-  expect(await steps(pg) === 3, 'forked at step 2');
+  await pg.waitForFunction(() => document.querySelector('#app').dataset.steps !== '5', null, { timeout: 5000 }).catch(() => {});
+  expect(await steps(pg) === 3, `forked at step 2: ${await steps(pg)} steps, at ${await step(pg)}`);
   await pg.click('.more-settings summary');
   await pg.focus('#inp-seed');
   await pg.keyboard.press('Control+z');
