@@ -16,7 +16,7 @@ use crate::engine::core::dataflow::job_graph::OperatorKind;
 use crate::engine::core::dataflow::state::OpState;
 use crate::engine::core::ids::{RecordId, TaskId};
 use crate::engine::core::sim::Sim;
-pub use crate::engine::mechanisms::catalogue::costs::{Bytes, Messages};
+use crate::engine::mechanisms::catalogue::costs::{Bytes, Messages};
 
 /// The books of one run's upkeep, as the cost table keeps them: the parts the mechanism's
 /// [`Upkeep::observe`] adds to, and what it tells the table about the step it metered.

@@ -173,7 +173,6 @@ impl MechanismRestore {
     }
 }
 
-/// A mechanism's own value, made into the core's: its folder writes `Event::from(StormEvent::..)`.
 /// A mechanism's own settings are edited by the mechanism that owns them.
 impl MechanismSettings {
     /// Makes one edit; `graph` names the edges an edit may name (Storm's anchoring).
@@ -185,6 +184,7 @@ impl MechanismSettings {
     }
 }
 
+/// A mechanism's own value, made into the core's: its folder writes `Event::from(StormEvent::..)`.
 macro_rules! carried {
     ($($own:ty => $core:ident :: $variant:ident ($sum:ident :: $which:ident)),* $(,)?) => {$(
         impl From<$own> for $core {
