@@ -590,6 +590,62 @@ await check('lesson 2: predictions start unmarked; Reveal without marks says how
   await pg.context().close();
 });
 
+await check('lesson 16: backpressure on the canvas, a checkpoint predicted with the keys, the chart\'s bars and timeout line, in both languages', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-lesson', '15');
+  await pg.waitForSelector('#lesson[data-lesson="backpressure"]');
+  await pg.keyboard.press('PageDown');
+  // Each task's corner says what it does; Source is held back.
+  await pg.waitForSelector('#canvas [data-task="Source"] [data-flow]');
+  const flows = await pg.$$eval('#canvas [data-task] [data-flow]', (els) => els.map((e) => e.closest('[data-task]').dataset.task + ':' + e.dataset.flow));
+  expect(flows.includes('Source:backpressured') && flows.includes('Count:busy'), flows.join());
+  const said = await pg.getAttribute('#canvas [data-task="Source"]', 'aria-label');
+  expect(said.includes('backpressured') && said.includes('the last 10 steps'), said);
+  for (let i = 0; i < 4 && !(await pg.$('#predict')); i++) await pg.keyboard.press('PageDown');
+  expect(await pg.$('#predict-completes') && await pg.$('#predict-fails'), 'the two answers');
+  await pg.keyboard.press('PageDown');
+  expect(await attr(pg, '#lesson', 'data-revealed') === 'false', 'no reveal without a guess');
+  expect((await noticeText(pg)).includes('will checkpoint 1 complete (1) or fail (2)'), await noticeText(pg));
+  await pg.keyboard.press('1');
+  expect(await attr(pg, '#predict-completes', 'aria-pressed') === 'true', 'key 1 chose completes');
+  await pg.keyboard.press('2');
+  expect(await attr(pg, '#predict-fails', 'aria-pressed') === 'true' && await attr(pg, '#predict-completes', 'aria-pressed') === 'false', 'key 2 chose fails');
+  await pg.keyboard.press('PageDown');
+  expect(await attr(pg, '#lesson', 'data-revealed') === 'true', 'revealed');
+  expect(await attr(pg, '#score', 'data-actual') === 'fails' && await attr(pg, '#score', 'data-right') === '1', await pg.textContent('#score'));
+  await pg.click('#tab-checkpoints');
+  await pg.waitForSelector('#checkpoint-chart .chart-checkpoint[data-checkpoint="1"].failed');
+  expect(await pg.$('#checkpoint-chart .timeout-line[data-timeout="15"]'), 'the timeout line');
+  const bars = await pg.$$eval('#checkpoint-chart .chart-checkpoint[data-checkpoint="1"] rect.bar', (r) => r.map((x) => x.getAttribute('class')));
+  expect(bars.length === 4, bars.join());
+  const levels = await pg.$$eval('#task-time td[data-level]', (t) => t.map((x) => x.dataset.level));
+  expect(levels.length === 3, levels.join());
+  await pg.screenshot({ path: shots + '08f-lesson16-chart-1366.png' });
+  await pg.click('#btn-lang');
+  expect((await pg.textContent('#score')).includes('检查点 1'), await pg.textContent('#score'));
+  expect((await pg.textContent('#checkpoint-chart figcaption')).includes('超时'), 'the chart in Chinese');
+  await pg.click('#btn-lang');
+  // A click on the checkpoint's bars moves the timeline to its trigger.
+  await pg.click('#checkpoint-chart .chart-checkpoint[data-checkpoint="1"] .hit');
+  await pg.waitForFunction(() => document.querySelector('#app').dataset.step === '17');
+  // The remedies, each predicted with the clicker keys: unaligned completes, debloated completes.
+  await pg.click('#tab-narration');
+  for (const step of ['6', '8']) {
+    for (let i = 0; i < 3 && (await attr(pg, '#lesson', 'data-step')) !== step; i++) await pg.keyboard.press('PageDown');
+    await pg.waitForSelector(`#lesson[data-step="${step}"] #predict-completes`);
+    await pg.keyboard.press('1');
+    await pg.keyboard.press('PageDown');
+    await pg.waitForSelector('#score[data-actual="completes"][data-right="1"]');
+    await pg.click('#tab-checkpoints');
+    await pg.waitForSelector('#checkpoint-chart .chart-checkpoint[data-checkpoint="1"].completed');
+    await pg.click('#tab-narration');
+  }
+  await pg.click('#tab-checkpoints');
+  const buffers = await pg.$eval('#task-time tr[data-task="Count"] td:last-child', (t) => t.textContent);
+  expect(buffers === '1', `Count's debloated buffers: ${buffers}`);
+  await pg.context().close();
+});
+
 await check('lesson 2: after Reveal each chip shows the guess and the outcome', async () => {
   const pg = await open();
   await lessonToPredict(pg, 1);

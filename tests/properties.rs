@@ -4,7 +4,8 @@
 //! complete and in order; barriers without alignment never lose a record; a crash-free run is
 //! always exactly once, complete and in order. A JobManager failure is survived by a standby or,
 //! without HA, by a resubmission from the retained checkpoint (retain- or delete-on-cancellation):
-//! both keep every guarantee. The hot path's fast check of a delivery or a read agrees with the
+//! both keep every guarantee. Every case may have slow tasks (a random `record-cost` for up to
+//! two tasks), bounded channels and debloated buffers: no guarantee depends on speed. The hot path's fast check of a delivery or a read agrees with the
 //! full check at every step.
 //! 1,000 cases per property (PROPTEST_CASES overrides).
 #![cfg(not(target_arch = "wasm32"))]
@@ -63,6 +64,10 @@ struct Case {
     tolerable: u32,
     /// A standby JobManager, or none with a retention that keeps checkpoints when the job fails.
     ha: (HighAvailability, CheckpointRetention),
+    /// Slow tasks: (task index, modulo the job's tasks; steps a record).
+    costs: Vec<(u8, u32)>,
+    /// Buffer debloating's target.
+    debloat: Option<u32>,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -83,9 +88,10 @@ fn case() -> impl Strategy<Value = Case> {
             (HighAvailability::None, CheckpointRetention::RetainOnCancellation),
             (HighAvailability::None, CheckpointRetention::DeleteOnCancellation),
         ]),
+        (prop::collection::vec((any::<u8>(), 2u32..6), 0..3), prop::option::of(1u32..12)),
     )
         .prop_map(
-            |(job, keys, seed, max_concurrent, interval, alignment_timeout, capacity, sink, tolerable, ha)| Case {
+            |(
                 job,
                 keys,
                 seed,
@@ -96,6 +102,20 @@ fn case() -> impl Strategy<Value = Case> {
                 sink,
                 tolerable,
                 ha,
+                (costs, debloat),
+            )| Case {
+                job,
+                keys,
+                seed,
+                max_concurrent,
+                interval,
+                alignment_timeout,
+                capacity,
+                sink,
+                tolerable,
+                ha,
+                costs,
+                debloat,
             },
         )
 }
@@ -141,6 +161,11 @@ fn scenario(c: &Case, strategy: Snapshots) -> Scenario {
         s.max_concurrent_checkpoints = 1;
     }
     s.channel_capacity = c.capacity;
+    let tasks = barrierscope::engine::JobGraph::build(&b.spec, &b.input).unwrap().tasks;
+    for (t, steps) in &c.costs {
+        s.record_cost.insert(tasks[*t as usize % tasks.len()].name.clone(), *steps);
+    }
+    s.buffer_debloat_target = c.debloat;
     if strategy == Snapshots::StormAcker {
         // A timeout is a failure too (the tree is replayed): none here, only the crashes.
         s.mechanism.storm.message_timeout = 1_000_000;

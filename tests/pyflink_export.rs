@@ -306,6 +306,7 @@ fn the_generated_python_compiles() {
     upsert.sink = SinkMode::Upsert;
     let extra = [
         ("keyed-shuffle-upsert", Scenario::builtin("keyed-shuffle", upsert, 2)),
+        ("line-slow-debloated", Scenario::builtin("line", slow_debloated(), 2)),
         ("diamond-none", Scenario::builtin("diamond", Settings::new(Strategy::None), 2)),
     ];
     let mut written = vec![];
@@ -321,6 +322,29 @@ fn the_generated_python_compiles() {
     }
     export_support::assert_python_compiles(&written);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Lesson 16's settings: Count slow, bounded channels, buffer debloating.
+fn slow_debloated() -> Settings {
+    let mut s = Settings::new(Strategy::Aligned);
+    s.channel_capacity = Some(3);
+    s.record_cost.insert("Count".into(), 3);
+    s.buffer_debloat_target = Some(3);
+    s
+}
+
+/// Issue 53, 7: the export carries what PyFlink can express of backpressure (a slow operator as
+/// time spent on each record, buffer debloating with its target) and says in the file why the
+/// channel capacity, counted in records, is not carried.
+#[test]
+fn the_export_carries_slow_operators_and_debloating() {
+    let py = export_pyflink(&Scenario::builtin("line", slow_debloated(), 2)).unwrap();
+    assert!(py.contains("SLOW_MS = {\"Count\": 30}"), "the slow Count");
+    assert!(py.contains("\"taskmanager.network.memory.buffer-debloat.enabled\": \"true\""));
+    assert!(py.contains("\"taskmanager.network.memory.buffer-debloat.target\": \"30 ms\""));
+    assert!(py.contains("channel-capacity 3 is not carried"));
+    let plain = export_pyflink(&Scenario::builtin("line", Settings::new(Strategy::Aligned), 2)).unwrap();
+    assert!(plain.contains("SLOW_MS = {}") && !plain.contains("buffer-debloat"), "nothing slow, nothing debloated");
 }
 
 /// Issue 26, 6: Flink's checkpointing docs say concurrent checkpoints "cannot be used when a

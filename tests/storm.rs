@@ -89,7 +89,8 @@ fn check_xor_bookkeeping(sim: &mut Sim, steps: usize) -> Result<usize, TestCaseE
 fn xor_bookkeeping_on_every_builtin_job() {
     for job in BUILTIN_NAMES {
         for seed in 0..20 {
-            let mut sim = Scenario::builtin(job, storm(|s| s.mechanism.storm.message_timeout = 1_000_000), seed).sim().unwrap();
+            let mut sim =
+                Scenario::builtin(job, storm(|s| s.mechanism.storm.message_timeout = 1_000_000), seed).sim().unwrap();
             let completed = check_xor_bookkeeping(&mut sim, 100_000).unwrap();
             let records = sim.graph.records.len();
             assert_eq!(completed, records, "{job} seed {seed}: every tree completes once");

@@ -8,7 +8,9 @@ use super::room::Room;
 use super::rooms::RoomProps;
 use super::text::{verdict_mark, Lang};
 use super::ui_state::{Dispatch, Msg};
-use crate::classroom::{next_guess, score, Command, Judge, OnDiagram, Progress, Session, CATALOGUE};
+use crate::classroom::{
+    checkpoint_outcome, next_guess, score, Command, Judge, OnDiagram, Progress, Session, CATALOGUE,
+};
 use crate::engine::core::ledger::Verdict;
 use crate::engine::Sim;
 
@@ -45,12 +47,13 @@ pub fn lesson_bar(session: &Session, l: Lang, presenter: bool, dispatch: &Dispat
     };
     let judge = step.predict;
     let sim = session.sim();
-    let predict_ui = if p.awaiting_reveal() {
-        prediction(sim, p, judge, l, presenter, dispatch)
-    } else {
-        html! {}
+    let predict_ui = match judge {
+        Some(Judge::Checkpoint(id)) if p.awaiting_reveal() => checkpoint_prediction(id, p, l, dispatch),
+        _ if p.awaiting_reveal() => prediction(sim, p, judge, l, presenter, dispatch),
+        _ => html! {},
     };
     let score_ui = match (judge, p.revealed) {
+        (Some(Judge::Checkpoint(id)), true) => checkpoint_score(sim, id, p, l),
         (Some(j), true) => score_after_reveal(sim, p, j, l, presenter),
         _ => html! {},
     };
@@ -163,6 +166,69 @@ fn prediction(sim: &Sim, p: &Progress, judge: Option<Judge>, l: Lang, presenter:
             <p class="predict-left" id="predict-left" aria-live="polite">{ if left == 0 {
                 l.t("Every record is marked: reveal when you are ready.", "每条记录都已标记：准备好就揭晓吧。").to_string()
             } else if zh { format!("还有 {left} 条记录未标记。") } else { format!("{left} left to mark.") } }</p>
+        </div>
+    }
+}
+
+/// A checkpoint's prediction before the reveal: completes, or fails (press 1 or 2).
+fn checkpoint_prediction(id: u64, p: &Progress, l: Lang, dispatch: &Dispatch) -> Html {
+    let zh = l == Lang::Zh;
+    let choice = |completes: bool, key: &'static str| {
+        let d = dispatch.clone();
+        let on = p.checkpoint_guess == Some(completes);
+        let (sym, word) = if completes {
+            ("✓", l.t("it completes", "它会完成"))
+        } else {
+            ("✗", l.t("it fails (times out)", "它会失败（超时）"))
+        };
+        html! {
+            <button class={classes!("predict-chip", "checkpoint-guess", if completes { "completes" } else { "fails" }, on.then_some("chosen"))}
+                id={if completes { "predict-completes" } else { "predict-fails" }} aria-pressed={on.to_string()} aria-keyshortcuts={key}
+                onclick={Callback::from(move |_: MouseEvent| d.dispatch(Msg::Cmd(Command::PredictCheckpoint(completes))))}>
+                <span class="p-key" aria-hidden="true">{ key }</span><span class="p-mark">{ sym }</span><span class="p-word">{ format!(" {word}") }</span>
+            </button>
+        }
+    };
+    html! {
+        <div class="predict" id="predict" role="group" aria-label={l.t("Your prediction", "你的预测")}
+            data-left={if p.checkpoint_guess.is_some() { "0" } else { "1" }}>
+            <p class="predict-help">{ if zh {
+                format!("预测检查点 {id} 的结果：点击或按 1 / 2 选择。")
+            } else {
+                format!("Predict what becomes of checkpoint {id}: click, or press 1 or 2.")
+            } }</p>
+            <div class="predict-records">{ choice(true, "1") }{ choice(false, "2") }</div>
+            <p class="predict-left" id="predict-left" aria-live="polite">{ match p.checkpoint_guess {
+                Some(_) => l.t("Your guess is in: reveal when you are ready.", "已作出预测：准备好就揭晓吧。"),
+                None => l.t("Choose one.", "请选择一项。"),
+            } }</p>
+        </div>
+    }
+}
+
+/// A checkpoint's prediction after the reveal: the guess, what happened, right or not.
+fn checkpoint_score(sim: &Sim, id: u64, p: &Progress, l: Lang) -> Html {
+    let zh = l == Lang::Zh;
+    let actual = checkpoint_outcome(sim, id);
+    let word = |c: bool| if c { l.t("completes", "完成") } else { l.t("fails", "失败") };
+    let right = p.checkpoint_guess.is_some() && p.checkpoint_guess == actual;
+    let line = match (p.checkpoint_guess, actual, zh) {
+        (_, None, false) => format!("Checkpoint {id} has neither completed nor failed yet."),
+        (_, None, true) => format!("检查点 {id} 既未完成也未失败。"),
+        (None, Some(a), false) => format!("Revealed without a prediction: checkpoint {id} {}.", word(a)),
+        (None, Some(a), true) => format!("未作预测直接揭晓：检查点 {id} {}。", word(a)),
+        (Some(g), Some(a), false) => {
+            format!("You predicted checkpoint {id} {}; it {} {}", word(g), word(a), if right { "✔" } else { "✘" })
+        }
+        (Some(g), Some(a), true) => {
+            format!("你预测检查点 {id} 会{}；结果它{} {}", word(g), word(a), if right { "✔" } else { "✘" })
+        }
+    };
+    html! {
+        <div class="score" id="score" data-right={u8::from(right).to_string()} data-total="1"
+            data-unmarked={u8::from(p.checkpoint_guess.is_none()).to_string()}
+            data-actual={actual.map_or("pending", |a| if a { "completes" } else { "fails" })}>
+            <p class="score-line">{ line }</p>
         </div>
     }
 }

@@ -5,12 +5,15 @@
 //!
 //! A file each: the verdict (`panels/verdict.rs`), the narration (`narration.rs`), the
 //! Checkpoints tab (`checkpoints.rs`), checkpoint storage (`storage.rs`) and the external system
-//! (`external.rs`).
+//! (`external.rs`); in the Checkpoints tab, the chart of its checkpoints (`checkpoint_chart.rs`)
+//! and each task's busy, backpressured and idle time (`task_time_table.rs`).
 
+mod checkpoint_chart;
 mod checkpoints;
 mod external;
 mod narration;
 mod storage;
+mod task_time_table;
 mod verdict;
 
 pub use checkpoints::{CheckpointsPanel, CheckpointsProps, CheckpointsView};

@@ -209,14 +209,25 @@ impl Reducible for UiState {
             }
             Msg::PredictNth(n) => {
                 let mut s = next.session.borrow_mut();
-                let label = s.sim().graph.records.get(n).map(|r| r.label.clone());
-                let current =
-                    label.as_ref().and_then(|l| s.lesson.as_ref().and_then(|p| p.predictions.get(l).copied()));
-                match label {
-                    Some(label) if s.lesson.as_ref().is_some_and(|p| p.awaiting_reveal()) => {
-                        s.handle(Command::Predict(label, crate::classroom::next_guess(current)));
+                let awaiting = s.lesson.as_ref().filter(|p| p.awaiting_reveal()).map(|p| p.current().predict);
+                match awaiting {
+                    // A checkpoint's prediction: 1 completes, 2 fails.
+                    Some(Some(crate::classroom::Judge::Checkpoint(_))) if n < 2 => {
+                        s.handle(Command::PredictCheckpoint(n == 0));
                     }
-                    _ => session_changed = false,
+                    Some(Some(crate::classroom::Judge::Checkpoint(_))) => session_changed = false,
+                    Some(_) => {
+                        let label = s.sim().graph.records.get(n).map(|r| r.label.clone());
+                        let current =
+                            label.as_ref().and_then(|l| s.lesson.as_ref().and_then(|p| p.predictions.get(l).copied()));
+                        match label {
+                            Some(label) => {
+                                s.handle(Command::Predict(label, crate::classroom::next_guess(current)));
+                            }
+                            None => session_changed = false,
+                        }
+                    }
+                    None => session_changed = false,
                 }
             }
             Msg::PartLoaded => {}

@@ -35,6 +35,8 @@ fn field_id(f: SettingField) -> &'static str {
         SettingField::CheckpointInterval => "inp-interval",
         SettingField::AlignmentTimeout => "inp-align-timeout",
         SettingField::ChannelCapacity => "inp-capacity",
+        SettingField::RecordCost => "inp-record-cost",
+        SettingField::BufferDebloatTarget => "inp-debloat",
         SettingField::TolerableFailedCheckpoints => "inp-tolerable",
         SettingField::MessageTimeout => "inp-message-timeout",
         SettingField::BatchInterval => "inp-batch-interval",
@@ -238,6 +240,29 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
     </> }
 }
 
+/// Which task is slow (`record-cost`): none, or one of the job's tasks.
+fn slow_task(config: &RunConfig, graph: &JobGraph, l: Lang, dispatch: &Dispatch) -> Html {
+    let slow = config.settings.record_cost.keys().next().cloned();
+    let on_change = {
+        let (d, config, g) = (dispatch.clone(), config.clone(), graph.clone());
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let mut next = config.clone();
+            next.settings = next.settings.edited_for(Edit::SlowTask(v.parse::<u16>().ok()), &g);
+            d.dispatch(Msg::Cmd(Command::Configure(next)));
+        })
+    };
+    html! {
+        <label>{ l.t("Slow task (backpressure starts behind it)", "慢任务（反压从它后面开始）") }
+            <select id="sel-slow-task" onchange={on_change}>
+                <option value="none" selected={slow.is_none()}>{ l.t("none: every task takes 1 step a record", "无：每个任务每条记录 1 步") }</option>
+                { for graph.tasks.iter().enumerate().map(|(i, t)| html! {
+                    <option value={i.to_string()} selected={slow.as_deref() == Some(t.name.as_str())}>{ t.name.clone() }</option>
+                }) }
+            </select></label>
+    }
+}
+
 /// JobManager high availability and the retention of externalized checkpoints: checkpointing
 /// strategies only; the retention matters only without a standby. Each disabled select says why.
 fn ha_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
@@ -373,6 +398,10 @@ pub fn settings_grid(
                     { number(SettingField::AlignmentTimeout, l.t("Alignment timeout (steps, empty = off)", "对齐超时（步，留空=关闭）"),
                         disabled_why(l, strategy, Needs::Alignment)) }
                     { number(SettingField::ChannelCapacity, l.t("Channel capacity (empty = unbounded)", "通道容量（留空=无界）"), None) }
+                    { slow_task(config, graph, l, dispatch) }
+                    { number(SettingField::RecordCost, l.t("Steps a record of the slow task", "慢任务每条记录的步数"),
+                        settings.record_cost.is_empty().then(|| l.t("Choose a slow task first", "请先选择一个慢任务").to_string())) }
+                    { number(SettingField::BufferDebloatTarget, l.t("Buffer debloating: target (steps, empty = off)", "缓冲区消胀：目标（步，留空=关闭）"), None) }
                     { number(SettingField::TolerableFailedCheckpoints, l.t("Tolerable failed checkpoints (in a row)", "可容忍的连续失败检查点数"),
                         disabled_why(l, strategy, Needs::Tolerable)) }
                     <label title={disabled_why(l, strategy, Needs::Failover).unwrap_or_default()}>{ l.t("Failover: when a task crashes, restart", "故障转移：任务崩溃时重启") }

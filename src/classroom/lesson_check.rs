@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::curriculum;
-use super::lessons::score;
+use super::lessons::{checkpoint_outcome, score, Judge};
 use super::progress::{run_for, Progress};
 use crate::engine::core::ledger::Verdict;
 use crate::engine::Sim;
@@ -61,6 +61,23 @@ pub fn check(lesson: usize) -> Vec<Finding> {
             }
         }
         let Some(judge) = step.predict else { continue };
+        if let Judge::Checkpoint(id) = judge {
+            let outcome = checkpoint_outcome(&sim, id);
+            match (outcome, step.expect.and_then(|e| e.completes)) {
+                (None, _) => say(true, format!("predicts whether checkpoint {id} completes, but after the reveal it has neither completed nor failed")),
+                (Some(_), None) => say(
+                    false,
+                    "the prediction gives no expected answer (\"expect\": {\"completes\": …}): nothing holds its reveal to the engine".into(),
+                ),
+                (Some(was), Some(want)) if was != want => say(
+                    true,
+                    format!("the engine's answer differs from \"expect\": checkpoint {id} {}; the file expects it {}",
+                        if was { "completes" } else { "fails" }, if want { "completes" } else { "fails" }),
+                ),
+                _ => {}
+            }
+            continue;
+        }
         // Each judged record and its outcome, as the lesson bar scores a guess.
         let (rows, _) = score(&sim, judge, &BTreeMap::new());
         if rows.is_empty() {

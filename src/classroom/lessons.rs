@@ -36,7 +36,8 @@ pub struct Text {
     pub zh: &'static str,
 }
 
-/// What a prediction is judged against (in a lesson file: `"predict": "state"` or `"output"`).
+/// What a prediction is judged against (in a lesson file: `"predict": "state"` or `"output"`, or
+/// `{"checkpoint": 3}`: whether checkpoint 3 completes or fails).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Judge {
@@ -44,6 +45,8 @@ pub enum Judge {
     State,
     /// What an outside reader sees in the sink's external system.
     Output,
+    /// Whether this checkpoint completes (or fails: expires, is declined, is aborted).
+    Checkpoint(u64),
 }
 
 /// What a step's words say the canvas shows once the step has played. The lessons' tests check
@@ -227,6 +230,9 @@ pub struct Expect {
     pub lost: Vec<String>,
     #[serde(default)]
     pub duplicated: Vec<String>,
+    /// On a checkpoint's prediction: whether it completes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completes: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -427,6 +433,7 @@ pub fn score(
             let actual = match judge {
                 Judge::State => r.state_verdict,
                 Judge::Output => r.external_verdict?,
+                Judge::Checkpoint(_) => return None,
             };
             let guess = predictions.get(&r.label).copied();
             Some((r.label.clone(), guess, actual))
@@ -434,6 +441,17 @@ pub fn score(
         .collect();
     let right = rows.iter().filter(|(_, g, a)| *g == Some(*a)).count();
     (rows, right)
+}
+
+/// On a checkpoint's prediction: whether checkpoint `id` completed (Some(true)) or failed
+/// (Some(false)); None while it is in progress or was never triggered.
+pub fn checkpoint_outcome(sim: &Sim, id: u64) -> Option<bool> {
+    use crate::engine::CheckpointStatus;
+    sim.stats.history.iter().rev().find(|r| r.id.0 == id).and_then(|r| match r.status {
+        CheckpointStatus::Completed => Some(true),
+        CheckpointStatus::Failed(_) => Some(false),
+        CheckpointStatus::InProgress => None,
+    })
 }
 
 #[cfg(test)]

@@ -46,7 +46,7 @@ pub use catalogue::{Entry, CATALOGUE};
 pub use curriculum::builtins;
 pub use legend::{marks, Mark};
 pub use lesson_file::{is_lesson_file, LessonError};
-pub use lessons::{parse_line, play_lines, score, Judge, Lesson, OnDiagram, Step, Text};
+pub use lessons::{checkpoint_outcome, parse_line, play_lines, score, Judge, Lesson, OnDiagram, Step, Text};
 pub use number_fields::{edit_field, FieldNote, SettingField};
 pub use progress::{actions_for, next_guess, run_for, CutAttempt, LessonRun, Progress};
 pub use run_config::{RunConfig, MAX_GENERATED};

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::run_config::{RunConfig, MAX_GENERATED};
 use crate::engine::mechanisms::spark::settings::{SparkEdit, SparkSettings};
 use crate::engine::mechanisms::storm::settings::{StormEdit, StormSettings};
-use crate::engine::settings::{Edit, MAX_CHANNEL_CAPACITY, MAX_STEPS_SETTING};
+use crate::engine::settings::{Edit, MAX_CHANNEL_CAPACITY, MAX_RECORD_COST, MAX_STEPS_SETTING};
 
 /// A number field of the Settings panel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,6 +24,10 @@ pub enum SettingField {
     AlignmentTimeout,
     /// Items a channel holds before its producer is backpressured (empty: unbounded).
     ChannelCapacity,
+    /// Steps a record of the slow task, 2 or more (empty: no task is slow).
+    RecordCost,
+    /// Buffer debloating's target in steps (empty: off).
+    BufferDebloatTarget,
     TolerableFailedCheckpoints,
     /// Storm: steps before a tuple's tree that is not fully acked fails (empty: the default).
     MessageTimeout,
@@ -53,12 +57,14 @@ impl FieldNote {
 }
 
 impl SettingField {
-    pub const ALL: [SettingField; 8] = [
+    pub const ALL: [SettingField; 10] = [
         SettingField::Records,
         SettingField::Seed,
         SettingField::CheckpointInterval,
         SettingField::AlignmentTimeout,
         SettingField::ChannelCapacity,
+        SettingField::RecordCost,
+        SettingField::BufferDebloatTarget,
         SettingField::TolerableFailedCheckpoints,
         SettingField::MessageTimeout,
         SettingField::BatchInterval,
@@ -72,7 +78,9 @@ impl SettingField {
             SettingField::CheckpointInterval
             | SettingField::AlignmentTimeout
             | SettingField::MessageTimeout
-            | SettingField::BatchInterval => (1, MAX_STEPS_SETTING),
+            | SettingField::BatchInterval
+            | SettingField::BufferDebloatTarget => (1, MAX_STEPS_SETTING),
+            SettingField::RecordCost => (2, MAX_RECORD_COST as u64),
             SettingField::ChannelCapacity => (1, MAX_CHANNEL_CAPACITY as u64),
             SettingField::TolerableFailedCheckpoints => (0, MAX_STEPS_SETTING),
         }
@@ -87,6 +95,8 @@ impl SettingField {
             SettingField::CheckpointInterval => s.checkpoint_interval,
             SettingField::AlignmentTimeout => s.alignment_timeout_steps(),
             SettingField::ChannelCapacity => s.channel_capacity.map(u64::from),
+            SettingField::RecordCost => s.record_cost.values().next().map(|c| u64::from(*c)),
+            SettingField::BufferDebloatTarget => s.buffer_debloat_target.map(u64::from),
             SettingField::TolerableFailedCheckpoints => Some(s.tolerable_failed_checkpoints as u64),
             SettingField::MessageTimeout => Some(s.mechanism.storm.message_timeout),
             SettingField::BatchInterval => Some(s.mechanism.spark.batch_interval),
@@ -113,6 +123,8 @@ impl SettingField {
             SettingField::CheckpointInterval => Edit::CheckpointInterval(v),
             SettingField::AlignmentTimeout => Edit::AlignmentTimeout(v),
             SettingField::ChannelCapacity => Edit::ChannelCapacity(v),
+            SettingField::RecordCost => Edit::RecordCost(v),
+            SettingField::BufferDebloatTarget => Edit::BufferDebloatTarget(v),
             SettingField::TolerableFailedCheckpoints => Edit::TolerableFailedCheckpoints(v.unwrap_or(0)),
             SettingField::MessageTimeout => {
                 Edit::from(StormEdit::MessageTimeout(v.unwrap_or(StormSettings::default().message_timeout)))
@@ -278,6 +290,11 @@ mod tests {
                 RunConfig { settings: Settings::new(Strategy::StormAcker), ..RunConfig::default() }
             } else if field == SettingField::BatchInterval {
                 RunConfig { settings: Settings::new(Strategy::SparkStreaming), ..RunConfig::default() }
+            } else if field == SettingField::RecordCost {
+                // The slow task's steps: a task is slow.
+                let mut c = aligned();
+                c.settings.record_cost.insert("Count".into(), 4);
+                c
             } else {
                 aligned()
             };

@@ -20,6 +20,8 @@ pub struct Progress {
     /// The learner's marks by record label. A record starts unmarked (no entry): the reveal
     /// waits until every record is marked, and an unmarked record never scores.
     pub predictions: BTreeMap<String, Verdict>,
+    /// On a checkpoint's prediction: the learner's guess, completes (true) or fails (false).
+    pub checkpoint_guess: Option<bool>,
     /// On a step where the learner draws cuts (`OnDiagram::Draw`): each cut checked so far, with
     /// the prediction made before the check. Not saved in links or files.
     pub cuts: Vec<CutAttempt>,
@@ -48,7 +50,14 @@ impl CutAttempt {
 
 impl Progress {
     pub fn new(lesson: usize) -> Progress {
-        Progress { lesson, step: 0, revealed: false, predictions: BTreeMap::new(), cuts: Vec::new() }
+        Progress {
+            lesson,
+            step: 0,
+            revealed: false,
+            predictions: BTreeMap::new(),
+            checkpoint_guess: None,
+            cuts: Vec::new(),
+        }
     }
     /// On a drawing step: has the learner checked a consistent cut yet? (Any other step: true.)
     pub fn cut_found(&self) -> bool {

@@ -66,6 +66,9 @@ pub struct SavedLesson {
     pub revealed: bool,
     #[serde(default)]
     pub predictions: BTreeMap<String, Verdict>,
+    /// On a checkpoint's prediction: completes (true) or fails (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint_guess: Option<bool>,
     #[serde(default)]
     pub took_over: bool,
 }
@@ -173,6 +176,7 @@ impl SavedLesson {
         p.step = self.step;
         p.revealed = self.revealed && lessons[i].steps[self.step].predict.is_some();
         p.predictions = self.predictions.clone();
+        p.checkpoint_guess = self.checkpoint_guess;
         Ok(p)
     }
 }

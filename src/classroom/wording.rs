@@ -97,6 +97,11 @@ impl Notice {
                 "Mark every record first: {n} left. Click a record or press its number (1–9) to mark it, or press PageDown again to reveal without marking.",
                 "请先标记每一条记录：还剩 {n} 条。点击记录或按它的序号（1–9）即可标记；再按一次 PageDown 则不标记直接揭晓。"
             ),
+            Notice::PredictCheckpoint(id) => say!(
+                lang,
+                "Predict first: will checkpoint {id} complete (1) or fail (2)? Or press PageDown again to reveal without a guess.",
+                "请先预测：检查点 {id} 会完成（1）还是失败（2）？或者再按一次 PageDown，不预测直接揭晓。"
+            ),
             Notice::DrawConsistentCut => lang
                 .t(
                     "Draw a consistent cut first: open the space-time diagram, set one point on each task line, predict, and check it.",
@@ -204,6 +209,8 @@ impl SettingField {
             SettingField::CheckpointInterval => lang.t("Checkpoint every (steps)", "检查点间隔（步）"),
             SettingField::AlignmentTimeout => lang.t("Alignment timeout (steps)", "对齐超时（步）"),
             SettingField::ChannelCapacity => lang.t("Channel capacity", "通道容量"),
+            SettingField::RecordCost => lang.t("Steps a record of the slow task", "慢任务每条记录的步数"),
+            SettingField::BufferDebloatTarget => lang.t("Buffer debloating target", "缓冲区消胀目标"),
             SettingField::TolerableFailedCheckpoints => {
                 lang.t("Tolerable failed checkpoints", "可容忍的连续失败检查点数")
             }

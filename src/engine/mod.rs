@@ -51,6 +51,7 @@ pub use core::dataflow::job_graph::{JobGraph, OperatorKind};
 pub use core::dataflow::record::{Barrier, Item, Record};
 pub use core::dataflow::state::{KeyedEntry, OpState};
 pub use core::dataflow::task::{TaskRuntime, TaskStatus};
+pub use core::dataflow::task_time::{PressureLevel, TaskClass, TimeShares};
 pub use core::error::{ActionError, ScenarioError};
 pub use core::history::Place;
 pub use core::ids::{ChannelId, CheckpointId, KeyId, OperatorId, RecordId, TaskId, TxnId};

@@ -10,6 +10,7 @@ use crate::app::svg_number::num;
 use crate::app::svg_text::fit;
 use crate::app::text::kind_name;
 use crate::app::text::Lang;
+use crate::engine::core::dataflow::task_time::WINDOW;
 use crate::engine::OperatorKind;
 use crate::engine::*;
 use yew::prelude::*;
@@ -67,6 +68,7 @@ pub(super) fn task_box(
     let snap_mark = saved.map(|(s, first)| save_mark(t, lay, l, s, first));
     let name_w = text_w(&info.name, 21.0);
     let kind = kind_name(l, &info.kind);
+    let flow = flow_mark(sim, t, l);
     // Walked by a screen reader as a structure: the job, then each task by its name, kind and
     // state (then what it shows), then each channel with what is on it.
     let said = format!(
@@ -83,14 +85,20 @@ pub(super) fn task_box(
                 n => format!("; {} {n}", l.t("saved at step", "保存于第")) + l.t("", " 步"),
             })
             .unwrap_or_default()
-    );
+    ) + &flow.as_ref().map(|f| format!("; {}", f.said)).unwrap_or_default();
+    let corner = match &flow {
+        Some(f) => Some((f.short.clone(), classes!("task-kind", "flow", f.class), Some(f.class))),
+        None => Some((kind.to_string(), classes!("task-kind"), None)),
+    }
+    .filter(|(text, _, _)| name_w + text_w(text, 16.0) + 40.0 <= bw);
     html! {
         <g class={classes!("task", status)} data-task={info.name.clone()} data-status={status} role="group" aria-label={said}>
             <rect class="task-box" x={num(x)} y={num(y)} width={num(bw)} height={num(bh)} rx="12" />
             <text class="task-name" x={num(x + 14.0)} y={num(y + 28.0)}>{ fit(&info.name, bw - 28.0, 21.0) }</text>
-            { if name_w + text_w(kind, 16.0) + 40.0 <= bw {
-                html!{ <text class="task-kind" x={num(x + bw - 14.0)} y={num(y + 28.0)} text-anchor="end">{ kind }</text> }
-              } else { html!{} } }
+            { match corner {
+                Some((text, class, flow)) => html!{ <text class={class} data-flow={flow} x={num(x + bw - 14.0)} y={num(y + 28.0)} text-anchor="end">{ text }</text> },
+                None => html!{},
+              } }
             { for lines }
             { strip.unwrap_or_default() }
             { for chips }
@@ -98,6 +106,56 @@ pub(super) fn task_box(
             { snap_mark.unwrap_or_default() }
         </g>
     }
+}
+
+/// What a task of a run that watches its flow is doing, as Flink's metrics class it: its short
+/// word for the box's corner, its class, and what a screen reader hears.
+struct FlowMark {
+    short: String,
+    class: &'static str,
+    said: String,
+}
+
+fn flow_mark(sim: &Sim, t: TaskId, l: Lang) -> Option<FlowMark> {
+    if !sim.watches_flow() {
+        return None;
+    }
+    let class = sim.task_class(t)?;
+    let shares = sim.time_shares(t);
+    let pct = |n: u32| shares.ms_per_second(n) / 10;
+    let window = format!(
+        "{} {}%, {} {}%, {} {}%",
+        l.t("busy", "繁忙"),
+        pct(shares.busy),
+        l.t("backpressured", "反压"),
+        pct(shares.backpressured),
+        l.t("idle", "空闲"),
+        pct(shares.idle)
+    );
+    let (short, class, now) = match class {
+        TaskClass::Busy => match sim.busy_until(t) {
+            Some(until) => (
+                format!("{} {}", l.t("● busy", "● 繁忙"), until - sim.tick),
+                "busy",
+                format!("{} {until}", l.t("busy with a record until step", "正在处理一条记录，直到第"))
+                    + l.t("", " 步"),
+            ),
+            None => (l.t("● busy", "● 繁忙").into(), "busy", l.t("busy", "繁忙").into()),
+        },
+        TaskClass::Backpressured => (
+            l.t("▲ backpressured", "▲ 反压").into(),
+            "backpressured",
+            l.t("backpressured: an output channel is full", "受到反压：一个输出通道已满").into(),
+        ),
+        TaskClass::Idle => {
+            (l.t("○ idle", "○ 空闲").into(), "idle", l.t("idle: nothing to take", "空闲：没有可处理的数据").into())
+        }
+    };
+    Some(FlowMark {
+        short,
+        class,
+        said: format!("{now} ({} {WINDOW} {} {window})", l.t("the last", "最近"), l.t("steps:", "步：")),
+    })
 }
 
 /// The lines of state inside the box: a source's offset, a keyed operator's counts (as many as

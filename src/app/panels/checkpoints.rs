@@ -1,12 +1,16 @@
 //! Flink's Checkpoints tab: the counts, the latest checkpoints, one checkpoint per subtask, and
 //! the failovers (what failed, the steps down, how the job came back and from what). It shows the
-//! whole history as of its last step, whatever step the timeline shows.
+//! whole history as of its last step, whatever step the timeline shows; its chart
+//! (`checkpoint_chart.rs`), and, for a run that watches its flow, each task's time at the step the
+//! timeline shows (`task_time_table.rs`).
 
 use crate::engine::mechanisms::catalogue::carried::MechanismRestore;
 use crate::engine::mechanisms::spark::events::SparkRestore;
 use crate::engine::mechanisms::storm::events::StormRestore;
 use yew::prelude::*;
 
+use super::checkpoint_chart::checkpoint_chart;
+use super::task_time_table::{task_time_table, TaskTimeRow};
 use crate::app::text::Lang;
 use crate::app::ui_state::{Dispatch, Msg, Shared};
 use crate::classroom::{Command, Session};
@@ -54,6 +58,10 @@ pub struct CheckpointsView {
     /// it on are later than what the canvas shows.
     at: Option<u64>,
     end: u64,
+    /// The checkpoint timeout, in steps.
+    timeout: u64,
+    /// Each task's time at the step the timeline shows, for a run that watches its flow.
+    flow: Option<Vec<TaskTimeRow>>,
 }
 
 impl CheckpointsView {
@@ -68,6 +76,8 @@ impl CheckpointsView {
             graph: Shared(last.graph.clone()),
             at: (!session.at_end()).then_some(session.sim().tick),
             end: last.tick,
+            timeout: last.settings.checkpoint_timeout,
+            flow: flow_rows(session.sim()),
         }
     }
 }
@@ -93,6 +103,7 @@ pub fn CheckpointsPanel(props: &CheckpointsProps) -> Html {
     }
     let stats = &v.stats;
     let c = stats.counts();
+    let flow = v.flow.as_ref().map(|rows| task_time_table(rows, l)).unwrap_or_default();
     let selected = v.selected.and_then(|id| stats.history.iter().find(|r| r.id == id));
     let g = &*v.graph;
     let later = |r: &CheckpointRecord| v.at.is_some_and(|at| r.trigger_tick >= at);
@@ -106,6 +117,8 @@ pub fn CheckpointsPanel(props: &CheckpointsProps) -> Html {
             <p class="counts">{ format!("{} {} · {} {} · {} {} · {} {} · {} {}",
                 l.t("triggered", "已触发"), c.triggered, l.t("in progress", "进行中"), c.in_progress,
                 l.t("completed", "已完成"), c.completed, l.t("failed", "失败"), c.failed, l.t("restored", "已恢复"), c.restored) }</p>
+            { checkpoint_chart(&stats.history, v.now.max(v.end), v.timeout, l, &props.dispatch) }
+            { flow }
             <table class="history">
                 <thead><tr>
                     <th scope="col">{"ID"}</th><th scope="col">{ l.t("status", "状态") }</th><th scope="col">{ l.t("acknowledged", "已确认") }</th>
@@ -159,6 +172,24 @@ pub fn CheckpointsPanel(props: &CheckpointsProps) -> Html {
             { failovers(v, l) }
         </div>
     }
+}
+
+/// Each task's row of the task-time table, for a run that watches its flow.
+fn flow_rows(sim: &Sim) -> Option<Vec<TaskTimeRow>> {
+    sim.watches_flow().then(|| {
+        (0..sim.graph.tasks.len())
+            .map(|i| {
+                let t = TaskId(i as u16);
+                let info = sim.graph.task(t);
+                TaskTimeRow {
+                    task: info.name.clone(),
+                    shares: sim.time_shares(t),
+                    buffers: info.inputs.first().and_then(|c| sim.channel_buffers(*c)),
+                    cost: sim.record_cost(t),
+                }
+            })
+            .collect()
+    })
 }
 
 /// The failovers of the run: what failed, the step it failed and the step the job ran again, the

@@ -104,7 +104,7 @@ fn lessons_have_the_agreed_shape() {
         let predictions = lesson.steps.iter().filter(|s| s.predict.is_some()).count();
         let expected = match lesson.id {
             "state" | "draw-a-cut" => 0,
-            "sinks" | "master" | "micro-batches" | "changed-program" => 3,
+            "sinks" | "master" | "micro-batches" | "changed-program" | "backpressure" => 3,
             _ => 1,
         };
         assert_eq!(predictions, expected, "{}", lesson.id);
@@ -112,5 +112,5 @@ fn lessons_have_the_agreed_shape() {
             assert!(lesson.steps.last().unwrap().predict.is_some(), "{}", lesson.id);
         }
     }
-    assert_eq!(builtins().len(), 15);
+    assert_eq!(builtins().len(), 16);
 }

@@ -1,6 +1,7 @@
-//! The lessons on snapshots, against the engine (lessons 1 to 8 and 14): state, the timers that
-//! lose or duplicate a, b, c, the barrier, alignment and backpressure, at-least-once,
-//! unaligned checkpoints, stop-the-world, and the cut on the space-time diagram, shown or drawn.
+//! The lessons on snapshots, against the engine (lessons 1 to 8, 14 and 16): state, the timers
+//! that lose or duplicate a, b, c, the barrier, alignment and backpressure, at-least-once,
+//! unaligned checkpoints, stop-the-world, the cut on the space-time diagram, shown or drawn, and
+//! checkpoints under backpressure with their two remedies.
 
 use super::play::{index, labels, play_all, play_to};
 use crate::classroom::curriculum::builtins;
@@ -190,4 +191,25 @@ fn lesson_14_draw_a_consistent_cut_says_what_a_restore_from_it_does() {
     assert!(classify(&tl, &[end, end, end]).unwrap().consistent());
     let words = lesson.steps[k + 1].say.en;
     assert!(words.contains("exactly once") && words.contains("in transit is lost"), "{words}");
+}
+
+/// Lesson 16's figures, as its words give them: aligned, checkpoint 1 expires behind the queues;
+/// unaligned, it completes in 4 steps with 5 in-flight records persisted; debloated to a 3-step
+/// target, in 13 steps with none, Count's input down to 1 buffer.
+#[test]
+fn lesson_16_backpressure_expires_aligned_and_completes_unaligned_or_debloated() {
+    let i = index("backpressure");
+    let held = play_to(i, 1);
+    let source = held.graph.task_by_name("Source").unwrap();
+    assert_eq!(held.task_class(source), Some(crate::engine::TaskClass::Backpressured));
+    let aligned = play_to(i, 3);
+    assert!(matches!(aligned.stats.history[0].status, CheckpointStatus::Failed(_)));
+    let unaligned = play_to(i, 5);
+    let cp = &unaligned.stats.history[0];
+    assert_eq!((cp.status, cp.end_tick.unwrap() - cp.trigger_tick, cp.in_flight), (CheckpointStatus::Completed, 4, 5));
+    let debloated = play_to(i, 7);
+    let cp = &debloated.stats.history[0];
+    assert_eq!((cp.status, cp.end_tick.unwrap() - cp.trigger_tick, cp.in_flight), (CheckpointStatus::Completed, 13, 0));
+    let into_count = debloated.graph.channel_by_name("Map->Count").unwrap();
+    assert_eq!(debloated.channel_buffers(into_count), Some(1));
 }

@@ -43,6 +43,8 @@ pub enum Command {
     LessonExit,
     /// Mark a record's predicted fate on a predict step.
     Predict(String, Verdict),
+    /// On a checkpoint's prediction: the learner guesses it completes (true) or fails (false).
+    PredictCheckpoint(bool),
     /// On a lesson step where the learner draws cuts: a cut checked after its prediction (sent
     /// by the space-time room, which classifies it). Refused on any other step, and for a cut
     /// already checked.

@@ -7,7 +7,7 @@ use super::notice::*;
 use super::state::*;
 use super::NARRATION_STEPS;
 use crate::classroom::curriculum;
-use crate::classroom::lessons::OnDiagram;
+use crate::classroom::lessons::{Judge, OnDiagram};
 use crate::classroom::number_fields::edit_field;
 use crate::classroom::progress::{run_for, LessonRun, Progress};
 use crate::classroom::run_config::RunConfig;
@@ -114,8 +114,15 @@ impl Session {
                 true
             }
             Command::Predict(label, v) => match &mut self.lesson {
-                Some(p) if p.awaiting_reveal() => {
+                Some(p) if p.awaiting_reveal() && !matches!(p.current().predict, Some(Judge::Checkpoint(_))) => {
                     p.predictions.insert(label, v);
+                    true
+                }
+                _ => false,
+            },
+            Command::PredictCheckpoint(completes) => match &mut self.lesson {
+                Some(p) if p.awaiting_reveal() && matches!(p.current().predict, Some(Judge::Checkpoint(_))) => {
+                    p.checkpoint_guess = Some(completes);
                     true
                 }
                 _ => false,
@@ -265,12 +272,18 @@ impl Session {
     fn lesson_next(&mut self, previous: Option<Notice>) -> bool {
         let Some(mut p) = self.lesson.clone() else { return false };
         if p.awaiting_reveal() {
-            let left = p.unmarked(self.sim().graph.records.iter().map(|r| r.label.as_str()));
-            // A record left unmarked: the first press says how many; a second press in a
-            // row (a presenter's clicker, which cannot mark) reveals without them, and an
-            // unmarked record never scores.
-            if left > 0 && previous != Some(Notice::MarkEveryRecord(left)) {
-                self.notice = Some(Notice::MarkEveryRecord(left));
+            // A record left unmarked (or no guess for a checkpoint): the first press says so; a
+            // second press in a row (a presenter's clicker, which cannot mark) reveals without
+            // them, and an unmarked record never scores.
+            let ask = match p.current().predict {
+                Some(Judge::Checkpoint(id)) => p.checkpoint_guess.is_none().then_some(Notice::PredictCheckpoint(id)),
+                _ => match p.unmarked(self.sim().graph.records.iter().map(|r| r.label.as_str())) {
+                    0 => None,
+                    left => Some(Notice::MarkEveryRecord(left)),
+                },
+            };
+            if let Some(ask) = ask.filter(|ask| previous.as_ref() != Some(ask)) {
+                self.notice = Some(ask);
                 return false;
             }
             p.revealed = true;
@@ -281,6 +294,7 @@ impl Session {
             p.step += 1;
             p.revealed = false;
             p.predictions.clear();
+            p.checkpoint_guess = None;
             p.cuts.clear();
         } else {
             return false;

@@ -19,6 +19,8 @@ pub enum Notice {
     NothingToPlay,
     /// Reveal was asked for with this many records still unmarked.
     MarkEveryRecord(usize),
+    /// Reveal was asked for before a guess for this checkpoint (completes or fails).
+    PredictCheckpoint(u64),
     /// Next was asked for on a drawing step before a consistent cut was checked.
     DrawConsistentCut,
     Config(ScenarioError),

@@ -23,6 +23,7 @@ impl Session {
                 step: p.step,
                 revealed: p.revealed,
                 predictions: p.predictions.clone(),
+                checkpoint_guess: p.checkpoint_guess,
                 took_over: self.took_over,
             }),
             lang,

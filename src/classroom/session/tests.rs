@@ -331,3 +331,34 @@ fn to_the_end_commits_a_two_phase_sink() {
     let ledger = s.sim().ledger();
     assert!(ledger.rows.iter().all(|r| r.external_verdict == Some(Verdict::ExactlyOnce)), "{ledger:?}");
 }
+
+/// Issue 53: lesson 16 asks whether checkpoint 1 completes. A first PageDown without a guess asks
+/// for one, a second reveals; a guess is scored against the engine's outcome and kept in a saved
+/// run. Model: the checkpoint's status in the run.
+#[test]
+fn a_checkpoint_prediction_is_asked_scored_and_saved() {
+    let i = curriculum::builtins().iter().position(|l| l.id == "backpressure").unwrap();
+    let mut s = Session::new(RunConfig::default()).unwrap();
+    assert!(s.handle(Command::StartLesson(i)));
+    while !s.lesson.as_ref().unwrap().awaiting_reveal() {
+        assert!(s.handle(Command::LessonNext));
+    }
+    assert!(!s.handle(Command::Predict("a".into(), Verdict::Lost)), "no record to mark here");
+    let mut clicker = s.clone();
+    assert!(!clicker.handle(Command::LessonNext), "the first press asks");
+    assert_eq!(clicker.notice, Some(Notice::PredictCheckpoint(1)));
+    assert!(clicker.notice.as_ref().unwrap().message(Lang::Zh).contains("检查点 1"));
+    assert!(clicker.handle(Command::LessonNext), "the second press reveals");
+    assert!(s.handle(Command::PredictCheckpoint(true)));
+    assert!(s.handle(Command::PredictCheckpoint(false)), "a guess can change before the reveal");
+    let (saved, _) = Session::load(&serde_json::to_string(&s.save(Lang::En)).unwrap()).unwrap();
+    assert_eq!(saved.lesson.as_ref().unwrap().checkpoint_guess, Some(false), "kept in a saved run");
+    assert!(s.handle(Command::LessonNext), "a guess made: the reveal");
+    let p = s.lesson.clone().unwrap();
+    assert!(p.revealed);
+    let status = s.sim().stats.history[0].status;
+    assert!(matches!(status, CheckpointStatus::Failed(_)), "{status:?}");
+    assert_eq!(crate::classroom::checkpoint_outcome(s.sim(), 1), Some(false));
+    assert!(!s.handle(Command::PredictCheckpoint(true)), "no guess after the reveal");
+    assert_eq!(clicker.sim().ledger(), s.sim().ledger(), "the same run either way");
+}

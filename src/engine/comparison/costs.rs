@@ -32,8 +32,8 @@ use crate::engine::core::dataflow::external_system::TxnStatus;
 use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
 use crate::engine::core::ledger::{Completeness, Order, Verdict};
 use crate::engine::core::sim::Sim;
-use crate::engine::mechanisms::upkeep::UpkeepMeter;
 pub use crate::engine::mechanisms::catalogue::costs::{Bytes, Messages};
+use crate::engine::mechanisms::upkeep::UpkeepMeter;
 
 /// Bytes an offset takes when a source commits it to its log, as a source's offset takes in a
 /// snapshot.

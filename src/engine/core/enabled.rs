@@ -47,6 +47,9 @@ impl Sim {
                 self.need_running()?;
                 self.need_up(info.to)?;
                 let ch = &self.live.channels[channel.index()];
+                if !ch.queue.is_empty() && !ch.blocked {
+                    self.need_free(info.to)?;
+                }
                 match ch.queue.front() {
                     None => err(ActionError::ChannelEmpty { channel: info.name.clone() }),
                     Some(_) if ch.blocked => err(ActionError::ChannelBlocked {
@@ -77,6 +80,7 @@ impl Sim {
                 if let Some(at) = self.socket_waits(task) {
                     return err(ActionError::NotArrived { task: info.name.clone(), at });
                 }
+                self.need_free(task)?;
                 if self.next_read(task).is_none() {
                     return err(ActionError::LogExhausted { task: info.name.clone(), records: info.log.len() });
                 }
@@ -204,7 +208,8 @@ impl Sim {
     pub fn awaits_time(&self) -> bool {
         self.live.down.is_none()
             && ((self.hooks.waits_for_time && self.mechanism().own_steps().is_some_and(|s| s.awaits_time(self)))
-                || self.graph.sources().any(|s| self.task_up(s) && self.socket_waits(s).is_some()))
+                || self.graph.sources().any(|s| self.task_up(s) && self.socket_waits(s).is_some())
+                || self.some_task_busy())
     }
 
     /// The steps the scheduler may draw from now, in a fixed order: deliveries, reads,

@@ -78,6 +78,12 @@ pub enum ActionError {
         channel: String,
         capacity: u32,
     },
+    /// A slow task is busy with a record until step `until` (it takes `cost` steps a record).
+    Busy {
+        task: String,
+        until: u64,
+        cost: u32,
+    },
     NotASource {
         task: String,
     },

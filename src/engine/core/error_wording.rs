@@ -39,6 +39,11 @@ impl ActionError {
                 "{task} is backpressured: its output channel {channel} is full ({capacity} items)",
                 "{task} 受到反压：它的输出通道 {channel} 已满（{capacity} 项）"
             ),
+            Busy { task, until, cost } => say!(
+                lang,
+                "{task} is busy with a record until step {until} (it takes {cost} steps a record)",
+                "{task} 正在处理一条记录，直到第 {until} 步（每条记录要 {cost} 步）"
+            ),
             NotASource { task } => say!(lang, "{task} is not a source", "{task} 不是数据源"),
             SourcesPaused { checkpoint } => say!(
                 lang,

@@ -19,6 +19,7 @@ use std::rc::Rc;
 use crate::engine::core::action::{Action, CrashScope, Event};
 use crate::engine::core::dataflow::channel::{Channel, ChannelLog};
 use crate::engine::core::dataflow::external_system::ExternalSystem;
+use crate::engine::core::dataflow::flow::Flow;
 use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::dataflow::record::Item;
 use crate::engine::core::dataflow::task::{TaskRuntime, TaskStatus};
@@ -69,6 +70,9 @@ pub struct Sim {
     /// A handler of the barrier-handler lab, in place of the strategy's mechanism (which is
     /// otherwise its catalogue row's: `Sim::mechanism`).
     pub(crate) handler: Option<&'static HandlerLab>,
+    /// What the run watches of its flow: slow tasks, bounded or debloated channels
+    /// (`core::dataflow::flow`).
+    pub(crate) flow: Flow,
 }
 
 impl Sim {
@@ -96,6 +100,7 @@ impl Sim {
 
     pub(crate) fn with_expected(graph: Rc<JobGraph>, settings: Settings, seed: u64, expected: Rc<Expected>) -> Sim {
         let timers = graph.tasks.iter().map(|t| settings.timers.get(&t.name).copied().unwrap_or_default()).collect();
+        let flow = Flow::of(&settings, &graph);
         let lab_handler = settings.handler.map(|h| h.mechanism());
         let mut sim = Sim {
             live: Live { channels: vec![Channel::default(); graph.channels.len()], ..Live::default() },
@@ -120,6 +125,7 @@ impl Sim {
             emitted: Vec::new(),
             // A lab handler named in the settings (checked by `Settings::validate`).
             handler: lab_handler,
+            flow,
         };
         sim.hooks = sim.mechanism().hooks(&sim.settings);
         sim.mechanism().start(&mut sim);
@@ -267,7 +273,7 @@ impl Sim {
     #[inline(always)]
     fn end_step(&mut self, out: &mut Vec<Event>) {
         // Most steps: nothing for the coordinator or the mechanism to do on the clock.
-        if self.live.stopping.is_none() && !self.hooks.ticks && self.coordinator_quiet() {
+        if self.live.stopping.is_none() && !self.hooks.ticks && !self.flow.watched && self.coordinator_quiet() {
             self.tick += 1;
         } else {
             self.end_step_on_the_clock(out);
@@ -289,6 +295,9 @@ impl Sim {
     fn after_tick(&mut self, out: &mut Vec<Event>) {
         if self.live.down.is_some() {
             return;
+        }
+        if self.flow.watched {
+            self.watch_flow();
         }
         self.coordinator_tick(out);
         if self.live.down.is_some() {

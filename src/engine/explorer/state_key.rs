@@ -79,8 +79,11 @@ mod live;
 /// What the key must hold beyond the job's state, decided once per exploration from the settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KeyScope {
-    /// An alignment timeout: time decides when a barrier times out.
+    /// An alignment timeout: time decides when a barrier times out; or slow tasks and debloated
+    /// buffers, whose busy steps and windows count time.
     pub clock: bool,
+    /// Slow tasks or debloated buffers: each task's busy step and window are keyed.
+    pub flow: bool,
     /// The strategy can store in-flight records: sequence numbers order and de-duplicate them on
     /// restore.
     pub sequence_numbers: bool,
@@ -92,7 +95,8 @@ impl KeyScope {
     pub fn for_sim(sim: &Sim) -> KeyScope {
         let s = &sim.settings;
         KeyScope {
-            clock: s.alignment_timeout.is_some(),
+            clock: s.alignment_timeout.is_some() || sim.flow.slow || sim.flow.debloat_target.is_some(),
+            flow: sim.flow.slow || sim.flow.debloat_target.is_some(),
             sequence_numbers: sim.stores_in_flight() || s.alignment_timeout.is_some(),
             read_high_water: s.strategy == Strategy::None && s.restart == RestartPolicy::FromLatest,
         }
@@ -425,10 +429,11 @@ impl KeyWriter<'_> {
             hooks,
             emitted,
             handler,
+            flow,
         } = sim;
-        // Fixed for the whole run: the job, its settings, timers and barrier handler, the
+        // Fixed for the whole run: the job, its settings, timers, flow and barrier handler, the
         // failure-free run.
-        let _ = (graph, settings, seed, timers, expected, hooks, handler);
+        let _ = (graph, settings, seed, timers, expected, hooks, handler, flow);
         // Only `auto` draws from the PRNG; the explorer picks every step itself.
         let _ = rng;
         // The observer's: channel logs, the statistics; and scratch space. The history that

@@ -128,6 +128,13 @@ class CrashPoint(object):
         self.effects_in_attempt += 1
 
 
+def slow_down(name):
+    """A slow operator (the simulator's record-cost) spends SLOW_MS on each record."""
+    ms = SLOW_MS.get(name, 0)
+    if ms:
+        time.sleep(ms / 1000.0)
+
+
 class SourceRecords(MapFunction, CrashPoint):
     """NumberSequenceSource gives each record's number; this turns it into the record. It also
     paces the source (PACE_MS per record), so checkpoints fall between records as they would
@@ -141,6 +148,7 @@ class SourceRecords(MapFunction, CrashPoint):
 
     def map(self, number):
         time.sleep(PACE_MS / 1000.0)
+        slow_down(self.name)
         record = RECORDS[number]
         self.before(record)
         self.took_effect()
@@ -150,17 +158,23 @@ class SourceRecords(MapFunction, CrashPoint):
 class PassOn(MapFunction):
     """The simulator's map: passes every record on unchanged."""
 
+    def __init__(self, name):
+        self.name = name
+
     def map(self, record):
+        slow_down(self.name)
         return record
 
 
 class KeepKeys(FilterFunction):
     """The simulator's filter: passes on the records whose key is kept."""
 
-    def __init__(self, keep):
+    def __init__(self, name, keep):
+        self.name = name
         self.keep = set(keep)
 
     def filter(self, record):
+        slow_down(self.name)
         return record[1] in self.keep
 
 
@@ -181,6 +195,7 @@ class KeyedCount(KeyedProcessFunction):
         self.subtask = ctx.get_index_of_this_subtask()
 
     def process_element(self, record, ctx):
+        slow_down(self.name)
         contributors, total = self.state.value() or ([], 0)
         contributors = contributors + [record[0]]
         total += record[2]
@@ -214,6 +229,7 @@ class AppendSink(ProcessFunction, CrashPoint):
         self.path = os.path.join(folder, "subtask-%d.txt" % ctx.get_index_of_this_subtask())
 
     def process_element(self, record, ctx):
+        slow_down(self.name)
         self.before(record)
         with open(self.path, "a") as f:
             f.write(record[0] + "\n")
@@ -225,6 +241,7 @@ class UpsertSink(AppendSink):
     """An idempotent sink: one row per record, which a replay overwrites."""
 
     def process_element(self, record, ctx):
+        slow_down(self.name)
         self.before(record)
         row = os.path.join(os.path.dirname(self.path), "row-%d" % INDEX[record[0]])
         with open(row, "w") as f:
@@ -243,6 +260,7 @@ class BeforeFileSink(MapFunction, CrashPoint):
         self.open_crash_point(ctx, self.name)
 
     def map(self, record):
+        slow_down(self.name)
         self.before(record)
         self.took_effect()
         return record[0]

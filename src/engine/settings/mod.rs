@@ -26,7 +26,7 @@ use crate::engine::mechanisms::catalogue::carried::{MechanismEdit, MechanismSett
 
 pub use options::{
     CheckpointRetention, FailoverStrategy, HighAvailability, RestartPolicy, SinkMode, SourceKind, TimerSpec,
-    MAX_CHANNEL_CAPACITY, MAX_STEPS_SETTING,
+    MAX_CHANNEL_CAPACITY, MAX_RECORD_COST, MAX_STEPS_SETTING,
 };
 pub use strategy::{Setting, Strategy};
 
@@ -47,6 +47,16 @@ pub enum Edit {
     AlignmentTimeout(Option<u64>),
     /// Items (None: unbounded); more than [`MAX_CHANNEL_CAPACITY`] is taken as the limit.
     ChannelCapacity(Option<u64>),
+    /// Task `task` (its index in the job graph) becomes the slow one, at the steps a record the
+    /// slow task had (4 if none was slow); None: no task is slow. Only [`Settings::edited_for`]
+    /// makes it: the setting names the task.
+    SlowTask(Option<u16>),
+    /// The slow tasks take this many steps a record (at most [`MAX_RECORD_COST`]); None or 1:
+    /// no task is slow.
+    RecordCost(Option<u64>),
+    /// Buffer debloating's target in steps (None: off); more than [`MAX_STEPS_SETTING`] is taken
+    /// as the limit.
+    BufferDebloatTarget(Option<u64>),
     /// Consecutive checkpoint failures tolerated; more than [`MAX_STEPS_SETTING`] is taken as the
     /// limit.
     TolerableFailedCheckpoints(u64),
@@ -87,6 +97,15 @@ pub struct Settings {
     /// Bounded channels: a task whose output channel holds this many items is backpressured.
     #[serde(default)]
     pub channel_capacity: Option<u32>,
+    /// Slow tasks, per task name: the steps one record (or one read) keeps the task busy, 2 or
+    /// more (a task not listed takes 1, as every task did before). See `core::dataflow::slow_tasks`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub record_cost: BTreeMap<String, u32>,
+    /// Buffer debloating (Flink's `taskmanager.network.memory.buffer-debloat.enabled` with its
+    /// `.target`, FLIP-183): each task's input channels hold what it takes in this many steps. See
+    /// `core::dataflow::buffer_debloat`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_debloat_target: Option<u32>,
     #[serde(default)]
     pub sink: SinkMode,
     /// Consecutive checkpoint failures the job tolerates; one more fails the job over (Flink's
@@ -125,7 +144,7 @@ pub struct Settings {
 }
 
 /// Every key a settings object may have: the ones above, then the mechanisms' own.
-pub const KEYS: [&str; 21] = {
+pub const KEYS: [&str; 23] = {
     let m = crate::engine::mechanisms::catalogue::carried::KEYS;
     [
         "strategy",
@@ -137,6 +156,8 @@ pub const KEYS: [&str; 21] = {
         "num-retained",
         "alignment-timeout",
         "channel-capacity",
+        "record-cost",
+        "buffer-debloat-target",
         "sink",
         "tolerable-failed-checkpoints",
         "failover-strategy",
@@ -181,6 +202,9 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
 
+/// The steps a record a task takes when it is made the slow one (and no task was slow).
+pub const DEFAULT_SLOW_COST: u32 = 4;
+
 fn default_timeout() -> u64 {
     1000
 }
@@ -206,6 +230,8 @@ impl Settings {
             num_retained: 1,
             alignment_timeout: None,
             channel_capacity: None,
+            record_cost: BTreeMap::new(),
+            buffer_debloat_target: None,
             sink: SinkMode::Append,
             tolerable_failed_checkpoints: 0,
             failover_strategy: FailoverStrategy::Region,
@@ -238,6 +264,15 @@ impl Settings {
                 s.mechanism.edit(e, Some(graph));
                 s
             }
+            Edit::SlowTask(task) => {
+                let mut s = self.clone();
+                let steps = self.record_cost.values().next().copied().unwrap_or(DEFAULT_SLOW_COST);
+                s.record_cost.clear();
+                if let Some(t) = task.and_then(|t| graph.tasks.get(t as usize)) {
+                    s.record_cost.insert(t.name.clone(), steps);
+                }
+                s
+            }
             other => self.edited(other),
         }
     }
@@ -251,6 +286,8 @@ impl Settings {
                 s = Settings::new(strategy);
                 s.sink = if strategy.allows_sink(self.sink) { self.sink } else { SinkMode::Append };
                 s.channel_capacity = self.channel_capacity;
+                s.record_cost = self.record_cost.clone();
+                s.buffer_debloat_target = self.buffer_debloat_target;
                 // Steps between checkpoints, or (Spark Streaming) batches between state checkpoints.
                 if strategy.takes(Setting::CheckpointInterval)
                     && strategy.uses_coordinator() == self.strategy.uses_coordinator()
@@ -273,12 +310,21 @@ impl Settings {
             Edit::ChannelCapacity(items) => {
                 s.channel_capacity = items.map(|n| n.min(MAX_CHANNEL_CAPACITY as u64) as u32)
             }
+            Edit::BufferDebloatTarget(steps) => {
+                s.buffer_debloat_target = steps.filter(|n| *n > 0).map(|n| n.min(MAX_STEPS_SETTING) as u32)
+            }
             Edit::TolerableFailedCheckpoints(n) => s.tolerable_failed_checkpoints = n.min(MAX_STEPS_SETTING) as u32,
             Edit::Failover(f) => s.failover_strategy = f,
             Edit::HighAvailability(ha) => s.high_availability = ha,
             Edit::Retention(r) => s.externalized_checkpoint_retention = r,
             Edit::Source(k) => s.source = k,
             Edit::Mechanism(e) => s.mechanism.edit(e, None),
+            // It names a task of the graph: `edited_for` makes it.
+            Edit::SlowTask(_) => {}
+            Edit::RecordCost(steps) => match steps.filter(|n| *n > 1) {
+                Some(n) => s.record_cost.values_mut().for_each(|c| *c = n.min(MAX_RECORD_COST as u64) as u32),
+                None => s.record_cost.clear(),
+            },
         }
         s
     }

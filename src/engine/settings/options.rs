@@ -164,6 +164,8 @@ pub struct TimerSpec {
 pub const MAX_STEPS_SETTING: u64 = 1_000_000_000;
 /// The most items a bounded channel may hold.
 pub const MAX_CHANNEL_CAPACITY: u32 = 100_000;
+/// The most steps one record may keep a task busy (`record-cost`).
+pub const MAX_RECORD_COST: u32 = 50;
 
 /// What a source reads from: a log it can read again (a Kafka partition), or a socket, which
 /// cannot: a record not yet read arrives at its tick whether or not anyone listens, and what the

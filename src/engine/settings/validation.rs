@@ -4,7 +4,8 @@
 
 use super::Settings;
 use super::{
-    CheckpointRetention, HighAvailability, Setting, SinkMode, Strategy, MAX_CHANNEL_CAPACITY, MAX_STEPS_SETTING,
+    CheckpointRetention, HighAvailability, Setting, SinkMode, Strategy, MAX_CHANNEL_CAPACITY, MAX_RECORD_COST,
+    MAX_STEPS_SETTING,
 };
 use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::error::ScenarioError;
@@ -65,6 +66,25 @@ impl Settings {
         if let Some(c) = self.channel_capacity {
             if c == 0 || c > MAX_CHANNEL_CAPACITY {
                 return bad(format!("channel-capacity must be 1 to {MAX_CHANNEL_CAPACITY} items"));
+            }
+        }
+        for (task, steps) in &self.record_cost {
+            if graph.task_by_name(task).is_none() {
+                let names: Vec<&str> = graph.tasks.iter().map(|t| t.name.as_str()).collect();
+                return bad(format!(
+                    "record-cost names task {task:?}, which the job does not have (it has {})",
+                    names.join(", ")
+                ));
+            }
+            if *steps < 2 || *steps > MAX_RECORD_COST {
+                return bad(format!(
+                    "record-cost of {task} must be 2 to {MAX_RECORD_COST} steps (a task not listed takes 1)"
+                ));
+            }
+        }
+        if let Some(t) = self.buffer_debloat_target {
+            if t == 0 || t as u64 > MAX_STEPS_SETTING {
+                return bad(format!("buffer-debloat-target must be 1 to {MAX_STEPS_SETTING} steps"));
             }
         }
         if self.tolerable_failed_checkpoints > 0 {

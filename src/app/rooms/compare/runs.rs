@@ -17,7 +17,14 @@ fn configuration_words(s: &Settings, l: Lang) -> String {
     match s.strategy {
         Strategy::SparkStreaming => {
             w.push(format!("{} {}", l.t("batch every", "批次间隔"), s.mechanism.spark.batch_interval));
-            w.push(if s.mechanism.spark.write_ahead_log { l.t("WAL on", "预写日志开") } else { l.t("WAL off", "预写日志关") }.into());
+            w.push(
+                if s.mechanism.spark.write_ahead_log {
+                    l.t("WAL on", "预写日志开")
+                } else {
+                    l.t("WAL off", "预写日志关")
+                }
+                .into(),
+            );
         }
         Strategy::StormAcker if s.mechanism.storm.ackers == 0 => w.push(l.t("acking off", "关闭确认").into()),
         Strategy::StormAcker => {}

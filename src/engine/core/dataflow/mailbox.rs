@@ -35,6 +35,8 @@ impl Sim {
             last_checkpoint: None,
             aborted: SortedSet::new(),
             rr: 0,
+            busy_until: 0,
+            time: crate::engine::core::dataflow::task_time::TaskTime::new(self.flow.ceiling),
         }
     }
 
@@ -51,8 +53,8 @@ impl Sim {
 
     /// Backpressure: a task may emit only while each of its output channels has room.
     pub(crate) fn room(&self, t: TaskId) -> Result<(), ActionError> {
-        if let Some(cap) = self.settings.channel_capacity {
-            for c in &self.graph.task(t).out_channels {
+        for c in &self.graph.task(t).out_channels {
+            if let Some(cap) = self.channel_buffers(*c) {
                 if self.live.channels[c.index()].queue.len() >= cap as usize {
                     return Err(ActionError::Backpressured {
                         task: self.graph.task(t).name.clone(),
@@ -68,11 +70,17 @@ impl Sim {
     /// The fast, allocation-free form of [`Sim::room`].
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn has_room(&self, t: TaskId) -> bool {
-        match self.settings.channel_capacity {
-            None => true,
-            Some(cap) => {
-                self.graph.task(t).out_channels.iter().all(|c| self.live.channels[c.index()].queue.len() < cap as usize)
+        if !self.flow.bounded {
+            return true;
+        }
+        match self.flow.debloat_target {
+            None => {
+                let cap = self.flow.ceiling as usize;
+                self.graph.task(t).out_channels.iter().all(|c| self.live.channels[c.index()].queue.len() < cap)
             }
+            Some(_) => self.graph.task(t).out_channels.iter().all(|c| {
+                self.channel_buffers(*c).is_none_or(|cap| self.live.channels[c.index()].queue.len() < cap as usize)
+            }),
         }
     }
 
@@ -83,6 +91,7 @@ impl Sim {
         match ch.queue.front() {
             None => false,
             Some(_) if ch.blocked => false,
+            Some(_) if !self.free(self.graph.channel(c).to) => false,
             Some(Item::Record { .. }) => self.has_room(self.graph.channel(c).to),
             Some(_) => true,
         }
@@ -96,6 +105,7 @@ impl Sim {
         let item = self.live.channels[c.index()].queue.pop_front().expect("checked non-empty");
         match item {
             Item::Record { seq, rec } => {
+                self.took(info.to);
                 self.live.tasks[info.to.index()].in_pos[info.input_index] = seq + 1;
                 let admitted = !self.hooks.hears_records
                     || self.mechanism().barrier_handler().is_none_or(|b| b.on_record(self, c, seq, rec, out));

@@ -101,6 +101,7 @@ impl Sim {
     pub(crate) fn may_read(&self, t: TaskId) -> bool {
         self.live.stopping.is_none()
             && self.task_up(t)
+            && self.free(t)
             && (!self.hooks.checks_actions || self.mechanism().check(self, Action::Read { task: t }).is_ok())
             && self.has_room(t)
     }
@@ -119,6 +120,7 @@ impl Sim {
         let replayed = offset < self.read_high_water[t.index()];
         self.read_high_water[t.index()] = self.read_high_water[t.index()].max(offset + 1);
         let rec = Record { id, value: g.record(id).value, replayed };
+        self.took(t);
         self.source_read(t, offset, rec, out);
         if fresh && offset as usize + 1 == info.log.len() {
             out.push(Event::SourceExhausted { task: t });

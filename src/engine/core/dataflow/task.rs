@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::core::dataflow::channel::SeqSet;
 use crate::engine::core::dataflow::state::OpState;
+use crate::engine::core::dataflow::task_time::TaskTime;
 use crate::engine::core::ids::CheckpointId;
 use crate::engine::core::own_state::Slot;
 
@@ -50,6 +51,11 @@ pub struct TaskRuntime {
     pub aborted: SortedSet<CheckpointId>,
     /// Rebalance partitioning: the next output channel, round robin.
     pub rr: u32,
+    /// The step its last record (a source: its last read) was taken at plus the task's
+    /// `record-cost`: busy until then (`slow_tasks`). Kept only while the run watches its flow.
+    pub busy_until: u64,
+    /// Its last steps, busy, backpressured or idle, and its input buffers (`task_time`).
+    pub time: TaskTime,
 }
 
 impl TaskRuntime {

@@ -57,7 +57,17 @@ impl KeyWriter<'_> {
             last_checkpoint,
             aborted,
             rr,
+            busy_until,
+            time,
         } = t;
+        // Slow tasks and debloated buffers: when the task is free again, and its window.
+        if self.scope.flow {
+            self.u64(*busy_until);
+            self.u64(time.buffers as u64);
+            for &slot in time.slots() {
+                self.u8(slot);
+            }
+        }
         self.u8(match status {
             TaskStatus::Running => 0,
             TaskStatus::Crashed => 1,

@@ -252,6 +252,13 @@ fn flink_settings(
         _ => "region",
     };
     set("jobmanager.execution.failover-strategy", failover.into());
+    // Buffer debloating (FLIP-183) with its target; the simulator's channel-capacity counts
+    // records, which Flink's buffers (memory segments of many records) cannot express: the file
+    // says so (`python.rs`).
+    if let Some(steps) = s.buffer_debloat_target {
+        set("taskmanager.network.memory.buffer-debloat.enabled", "true".into());
+        set("taskmanager.network.memory.buffer-debloat.target", format!("{} ms", steps as u64 * STEP_MS));
+    }
     set("python.fn-execution.bundle.size", BUNDLE_SIZE.to_string());
     // Each of the mini-cluster's TaskManagers can take the whole job (see the runtime).
     set("taskmanager.numberOfTaskSlots", slots.to_string());

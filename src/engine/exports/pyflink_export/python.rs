@@ -149,6 +149,26 @@ fn header(py: &mut String, sc: &Scenario, plan: &ExportPlan, title: &str) {
         }
     }
     line(py, &format!("# - each source waits {PACE_MS} ms before each record, so checkpoints fall between records."));
+    for (name, steps) in &s.record_cost {
+        line(
+            py,
+            &format!(
+                "# - {name} is slow: {steps} steps a record become {} ms a record (SLOW_MS).",
+                *steps as u64 * STEP_MS
+            ),
+        );
+    }
+    if let Some(cap) = s.channel_capacity {
+        line(
+            py,
+            &format!("# - channel-capacity {cap} is not carried: it counts records, and Flink's buffers are memory"),
+        );
+        line(py, "#   segments of many records (2 exclusive buffers per channel and 8 floating per gate by default),");
+        line(py, "#   so Flink's channels hold more records than the simulator's, and backpressure comes later.");
+    }
+    if let Some(steps) = s.buffer_debloat_target {
+        line(py, &format!("# - buffer debloating's target of {steps} steps becomes {} ms.", steps as u64 * STEP_MS));
+    }
     let sink_words = match s.sink {
         SinkMode::Append => "append: a Python sink appends each record to a file at once (duplicates on replay)",
         SinkMode::Upsert => "upsert: a Python sink writes one file per record, which a replay overwrites",
@@ -235,6 +255,15 @@ fn constants(py: &mut String, sc: &Scenario, plan: &ExportPlan, title: &str) {
         ),
     );
     line(py, &format!("PACE_MS = {PACE_MS}"));
+    // Slow tasks (`record-cost`): each record keeps the operator busy for its steps.
+    let slow: Vec<String> = sc
+        .settings
+        .record_cost
+        .iter()
+        .map(|(name, steps)| format!("{}: {}", py_str(name), *steps as u64 * STEP_MS))
+        .collect();
+    line(py, "# Slow operators (the simulator's record-cost): milliseconds each record keeps one busy.");
+    line(py, &format!("SLOW_MS = {{{}}}", slow.join(", ")));
     line(py, &format!("BUNDLE_SIZE = {BUNDLE_SIZE}"));
     line(py, &format!("# Each source partition's first and last record number ({}).", "NumberSequenceSource's splits"));
     line(
@@ -372,14 +401,14 @@ fn operator_expr(g: &JobGraph, s: &Settings, i: usize, inputs: &[(String, Partit
         OperatorKind::Map => (
             "map",
             format!(
-                "{}.map(PassOn(), output_type=RECORD).name({name}).set_parallelism({p})",
+                "{}.map(PassOn({name}), output_type=RECORD).name({name}).set_parallelism({p})",
                 union(inputs.iter().map(partitioned).collect())
             ),
         ),
         OperatorKind::Filter { keep_keys } => (
             "filter",
             format!(
-                "{}.filter(KeepKeys([{}])).name({name}).set_parallelism({p})",
+                "{}.filter(KeepKeys({name}, [{}])).name({name}).set_parallelism({p})",
                 union(inputs.iter().map(partitioned).collect()),
                 keep_keys.iter().map(|k| py_str(k)).collect::<Vec<_>>().join(", ")
             ),

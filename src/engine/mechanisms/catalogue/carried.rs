@@ -195,7 +195,10 @@ mod tests {
         let at = |key: &str| written.find(&format!("\"{key}\"")).unwrap();
         assert!(at("failover-strategy") < at("message-timeout"), "{written}");
         assert!(at("message-timeout") < at("ackers") && at("ackers") < at("unanchored"), "{written}");
-        assert!(at("unanchored") < at("batch-interval") && at("write-ahead-log") < at("high-availability"), "{written}");
+        assert!(
+            at("unanchored") < at("batch-interval") && at("write-ahead-log") < at("high-availability"),
+            "{written}"
+        );
         assert_eq!(serde_json::from_str::<Settings>(&written).unwrap(), s);
         // The defaults: Storm's two always written, Spark's left out.
         let plain = serde_json::to_string(&Settings::new(Strategy::Aligned)).unwrap();
@@ -204,7 +207,11 @@ mod tests {
         // A key no one owns is refused by name, with every key there is, as serde refuses one.
         let unknown = serde_json::from_str::<Settings>(r#"{"ackers":1,"acker":2}"#).unwrap_err().to_string();
         assert!(unknown.starts_with("unknown field `acker`, expected one of `strategy`, "), "{unknown}");
-        assert!(unknown.contains("`handler`, `message-timeout`, `ackers`, `unanchored`, `batch-interval`, `write-ahead-log`"), "{unknown}");
+        assert!(
+            unknown
+                .contains("`handler`, `message-timeout`, `ackers`, `unanchored`, `batch-interval`, `write-ahead-log`"),
+            "{unknown}"
+        );
         // The keys listed are every key a settings object is written with, and no other: one
         // with every field set writes them all, and each reads back.
         let mut all = Settings::new(Strategy::SparkStreaming);
@@ -212,6 +219,8 @@ mod tests {
         all.mechanism.spark = SparkSettings { batch_interval: 3, write_ahead_log: true };
         all.source = crate::engine::settings::SourceKind::Socket;
         all.handler = Some(crate::engine::settings::handler::Handler::TRACKER);
+        all.record_cost.insert("Count".into(), 3);
+        all.buffer_debloat_target = Some(10);
         let v = serde_json::to_value(&all).unwrap();
         let mut written: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
         let mut listed = crate::engine::settings::KEYS.to_vec();

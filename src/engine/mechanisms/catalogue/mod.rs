@@ -38,8 +38,8 @@ use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::error::ActionError;
 use crate::engine::core::lang::Lang;
 use crate::engine::settings::options::SinkMode;
-use crate::engine::settings::Edit;
 use crate::engine::settings::strategy::{Setting, Strategy};
+use crate::engine::settings::Edit;
 
 impl Strategy {
     /// The strategy's row of the catalogue.

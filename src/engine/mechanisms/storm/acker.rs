@@ -224,7 +224,14 @@ impl Sim {
         let unanchored = g
             .channels
             .iter()
-            .map(|c| self.settings.mechanism.storm.unanchored.iter().any(|e| e.split_once("->") == Some((op(c.from), op(c.to)))))
+            .map(|c| {
+                self.settings
+                    .mechanism
+                    .storm
+                    .unanchored
+                    .iter()
+                    .any(|e| e.split_once("->") == Some((op(c.from), op(c.to))))
+            })
             .collect();
         StormRuntime::new(g.tasks.len(), unanchored)
     }

@@ -59,5 +59,4 @@ impl StormSettings {
         }
         Ok(true)
     }
-
 }
