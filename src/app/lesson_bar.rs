@@ -211,14 +211,16 @@ fn checkpoint_score(sim: &Sim, id: u64, p: &Progress, l: Lang) -> Html {
     let zh = l == Lang::Zh;
     let actual = checkpoint_outcome(sim, id);
     let word = |c: bool| if c { l.t("completes", "完成") } else { l.t("fails", "失败") };
+    let would = |c: bool| if c { "would complete" } else { "would fail" };
+    let did = |c: bool| if c { "completed" } else { "failed" };
     let right = p.checkpoint_guess.is_some() && p.checkpoint_guess == actual;
     let line = match (p.checkpoint_guess, actual, zh) {
         (_, None, false) => format!("Checkpoint {id} has neither completed nor failed yet."),
         (_, None, true) => format!("检查点 {id} 既未完成也未失败。"),
-        (None, Some(a), false) => format!("Revealed without a prediction: checkpoint {id} {}.", word(a)),
+        (None, Some(a), false) => format!("Revealed without a prediction: checkpoint {id} {}.", did(a)),
         (None, Some(a), true) => format!("未作预测直接揭晓：检查点 {id} {}。", word(a)),
         (Some(g), Some(a), false) => {
-            format!("You predicted checkpoint {id} {}; it {} {}", word(g), word(a), if right { "✔" } else { "✘" })
+            format!("You predicted checkpoint {id} {}; it {} {}", would(g), did(a), if right { "✔" } else { "✘" })
         }
         (Some(g), Some(a), true) => {
             format!("你预测检查点 {id} 会{}；结果它{} {}", word(g), word(a), if right { "✔" } else { "✘" })

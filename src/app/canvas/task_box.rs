@@ -86,11 +86,16 @@ pub(super) fn task_box(
             })
             .unwrap_or_default()
     ) + &flow.as_ref().map(|f| format!("; {}", f.said)).unwrap_or_default();
+    // The corner: what the task does in a run that watches its flow (its symbol alone where the
+    // word does not fit), else the task's kind where it fits.
+    let fits = |text: &str| name_w + text_w(text, 16.0) + 40.0 <= bw;
     let corner = match &flow {
-        Some(f) => Some((f.short.clone(), classes!("task-kind", "flow", f.class), Some(f.class))),
-        None => Some((kind.to_string(), classes!("task-kind"), None)),
-    }
-    .filter(|(text, _, _)| name_w + text_w(text, 16.0) + 40.0 <= bw);
+        Some(f) => {
+            let text = if fits(&f.short) { f.short.clone() } else { f.short.chars().take(1).collect() };
+            Some((text, classes!("task-kind", "flow", f.class), Some(f.class)))
+        }
+        None => Some((kind.to_string(), classes!("task-kind"), None)).filter(|(text, _, _)| fits(text)),
+    };
     html! {
         <g class={classes!("task", status)} data-task={info.name.clone()} data-status={status} role="group" aria-label={said}>
             <rect class="task-box" x={num(x)} y={num(y)} width={num(bw)} height={num(bh)} rx="12" />

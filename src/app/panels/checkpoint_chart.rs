@@ -1,7 +1,7 @@
 //! The checkpoints drawn over the run, one group of bars per checkpoint: its end-to-end duration,
 //! the longest start delay (trigger to the first barrier at a subtask) and the longest alignment
-//! (first to last barrier), in steps, with the checkpoint timeout as a line; under them the
-//! in-flight records it persisted. Flink's Checkpoints tab lists these figures as numbers; drawn
+//! (first to last barrier), in steps, with the checkpoint timeout as a line, and ✗ over one that
+//! failed; under them the in-flight records it persisted. Flink's Checkpoints tab lists these figures as numbers; drawn
 //! side by side, what backpressure does to them shows: the start delay and the alignment grow with
 //! the queues until a checkpoint times out, and unaligned checkpoints trade them for persisted
 //! records. A click on a checkpoint (or Enter) moves the timeline to its trigger.
@@ -41,6 +41,7 @@ pub fn checkpoint_chart(history: &[CheckpointRecord], now: u64, timeout: u64, l:
     // The timeout line is drawn when it is within reach of the bars; otherwise it is named.
     let timeout_drawn = timeout <= longest * 2;
     let top_steps = if timeout_drawn { longest.max(timeout) } else { longest } as f64;
+    let any_persisted = all.iter().any(|f| f[3] > 0);
     let most_persisted = all.iter().map(|f| f[3]).max().unwrap_or(0).max(1) as f64;
     let y_steps = |v: u64| TOP + HIGH - HIGH * v as f64 / top_steps;
     let base = TOP + HIGH;
@@ -98,6 +99,11 @@ pub fn checkpoint_chart(history: &[CheckpointRecord], now: u64, timeout: u64, l:
                 width={num(BAR - 2.0)} height={num((base - y).max(0.0))} /> }
         });
         let ph = PERSISTED * f[3] as f64 / most_persisted;
+        // A failed checkpoint is marked over its bars.
+        let failed = matches!(r.status, CheckpointStatus::Failed(_)).then(|| {
+            let top = (0..3).map(|k| y_steps(f[k])).fold(base, f64::min);
+            html! { <text class="chart-failed" x={num(x0 + 1.5 * BAR)} y={num(top - 4.0)} text-anchor="middle">{ "✗" }</text> }
+        });
         html! {
             <g class={classes!("chart-checkpoint", status)} data-checkpoint={id.0.to_string()} role="button" tabindex="0"
                 aria-label={tip.clone()} onclick={go} onkeydown={key}>
@@ -105,6 +111,7 @@ pub fn checkpoint_chart(history: &[CheckpointRecord], now: u64, timeout: u64, l:
                 <rect class="hit" x={num(x0 - 3.0)} y={num(TOP)} width={num(3.0 * BAR + 4.0)} height={num(persisted_base - TOP)} />
                 { for bars }
                 <rect class="bar persisted" x={num(x0 + BAR)} y={num(persisted_base - ph)} width={num(BAR - 2.0)} height={num(ph)} />
+                { failed.unwrap_or_default() }
                 <text class="chart-id" x={num(x0 + 1.5 * BAR)} y={num(base + 20.0)} text-anchor="middle">{ id.0 }</text>
             </g>
         }
@@ -136,7 +143,11 @@ pub fn checkpoint_chart(history: &[CheckpointRecord], now: u64, timeout: u64, l:
                     <line class="axis" x1={num(LEFT - 4.0)} x2={num(width - 4.0)} y1={num(base)} y2={num(base)} />
                     <line class="axis" x1={num(LEFT - 4.0)} x2={num(width - 4.0)} y1={num(persisted_base)} y2={num(persisted_base)} />
                     <text class="axis" x={num(LEFT - 8.0)} y={num(persisted_base + 5.0)} text-anchor="end">{ "0" }</text>
-                    <text class="axis" x={num(LEFT - 8.0)} y={num(persisted_base - PERSISTED + 10.0)} text-anchor="end">{ most_persisted as u64 }</text>
+                    { if any_persisted {
+                        html! { <text class="axis" x={num(LEFT - 8.0)} y={num(persisted_base - PERSISTED + 10.0)} text-anchor="end">{ most_persisted as u64 }</text> }
+                    } else {
+                        html! { <text class="axis muted" x={num(LEFT)} y={num(persisted_base - 8.0)}>{ l.t("no in-flight records persisted", "没有持久化在途记录") }</text> }
+                    } }
                     { for groups }
                     { timeout_line.unwrap_or_default() }
                 </svg>
