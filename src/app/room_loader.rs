@@ -197,7 +197,7 @@ impl Piece {
             Piece::CheckpointsTab => tab_checkpoints().await,
             Piece::ExternalTab => tab_external().await,
             Piece::Settings => settings_form().await,
-            Piece::LessonBar => super::lessons_part::lessons().await,
+            Piece::LessonBar => super::lessons_part::lesson_bar().await,
         }
     }
 }

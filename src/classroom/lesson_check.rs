@@ -100,7 +100,7 @@ pub fn check(lesson: usize) -> Vec<Finding> {
         let of = |v: Verdict| rows.iter().filter(|(_, _, x)| *x == v).map(|(l, _, _)| l.clone()).collect::<Vec<_>>();
         let sorted = |v: &[String]| {
             let mut v = v.to_vec();
-            v.sort();
+            crate::engine::core::stable_sort::sort_stable_by(&mut v, |a, b| a.cmp(b));
             v
         };
         let (lost, twice) = (sorted(&of(Verdict::Lost)), sorted(&of(Verdict::Duplicated)));

@@ -144,6 +144,34 @@ pub fn run_for(progress: &Progress) -> Result<LessonRun, String> {
     Ok(LessonRun { config, start, actions, change })
 }
 
+/// What plays a lesson to where the learner stands: [`run_for`].
+pub type RunFor = fn(&Progress) -> Result<LessonRun, String>;
+
+thread_local! {
+    /// [`run_for`], once the lessons' part has brought it ([`register_run_for`]).
+    static RUN_FOR: std::cell::Cell<Option<RunFor>> = const { std::cell::Cell::new(None) };
+}
+
+/// Keeps the [`run_for`] that the lessons' part handed back (`app/lessons_part.rs`) for
+/// [`lesson_run`]: in the split page the lessons' script lines are read and played by code that
+/// comes with that part, so the first screen does not carry it.
+pub fn register_run_for(run: RunFor) {
+    RUN_FOR.with(|r| r.set(Some(run)));
+}
+
+/// [`run_for`] for the session: a lesson opens only once the lessons' part is there, and the
+/// page has registered its runner by then. Natively and in tests there is no split: it is
+/// [`run_for`].
+pub fn lesson_run(progress: &Progress) -> Result<LessonRun, String> {
+    #[cfg(all(target_arch = "wasm32", feature = "split"))]
+    return match RUN_FOR.with(std::cell::Cell::get) {
+        Some(run) => run(progress),
+        None => Err("the lessons' part has not loaded".to_string()),
+    };
+    #[cfg(not(all(target_arch = "wasm32", feature = "split")))]
+    run_for(progress)
+}
+
 /// [`run_for`] without the restore: the configuration, the start and the actions.
 pub fn actions_for(progress: &Progress) -> Result<(RunConfig, Sim, Vec<Action>), String> {
     run_for(progress).map(|r| (r.config, r.start, r.actions))

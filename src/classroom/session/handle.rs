@@ -9,7 +9,7 @@ use super::NARRATION_STEPS;
 use crate::classroom::curriculum;
 use crate::classroom::lessons::{Judge, OnDiagram};
 use crate::classroom::number_fields::edit_field;
-use crate::classroom::progress::{run_for, LessonRun, Progress};
+use crate::classroom::progress::{lesson_run, LessonRun, Progress};
 use crate::classroom::run_config::RunConfig;
 use crate::classroom::saved_run::MAX_SAVED_ACTIONS;
 use crate::engine::*;
@@ -146,7 +146,7 @@ impl Session {
 
     /// Rebuilds the run to stand where the lesson `p` stands.
     pub(super) fn go_to_lesson(&mut self, p: Progress) -> bool {
-        match run_for(&p) {
+        match lesson_run(&p) {
             Ok(LessonRun { config, start, actions, change }) => match Timeline::from_actions(start, &actions) {
                 Ok(tl) => {
                     self.config = config;

@@ -194,7 +194,7 @@ impl BatchStep {
         let mut run = self.run();
         run.run_to_end();
         let mut names = run.sim().reran();
-        names.sort();
+        crate::engine::core::stable_sort::sort_stable_by(&mut names, |a, b| a.cmp(b));
         names
     }
 }

@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::core::dataflow::external_system::Row;
 use crate::engine::core::dataflow::job_graph::{JobGraph, OperatorKind};
 use crate::engine::core::ids::{ChannelId, RecordId, TaskId};
+use crate::engine::core::stable_sort::{sort_stable_by, sort_stable_by_key};
 
 /// A record took effect at the consumer of `channel` during `step`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,7 +159,8 @@ impl EffectLog {
     /// [`EffectLog::seen_by_channel`], with the sink's write (the effect) behind each row.
     pub fn seen_effects_by_channel(&self, g: &JobGraph, visible: &[Row]) -> Vec<Vec<Effect>> {
         let mut seen: Vec<(u64, TaskId, RecordId)> = visible.iter().map(|r| (r.tick, r.sink, r.record)).collect();
-        seen.sort_unstable();
+        // Equal rows are the same row, so the one stable sort gives `sort_unstable`'s order.
+        sort_stable_by(&mut seen, |a, b| a.cmp(b));
         let mut by_channel = vec![Vec::new(); g.channels.len()];
         if seen.is_empty() {
             return by_channel;
@@ -193,7 +195,7 @@ impl PlaceCounts {
 
 /// Sorted (record, times) pairs of a list of records.
 fn tally(mut records: Vec<RecordId>) -> Vec<(RecordId, u32)> {
-    records.sort_unstable();
+    sort_stable_by(&mut records, |a, b| a.cmp(b));
     let mut out: Vec<(RecordId, u32)> = Vec::new();
     for r in records {
         match out.last_mut() {
@@ -315,7 +317,7 @@ fn edge_of_channel(g: &JobGraph) -> Vec<usize> {
 /// [`tally`] of counts: the same record's counts summed, by record.
 fn tally_counts(counts: impl Iterator<Item = (RecordId, u32)>) -> Vec<(RecordId, u32)> {
     let mut v: Vec<(RecordId, u32)> = counts.collect();
-    v.sort_unstable_by_key(|x| x.0);
+    sort_stable_by_key(&mut v, |x| x.0);
     let mut out: Vec<(RecordId, u32)> = Vec::new();
     for (r, n) in v {
         match out.last_mut() {

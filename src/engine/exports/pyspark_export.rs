@@ -460,8 +460,8 @@ pub fn batch_plan(run: &crate::engine::batch::BatchRun, name: &str) -> Result<Ba
         }
     }
     for j in &mut jobs {
-        j.computed.sort();
-        j.read_checkpoint.sort();
+        crate::engine::core::stable_sort::sort_stable_by(&mut j.computed, |a, b| a.cmp(b));
+        crate::engine::core::stable_sort::sort_stable_by(&mut j.read_checkpoint, |a, b| a.cmp(b));
     }
     Ok(BatchPlan {
         jobs,

@@ -251,7 +251,7 @@ fn crossings(sim: &Sim, r: &Replay, points: &[u64]) -> DrawnCut {
             }
         }
     }
-    arrows.sort_by_key(|a| (a.crossing, a.channel, a.seq));
+    crate::engine::core::stable_sort::sort_stable_by_key(&mut arrows, |a| (a.crossing, a.channel, a.seq));
     DrawnCut { points: points.to_vec(), arrows }
 }
 

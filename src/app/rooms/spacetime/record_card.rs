@@ -39,7 +39,7 @@ pub fn record_story(session: &Session, d: &Diagram, record: RecordId, lang: Lang
         .flatten()
         .filter(|&s| s >= 1 && s <= pos)
         .collect();
-    steps.sort_unstable();
+    crate::engine::core::stable_sort::sort_stable_by(&mut steps, |a, b| a.cmp(b));
     steps.dedup();
     let g = &session.sim().graph;
     steps

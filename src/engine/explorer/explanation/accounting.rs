@@ -103,7 +103,7 @@ impl Story {
                 Account::Unexplained { .. } => {}
             }
         }
-        decisive.sort_by_key(|d| (d.step, d.what));
+        crate::engine::core::stable_sort::sort_stable_by_key(&mut decisive, |d| (d.step, d.what));
         Story { bad, records, crash, restore, accounts, decisive }
     }
 }

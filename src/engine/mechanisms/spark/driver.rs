@@ -224,7 +224,7 @@ impl Sim {
             .map(|j| (j.batch, j.blocks.clone(), !j.output || j.keep_state))
             .collect();
         batches.extend(queued);
-        batches.sort_by_key(|b| b.0);
+        crate::engine::core::stable_sort::sort_stable_by_key(&mut batches, |b| b.0);
         self.spark_mut().meta_due = false;
         log_mut(&mut self.durable).meta = Some(MetaCheckpoint {
             time: self.tick + 1,
