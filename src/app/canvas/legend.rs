@@ -79,6 +79,16 @@ pub(super) fn Legend(props: &LegendProps) -> Html {
             48,
             l.t("outlined: the next record a source reads", "描边：源下一条要读取的记录"),
         ),
+        Mark::TaskTime => item(
+            html! { <g class="g-flow"><text class="task-kind flow busy" x="2" y="20">{ "●" }</text>
+            <text class="task-kind flow backpressured" x="22" y="20">{ "▲" }</text>
+            <text class="task-kind flow idle" x="42" y="20">{ "○" }</text></g> },
+            60,
+            l.t(
+                "● busy, ▲ backpressured (an output channel is full), ○ idle: what a task does",
+                "● 繁忙、▲ 受反压（一个输出通道已满）、○ 空闲：任务在做什么",
+            ),
+        ),
         // Storm's and Spark's marks are drawn by their bands' part, which comes with the strategy
         // (`bands_part.rs`); until it is there, the words alone.
         m => match super::super::bands_part::bands_now() {

@@ -5,7 +5,8 @@
 //! messages; Spark Streaming draws the receiver's blocks and the driver's batches. Every strategy
 //! draws the next record a source reads, and a replayed record after a restore (a spout's replay,
 //! a batch run again, a checkpoint's replay). Each mechanism's catalogue row
-//! ([`super::row::Row::marks`]) says which.
+//! ([`super::row::Row::marks`]) says which; a run that watches its flow adds each task's busy,
+//! backpressured or idle mark, whatever the strategy.
 
 /// A mark the canvas draws, as the legend names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -34,4 +35,7 @@ pub enum Mark {
     Block,
     /// Spark: a batch job in the driver's queue.
     Batch,
+    /// ● busy, ▲ backpressured, ○ idle: what a task does, in a run that watches its flow (slow
+    /// tasks, bounded or debloated channels), under any strategy.
+    TaskTime,
 }
