@@ -2910,7 +2910,7 @@ await check('lesson-file: a hand-written lesson opens with ↑ Import and plays 
   await pg.waitForSelector('#lesson[data-lesson="append-twice"]', { timeout: 15000 });
   const notice = await pg.textContent('#notice');
   expect(notice.includes('Opened the lesson “An append sink writes c twice” from the file.'), notice);
-  expect(await value(pg, '#sel-lesson') === '15', `menu ${await value(pg, '#sel-lesson')}`);
+  expect(await value(pg, '#sel-lesson') === '16', `menu ${await value(pg, '#sel-lesson')}`);
   expect((await pg.$eval('#sel-lesson', (s) => s.selectedOptions[0].textContent)) === 'From a file: An append sink writes c twice', 'the menu names the file lesson');
   expect((await pg.textContent('#lesson-title')) === 'An append sink writes c twice', 'title');
   for (let i = 0; i < 3; i++) await pg.keyboard.press('PageDown');

@@ -80,10 +80,10 @@ pub(super) fn Legend(props: &LegendProps) -> Html {
             l.t("outlined: the next record a source reads", "描边：源下一条要读取的记录"),
         ),
         Mark::TaskTime => item(
-            html! { <g class="g-flow"><text class="task-kind flow busy" x="2" y="20">{ "●" }</text>
-            <text class="task-kind flow backpressured" x="22" y="20">{ "▲" }</text>
-            <text class="task-kind flow idle" x="42" y="20">{ "○" }</text></g> },
-            60,
+            html! { <g class="g-flow"><text class="flow busy" x="4" y="31">{ "●" }</text>
+            <text class="flow backpressured" x="32" y="31">{ "▲" }</text>
+            <text class="flow idle" x="60" y="31">{ "○" }</text></g> },
+            84,
             l.t(
                 "● busy, ▲ backpressured (an output channel is full), ○ idle: what a task does",
                 "● 繁忙、▲ 受反压（一个输出通道已满）、○ 空闲：任务在做什么",

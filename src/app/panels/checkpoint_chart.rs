@@ -20,7 +20,7 @@ const SHOWN: usize = 12;
 const BAR: f64 = 14.0;
 const GAP: f64 = 22.0;
 const LEFT: f64 = 56.0;
-const TOP: f64 = 14.0;
+const TOP: f64 = 30.0;
 const HIGH: f64 = 150.0;
 const PERSISTED: f64 = 44.0;
 
