@@ -2691,7 +2691,7 @@ await check('quiz room: free play fetches no quiz part, the menu opens it; the s
   const key = quizKey(QUIZ_SET);
   expect(key.length === 10, `ten questions: ${key.length}`);
   const kinds = new Set(key.map((q) => q.kind));
-  expect(kinds.size === 6, `six types in the set: ${[...kinds]}`);
+  expect(kinds.size === 7, `seven types in the set: ${[...kinds]}`);
   const firsts = [];
   for (const set of [QUIZ_SET, QUIZ_SET, QUIZ_SET + 1]) {
     const p = await openQuiz(set);
@@ -2724,7 +2724,7 @@ await check('quiz room: by keyboard, one question of each type answered right an
       if (!rightDone.has(q.kind)) await pg.screenshot({ path: shots + 'room-quiz-diagram-1920.png', fullPage: true });
     }
     // The first time a type comes, answer it right; the second time, wrong; a type asked once
-    // (5 and 6 in a set of ten) is asked right here, and wrong in the next set below.
+    // (4 to 7 in a set of ten) is asked right here, and wrong in the next set below.
     const answerRight = !rightDone.has(q.kind);
     let ticks = q.right;
     if (!answerRight) {
@@ -2762,7 +2762,7 @@ await check('quiz room: by keyboard, one question of each type answered right an
   await pg.fill('#quiz-set-field', String(QUIZ_SET + 1));
   await pg.keyboard.press('Enter');
   await quizReady(pg, 0);
-  for (let i = 0; i < next.length && wrongDone.size < 6; i++) {
+  for (let i = 0; i < next.length && wrongDone.size < 7; i++) {
     const q = next[i];
     if (!wrongDone.has(q.kind)) {
       const wrong = [...Array(q.options).keys()].find((k) => !q.right.includes(k));
@@ -2778,7 +2778,7 @@ await check('quiz room: by keyboard, one question of each type answered right an
     await pg.keyboard.press('Enter');
     if (i + 1 < next.length) await quizReady(pg, i + 1);
   }
-  expect(wrongDone.size === 6 && rightDone.size === 6, `each type right and wrong: ${[...rightDone]} / ${[...wrongDone]}`);
+  expect(wrongDone.size === 7 && rightDone.size === 7, `each type right and wrong: ${[...rightDone]} / ${[...wrongDone]}`);
   await pg.context().close();
 });
 
@@ -2835,6 +2835,52 @@ await check('quiz room: a savepoint question whose restore goes through opens th
     }
     await pg.context().close();
   }
+});
+
+await check('quiz room: the checkpoint under backpressure: the run as set at the trigger, the explanation in figures, in both languages; Open on the canvas replays the run as set to the end of checkpoint 1', async () => {
+  const key = quizKey(QUIZ_SET);
+  const i = key.findIndex((q) => q.kind === 'backpressure-checkpoint');
+  expect(i >= 0, 'the set has a question on the checkpoint under backpressure');
+  const q = key[i];
+  expect(q.options === 5 && q.right.length >= 1 && q.right.length < 5, `five options, some right and some wrong: ${JSON.stringify(q)}`);
+  const pg = await openQuiz(QUIZ_SET, { width: 1366, height: 768 });
+  for (let k = 0; k < i; k++) {
+    for (const t of key[k].right) await pg.keyboard.press(String((t + 1) % 10));
+    await pg.keyboard.press('Enter');
+    await pg.waitForSelector('#quiz-result');
+    await pg.keyboard.press('Enter');
+    await quizReady(pg, k + 1);
+  }
+  expect((await pg.getAttribute('#quiz-question', 'data-kind')) === 'backpressure-checkpoint', 'the question on screen');
+  expect((await pg.textContent('#quiz-q-title')).includes('Will the checkpoint complete under backpressure?'), await pg.textContent('#quiz-q-title'));
+  const prompt = await pg.textContent('#quiz-prompt');
+  const asked = prompt.match(/after (\d+) steps of Play\. .* timeout of (\d+) steps/);
+  expect(asked, prompt);
+  const [trigger, timeout] = [Number(asked[1]), Number(asked[2])];
+  const setup = await pg.$$eval('#quiz-question .quiz-steps li', (ls) => ls.map((l) => l.textContent));
+  expect(setup.length === 4 && setup[0].includes('record-cost') && setup[1].includes(`${timeout} steps`) && setup[3].startsWith('At the trigger, as set:'), setup.join(' | '));
+  expect(/▲ backpressured|● busy/.test(setup[3]), `the tasks' classes at the trigger: ${setup[3]}`);
+  for (const t of q.right) await pg.keyboard.press(String((t + 1) % 10));
+  await pg.keyboard.press('Enter');
+  await pg.waitForSelector('#quiz-result[data-right="true"]');
+  const why = await pg.textContent('#quiz-why');
+  expect(why.includes('start delay') && why.includes('in-flight records persisted') && (why.includes('completed in') || why.includes('expired')), why);
+  await pg.click('#btn-room-lang');
+  expect((await pg.textContent('#quiz-q-title')).includes('反压下检查点能完成吗'), await pg.textContent('#quiz-q-title'));
+  expect((await pg.textContent('#quiz-why')).includes('启动延迟') && (await pg.textContent('#quiz-question .quiz-steps')).includes('触发时'), 'the question in Chinese');
+  await pg.screenshot({ path: shots + 'room-quiz-backpressure-zh-1366.png', fullPage: true });
+  await pg.click('#btn-room-lang');
+  await pg.click('#quiz-open');
+  await pg.waitForSelector('#room-quiz', { state: 'detached', timeout: 15000 });
+  await pg.waitForSelector('#canvas');
+  expect((await steps(pg)) > trigger, `the run as set to the end of checkpoint 1: ${await steps(pg)} steps, the trigger after ${trigger}`);
+  await pg.waitForSelector('#canvas [data-task] [data-flow]');
+  await pg.click('#tab-checkpoints');
+  const ended = q.right.includes(0) ? 'completed' : 'failed';
+  await pg.waitForSelector(`#checkpoint-chart .chart-checkpoint[data-checkpoint="1"].${ended}`);
+  if (ended === 'failed') expect(await pg.$(`#checkpoint-chart .timeout-line[data-timeout="${timeout}"]`), 'the timeout line');
+  await pg.screenshot({ path: shots + 'room-quiz-backpressure-opened-1366.png' });
+  await pg.context().close();
 });
 
 await check('quiz room: presenter mode at 1920x1080 and 1366x768: text 16 px or more; axe reports nothing at all in the room', async () => {

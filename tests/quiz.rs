@@ -341,3 +341,101 @@ fn a_strategy_is_exactly_once_in_every_schedule_as_the_theory_says() {
     });
     eprintln!("exactly-once-strategy: {rejected} of {SEEDS} seeds rejected");
 }
+
+#[test]
+fn a_checkpoint_under_backpressure_completes_exactly_in_the_options_whose_own_run_completes_it() {
+    use barrierscope::classroom::quiz::backpressure_checkpoint::{draw, remedy_words, Remedy, TOLERABLE};
+    use barrierscope::classroom::RunConfig;
+    use barrierscope::engine::{AbortReason, CheckpointStatus, Lang, Settings, Strategy};
+    // How often each kind of option is right, and wrong, over the seeds.
+    let seen = std::cell::RefCell::new(std::collections::BTreeMap::<&str, [u32; 2]>::new());
+    let rejected = each(Kind::BackpressureCheckpoint, |q| {
+        let d = draw(q.seed);
+        assert_eq!(q.choices.len(), d.options.len(), "seed {}", q.seed);
+        assert_eq!(d.options[0], Remedy::AsSet, "seed {}: the settings as set come first", q.seed);
+        let mut as_set = None;
+        for (c, &r) in q.choices.iter().zip(&d.options) {
+            assert_eq!(c.words.en, remedy_words(r, d.capacity, Lang::En), "seed {}", q.seed);
+            // The model: the settings built here from what the option says, played by the
+            // engine's own Auto step (the generator draws each step itself), then read from the
+            // checkpoint statistics.
+            let mut s = Settings::new(match r {
+                Remedy::Unaligned => Strategy::Unaligned,
+                Remedy::AtLeastOnce => Strategy::AtLeastOnce,
+                _ => Strategy::Aligned,
+            });
+            s.record_cost.insert(d.slow.to_string(), d.cost);
+            s.channel_capacity = Some(if let Remedy::Capacity { items } = r { items } else { d.capacity });
+            s.buffer_debloat_target = if let Remedy::Debloated { target } = r { Some(target) } else { None };
+            s.checkpoint_timeout = d.timeout;
+            s.tolerable_failed_checkpoints = TOLERABLE;
+            let run = RunConfig { job: d.job.into(), settings: s, seed: d.scheduler, records: Some(d.records) };
+            if r == Remedy::AsSet {
+                as_set = Some(run.clone());
+            }
+            let mut sim: Sim = run.scenario().sim().unwrap();
+            for _ in 0..d.trigger {
+                sim.step(Action::Auto).unwrap();
+            }
+            sim.step(Action::Checkpoint).unwrap();
+            let mut left = d.timeout + 2;
+            while sim.stats.history[0].status == CheckpointStatus::InProgress {
+                assert!(left > 0, "seed {}: {r:?}: checkpoint 1 outlived its timeout", q.seed);
+                sim.step(Action::Auto).unwrap();
+                left -= 1;
+            }
+            let cp = &sim.stats.history[0];
+            let took = cp.end_tick.unwrap() - cp.trigger_tick;
+            match cp.status {
+                CheckpointStatus::Completed => assert!(took <= d.timeout, "seed {}: {r:?} took {took}", q.seed),
+                CheckpointStatus::Failed(why) => {
+                    assert_eq!(why, AbortReason::Expired, "seed {}: {r:?}", q.seed);
+                    assert!(took >= d.timeout, "seed {}: {r:?} expired after {took}", q.seed);
+                }
+                CheckpointStatus::InProgress => unreachable!(),
+            }
+            let completed = cp.status == CheckpointStatus::Completed;
+            assert_eq!(c.right, completed, "seed {}: {r:?} on {} ({:?})", q.seed, d.job, cp);
+            // Theory: only an unaligned barrier overtakes records, so only it persists any.
+            if r != Remedy::Unaligned {
+                assert_eq!(cp.in_flight, 0, "seed {}: {r:?}", q.seed);
+            }
+            let kind = match r {
+                Remedy::AsSet => "as set",
+                Remedy::Unaligned => "unaligned",
+                Remedy::Debloated { .. } => "debloated",
+                Remedy::Capacity { items } if items < d.capacity => "smaller channels",
+                Remedy::Capacity { .. } => "larger channels",
+                Remedy::AtLeastOnce => "at-least-once",
+            };
+            seen.borrow_mut().entry(kind).or_default()[usize::from(completed)] += 1;
+        }
+        // Open on the canvas: the run as set, replayed from the question's actions, ends checkpoint
+        // 1 as the first option says, and loads as a saved run with every step.
+        assert_eq!(Some(&q.run), as_set.as_ref(), "seed {}", q.seed);
+        let tl = replay(q);
+        let cp = &tl.current().stats.history[0];
+        assert_ne!(cp.status, CheckpointStatus::InProgress, "seed {}", q.seed);
+        assert_eq!(cp.status == CheckpointStatus::Completed, q.choices[0].right, "seed {}", q.seed);
+        assert!(q.actions.contains(&Action::Checkpoint) && !q.actions.contains(&Action::Auto));
+        let text = serde_json::to_string(&q.saved_run(Lang::En)).unwrap();
+        let (session, _) = barrierscope::classroom::Session::load(&text).unwrap();
+        assert_eq!(session.timeline.len(), q.actions.len(), "seed {}", q.seed);
+        assert!(q.explanation.en.contains("start delay") && q.explanation.zh.contains("启动延迟"));
+    });
+    eprintln!(
+        "backpressure-checkpoint: {rejected} of {SEEDS} seeds rejected; right/wrong by option: {:?}",
+        seen.borrow()
+    );
+    // Every kind of option but unaligned checkpoints is right in some question and wrong in
+    // another: none is the answer by its name alone. An unaligned checkpoint is always right: its
+    // barrier waits for no queue, and an instance where Play's scheduler outdrew it until it
+    // expired is rejected.
+    for (kind, [wrong, right]) in seen.borrow().iter() {
+        match *kind {
+            "unaligned" => assert!(*wrong == 0 && *right > 0, "{kind}: right {right}, wrong {wrong}"),
+            _ => assert!(*wrong > 0 && *right > 0, "{kind}: right {right}, wrong {wrong}"),
+        }
+    }
+    assert_eq!(seen.borrow().len(), 6);
+}

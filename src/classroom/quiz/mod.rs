@@ -22,12 +22,17 @@
 //! - `savepoint_restore`: will this savepoint restore into this changed program (uids, an
 //!   operator inserted or removed, rescaling, max parallelism)? The restore into a changed program
 //!   (`engine::rescale`) grades.
+//! - `backpressure_checkpoint`: under backpressure, which settings let checkpoint 1 complete within
+//!   its timeout (aligned as set, unaligned, debloated buffers, another channel capacity, without
+//!   alignment)? Each option's own run and the checkpoint statistics (`engine::jobmanager::stats`)
+//!   grade.
 //!
 //! `question` holds what every type shares (the question, its options, the grading, the
 //! replay on the canvas); `set` draws a set of ten from one seed and scores it; `history` reads and
 //! writes what the browser keeps of them, and the set's seed in a link.
 
 pub mod append_sink;
+pub mod backpressure_checkpoint;
 pub mod consistent_cut;
 pub mod exactly_once_strategy;
 pub mod history;

@@ -20,18 +20,22 @@ pub enum Kind {
     SavepointRestore,
     /// Which strategy gives exactly once here, in every schedule?
     ExactlyOnceStrategy,
+    /// Which settings let checkpoint 1 complete within its timeout under backpressure?
+    BackpressureCheckpoint,
 }
 
 impl Kind {
     /// In the issue's order: 1 lost or duplicated, 2 consistent cut, 3 which strategy, 4 which
-    /// checkpoint, 5 the append sink, 6 the savepoint.
-    pub const ALL: [Kind; 6] = [
+    /// checkpoint, 5 the append sink, 6 the savepoint; then 7, the checkpoint under backpressure
+    /// (issue 53).
+    pub const ALL: [Kind; 7] = [
         Kind::LostOrDuplicated,
         Kind::ConsistentCut,
         Kind::ExactlyOnceStrategy,
         Kind::WhichCheckpoint,
         Kind::AppendSink,
         Kind::SavepointRestore,
+        Kind::BackpressureCheckpoint,
     ];
 
     /// Its name in element ids and tests.
@@ -43,6 +47,7 @@ impl Kind {
             Kind::AppendSink => "append-sink",
             Kind::SavepointRestore => "savepoint-restore",
             Kind::ExactlyOnceStrategy => "exactly-once-strategy",
+            Kind::BackpressureCheckpoint => "backpressure-checkpoint",
         }
     }
 
@@ -54,6 +59,9 @@ impl Kind {
             Kind::AppendSink => l.t("How many times does the append sink show it?", "追加型 sink 中它出现几次？"),
             Kind::SavepointRestore => l.t("Will this savepoint restore?", "这个保存点能恢复吗？"),
             Kind::ExactlyOnceStrategy => l.t("Which strategy gives exactly once?", "哪种策略做到精确一次？"),
+            Kind::BackpressureCheckpoint => {
+                l.t("Will the checkpoint complete under backpressure?", "反压下检查点能完成吗？")
+            }
         }
     }
 }

@@ -22,6 +22,7 @@ pub fn generate(kind: Kind, seed: u64) -> Option<Question> {
         Kind::AppendSink => super::append_sink::generate(seed),
         Kind::SavepointRestore => super::savepoint_restore::generate(seed),
         Kind::ExactlyOnceStrategy => super::exactly_once_strategy::generate(seed),
+        Kind::BackpressureCheckpoint => super::backpressure_checkpoint::generate(seed),
     }?;
     q.non_trivial().then_some(q)
 }
