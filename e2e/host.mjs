@@ -40,10 +40,10 @@ const one = (re) => {
   if (!f) throw new Error(`no file in ${dist} matches ${re}`);
   return f;
 };
-const mainWasm = one(/^barrierscope-web-[0-9a-f]{16}_bg\.wasm$/);
-const mainJs = one(/^barrierscope-web-[0-9a-f]{16}\.js$/);
-const splitJs = one(/^__wasm_split-[0-9a-f]{16}\.js$/);
-const part = one(/^split_[a-z_]+-[0-9a-f]{16}\.wasm$/);
+const mainWasm = one(/^barrierscope-web-[0-9a-f]{1,16}_bg\.wasm$/);
+const mainJs = one(/^barrierscope-web-[0-9a-f]{1,16}\.js$/);
+const splitJs = one(/^__wasm_split-[0-9a-f]{1,16}\.js$/);
+const part = one(/^split_[a-z_]+-[0-9a-f]{1,16}\.wasm$/);
 
 await check(`the policy over the ${files.length} files in dist/: one cache class each, every hashed file immutable, index.html and sw.js no-cache`, async () => {
   const immutable = [];
@@ -52,7 +52,7 @@ await check(`the policy over the ${files.length} files in dist/: one cache class
     expect(h['cache-control'] === IMMUTABLE || h['cache-control'] === 'no-cache', `${f}: ${h['cache-control']}`);
     // A 16-hex-digit run before the extension (or before _bg) is the content hash trunk and
     // scripts/bin/wasm-bindgen write; nothing else may be cached for a year.
-    const named = /-[0-9a-f]{16}(_bg)?\.[a-z]+$/.test(f.split('/').pop());
+    const named = /-[0-9a-f]{1,16}(_bg)?\.[a-z]+$/.test(f.split('/').pop());
     expect(named === (h['cache-control'] === IMMUTABLE), `${f}: ${h['cache-control']} though its name ${named ? 'carries' : 'carries no'} hash`);
     if (named) immutable.push(f);
     if (!f.endsWith('.nojekyll')) expect(h['content-type'] !== 'application/octet-stream', `${f}: no known content type`);
@@ -179,12 +179,12 @@ await check('in Chromium the page through the host becomes interactive; a second
   await pg.waitForSelector('#app[data-ready="true"]', { timeout: 30000 });
   await pg.waitForLoadState('networkidle');
   const second = seen.splice(0);
-  const refetched = second.filter((l) => /-[0-9a-f]{16}(_bg)?\.[a-z]+ /.test(l));
+  const refetched = second.filter((l) => /-[0-9a-f]{1,16}(_bg)?\.[a-z]+ /.test(l));
   expect(refetched.length === 0, `hashed files fetched again: ${refetched.join('; ')}`);
   expect(second.some((l) => /^GET \/ 304\b/.test(l)), `the page was revalidated with a 304: ${second.join('; ')}`);
   // And the page did use them: from the browser's cache, nothing transferred.
   const cached = await pg.evaluate(() => performance.getEntriesByType('resource')
-    .filter((e) => /-[0-9a-f]{16}(_bg)?\.(wasm|js)$/.test(e.name)).map((e) => [e.name.split('/').pop(), e.transferSize]));
+    .filter((e) => /-[0-9a-f]{1,16}(_bg)?\.(wasm|js)$/.test(e.name)).map((e) => [e.name.split('/').pop(), e.transferSize]));
   expect(cached.some(([n]) => n === mainWasm) && cached.every(([, t]) => t === 0), `the hashed files came from the cache: ${JSON.stringify(cached)}`);
   console.log(`     (second visit: ${second.join('; ')}; ${cached.length} hashed files from the cache)`);
   // A reload, too, asks again for the page alone.
@@ -192,7 +192,7 @@ await check('in Chromium the page through the host becomes interactive; a second
   await pg.waitForSelector('#app[data-ready="true"]', { timeout: 30000 });
   await pg.waitForLoadState('networkidle');
   const reloaded = seen.splice(0);
-  expect(!reloaded.some((l) => /-[0-9a-f]{16}(_bg)?\.[a-z]+ /.test(l)) && reloaded.some((l) => /^GET \/ 304\b/.test(l)),
+  expect(!reloaded.some((l) => /-[0-9a-f]{1,16}(_bg)?\.[a-z]+ /.test(l)) && reloaded.some((l) => /^GET \/ 304\b/.test(l)),
     `a reload asks for the page alone: ${reloaded.join('; ')}`);
   await context.close();
 });

@@ -38,7 +38,7 @@ export const REVALIDATE = 'no-cache';
 
 /** Whether a file's name carries its content's hash: `name-<16 hex digits>[_bg].ext`. */
 export function hashed(path) {
-  return /-[0-9a-f]{16}(?:_bg)?\.[a-z0-9]+$/.test(basename(path));
+  return /-[0-9a-f]{1,16}(?:_bg)?\.[a-z0-9]+$/.test(basename(path));
 }
 
 /** The encoding to send for a request's Accept-Encoding: 'br', 'gzip' or null (as it is). A coding
