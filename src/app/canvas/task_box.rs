@@ -137,25 +137,24 @@ fn flow_mark(sim: &Sim, t: TaskId, l: Lang) -> Option<FlowMark> {
         l.t("idle", "空闲"),
         pct(shares.idle)
     );
-    let (short, class, now) = match class {
+    let now: String = match class {
         TaskClass::Busy => match sim.busy_until(t) {
-            Some(until) => (
-                format!("{} {}", l.t("● busy", "● 繁忙"), until - sim.tick),
-                "busy",
-                format!("{} {until}", l.t("busy with a record until step", "正在处理一条记录，直到第"))
-                    + l.t("", " 步"),
-            ),
-            None => (l.t("● busy", "● 繁忙").into(), "busy", l.t("busy", "繁忙").into()),
+            Some(until) => {
+                format!("{} {until}", l.t("busy with a record until step", "正在处理一条记录，直到第")) + l.t("", " 步")
+            }
+            None => l.t("busy", "繁忙").into(),
         },
-        TaskClass::Backpressured => (
-            l.t("▲ backpressured", "▲ 反压").into(),
-            "backpressured",
-            l.t("backpressured: an output channel is full", "受到反压：一个输出通道已满").into(),
-        ),
-        TaskClass::Idle => {
-            (l.t("○ idle", "○ 空闲").into(), "idle", l.t("idle: nothing to take", "空闲：没有可处理的数据").into())
+        TaskClass::Backpressured => {
+            l.t("backpressured: an output channel is full", "受到反压：一个输出通道已满").into()
         }
+        TaskClass::Idle => l.t("idle: nothing to take", "空闲：没有可处理的数据").into(),
     };
+    // The mark, with the steps left on the record in hand while busy.
+    let short = match sim.busy_until(t) {
+        Some(until) => format!("{} {}", class.mark(l), until - sim.tick),
+        None => class.mark(l).to_string(),
+    };
+    let class = class.id();
     Some(FlowMark {
         short,
         class,

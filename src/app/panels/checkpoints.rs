@@ -117,7 +117,7 @@ pub fn CheckpointsPanel(props: &CheckpointsProps) -> Html {
             <p class="counts">{ format!("{} {} · {} {} · {} {} · {} {} · {} {}",
                 l.t("triggered", "已触发"), c.triggered, l.t("in progress", "进行中"), c.in_progress,
                 l.t("completed", "已完成"), c.completed, l.t("failed", "失败"), c.failed, l.t("restored", "已恢复"), c.restored) }</p>
-            { checkpoint_chart(&stats.history, v.now.max(v.end), v.timeout, l, &props.dispatch) }
+            { checkpoint_chart(&stats.history, v.end, v.timeout, l, &props.dispatch) }
             { flow }
             <table class="history">
                 <thead><tr>

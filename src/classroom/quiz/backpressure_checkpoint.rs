@@ -29,8 +29,7 @@
 use crate::classroom::RunConfig;
 use crate::engine::core::rng::Rng;
 use crate::engine::{
-    Action, ChannelId, CheckpointRecord, CheckpointStatus, Event, Item, Lang, Settings, Sim, Strategy, TaskClass,
-    TaskId,
+    Action, ChannelId, CheckpointRecord, CheckpointStatus, Event, Item, Lang, Settings, Sim, Strategy, TaskId,
 };
 
 use super::question::{act, pick, Choice, Kind, Question, Words};
@@ -269,15 +268,6 @@ pub fn generate(seed: u64) -> Option<Question> {
     })
 }
 
-/// A task's class as the canvas marks it.
-fn class_words(c: TaskClass, l: Lang) -> &'static str {
-    match c {
-        TaskClass::Busy => l.t("● busy", "● 繁忙"),
-        TaskClass::Backpressured => l.t("▲ backpressured", "▲ 受反压"),
-        TaskClass::Idle => l.t("○ idle", "○ 空闲"),
-    }
-}
-
 /// The job and its settings, Play's steps and the trigger, and the run as set at the trigger.
 fn setup(d: &Drawn, at: &Sim) -> Vec<Words> {
     let g = &at.graph;
@@ -324,7 +314,7 @@ fn setup(d: &Drawn, at: &Sim) -> Vec<Words> {
         let tasks: Vec<String> = (0..g.tasks.len())
             .filter_map(|t| {
                 let c = at.task_class(TaskId(t as u16))?;
-                Some(format!("{} {}", g.tasks[t].name, class_words(c, l)))
+                Some(format!("{} {}", g.tasks[t].name, c.mark(l)))
             })
             .collect();
         match l {

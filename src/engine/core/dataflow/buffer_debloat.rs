@@ -47,7 +47,8 @@ impl Sim {
         }
         let to = self.graph.channel(c).to;
         Some(match self.flow.debloat_target {
-            Some(_) => self.live.tasks[to.index()].time.buffers.min(self.flow.ceiling),
+            // Debloated buffers start at the ceiling and never exceed it (`debloated`).
+            Some(_) => self.live.tasks[to.index()].time.buffers,
             None => self.flow.ceiling,
         })
     }

@@ -16,6 +16,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::core::lang::Lang;
+
 /// The steps that stand for Flink's second.
 pub const WINDOW: usize = 10;
 
@@ -26,6 +28,26 @@ pub enum TaskClass {
     Busy,
     Backpressured,
     Idle,
+}
+
+impl TaskClass {
+    /// Its name in element classes and data attributes.
+    pub fn id(self) -> &'static str {
+        match self {
+            TaskClass::Busy => "busy",
+            TaskClass::Backpressured => "backpressured",
+            TaskClass::Idle => "idle",
+        }
+    }
+
+    /// Its mark, as the canvas draws it in a task's corner and the quiz tells it.
+    pub fn mark(self, l: Lang) -> &'static str {
+        match self {
+            TaskClass::Busy => l.t("● busy", "● 繁忙"),
+            TaskClass::Backpressured => l.t("▲ backpressured", "▲ 反压"),
+            TaskClass::Idle => l.t("○ idle", "○ 空闲"),
+        }
+    }
 }
 
 /// Flink's back pressure level, from the backpressured share of the window.
