@@ -79,6 +79,64 @@ def vocabulary(stats):
     return missing
 
 
+def first_completed(history, duration, persisted):
+    """The first completed checkpoint of a history, as (id, duration, persisted in-flight data), and
+    how many completed; (None, None, None, 0) when none did."""
+    done = sorted((c for c in history if duration(c) is not None), key=lambda c: c["id"])
+    if not done:
+        return None, None, None, 0
+    return done[0]["id"], duration(done[0]), persisted(done[0]), len(done)
+
+
+def sim_checkpoints(sim):
+    """The simulator's checkpoints: steps from trigger to the last acknowledgement, and records
+    persisted in flight (`barrierscope run --json`, checkpoints.history)."""
+    return first_completed(sim["checkpoints"]["history"],
+                           lambda c: c["end_tick"] - c["trigger_tick"] if c["status"]["status"] == "completed" else None,
+                           lambda c: c["in_flight"])
+
+
+def flink_checkpoints(flink):
+    """Flink's checkpoints, from the REST API's history (GET /jobs/<id>/checkpoints): the end-to-end
+    duration in ms, and the persisted in-flight data in bytes."""
+    history = flink.get("checkpoint_statistics", {}).get("overview", {}).get("history", [])
+    return first_completed(history,
+                           lambda c: c["end_to_end_duration"] if c["status"] == "COMPLETED" else None,
+                           lambda c: c.get("persisted_data", 0))
+
+
+def trends(results):
+    """Backpressure's trend, for each pair of scenarios NAME-aligned and NAME-unaligned with
+    "backpressure" in the name (a slow operator behind a faster source): under aligned checkpoints
+    the barrier waits behind the slow task's queue, so the first completed checkpoint takes longer
+    than under unaligned ones, persists no in-flight data (unaligned ones persist some), and fewer
+    checkpoints complete in the run. Each system is held to this in its own units (steps and records
+    in the simulator; ms and bytes in Flink): a trend, not the times. Returns (rows, problems)."""
+    rows, problems = [], []
+    for name in sorted(results):
+        if "backpressure" not in name or not name.endswith("-aligned"):
+            continue
+        # "11-backpressure-aligned" goes with "12-backpressure-unaligned": the number is dropped.
+        stem = name.split("-", 1)[1][:-len("aligned")] + "unaligned"
+        pair = next((n for n in results if n.split("-", 1)[1] == stem), None)
+        if pair is None:
+            problems.append("%s: no unaligned scenario to compare with" % name)
+            continue
+        for system, read in (("simulator", lambda r: sim_checkpoints(r[0])), ("Flink", lambda r: flink_checkpoints(r[1]))):
+            a, u = read(results[name]), read(results[pair])
+            rows.append((name, pair, system, a, u))
+            if a[0] is None or u[0] is None:
+                problems.append("%s: %s completed no checkpoint under %s" % (name, system, "aligned" if a[0] is None else "unaligned"))
+                continue
+            if not a[1] > u[1]:
+                problems.append("%s: the first aligned checkpoint (%s) is not longer than the unaligned one (%s)" % (system, a[1], u[1]))
+            if a[2] != 0 or not u[2] > 0:
+                problems.append("%s: persisted in flight %s aligned, %s unaligned (want 0 and more than 0)" % (system, a[2], u[2]))
+            if not a[3] < u[3]:
+                problems.append("%s: %d checkpoints completed aligned, %d unaligned (want fewer aligned)" % (system, a[3], u[3]))
+    return rows, problems
+
+
 def taskmanagers_lost(log_folder):
     """How many TaskManagers of the mini-cluster died (Flink logs "TaskManager #n failed")."""
     lost = set()
@@ -144,7 +202,7 @@ def start_suite(description, system, folder, prefix, header):
 def main():
     args, files, work = start_suite(__doc__.splitlines()[0], "Flink", "groundtruth", "barrierscope-groundtruth-",
                                     "Apache Flink (PyFlink, local mini-cluster)")
-    rows, failures, notes, vocab, died, placed = [], 0, [], None, [], []
+    rows, failures, notes, vocab, died, placed, results = [], 0, [], None, [], [], {}
     started = time.time()
     for path in files:
         name = os.path.basename(path)[:-len(".json")]
@@ -184,6 +242,7 @@ def main():
             continue
         with open(result_path) as f:
             flink = json.load(f)
+        results[name] = (sim, flink)
         wanted, injected = flink["crash"]["wanted"], flink["crash"]["injected"]
         problems = []
         if wanted and not injected:
@@ -262,6 +321,23 @@ def main():
         else:
             print("Checkpoint statistics (REST API at %s, scenario %s): every field the README maps is there."
                   % (rest, name))
+    trend_rows, trend_problems = trends(results)
+    if trend_rows or trend_problems:
+        print()
+        print("Backpressure's trend: the first completed checkpoint, aligned against unaligned")
+        print("| scenarios | system | first checkpoint's duration | persisted in flight | checkpoints completed |")
+        print("|---|---|---|---|---|")
+        unit = {"simulator": ("steps", "records"), "Flink": ("ms", "bytes")}
+        for name, pair, system, a, u in trend_rows:
+            d, p = unit[system]
+            print("| %s / %s | %s | %s %s / %s %s | %s / %s %s | %s / %s |"
+                  % (name, pair, system, a[1], d, u[1], d, a[2], u[2], p, a[3], u[3]))
+        for problem in trend_problems:
+            print("TREND NOT FOLLOWED: " + problem)
+        if trend_problems:
+            failures += 1
+        else:
+            print("Both systems follow the trend.")
     print("Total: %d scenarios, %d failed, %.0f s" % (len(rows), failures, time.time() - started))
     sys.exit(1 if failures else 0)
 

@@ -33,8 +33,8 @@ struct Expect {
     /// The sink's Python, or None without a sink.
     sink: Option<&'static str>,
     /// The crash record, per partition the first unseen record number, and the side of the
-    /// checkpoint.
-    crash: (&'static str, &'static [u32], bool),
+    /// checkpoint; None for a run without a crash.
+    crash: Option<(&'static str, &'static [u32], bool)>,
     /// Lines that set parallelism, as written.
     parallelism: &'static [&'static str],
 }
@@ -45,7 +45,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
         unaligned: false,
         sink: Some("process(AppendSink(\"Sink\"))"),
-        crash: ("t", &[19], true),
+        crash: Some(("t", &[19], true)),
         parallelism: &["source(env, \"Source\", 0, 59, 1)", ".name(\"Count\").set_parallelism(1)"],
     },
     Expect {
@@ -53,7 +53,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
         unaligned: false,
         sink: Some("sink_to(file_sink(\"Sink\"))"),
-        crash: ("s", &[18], true),
+        crash: Some(("s", &[18], true)),
         parallelism: &["source(env, \"Source\", 0, 59, 1)"],
     },
     Expect {
@@ -61,7 +61,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: None,
         unaligned: false,
         sink: Some("process(AppendSink(\"Sink\"))"),
-        crash: ("n", &[13], false),
+        crash: Some(("n", &[13], false)),
         parallelism: &["source(env, \"Source\", 0, 59, 1)"],
     },
     Expect {
@@ -69,7 +69,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
         unaligned: false,
         sink: Some("s_count.rebalance().process(AppendSink(\"Sink\"))"),
-        crash: ("t", &[19, 40], true),
+        crash: Some(("t", &[19, 40], true)),
         parallelism: &[
             "source(env, \"Source\", 0, 59, 2)",
             "s_source.key_by(pinned_key, key_type=PINNED_KEY).process(KeyedCount(\"Count\", \"count\"), output_type=RECORD).name(\"Count\").set_parallelism(2).set_max_parallelism(128)",
@@ -81,7 +81,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
         unaligned: false,
         sink: None,
-        crash: ("ak", &[36], true),
+        crash: Some(("ak", &[36], true)),
         parallelism: &["s_b.union(s_c).key_by(pinned_key, key_type=PINNED_KEY).process(KeyedCount(\"D\", \"count\")"],
     },
     Expect {
@@ -89,7 +89,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("EXACTLY_ONCE", "1500 ms")),
         unaligned: false,
         sink: Some("process(AppendSink(\"Sink\"))"),
-        crash: ("h", &[7], false),
+        crash: Some(("h", &[7], false)),
         parallelism: &["source(env, \"Source\", 0, 59, 1)"],
     },
     Expect {
@@ -97,7 +97,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("AT_LEAST_ONCE", "400 ms")),
         unaligned: false,
         sink: None,
-        crash: ("p", &[15, 40], true),
+        crash: Some(("p", &[15, 40], true)),
         parallelism: &["source(env, \"Left\", 0, 29, 1)", "source(env, \"Right\", 30, 59, 1)", "s_left.union(s_right).key_by"],
     },
     Expect {
@@ -105,7 +105,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("AT_LEAST_ONCE", "400 ms")),
         unaligned: false,
         sink: Some("process(AppendSink(\"Sink\"))"),
-        crash: ("r", &[17, 44], true),
+        crash: Some(("r", &[17, 44], true)),
         parallelism: &["source(env, \"Source\", 0, 59, 2)", ".name(\"Count\").set_parallelism(2)"],
     },
     Expect {
@@ -113,7 +113,7 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
         unaligned: true,
         sink: Some("sink_to(file_sink(\"Sink\")).name(\"Sink (FileSink)\").set_parallelism(1)"),
-        crash: ("w", &[22, 43], true),
+        crash: Some(("w", &[22, 43], true)),
         parallelism: &["source(env, \"Source\", 0, 59, 2)", ".name(\"Count\").set_parallelism(2)"],
     },
     Expect {
@@ -121,11 +121,27 @@ const GROUND_TRUTH: &[Expect] = &[
         checkpointing: Some(("EXACTLY_ONCE", "400 ms")),
         unaligned: false,
         sink: None,
-        crash: ("av", &[47], true),
+        crash: Some(("av", &[47], true)),
         parallelism: &[
             "source(env, \"Source\", 0, 47, 1)",
             "s_source.key_by(pinned_key, key_type=PINNED_KEY).process(KeyedCount(\"Count\", \"count\"), output_type=RECORD).name(\"Count\").set_parallelism(2).set_max_parallelism(128)",
         ],
+    },
+    Expect {
+        file: "11-backpressure-aligned.json",
+        checkpointing: Some(("EXACTLY_ONCE", "600 ms")),
+        unaligned: false,
+        sink: None,
+        crash: None,
+        parallelism: &["source(env, \"Source\", 0, 39, 1)", "SLOW_MS = {\"Count\": 100}\n"],
+    },
+    Expect {
+        file: "12-backpressure-unaligned.json",
+        checkpointing: Some(("EXACTLY_ONCE", "600 ms")),
+        unaligned: true,
+        sink: None,
+        crash: None,
+        parallelism: &["source(env, \"Source\", 0, 39, 1)", "SLOW_MS = {\"Count\": 100}\n"],
     },
 ];
 
@@ -164,12 +180,16 @@ fn each_ground_truth_export_has_the_right_pieces() {
                 lacks("file_sink(\"");
             }
         }
-        let (label, next, after) = x.crash;
-        let next = next.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
-        has(&format!(
-            "\"next\": [{next}], \"record\": \"{label}\", \"after_checkpoint\": {}, \"effects\": 1",
-            if after { "True" } else { "False" }
-        ));
+        match x.crash {
+            Some((label, next, after)) => {
+                let next = next.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
+                has(&format!(
+                    "\"next\": [{next}], \"record\": \"{label}\", \"after_checkpoint\": {}, \"effects\": 1",
+                    if after { "True" } else { "False" }
+                ));
+            }
+            None => has("CRASH = None\n"),
+        }
         for p in x.parallelism {
             has(p);
         }
