@@ -1170,3 +1170,58 @@ fn a_saved_run_puts_a_lab_handler_on_the_canvas_and_refuses_a_bad_one() {
     let t = text.replace("\"after\": \"process\"", "\"after\": \"later\"");
     assert!(SavedRun::parse(&t).is_err(), "an unknown choice is refused");
 }
+
+/// Backpressure's bound in the explorer (issue 53; the room's preset `aligned-bound-one`): with
+/// channels of one buffer, every state any schedule reaches has at most one record in each
+/// channel, and a barrier never more than one record ahead of it: a record joins a channel only
+/// when the one ahead has left. A barrier takes no credit (Flink sends an event when the channel
+/// has none, `PipelinedSubpartition.getAvailabilityAndBacklog`), so it may join a full channel,
+/// behind the record there. Every schedule is still exactly once, the counts agree with brute
+/// force, and the bound only takes schedules away: fewer than with unbounded channels.
+#[test]
+fn a_bound_of_one_keeps_one_record_in_each_channel_and_only_removes_schedules() {
+    let bounded = scenario_file("line-aligned-bound-one.json");
+    assert_eq!(bounded.settings.channel_capacity, Some(1));
+    let sim = bounded.sim().unwrap();
+    let rules = Rules {
+        faults: Faults::resolve(&sim, bounded.explore.unwrap_or_default()).unwrap(),
+        canonical: false,
+        final_checkpoint: false,
+    };
+    let spent = FaultsSpent { timers: vec![0; sim.graph.tasks.len()], ..FaultsSpent::default() };
+    let (mut states, mut barrier_behind_record) = (0usize, 0usize);
+    let mut stack = vec![(sim, spent)];
+    while let Some((sim, spent)) = stack.pop() {
+        states += 1;
+        for c in 0..sim.graph.channels.len() {
+            let q = sim.queue(barrierscope::engine::ChannelId(c as u16));
+            let records = q.iter().filter(|i| matches!(i, barrierscope::engine::Item::Record { .. })).count();
+            assert!(records <= 1, "a channel holds {records} records: {q:?}");
+            if let Some(b) = q.iter().position(|i| matches!(i, barrierscope::engine::Item::Barrier(_))) {
+                assert!(b <= 1, "a barrier behind {b} records: {q:?}");
+                barrier_behind_record += b;
+            }
+        }
+        for (a, s) in rules.moves(&sim, &spent) {
+            let mut next = sim.clone();
+            next.step(a).unwrap();
+            stack.push((next, s));
+        }
+    }
+    assert!(
+        states > 1000 && barrier_behind_record > 0,
+        "{states} states walked, {barrier_behind_record} with a barrier behind a record"
+    );
+    let (_, b) = explore(&bounded, Completion::Canonical);
+    let (_, u) = explore(&scenario_file("line-aligned.json"), Completion::Canonical);
+    assert_eq!(b.state.exactly_once, b.schedules, "{b:?}");
+    assert!(
+        b.schedules < u.schedules && b.states < u.states,
+        "bounded {} / {}, unbounded {} / {}",
+        b.schedules,
+        b.states,
+        u.schedules,
+        u.states
+    );
+    check_against_brute_force(&bounded, Completion::Canonical);
+}

@@ -15,6 +15,8 @@ pub struct Preset {
     pub sink: SinkMode,
     /// Records per source.
     pub records: u32,
+    /// The channels' capacity in records (`channel-capacity`), or None for unbounded channels.
+    pub capacity: Option<u32>,
     en: &'static str,
     zh: &'static str,
     claim_en: &'static str,
@@ -25,6 +27,7 @@ impl Preset {
     pub fn config(&self) -> RunConfig {
         let mut settings = Settings::new(self.strategy);
         settings.sink = self.sink;
+        settings.channel_capacity = self.capacity;
         RunConfig { job: self.job.into(), settings, seed: 1, records: Some(self.records) }
     }
     pub fn title(&self, l: Lang) -> &'static str {
@@ -44,10 +47,26 @@ const fn make(
     records: u32,
     text: [&'static str; 4],
 ) -> Preset {
-    Preset { id, job, strategy, sink, records, en: text[0], zh: text[1], claim_en: text[2], claim_zh: text[3] }
+    Preset {
+        id,
+        job,
+        strategy,
+        sink,
+        records,
+        capacity: None,
+        en: text[0],
+        zh: text[1],
+        claim_en: text[2],
+        claim_zh: text[3],
+    }
 }
 
-pub const PRESETS: [Preset; 7] = [
+/// A preset whose channels hold at most `capacity` records (backpressure's bounded channels).
+const fn bounded(capacity: u32, p: Preset) -> Preset {
+    Preset { capacity: Some(capacity), ..p }
+}
+
+pub const PRESETS: [Preset; 8] = [
     make("timers-abc", "line", Strategy::Timers, SinkMode::Append, 3, [
         "Per-task timers on the line: a, b, c",
         "line 上的各任务定时快照：a、b、c",
@@ -60,6 +79,12 @@ pub const PRESETS: [Preset; 7] = [
         "One checkpoint at any moment, one crash at any moment: does every schedule keep every record exactly once?",
         "任意时刻一次检查点、任意时刻一次崩溃：每个调度都让每条记录精确一次吗？",
     ]),
+    bounded(1, make("aligned-bound-one", "line", Strategy::Aligned, SinkMode::Append, 3, [
+        "Aligned barriers, channels of one buffer: a, b, c",
+        "对齐屏障，每个通道只有一个缓冲：a、b、c",
+        "A record or a barrier enters a channel only when the one ahead has left, so a barrier never waits behind more than one record and never overtakes it. Fewer schedules than with unbounded channels: still exactly once on every one?",
+        "记录或屏障只有在前一个离开后才能进入通道，所以屏障前面最多只有一条记录，也从不超车。调度比无界通道少：每个调度仍然精确一次吗？",
+    ])),
     make("tracker-two", "two-inputs", Strategy::AtLeastOnce, SinkMode::Append, 2, [
         "The barrier tracker on two inputs",
         "两个输入上的屏障跟踪器",
