@@ -802,6 +802,41 @@ await check('Settings: a generated input of 150 records per partition; the ledge
   await pg.context().close();
 });
 
+await check('Settings: a capacity for one channel alone: Map->Count fills behind a slow Count and turns amber, Source->Map stays unbounded, in both languages', async () => {
+  const pg = await open();
+  await pg.selectOption('#sel-job', 'line');
+  await pg.selectOption('#sel-strategy', 'aligned');
+  await pg.click('.more-settings summary');
+  await pg.selectOption('#sel-slow-task', { label: 'Count' });
+  await pg.fill('#inp-capacity', '2');
+  await pg.dispatchEvent('#inp-capacity', 'change');
+  await pg.selectOption('#sel-bounded-channel', { label: 'only Map->Count' });
+  expect(await pg.$eval('#sel-bounded-channel', (e) => e.selectedOptions[0].textContent) === 'only Map->Count', 'one channel chosen');
+  expect(await pg.$eval('#inp-capacity', (e) => e.value) === '2', 'the capacity stays 2');
+  await pg.click('.more-settings summary');
+  const lane = (name) => pg.$eval(`.lane[data-channel="${name}"]`, (e) => ({ cap: e.dataset.capacity, queued: Number(e.dataset.queued), full: e.classList.contains('full'), said: e.getAttribute('aria-label') }));
+  expect((await lane('Source->Map')).cap === undefined && (await lane('Map->Count')).cap === '2', 'only Map->Count is bounded');
+  const flow = (t) => pg.$eval(`#canvas [data-task="${t}"]`, (e) => e.querySelector('[data-flow]')?.dataset.flow ?? 'none');
+  let [sawFull, mapHeld, sourceHeld] = [false, false, false];
+  for (let i = 0; i < 30 && !(sawFull && mapHeld); i++) {
+    await pg.click('#btn-step');
+    const mc = await lane('Map->Count');
+    expect(mc.queued <= 2, `Map->Count holds at most 2: ${mc.queued}`);
+    sawFull ||= mc.full;
+    mapHeld ||= mc.full && (await flow('Map')) === 'backpressured';
+    sourceHeld ||= (await flow('Source')) === 'backpressured';
+  }
+  expect(sawFull && mapHeld, `Map->Count filled (${sawFull}) and held Map back (${mapHeld})`);
+  expect(!sourceHeld, 'Source->Map is unbounded: the source is never held back');
+  const full = await lane('Map->Count');
+  expect(full.said.includes('full: 2 of 2 buffers taken'), full.said);
+  await pg.screenshot({ path: shots + '08g-one-channel-bounded-1366.png' });
+  await pg.click('#btn-lang');
+  const zh = await lane('Map->Count');
+  expect(zh.said.includes('已满：2/2 个缓冲已占用'), zh.said);
+  await pg.context().close();
+});
+
 await check('Settings: failover full or region restarts the line; tolerable failures only with checkpoints', async () => {
   const pg = await open();
   await pg.selectOption('#sel-job', 'line');

@@ -138,6 +138,29 @@ fn a_slow_task_backpressures_the_source_and_is_classed_busy() {
     assert!(high, "the source's back pressure left OK (over a tenth of a window)");
 }
 
+/// A capacity of one channel's own (`channel-capacities`) bounds that channel alone: Map->Count
+/// fills to its 2 items behind a slow Count and Map is backpressured, while Source->Map, unbounded,
+/// takes every record Map cannot pass on, and the source never stops reading.
+#[test]
+fn a_channel_bounded_alone_backpressures_its_sender_only() {
+    let mut s = Settings::new(Strategy::Aligned);
+    s.channel_capacities.insert("Map->Count".into(), 2);
+    s.record_cost.insert("Count".into(), 4);
+    let mut sim = sim("line", s, Some(20));
+    let (source_map, map_count) = (ch(&sim, "Source->Map"), ch(&sim, "Map->Count"));
+    assert_eq!((sim.channel_buffers(source_map), sim.channel_buffers(map_count)), (None, Some(2)));
+    let (map, src) = (task(&sim, "Map"), task(&sim, "Source"));
+    let (mut map_held, mut longest) = (0, 0);
+    for _ in 0..40 {
+        sim.step(Action::Auto).unwrap();
+        assert!(records_on(&sim, map_count) <= 2);
+        longest = longest.max(records_on(&sim, source_map));
+        map_held += usize::from(sim.task_class(map) == Some(TaskClass::Backpressured));
+        assert_ne!(sim.task_class(src), Some(TaskClass::Backpressured), "the source's channel is unbounded");
+    }
+    assert!(map_held > 5 && longest > 2, "Map held back {map_held} steps; Source->Map reached {longest}");
+}
+
 #[test]
 fn debloated_buffers_hold_the_target_worth_of_throughput() {
     for (cost, target) in [(2u32, 6u32), (4, 8), (3, 3), (5, 20)] {
@@ -214,19 +237,27 @@ fn a_busy_task_is_refused_with_its_step() {
 proptest! {
     #![proptest_config(config())]
 
-    /// With a capacity and no crash, no channel ever holds more records than its capacity, under
-    /// any speeds, any strategy with barriers, and any schedule.
+    /// With a capacity and no crash, no channel ever holds more records than its capacity (its
+    /// own where `channel-capacities` names it, else the job's, else none), under any speeds, any
+    /// strategy with barriers, and any schedule.
     #[test]
     fn no_channel_holds_more_records_than_its_capacity(
         seed in any::<u64>(),
-        capacity in 1u32..5,
+        capacity in prop::option::of(1u32..5),
+        own in prop::collection::vec(prop::option::of(1u32..4), 2),
         cost in 1u32..5,
         slow in 0usize..3,
         strategy in prop::sample::select(vec![Strategy::Aligned, Strategy::Unaligned, Strategy::AtLeastOnce]),
         checkpoints in prop::collection::vec(0u64..60, 0..4),
     ) {
         let mut s = Settings::new(strategy);
-        s.channel_capacity = Some(capacity);
+        s.channel_capacity = capacity;
+        for (name, items) in ["Source->Map", "Map->Count"].iter().zip(&own) {
+            if let Some(n) = items {
+                s.channel_capacities.insert(name.to_string(), *n);
+            }
+        }
+        let caps: Vec<Option<u32>> = own.iter().map(|o| o.or(capacity)).collect();
         let names = ["Source", "Map", "Count"];
         if cost > 1 {
             s.record_cost.insert(names[slow].into(), cost);
@@ -240,9 +271,12 @@ proptest! {
                 break;
             }
             sim.step(Action::Auto).unwrap();
-            for c in 0..sim.graph.channels.len() {
-                let c = ChannelId(c as u16);
-                prop_assert!(records_on(&sim, c) <= capacity as usize, "step {step}: {:?}", sim.queue(c));
+            for (name, cap) in ["Source->Map", "Map->Count"].iter().zip(&caps) {
+                let c = ch(&sim, name);
+                prop_assert_eq!(sim.channel_buffers(c), *cap);
+                if let Some(cap) = cap {
+                    prop_assert!(records_on(&sim, c) <= *cap as usize, "step {}: {:?}", step, sim.queue(c));
+                }
             }
         }
     }

@@ -469,6 +469,14 @@ fn catalogue() -> Vec<Bad> {
                     .to_string(),
             ),
         ),
+        // ---- backpressure's settings (issue 53) ----
+        bad("`\"record-cost\": {\"Sink\": 3}` on a job without a Sink", line_scenario(|v| v["settings"]["record-cost"] = json!({"Sink": 3}))),
+        bad("`\"record-cost\": {\"Count\": 99}`", line_scenario(|v| v["settings"]["record-cost"] = json!({"Count": 99}))),
+        bad(
+            "`\"channel-capacities\": {\"Map->Count\": 2}` on a job without that channel",
+            line_scenario(|v| v["settings"]["channel-capacities"] = json!({"Map->Count": 2})),
+        ),
+        bad("`\"channel-capacities\": {\"Source->Count\": 0}`", line_scenario(|v| v["settings"]["channel-capacities"] = json!({"Source->Count": 0}))),
     ]
 }
 

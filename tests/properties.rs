@@ -160,8 +160,16 @@ fn scenario(c: &Case, strategy: Snapshots) -> Scenario {
     if strategy == Snapshots::Unaligned || s.alignment_timeout.is_some() {
         s.max_concurrent_checkpoints = 1;
     }
-    s.channel_capacity = c.capacity;
-    let tasks = barrierscope::engine::JobGraph::build(&b.spec, &b.input).unwrap().tasks;
+    let graph = barrierscope::engine::JobGraph::build(&b.spec, &b.input).unwrap();
+    // A capacity for every channel, or (an odd seed) for one channel alone.
+    match c.capacity {
+        Some(items) if c.seed % 2 == 1 && !graph.channels.is_empty() => {
+            let one = &graph.channels[(c.seed / 2) as usize % graph.channels.len()];
+            s.channel_capacities.insert(one.name.clone(), items);
+        }
+        capacity => s.channel_capacity = capacity,
+    }
+    let tasks = graph.tasks;
     for (t, steps) in &c.costs {
         s.record_cost.insert(tasks[*t as usize % tasks.len()].name.clone(), *steps);
     }

@@ -240,6 +240,36 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
     </> }
 }
 
+/// Which channels the capacity bounds (`channel-capacity` for every channel, or
+/// `channel-capacities` for one): every channel, or one of the job's. A file that bounds several
+/// channels one by one shows them, until the learner picks.
+fn bounded_channel(config: &RunConfig, graph: &JobGraph, l: Lang, dispatch: &Dispatch) -> Html {
+    let caps = &config.settings.channel_capacities;
+    let on_change = {
+        let (d, config, g) = (dispatch.clone(), config.clone(), graph.clone());
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let mut next = config.clone();
+            next.settings = next.settings.edited_for(Edit::BoundedChannel(v.parse::<u16>().ok()), &g);
+            d.dispatch(Msg::Cmd(Command::Configure(next)));
+        })
+    };
+    html! {
+        <label>{ l.t("The capacity bounds", "容量限制的通道") }
+            <select id="sel-bounded-channel" onchange={on_change}>
+                <option value="every" selected={caps.is_empty()}>{ l.t("every channel", "每个通道") }</option>
+                { for graph.channels.iter().enumerate().map(|(i, c)| html! {
+                    <option value={i.to_string()} selected={caps.len() == 1 && caps.contains_key(&c.name)}>
+                        { format!("{} {}", l.t("only", "仅"), c.name) }</option>
+                }) }
+                { (caps.len() > 1).then(|| html! {
+                    <option value="several" selected=true disabled=true>{ format!("{} ({})",
+                        caps.keys().cloned().collect::<Vec<_>>().join(", "), l.t("as the file sets them", "按文件设定")) }</option>
+                }).unwrap_or_default() }
+            </select></label>
+    }
+}
+
 /// Which task is slow (`record-cost`): none, or one of the job's tasks.
 fn slow_task(config: &RunConfig, graph: &JobGraph, l: Lang, dispatch: &Dispatch) -> Html {
     let slow = config.settings.record_cost.keys().next().cloned();
@@ -398,6 +428,7 @@ pub fn settings_grid(
                     { number(SettingField::AlignmentTimeout, l.t("Alignment timeout (steps, empty = off)", "对齐超时（步，留空=关闭）"),
                         disabled_why(l, strategy, Needs::Alignment)) }
                     { number(SettingField::ChannelCapacity, l.t("Channel capacity (empty = unbounded)", "通道容量（留空=无界）"), None) }
+                    { bounded_channel(config, graph, l, dispatch) }
                     { slow_task(config, graph, l, dispatch) }
                     { number(SettingField::RecordCost, l.t("Steps a record of the slow task", "慢任务每条记录的步数"),
                         settings.record_cost.is_empty().then(|| l.t("Choose a slow task first", "请先选择一个慢任务").to_string())) }

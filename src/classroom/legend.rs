@@ -18,6 +18,7 @@ pub fn marks(settings: &Settings) -> Vec<Mark> {
     // Slow tasks, bounded or debloated channels: each task's corner says what it does.
     if !settings.record_cost.is_empty()
         || settings.channel_capacity.is_some()
+        || !settings.channel_capacities.is_empty()
         || settings.buffer_debloat_target.is_some()
     {
         marks.push(Mark::TaskTime);

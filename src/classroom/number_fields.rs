@@ -94,7 +94,9 @@ impl SettingField {
             SettingField::Seed => Some(c.seed),
             SettingField::CheckpointInterval => s.checkpoint_interval,
             SettingField::AlignmentTimeout => s.alignment_timeout_steps(),
-            SettingField::ChannelCapacity => s.channel_capacity.map(u64::from),
+            SettingField::ChannelCapacity => {
+                s.channel_capacities.values().next().copied().or(s.channel_capacity).map(u64::from)
+            }
             SettingField::RecordCost => s.record_cost.values().next().map(|c| u64::from(*c)),
             SettingField::BufferDebloatTarget => s.buffer_debloat_target.map(u64::from),
             SettingField::TolerableFailedCheckpoints => Some(s.tolerable_failed_checkpoints as u64),

@@ -48,6 +48,13 @@ pub(super) fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers)
         Err(e) => format!("{} — {}", info.name, e.message(l)),
     };
     let n = ch.queue.len();
+    // A bounded channel's buffers, and whether they are all taken (its sender is backpressured).
+    let cap = sim.channel_buffers(c);
+    let full = cap.is_some_and(|cap| n >= cap as usize);
+    let title = match cap {
+        Some(cap) => format!("{title} — {}", buffers_words(n, cap, l)),
+        None => title,
+    };
     let falling = geo.back.1.abs() > geo.back.0.abs();
     // The channel as a screen reader names it: what is on it, head first (the first twelve).
     let on_it = spoken(sim, c, l);
@@ -89,8 +96,9 @@ pub(super) fn lane(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, h: &Handlers)
         </g> }
     });
     html! {
-        <g class={classes!("lane", ch.blocked.then_some("blocked"), enabled.is_ok().then_some("ready"))} data-channel={info.name.clone()}
-           data-blocked={ch.blocked.to_string()} data-queued={n.to_string()} role="group" aria-label={on_it}>
+        <g class={classes!("lane", ch.blocked.then_some("blocked"), full.then_some("full"), enabled.is_ok().then_some("ready"))} data-channel={info.name.clone()}
+           data-blocked={ch.blocked.to_string()} data-queued={n.to_string()} data-capacity={cap.map(|c| c.to_string())}
+           role="group" aria-label={on_it}>
             <g role="button" tabindex={if enabled.is_ok() { "0" } else { "-1" }} aria-label={aria} aria-disabled={enabled.is_err().to_string()}
                onclick={enabled.is_ok().then_some(onclick)} onkeydown={enabled.is_ok().then_some(onkeydown)} class="lane-hit">
                 <title>{ title }</title>
@@ -191,8 +199,28 @@ pub(super) fn lane_labels(sim: &Sim, c: ChannelId, lay: &Layout, l: Lang, cut: O
     }
 }
 
-/// The channel as a screen reader names it: what is on it, head first (the first twelve).
+/// A bounded channel's fill: "2 of 3 buffers taken", or "full: 3 of 3 buffers taken".
+fn buffers_words(n: usize, cap: u32, l: Lang) -> String {
+    let full = n >= cap as usize;
+    match l {
+        Lang::Zh => format!("{}{n}/{cap} 个缓冲已占用", if full { "已满：" } else { "" }),
+        _ => format!("{}{n} of {cap} buffers taken", if full { "full: " } else { "" }),
+    }
+}
+
+/// The channel as a screen reader names it: what is on it, head first (the first twelve), and a
+/// bounded channel's fill.
 fn spoken(sim: &Sim, c: ChannelId, l: Lang) -> String {
+    let said = spoken_items(sim, c, l);
+    match sim.channel_buffers(c) {
+        Some(cap) => {
+            format!("{said}{}{}", if l == Lang::Zh { "；" } else { "; " }, buffers_words(sim.queue(c).len(), cap, l))
+        }
+        None => said,
+    }
+}
+
+fn spoken_items(sim: &Sim, c: ChannelId, l: Lang) -> String {
     let g = &sim.graph;
     let info = g.channel(c);
     let ch = &sim.channels()[c.index()];

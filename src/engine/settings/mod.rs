@@ -45,8 +45,13 @@ pub enum Edit {
     /// Steps of alignment as the app counts them, 1 or more (see
     /// [`Settings::alignment_timeout_steps`]); None or 0: off.
     AlignmentTimeout(Option<u64>),
-    /// Items (None: unbounded); more than [`MAX_CHANNEL_CAPACITY`] is taken as the limit.
+    /// Items (None: unbounded); more than [`MAX_CHANNEL_CAPACITY`] is taken as the limit. It bounds
+    /// the channels `channel-capacities` names when it names some, else every channel.
     ChannelCapacity(Option<u64>),
+    /// Which channels the capacity bounds: channel `c` (its index in the job graph) alone, or
+    /// None for every channel; the capacity stays. Only [`Settings::edited_for`] makes it: the
+    /// setting names the channel.
+    BoundedChannel(Option<u16>),
     /// Task `task` (its index in the job graph) becomes the slow one, at the steps a record the
     /// slow task had (4 if none was slow); None: no task is slow. Only [`Settings::edited_for`]
     /// makes it: the setting names the task.
@@ -97,6 +102,10 @@ pub struct Settings {
     /// Bounded channels: a task whose output channel holds this many items is backpressured.
     #[serde(default)]
     pub channel_capacity: Option<u32>,
+    /// Bounded channels one by one, per channel name (`"Map->Count"`, `"Source[0]->Count[1]"`):
+    /// each overrides `channel_capacity` for its channel.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub channel_capacities: BTreeMap<String, u32>,
     /// Slow tasks, per task name: the steps one record (or one read) keeps the task busy, 2 or
     /// more (a task not listed takes 1, as every task did before). See `core::dataflow::slow_tasks`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -144,7 +153,7 @@ pub struct Settings {
 }
 
 /// Every key a settings object may have: the ones above, then the mechanisms' own.
-pub const KEYS: [&str; 23] = {
+pub const KEYS: [&str; 24] = {
     let m = crate::engine::mechanisms::catalogue::carried::KEYS;
     [
         "strategy",
@@ -156,6 +165,7 @@ pub const KEYS: [&str; 23] = {
         "num-retained",
         "alignment-timeout",
         "channel-capacity",
+        "channel-capacities",
         "record-cost",
         "buffer-debloat-target",
         "sink",
@@ -205,6 +215,9 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 /// The steps a record a task takes when it is made the slow one (and no task was slow).
 pub const DEFAULT_SLOW_COST: u32 = 4;
 
+/// The items a channel holds when it is bounded alone and no capacity was set.
+pub const DEFAULT_CHANNEL_CAPACITY: u32 = 2;
+
 fn default_timeout() -> u64 {
     1000
 }
@@ -230,6 +243,7 @@ impl Settings {
             num_retained: 1,
             alignment_timeout: None,
             channel_capacity: None,
+            channel_capacities: BTreeMap::new(),
             record_cost: BTreeMap::new(),
             buffer_debloat_target: None,
             sink: SinkMode::Append,
@@ -273,6 +287,19 @@ impl Settings {
                 }
                 s
             }
+            Edit::BoundedChannel(channel) => {
+                let mut s = self.clone();
+                let items = self.channel_capacities.values().next().copied().or(self.channel_capacity);
+                s.channel_capacities.clear();
+                match channel.and_then(|c| graph.channels.get(c as usize)) {
+                    Some(c) => {
+                        s.channel_capacity = None;
+                        s.channel_capacities.insert(c.name.clone(), items.unwrap_or(DEFAULT_CHANNEL_CAPACITY));
+                    }
+                    None => s.channel_capacity = items,
+                }
+                s
+            }
             other => self.edited(other),
         }
     }
@@ -286,6 +313,7 @@ impl Settings {
                 s = Settings::new(strategy);
                 s.sink = if strategy.allows_sink(self.sink) { self.sink } else { SinkMode::Append };
                 s.channel_capacity = self.channel_capacity;
+                s.channel_capacities = self.channel_capacities.clone();
                 s.record_cost = self.record_cost.clone();
                 s.buffer_debloat_target = self.buffer_debloat_target;
                 // Steps between checkpoints, or (Spark Streaming) batches between state checkpoints.
@@ -308,7 +336,16 @@ impl Settings {
             Edit::CheckpointInterval(steps) => s.checkpoint_interval = steps,
             Edit::AlignmentTimeout(steps) => s.alignment_timeout = steps.and_then(|n| n.checked_sub(1)),
             Edit::ChannelCapacity(items) => {
-                s.channel_capacity = items.map(|n| n.min(MAX_CHANNEL_CAPACITY as u64) as u32)
+                let items = items.map(|n| n.min(MAX_CHANNEL_CAPACITY as u64) as u32);
+                match items {
+                    Some(n) if !s.channel_capacities.is_empty() => {
+                        s.channel_capacities.values_mut().for_each(|c| *c = n)
+                    }
+                    _ => {
+                        s.channel_capacities.clear();
+                        s.channel_capacity = items;
+                    }
+                }
             }
             Edit::BufferDebloatTarget(steps) => {
                 s.buffer_debloat_target = steps.filter(|n| *n > 0).map(|n| n.min(MAX_STEPS_SETTING) as u32)
@@ -319,8 +356,8 @@ impl Settings {
             Edit::Retention(r) => s.externalized_checkpoint_retention = r,
             Edit::Source(k) => s.source = k,
             Edit::Mechanism(e) => s.mechanism.edit(e, None),
-            // It names a task of the graph: `edited_for` makes it.
-            Edit::SlowTask(_) => {}
+            // They name a task or a channel of the graph: `edited_for` makes them.
+            Edit::SlowTask(_) | Edit::BoundedChannel(_) => {}
             Edit::RecordCost(steps) => match steps.filter(|n| *n > 1) {
                 Some(n) => s.record_cost.values_mut().for_each(|c| *c = n.min(MAX_RECORD_COST as u64) as u32),
                 None => s.record_cost.clear(),
@@ -435,6 +472,34 @@ mod tests {
         let mut over = s.clone();
         over.channel_capacity = Some(MAX_CHANNEL_CAPACITY + 1);
         assert!(over.validate(&graph("line")).is_err());
+    }
+
+    #[test]
+    fn a_capacity_moves_between_every_channel_and_one() {
+        let g = graph("line");
+        let every = Settings::default().edited(Edit::ChannelCapacity(Some(3)));
+        // One channel: the capacity moves to it, and the others are unbounded.
+        let one = every.edited_for(Edit::BoundedChannel(Some(1)), &g);
+        assert_eq!((one.channel_capacity, one.channel_capacities.get("Map->Count")), (None, Some(&3)));
+        assert_eq!(one.validate(&g), Ok(()));
+        // The capacity field then edits that channel's.
+        assert_eq!(one.edited(Edit::ChannelCapacity(Some(5))).channel_capacities.get("Map->Count"), Some(&5));
+        // Emptied, nothing is bounded; back to every channel, the capacity goes with it.
+        assert_eq!(one.edited(Edit::ChannelCapacity(None)), Settings::default());
+        assert_eq!(one.edited_for(Edit::BoundedChannel(None), &g), every);
+        // From nothing bounded, one channel takes the default.
+        let fresh = Settings::default().edited_for(Edit::BoundedChannel(Some(0)), &g);
+        assert_eq!(fresh.channel_capacities.get("Source->Map"), Some(&DEFAULT_CHANNEL_CAPACITY));
+        // A strategy edit keeps it.
+        assert_eq!(one.edited(Edit::Strategy(Strategy::Unaligned)).channel_capacities, one.channel_capacities);
+        // A name the job does not have, or a capacity out of range, is refused by name.
+        let mut bad = Settings::default();
+        bad.channel_capacities.insert("Map->Sink".into(), 2);
+        let e = bad.validate(&g).unwrap_err().to_string();
+        assert!(e.contains("\"Map->Sink\"") && e.contains("Source->Map, Map->Count"), "{e}");
+        let mut zero = Settings::default();
+        zero.channel_capacities.insert("Map->Count".into(), 0);
+        assert!(zero.validate(&g).unwrap_err().to_string().contains("channel-capacities of Map->Count must be 1 to"));
     }
 
     #[test]

@@ -68,6 +68,18 @@ impl Settings {
                 return bad(format!("channel-capacity must be 1 to {MAX_CHANNEL_CAPACITY} items"));
             }
         }
+        for (channel, items) in &self.channel_capacities {
+            if graph.channel_by_name(channel).is_none() {
+                let names: Vec<&str> = graph.channels.iter().map(|c| c.name.as_str()).collect();
+                return bad(format!(
+                    "channel-capacities names channel {channel:?}, which the job does not have (it has {})",
+                    names.join(", ")
+                ));
+            }
+            if *items == 0 || *items > MAX_CHANNEL_CAPACITY {
+                return bad(format!("channel-capacities of {channel} must be 1 to {MAX_CHANNEL_CAPACITY} items"));
+            }
+        }
         for (task, steps) in &self.record_cost {
             if graph.task_by_name(task).is_none() {
                 let names: Vec<&str> = graph.tasks.iter().map(|t| t.name.as_str()).collect();

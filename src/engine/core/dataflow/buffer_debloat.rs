@@ -14,6 +14,7 @@
 //! `threshold-percentages` (25 %) unless the new size is the least or the most, as this does. The simulator counts records as buffers and
 //! starts when the window is full.
 
+use crate::engine::core::dataflow::flow::UNBOUNDED;
 use crate::engine::core::dataflow::task_time::WINDOW;
 use crate::engine::core::ids::{ChannelId, TaskId};
 use crate::engine::core::sim::Sim;
@@ -46,11 +47,13 @@ impl Sim {
             return None;
         }
         let to = self.graph.channel(c).to;
-        Some(match self.flow.debloat_target {
-            // Debloated buffers start at the ceiling and never exceed it (`debloated`).
-            Some(_) => self.live.tasks[to.index()].time.buffers,
-            None => self.flow.ceiling,
-        })
+        let cap = self.flow.caps[c.index()];
+        match self.flow.debloat_target {
+            // Debloated buffers start at the ceiling and never exceed it (`debloated`); a channel
+            // with a capacity of its own holds no more than that.
+            Some(_) => Some(self.live.tasks[to.index()].time.buffers.min(cap)),
+            None => (cap != UNBOUNDED).then_some(cap),
+        }
     }
 
     /// Each running task's buffers set to its throughput times `target`, once its window is full.

@@ -74,10 +74,12 @@ impl Sim {
             return true;
         }
         match self.flow.debloat_target {
-            None => {
-                let cap = self.flow.ceiling as usize;
-                self.graph.task(t).out_channels.iter().all(|c| self.live.channels[c.index()].queue.len() < cap)
-            }
+            None => self
+                .graph
+                .task(t)
+                .out_channels
+                .iter()
+                .all(|c| self.live.channels[c.index()].queue.len() < self.flow.caps[c.index()] as usize),
             Some(_) => self.graph.task(t).out_channels.iter().all(|c| {
                 self.channel_buffers(*c).is_none_or(|cap| self.live.channels[c.index()].queue.len() < cap as usize)
             }),

@@ -166,6 +166,12 @@ fn header(py: &mut String, sc: &Scenario, plan: &ExportPlan, title: &str) {
         line(py, "#   segments of many records (2 exclusive buffers per channel and 8 floating per gate by default),");
         line(py, "#   so Flink's channels hold more records than the simulator's, and backpressure comes later.");
     }
+    if !s.channel_capacities.is_empty() {
+        let named: Vec<String> = s.channel_capacities.iter().map(|(c, n)| format!("{c} {n}")).collect();
+        line(py, &format!("# - channel-capacities ({}) are not carried: Flink sets buffers per", named.join(", ")));
+        line(py, "#   TaskManager (taskmanager.network.memory.buffers-per-channel, floating-buffers-per-gate),");
+        line(py, "#   not per channel.");
+    }
     if let Some(steps) = s.buffer_debloat_target {
         line(py, &format!("# - buffer debloating's target of {steps} steps becomes {} ms.", steps as u64 * STEP_MS));
     }
