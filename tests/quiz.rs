@@ -184,6 +184,37 @@ fn a_set_is_ten_questions_every_type_in_turn_and_the_same_for_its_seed() {
     assert_eq!(QuizSet::score(&[Some(true), Some(false), None, Some(true)]), (2, 3));
 }
 
+/// The room draws a set a slice at a time (`SetDraw`, at most a few hundred of the explorer's
+/// states a slice); the set is the one `QuizSet::new` draws at once, question for question. Each
+/// side runs on a thread of its own, so that neither finds the other's explorations cached.
+#[test]
+fn a_set_drawn_in_slices_is_the_set_drawn_at_once() {
+    let sets: Vec<u64> = (0..12).collect();
+    let at_once = std::thread::spawn({
+        let sets = sets.clone();
+        move || sets.iter().map(|&s| QuizSet::new(s)).collect::<Vec<_>>()
+    });
+    let (mut slices, mut longest) = (0usize, 0usize);
+    let sliced: Vec<QuizSet> = sets
+        .iter()
+        .map(|&s| {
+            let mut draw = quiz::SetDraw::new(s);
+            let mut n = 0;
+            while draw.step(200) {
+                n += 1;
+            }
+            slices += n;
+            longest = longest.max(n);
+            assert!(draw.done());
+            draw.set
+        })
+        .collect();
+    assert_eq!(sliced, at_once.join().unwrap());
+    // Some set waited on its explorations over many slices (the diamond's, under per-task timers,
+    // is about 8,000 states).
+    assert!(longest > 20, "{slices} slices in all; the most for one set {longest}");
+}
+
 #[test]
 fn stored_history_and_progress_read_back_and_bad_data_is_dropped_not_an_error() {
     use barrierscope::classroom::quiz::history::*;

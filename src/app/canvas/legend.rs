@@ -85,8 +85,8 @@ pub(super) fn Legend(props: &LegendProps) -> Html {
             <text class="flow idle" x="60" y="31">{ "○" }</text></g> },
             84,
             l.t(
-                "● busy, ▲ backpressured (an output channel is full), ○ idle: what a task does",
-                "● 繁忙、▲ 受反压（一个输出通道已满）、○ 空闲：任务在做什么",
+                "● busy, ▲ backpressured (an output channel is full: its lane turns amber), ○ idle: what a task does",
+                "● 繁忙、▲ 受反压（一个输出通道已满：其通道变为琥珀色）、○ 空闲：任务在做什么",
             ),
         ),
         // Storm's and Spark's marks are drawn by their bands' part, which comes with the strategy

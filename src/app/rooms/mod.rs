@@ -48,6 +48,7 @@ pub mod held;
 pub mod program;
 pub mod pyflink;
 pub mod quiz;
+pub mod slices;
 pub mod spacetime;
 pub mod window_keys;
 

@@ -135,30 +135,90 @@ pub fn generate(seed: u64) -> Option<Question> {
 
 type Explored = (u128, u128, Option<Counterexample>);
 
+/// What a cache entry is known by: the job, the records per source partition and the strategy.
+type Key = (String, Option<u32>, Strategy);
+
 thread_local! {
-    /// What the explorer found, by job, records and strategy: every schedule is explored, so the
-    /// scheduler's seed plays no part, and a set asks about the same few jobs again and again.
-    static EXPLORED: std::cell::RefCell<Vec<((String, Option<u32>, Strategy), Explored)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// What the explorer found, by job, records and strategy (None: it could not finish within
+    /// its limit): every schedule is explored, so the scheduler's seed plays no part, and a set
+    /// asks about the same few jobs again and again.
+    static EXPLORED: std::cell::RefCell<Vec<(Key, Option<Explored>)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The exploration under way, when the room draws a set a slice at a time ([`prepare`]).
+    static UNDER_WAY: std::cell::RefCell<Option<(Key, Explorer)>> = const { std::cell::RefCell::new(None) };
+}
+
+fn key(run: &RunConfig) -> Key {
+    (run.job.clone(), run.records, run.settings.strategy)
+}
+
+fn cached(key: &Key) -> Option<Option<Explored>> {
+    EXPLORED.with(|c| c.borrow().iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()))
 }
 
 /// Every schedule of `run`'s job and strategy: how many, how many exactly once in state, and the
 /// shortest that is not (None: the explorer could not finish within its limit).
 fn explored(run: &RunConfig) -> Option<Explored> {
-    let key = (run.job.clone(), run.records, run.settings.strategy);
-    if let Some(hit) = EXPLORED.with(|c| c.borrow().iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())) {
+    loop {
+        if let Some(found) = explore_some(run, MAX_STATES) {
+            return found;
+        }
+    }
+}
+
+/// Explores `run` for at most `budget` more states (and never past [`MAX_STATES`] in all): what
+/// [`explored`] gives once the exploration is over (and cached), or None while work is left. An
+/// exploration left part way goes on where it stopped when asked again.
+fn explore_some(run: &RunConfig, budget: usize) -> Option<Option<Explored>> {
+    let key = key(run);
+    if let Some(hit) = cached(&key) {
         return Some(hit);
     }
-    let sim = run.scenario().sim().ok()?;
-    let mut ex = Explorer::new(sim, FaultBudget::default()).ok()?;
-    let p = ex.run(MAX_STATES);
-    if !p.done || p.failed.is_some() {
-        return None;
+    let under_way = UNDER_WAY.with(|u| u.borrow_mut().take()).filter(|(k, _)| *k == key).map(|(_, ex)| ex);
+    let started = under_way.or_else(|| Explorer::new(run.scenario().sim().ok()?, FaultBudget::default()).ok());
+    let Some(mut ex) = started else {
+        EXPLORED.with(|c| c.borrow_mut().push((key, None)));
+        return Some(None);
+    };
+    let room = MAX_STATES.saturating_sub(ex.progress().expanded).max(1);
+    let p = ex.run(budget.min(room));
+    let found = if p.failed.is_some() || (!p.done && p.expanded >= MAX_STATES) {
+        Some(None)
+    } else if p.done {
+        ex.report().map(|r| {
+            let shortest = r.counterexamples.iter().find(|c| c.bad.judged == Judged::State).cloned();
+            Some((r.schedules, r.state.exactly_once, shortest))
+        })
+    } else {
+        None
+    };
+    match found {
+        Some(v) => {
+            EXPLORED.with(|c| c.borrow_mut().push((key, v.clone())));
+            Some(v)
+        }
+        None => {
+            UNDER_WAY.with(|u| *u.borrow_mut() = Some((key, ex)));
+            None
+        }
     }
-    let r = ex.report()?;
-    let shortest = r.counterexamples.iter().find(|c| c.bad.judged == Judged::State).cloned();
-    let v = (r.schedules, r.state.exactly_once, shortest);
-    EXPLORED.with(|c| c.borrow_mut().push((key, v.clone())));
-    Some(v)
+}
+
+/// Gets the question of `seed` ready a slice at a time: explores, for at most `budget` states,
+/// the first of its four strategies not yet explored. True once all four are (then [`generate`]
+/// finds them cached and is quick); false while work is left. The quiz room calls it in spare
+/// moments, so that exploring the diamond's every schedule (about 8,000 states under per-task
+/// timers) never holds the page; [`generate`] alone explores at once.
+pub fn prepare(seed: u64, budget: usize) -> bool {
+    let mut rng = Rng::new(seed);
+    let (job, records, options) = draw(&mut rng);
+    for strategy in options {
+        let run = RunConfig { job: job.into(), settings: Settings::new(strategy), seed: 1, records: Some(records) };
+        if cached(&key(&run)).is_none() {
+            explore_some(&run, budget);
+            return false;
+        }
+    }
+    true
 }
 
 fn ex_graph(run: &RunConfig) -> Option<crate::engine::JobGraph> {

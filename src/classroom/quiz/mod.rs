@@ -43,4 +43,4 @@ pub mod set;
 pub mod which_checkpoint;
 
 pub use question::{Choice, Grade, Kind, Question, Words};
-pub use set::{generate, QuizSet, SET_SIZE};
+pub use set::{generate, QuizSet, SetDraw, SET_SIZE};

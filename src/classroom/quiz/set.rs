@@ -27,6 +27,58 @@ pub fn generate(kind: Kind, seed: u64) -> Option<Question> {
     q.non_trivial().then_some(q)
 }
 
+/// A set drawn a piece at a time, as the quiz room draws it in spare moments: each
+/// [`step`](SetDraw::step) tries one question seed, or first explores a slice of the schedules a
+/// question of type 3 is graded on ([`super::exactly_once_strategy::prepare`]). Its questions are
+/// [`QuizSet::new`]'s, in the same order: the same seeds are drawn one after another.
+pub struct SetDraw {
+    pub set: QuizSet,
+    rng: Rng,
+    /// The question being drawn (its place in the set), and the seeds tried for it so far.
+    index: usize,
+    tries: usize,
+    /// The seed drawn for the next try, kept while its exploration goes on.
+    seed: Option<u64>,
+}
+
+impl SetDraw {
+    pub fn new(seed: u64) -> SetDraw {
+        SetDraw {
+            set: QuizSet { seed, questions: Vec::with_capacity(SET_SIZE) },
+            rng: Rng::new(seed),
+            index: 0,
+            tries: 0,
+            seed: None,
+        }
+    }
+
+    /// Every question is drawn.
+    pub fn done(&self) -> bool {
+        self.index >= SET_SIZE
+    }
+
+    /// One piece of the drawing, exploring at most `budget` states: true while work is left.
+    pub fn step(&mut self, budget: usize) -> bool {
+        if self.done() {
+            return false;
+        }
+        let kind = Kind::ALL[self.index % Kind::ALL.len()];
+        let seed = *self.seed.get_or_insert_with(|| self.rng.next_u64());
+        if kind == Kind::ExactlyOnceStrategy && !super::exactly_once_strategy::prepare(seed, budget) {
+            return true;
+        }
+        self.seed = None;
+        self.tries += 1;
+        let question = generate(kind, seed);
+        if question.is_some() || self.tries == TRIES {
+            self.set.questions.extend(question);
+            self.index += 1;
+            self.tries = 0;
+        }
+        !self.done()
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct QuizSet {
     pub seed: u64,
@@ -36,15 +88,9 @@ pub struct QuizSet {
 impl QuizSet {
     /// The set of `seed`: [`SET_SIZE`] questions, the types in turn.
     pub fn new(seed: u64) -> QuizSet {
-        let mut rng = Rng::new(seed);
-        let mut questions = Vec::with_capacity(SET_SIZE);
-        for i in 0..SET_SIZE {
-            let kind = Kind::ALL[i % Kind::ALL.len()];
-            if let Some(q) = (0..TRIES).find_map(|_| generate(kind, rng.next_u64())) {
-                questions.push(q);
-            }
-        }
-        QuizSet { seed, questions }
+        let mut draw = SetDraw::new(seed);
+        while draw.step(usize::MAX) {}
+        draw.set
     }
 
     /// How many answers were right, of those given (`None`: not answered yet).

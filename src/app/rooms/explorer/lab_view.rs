@@ -14,8 +14,8 @@ use yew::prelude::*;
 
 use super::cards::cards;
 use super::counts::grouped;
-use super::slices::{in_frames, Cost, Left};
 use super::study::{Study, TabProps};
+use crate::app::rooms::slices::{in_frames, Cost, Left};
 use crate::app::rooms::RoomProps;
 use crate::app::sharing_part;
 use crate::app::ui_state::Msg;

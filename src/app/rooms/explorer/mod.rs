@@ -16,7 +16,7 @@ mod counts;
 mod lab_view;
 mod presets;
 mod schedules;
-mod slices;
+
 mod study;
 
 use yew::prelude::*;
@@ -39,7 +39,7 @@ fn ExplorerRoom(props: &RoomProps) -> Html {
     let l = props.lang;
     let study = use_state(study::initial);
     // What the warm-up cost, for the e2e test to report: busy ms, frames, the longest slice and step.
-    let warm = use_state(|| None::<slices::Cost>);
+    let warm = use_state(|| None::<crate::app::rooms::slices::Cost>);
     {
         let warm = warm.clone();
         use_effect_with((), move |_| schedules::warm_up(move |c| warm.set(Some(c))));

@@ -9,20 +9,25 @@ mod answering;
 mod at;
 mod store;
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::RoomProps;
+use crate::app::rooms::slices::{in_frames, Left};
 use crate::app::sharing_part;
 use crate::app::text::{strategy_name, Lang};
 use crate::app::ui_state::Msg;
 use crate::classroom::quiz::history::{parse_set, Past, Progress, SetError};
-use crate::classroom::quiz::{Question, QuizSet, SET_SIZE};
+use crate::classroom::quiz::{Question, SetDraw, SET_SIZE};
 use crate::classroom::Origin;
 use answering::{next, quiz_keys, submit, toggle};
 use at::{right_count, At};
+
+/// The schedule explorer's states a piece of the set's drawing may expand: a few milliseconds.
+const STATES_PER_STEP: usize = 200;
 
 pub fn render(props: RoomProps) -> Html {
     html! { <>{ crate::app::rooms::room_head(crate::app::room::Room::Quiz, &props, Html::default()) }<QuizRoom ..props /></> }
@@ -34,10 +39,40 @@ fn QuizRoom(props: &RoomProps) -> Html {
     let (first, link_error) = store::initial();
     let at = use_state(move || first);
     let link_error = use_state(move || link_error);
-    let set = {
-        let seed = at.set;
-        use_memo(seed, |&s| QuizSet::new(s))
-    };
+    // The set is drawn a piece at a time: its first question at once, the others in slices across
+    // frames (a question of type 3 explores every schedule of four strategies, which on the
+    // diamond takes longer than a frame), so the room opens at once and the page never waits.
+    let draw = use_memo(at.set, |&s| {
+        let draw = Rc::new(RefCell::new(SetDraw::new(s)));
+        while draw.borrow().set.questions.is_empty() && draw.borrow_mut().step(STATES_PER_STEP) {}
+        draw
+    });
+    // How far the drawing is (questions drawn, and whether all are): the room draws again when it
+    // moves.
+    let drawn = use_state_eq(|| (0usize, false));
+    let generation = use_mut_ref(|| Rc::new(Cell::new(0u32)));
+    {
+        let (draw, drawn, generation) = ((*draw).clone(), drawn.clone(), generation.borrow().clone());
+        use_effect_with(at.set, move |_| {
+            generation.set(generation.get().wrapping_add(1));
+            let how_far = move |d: &SetDraw| (d.set.questions.len(), d.done());
+            drawn.set(how_far(&draw.borrow()));
+            if !draw.borrow().done() {
+                let d = draw.clone();
+                in_frames(
+                    generation.clone(),
+                    move || if d.borrow_mut().step(STATES_PER_STEP) { Left::More } else { Left::Done },
+                    move |_, _| drawn.set(how_far(&draw.borrow())),
+                );
+            }
+            // Another set, or the room closed: the drawing stops at its next frame.
+            move || generation.set(generation.get().wrapping_add(1))
+        });
+    }
+    let complete = draw.borrow().done();
+    let set = use_memo((at.set, draw.borrow().set.questions.len(), complete), |_| draw.borrow().set.clone());
+    // Until the set is drawn, it has its full ten questions to come.
+    let total = if complete { set.questions.len() } else { SET_SIZE };
     let field_error = use_state(|| None::<SetError>);
     let history = use_state(store::history);
     let form = use_node_ref();
@@ -54,23 +89,29 @@ fn QuizRoom(props: &RoomProps) -> Html {
     {
         let form = form.clone();
         let first = use_mut_ref(|| true);
-        use_effect_with((at.set, at.answers.len(), at.graded.is_some(), at.done), move |&(_, _, graded, _)| {
-            if let Some(el) = form.cast::<web_sys::HtmlElement>() {
-                let target = el.query_selector("[data-focus]").ok().flatten();
-                if let Some(t) = target.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok()) {
-                    crate::app::focus::focus_quietly(&t);
-                    if graded {
-                        t.scroll_into_view_with_bool(false);
+        // (and when the question it waited for is drawn)
+        let shown = draw.borrow().set.questions.len() > at.index();
+        use_effect_with(
+            (at.set, at.answers.len(), at.graded.is_some(), at.done, shown),
+            move |&(_, _, graded, _, _)| {
+                if let Some(el) = form.cast::<web_sys::HtmlElement>() {
+                    let target = el.query_selector("[data-focus]").ok().flatten();
+                    if let Some(t) = target.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
+                    {
+                        crate::app::focus::focus_quietly(&t);
+                        if graded {
+                            t.scroll_into_view_with_bool(false);
+                        }
+                    }
+                    let opened = std::mem::replace(&mut *first.borrow_mut(), false);
+                    if !opened && !graded {
+                        if let Ok(Some(q)) = el.query_selector("#quiz-question, #quiz-score") {
+                            q.scroll_into_view();
+                        }
                     }
                 }
-                let opened = std::mem::replace(&mut *first.borrow_mut(), false);
-                if !opened && !graded {
-                    if let Ok(Some(q)) = el.query_selector("#quiz-question, #quiz-score") {
-                        q.scroll_into_view();
-                    }
-                }
-            }
-        });
+            },
+        );
     }
 
     let toggle = toggle(&at, &set);
@@ -93,7 +134,13 @@ fn QuizRoom(props: &RoomProps) -> Html {
         score_view(&at, &history, l, &open_set)
     } else {
         match set.questions.get(at.index()) {
-            Some(q) => question_view(q, &at, &set, props, &toggle, &submit, &next),
+            Some(q) => question_view(q, &at, total, props, &toggle, &submit, &next),
+            None if !complete => html! {
+                <p class="quiz-preparing" id="quiz-preparing" role="status" aria-busy="true">{ match l {
+                    Lang::En => format!("Preparing question {}: the engine is exploring every schedule it is graded on…", at.index() + 1),
+                    Lang::Zh => format!("正在准备第 {} 题：引擎正在探索评分所依据的所有调度……", at.index() + 1),
+                } }</p>
+            },
             None => html! {},
         }
     };
@@ -124,8 +171,8 @@ fn QuizRoom(props: &RoomProps) -> Html {
             <div class="quiz-bar">
                 <p class="quiz-where" id="quiz-where" data-set={at.set.to_string()}>
                     { match l {
-                        Lang::En => format!("Set {} · question {} of {} · {} right so far", at.set, (at.index() + 1).min(SET_SIZE), set.questions.len(), right_count(&at.answers)),
-                        Lang::Zh => format!("题组 {} · 第 {} 题，共 {} 题 · 目前答对 {} 题", at.set, (at.index() + 1).min(SET_SIZE), set.questions.len(), right_count(&at.answers)),
+                        Lang::En => format!("Set {} · question {} of {} · {} right so far", at.set, (at.index() + 1).min(SET_SIZE), total, right_count(&at.answers)),
+                        Lang::Zh => format!("题组 {} · 第 {} 题，共 {} 题 · 目前答对 {} 题", at.set, (at.index() + 1).min(SET_SIZE), total, right_count(&at.answers)),
                     } }</p>
                 <label class="quiz-link">{ l.t("Share this set: ", "分享这组题：") }
                     <input id="quiz-link" type="text" readonly=true value={link} onfocus={Callback::from(|e: FocusEvent| {
@@ -165,7 +212,7 @@ fn schedule_diagram(q: &Question, l: Lang, presenter: bool) -> Html {
 fn question_view(
     q: &Question,
     at: &At,
-    set: &Rc<QuizSet>,
+    total: usize,
     props: &RoomProps,
     toggle: &Callback<usize>,
     submit: &Callback<()>,
@@ -220,7 +267,7 @@ fn question_view(
             });
         });
         let n = next.clone();
-        let last = index + 1 >= set.questions.len();
+        let last = index + 1 >= total;
         html! {
             <div class={classes!("quiz-result", if g.right { "right" } else { "wrong" })} id="quiz-result"
                 data-right={g.right.to_string()}>
@@ -240,8 +287,8 @@ fn question_view(
         <article class="quiz-question" id="quiz-question" data-kind={q.kind.id()} data-index={index.to_string()}
             data-seed={q.seed.to_string()} aria-labelledby="quiz-q-title">
             <h2 id="quiz-q-title">{ match l {
-                Lang::En => format!("Question {} of {}: {}", index + 1, set.questions.len(), q.kind.title(l)),
-                Lang::Zh => format!("第 {} 题（共 {} 题）：{}", index + 1, set.questions.len(), q.kind.title(l)),
+                Lang::En => format!("Question {} of {}: {}", index + 1, total, q.kind.title(l)),
+                Lang::Zh => format!("第 {} 题（共 {} 题）：{}", index + 1, total, q.kind.title(l)),
             } }</h2>
             <p class="quiz-run" id="quiz-run">{ run_line }</p>
             { schedule_diagram(q, l, props.presenter) }

@@ -1,6 +1,7 @@
 //! Work sliced across animation frames: a search runs a little in each frame, at most
 //! [`FRAME_BUDGET_MS`] of it, so the page keeps drawing and answering input while it runs; a
-//! newer generation (Cancel, another search) stops the older at its next frame. The figures of a
+//! newer generation (Cancel, another search) stops the older at its next frame. The explorer
+//! room's searches and its handler lab run so, and the quiz room draws its set so. The figures of a
 //! search (frames, milliseconds of computing, the longest slice) are kept for the page to show.
 
 use std::cell::{Cell, RefCell};
