@@ -7,27 +7,21 @@
 
 mod answering;
 mod at;
+mod drawing;
 mod store;
-
-use std::cell::{Cell, RefCell};
-use std::rc::Rc;
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::RoomProps;
-use crate::app::rooms::slices::{in_frames, Left};
 use crate::app::sharing_part;
 use crate::app::text::{strategy_name, Lang};
 use crate::app::ui_state::Msg;
 use crate::classroom::quiz::history::{parse_set, Past, Progress, SetError};
-use crate::classroom::quiz::{Question, SetDraw, SET_SIZE};
+use crate::classroom::quiz::{Question, SET_SIZE};
 use crate::classroom::Origin;
 use answering::{next, quiz_keys, submit, toggle};
 use at::{right_count, At};
-
-/// The schedule explorer's states a piece of the set's drawing may expand: a few milliseconds.
-const STATES_PER_STEP: usize = 200;
 
 pub fn render(props: RoomProps) -> Html {
     html! { <>{ crate::app::rooms::room_head(crate::app::room::Room::Quiz, &props, Html::default()) }<QuizRoom ..props /></> }
@@ -39,38 +33,7 @@ fn QuizRoom(props: &RoomProps) -> Html {
     let (first, link_error) = store::initial();
     let at = use_state(move || first);
     let link_error = use_state(move || link_error);
-    // The set is drawn a piece at a time: its first question at once, the others in slices across
-    // frames (a question of type 3 explores every schedule of four strategies, which on the
-    // diamond takes longer than a frame), so the room opens at once and the page never waits.
-    let draw = use_memo(at.set, |&s| {
-        let draw = Rc::new(RefCell::new(SetDraw::new(s)));
-        while draw.borrow().set.questions.is_empty() && draw.borrow_mut().step(STATES_PER_STEP) {}
-        draw
-    });
-    // How far the drawing is (questions drawn, and whether all are): the room draws again when it
-    // moves.
-    let drawn = use_state_eq(|| (0usize, false));
-    let generation = use_mut_ref(|| Rc::new(Cell::new(0u32)));
-    {
-        let (draw, drawn, generation) = ((*draw).clone(), drawn.clone(), generation.borrow().clone());
-        use_effect_with(at.set, move |_| {
-            generation.set(generation.get().wrapping_add(1));
-            let how_far = move |d: &SetDraw| (d.set.questions.len(), d.done());
-            drawn.set(how_far(&draw.borrow()));
-            if !draw.borrow().done() {
-                let d = draw.clone();
-                in_frames(
-                    generation.clone(),
-                    move || if d.borrow_mut().step(STATES_PER_STEP) { Left::More } else { Left::Done },
-                    move |_, _| drawn.set(how_far(&draw.borrow())),
-                );
-            }
-            // Another set, or the room closed: the drawing stops at its next frame.
-            move || generation.set(generation.get().wrapping_add(1))
-        });
-    }
-    let complete = draw.borrow().done();
-    let set = use_memo((at.set, draw.borrow().set.questions.len(), complete), |_| draw.borrow().set.clone());
+    let (set, complete) = drawing::use_drawn_set(at.set);
     // Until the set is drawn, it has its full ten questions to come.
     let total = if complete { set.questions.len() } else { SET_SIZE };
     let field_error = use_state(|| None::<SetError>);
@@ -90,7 +53,7 @@ fn QuizRoom(props: &RoomProps) -> Html {
         let form = form.clone();
         let first = use_mut_ref(|| true);
         // (and when the question it waited for is drawn)
-        let shown = draw.borrow().set.questions.len() > at.index();
+        let shown = set.questions.len() > at.index();
         use_effect_with(
             (at.set, at.answers.len(), at.graded.is_some(), at.done, shown),
             move |&(_, _, graded, _, _)| {

@@ -220,6 +220,7 @@ mod tests {
         all.source = crate::engine::settings::SourceKind::Socket;
         all.handler = Some(crate::engine::settings::handler::Handler::TRACKER);
         all.record_cost.insert("Count".into(), 3);
+        all.channel_capacities.insert("Map->Count".into(), 2);
         all.buffer_debloat_target = Some(10);
         let v = serde_json::to_value(&all).unwrap();
         let mut written: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
