@@ -144,7 +144,7 @@ pub struct Settings {
 }
 
 /// Every key a settings object may have: the ones above, then the mechanisms' own.
-pub const KEYS: [&str; 23] = {
+pub const KEYS: [&str; 25] = {
     let m = crate::engine::mechanisms::catalogue::carried::KEYS;
     [
         "strategy",
@@ -170,6 +170,8 @@ pub const KEYS: [&str; 23] = {
         m[2],
         m[3],
         m[4],
+        m[5],
+        m[6],
     ]
 };
 
