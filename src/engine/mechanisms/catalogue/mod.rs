@@ -65,6 +65,7 @@ impl Strategy {
         match self {
             Strategy::StormAcker => Some(&storm::upkeep::UPKEEP),
             Strategy::SparkStreaming => Some(&spark::upkeep::UPKEEP),
+            Strategy::StructuredStreaming => Some(&structured::upkeep::UPKEEP),
             _ => None,
         }
     }

@@ -13,6 +13,7 @@
 //! - [`events`]: its events (`StructuredEvent`), as the run's log carries them;
 //! - [`settings`] and [`settings_rules`]: its own settings and their rules;
 //! - [`refusals`]: the reads it refuses, and why (`StructuredRefusal`);
+//! - [`upkeep`]: what its logs and state stores cost, for the side-by-side comparison;
 //! - `wording`: its narration, in English and Chinese.
 //!
 //! A story, run as a test: a crash after the sink has finished a batch and before the commit log
@@ -52,6 +53,7 @@ pub mod refusals;
 pub mod settings;
 pub mod settings_rules;
 pub mod sinks;
+pub mod upkeep;
 pub(crate) mod wording;
 
 use crate::engine::mechanisms::marks::Mark;
