@@ -298,3 +298,27 @@ fn its_settings_are_written_flat_and_refused_where_they_do_not_fit() {
     assert!(written.contains(r#""output-sink":"foreach-batch""#), "{written}");
     assert_eq!(serde_json::from_str::<Settings>(&written).unwrap(), s);
 }
+
+/// The two scenario files of `scenarios/structured/`: the same moves (batch 0's sink has finished
+/// and `commits/0` is not written when the driver dies), under the file sink and a `foreach`
+/// writer. Both keep the counts exactly once; the file sink skips the re-run batch, the writer
+/// writes a and b again.
+#[test]
+fn the_scenario_files_tell_a_crash_after_the_sink_under_two_sinks() {
+    let play = |file: &str| {
+        let path = format!("{}/scenarios/structured/{file}", env!("CARGO_MANIFEST_DIR"));
+        let sc = Scenario::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let played = sc.play().unwrap();
+        let events: Vec<Event> = played.events.iter().flatten().cloned().collect();
+        (played.sim, events)
+    };
+    let (file, events) = play("file-sink-skips-the-rerun.json");
+    let l = file.ledger();
+    assert_eq!((l.state.exactly_once as usize, l.external.unwrap().exactly_once as usize), (8, 8));
+    let words: Vec<String> = events.iter().map(|e| barrierscope::engine::narrate(e, &file.graph, Lang::En)).collect();
+    assert!(words.iter().any(|w| w.contains("found batch 0 in _spark_metadata already")), "{words:?}");
+    let (foreach, _) = play("foreach-writes-the-rerun-twice.json");
+    let l = foreach.ledger();
+    assert_eq!(l.state.exactly_once, 8);
+    assert_eq!(l.external_labels(barrierscope::engine::Verdict::Duplicated), ["a", "b"]);
+}
