@@ -304,3 +304,32 @@ async fn the_toy_mechanism_is_offered_on_the_page() {
     let zh = find(&root, "#sel-strategy option[value=\"state-log\"]").text_content().unwrap_or_default();
     assert!(zh.contains("玩具"), "{zh}");
 }
+
+/// Issue 55: Structured Streaming is offered on the page: its menu entry in both languages, the
+/// driver in the JobManager's place with its two logs, a read refused before the driver has
+/// written the batch's offsets, and a driver crash in the middle of batch 0 after which the batch
+/// runs again with the same offsets, so that no record is lost or duplicated.
+#[wasm_bindgen_test]
+async fn structured_streaming_is_offered_on_the_page() {
+    let root = mount().await;
+    choose(&root, "#sel-job", "line-sink").await;
+    let option = find(&root, "#sel-strategy option[value=\"structured-streaming\"]").text_content().unwrap_or_default();
+    assert!(option.contains("offset and commit logs"), "{option}");
+    choose(&root, "#sel-strategy", "structured-streaming").await;
+    assert!(text(&root, "#jm-title").contains("Spark driver"), "{}", text(&root, "#jm-title"));
+    let refusal = text(&root, "#read-Source title");
+    assert!(refusal.contains("has not written offsets/0 yet"), "the read is refused, and why: {refusal}");
+    click(&root, "#btn-wait").await;
+    assert!(text(&root, "#jm-pending").contains("offsets/0"), "{}", text(&root, "#jm-pending"));
+    click(&root, "#read-Source").await;
+    click(&root, "#btn-crash-jm").await;
+    assert!(text(&root, "#btn-crash-jm").contains("Crash driver"), "{}", text(&root, "#btn-crash-jm"));
+    click(&root, "#btn-restore").await;
+    run_to_end(&root).await;
+    let v = verdicts(&root);
+    assert!(!v.is_empty() && v.values().all(|x| x != "lost" && x != "duplicated"), "{v:?}");
+    assert!(text(&root, "#jm-pending").contains("commits/"), "{}", text(&root, "#jm-pending"));
+    click(&root, "#btn-lang").await;
+    let zh = find(&root, "#sel-strategy option[value=\"structured-streaming\"]").text_content().unwrap_or_default();
+    assert!(zh.contains("结构化流"), "{zh}");
+}

@@ -160,9 +160,16 @@ mod tests {
     fn a_carried_value_is_written_as_its_own_and_reads_back() {
         let storm = StormEvent::AckerUpdated { from: TaskId(1), record: RecordId(2), root: 3, val: 4 };
         let spark = SparkStreamingEvent::BatchGenerated { batch: 2, blocks: 3 };
+        let structured = StructuredEvent::SinkCommitted {
+            batch: 1,
+            sink: crate::engine::mechanisms::structured::settings::OutputSink::File,
+            rows: 2,
+            skipped: true,
+        };
         for (event, own) in [
             (Event::from(storm), serde_json::to_string(&storm).unwrap()),
             (Event::from(spark), serde_json::to_string(&spark).unwrap()),
+            (Event::from(structured), serde_json::to_string(&structured).unwrap()),
         ] {
             let written = serde_json::to_string(&event).unwrap();
             assert_eq!(written, own);
@@ -170,9 +177,11 @@ mod tests {
         }
         let committed = StormRestore::Committed;
         let metadata = SparkRestore::MetadataCheckpoint { state: Some(3), recompute: 1, rerun: 2, again: 1, since: 8 };
+        let location = StructuredRestore::CheckpointLocation { batch: 3, rerun: true, version: 3 };
         for (from, own) in [
             (RestoreFrom::from(committed), serde_json::to_string(&committed).unwrap()),
             (RestoreFrom::from(metadata), serde_json::to_string(&metadata).unwrap()),
+            (RestoreFrom::from(location), serde_json::to_string(&location).unwrap()),
         ] {
             let event = Event::Restored { from };
             let written = serde_json::to_string(&event).unwrap();

@@ -86,7 +86,7 @@ impl Mechanism for MicroBatchExecution {
 impl OwnSources for MicroBatchExecution {
     /// The next offset of the source's range in the running batch, once it has arrived.
     fn next_read(&self, sim: &Sim, t: TaskId) -> Option<u32> {
-        let r = sim.query()?.range(t).filter(|_| sim.query().is_some_and(|q| q.phase == Phase::Running))?;
+        let r = sim.query().filter(|q| q.phase == Phase::Running)?.range(t)?;
         sim.next_in_log(t).filter(|off| *off < r.end)
     }
     /// Where a restart would have the source resume: the start of the latest offset log entry's
