@@ -321,14 +321,20 @@ async fn structured_streaming_is_offered_on_the_page() {
     assert!(refusal.contains("has not written offsets/0 yet"), "the read is refused, and why: {refusal}");
     click(&root, "#btn-wait").await;
     assert!(text(&root, "#jm-pending").contains("offsets/0"), "{}", text(&root, "#jm-pending"));
+    // The band lists the checkpoint location: offsets/0 names the source's range, running.
+    let band = text(&root, "#structured-band");
+    assert!(band.contains("offsets/0: Source 0–2 ▶") && band.contains("driver: batch 0 running"), "{band}");
     click(&root, "#read-Source").await;
     click(&root, "#btn-crash-jm").await;
+    let band = text(&root, "#structured-band");
+    assert!(band.contains("a restart now: batch 0 again, same offsets"), "{band}");
     assert!(text(&root, "#btn-crash-jm").contains("Crash driver"), "{}", text(&root, "#btn-crash-jm"));
     click(&root, "#btn-restore").await;
     run_to_end(&root).await;
     let v = verdicts(&root);
     assert!(!v.is_empty() && v.values().all(|x| x != "lost" && x != "duplicated"), "{v:?}");
     assert!(text(&root, "#jm-pending").contains("commits/"), "{}", text(&root, "#jm-pending"));
+    assert!(text(&root, "#structured-band").contains("commits/0"), "{}", text(&root, "#structured-band"));
     click(&root, "#btn-lang").await;
     let zh = find(&root, "#sel-strategy option[value=\"structured-streaming\"]").text_content().unwrap_or_default();
     assert!(zh.contains("结构化流"), "{zh}");

@@ -1,14 +1,21 @@
-//! Structured Streaming's drawing on the canvas: the driver in the JobManager's place, its two
-//! logs in the box's lines (the offset log's and the commit log's latest entries, and the batch
-//! the driver stands at), a task's crash as the query failing, and the driver's death on the
-//! banner. It has no band: the box says what the logs hold.
+//! Structured Streaming's drawing on the canvas: the band of its checkpoint location under the job
+//! (drawn in `structured_view.rs`, which comes in the bands part), the driver in the JobManager's
+//! place with its two logs' latest entries and the batch it stands at, a task's crash as the
+//! query failing, and the driver's death on the banner.
 
-use super::mechanism_drawing::MechanismDrawing;
+use super::mechanism_drawing::{BandDrawing, MechanismDrawing};
 use crate::engine::core::lang::say;
 use crate::engine::mechanisms::structured::checkpoint_location::Phase;
 use crate::engine::{CrashScope, Lang, Sim};
 
 pub static STRUCTURED: MechanismDrawing = MechanismDrawing {
+    band: Some(BandDrawing {
+        // Presenter mode folds it away between batches, for a prediction's chips.
+        shows: |sim, compact| !compact || sim.query().is_some_and(|q| q.phase != Phase::Idle),
+        pick: |b| b.logs,
+        wait_height: |_| 90.0,
+        min_width: super::structured_view::MIN_W as f32,
+    }),
     jobmanager: Some(|sim, l| {
         let title = if sim.running() {
             l.t("Spark driver · MicroBatchExecution", "Spark 驱动器 · MicroBatchExecution")
