@@ -316,6 +316,14 @@ async fn structured_streaming_is_offered_on_the_page() {
     let option = find(&root, "#sel-strategy option[value=\"structured-streaming\"]").text_content().unwrap_or_default();
     assert!(option.contains("offset and commit logs"), "{option}");
     choose(&root, "#sel-strategy", "structured-streaming").await;
+    // Its sink menu and the sink mode's are kept in step.
+    open_settings(&root).await;
+    let value = |sel: &str| find(&root, sel).dyn_into::<HtmlSelectElement>().unwrap().value();
+    assert_eq!(value("#sel-output-sink"), "foreach", "append is a foreach writer");
+    choose(&root, "#sel-output-sink", "foreach-batch").await;
+    assert_eq!(value("#sel-sink"), "transactional");
+    choose(&root, "#sel-sink", "append").await;
+    assert_eq!(value("#sel-output-sink"), "foreach");
     assert!(text(&root, "#jm-title").contains("Spark driver"), "{}", text(&root, "#jm-title"));
     let refusal = text(&root, "#read-Source title");
     assert!(refusal.contains("has not written offsets/0 yet"), "the read is refused, and why: {refusal}");

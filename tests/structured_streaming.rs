@@ -322,3 +322,32 @@ fn the_scenario_files_tell_a_crash_after_the_sink_under_two_sinks() {
     assert_eq!(l.state.exactly_once, 8);
     assert_eq!(l.external_labels(barrierscope::engine::Verdict::Duplicated), ["a", "b"]);
 }
+
+/// The settings form's two menus, the sink mode and Structured Streaming's sink, are edited in
+/// step: naming a sink that writes a batch at once makes the mode `transactional`, naming `foreach`
+/// makes a `transactional` mode `append` (an `upsert` one stays), and a mode that does not fit the
+/// sink named drops it for the one the mode says. Every configuration on the way is valid.
+#[test]
+fn the_output_sink_and_the_sink_mode_are_edited_in_step() {
+    use barrierscope::engine::mechanisms::structured::settings::StructuredEdit;
+    use barrierscope::engine::settings::Edit;
+    let g = barrierscope::engine::builtin("line-sink").unwrap();
+    let graph = barrierscope::engine::JobGraph::build(&g.spec, &g.input).unwrap();
+    let named = |o: OutputSink| Edit::from(StructuredEdit::OutputSink(Some(o)));
+    let mut s = Settings::new(Strategy::StructuredStreaming);
+    let steps = [
+        (named(OutputSink::ForeachBatch), SinkMode::Transactional, OutputSink::ForeachBatch),
+        (Edit::Sink(SinkMode::Append), SinkMode::Append, OutputSink::Foreach),
+        (Edit::Sink(SinkMode::Transactional), SinkMode::Transactional, OutputSink::File),
+        (named(OutputSink::ForeachBatchIdempotent), SinkMode::Transactional, OutputSink::ForeachBatchIdempotent),
+        (named(OutputSink::Foreach), SinkMode::Append, OutputSink::Foreach),
+        (Edit::Sink(SinkMode::Upsert), SinkMode::Upsert, OutputSink::Foreach),
+        (named(OutputSink::Foreach), SinkMode::Upsert, OutputSink::Foreach),
+        (named(OutputSink::File), SinkMode::Transactional, OutputSink::File),
+    ];
+    for (i, (edit, mode, sink)) in steps.into_iter().enumerate() {
+        s = s.edited(edit);
+        assert_eq!((s.sink, s.mechanism.structured.sink(s.sink)), (mode, sink), "edit {i}");
+        s.validate(&graph).unwrap_or_else(|e| panic!("edit {i}: {e}"));
+    }
+}

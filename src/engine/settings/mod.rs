@@ -264,6 +264,7 @@ impl Settings {
             Edit::Mechanism(e) => {
                 let mut s = self.clone();
                 s.mechanism.edit(e, Some(graph));
+                s.sink = s.mechanism.structured.sink_mode(s.sink);
                 s
             }
             Edit::SlowTask(task) => {
@@ -305,7 +306,12 @@ impl Settings {
                     s.externalized_checkpoint_retention = self.externalized_checkpoint_retention;
                 }
             }
-            Edit::Sink(sink) => s.sink = sink,
+            // Structured Streaming's output sink and the sink mode go together: an edit of either
+            // keeps the other in step.
+            Edit::Sink(sink) => {
+                s.sink = sink;
+                s.mechanism.structured.fit_sink(sink);
+            }
             Edit::Restart(restart) => s.restart = restart,
             Edit::CheckpointInterval(steps) => s.checkpoint_interval = steps,
             Edit::AlignmentTimeout(steps) => s.alignment_timeout = steps.and_then(|n| n.checked_sub(1)),
@@ -320,7 +326,10 @@ impl Settings {
             Edit::HighAvailability(ha) => s.high_availability = ha,
             Edit::Retention(r) => s.externalized_checkpoint_retention = r,
             Edit::Source(k) => s.source = k,
-            Edit::Mechanism(e) => s.mechanism.edit(e, None),
+            Edit::Mechanism(e) => {
+                s.mechanism.edit(e, None);
+                s.sink = s.mechanism.structured.sink_mode(s.sink);
+            }
             // It names a task of the graph: `edited_for` makes it.
             Edit::SlowTask(_) => {}
             Edit::RecordCost(steps) => match steps.filter(|n| *n > 1) {

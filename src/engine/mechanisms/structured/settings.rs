@@ -100,6 +100,25 @@ impl StructuredSettings {
         }
     }
 
+    /// The run's sink mode changed to `mode`: an output sink named that does not fit it gives way
+    /// to the one the mode says (the settings form's sink menu).
+    pub fn fit_sink(&mut self, mode: SinkMode) {
+        if self.output_sink.is_some_and(|o| o.writes_batches() != (mode == SinkMode::Transactional)) {
+            self.output_sink = None;
+        }
+    }
+
+    /// The sink mode that fits the output sink named, from the run's `current` one: a sink that
+    /// writes a batch at once is `transactional`; a `foreach` writer keeps `append` or `upsert`,
+    /// and turns `transactional` into `append`.
+    pub fn sink_mode(&self, current: SinkMode) -> SinkMode {
+        match self.output_sink {
+            Some(o) if o.writes_batches() => SinkMode::Transactional,
+            Some(_) if current == SinkMode::Transactional => SinkMode::Append,
+            _ => current,
+        }
+    }
+
     /// The sink the query writes with, under the run's `sink` mode: the one named, or the file
     /// sink for a `transactional` sink and a `foreach` writer for the others.
     pub fn sink(&self, mode: SinkMode) -> OutputSink {
