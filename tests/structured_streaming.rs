@@ -190,6 +190,7 @@ fn a_replayable_source_with_the_file_sink_or_an_idempotent_foreach_batch_is_exac
             hit[p] += 1;
         }
     }
+    eprintln!("crashes before the offset entry, before the sink, during it, before the commit entry: {hit:?}");
     assert!(hit.iter().all(|n| *n > 50), "every moment of a batch was crashed in: {hit:?}");
 }
 
@@ -211,6 +212,7 @@ fn foreach_never_loses_and_duplicates_what_a_crash_after_the_sink_runs_again() {
                 assert_eq!(e.duplicated, 0, "seed {seed} {sink:?}: crashed before the sink wrote");
             }
         }
+        eprintln!("{sink:?}: {duplicated} of 1000 runs duplicated, {after_sink} crashed after the sink");
         assert!(duplicated >= after_sink && after_sink > 50, "{sink:?}: {duplicated} runs duplicated");
     }
 }
@@ -226,6 +228,7 @@ fn a_socket_never_duplicates_and_may_lose() {
         assert_eq!(l.external.unwrap().duplicated, 0, "seed {seed}: {:?}", l.rows);
         lost += u32::from(l.state.lost > 0);
     }
+    eprintln!("a socket: {lost} of 1000 runs lost records");
     assert!(lost > 100, "a socket cannot read again what the dead driver had: {lost} of 1000 runs lost");
 }
 
