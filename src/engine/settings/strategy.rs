@@ -1,8 +1,8 @@
 //! The strategies: every snapshot strategy a run can use (Flink's barrier variants, per-task
-//! timers, none, Storm's acker, Spark Streaming, Structured Streaming, a toy state log), as a scenario file names it, and
-//! the settings a strategy may take. What each strategy is, says and can do is its mechanism's row
-//! of the catalogue (`mechanisms/catalogue.rs`), which this file does not import: the mechanisms
-//! read settings.
+//! timers, none, Storm's acker, Spark Streaming, Structured Streaming, a toy state log), as a
+//! scenario file names it, and the settings a strategy may take. What each strategy is, says and
+//! can do is its mechanism's row of the catalogue (`mechanisms/catalogue.rs`), which this file
+//! does not import: the mechanisms read settings.
 
 use serde::{Deserialize, Serialize};
 
