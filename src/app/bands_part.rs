@@ -1,5 +1,6 @@
-//! The bands part: the drawings only Storm's acker and Spark Streaming need (the acker's band, the
-//! micro-batches' band, their words), fetched when the strategy first needs them.
+//! The bands part: the drawings only Storm's acker, Spark Streaming and Structured Streaming need
+//! (the acker's band, the micro-batches' band, the checkpoint location's band, their words),
+//! fetched when the strategy first needs them.
 
 use yew::prelude::*;
 
@@ -12,6 +13,8 @@ use super::text::Lang;
 pub struct Bands {
     pub acker: BandFn,
     pub batches: BandFn,
+    /// Structured Streaming's checkpoint location: its offset log, commit log and state versions.
+    pub logs: BandFn,
     /// The narration of their events (`engine::wording::narrate_mechanism_event`).
     pub narrate: fn(&crate::engine::Event, &crate::engine::JobGraph, Lang) -> String,
     /// Spark's lines in the Storage panel, and its metadata line in the JobManager's box.
@@ -29,10 +32,11 @@ pub struct Bands {
 pub type BandFn = fn(&crate::engine::Sim, f64, f64, &Callback<crate::engine::Action>, Lang, bool) -> (Html, f64);
 
 fn band_fns() -> Bands {
-    use super::{acker_view, spark_view};
+    use super::{acker_view, spark_view, structured_view};
     Bands {
         acker: acker_view::band,
         batches: spark_view::band,
+        logs: structured_view::band,
         narrate: crate::engine::wording::narrate_mechanism_event,
         storage_lines: spark_view::storage_lines,
         metadata_short: spark_view::metadata_short,

@@ -218,7 +218,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 { button("btn-crash", l.t("✖ Crash cluster", "✖ 集群崩溃"), "X", || Msg::Cmd(Command::Act(Action::Crash)), check(Action::Crash), Some("danger")) }
                 { button("btn-crash-jm", match sim.strategy() {
                     Strategy::StormAcker => l.t("✖ Crash Nimbus", "✖ Nimbus 崩溃"),
-                    Strategy::SparkStreaming => l.t("✖ Crash driver", "✖ 驱动器崩溃"),
+                    Strategy::SparkStreaming | Strategy::StructuredStreaming => l.t("✖ Crash driver", "✖ 驱动器崩溃"),
                     _ => l.t("✖ Crash JobManager", "✖ JobManager 崩溃"),
                 }, "J", || Msg::Cmd(Command::Act(Action::CrashJobManager)), check(Action::CrashJobManager), Some("danger")) }
                 { button("btn-restore", restore_label(sim, l), "R", || Msg::Cmd(Command::Act(Action::Restore)), check(Action::Restore), Some("good")) }

@@ -13,6 +13,7 @@ pub fn drawing_for(strategy: Strategy) -> &'static MechanismDrawing {
         Strategy::Timers => &super::timers_drawing::TIMERS,
         Strategy::StormAcker => &super::storm_drawing::STORM,
         Strategy::SparkStreaming => &super::spark_drawing::SPARK,
+        Strategy::StructuredStreaming => &super::structured_drawing::STRUCTURED,
         _ => &MechanismDrawing::DEFAULT,
     }
 }

@@ -45,6 +45,8 @@ pub mod spark_drawing;
 pub mod spark_view;
 pub mod split_point;
 pub mod storm_drawing;
+pub mod structured_drawing;
+pub mod structured_view;
 pub mod svg_number;
 pub mod svg_text;
 pub mod text;

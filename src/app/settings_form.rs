@@ -14,6 +14,7 @@ use super::ui_state::{Dispatch, Msg};
 use crate::classroom::{edit_field, Command, Notice, RunConfig, SettingField};
 use crate::engine::mechanisms::spark::settings::SparkEdit;
 use crate::engine::mechanisms::storm::settings::StormEdit;
+use crate::engine::mechanisms::structured::settings::{OutputSink, StructuredEdit};
 use crate::engine::settings::{Edit, Setting};
 use crate::engine::{
     CheckpointRetention, FailoverStrategy, HighAvailability, JobGraph, OperatorKind, RestartPolicy, SinkMode,
@@ -74,6 +75,7 @@ pub(super) enum Needs {
     Failover,
     HighAvailability,
     MicroBatches,
+    OffsetLog,
     Socket,
 }
 
@@ -133,6 +135,11 @@ pub(super) fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<S
             l.t("Only Spark Streaming cuts micro-batches", "只有 Spark Streaming 切分微批"),
             strategy_name(l, Strategy::SparkStreaming).to_string(),
         ),
+        Needs::OffsetLog => (
+            strategy.takes(Setting::OffsetLog),
+            l.t("Only Structured Streaming writes through these sinks", "只有结构化流通过这些输出端写出"),
+            strategy_name(l, Strategy::StructuredStreaming).to_string(),
+        ),
         Needs::Socket => (
             strategy.takes(Setting::Socket),
             l.t(
@@ -156,8 +163,8 @@ pub(super) fn disabled_why(l: Lang, strategy: Strategy, what: Needs) -> Option<S
     })
 }
 
-/// The source kind (every strategy but Storm's), and Spark Streaming's batch interval and
-/// write-ahead log; each disabled select says why.
+/// The source kind (every strategy but Storm's), Spark Streaming's batch interval and
+/// write-ahead log, and Structured Streaming's sink; each disabled select says why.
 fn spark_settings(config: &RunConfig, interval: Html, l: Lang, dispatch: &Dispatch) -> Html {
     let s = &config.settings;
     let select = |change: fn(&str) -> Edit| {
@@ -171,8 +178,14 @@ fn spark_settings(config: &RunConfig, interval: Html, l: Lang, dispatch: &Dispat
     let on_source =
         select(|v| Edit::Source(if v == "socket" { SourceKind::Socket } else { SourceKind::ReplayableLog }));
     let on_wal = select(|v| Edit::from(SparkEdit::WriteAheadLog(v == "on")));
+    let on_output = select(|v| {
+        let sink = OutputSink::ALL.into_iter().find(|o| o.id() == v).unwrap_or(OutputSink::File);
+        Edit::from(StructuredEdit::OutputSink(Some(sink)))
+    });
     let socket_why = disabled_why(l, s.strategy, Needs::Socket);
     let wal_why = disabled_why(l, s.strategy, Needs::MicroBatches);
+    let output_why = disabled_why(l, s.strategy, Needs::OffsetLog);
+    let output = s.mechanism.structured.sink(s.sink);
     let socket = s.source == SourceKind::Socket;
     html! { <>
         <label title={socket_why.clone().unwrap_or_default()}>{ l.t("Sources read", "数据源读取") }
@@ -185,6 +198,12 @@ fn spark_settings(config: &RunConfig, interval: Html, l: Lang, dispatch: &Dispat
             <select id="sel-wal" onchange={on_wal} disabled={wal_why.is_some()} title={wal_why.clone()}>
                 <option value="off" selected={!s.mechanism.spark.write_ahead_log}>{ l.t("off (Spark's default)", "关闭（Spark 默认）") }</option>
                 <option value="on" selected={s.mechanism.spark.write_ahead_log}>{ l.t("on: every block is logged before the ack", "开启：每个块先写日志再确认") }</option>
+            </select></label>
+        <label title={output_why.clone().unwrap_or_default()}>{ l.t("Structured Streaming's sink", "结构化流的输出端") }
+            <select id="sel-output-sink" onchange={on_output} disabled={output_why.is_some()} title={output_why.clone()}>
+                { for OutputSink::ALL.iter().map(|o| html! {
+                    <option value={o.id()} selected={output == *o}>{ output_sink_name(l, *o) }</option>
+                }) }
             </select></label>
     </> }
 }
@@ -453,4 +472,19 @@ pub fn settings_grid(
                     { spark_settings(config, number(SettingField::BatchInterval, l.t("Spark batch interval (steps)", "Spark 批次间隔（步）"),
                         disabled_why(l, strategy, Needs::MicroBatches)), l, dispatch) }
     </> }
+}
+
+/// A Structured Streaming sink's entry in the settings form: its API, and what a batch run again
+/// does to its output.
+fn output_sink_name(l: Lang, o: OutputSink) -> &'static str {
+    match o {
+        OutputSink::File => {
+            l.t("file sink: _spark_metadata skips a re-run batch", "文件输出：_spark_metadata 跳过重跑的批次")
+        }
+        OutputSink::ForeachBatchIdempotent => {
+            l.t("foreachBatch, skipping a batchId it has", "foreachBatch，跳过已写过的 batchId")
+        }
+        OutputSink::ForeachBatch => l.t("foreachBatch, writing every run", "foreachBatch，每次运行都写"),
+        OutputSink::Foreach => l.t("foreach: row by row, a re-run writes again", "foreach：逐行写，重跑会再写"),
+    }
 }

@@ -247,6 +247,9 @@ fn failovers(v: &CheckpointsView, l: Lang) -> Html {
         Some(RestoreFrom::Mechanism(MechanismRestore::Spark(SparkRestore::MetadataCheckpoint { .. }))) => {
             l.t("the metadata checkpoint", "元数据检查点").to_string()
         }
+        Some(RestoreFrom::Mechanism(MechanismRestore::Structured(_))) => {
+            l.t("the checkpoint location's offset and commit logs", "检查点目录里的偏移日志和提交日志").to_string()
+        }
     };
     let later = |f: &FailoverRecord| v.at.is_some_and(|at| f.failed_tick >= at);
     html! {

@@ -96,6 +96,9 @@ fn configuration_words(s: &Settings) -> String {
             w.push(format!("batch every {}", s.mechanism.spark.batch_interval));
             w.push(format!("log {}", if s.mechanism.spark.write_ahead_log { "on" } else { "off" }));
         }
+        Strategy::StructuredStreaming => {
+            w.push(format!("output {}", s.mechanism.structured.sink(s.sink).id()));
+        }
         Strategy::StormAcker => {
             if s.mechanism.storm.ackers == 0 {
                 w.push("acking off".into());
@@ -123,6 +126,7 @@ fn restored_words(from: Option<RestoreFrom>) -> String {
         Some(RestoreFrom::Mechanism(MechanismRestore::Spark(SparkRestore::MetadataCheckpoint { .. }))) => {
             "from the metadata checkpoint".into()
         }
+        Some(RestoreFrom::Mechanism(MechanismRestore::Structured(_))) => "from the checkpoint location".into(),
     }
 }
 

@@ -7,7 +7,7 @@
 //! Which mechanism each strategy runs, and everything else the program asks of it, is the
 //! mechanism's row of the catalogue ([`catalogue`], [`row::Row`]), written in its own file or
 //! folder: `aligned.rs`, `tracker.rs`, `unaligned.rs`, `timers.rs`, `stop_the_world.rs`,
-//! `no_snapshots.rs`, `storm/`, `spark/`, and the toy `state_log.rs`.
+//! `no_snapshots.rs`, `storm/`, `spark/`, `structured/`, and the toy `state_log.rs`.
 //!
 //! [`barriers`] holds what the barrier handlers share: injecting barriers at the sources,
 //! forwarding them, and the per-task alignment state. [`handler_lab`] composes a barrier handler
@@ -27,6 +27,7 @@ pub mod spark;
 pub mod state_log;
 pub mod stop_the_world;
 pub mod storm;
+pub mod structured;
 pub mod timers;
 pub mod tracker;
 pub mod unaligned;

@@ -153,7 +153,7 @@ pub struct Settings {
 }
 
 /// Every key a settings object may have: the ones above, then the mechanisms' own.
-pub const KEYS: [&str; 24] = {
+pub const KEYS: [&str; 26] = {
     let m = crate::engine::mechanisms::catalogue::carried::KEYS;
     [
         "strategy",
@@ -180,6 +180,8 @@ pub const KEYS: [&str; 24] = {
         m[2],
         m[3],
         m[4],
+        m[5],
+        m[6],
     ]
 };
 
@@ -276,6 +278,7 @@ impl Settings {
             Edit::Mechanism(e) => {
                 let mut s = self.clone();
                 s.mechanism.edit(e, Some(graph));
+                s.sink = s.mechanism.structured.sink_mode(s.sink);
                 s
             }
             Edit::SlowTask(task) => {
@@ -331,7 +334,12 @@ impl Settings {
                     s.externalized_checkpoint_retention = self.externalized_checkpoint_retention;
                 }
             }
-            Edit::Sink(sink) => s.sink = sink,
+            // Structured Streaming's output sink and the sink mode go together: an edit of either
+            // keeps the other in step.
+            Edit::Sink(sink) => {
+                s.sink = sink;
+                s.mechanism.structured.fit_sink(sink);
+            }
             Edit::Restart(restart) => s.restart = restart,
             Edit::CheckpointInterval(steps) => s.checkpoint_interval = steps,
             Edit::AlignmentTimeout(steps) => s.alignment_timeout = steps.and_then(|n| n.checked_sub(1)),
@@ -355,7 +363,10 @@ impl Settings {
             Edit::HighAvailability(ha) => s.high_availability = ha,
             Edit::Retention(r) => s.externalized_checkpoint_retention = r,
             Edit::Source(k) => s.source = k,
-            Edit::Mechanism(e) => s.mechanism.edit(e, None),
+            Edit::Mechanism(e) => {
+                s.mechanism.edit(e, None);
+                s.sink = s.mechanism.structured.sink_mode(s.sink);
+            }
             // They name a task or a channel of the graph: `edited_for` makes them.
             Edit::SlowTask(_) | Edit::BoundedChannel(_) => {}
             Edit::RecordCost(steps) => match steps.filter(|n| *n > 1) {

@@ -1,8 +1,8 @@
 //! The strategies: every snapshot strategy a run can use (Flink's barrier variants, per-task
-//! timers, none, Storm's acker, Spark Streaming, a toy state log), as a scenario file names it, and
-//! the settings a strategy may take. What each strategy is, says and can do is its mechanism's row
-//! of the catalogue (`mechanisms/catalogue.rs`), which this file does not import: the mechanisms
-//! read settings.
+//! timers, none, Storm's acker, Spark Streaming, Structured Streaming, a toy state log), as a
+//! scenario file names it, and the settings a strategy may take. What each strategy is, says and
+//! can do is its mechanism's row of the catalogue (`mechanisms/catalogue.rs`), which this file
+//! does not import: the mechanisms read settings.
 
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +53,8 @@ pub enum Setting {
     Socket,
     /// `batch-interval` and `write-ahead-log`.
     MicroBatches,
+    /// `max-offsets-per-trigger` and `output-sink`: Structured Streaming's offset log and sinks.
+    OffsetLog,
     /// The [`RestartPolicy`](super::RestartPolicy): only when nothing is saved.
     RestartPolicy,
 }
@@ -79,6 +81,10 @@ pub enum Strategy {
     /// Spark Streaming: receivers store blocks (and a write-ahead log), the driver cuts
     /// micro-batches, state is rebuilt from lineage and checkpoints.
     SparkStreaming,
+    /// Spark's Structured Streaming: the driver writes each micro-batch's offsets to an offset
+    /// log before it runs and marks it done in a commit log; a restart runs the uncommitted batch
+    /// again with the same offsets.
+    StructuredStreaming,
     /// A toy: each task logs its state after every record, as Kafka Streams' changelogs do,
     /// without their transactions; a restart puts every task back to its latest entry.
     StateLog,
@@ -87,7 +93,7 @@ pub enum Strategy {
 impl Strategy {
     /// Every strategy, in the menu's order. What each one is, says and can do is its row of the
     /// catalogue (`Strategy::row`, in `mechanisms/catalogue.rs`).
-    pub const ALL: [Strategy; 9] = [
+    pub const ALL: [Strategy; 10] = [
         Strategy::None,
         Strategy::Timers,
         Strategy::Aligned,
@@ -96,6 +102,7 @@ impl Strategy {
         Strategy::StopTheWorld,
         Strategy::StormAcker,
         Strategy::SparkStreaming,
+        Strategy::StructuredStreaming,
         Strategy::StateLog,
     ];
 }

@@ -154,6 +154,12 @@ pub fn main_study(config: &RunConfig, l: Lang) -> Result<(RunConfig, Vec<String>
                 "它的微批按时钟切分；探索器只接受检查点类策略、各任务定时快照和不做快照",
             )))
         }
+        Strategy::StructuredStreaming => {
+            return Err(format!("{named}: {}", l.t(
+                "its driver plans its micro-batches in its own offset and commit logs; the explorer takes the checkpointing strategies, per-task timers and none",
+                "它的驱动器在自己的偏移日志和提交日志里安排微批；探索器只接受检查点类策略、各任务定时快照和不做快照",
+            )))
+        }
         _ => {}
     }
     if s.source == SourceKind::Socket {

@@ -170,6 +170,7 @@ pub fn failover_table(sim: &Sim) -> String {
             Some(RestoreFrom::Mechanism(MechanismRestore::Spark(SparkRestore::MetadataCheckpoint { .. }))) => {
                 "the metadata checkpoint".to_string()
             }
+            Some(RestoreFrom::Mechanism(MechanismRestore::Structured(_))) => "the checkpoint location".to_string(),
         };
         s += &format!(
             "  {:<34} {:>6} {:>8} {:>6}  {:<30} {}\n",

@@ -15,7 +15,8 @@
 //! catalogue (`MechanismEvent::narrate`, `MechanismRestore::words`).
 //!
 //! A mechanism's own settings ([`MechanismSettings`]: Storm's `message-timeout`, `ackers` and
-//! unanchored edges, Spark Streaming's `batch-interval` and `write-ahead-log`) are written flat in a
+//! unanchored edges, Spark Streaming's `batch-interval` and `write-ahead-log`, Structured Streaming's
+//! `max-offsets-per-trigger` and `output-sink`) are written flat in a
 //! scenario's `settings`, beside Flink's keys, as each system's configuration writes them; the
 //! reader here hands each key to the mechanism that owns it, and the settings refuse any key no
 //! one owns.
@@ -38,6 +39,9 @@ use crate::engine::mechanisms::spark::settings::{SparkEdit, SparkSettings};
 use crate::engine::mechanisms::storm::events::{StormEvent, StormRestore};
 use crate::engine::mechanisms::storm::refusals::StormRefusal;
 use crate::engine::mechanisms::storm::settings::{StormEdit, StormSettings};
+use crate::engine::mechanisms::structured::events::{StructuredEvent, StructuredRestore};
+use crate::engine::mechanisms::structured::refusals::StructuredRefusal;
+use crate::engine::mechanisms::structured::settings::{StructuredEdit, StructuredSettings};
 
 /// A mechanism's own event, as `Event::Mechanism` carries it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,6 +51,8 @@ pub enum MechanismEvent {
     Storm(StormEvent),
     /// Spark Streaming's receivers, driver and executors.
     Spark(SparkStreamingEvent),
+    /// Structured Streaming's driver: its offset log, commit log, state stores and sink.
+    Structured(StructuredEvent),
 }
 
 /// Why a mechanism refused an action, in its own words, as `ActionError::Mechanism` carries it.
@@ -56,6 +62,8 @@ pub enum MechanismRefusal {
     Storm(StormRefusal),
     /// Refused by Spark Streaming.
     Spark(SparkRefusal),
+    /// Refused by Structured Streaming.
+    Structured(StructuredRefusal),
 }
 
 impl MechanismRefusal {
@@ -64,6 +72,7 @@ impl MechanismRefusal {
         match self {
             MechanismRefusal::Storm(r) => r.message(lang),
             MechanismRefusal::Spark(r) => r.message(lang),
+            MechanismRefusal::Structured(r) => r.message(lang),
         }
     }
 }
@@ -76,6 +85,8 @@ pub enum MechanismRestore {
     Storm(StormRestore),
     /// Spark Streaming's driver, from its metadata checkpoint.
     Spark(SparkRestore),
+    /// Structured Streaming's query, from its checkpoint location.
+    Structured(StructuredRestore),
 }
 
 /// The mechanisms' own settings, as `Settings::mechanism` carries them: every mechanism's, with
@@ -89,6 +100,9 @@ pub struct MechanismSettings {
     /// Spark Streaming.
     #[serde(flatten)]
     pub spark: SparkSettings,
+    /// Structured Streaming.
+    #[serde(flatten)]
+    pub structured: StructuredSettings,
 }
 
 /// One change to a mechanism's own settings, as `Edit::Mechanism` carries it.
@@ -96,12 +110,13 @@ pub struct MechanismSettings {
 pub enum MechanismEdit {
     Storm(StormEdit),
     Spark(SparkEdit),
+    Structured(StructuredEdit),
 }
 
 /// Every key a mechanism's own settings are written under.
-pub const KEYS: [&str; 5] = {
-    let (s, p) = (StormSettings::KEYS, SparkSettings::KEYS);
-    [s[0], s[1], s[2], p[0], p[1]]
+pub const KEYS: [&str; 7] = {
+    let (s, p, q) = (StormSettings::KEYS, SparkSettings::KEYS, StructuredSettings::KEYS);
+    [s[0], s[1], s[2], p[0], p[1], q[0], q[1]]
 };
 
 /// Read from the flat `settings` object: serde hands this reader the keys in [`KEYS`] only, and
@@ -118,7 +133,10 @@ impl<'de> Deserialize<'de> for MechanismSettings {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MechanismSettings, A::Error> {
                 let mut m = MechanismSettings::default();
                 while let Some(key) = map.next_key::<String>()? {
-                    if !(m.storm.read(&key, &mut map)? || m.spark.read(&key, &mut map)?) {
+                    if !(m.storm.read(&key, &mut map)?
+                        || m.spark.read(&key, &mut map)?
+                        || m.structured.read(&key, &mut map)?)
+                    {
                         map.next_value::<IgnoredAny>()?;
                     }
                 }
@@ -142,9 +160,16 @@ mod tests {
     fn a_carried_value_is_written_as_its_own_and_reads_back() {
         let storm = StormEvent::AckerUpdated { from: TaskId(1), record: RecordId(2), root: 3, val: 4 };
         let spark = SparkStreamingEvent::BatchGenerated { batch: 2, blocks: 3 };
+        let structured = StructuredEvent::SinkCommitted {
+            batch: 1,
+            sink: crate::engine::mechanisms::structured::settings::OutputSink::File,
+            rows: 2,
+            skipped: true,
+        };
         for (event, own) in [
             (Event::from(storm), serde_json::to_string(&storm).unwrap()),
             (Event::from(spark), serde_json::to_string(&spark).unwrap()),
+            (Event::from(structured), serde_json::to_string(&structured).unwrap()),
         ] {
             let written = serde_json::to_string(&event).unwrap();
             assert_eq!(written, own);
@@ -152,9 +177,11 @@ mod tests {
         }
         let committed = StormRestore::Committed;
         let metadata = SparkRestore::MetadataCheckpoint { state: Some(3), recompute: 1, rerun: 2, again: 1, since: 8 };
+        let location = StructuredRestore::CheckpointLocation { batch: 3, rerun: true, version: 3 };
         for (from, own) in [
             (RestoreFrom::from(committed), serde_json::to_string(&committed).unwrap()),
             (RestoreFrom::from(metadata), serde_json::to_string(&metadata).unwrap()),
+            (RestoreFrom::from(location), serde_json::to_string(&location).unwrap()),
         ] {
             let event = Event::Restored { from };
             let written = serde_json::to_string(&event).unwrap();
@@ -217,6 +244,10 @@ mod tests {
         let mut all = Settings::new(Strategy::SparkStreaming);
         all.mechanism.storm.unanchored = vec!["Map->Count".into()];
         all.mechanism.spark = SparkSettings { batch_interval: 3, write_ahead_log: true };
+        all.mechanism.structured = StructuredSettings {
+            max_offsets_per_trigger: 3,
+            output_sink: Some(crate::engine::mechanisms::structured::settings::OutputSink::File),
+        };
         all.source = crate::engine::settings::SourceKind::Socket;
         all.handler = Some(crate::engine::settings::handler::Handler::TRACKER);
         all.record_cost.insert("Count".into(), 3);

@@ -18,9 +18,11 @@ pub struct Bytes {
     pub checkpoints: u64,
     /// Spark Streaming: the write-ahead log (16 bytes a record).
     pub write_ahead_log: u64,
-    /// Spark Streaming: the state RDD at each state checkpoint.
+    /// Spark Streaming: the state RDD at each state checkpoint; Structured Streaming: each version
+    /// of the state stores.
     pub state_checkpoints: u64,
-    /// Spark Streaming: each metadata checkpoint written.
+    /// Spark Streaming: each metadata checkpoint written; Structured Streaming: each entry of its
+    /// offset log, its commit log and the file sink's `_spark_metadata` log.
     pub metadata_checkpoints: u64,
     /// Storm's spouts and Spark's reliable receivers: 8 bytes per commit of a source's offset.
     pub offset_commits: u64,
@@ -46,7 +48,8 @@ pub struct Messages {
     pub coordinator: u64,
     /// Storm: `__ack_init` and `__ack_ack` to the acker, and its answers to the spouts.
     pub acker: u64,
-    /// Spark Streaming: block reports to the driver, each batch job's start and completion.
+    /// Spark Streaming: block reports to the driver, each batch job's start and completion;
+    /// Structured Streaming: each batch's start and its sink's end.
     pub driver: u64,
 }
 

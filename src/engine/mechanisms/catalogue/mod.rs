@@ -13,6 +13,7 @@
 //! | `stop-the-world` | [`stop_the_world::ROW`] | pausing the sources and draining |
 //! | `storm-acker` | [`storm::ROW`] | Storm's XOR acker: every tuple acknowledged, no state saved |
 //! | `spark-streaming` | [`spark::ROW`] | Spark Streaming: receivers, blocks, a write-ahead log, micro-batches |
+//! | `structured-streaming` | [`structured::ROW`] | Spark's Structured Streaming: the offset log, the commit log, state stores by batch |
 //! | `state-log` | [`state_log::ROW`] | a toy: Kafka Streams' changelogs, per record, without transactions |
 //!
 //! Offering a mechanism takes its folder, a variant of [`Strategy`] and its line here; the page,
@@ -32,7 +33,7 @@ pub mod endless;
 use self::carried::{MechanismEdit, MechanismEvent, MechanismRefusal, MechanismRestore, MechanismSettings};
 use super::row::Row;
 use super::upkeep::Upkeep;
-use super::{aligned, no_snapshots, spark, state_log, stop_the_world, storm, timers, tracker, unaligned};
+use super::{aligned, no_snapshots, spark, state_log, stop_the_world, storm, structured, timers, tracker, unaligned};
 use crate::engine::core::action::{Action, Event, RestoreFrom};
 use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::error::ActionError;
@@ -53,6 +54,7 @@ impl Strategy {
             Strategy::StopTheWorld => &stop_the_world::ROW,
             Strategy::StormAcker => &storm::ROW,
             Strategy::SparkStreaming => &spark::ROW,
+            Strategy::StructuredStreaming => &structured::ROW,
             Strategy::StateLog => &state_log::ROW,
         }
     }
@@ -63,6 +65,7 @@ impl Strategy {
         match self {
             Strategy::StormAcker => Some(&storm::upkeep::UPKEEP),
             Strategy::SparkStreaming => Some(&spark::upkeep::UPKEEP),
+            Strategy::StructuredStreaming => Some(&structured::upkeep::UPKEEP),
             _ => None,
         }
     }
@@ -73,6 +76,7 @@ impl Strategy {
         match self {
             Strategy::StormAcker => storm::wording::crash_words(crash, graph, lang),
             Strategy::SparkStreaming => spark::wording::crash_words(crash, graph, lang),
+            Strategy::StructuredStreaming => structured::wording::crash_words(crash, graph, lang),
             _ => None,
         }
     }
@@ -153,6 +157,7 @@ impl MechanismEvent {
         match self {
             MechanismEvent::Storm(e) => storm::wording::narrate(e, graph, lang),
             MechanismEvent::Spark(e) => spark::wording::narrate(e, graph, lang),
+            MechanismEvent::Structured(e) => structured::wording::narrate(e, graph, lang),
         }
     }
 }
@@ -169,6 +174,11 @@ impl MechanismRestore {
                 again,
                 since,
             }) => spark::wording::spark_restart(state, recompute, rerun, again, since, lang),
+            MechanismRestore::Structured(structured::events::StructuredRestore::CheckpointLocation {
+                batch,
+                rerun,
+                version,
+            }) => structured::wording::structured_restart(batch, rerun, version, lang),
         }
     }
 }
@@ -180,6 +190,7 @@ impl MechanismSettings {
         match edit {
             MechanismEdit::Storm(e) => self.storm.edit(e, graph),
             MechanismEdit::Spark(e) => self.spark.edit(e),
+            MechanismEdit::Structured(e) => self.structured.edit(e),
         }
     }
 }
@@ -198,12 +209,16 @@ macro_rules! carried {
 carried! {
     storm::events::StormEvent => Event::Mechanism(MechanismEvent::Storm),
     spark::events::SparkStreamingEvent => Event::Mechanism(MechanismEvent::Spark),
+    structured::events::StructuredEvent => Event::Mechanism(MechanismEvent::Structured),
     storm::refusals::StormRefusal => ActionError::Mechanism(MechanismRefusal::Storm),
     spark::refusals::SparkRefusal => ActionError::Mechanism(MechanismRefusal::Spark),
+    structured::refusals::StructuredRefusal => ActionError::Mechanism(MechanismRefusal::Structured),
     storm::events::StormRestore => RestoreFrom::Mechanism(MechanismRestore::Storm),
     spark::events::SparkRestore => RestoreFrom::Mechanism(MechanismRestore::Spark),
+    structured::events::StructuredRestore => RestoreFrom::Mechanism(MechanismRestore::Structured),
     storm::settings::StormEdit => Edit::Mechanism(MechanismEdit::Storm),
     spark::settings::SparkEdit => Edit::Mechanism(MechanismEdit::Spark),
+    structured::settings::StructuredEdit => Edit::Mechanism(MechanismEdit::Structured),
 }
 
 #[cfg(test)]
