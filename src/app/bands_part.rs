@@ -25,6 +25,8 @@ pub struct Bands {
     /// The second and third lines of the JobManager's box: Nimbus's, the Spark driver's.
     pub nimbus_lines: fn(&crate::engine::Sim, Lang) -> (String, String),
     pub driver_lines: fn(&crate::engine::Sim, Lang) -> (String, String),
+    /// Structured Streaming's: its logs' latest entries, and where the driver stands in its batch.
+    pub query_lines: fn(&crate::engine::Sim, Lang) -> (String, String),
 }
 
 /// A band under the job: drawn at a top and a width (in presenter mode's geometry, `compact`, the
@@ -43,6 +45,7 @@ fn band_fns() -> Bands {
         legend: acker_view::legend,
         nimbus_lines: acker_view::nimbus_lines,
         driver_lines: spark_view::driver_lines,
+        query_lines: structured_view::query_lines,
     }
 }
 

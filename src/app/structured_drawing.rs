@@ -3,10 +3,10 @@
 //! place with its two logs' latest entries and the batch it stands at, a task's crash as the
 //! query failing, and the driver's death on the banner.
 
+use super::bands_part::bands_now;
 use super::mechanism_drawing::{BandDrawing, MechanismDrawing};
-use crate::engine::core::lang::say;
 use crate::engine::mechanisms::structured::checkpoint_location::Phase;
-use crate::engine::{CrashScope, Lang, Sim};
+use crate::engine::CrashScope;
 
 pub static STRUCTURED: MechanismDrawing = MechanismDrawing {
     band: Some(BandDrawing {
@@ -22,7 +22,9 @@ pub static STRUCTURED: MechanismDrawing = MechanismDrawing {
         } else {
             l.t("✖ Spark driver down", "✖ Spark 驱动器故障")
         };
-        (Some(title), logs_line(sim, l), batch_line(sim, l))
+        // The box's lines come in the bands part, with the band.
+        let (line2, line3) = bands_now().map_or_else(|| ("…".to_string(), String::new()), |b| (b.query_lines)(sim, l));
+        (Some(title), line2, line3)
     }),
     crash_tip: Some(|l| l.t("Fail the query with a task failure in", "让查询因任务失败而停止：")),
     // A cluster's crash reads as under any mechanism; the rest is the driver's death.
@@ -35,22 +37,3 @@ pub static STRUCTURED: MechanismDrawing = MechanismDrawing {
     }),
     ..MechanismDrawing::DEFAULT
 };
-
-/// The checkpoint location's two logs: their latest entries.
-fn logs_line(sim: &Sim, l: Lang) -> String {
-    let loc = sim.checkpoint_location();
-    let latest = |b: Option<u32>| b.map_or_else(|| "–".to_string(), |b| b.to_string());
-    let (offsets, commits) = (latest(loc.latest_offsets().map(|e| e.batch)), latest(loc.latest_commit()));
-    say!(l, "latest offsets/{offsets} · commits/{commits}", "最新 offsets/{offsets} · commits/{commits}")
-}
-
-/// Where the driver stands in its batch.
-fn batch_line(sim: &Sim, l: Lang) -> String {
-    let Some(q) = sim.query() else { return String::new() };
-    let b = q.batch;
-    match q.phase {
-        Phase::Idle => say!(l, "batch {b}: to plan", "批次 {b}：待规划"),
-        Phase::Running => say!(l, "batch {b}: running (state v{b})", "批次 {b}：运行中（状态 v{b}）"),
-        Phase::SinkDone => say!(l, "batch {b}: sink done, to commit", "批次 {b}：sink 已完成，待提交"),
-    }
-}

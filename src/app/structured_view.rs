@@ -173,3 +173,28 @@ pub fn band(sim: &Sim, top: f64, width: f64, _act: &Callback<Action>, l: Lang, c
     };
     (band, h + 20.0)
 }
+
+/// The second and third lines of the driver's box on the canvas: the two logs' latest entries,
+/// and where the driver stands in its batch.
+pub fn query_lines(sim: &Sim, l: Lang) -> (String, String) {
+    (logs_line(sim, l), batch_line(sim, l))
+}
+
+/// The checkpoint location's two logs: their latest entries.
+fn logs_line(sim: &Sim, l: Lang) -> String {
+    let loc = sim.checkpoint_location();
+    let latest = |b: Option<u32>| b.map_or_else(|| "–".to_string(), |b| b.to_string());
+    let (offsets, commits) = (latest(loc.latest_offsets().map(|e| e.batch)), latest(loc.latest_commit()));
+    say!(l, "latest offsets/{offsets} · commits/{commits}", "最新 offsets/{offsets} · commits/{commits}")
+}
+
+/// Where the driver stands in its batch.
+fn batch_line(sim: &Sim, l: Lang) -> String {
+    let Some(q) = sim.query() else { return String::new() };
+    let b = q.batch;
+    match q.phase {
+        Phase::Idle => say!(l, "batch {b}: to plan", "批次 {b}：待规划"),
+        Phase::Running => say!(l, "batch {b}: running (state v{b})", "批次 {b}：运行中（状态 v{b}）"),
+        Phase::SinkDone => say!(l, "batch {b}: sink done, to commit", "批次 {b}：sink 已完成，待提交"),
+    }
+}
