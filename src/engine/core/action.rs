@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::core::dataflow::kafka::faults::KafkaFault;
 use crate::engine::core::ids::{ChannelId, CheckpointId, TaskId};
 use crate::engine::core::step::Step;
 
@@ -58,6 +59,9 @@ pub enum Action {
     Cancel,
     /// Submit the stopped job again from savepoint or retained checkpoint `from` (`flink run -s`).
     Resume { from: CheckpointId },
+    /// A fault of the Kafka sink's (`sink: kafka`): a task cut off that goes on as a zombie, the
+    /// zombie's write, time passing on the broker's clock.
+    Kafka { fault: KafkaFault },
     /// The scheduler draws one enabled delivery, read or notification (or the restore) from the
     /// seeded PRNG.
     Auto,
@@ -75,7 +79,8 @@ impl Action {
     /// checkpoint, `t2` timer of task 2, `T` all timers, `X` crash, `k1` crash task 1, `J` crash
     /// the JobManager, `R` restore, `n3` notify task 3, a mechanism's own step as its letter and task
     /// (Storm's `q2`, task 2's message to the acker, and `p0`, the acker's answer to task 0), `a` auto, `v` savepoint, `V` stop with savepoint, `C` cancel,
-    /// `u2` submit again from savepoint (or retained checkpoint) 2.
+    /// `u2` submit again from savepoint (or retained checkpoint) 2; the Kafka sink's faults: `o3` cut
+    /// task 3 off (a zombie), `z3` its zombie writes, `b60000` 60,000 ms pass on the broker's clock.
     pub fn code(&self) -> String {
         match *self {
             Action::Deliver { channel } => format!("d{}", channel.0),
@@ -95,6 +100,7 @@ impl Action {
             Action::StopWithSavepoint => "V".into(),
             Action::Cancel => "C".into(),
             Action::Resume { from } => format!("u{}", from.0),
+            Action::Kafka { fault } => fault.code(),
         }
     }
 
@@ -121,7 +127,10 @@ impl Action {
             "n" => Action::Notify { task: TaskId(n()?) },
             // Any other lower-case letter with a task is a mechanism's own step; the mechanism
             // refuses a letter it does not know when the step is checked.
-            k if k.len() == 1 && k.as_bytes()[0].is_ascii_lowercase() && !"cawvu".contains(k) => {
+            "o" => Action::Kafka { fault: KafkaFault::CutOff { task: TaskId(n()?) } },
+            "z" => Action::Kafka { fault: KafkaFault::ZombieWrite { task: TaskId(n()?) } },
+            "b" => Action::Kafka { fault: KafkaFault::PassTime { ms: n64()? } },
+            k if k.len() == 1 && k.as_bytes()[0].is_ascii_lowercase() && !"cawvuozb".contains(k) => {
                 Action::Mechanism { step: Step { kind: k.as_bytes()[0] as char, task: TaskId(n()?) } }
             }
             "u" => Action::Resume { from: CheckpointId(n64()?) },

@@ -120,9 +120,16 @@ impl Settings {
         }
         if graph.has_sink() && !self.strategy.allows_sink(self.sink) {
             return bad(format!(
-                "a two-phase-commit sink commits when a checkpoint completes, so it needs a checkpointing strategy (aligned, at-least-once, unaligned or stop-the-world), not {:?}",
+                "a {} sink commits when a checkpoint completes, so it needs a checkpointing strategy (aligned, at-least-once, unaligned or stop-the-world), not {:?}",
+                self.sink.id(),
                 self.strategy.id()
             ));
+        }
+        if self.kafka.is_some() && self.sink != SinkMode::Kafka {
+            return bad(format!("kafka: these settings are the Kafka sink's, and the sink is {:?}", self.sink.id()));
+        }
+        if self.sink == SinkMode::Kafka {
+            self.kafka().check().map_err(ScenarioError::Settings)?;
         }
         if let Some(h) = &self.handler {
             if let Err(why) = h.check() {
