@@ -116,6 +116,19 @@ impl KafkaSettings {
     }
 }
 
+impl crate::engine::settings::Settings {
+    /// The settings' warning (not a refusal: Flink starts such a job) when a Kafka sink under
+    /// exactly-once breaks the timeout rule by its checkpoint interval alone: a transaction opened
+    /// just after a checkpoint is committed no earlier than the next checkpoint's completion, at
+    /// least `checkpoint-interval` steps later, before any restart adds its down time.
+    pub fn kafka_warning(&self) -> Option<TimeoutWarning> {
+        if self.sink != crate::engine::settings::SinkMode::Kafka {
+            return None;
+        }
+        self.kafka().timeout_rule(self.checkpoint_interval?)
+    }
+}
+
 /// The timeout rule broken: a transaction may stay open `longest_ms` before its commit, which is
 /// not less than the transaction timeout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,6 +160,20 @@ mod tests {
         assert!(ok.check().is_ok());
         let alo = KafkaSettings { delivery_guarantee: DeliveryGuarantee::AtLeastOnce, ..s };
         assert!(alo.check().is_ok(), "a producer without transactions asks for no transaction timeout");
+    }
+
+    #[test]
+    fn the_settings_warn_when_the_checkpoint_interval_alone_breaks_the_rule() {
+        use crate::engine::settings::{Settings, SinkMode, Strategy};
+        let kafka = KafkaSettings { transaction_timeout_ms: 60_000, step_ms: 1000, ..KafkaSettings::default() };
+        let s = Settings { kafka: Some(kafka), checkpoint_interval: Some(90), ..Settings::new(Strategy::Aligned) };
+        assert_eq!(s.kafka_warning(), None, "the sink is not Kafka");
+        let s = s.with_sink(SinkMode::Kafka);
+        assert_eq!(s.kafka_warning().map(|w| w.longest_ms), Some(90_000));
+        let w = s.kafka_warning().unwrap();
+        assert!(w.words(crate::engine::core::lang::Lang::Zh).contains("事务超时"));
+        let s = Settings { checkpoint_interval: Some(30), ..s };
+        assert_eq!(s.kafka_warning(), None);
     }
 
     #[test]

@@ -59,17 +59,16 @@ impl Sim {
     /// `snapshotState`: a two-phase-commit sink pre-commits its open transaction for checkpoint
     /// `id` and starts a new one with its next write.
     pub(crate) fn pre_commit(&mut self, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
-        let mut pre_committed = None;
         if let OpState::Sink { open, pending } = &mut self.live.tasks[t.index()].state {
-            if let Some(txn) = open.take() {
+            let pre_committed = open.take();
+            if let Some(txn) = pre_committed {
                 pending.push((id, txn));
                 self.durable.external.txn_mut(txn).status = TxnStatus::PreCommitted(id);
                 out.push(Event::TxnPreCommitted { task: t, txn, checkpoint: id });
-                pre_committed = Some(txn);
             }
-        }
-        if self.settings.sink == SinkMode::Kafka {
-            self.kafka_pre_commit(t, id, pre_committed, out);
+            if self.settings.sink == SinkMode::Kafka {
+                self.kafka_pre_commit(t, id, pre_committed, out);
+            }
         }
     }
 
