@@ -202,6 +202,33 @@ fn the_brokers_cap_refuses_the_sinks_default_timeout() {
     assert!(e.contains("transaction-max-timeout-ms"), "{e}");
 }
 
+#[test]
+fn the_faults_go_through_their_codes_and_are_refused_where_they_do_not_fit() {
+    use barrierscope::engine::core::dataflow::kafka::faults::KafkaFault;
+    use barrierscope::engine::{Lang, Settings, Strategy, TaskId};
+    let faults = [
+        KafkaFault::CutOff { task: TaskId(2) },
+        KafkaFault::ZombieWrite { task: TaskId(2) },
+        KafkaFault::PassTime { ms: 1_000_000_000_000 },
+    ];
+    for fault in faults {
+        let a = Action::Kafka { fault };
+        assert_eq!(Action::from_code(&a.code()), Some(a), "{}", a.code());
+    }
+    assert_eq!(Action::from_code("b"), None);
+    let plain = Scenario::builtin("line-sink", Settings::new(Strategy::Aligned), 1).sim().unwrap();
+    let refused = plain.check(Action::Kafka { fault: KafkaFault::PassTime { ms: 5 } }).unwrap_err();
+    assert_eq!(refused.message(Lang::En), "the sink does not write to Kafka");
+    let sim = scenario(minute_timeout(), None, 1).sim().unwrap();
+    let source = sim.graph.task_by_name("Source").unwrap();
+    let e = sim.check(Action::Kafka { fault: KafkaFault::CutOff { task: source } }).unwrap_err();
+    assert_eq!(e.message(Lang::Zh), "Source 不是 sink");
+    assert!(sim.check(Action::Kafka { fault: KafkaFault::PassTime { ms: 0 } }).is_err());
+    let sink = sim.graph.task_by_name("Sink[1]").unwrap();
+    let e = sim.check(Action::Kafka { fault: KafkaFault::ZombieWrite { task: sink } }).unwrap_err();
+    assert!(e.message(Lang::En).starts_with("no zombie of Sink[1] can write"), "{e}");
+}
+
 #[derive(Clone, Copy, Debug)]
 enum Move {
     Auto,

@@ -125,11 +125,14 @@ impl Action {
             "t" => Action::Timer { task: TaskId(n()?) },
             "k" => Action::CrashTask { task: TaskId(n()?) },
             "n" => Action::Notify { task: TaskId(n()?) },
-            // Any other lower-case letter with a task is a mechanism's own step; the mechanism
-            // refuses a letter it does not know when the step is checked.
             "o" => Action::Kafka { fault: KafkaFault::CutOff { task: TaskId(n()?) } },
             "z" => Action::Kafka { fault: KafkaFault::ZombieWrite { task: TaskId(n()?) } },
-            "b" => Action::Kafka { fault: KafkaFault::PassTime { ms: n64()? } },
+            // Milliseconds up to the 10^12 a check allows: 13 digits.
+            "b" if rest.len() <= 13 && !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) => {
+                Action::Kafka { fault: KafkaFault::PassTime { ms: rest.parse().ok()? } }
+            }
+            // Any other lower-case letter with a task is a mechanism's own step; the mechanism
+            // refuses a letter it does not know when the step is checked.
             k if k.len() == 1 && k.as_bytes()[0].is_ascii_lowercase() && !"cawvuozb".contains(k) => {
                 Action::Mechanism { step: Step { kind: k.as_bytes()[0] as char, task: TaskId(n()?) } }
             }

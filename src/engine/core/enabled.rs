@@ -12,6 +12,7 @@ use crate::engine::core::dataflow::record::Item;
 use crate::engine::core::error::{ActionError, KafkaRefusal};
 use crate::engine::core::ids::{ChannelId, TaskId};
 use crate::engine::core::sim::Sim;
+use crate::engine::settings::kafka::MAX_MS_SETTING;
 use crate::engine::settings::{SinkMode, SourceKind, Strategy};
 
 fn err<T>(e: ActionError) -> Result<T, ActionError> {
@@ -290,6 +291,9 @@ impl Sim {
                         err(ActionError::Kafka(KafkaRefusal::NoZombie { task: self.graph.task(task).name.clone() }))
                     }
                 }
+            }
+            KafkaFault::PassTime { ms } if ms == 0 || ms > MAX_MS_SETTING => {
+                err(ActionError::Kafka(KafkaRefusal::PassTime { max: MAX_MS_SETTING }))
             }
             KafkaFault::PassTime { .. } => Ok(()),
         }

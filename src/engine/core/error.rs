@@ -136,8 +136,16 @@ pub enum ActionError {
 #[cfg_attr(not(target_arch = "wasm32"), derive(Debug))]
 pub enum KafkaRefusal {
     NotKafka,
-    NotASink { task: String },
-    NoZombie { task: String },
+    NotASink {
+        task: String,
+    },
+    NoZombie {
+        task: String,
+    },
+    /// Time passes on the broker by 1 to `max` ms at a time.
+    PassTime {
+        max: u64,
+    },
 }
 
 impl std::error::Error for ActionError {}

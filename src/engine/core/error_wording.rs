@@ -109,6 +109,11 @@ impl ActionError {
                 "no zombie of {task} can write: none was cut off, it was fenced, or it wrote all it held",
                 "{task} 没有能写入的僵尸：没有被断开的，已被隔离，或已写完它持有的记录"
             ),
+            Kafka(crate::engine::core::error::KafkaRefusal::PassTime { max }) => say!(
+                lang,
+                "time passes on the broker by 1 to {max} ms at a time",
+                "broker 上的时间每次只能过去 1 到 {max} 毫秒"
+            ),
             NothingToDo => lang
                 .t(
                     "nothing left to do: every log is read and every channel is empty or blocked",

@@ -116,19 +116,6 @@ impl KafkaSettings {
     }
 }
 
-impl crate::engine::settings::Settings {
-    /// The settings' warning (not a refusal: Flink starts such a job) when a Kafka sink under
-    /// exactly-once breaks the timeout rule by its checkpoint interval alone: a transaction opened
-    /// just after a checkpoint is committed no earlier than the next checkpoint's completion, at
-    /// least `checkpoint-interval` steps later, before any restart adds its down time.
-    pub fn kafka_warning(&self) -> Option<TimeoutWarning> {
-        if self.sink != crate::engine::settings::SinkMode::Kafka {
-            return None;
-        }
-        self.kafka().timeout_rule(self.checkpoint_interval?)
-    }
-}
-
 /// The timeout rule broken: a transaction may stay open `longest_ms` before its commit, which is
 /// not less than the transaction timeout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,6 +9,7 @@ use super::{
 };
 use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::error::ScenarioError;
+use crate::engine::settings::kafka::TimeoutWarning;
 
 impl Settings {
     pub fn validate(&self, graph: &JobGraph) -> Result<(), ScenarioError> {
@@ -148,5 +149,18 @@ impl Settings {
             }
         }
         Ok(())
+    }
+}
+
+impl Settings {
+    /// The settings' warning (not a refusal: Flink starts such a job) when a Kafka sink under
+    /// exactly-once breaks the timeout rule by its checkpoint interval alone: a transaction opened
+    /// just after a checkpoint is committed no earlier than the next checkpoint's completion, at
+    /// least `checkpoint-interval` steps later, before any restart adds its down time.
+    pub fn kafka_warning(&self) -> Option<TimeoutWarning> {
+        if self.sink != SinkMode::Kafka {
+            return None;
+        }
+        self.kafka().timeout_rule(self.checkpoint_interval?)
     }
 }

@@ -29,11 +29,12 @@ impl Sim {
             return; // work recomputed from lineage to rebuild state: its output ran before
         }
         let row = Row { record: rec.id, value: rec.value, sink: t, tick: self.tick };
-        if self.settings.sink == SinkMode::Kafka {
+        let sink = self.settings.sink;
+        if sink == SinkMode::Kafka {
             return self.kafka_write(t, row, out);
         }
         let external = &mut self.durable.external;
-        match self.settings.sink {
+        match sink {
             SinkMode::Append => {
                 external.appended.push(row);
                 out.push(Event::SinkWrite { task: t, record: rec.id, txn: None, overwrote: false });
