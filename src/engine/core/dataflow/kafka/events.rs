@@ -16,18 +16,18 @@ pub enum KafkaEvent {
     /// restarted writer aborting lingering transactions (`TransactionAbortStrategyImpl.PROBING`).
     ProducerInitialized {
         task: TaskId,
-        checkpoint: u64,
+        checkpoint: u32,
         producer_id: u32,
         epoch: u16,
         aborted: Option<TxnId>,
         probing: bool,
     },
     /// The broker aborted transaction `txn` (sink `task`'s, for `checkpoint`): it had been open
-    /// longer than `transaction.timeout.ms` (`timeout_ms`) at broker time `at_ms`.
-    TransactionTimedOut { task: TaskId, txn: TxnId, checkpoint: u64, rows: u32, timeout_ms: u64, at_ms: u64 },
+    /// longer than `transaction.timeout.ms` at broker time `at_ms`.
+    TransactionTimedOut { task: TaskId, txn: TxnId, checkpoint: u32, rows: u32, at_ms: u64 },
     /// The `KafkaCommitter` could not commit `txn`: the broker refused (`refusal`). Flink logs
     /// it and drops the committable (`signalFailedWithKnownReason`): its rows are lost.
-    CommitFailed { task: TaskId, txn: TxnId, checkpoint: u64, rows: u32, refusal: Refusal },
+    CommitFailed { task: TaskId, txn: TxnId, checkpoint: u32, rows: u32, refusal: Refusal },
     /// A write of `record` by a fenced producer was refused (`ProducerFencedException`); a
     /// `zombie`'s, or the running writer's after the broker timed its transaction out (the task
     /// then fails).

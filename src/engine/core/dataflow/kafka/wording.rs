@@ -9,7 +9,7 @@ use crate::engine::core::lang::{say, Lang};
 
 pub fn narrate(e: &KafkaEvent, g: &JobGraph, lang: Lang) -> String {
     let t = |id| g.task(id).name.as_str();
-    let tid = |task, checkpoint| TransactionalId { task, checkpoint }.name(g);
+    let tid = |task, checkpoint: u32| TransactionalId { task, checkpoint: checkpoint as u64 }.name(g);
     match *e {
         KafkaEvent::ProducerInitialized { task, checkpoint, producer_id, epoch, aborted, probing } => {
             let id = tid(task, checkpoint);
@@ -34,12 +34,12 @@ pub fn narrate(e: &KafkaEvent, g: &JobGraph, lang: Lang) -> String {
                 t(task)
             )
         }
-        KafkaEvent::TransactionTimedOut { task, txn, checkpoint, rows, timeout_ms, at_ms } => {
+        KafkaEvent::TransactionTimedOut { task, txn, checkpoint, rows, at_ms } => {
             let id = tid(task, checkpoint);
             say!(
                 lang,
-                "The broker aborted transaction T{} ({id}) at {at_ms} ms: it had been open longer than transaction.timeout.ms ({timeout_ms} ms). Its {rows} row(s) are gone, and its producer is fenced.",
-                "broker 在 {at_ms} 毫秒时中止了事务 T{}（{id}）：它打开的时间超过了 transaction.timeout.ms（{timeout_ms} 毫秒）。它的 {rows} 行没了，其生产者被隔离。",
+                "The broker aborted transaction T{} ({id}) at {at_ms} ms: it had been open longer than transaction.timeout.ms. Its {rows} row(s) are gone, and its producer is fenced.",
+                "broker 在 {at_ms} 毫秒时中止了事务 T{}（{id}）：它打开的时间超过了 transaction.timeout.ms。它的 {rows} 行没了，其生产者被隔离。",
                 txn.0
             )
         }

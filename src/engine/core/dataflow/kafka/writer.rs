@@ -72,8 +72,8 @@ impl Sim {
             let x = self.durable.external.txn_mut(txn);
             x.status = TxnStatus::Aborted;
             let (task, rows) = (x.sink, x.rows.len() as u32);
-            let checkpoint = producer.id.checkpoint;
-            out.push(Event::Kafka(KafkaEvent::TransactionTimedOut { task, txn, checkpoint, rows, timeout_ms, at_ms }));
+            let checkpoint = producer.id.checkpoint as u32;
+            out.push(Event::Kafka(KafkaEvent::TransactionTimedOut { task, txn, checkpoint, rows, at_ms }));
         }
     }
 
@@ -81,7 +81,8 @@ impl Sim {
     fn init_producer(&mut self, id: TransactionalId, probing: bool, out: &mut Vec<Event>) -> Producer {
         let now = self.broker_now();
         let (producer, aborted) = self.broker().coordinator.init_transactions(id);
-        let (task, checkpoint, producer_id, epoch) = (id.task, id.checkpoint, producer.producer_id, producer.epoch);
+        let (task, checkpoint, producer_id, epoch) =
+            (id.task, id.checkpoint as u32, producer.producer_id, producer.epoch);
         out.push(Event::Kafka(KafkaEvent::ProducerInitialized {
             task,
             checkpoint,
@@ -217,7 +218,7 @@ impl Sim {
                 self.broker().txns[txn.index()].commit_failed = Some(refusal);
                 let x = self.durable.external.txn_mut(txn);
                 x.status = TxnStatus::Aborted;
-                let (rows, checkpoint) = (x.rows.len() as u32, producer.id.checkpoint);
+                let (rows, checkpoint) = (x.rows.len() as u32, producer.id.checkpoint as u32);
                 out.push(Event::Kafka(KafkaEvent::CommitFailed { task: t, txn, checkpoint, rows, refusal }));
                 false
             }
