@@ -164,11 +164,7 @@ fn a_zombie_is_fenced_by_the_restarted_writer_and_read_committed_never_sees_its_
         let fenced = play(&mut sim, &[ZombieWrite("Sink[0]".into())]);
         assert!(fenced.iter().any(|e| matches!(e, Event::Kafka(k) if format!("{k:?}").contains("WriteFenced"))));
     }
-    assert!(sim
-        .check(Action::Kafka {
-            fault: barrierscope::engine::core::dataflow::kafka::faults::KafkaFault::ZombieWrite { task: sink }
-        })
-        .is_err());
+    assert!(sim.check(Action::ZombieWrite { task: sink }).is_err());
     play(&mut sim, &[RunToEnd]);
     let b = broker(&sim);
     let zombie_txns: Vec<usize> = (0..b.txns.len()).filter(|i| b.txns[*i].zombie).collect();
@@ -212,20 +208,20 @@ fn the_faults_go_through_their_codes_and_are_refused_where_they_do_not_fit() {
         KafkaFault::PassTime { ms: 1_000_000_000_000 },
     ];
     for fault in faults {
-        let a = Action::Kafka { fault };
+        let a = Action::from(fault);
         assert_eq!(Action::from_code(&a.code()), Some(a), "{}", a.code());
     }
     assert_eq!(Action::from_code("b"), None);
     let plain = Scenario::builtin("line-sink", Settings::new(Strategy::Aligned), 1).sim().unwrap();
-    let refused = plain.check(Action::Kafka { fault: KafkaFault::PassTime { ms: 5 } }).unwrap_err();
+    let refused = plain.check(Action::from(KafkaFault::PassTime { ms: 5 })).unwrap_err();
     assert_eq!(refused.message(Lang::En), "the sink does not write to Kafka");
     let sim = scenario(minute_timeout(), None, 1).sim().unwrap();
     let source = sim.graph.task_by_name("Source").unwrap();
-    let e = sim.check(Action::Kafka { fault: KafkaFault::CutOff { task: source } }).unwrap_err();
+    let e = sim.check(Action::from(KafkaFault::CutOff { task: source })).unwrap_err();
     assert_eq!(e.message(Lang::Zh), "Source 不是 sink");
-    assert!(sim.check(Action::Kafka { fault: KafkaFault::PassTime { ms: 0 } }).is_err());
+    assert!(sim.check(Action::from(KafkaFault::PassTime { ms: 0 })).is_err());
     let sink = sim.graph.task_by_name("Sink[1]").unwrap();
-    let e = sim.check(Action::Kafka { fault: KafkaFault::ZombieWrite { task: sink } }).unwrap_err();
+    let e = sim.check(Action::from(KafkaFault::ZombieWrite { task: sink })).unwrap_err();
     assert!(e.message(Lang::En).starts_with("no zombie of Sink[1] can write"), "{e}");
 }
 

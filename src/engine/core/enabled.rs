@@ -117,7 +117,9 @@ impl Sim {
             Action::Crash => self.need_running(),
             // Time passes whether the job runs or not (a socket's records arrive all the same).
             Action::Wait => Ok(()),
-            Action::Kafka { fault } => self.check_kafka_fault(fault),
+            Action::CutOff { .. } | Action::ZombieWrite { .. } | Action::PassTime { .. } => {
+                self.check_kafka_fault(a.kafka_fault().expect("a Kafka fault"))
+            }
             Action::CrashJobManager => {
                 self.need_running()?;
                 match self.hooks.checks_actions {
@@ -266,6 +268,8 @@ impl Sim {
 impl Sim {
     /// A fault of the Kafka sink's: only under `sink: kafka`; a cut-off needs a running sink
     /// task, a zombie's write a zombie that can write.
+    #[cold]
+    #[inline(never)]
     fn check_kafka_fault(&self, f: KafkaFault) -> Result<(), ActionError> {
         if self.settings.sink != SinkMode::Kafka {
             return err(ActionError::Kafka(KafkaRefusal::NotKafka));

@@ -223,7 +223,7 @@ impl Sim {
     /// assert_eq!(sim.ledger().state.lost, 0);
     /// ```
     pub fn apply(&mut self, a: Action, out: &mut Vec<Event>) -> Result<(), ActionError> {
-        let a = if a == Action::Auto {
+        let a = if matches!(a, Action::Auto) {
             let mut choices = std::mem::take(&mut self.scratch);
             self.enabled_steps(&mut choices);
             if choices.is_empty() {
@@ -264,7 +264,9 @@ impl Sim {
                 None => unreachable!("a step {} is refused by the check", step.kind),
             },
             Action::Wait => out.push(Event::Waited),
-            Action::Kafka { fault } => self.kafka_fault(fault, out),
+            Action::CutOff { .. } | Action::ZombieWrite { .. } | Action::PassTime { .. } => {
+                self.kafka_fault(a.kafka_fault().expect("a Kafka fault"), out)
+            }
             Action::Savepoint => self.trigger_savepoint(false, out),
             Action::StopWithSavepoint => self.trigger_savepoint(true, out),
             Action::Cancel => self.cancel(out),

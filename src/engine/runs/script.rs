@@ -77,11 +77,13 @@ impl ScriptAction {
             Action::StopWithSavepoint => ScriptAction::StopWithSavepoint,
             Action::Cancel => ScriptAction::Cancel,
             Action::Resume { from } => ScriptAction::Resume(from.0),
-            Action::Kafka { fault } => match fault {
-                KafkaFault::CutOff { task: t } => ScriptAction::CutOff(task(t)),
-                KafkaFault::ZombieWrite { task: t } => ScriptAction::ZombieWrite(task(t)),
-                KafkaFault::PassTime { ms } => ScriptAction::PassTime(ms),
-            },
+            Action::CutOff { .. } | Action::ZombieWrite { .. } | Action::PassTime { .. } => {
+                match a.kafka_fault().expect("a Kafka fault") {
+                    KafkaFault::CutOff { task: t } => ScriptAction::CutOff(task(t)),
+                    KafkaFault::ZombieWrite { task: t } => ScriptAction::ZombieWrite(task(t)),
+                    KafkaFault::PassTime { ms } => ScriptAction::PassTime(ms),
+                }
+            }
         }
     }
 }
@@ -144,11 +146,11 @@ impl Sim {
             ScriptAction::StopWithSavepoint => vec![Action::StopWithSavepoint],
             ScriptAction::Cancel => vec![Action::Cancel],
             ScriptAction::Resume(id) => vec![Action::Resume { from: crate::engine::core::ids::CheckpointId(*id) }],
-            ScriptAction::CutOff(name) => vec![Action::Kafka { fault: KafkaFault::CutOff { task: task(name)? } }],
+            ScriptAction::CutOff(name) => vec![Action::CutOff { task: task(name)? }],
             ScriptAction::ZombieWrite(name) => {
-                vec![Action::Kafka { fault: KafkaFault::ZombieWrite { task: task(name)? } }]
+                vec![Action::ZombieWrite { task: task(name)? }]
             }
-            ScriptAction::PassTime(ms) => vec![Action::Kafka { fault: KafkaFault::PassTime { ms: *ms } }],
+            ScriptAction::PassTime(ms) => vec![Action::PassTime { ms: *ms }],
         })
     }
 

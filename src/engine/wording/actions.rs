@@ -29,9 +29,9 @@ pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
         Action::Mechanism { step } => crate::engine::mechanisms::step_words(step, task(step.task), lang),
         Action::Auto => lang.t("take an auto step", "自动单步").into(),
         Action::Wait => lang.t("wait one step", "等待一步").into(),
-        Action::Kafka { fault } => {
+        Action::CutOff { .. } | Action::ZombieWrite { .. } | Action::PassTime { .. } => {
             use crate::engine::core::dataflow::kafka::faults::KafkaFault;
-            match fault {
+            match a.kafka_fault().expect("a Kafka fault") {
                 KafkaFault::CutOff { task: t } => {
                     say!(lang, "cut {} off from the JobManager (a zombie)", "让 {} 与 JobManager 断开（僵尸）", task(t))
                 }

@@ -1,4 +1,4 @@
-//! The Kafka sink's own faults, as serializable actions (`Action::Kafka`): a sink task cut off
+//! The Kafka sink's own faults, as serializable actions (`Action::CutOff`, `Action::ZombieWrite`, `Action::PassTime`): a sink task cut off
 //! from the JobManager that goes on as a zombie, the zombie's writes, and time passing on the
 //! broker's clock (a down time the learner sets). Crashing the cluster, one task or the JobManager
 //! are the run's own actions.

@@ -11,6 +11,9 @@
 //! - a restarted writer aborts lingering transactions by probing: `initTransactions` on
 //!   `prefix-subtask-(restored+1)`, `+2`, ... until an id the broker never saw, which fences every
 //!   zombie and aborts every transaction left open; then it starts on `prefix-subtask-(restored+1)`.
+//!
+//! Every entry from the run is `#[cold]` and out of line: a run without a Kafka sink keeps its hot
+//! path (a delivery, a step's end) as it was.
 
 use crate::engine::core::action::{CrashScope, Event};
 use crate::engine::core::dataflow::external_system::{Txn, TxnStatus};
@@ -46,6 +49,8 @@ impl Sim {
     /// (Kafka scans every `transaction.abort.timed.out.transaction.cleanup.interval.ms`; here,
     /// every step), a running writer whose producer the broker fenced fails (the send callback's
     /// `ProducerFencedException`, rethrown by `KafkaWriter`), and the readers poll.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn kafka_step_end(&mut self, out: &mut Vec<Event>) {
         self.kafka_scan(out);
         if self.live.down.is_none() && self.exactly_once() {
@@ -136,6 +141,8 @@ impl Sim {
     /// The job starts: under exactly-once each sink subtask's writer initializes its first
     /// transactional id, `prefix-subtask-1` (`ExactlyOnceKafkaWriter` starts on the checkpoint
     /// after the last, none).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn kafka_start(&mut self) {
         if !self.exactly_once() {
             return;
@@ -151,6 +158,8 @@ impl Sim {
     }
 
     /// The sink's write under `sink: kafka`.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn kafka_write(&mut self, t: TaskId, row: Row, out: &mut Vec<Event>) {
         if !self.exactly_once() {
             self.append_record(row, None, None);
@@ -192,6 +201,8 @@ impl Sim {
     /// `prepareCommit` and `snapshotState` at checkpoint `id`: the open transaction (already
     /// marked pre-committed by the two-phase-commit sink) becomes a committable, and the writer
     /// initializes the producer of the next checkpoint's transactional id.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn kafka_pre_commit(&mut self, t: TaskId, id: CheckpointId, txn: Option<TxnId>, out: &mut Vec<Event>) {
         if !self.exactly_once() {
             return;
@@ -205,6 +216,8 @@ impl Sim {
 
     /// The `KafkaCommitter`'s commit of `txn`, with the committable's producer id and epoch:
     /// true if the broker committed it.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn kafka_commit(&mut self, t: TaskId, txn: TxnId, out: &mut Vec<Event>) -> bool {
         let now = self.broker_now();
         let producer = self.broker().txns[txn.index()].producer;
@@ -227,6 +240,8 @@ impl Sim {
 
     /// A restarted Kafka sink `t` restored to `restored`, after its committables were committed:
     /// it aborts lingering transactions by probing and starts on the restored checkpoint's next id.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn kafka_recover(&mut self, t: TaskId, restored: Option<CheckpointId>, out: &mut Vec<Event>) {
         self.set_writer(t, None);
         if !self.exactly_once() {
@@ -247,6 +262,8 @@ impl Sim {
     }
 
     /// A fault of the Kafka sink's (checked by `Sim::check`).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn kafka_fault(&mut self, f: KafkaFault, out: &mut Vec<Event>) {
         match f {
             KafkaFault::CutOff { task } => self.cut_off(task, out),
