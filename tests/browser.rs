@@ -185,11 +185,13 @@ async fn lesson_2_in_chinese() {
 #[wasm_bindgen_test]
 fn fingerprints_equal_native() {
     let fixture: BTreeMap<String, String> = serde_json::from_str(include_str!("fixtures/fingerprints.json")).unwrap();
-    let files: [(&str, &str); 12] = [
+    let files: [(&str, &str); 14] = [
         ("abc-barriers-exactly-once.json", include_str!("../scenarios/abc-barriers-exactly-once.json")),
         ("abc-timers-duplicated.json", include_str!("../scenarios/abc-timers-duplicated.json")),
         ("abc-timers-lost.json", include_str!("../scenarios/abc-timers-lost.json")),
         ("jobmanager-without-ha.json", include_str!("../scenarios/jobmanager-without-ha.json")),
+        ("kafka-timeout-loses.json", include_str!("../scenarios/kafka-timeout-loses.json")),
+        ("kafka-zombie-fenced.json", include_str!("../scenarios/kafka-zombie-fenced.json")),
         ("savepoint-stop-and-submit.json", include_str!("../scenarios/savepoint-stop-and-submit.json")),
         ("sink-two-phase-commit.json", include_str!("../scenarios/sink-two-phase-commit.json")),
         ("socket-flink-loses.json", include_str!("../scenarios/socket-flink-loses.json")),

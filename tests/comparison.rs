@@ -511,6 +511,13 @@ fn every_strategy_and_sink_settles_in_lockstep() {
                 for interval in intervals {
                     let mut settings = Settings::new(strategy).with_sink(sink);
                     settings.checkpoint_interval = *interval;
+                    if sink == SinkMode::Kafka {
+                        // Within the broker's maximum (KafkaSinkBuilder's default is not).
+                        settings.kafka = Some(barrierscope::engine::settings::kafka::KafkaSettings {
+                            transaction_timeout_ms: 900_000,
+                            ..Default::default()
+                        });
+                    }
                     configurations.push(Configuration {
                         name: format!("{} {} {interval:?}", strategy.id(), sink.id()),
                         settings,

@@ -71,7 +71,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         },
     };
     let g = &sim.graph;
-    let two_phase = sim.settings.sink == SinkMode::TwoPhaseCommit;
+    let two_phase = matches!(sim.settings.sink, SinkMode::TwoPhaseCommit | SinkMode::Kafka);
     let lay =
         use_memo((Shared(g.clone()), props.presenter, props.screen, two_phase), |(g, presenter, screen, two_phase)| {
             layout::layout(g, *presenter, *screen, *two_phase)

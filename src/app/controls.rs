@@ -74,7 +74,7 @@ fn run_settings(config: &RunConfig, l: Lang, dispatch: &Dispatch) -> Html {
                 </select></label>
             <label title={no_sink.unwrap_or_default()}>{ l.t("Sink", "输出端") }
                 <select id="sel-sink" ~value={settings.sink.id()} onchange={on_sink} disabled={!has_sink} title={no_sink} aria-label={l.t("Sink mode", "输出模式")}>
-                    { for SinkMode::ALL.iter().map(|s| html!{
+                    { for SinkMode::ON_THE_PAGE.iter().map(|s| html!{
                         <option value={s.id()} selected={settings.sink == *s} disabled={!strategy.allows_sink(*s)}
                             title={match s {
                                 SinkMode::TwoPhaseCommit => disabled_why(l, strategy, Needs::TwoPhaseCommit),

@@ -31,6 +31,7 @@ pub fn sink_name(l: Lang, s: SinkMode) -> &'static str {
         SinkMode::Upsert => l.t("Idempotent upsert", "幂等写入"),
         SinkMode::TwoPhaseCommit => l.t("Two-phase commit", "两阶段提交"),
         SinkMode::Transactional => l.t("Transactional per batch (Spark)", "按批次事务（Spark）"),
+        SinkMode::Kafka => l.t("Kafka transactions", "Kafka 事务"),
     }
 }
 

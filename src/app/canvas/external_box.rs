@@ -42,7 +42,7 @@ pub(super) fn external_box(sim: &Sim, lay: &Layout, r: Rect, sink: TaskId, l: La
             <text class="state main seen" x={num(r.x + 14.0)} y={num(r.y + ROW0 + ROW)}>{ if text_w(&seen, 16.0) <= max { seen.clone() } else { seen_short } }</text>
             { if rows.is_empty() { html!{} } else {
                 html!{ <text class="state" x={num(r.x + 14.0)} y={num(r.y + ROW0 + 2.0 * ROW)}>{ rows }</text> } } }
-            { if mode == SinkMode::TwoPhaseCommit {
+            { if matches!(mode, SinkMode::TwoPhaseCommit | SinkMode::Kafka) {
                 html!{ <text class="state muted" x={num(r.x + 14.0)} y={num(r.y + ROW0 + 3.0 * ROW)}>
                     { { let full = format!("{} {}", open, l.t("row(s) uncommitted, invisible", "行未提交，不可见"));
                       if text_w(&full, px) <= max { full } else { format!("{} {}", open, l.t("uncommitted", "未提交")) } } }</text> }

@@ -7,6 +7,7 @@
 mod checkpoints;
 mod cut_report;
 mod json;
+mod kafka_report;
 
 use barrierscope::engine::program::scenario_restore::RestoreReport;
 use barrierscope::engine::runs::scenario::Played;
@@ -91,6 +92,7 @@ fn report_table(sc: &Scenario, p: &Played, with_events: bool) -> String {
         }
     }
     s += &ledger_table(p);
+    s += &kafka_report::kafka_table(sim);
     if sim.strategy().uses_coordinator() {
         s += &checkpoints::checkpoint_table(sim);
     }

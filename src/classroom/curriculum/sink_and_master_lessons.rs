@@ -35,7 +35,7 @@ fn lesson_9_sinks_as_an_outside_reader_sees_them() {
                 assert_eq!(l.external_labels(Verdict::Duplicated), ["d", "e"]);
                 assert_eq!(ext.lost, 0);
             }
-            SinkMode::Upsert | SinkMode::TwoPhaseCommit | SinkMode::Transactional => {
+            SinkMode::Upsert | SinkMode::TwoPhaseCommit | SinkMode::Transactional | SinkMode::Kafka => {
                 assert_eq!(ext.exactly_once, 8, "{mode:?}")
             }
         }

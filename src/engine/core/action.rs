@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::core::dataflow::kafka::faults::KafkaFault;
 use crate::engine::core::ids::{ChannelId, CheckpointId, TaskId};
 use crate::engine::core::step::Step;
 
@@ -58,6 +59,14 @@ pub enum Action {
     Cancel,
     /// Submit the stopped job again from savepoint or retained checkpoint `from` (`flink run -s`).
     Resume { from: CheckpointId },
+    /// The Kafka sink's faults (`sink: kafka`, `core/dataflow/kafka/faults.rs`), each a variant
+    /// of its own (one variant holding a `KafkaFault` would lend it its tag, and every match on an
+    /// action would decode it): a sink task cut off that goes on as a zombie,
+    CutOff { task: TaskId },
+    /// the zombie's write,
+    ZombieWrite { task: TaskId },
+    /// time passing on the broker's clock.
+    PassTime { ms: u64 },
     /// The scheduler draws one enabled delivery, read or notification (or the restore) from the
     /// seeded PRNG.
     Auto,
@@ -75,7 +84,8 @@ impl Action {
     /// checkpoint, `t2` timer of task 2, `T` all timers, `X` crash, `k1` crash task 1, `J` crash
     /// the JobManager, `R` restore, `n3` notify task 3, a mechanism's own step as its letter and task
     /// (Storm's `q2`, task 2's message to the acker, and `p0`, the acker's answer to task 0), `a` auto, `v` savepoint, `V` stop with savepoint, `C` cancel,
-    /// `u2` submit again from savepoint (or retained checkpoint) 2.
+    /// `u2` submit again from savepoint (or retained checkpoint) 2; the Kafka sink's faults: `o3` cut
+    /// task 3 off (a zombie), `z3` its zombie writes, `b60000` 60,000 ms pass on the broker's clock.
     pub fn code(&self) -> String {
         match *self {
             Action::Deliver { channel } => format!("d{}", channel.0),
@@ -95,6 +105,9 @@ impl Action {
             Action::StopWithSavepoint => "V".into(),
             Action::Cancel => "C".into(),
             Action::Resume { from } => format!("u{}", from.0),
+            Action::CutOff { .. } | Action::ZombieWrite { .. } | Action::PassTime { .. } => {
+                self.kafka_fault().expect("a Kafka fault").code()
+            }
         }
     }
 
@@ -119,9 +132,15 @@ impl Action {
             "t" => Action::Timer { task: TaskId(n()?) },
             "k" => Action::CrashTask { task: TaskId(n()?) },
             "n" => Action::Notify { task: TaskId(n()?) },
+            "o" => Action::CutOff { task: TaskId(n()?) },
+            "z" => Action::ZombieWrite { task: TaskId(n()?) },
+            // Milliseconds up to the 10^12 a check allows: 13 digits.
+            "b" if rest.len() <= 13 && !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) => {
+                Action::PassTime { ms: rest.parse().ok()? }
+            }
             // Any other lower-case letter with a task is a mechanism's own step; the mechanism
             // refuses a letter it does not know when the step is checked.
-            k if k.len() == 1 && k.as_bytes()[0].is_ascii_lowercase() && !"cawvu".contains(k) => {
+            k if k.len() == 1 && k.as_bytes()[0].is_ascii_lowercase() && !"cawvuozb".contains(k) => {
                 Action::Mechanism { step: Step { kind: k.as_bytes()[0] as char, task: TaskId(n()?) } }
             }
             "u" => Action::Resume { from: CheckpointId(n64()?) },
@@ -138,5 +157,27 @@ impl Action {
             "C" => Action::Cancel,
             _ => return None,
         })
+    }
+}
+
+impl Action {
+    /// The Kafka sink's fault this action is, if it is one.
+    pub fn kafka_fault(&self) -> Option<KafkaFault> {
+        match *self {
+            Action::CutOff { task } => Some(KafkaFault::CutOff { task }),
+            Action::ZombieWrite { task } => Some(KafkaFault::ZombieWrite { task }),
+            Action::PassTime { ms } => Some(KafkaFault::PassTime { ms }),
+            _ => None,
+        }
+    }
+}
+
+impl From<KafkaFault> for Action {
+    fn from(f: KafkaFault) -> Action {
+        match f {
+            KafkaFault::CutOff { task } => Action::CutOff { task },
+            KafkaFault::ZombieWrite { task } => Action::ZombieWrite { task },
+            KafkaFault::PassTime { ms } => Action::PassTime { ms },
+        }
     }
 }

@@ -7,11 +7,13 @@
 
 use crate::engine::core::action::Action;
 use crate::engine::core::dataflow::job_graph::OperatorKind;
+use crate::engine::core::dataflow::kafka::faults::KafkaFault;
 use crate::engine::core::dataflow::record::Item;
-use crate::engine::core::error::ActionError;
+use crate::engine::core::error::{ActionError, KafkaRefusal};
 use crate::engine::core::ids::{ChannelId, TaskId};
 use crate::engine::core::sim::Sim;
-use crate::engine::settings::{SourceKind, Strategy};
+use crate::engine::settings::kafka::MAX_MS_SETTING;
+use crate::engine::settings::{SinkMode, SourceKind, Strategy};
 
 fn err<T>(e: ActionError) -> Result<T, ActionError> {
     Err(e)
@@ -115,6 +117,9 @@ impl Sim {
             Action::Crash => self.need_running(),
             // Time passes whether the job runs or not (a socket's records arrive all the same).
             Action::Wait => Ok(()),
+            Action::CutOff { .. } | Action::ZombieWrite { .. } | Action::PassTime { .. } => {
+                self.check_kafka_fault(a.kafka_fault().expect("a Kafka fault"))
+            }
             Action::CrashJobManager => {
                 self.need_running()?;
                 match self.hooks.checks_actions {
@@ -257,5 +262,44 @@ impl Sim {
     /// The scheduler's draw (Auto's, the lockstep's): uniform over `choices`, by the seeded PRNG.
     pub fn draw_step(&mut self, choices: &[Action]) -> Action {
         choices[self.rng.below(choices.len() as u64) as usize]
+    }
+}
+
+impl Sim {
+    /// A fault of the Kafka sink's: only under `sink: kafka`; a cut-off needs a running sink
+    /// task, a zombie's write a zombie that can write.
+    #[cold]
+    #[inline(never)]
+    fn check_kafka_fault(&self, f: KafkaFault) -> Result<(), ActionError> {
+        if self.settings.sink != SinkMode::Kafka {
+            return err(ActionError::Kafka(KafkaRefusal::NotKafka));
+        }
+        let sink = |task: TaskId| match self.graph.tasks.get(task.index()) {
+            None => err(ActionError::NoSuchTask(task.0)),
+            Some(info) if info.kind != OperatorKind::Sink => {
+                err(ActionError::Kafka(KafkaRefusal::NotASink { task: info.name.clone() }))
+            }
+            Some(_) => Ok(()),
+        };
+        match f {
+            KafkaFault::CutOff { task } => {
+                sink(task)?;
+                self.need_running()?;
+                self.need_up(task)
+            }
+            KafkaFault::ZombieWrite { task } => {
+                sink(task)?;
+                match self.zombie(task) {
+                    Some(_) => Ok(()),
+                    None => {
+                        err(ActionError::Kafka(KafkaRefusal::NoZombie { task: self.graph.task(task).name.clone() }))
+                    }
+                }
+            }
+            KafkaFault::PassTime { ms } if ms == 0 || ms > MAX_MS_SETTING => {
+                err(ActionError::Kafka(KafkaRefusal::PassTime { max: MAX_MS_SETTING }))
+            }
+            KafkaFault::PassTime { .. } => Ok(()),
+        }
     }
 }

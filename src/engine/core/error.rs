@@ -126,6 +126,26 @@ pub enum ActionError {
     NoSavepoint {
         id: u64,
     },
+    /// A fault of the Kafka sink's refused: the sink is not Kafka, the task is not a sink, or no
+    /// zombie of the task can write.
+    Kafka(KafkaRefusal),
+}
+
+/// Why a fault of the Kafka sink's was refused.
+#[derive(Clone, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Debug))]
+pub enum KafkaRefusal {
+    NotKafka,
+    NotASink {
+        task: String,
+    },
+    NoZombie {
+        task: String,
+    },
+    /// Time passes on the broker by 1 to `max` ms at a time.
+    PassTime {
+        max: u64,
+    },
 }
 
 impl std::error::Error for ActionError {}

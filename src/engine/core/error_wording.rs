@@ -98,6 +98,22 @@ impl ActionError {
                 "there is no savepoint {id}, nor a newest retained checkpoint {id}",
                 "没有编号为 {id} 的保存点，也没有编号为 {id} 的最新保留检查点"
             ),
+            Kafka(crate::engine::core::error::KafkaRefusal::NotKafka) => {
+                lang.t("the sink does not write to Kafka", "sink 不写入 Kafka").into()
+            }
+            Kafka(crate::engine::core::error::KafkaRefusal::NotASink { task }) => {
+                say!(lang, "{task} is not a sink", "{task} 不是 sink")
+            }
+            Kafka(crate::engine::core::error::KafkaRefusal::NoZombie { task }) => say!(
+                lang,
+                "no zombie of {task} can write: none was cut off, it was fenced, or it wrote all it held",
+                "{task} 没有能写入的僵尸：没有被断开的，已被隔离，或已写完它持有的记录"
+            ),
+            Kafka(crate::engine::core::error::KafkaRefusal::PassTime { max }) => say!(
+                lang,
+                "time passes on the broker by 1 to {max} ms at a time",
+                "broker 上的时间每次只能过去 1 到 {max} 毫秒"
+            ),
             NothingToDo => lang
                 .t(
                     "nothing left to do: every log is read and every channel is empty or blocked",

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::core::dataflow::kafka::events::KafkaEvent;
 use crate::engine::core::event_terms::{AbortReason, CrashScope, GaveUp, Guarantee, RestoreFrom, SnapshotKind};
 use crate::engine::core::ids::{ChannelId, CheckpointId, RecordId, TaskId, TxnId};
 use crate::engine::jobmanager::high_availability::JobManagerName;
@@ -334,6 +335,10 @@ pub enum Event {
         savepoint: bool,
         next_id: CheckpointId,
     },
+    /// The Kafka sink's broker and producers (`core/dataflow/kafka/events.rs`). In a log and a
+    /// fingerprint it is the Kafka event itself (`{"event":"transaction-timed-out",...}`).
+    #[serde(untagged)]
+    Kafka(KafkaEvent),
     /// A mechanism's own event (Storm's acker, spouts, bolts, Nimbus and supervisors; Spark
     /// Streaming's receivers, driver and executors): the catalogue's `MechanismEvent`. In a log and
     /// a fingerprint it is the mechanism's event itself (`{"event":"acker-updated",...}`).

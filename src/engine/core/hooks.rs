@@ -23,6 +23,13 @@ pub struct Hooks {
     /// timers, times out an alignment, a Storm tuple tree or a micro-batch, ends a
     /// stop-the-world drain. Every step of a run whose mechanism does none skips the call.
     pub ticks: bool,
+    /// Something runs on the clock at the end of every step: the mechanism's `on_tick` (`ticks`)
+    /// or the Kafka broker's transaction coordinator (`sink: kafka`, set by the run, not the
+    /// mechanism). The one flag the end of a step tests, so that neither costs a run without it.
+    pub clock: bool,
+    /// The Kafka broker's clock runs (`sink: kafka`): its coordinator scans for timed-out
+    /// transactions and fails a writer whose transaction it aborted at the end of every step.
+    pub broker: bool,
     /// It sees each record before the operator does (`BarrierHandler::on_record`): to store it as
     /// in-flight data of an unaligned snapshot, or to drop it. A run without skips the call.
     pub hears_records: bool,

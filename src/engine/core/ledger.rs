@@ -270,7 +270,7 @@ impl Sim {
         let mut way_out = self.on_its_way(false);
         let has_sink = g.has_sink();
         let mut uncommitted = vec![false; g.records.len()];
-        if matches!(self.settings.sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional) {
+        if matches!(self.settings.sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional | SinkMode::Kafka) {
             for t in &self.durable.external.txns {
                 if matches!(t.status, TxnStatus::Open | TxnStatus::PreCommitted(_)) {
                     for r in &t.rows {

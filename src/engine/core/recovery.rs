@@ -161,6 +161,9 @@ impl Sim {
             let crashed = t == x.index() || task.status == TaskStatus::Crashed;
             let initial = self.initial_state(TaskId(t as u16));
             self.live.tasks[t] = task.stopped(crashed, initial);
+            if let Some(w) = self.live.kafka_writers.get_mut(t) {
+                *w = None; // the task's producer goes with it
+            }
         }
         self.live.notifications.retain(|n| !region[n.task.index()]);
         let tasks = region.iter().filter(|r| **r).count() as u16;

@@ -36,7 +36,7 @@ use crate::engine::jobmanager::savepoint_kinds::{JobEnd, Savepoint};
 use crate::engine::jobmanager::stats::CheckpointStats;
 use crate::engine::jobmanager::storage::CheckpointStorage;
 use crate::engine::settings::handler::HandlerLab;
-use crate::engine::settings::{Settings, Strategy, TimerSpec};
+use crate::engine::settings::{Settings, SinkMode, Strategy, TimerSpec};
 
 #[derive(Clone, Debug)]
 pub struct Sim {
@@ -128,8 +128,13 @@ impl Sim {
             flow,
         };
         sim.hooks = sim.mechanism().hooks(&sim.settings);
+        sim.hooks.broker = sim.settings.sink == SinkMode::Kafka;
+        sim.hooks.clock = sim.hooks.ticks || sim.hooks.broker;
         sim.mechanism().start(&mut sim);
         sim.live.tasks = (0..sim.graph.tasks.len()).map(|i| sim.fresh_task(TaskId(i as u16))).collect();
+        if sim.settings.sink == SinkMode::Kafka {
+            sim.kafka_start();
+        }
         sim.recompute_retention();
         sim
     }
@@ -218,7 +223,7 @@ impl Sim {
     /// assert_eq!(sim.ledger().state.lost, 0);
     /// ```
     pub fn apply(&mut self, a: Action, out: &mut Vec<Event>) -> Result<(), ActionError> {
-        let a = if a == Action::Auto {
+        let a = if matches!(a, Action::Auto) {
             let mut choices = std::mem::take(&mut self.scratch);
             self.enabled_steps(&mut choices);
             if choices.is_empty() {
@@ -259,6 +264,9 @@ impl Sim {
                 None => unreachable!("a step {} is refused by the check", step.kind),
             },
             Action::Wait => out.push(Event::Waited),
+            Action::CutOff { .. } | Action::ZombieWrite { .. } | Action::PassTime { .. } => {
+                self.kafka_fault(a.kafka_fault().expect("a Kafka fault"), out)
+            }
             Action::Savepoint => self.trigger_savepoint(false, out),
             Action::StopWithSavepoint => self.trigger_savepoint(true, out),
             Action::Cancel => self.cancel(out),
@@ -273,7 +281,7 @@ impl Sim {
     #[inline(always)]
     fn end_step(&mut self, out: &mut Vec<Event>) {
         // Most steps: nothing for the coordinator or the mechanism to do on the clock.
-        if self.live.stopping.is_none() && !self.hooks.ticks && !self.flow.watched && self.coordinator_quiet() {
+        if self.live.stopping.is_none() && !self.hooks.clock && !self.flow.watched && self.coordinator_quiet() {
             self.tick += 1;
         } else {
             self.end_step_on_the_clock(out);
@@ -282,6 +290,9 @@ impl Sim {
 
     #[cfg_attr(not(target_arch = "wasm32"), inline(never))]
     fn end_step_on_the_clock(&mut self, out: &mut Vec<Event>) {
+        if self.hooks.broker {
+            self.kafka_step_end(out);
+        }
         self.after_tick(out);
         if self.live.stopping.is_some() {
             self.finish_stop(out);
@@ -349,6 +360,8 @@ pub struct Live {
     pub mechanism: Slot,
     /// A stop with savepoint in progress: its synchronous savepoint.
     pub stopping: Option<CheckpointId>,
+    /// The Kafka sink's producers, one per sink task (`sink: kafka`): gone with the job.
+    pub kafka_writers: Vec<Option<crate::engine::core::dataflow::kafka::producer::Producer>>,
 }
 
 impl Default for Live {
@@ -363,6 +376,7 @@ impl Default for Live {
             notifications: Vec::new(),
             mechanism: Slot::default(),
             stopping: None,
+            kafka_writers: Vec::new(),
         }
     }
 }

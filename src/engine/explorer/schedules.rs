@@ -195,6 +195,13 @@ impl Explorer {
                 "a barrier handler that drops records makes the order after the last restore matter: explore it with every completion".into(),
             ));
         }
+        if sim.settings.sink == SinkMode::Kafka {
+            // The broker's clock runs on time (its transaction timeout): a schedule's length
+            // changes its outcome, which the canonical completion's argument forbids.
+            return Err(ScenarioError::Explore(
+                "a Kafka sink's broker aborts transactions on its clock (transaction.timeout.ms): explore a two-phase-commit sink instead".into(),
+            ));
+        }
         let scope = KeyScope::for_sim(&sim);
         let final_checkpoint = sim.strategy().uses_coordinator() && sim.settings.sink == SinkMode::TwoPhaseCommit;
         let spent = FaultsSpent { timers: vec![0; sim.graph.tasks.len()], ..FaultsSpent::default() };

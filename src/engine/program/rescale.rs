@@ -252,7 +252,7 @@ pub fn fresh_state(g: &JobGraph, t: TaskId, sink: crate::engine::settings::SinkM
     match g.task(t).kind {
         OperatorKind::Source => OpState::Source { next_offset: 0 },
         OperatorKind::Count | OperatorKind::Sum => OpState::Keyed { entries: SortedMap::new() },
-        OperatorKind::Sink if matches!(sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional) => {
+        OperatorKind::Sink if matches!(sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional | SinkMode::Kafka) => {
             OpState::Sink { open: None, pending: vec![] }
         }
         _ => OpState::Stateless,
@@ -442,6 +442,7 @@ fn remap_external(old: &JobGraph, new: &JobGraph, ext: &ExternalSystem) -> Exter
             })
             .collect(),
         batch_commits: ext.batch_commits.clone(),
+        kafka: ext.kafka.clone(),
     };
     for (_, r) in ext.table.iter() {
         let r = row(r);

@@ -6,6 +6,7 @@
 
 use crate::engine::core::action::{Action, Event};
 use crate::engine::core::dataflow::job_graph::JobGraph;
+use crate::engine::core::dataflow::kafka::faults::KafkaFault;
 use crate::engine::core::error::ActionError;
 use crate::engine::core::ids::TaskId;
 use crate::engine::core::sim::Sim;
@@ -45,6 +46,12 @@ pub enum ScriptAction {
     Cancel,
     /// Submit the stopped job again from this savepoint (or the newest retained checkpoint).
     Resume(u64),
+    /// The Kafka sink's task is cut off from the JobManager and goes on as a zombie.
+    CutOff(String),
+    /// The zombie of this Kafka sink task writes its next record.
+    ZombieWrite(String),
+    /// This many milliseconds pass on the Kafka broker's clock.
+    PassTime(u64),
 }
 
 impl ScriptAction {
@@ -70,6 +77,13 @@ impl ScriptAction {
             Action::StopWithSavepoint => ScriptAction::StopWithSavepoint,
             Action::Cancel => ScriptAction::Cancel,
             Action::Resume { from } => ScriptAction::Resume(from.0),
+            Action::CutOff { .. } | Action::ZombieWrite { .. } | Action::PassTime { .. } => {
+                match a.kafka_fault().expect("a Kafka fault") {
+                    KafkaFault::CutOff { task: t } => ScriptAction::CutOff(task(t)),
+                    KafkaFault::ZombieWrite { task: t } => ScriptAction::ZombieWrite(task(t)),
+                    KafkaFault::PassTime { ms } => ScriptAction::PassTime(ms),
+                }
+            }
         }
     }
 }
@@ -132,6 +146,11 @@ impl Sim {
             ScriptAction::StopWithSavepoint => vec![Action::StopWithSavepoint],
             ScriptAction::Cancel => vec![Action::Cancel],
             ScriptAction::Resume(id) => vec![Action::Resume { from: crate::engine::core::ids::CheckpointId(*id) }],
+            ScriptAction::CutOff(name) => vec![Action::CutOff { task: task(name)? }],
+            ScriptAction::ZombieWrite(name) => {
+                vec![Action::ZombieWrite { task: task(name)? }]
+            }
+            ScriptAction::PassTime(ms) => vec![Action::PassTime { ms: *ms }],
         })
     }
 

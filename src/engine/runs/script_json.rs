@@ -32,7 +32,19 @@ const BARE: [(&str, ScriptAction); 10] = [
 ];
 
 /// The words of the actions with an argument.
-const WITH_ARGUMENT: [&str; 8] = ["deliver", "read", "timer", "crash-task", "notify", "step", "auto", "resume"];
+const WITH_ARGUMENT: [&str; 11] = [
+    "deliver",
+    "read",
+    "timer",
+    "crash-task",
+    "notify",
+    "step",
+    "auto",
+    "resume",
+    "cut-off",
+    "zombie-write",
+    "pass-time",
+];
 
 impl Serialize for ScriptAction {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -52,6 +64,9 @@ impl Serialize for ScriptAction {
             },
             ScriptAction::Auto(k) => m.serialize_entry("auto", k)?,
             ScriptAction::Resume(id) => m.serialize_entry("resume", id)?,
+            ScriptAction::CutOff(n) => m.serialize_entry("cut-off", n)?,
+            ScriptAction::ZombieWrite(n) => m.serialize_entry("zombie-write", n)?,
+            ScriptAction::PassTime(ms) => m.serialize_entry("pass-time", ms)?,
             bare => unreachable!("{bare:?} is written as a bare word"),
         }
         m.end()
@@ -63,7 +78,19 @@ impl Serialize for ScriptAction {
 fn unknown<E: de::Error>(word: &str) -> E {
     let before = ["deliver", "read", "checkpoint", "timer", "all-timers", "crash", "crash-task"];
     let after = ["crash-job-manager", "restore", "notify"];
-    let last = ["step", "wait", "auto", "run-to-end", "savepoint", "stop-with-savepoint", "cancel", "resume"];
+    let last = [
+        "step",
+        "wait",
+        "auto",
+        "run-to-end",
+        "savepoint",
+        "stop-with-savepoint",
+        "cancel",
+        "resume",
+        "cut-off",
+        "zombie-write",
+        "pass-time",
+    ];
     let own = Strategy::step_words().map(|(_, w)| w);
     let words: Vec<&str> = before.into_iter().chain(after).chain(own).chain(last).collect();
     E::custom(format_args!("unknown variant `{word}`, expected one of `{}`", words.join("`, `")))
@@ -104,6 +131,9 @@ impl<'de> Visitor<'de> for Line {
             }
             "auto" => ScriptAction::Auto(m.next_value()?),
             "resume" => ScriptAction::Resume(m.next_value()?),
+            "cut-off" => ScriptAction::CutOff(m.next_value()?),
+            "zombie-write" => ScriptAction::ZombieWrite(m.next_value()?),
+            "pass-time" => ScriptAction::PassTime(m.next_value()?),
             w => match (BARE.iter().find(|(b, _)| *b == w), Strategy::step_named(w)) {
                 (Some((_, a)), _) => {
                     m.next_value::<()>()?;

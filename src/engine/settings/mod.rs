@@ -11,6 +11,7 @@
 //! [`Settings::validate`] in `validation.rs`.
 
 pub mod handler;
+pub mod kafka;
 pub mod options;
 pub mod strategy;
 mod validation;
@@ -117,6 +118,10 @@ pub struct Settings {
     pub buffer_debloat_target: Option<u32>,
     #[serde(default)]
     pub sink: SinkMode,
+    /// The Kafka sink's settings (`sink: kafka` only): its delivery guarantee, the transaction
+    /// timeouts and the broker's milliseconds per step (`settings/kafka.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kafka: Option<kafka::KafkaSettings>,
     /// Consecutive checkpoint failures the job tolerates; one more fails the job over (Flink's
     /// `execution.checkpointing.tolerable-failed-checkpoints`, default 0). Only the failures
     /// Flink's `CheckpointFailureManager` counts: here, expiry.
@@ -153,7 +158,7 @@ pub struct Settings {
 }
 
 /// Every key a settings object may have: the ones above, then the mechanisms' own.
-pub const KEYS: [&str; 26] = {
+pub const KEYS: [&str; 27] = {
     let m = crate::engine::mechanisms::catalogue::carried::KEYS;
     [
         "strategy",
@@ -169,6 +174,7 @@ pub const KEYS: [&str; 26] = {
         "record-cost",
         "buffer-debloat-target",
         "sink",
+        "kafka",
         "tolerable-failed-checkpoints",
         "failover-strategy",
         "high-availability",
@@ -249,6 +255,7 @@ impl Settings {
             record_cost: BTreeMap::new(),
             buffer_debloat_target: None,
             sink: SinkMode::Append,
+            kafka: None,
             tolerable_failed_checkpoints: 0,
             failover_strategy: FailoverStrategy::Region,
             mechanism: MechanismSettings::default(),
@@ -269,6 +276,11 @@ impl Settings {
     pub fn with_sink(mut self, sink: SinkMode) -> Settings {
         self.sink = sink;
         self
+    }
+
+    /// The Kafka sink's settings as a run reads them: the ones given, or the defaults.
+    pub fn kafka(&self) -> kafka::KafkaSettings {
+        self.kafka.unwrap_or_default()
     }
 
     /// These settings with one edit made. `graph` names the edges an edit of a mechanism's own
@@ -315,6 +327,7 @@ impl Settings {
             Edit::Strategy(strategy) => {
                 s = Settings::new(strategy);
                 s.sink = if strategy.allows_sink(self.sink) { self.sink } else { SinkMode::Append };
+                s.kafka = if s.sink == SinkMode::Kafka { self.kafka } else { None };
                 s.channel_capacity = self.channel_capacity;
                 s.channel_capacities = self.channel_capacities.clone();
                 s.record_cost = self.record_cost.clone();
@@ -381,8 +394,9 @@ impl Settings {
     /// sink mode (which would not fit if a later job has a sink and the strategy cannot commit).
     pub fn for_job(&self, has_sink: bool) -> Settings {
         let mut s = self.clone();
-        if !has_sink && matches!(s.sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional) {
+        if !has_sink && matches!(s.sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional | SinkMode::Kafka) {
             s.sink = SinkMode::Append;
+            s.kafka = None;
         }
         s
     }
@@ -442,9 +456,13 @@ mod tests {
         let g = graph("keyed-shuffle");
         for from in Strategy::ALL {
             for sink in SinkMode::ALL.into_iter().filter(|k| from.allows_sink(*k)) {
-                let s = Settings::new(from)
+                let mut s = Settings::new(from)
                     .with_sink(sink)
                     .edited(Edit::CheckpointInterval(from.takes(Setting::CheckpointInterval).then_some(5)));
+                if sink == SinkMode::Kafka {
+                    // Within the broker's maximum (the builder's default is not).
+                    s.kafka = Some(kafka::KafkaSettings { transaction_timeout_ms: 900_000, ..Default::default() });
+                }
                 assert_eq!(s.validate(&g), Ok(()), "{from:?} {sink:?}");
                 for to in Strategy::ALL {
                     assert_eq!(s.edited(Edit::Strategy(to)).validate(&g), Ok(()), "{from:?} {sink:?} -> {to:?}");

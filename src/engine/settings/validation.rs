@@ -9,6 +9,7 @@ use super::{
 };
 use crate::engine::core::dataflow::job_graph::JobGraph;
 use crate::engine::core::error::ScenarioError;
+use crate::engine::settings::kafka::TimeoutWarning;
 
 impl Settings {
     pub fn validate(&self, graph: &JobGraph) -> Result<(), ScenarioError> {
@@ -132,9 +133,16 @@ impl Settings {
         }
         if graph.has_sink() && !self.strategy.allows_sink(self.sink) {
             return bad(format!(
-                "a two-phase-commit sink commits when a checkpoint completes, so it needs a checkpointing strategy (aligned, at-least-once, unaligned or stop-the-world), not {:?}",
+                "a {} sink commits when a checkpoint completes, so it needs a checkpointing strategy (aligned, at-least-once, unaligned or stop-the-world), not {:?}",
+                self.sink.id(),
                 self.strategy.id()
             ));
+        }
+        if self.kafka.is_some() && self.sink != SinkMode::Kafka {
+            return bad(format!("kafka: these settings are the Kafka sink's, and the sink is {:?}", self.sink.id()));
+        }
+        if self.sink == SinkMode::Kafka {
+            self.kafka().check().map_err(ScenarioError::Settings)?;
         }
         if let Some(h) = &self.handler {
             if let Err(why) = h.check() {
@@ -153,5 +161,18 @@ impl Settings {
             }
         }
         Ok(())
+    }
+}
+
+impl Settings {
+    /// The settings' warning (not a refusal: Flink starts such a job) when a Kafka sink under
+    /// exactly-once breaks the timeout rule by its checkpoint interval alone: a transaction opened
+    /// just after a checkpoint is committed no earlier than the next checkpoint's completion, at
+    /// least `checkpoint-interval` steps later, before any restart adds its down time.
+    pub fn kafka_warning(&self) -> Option<TimeoutWarning> {
+        if self.sink != SinkMode::Kafka {
+            return None;
+        }
+        self.kafka().timeout_rule(self.checkpoint_interval?)
     }
 }

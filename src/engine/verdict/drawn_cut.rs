@@ -287,7 +287,7 @@ fn refusal(sim: &Sim) -> Option<String> {
             strategy.id()
         ));
     }
-    if matches!(sim.settings.sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional) {
+    if matches!(sim.settings.sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional | SinkMode::Kafka) {
         return Some(format!(
             "a restore from a drawn cut is refused with a `{}` sink: a drawn snapshot has no pre-committed transaction",
             sim.settings.sink.id()

@@ -29,6 +29,16 @@ pub fn describe(g: &JobGraph, a: &Action, lang: Lang) -> String {
         Action::Mechanism { step } => crate::engine::mechanisms::step_words(step, task(step.task), lang),
         Action::Auto => lang.t("take an auto step", "自动单步").into(),
         Action::Wait => lang.t("wait one step", "等待一步").into(),
+        Action::CutOff { .. } | Action::ZombieWrite { .. } | Action::PassTime { .. } => {
+            use crate::engine::core::dataflow::kafka::faults::KafkaFault;
+            match a.kafka_fault().expect("a Kafka fault") {
+                KafkaFault::CutOff { task: t } => {
+                    say!(lang, "cut {} off from the JobManager (a zombie)", "让 {} 与 JobManager 断开（僵尸）", task(t))
+                }
+                KafkaFault::ZombieWrite { task: t } => say!(lang, "the zombie of {} writes", "{} 的僵尸写入", task(t)),
+                KafkaFault::PassTime { ms } => say!(lang, "{ms} ms pass on the broker", "broker 上过去 {ms} 毫秒"),
+            }
+        }
         Action::Savepoint | Action::StopWithSavepoint | Action::Cancel | Action::Resume { .. } => {
             crate::engine::program::savepoint_wording::describe(a, lang).unwrap_or_default()
         }

@@ -35,6 +35,10 @@ pub fn narrate_common(e: &Event, g: &JobGraph, lang: Lang) -> Option<String> {
         .or_else(|| checkpoint::narrate(e, g, lang))
         .or_else(|| recovery::narrate(e, g, lang))
         .or_else(|| crate::engine::program::savepoint_wording::narrate(e, lang))
+        .or_else(|| match e {
+            Event::Kafka(k) => Some(crate::engine::core::dataflow::kafka::wording::narrate(k, g, lang)),
+            _ => None,
+        })
 }
 
 /// One sentence for a mechanism's own event (Storm's trees, acks, Nimbus and supervisors; Spark

@@ -54,6 +54,10 @@ pub fn report_json(sc: &Scenario, p: &Played) -> String {
         "cut": cut_json(sim),
     });
     let mut v = v;
+    if let Some(readers) = sim.readers_ledger() {
+        v["kafka"] = serde_json::json!(readers);
+        v["kafka_warning"] = serde_json::json!(sim.settings.kafka_warning().map(|w| w.words(Lang::En)));
+    }
     if sim.strategy() == Strategy::SparkStreaming {
         let d = sim.durable_spark();
         let (sum, n, max) = sim.record_latency();

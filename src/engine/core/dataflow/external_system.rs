@@ -7,13 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::core::ids::{CheckpointId, RecordId, TaskId, TxnId};
 use crate::engine::core::sorted_vec::SortedMap;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Row {
-    pub record: RecordId,
-    pub value: i64,
-    pub sink: TaskId,
-    pub tick: u64,
-}
+pub use crate::engine::core::dataflow::row::Row;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TxnStatus {
@@ -45,6 +39,10 @@ pub struct ExternalSystem {
     /// often the batch runs (the mechanism that writes so cites its system).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub batch_commits: Vec<(u64, TaskId)>,
+    /// The Kafka sink's broker (`sink: kafka`): the partition log, the transaction coordinator,
+    /// the readers, the zombies, the broker's clock (`core/dataflow/kafka/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kafka: Option<Box<crate::engine::core::dataflow::kafka::broker::KafkaBroker>>,
 }
 
 impl ExternalSystem {

@@ -44,7 +44,12 @@ impl Sim {
         match self.graph.task(t).kind {
             OperatorKind::Source => OpState::Source { next_offset: 0 },
             OperatorKind::Count | OperatorKind::Sum => OpState::Keyed { entries: SortedMap::new() },
-            OperatorKind::Sink if matches!(self.settings.sink, SinkMode::TwoPhaseCommit | SinkMode::Transactional) => {
+            OperatorKind::Sink
+                if matches!(
+                    self.settings.sink,
+                    SinkMode::TwoPhaseCommit | SinkMode::Transactional | SinkMode::Kafka
+                ) =>
+            {
                 OpState::Sink { open: None, pending: vec![] }
             }
             _ => OpState::Stateless,

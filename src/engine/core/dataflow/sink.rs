@@ -7,7 +7,10 @@
 //!   commits it when the JobManager's notification arrives (a step of its own, after the
 //!   checkpoint completed), and a restore's `recoverAndCommit` commits what the restored snapshot
 //!   had pre-committed (the notification may never have arrived) and aborts the rest
-//!   (`recoverAndAbort`). Readers see committed rows only.
+//!   (`recoverAndAbort`). Readers see committed rows only;
+//! - Kafka, after Flink's `KafkaSink`: the two-phase commit above through a broker's
+//!   transactions, with producer epochs, a transaction timeout and two readers
+//!   (`core/dataflow/kafka/`).
 
 use crate::engine::core::action::Event;
 use crate::engine::core::dataflow::external_system::{Row, Txn, TxnStatus};
@@ -26,8 +29,12 @@ impl Sim {
             return; // work recomputed from lineage to rebuild state: its output ran before
         }
         let row = Row { record: rec.id, value: rec.value, sink: t, tick: self.tick };
+        let sink = self.settings.sink;
+        if sink == SinkMode::Kafka {
+            return self.kafka_write(t, row, out);
+        }
         let external = &mut self.durable.external;
-        match self.settings.sink {
+        match sink {
             SinkMode::Append => {
                 external.appended.push(row);
                 out.push(Event::SinkWrite { task: t, record: rec.id, txn: None, overwrote: false });
@@ -46,6 +53,7 @@ impl Sim {
                 external.txn_mut(txn).rows.push(row);
                 out.push(Event::SinkWrite { task: t, record: rec.id, txn: Some(txn), overwrote: false });
             }
+            SinkMode::Kafka => unreachable!("written above"),
         }
     }
 
@@ -53,10 +61,14 @@ impl Sim {
     /// `id` and starts a new one with its next write.
     pub(crate) fn pre_commit(&mut self, t: TaskId, id: CheckpointId, out: &mut Vec<Event>) {
         if let OpState::Sink { open, pending } = &mut self.live.tasks[t.index()].state {
-            if let Some(txn) = open.take() {
+            let pre_committed = open.take();
+            if let Some(txn) = pre_committed {
                 pending.push((id, txn));
                 self.durable.external.txn_mut(txn).status = TxnStatus::PreCommitted(id);
                 out.push(Event::TxnPreCommitted { task: t, txn, checkpoint: id });
+            }
+            if self.settings.sink == SinkMode::Kafka {
+                self.kafka_pre_commit(t, id, pre_committed, out);
             }
         }
     }
@@ -106,6 +118,12 @@ impl Sim {
                 for (_, txn) in &pending {
                     self.commit_txn(t, *txn, out);
                 }
+                if self.settings.sink == SinkMode::Kafka {
+                    let restored = self.live.tasks[t.index()].last_checkpoint;
+                    self.kafka_recover(t, restored, out);
+                    self.live.tasks[t.index()].state = OpState::Sink { open: None, pending: vec![] };
+                    continue;
+                }
                 for x in self.durable.external.txns.iter_mut() {
                     if x.sink == t && matches!(x.status, TxnStatus::Open | TxnStatus::PreCommitted(_)) {
                         x.status = TxnStatus::Aborted;
@@ -117,10 +135,17 @@ impl Sim {
         }
     }
 
-    /// Commit is idempotent: committing a committed transaction does nothing.
+    /// Commit is idempotent: committing a committed transaction does nothing. The Kafka sink's
+    /// committer asks the broker even for a transaction the broker aborted (it does not know),
+    /// and the broker refuses.
     fn commit_txn(&mut self, t: TaskId, txn: TxnId, out: &mut Vec<Event>) {
         let x = self.durable.external.txn_mut(txn);
-        if matches!(x.status, TxnStatus::Open | TxnStatus::PreCommitted(_)) {
+        let kafka = self.settings.sink == SinkMode::Kafka;
+        if matches!(x.status, TxnStatus::Open | TxnStatus::PreCommitted(_)) || kafka && x.status == TxnStatus::Aborted {
+            if kafka && !self.kafka_commit(t, txn, out) {
+                return;
+            }
+            let x = self.durable.external.txn_mut(txn);
             x.status = TxnStatus::Committed;
             out.push(Event::TxnCommitted { task: t, txn, rows: x.rows.len() as u32 });
         }

@@ -20,7 +20,18 @@ use crate::engine::mechanisms::stop_the_world::Paused;
 
 impl KeyWriter<'_> {
     pub(super) fn live(&mut self, l: &Live) {
-        let Live { down, jobmanager_up, tasks, channels, coordinator, notifications, mechanism, stopping } = l;
+        // The Kafka sink's producers never are: the explorer refuses the Kafka sink.
+        let Live {
+            down,
+            jobmanager_up,
+            tasks,
+            channels,
+            coordinator,
+            notifications,
+            mechanism,
+            stopping,
+            kafka_writers: _,
+        } = l;
         // Whether the job and its JobManager are up: keyed with the rest of the run (`KeyWriter::sim`).
         let _ = (down, jobmanager_up);
         self.opt_u64(stopping.map(|c| c.0));

@@ -91,6 +91,12 @@ impl ExportError {
                     "套接字数据源无法导出到 PyFlink：导出的作业需要可重放的数据源，才能检验恢复",
                 )
                 .into(),
+            ExportError::SinkMode(SinkMode::Kafka) => lang
+                .t(
+                    "a Kafka sink can't be exported to PyFlink here: the exported job runs on its own, and no Kafka broker is reachable from it. To try the story on your own broker, give the job a KafkaSink with DeliveryGuarantee.EXACTLY_ONCE, a transactional id prefix and a transaction.timeout.ms within the broker's transaction.max.timeout.ms, and read the topic with isolation.level=read_committed",
+                    "Kafka sink 无法在这里导出到 PyFlink：导出的作业独立运行，连不到任何 Kafka broker。要在你自己的 broker 上试这个故事，请给作业一个 KafkaSink：DeliveryGuarantee.EXACTLY_ONCE、事务 id 前缀、不超过 broker 的 transaction.max.timeout.ms 的 transaction.timeout.ms，并用 isolation.level=read_committed 读取主题",
+                )
+                .into(),
             ExportError::SinkMode(m) => {
                 // The systems whose output it is: the rows that take a transactional sink.
                 let whose: Vec<&str> = Strategy::ALL

@@ -75,7 +75,7 @@ pub fn plan(scenario: &Scenario) -> Result<ExportPlan, ExportError> {
     if scenario.actions.iter().any(job_control) {
         return Err(ExportError::JobControl);
     }
-    if s.sink == SinkMode::Transactional {
+    if matches!(s.sink, SinkMode::Transactional | SinkMode::Kafka) {
         return Err(ExportError::SinkMode(s.sink));
     }
     let graph = scenario.graph()?;

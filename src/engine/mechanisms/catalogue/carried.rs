@@ -253,6 +253,7 @@ mod tests {
         all.record_cost.insert("Count".into(), 3);
         all.channel_capacities.insert("Map->Count".into(), 2);
         all.buffer_debloat_target = Some(10);
+        all.kafka = Some(crate::engine::settings::kafka::KafkaSettings::default());
         let v = serde_json::to_value(&all).unwrap();
         let mut written: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
         let mut listed = crate::engine::settings::KEYS.to_vec();

@@ -110,7 +110,7 @@ impl Strategy {
     /// batch's output, so it needs batches.
     pub fn allows_sink(self, sink: SinkMode) -> bool {
         match sink {
-            SinkMode::TwoPhaseCommit => self.uses_coordinator(),
+            SinkMode::TwoPhaseCommit | SinkMode::Kafka => self.uses_coordinator(),
             SinkMode::Transactional => self.row().transactional_sink,
             _ => true,
         }
