@@ -309,3 +309,35 @@ fn side_by_side_the_remedies_restore_from_a_checkpoint_where_aligned_has_none() 
     assert!(again[0] > again[2] && again[2] >= again[1], "records read again: {again:?}");
     assert!(costs.iter().all(|c| c.verdicts.state == Verdict::ExactlyOnce));
 }
+
+/// The capacity moves between every channel and one (`Edit::BoundedChannel`), the capacity field
+/// edits whichever is bounded, and a channel the job does not have is refused by name.
+#[test]
+fn a_capacity_moves_between_every_channel_and_one() {
+    use barrierscope::engine::settings::{Edit, DEFAULT_CHANNEL_CAPACITY};
+    let g = sim("line", Settings::default(), None).graph.clone();
+    let graph = &g;
+    let every = Settings::default().edited(Edit::ChannelCapacity(Some(3)));
+    // One channel: the capacity moves to it, and the others are unbounded.
+    let one = every.edited_for(Edit::BoundedChannel(Some(1)), graph);
+    assert_eq!((one.channel_capacity, one.channel_capacities.get("Map->Count")), (None, Some(&3)));
+    assert_eq!(one.validate(graph), Ok(()));
+    // The capacity field then edits that channel's.
+    assert_eq!(one.edited(Edit::ChannelCapacity(Some(5))).channel_capacities.get("Map->Count"), Some(&5));
+    // Emptied, nothing is bounded; back to every channel, the capacity goes with it.
+    assert_eq!(one.edited(Edit::ChannelCapacity(None)), Settings::default());
+    assert_eq!(one.edited_for(Edit::BoundedChannel(None), graph), every);
+    // From nothing bounded, one channel takes the default.
+    let fresh = Settings::default().edited_for(Edit::BoundedChannel(Some(0)), graph);
+    assert_eq!(fresh.channel_capacities.get("Source->Map"), Some(&DEFAULT_CHANNEL_CAPACITY));
+    // A strategy edit keeps it.
+    assert_eq!(one.edited(Edit::Strategy(Strategy::Unaligned)).channel_capacities, one.channel_capacities);
+    // A name the job does not have, or a capacity out of range, is refused by name.
+    let mut bad = Settings::default();
+    bad.channel_capacities.insert("Map->Sink".into(), 2);
+    let e = bad.validate(graph).unwrap_err().to_string();
+    assert!(e.contains("\"Map->Sink\"") && e.contains("Source->Map, Map->Count"), "{e}");
+    let mut zero = Settings::default();
+    zero.channel_capacities.insert("Map->Count".into(), 0);
+    assert!(zero.validate(graph).unwrap_err().to_string().contains("channel-capacities of Map->Count must be 1 to"));
+}

@@ -504,34 +504,6 @@ mod tests {
     }
 
     #[test]
-    fn a_capacity_moves_between_every_channel_and_one() {
-        let g = graph("line");
-        let every = Settings::default().edited(Edit::ChannelCapacity(Some(3)));
-        // One channel: the capacity moves to it, and the others are unbounded.
-        let one = every.edited_for(Edit::BoundedChannel(Some(1)), &g);
-        assert_eq!((one.channel_capacity, one.channel_capacities.get("Map->Count")), (None, Some(&3)));
-        assert_eq!(one.validate(&g), Ok(()));
-        // The capacity field then edits that channel's.
-        assert_eq!(one.edited(Edit::ChannelCapacity(Some(5))).channel_capacities.get("Map->Count"), Some(&5));
-        // Emptied, nothing is bounded; back to every channel, the capacity goes with it.
-        assert_eq!(one.edited(Edit::ChannelCapacity(None)), Settings::default());
-        assert_eq!(one.edited_for(Edit::BoundedChannel(None), &g), every);
-        // From nothing bounded, one channel takes the default.
-        let fresh = Settings::default().edited_for(Edit::BoundedChannel(Some(0)), &g);
-        assert_eq!(fresh.channel_capacities.get("Source->Map"), Some(&DEFAULT_CHANNEL_CAPACITY));
-        // A strategy edit keeps it.
-        assert_eq!(one.edited(Edit::Strategy(Strategy::Unaligned)).channel_capacities, one.channel_capacities);
-        // A name the job does not have, or a capacity out of range, is refused by name.
-        let mut bad = Settings::default();
-        bad.channel_capacities.insert("Map->Sink".into(), 2);
-        let e = bad.validate(&g).unwrap_err().to_string();
-        assert!(e.contains("\"Map->Sink\"") && e.contains("Source->Map, Map->Count"), "{e}");
-        let mut zero = Settings::default();
-        zero.channel_capacities.insert("Map->Count".into(), 0);
-        assert!(zero.validate(&g).unwrap_err().to_string().contains("channel-capacities of Map->Count must be 1 to"));
-    }
-
-    #[test]
     fn the_alignment_timeout_is_shown_counted_from_one() {
         let s = Settings::new(Strategy::Aligned);
         assert_eq!(s.alignment_timeout_steps(), None);
