@@ -379,3 +379,24 @@ proptest! {
         prop_assert!(l.labels(Isolation::ReadCommitted, "pending").is_empty(), "{:?}", l);
     }
 }
+
+/// Found by `past_the_timeout_a_loss_always_has_its_reason` in a clean-clone CI (2026-12-08): the
+/// broker's clock passes 34 s after a restart, so the transaction open since then outlives the
+/// one-minute timeout during the run's final checkpoint; the broker aborts it, its sink task
+/// fails, and the final checkpoint is aborted. The run to the end took no other final checkpoint,
+/// and its records stayed pending in a transaction the broker later aborted too. It now takes
+/// another once the restarted job has run to its end (`Sim::run_to_end_each`), and the records
+/// reach `read_committed`.
+#[test]
+fn a_final_checkpoint_aborted_by_a_timed_out_transaction_is_taken_again() {
+    let mut m = vec![Move::Auto; 24];
+    m.push(Move::Crash);
+    m.extend([Move::Auto; 4]);
+    m.push(Move::PassTime(34_001));
+    let mut sim = run(60_000, None, 767_496_673_658_058_980, &m);
+    assert!(sim.running());
+    past_every_timeout(&mut sim, 60_000);
+    let l = sim.readers_ledger().unwrap();
+    assert!(sim.running() && l.last_stable_offset == l.high_watermark, "{l:?}");
+    assert_eq!(l.labels(Isolation::ReadCommitted, "exactly-once").len(), 8, "{l:?}");
+}

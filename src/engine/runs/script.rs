@@ -108,6 +108,9 @@ pub enum ScriptError {
     TooLong,
 }
 
+/// Final checkpoints a run to the end takes at most, each after the one before was aborted.
+const FINAL_CHECKPOINT_TRIES: usize = 3;
+
 impl Sim {
     /// Resolves one script line against the current state into concrete actions.
     pub fn resolve(&self, a: &ScriptAction) -> Result<Vec<Action>, String> {
@@ -269,9 +272,19 @@ impl Sim {
                     return taken;
                 }
             }
-            if taken < limit {
+            // The final checkpoint. A failure while it is pending aborts it (a Kafka transaction
+            // that outlived its timeout fails its sink task), and the drain runs the restarted job
+            // to its end again: it takes another final checkpoint, until one completes (three tries).
+            for _ in 0..FINAL_CHECKPOINT_TRIES {
+                if taken >= limit || !self.running() || self.check(Action::Checkpoint).is_err() {
+                    break;
+                }
+                let before = self.stats.counts().completed;
                 step(self, Action::Checkpoint, &mut taken);
                 drain(self, &mut taken, &mut step);
+                if self.stats.counts().completed > before {
+                    break;
+                }
             }
         }
         taken
