@@ -259,20 +259,29 @@ fn acker_settings(config: &RunConfig, graph: &JobGraph, timeout: Html, l: Lang, 
     </> }
 }
 
+/// A select whose options are a task's or a channel's index in the job graph (any other value:
+/// none): the choice goes through `Settings::edited_for` as `edit`, which names the one chosen.
+fn pick_in_graph(
+    config: &RunConfig,
+    graph: &JobGraph,
+    dispatch: &Dispatch,
+    edit: fn(Option<u16>) -> Edit,
+) -> Callback<Event> {
+    let (d, config, g) = (dispatch.clone(), config.clone(), graph.clone());
+    Callback::from(move |e: Event| {
+        let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+        let mut next = config.clone();
+        next.settings = next.settings.edited_for(edit(v.parse::<u16>().ok()), &g);
+        d.dispatch(Msg::Cmd(Command::Configure(next)));
+    })
+}
+
 /// Which channels the capacity bounds (`channel-capacity` for every channel, or
 /// `channel-capacities` for one): every channel, or one of the job's. A file that bounds several
 /// channels one by one shows them, until the learner picks.
 fn bounded_channel(config: &RunConfig, graph: &JobGraph, l: Lang, dispatch: &Dispatch) -> Html {
     let caps = &config.settings.channel_capacities;
-    let on_change = {
-        let (d, config, g) = (dispatch.clone(), config.clone(), graph.clone());
-        Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            let mut next = config.clone();
-            next.settings = next.settings.edited_for(Edit::BoundedChannel(v.parse::<u16>().ok()), &g);
-            d.dispatch(Msg::Cmd(Command::Configure(next)));
-        })
-    };
+    let on_change = pick_in_graph(config, graph, dispatch, Edit::BoundedChannel);
     html! {
         <label>{ l.t("The capacity bounds", "容量限制的通道") }
             <select id="sel-bounded-channel" onchange={on_change}>
@@ -292,15 +301,7 @@ fn bounded_channel(config: &RunConfig, graph: &JobGraph, l: Lang, dispatch: &Dis
 /// Which task is slow (`record-cost`): none, or one of the job's tasks.
 fn slow_task(config: &RunConfig, graph: &JobGraph, l: Lang, dispatch: &Dispatch) -> Html {
     let slow = config.settings.record_cost.keys().next().cloned();
-    let on_change = {
-        let (d, config, g) = (dispatch.clone(), config.clone(), graph.clone());
-        Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            let mut next = config.clone();
-            next.settings = next.settings.edited_for(Edit::SlowTask(v.parse::<u16>().ok()), &g);
-            d.dispatch(Msg::Cmd(Command::Configure(next)));
-        })
-    };
+    let on_change = pick_in_graph(config, graph, dispatch, Edit::SlowTask);
     html! {
         <label>{ l.t("Slow task (backpressure starts behind it)", "慢任务（反压从它后面开始）") }
             <select id="sel-slow-task" onchange={on_change}>
